@@ -1,0 +1,60 @@
+// The engine's public shapes. The server and the CLI program against these only.
+
+/** Resolved ffmpeg/ffprobe binaries (see tools.ts for the lookup order). */
+export interface Tools {
+  ffmpeg: string;
+  ffprobe: string;
+  /** Where they came from: 'env' | 'path' | 'npm'. */
+  source: 'env' | 'path' | 'npm';
+  ffmpegVersion: string;
+}
+
+export interface ProbeResult {
+  path: string;
+  /** Container/extension to store and serve the file as: mp3, wav, flac, ogg, opus, m4a, ... */
+  format: string;
+  /** Audio codec name as ffprobe spells it (mp3, pcm_s16le, flac, vorbis, opus, aac, ...). */
+  codec: string;
+  sampleRate: number;
+  channels: number;
+  durationSeconds: number;
+  /** Bits per second (average for VBR). */
+  bitRate: number;
+  tags: Record<string, string>;
+  /** Present when the file was read by the in-process MP3 frame parser. */
+  mp3?: {
+    /** 1, 2 or 2.5 */
+    mpegVersion: number;
+    layer: number;
+    frames: number;
+    audioBytes: number;
+    vbr: boolean;
+    samplesPerFrame: number;
+  };
+}
+
+export interface MergeOptions {
+  /** Output title tag; defaults to the first input's title. */
+  title?: string;
+  /** Whole-number percentage 0..100, never decreasing; 100 only when the output is complete. */
+  onProgress?: (percent: number) => void;
+  signal?: AbortSignal;
+  /** Parallel transcodes; defaults to the number of CPU cores. */
+  concurrency?: number;
+  tools?: Tools;
+  /** Folder for temporary files; defaults to the output's folder. */
+  tmpDir?: string;
+  /** Names to use in error messages instead of the paths (index-aligned with inputs). */
+  displayNames?: string[];
+}
+
+export interface MergeReport {
+  output: string;
+  durationSeconds: number;
+  inputs: number;
+  /** Indexes of the inputs that were re-encoded. */
+  transcoded: number[];
+  bytes: number;
+  sampleRate: number;
+  channels: number;
+}

@@ -1,0 +1,42 @@
+// Names and shapes that both the server and the widget rely on (CONTRACT sections 3-5).
+
+/** One uploaded audio file as the widget sees it (SPEC section 3). */
+export interface AudioItem {
+  id: string;
+  sid: string;
+  newfilename: string;
+  format: string;
+  filename: string;
+  /** Seconds, from the server's probe; optional extra field. */
+  duration?: number;
+  /** Bytes on disk; optional extra field. */
+  size?: number;
+}
+
+/** Payload of the realtime NewStatus event. */
+export interface StatusPayload {
+  data: string;
+}
+
+export const STATUS_EVENT = 'NewStatus';
+
+export const API = {
+  getDataJson: '/app/merge/getDataJson',
+  merge: '/app/merge/mergemp3',
+  upload: '/app/merge/upload',
+  widgetScript: '/widget/audio-merge.js',
+} as const;
+
+export const WIDGET_ELEMENT_ID = 'audio-merge-tool';
+
+export function statusChannel(appid: string, sid: string): string {
+  return `status-channel-${appid}-${sid}`;
+}
+
+/** Play path of an upload: /upload/{sid}/{newfilename}.{format} */
+export function playPath(item: Pick<AudioItem, 'sid' | 'newfilename' | 'format'>): string {
+  return `/upload/${encodeURIComponent(item.sid)}/${encodeURIComponent(item.newfilename)}.${encodeURIComponent(item.format)}`;
+}
+
+/** The merge answer that makes the widget reload the page. */
+export const MERGE_SUCCESS = 'success';

@@ -1,0 +1,2 @@
+// Placeholder until the widget issue lands.
+export {};

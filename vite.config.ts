@@ -1,0 +1,17 @@
+import { defineConfig } from 'vite';
+
+// Library build: one self-contained module script the host page loads.
+export default defineConfig({
+  define: { 'process.env.NODE_ENV': JSON.stringify('production') },
+  esbuild: { jsx: 'automatic' },
+  build: {
+    outDir: 'dist/widget',
+    emptyOutDir: true,
+    sourcemap: true,
+    lib: {
+      entry: 'src/widget/main.tsx',
+      formats: ['es'],
+      fileName: () => 'audio-merge.js',
+    },
+  },
+});
