@@ -1,0 +1,88 @@
+// The server's whole configuration, typed, with defaults in one place. Only src/main.ts reads
+// the environment; tests build the app from a plain object.
+import os from 'node:os';
+import path from 'node:path';
+
+export interface AppConfig {
+  /** HTTP listen address. */
+  host: string;
+  /** HTTP port (0 = any free port, for tests). */
+  port: number;
+  /** socket.io port (0 = any free port). */
+  socketPort: number;
+  /** Start the realtime server at all (some tests do without). */
+  realtime: boolean;
+  /** Root of everything stored: database, uploads, results, temporary files. */
+  dataDir: string;
+  /** Largest accepted upload, bytes. */
+  maxFileBytes: number;
+  /** Uploads per session. */
+  maxFiles: number;
+  /** Idle sessions older than this are deleted with their files. */
+  retentionHours: number;
+  /** How often the retention sweep runs, ms. */
+  sweepIntervalMs: number;
+  /** Merges that run at once; more wait in order. */
+  mergeConcurrency: number;
+  /** Requests per minute per session. */
+  uploadRateLimit: number;
+  mergeRateLimit: number;
+  /** The appid the host page puts on the widget element. */
+  appId: string;
+  /** Explicit ffmpeg/ffprobe; otherwise CONTRACT section 1 lookup. */
+  ffmpegPath?: string;
+  ffprobePath?: string;
+  logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+}
+
+export const DEFAULT_CONFIG: AppConfig = {
+  host: '127.0.0.1',
+  port: 3000,
+  socketPort: 6001,
+  realtime: true,
+  dataDir: path.resolve('data'),
+  maxFileBytes: 500 * 1024 * 1024,
+  maxFiles: 500,
+  retentionHours: 24,
+  sweepIntervalMs: 10 * 60 * 1000,
+  mergeConcurrency: os.availableParallelism(),
+  uploadRateLimit: 120,
+  mergeRateLimit: 20,
+  appId: 'audio-merge',
+  logLevel: 'info',
+};
+
+export function resolveConfig(partial: Partial<AppConfig> = {}): AppConfig {
+  const c = { ...DEFAULT_CONFIG, ...partial };
+  c.dataDir = path.resolve(c.dataDir);
+  return c;
+}
+
+/** CONTRACT section 1 variables to a partial config. Used by src/main.ts only. */
+export function configFromEnv(env: NodeJS.ProcessEnv): Partial<AppConfig> {
+  const num = (name: string): number | undefined => {
+    const v = env[name];
+    if (v === undefined || v === '') return undefined;
+    const n = Number(v);
+    if (!Number.isFinite(n) || n < 0) throw new Error(`${name} must be a non-negative number, got "${v}"`);
+    return n;
+  };
+  const out: Partial<AppConfig> = {};
+  const set = <K extends keyof AppConfig>(k: K, v: AppConfig[K] | undefined) => {
+    if (v !== undefined) out[k] = v;
+  };
+  set('port', num('PORT'));
+  set('host', env.HOST || undefined);
+  set('socketPort', num('SOCKET_PORT'));
+  set('dataDir', env.DATA_DIR || undefined);
+  const mb = num('MAX_FILE_MB');
+  set('maxFileBytes', mb === undefined ? undefined : Math.floor(mb * 1024 * 1024));
+  set('maxFiles', num('MAX_FILES'));
+  set('retentionHours', num('RETENTION_HOURS'));
+  set('mergeConcurrency', num('MERGE_CONCURRENCY'));
+  set('ffmpegPath', env.FFMPEG_PATH || undefined);
+  set('ffprobePath', env.FFPROBE_PATH || undefined);
+  const level = env.LOG_LEVEL as AppConfig['logLevel'] | undefined;
+  set('logLevel', level || undefined);
+  return out;
+}
