@@ -1,0 +1,54 @@
+// npm run bench: the product side by side with ffmpeg, cat and curl on this machine, in one run.
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { makeCorpus } from './corpus.js';
+import { engineFigures } from './engine-figures.js';
+import { machineLine, tableRows, type Figure } from './report.js';
+import { serverFigures } from './server-figures.js';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const rounds = Number(process.env.BENCH_ROUNDS ?? 5);
+const only = process.env.BENCH_ONLY; // 'engine' | 'server'
+
+const progress = (msg: string) => {
+  if (process.stderr.isTTY) process.stderr.write(`\r\x1b[2K${msg}`);
+  else process.stderr.write(`${msg}\n`);
+};
+
+const started = Date.now();
+const corpus = await makeCorpus(progress);
+const work = await mkdtemp(path.join(os.tmpdir(), 'audio-merge-bench-'));
+const figures: Figure[] = [];
+try {
+  if (only !== 'server') figures.push(...(await engineFigures(corpus, work, rounds, progress)));
+  if (only !== 'engine') figures.push(...(await serverFigures(corpus, work, rounds, progress)));
+} finally {
+  await rm(work, { recursive: true, force: true });
+}
+if (process.stderr.isTTY) process.stderr.write('\r\x1b[2K');
+
+const table = tableRows(figures);
+const machine = machineLine();
+console.log(`audio-merge benchmarks (${rounds} alternating rounds, medians; ratio = audio-merge / peer)`);
+console.log(machine);
+console.log(table.join('\n'));
+
+if (!only) {
+  const md = [
+    '# Benchmark results',
+    '',
+    `Written by \`npm run bench\` on ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC in ${Math.round((Date.now() - started) / 1000)} s.`,
+    '',
+    `Machine: ${machine}.`,
+    '',
+    `Each figure is the median of ${rounds} alternating runs (A B A B ...) of whole processes after one untimed warm-up, with min and max; the ratio is audio-merge's median over the peer's.`,
+    '',
+    ...table,
+    '',
+  ];
+  // Findings (profiles, causes, before/after) live in FINDINGS.md and are carried into every rewrite.
+  const findings = await readFile(path.join(here, 'FINDINGS.md'), 'utf8').catch(() => '');
+  await writeFile(path.join(here, 'RESULTS.md'), md.join('\n') + (findings ? `\n${findings}` : ''));
+}

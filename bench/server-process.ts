@@ -1,0 +1,89 @@
+// Starts the built server as `npm start` would, on free ports and a temporary DATA_DIR.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = net.createServer();
+    s.listen(0, '127.0.0.1', () => {
+      const { port } = s.address() as net.AddressInfo;
+      s.close(() => resolve(port));
+    });
+    s.on('error', reject);
+  });
+}
+
+export interface RunningServer {
+  base: string;
+  pid: number;
+  child: ChildProcess;
+  dataDir: string;
+  /** Resident set size now, bytes (from /proc). */
+  rss(): number;
+  stop(): Promise<void>;
+}
+
+export async function startServer(env: NodeJS.ProcessEnv = {}): Promise<RunningServer> {
+  const dataDir = await mkdtemp(path.join(os.tmpdir(), 'audio-merge-bench-data-'));
+  const port = await freePort();
+  const socketPort = await freePort();
+  const child = spawn(process.execPath, [path.join(root, 'dist', 'main.js')], {
+    env: { ...process.env, PORT: String(port), SOCKET_PORT: String(socketPort), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn', ...env },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  const base = `http://127.0.0.1:${port}`;
+  for (let i = 0; ; i++) {
+    try {
+      if ((await fetch(base + '/')).ok) break;
+    } catch {
+      // not up yet
+    }
+    if (i > 200 || child.exitCode !== null) throw new Error('the server did not start');
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  return {
+    base,
+    pid: child.pid!,
+    child,
+    dataDir,
+    rss() {
+      const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'));
+      return m ? Number(m[1]) * 1024 : 0;
+    },
+    async stop() {
+      child.kill('SIGTERM');
+      await new Promise((r) => child.once('close', r));
+      await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export interface BrowserSession {
+  cookie: string;
+  csrf: string;
+  sid: string;
+  appid: string;
+}
+
+/** Open the host page like a browser: keep the cookie, read the csrf token and the widget attributes. */
+export async function openSession(base: string): Promise<BrowserSession> {
+  const res = await fetch(base + '/');
+  const html = await res.text();
+  const cookie = res.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ');
+  const csrf = /<meta name="csrf-token" content="([^"]+)"/.exec(html)?.[1];
+  const sid = /data-sid="([^"]+)"/.exec(html)?.[1];
+  const appid = /data-appid="([^"]+)"/.exec(html)?.[1];
+  if (!csrf || !sid || !appid || !cookie) throw new Error('the host page lacks the session, csrf token or widget element');
+  return { cookie, csrf, sid, appid };
+}
+
+export function headers(s: BrowserSession, json = true): Record<string, string> {
+  return { cookie: s.cookie, 'x-csrf-token': s.csrf, ...(json ? { 'content-type': 'application/json' } : {}) };
+}
