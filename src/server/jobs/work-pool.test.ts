@@ -1,0 +1,100 @@
+import { describe, expect, it } from 'vitest';
+import { WorkPool } from './work-pool.js';
+
+function deferred<T = void>() {
+  let resolve!: (v: T) => void;
+  let reject!: (e: unknown) => void;
+  const promise = new Promise<T>((res, rej) => {
+    resolve = res;
+    reject = rej;
+  });
+  return { promise, resolve, reject };
+}
+
+const tick = () => new Promise<void>((r) => setImmediate(r));
+
+describe('WorkPool', () => {
+  it('runs at most `concurrency` tasks at once and starts the rest in the order they came', async () => {
+    const pool = new WorkPool(2);
+    const gates = [deferred(), deferred(), deferred(), deferred()];
+    const started: number[] = [];
+    const results = gates.map((g, i) =>
+      pool.submit({
+        start: async () => {
+          started.push(i);
+          await g.promise;
+          return i * 10;
+        },
+      }),
+    );
+    await tick();
+    expect(started).toEqual([0, 1]);
+    expect(pool.active).toBe(2);
+    expect(pool.waiting).toBe(2);
+    gates[1].resolve();
+    await tick();
+    expect(started).toEqual([0, 1, 2]);
+    gates[0].resolve();
+    gates[2].resolve();
+    gates[3].resolve();
+    expect(await Promise.all(results)).toEqual([0, 10, 20, 30]);
+    expect(pool.active).toBe(0);
+  });
+
+  it('tells a waiting task how many merges are ahead, each time the number changes', async () => {
+    const pool = new WorkPool(1);
+    const gates = [deferred(), deferred(), deferred()];
+    const waits: Array<[number, number]> = [];
+    const results = gates.map((g, i) =>
+      pool.submit({ onWait: (ahead) => waits.push([i, ahead]), start: () => g.promise }),
+    );
+    await tick();
+    expect(waits).toEqual([[1, 1], [2, 2]]);
+    gates[0].resolve();
+    await tick();
+    expect(waits).toEqual([[1, 1], [2, 2], [2, 1]]);
+    gates[1].resolve();
+    gates[2].resolve();
+    await Promise.all(results);
+    expect(waits).toHaveLength(3);
+  });
+
+  it('keeps going after a task fails, and passes the failure to its caller only', async () => {
+    const pool = new WorkPool(1);
+    const bad = pool.submit({ start: async () => Promise.reject(new Error('boom')) });
+    const throwsAtOnce = pool.submit({
+      start: () => {
+        throw new Error('sync boom');
+      },
+    });
+    const good = pool.submit({ start: async () => 'ok' });
+    await expect(bad).rejects.toThrow('boom');
+    await expect(throwsAtOnce).rejects.toThrow('sync boom');
+    expect(await good).toBe('ok');
+  });
+
+  it('drain takes waiting tasks out of line so they never start', async () => {
+    const pool = new WorkPool(1);
+    const gate = deferred();
+    let secondStarted = false;
+    const first = pool.submit({ start: () => gate.promise });
+    const second = pool.submit({
+      start: async () => {
+        secondStarted = true;
+      },
+    });
+    await tick();
+    const drained = pool.drain();
+    expect(drained).toHaveLength(1);
+    drained[0].cancel(new Error('shutting down'));
+    await expect(second).rejects.toThrow('shutting down');
+    gate.resolve();
+    await first;
+    await tick();
+    expect(secondStarted).toBe(false);
+  });
+
+  it('refuses a concurrency below one', () => {
+    expect(() => new WorkPool(0)).toThrow(/concurrency/);
+  });
+});
