@@ -1,0 +1,34 @@
+// GET / : the host page. Starts a session when the request has none (or an unknown one).
+import type { FastifyInstance } from 'fastify';
+import type { AppConfig } from '../config.js';
+import { renderHostPage } from '../host-page.js';
+import type { Realtime } from '../realtime.js';
+import { startSession } from '../session.js';
+import type { Store } from '../store.js';
+
+export interface PageRouteDeps {
+  store: Store;
+  config: AppConfig;
+  realtime: Realtime;
+}
+
+export async function pageRoutes(app: FastifyInstance, { store, config, realtime }: PageRouteDeps): Promise<void> {
+  app.get('/', async (request, reply) => {
+    const session = request.amSession ?? startSession(store, reply);
+    const html = renderHostPage({
+      csrfToken: session.csrfToken,
+      sid: session.sid,
+      appid: config.appId,
+      // The port the realtime server really listens on (config may say 0 in tests).
+      socketPort: realtime.port || config.socketPort,
+      maxFileMb: Number((config.maxFileBytes / (1024 * 1024)).toFixed(2)),
+      results: store.listResults(session.sid),
+    });
+    return reply
+      .header('cache-control', 'no-store')
+      .header('x-content-type-options', 'nosniff')
+      .header('referrer-policy', 'same-origin')
+      .type('text/html; charset=utf-8')
+      .send(html);
+  });
+}
