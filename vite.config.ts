@@ -8,6 +8,8 @@ export default defineConfig({
     outDir: 'dist/widget',
     emptyOutDir: true,
     sourcemap: true,
+    // Library mode keeps ES output readable; this bundle goes to browsers as is, so minify it fully.
+    rolldownOptions: { output: { minify: true } },
     lib: {
       entry: 'src/widget/main.tsx',
       formats: ['es'],

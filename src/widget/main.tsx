@@ -1,2 +1,19 @@
-// Placeholder until the widget issue lands.
-export {};
+// Entry of the bundle (/widget/audio-merge.js): mount where #audio-merge-tool exists and
+// enhance the upload form where there is one. A page with neither gets nothing.
+import { WIDGET_ELEMENT_ID } from '../shared/types.js';
+import { mount, remount } from './mount.js';
+import { injectStyles } from './styles.js';
+import { UPLOAD_FORM_ID, enhanceUploadForm } from './upload-area.js';
+
+export { mount, remount, unmount, readConfig } from './mount.js';
+
+function boot(): void {
+  const tool = document.getElementById(WIDGET_ELEMENT_ID);
+  const form = document.getElementById(UPLOAD_FORM_ID);
+  if (tool || form) injectStyles();
+  if (tool) mount(tool);
+  if (form instanceof HTMLFormElement) enhanceUploadForm(form, { onAllDone: remount });
+}
+
+if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', boot, { once: true });
+else boot();

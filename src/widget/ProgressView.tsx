@@ -1,0 +1,32 @@
+// The progress view (SPEC section 2): a determinate bar, the status text and a spinner.
+import { useEffect, useRef } from 'react';
+import { statusLabel } from './state.js';
+
+export interface ProgressViewProps {
+  progress: string;
+  percent: number;
+}
+
+export function ProgressView({ progress, percent }: ProgressViewProps) {
+  const ref = useRef<HTMLDivElement>(null);
+  // The make button is gone; keep keyboard and screen-reader focus in the widget.
+  useEffect(() => ref.current?.focus(), []);
+  return (
+    <div ref={ref} className="audio-merge-progress" tabIndex={-1} aria-label="Merge progress">
+      <div className="audio-merge-spinner" aria-hidden="true" />
+      <div
+        className="audio-merge-bar"
+        role="progressbar"
+        aria-label="Merge progress"
+        aria-valuemin={0}
+        aria-valuemax={100}
+        aria-valuenow={percent}
+      >
+        <div className="audio-merge-bar-fill" style={{ width: `${percent}%` }} />
+      </div>
+      <p className="audio-merge-status" aria-live="polite">
+        {statusLabel(progress)}
+      </p>
+    </div>
+  );
+}

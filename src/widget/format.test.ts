@@ -1,0 +1,24 @@
+import { describe, expect, it } from 'vitest';
+import { formatDuration, formatSize, itemMeta } from './format.js';
+
+describe('formatting for people', () => {
+  it('durations read as m:ss or h:mm:ss', () => {
+    expect(formatDuration(0)).toBe('0:00');
+    expect(formatDuration(75.4)).toBe('1:15');
+    expect(formatDuration(3725)).toBe('1:02:05');
+    expect(formatDuration(Number.NaN)).toBe('');
+  });
+
+  it('sizes read in binary units', () => {
+    expect(formatSize(512)).toBe('512 B');
+    expect(formatSize(1536)).toBe('1.5 KB');
+    expect(formatSize(5_000_000)).toBe('4.8 MB');
+    expect(formatSize(20 * 1024 * 1024)).toBe('20 MB');
+  });
+
+  it('the row meta line shows duration and format when present', () => {
+    expect(itemMeta({ duration: 125, format: 'mp3' })).toBe('2:05 · MP3');
+    expect(itemMeta({ format: 'wav' })).toBe('WAV');
+    expect(itemMeta({})).toBe('');
+  });
+});

@@ -1,0 +1,33 @@
+// Human-readable durations and sizes for the rows and the upload list.
+
+/** 75.4 -> "1:15", 3725 -> "1:02:05". */
+export function formatDuration(seconds: number): string {
+  if (!Number.isFinite(seconds) || seconds < 0) return '';
+  const total = Math.round(seconds);
+  const h = Math.floor(total / 3600);
+  const m = Math.floor((total % 3600) / 60);
+  const s = total % 60;
+  const ss = String(s).padStart(2, '0');
+  return h > 0 ? `${h}:${String(m).padStart(2, '0')}:${ss}` : `${m}:${ss}`;
+}
+
+/** 1536 -> "1.5 KB", 5_000_000 -> "4.8 MB" (binary units, one decimal under 10). */
+export function formatSize(bytes: number): string {
+  if (!Number.isFinite(bytes) || bytes < 0) return '';
+  const units = ['B', 'KB', 'MB', 'GB'];
+  let v = bytes;
+  let u = 0;
+  while (v >= 1024 && u < units.length - 1) {
+    v /= 1024;
+    u++;
+  }
+  return `${u === 0 || v >= 10 ? Math.round(v) : v.toFixed(1)} ${units[u]}`;
+}
+
+/** The small line under a file name: "2:05 · MP3", or just one of them. */
+export function itemMeta(item: { duration?: number; format?: string }): string {
+  const parts: string[] = [];
+  if (typeof item.duration === 'number') parts.push(formatDuration(item.duration));
+  if (item.format) parts.push(item.format.toUpperCase());
+  return parts.filter(Boolean).join(' · ');
+}

@@ -1,0 +1,102 @@
+// @vitest-environment jsdom
+import '@testing-library/jest-dom/vitest';
+import { act, screen, waitFor } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { fakeFetch, FakeSocket, item, json } from './testing/fakes.js';
+
+const sockets: FakeSocket[] = [];
+vi.mock('socket.io-client', () => ({ io: vi.fn(() => { const s = new FakeSocket(); sockets.push(s); return s; }) }));
+
+function hostPage() {
+  document.head.innerHTML = '<meta name="csrf-token" content="tok-123">';
+  document.body.innerHTML = `<div id="audio-merge-tool" data-appid="app-7" data-sid="sid-1" data-port="6123"
+    data-make-label="Join them" data-title="Put the files in order"></div>`;
+}
+
+beforeEach(() => {
+  vi.resetModules();
+});
+afterEach(async () => {
+  const { unmount } = await import('./mount.js');
+  act(() => unmount());
+  document.head.innerHTML = '';
+  document.body.innerHTML = '';
+  vi.unstubAllGlobals();
+});
+
+describe('mounting', () => {
+  it('mounts where #audio-merge-tool is and reads its attributes', async () => {
+    hostPage();
+    const f = fakeFetch({ '/app/merge/getDataJson': () => json([item('1', 'intro.mp3')]) });
+    vi.stubGlobal('fetch', f.fn);
+    await act(async () => {
+      await import('./main.js');
+    });
+    expect(await screen.findByText('intro.mp3')).toBeInTheDocument();
+    expect(screen.getByText('Put the files in order')).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Join them' })).toBeEnabled();
+    // The widget renders into a wrapper of its own inside the host element, with its stylesheet.
+    const wrapper = document.querySelector('#audio-merge-tool > .audio-merge-root');
+    expect(wrapper).not.toBeNull();
+    expect(wrapper!.querySelector('.audio-merge-row')).not.toBeNull();
+    expect(document.querySelectorAll('style#audio-merge-styles')).toHaveLength(1);
+  });
+
+  it('a page without the element gets nothing and no errors', async () => {
+    document.body.innerHTML = '<main><p>Unrelated page</p></main>';
+    const f = fakeFetch({});
+    vi.stubGlobal('fetch', f.fn);
+    const errors = vi.spyOn(console, 'error').mockImplementation(() => {});
+    await act(async () => {
+      await import('./main.js');
+    });
+    expect(document.body.innerHTML).toBe('<main><p>Unrelated page</p></main>');
+    expect(document.getElementById('audio-merge-styles')).toBeNull();
+    expect(f.fn).not.toHaveBeenCalled();
+    expect(errors).not.toHaveBeenCalled();
+  });
+
+  it('asks getDataJson for its appid with the CSRF header and same-origin credentials', async () => {
+    hostPage();
+    const f = fakeFetch({ '/app/merge/getDataJson': () => json([]) });
+    vi.stubGlobal('fetch', f.fn);
+    const { mount } = await import('./mount.js');
+    await act(async () => mount(document.getElementById('audio-merge-tool')!));
+    await waitFor(() => expect(f.calls).toHaveLength(1));
+    const [call] = f.calls;
+    expect(call.url).toBe('/app/merge/getDataJson');
+    expect(call.init.method).toBe('POST');
+    expect(call.init.credentials).toBe('same-origin');
+    expect(call.body).toEqual({ appid: 'app-7' });
+    const headers = call.init.headers as Record<string, string>;
+    expect(headers['X-CSRF-TOKEN']).toBe('tok-123');
+    expect(headers['Content-Type']).toBe('application/json');
+  });
+
+  it('logs a failed getDataJson as Error and shows the empty list', async () => {
+    hostPage();
+    const f = fakeFetch({ '/app/merge/getDataJson': () => json({ error: 'no session' }, 403) });
+    vi.stubGlobal('fetch', f.fn);
+    const errors = vi.spyOn(console, 'error').mockImplementation(() => {});
+    const { mount } = await import('./mount.js');
+    await act(async () => mount(document.getElementById('audio-merge-tool')!));
+    await waitFor(() => expect(errors).toHaveBeenCalledWith('Error', expect.any(Error)));
+    expect(screen.getByText(/Nothing to merge yet/)).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Join them' })).toBeDisabled();
+  });
+
+  it('re-mounting fetches again, so newly uploaded items appear', async () => {
+    hostPage();
+    let answer = [item('1', 'one.mp3')];
+    const f = fakeFetch({ '/app/merge/getDataJson': () => json(answer) });
+    vi.stubGlobal('fetch', f.fn);
+    const { mount, remount } = await import('./mount.js');
+    await act(async () => mount(document.getElementById('audio-merge-tool')!));
+    await screen.findByText('one.mp3');
+    answer = [item('1', 'one.mp3'), item('2', 'two.mp3')];
+    await act(async () => remount());
+    expect(await screen.findByText('two.mp3')).toBeInTheDocument();
+    expect(document.querySelectorAll('.audio-merge-root')).toHaveLength(1);
+    expect(document.querySelectorAll('.audio-merge-row')).toHaveLength(2);
+  });
+});

@@ -1,0 +1,175 @@
+// The one stylesheet of the bundle. Every selector sits under an audio-merge- name; inside our
+// areas host styles are reverted first, so a host page's CSS neither leaks in nor out.
+
+const AREAS = '.audio-merge-root, .audio-merge-upload, .audio-merge-results';
+const INSIDE = ':is(.audio-merge-root, .audio-merge-upload, .audio-merge-results)';
+
+export const STYLE_ELEMENT_ID = 'audio-merge-styles';
+
+export const css = `
+/* svg innards keep their geometry attributes, which all: revert would drop. */
+${INSIDE} :not(svg *), ${INSIDE} ::before, ${INSIDE} ::after { all: revert; box-sizing: border-box; }
+${AREAS} {
+  --am-accent: #4f46e5; --am-accent-dark: #4338ca; --am-accent-soft: #eef2ff;
+  --am-text: #1f2937; --am-muted: #6b7280; --am-line: #e5e7eb; --am-bg: #ffffff; --am-bg-soft: #f9fafb;
+  --am-danger: #b91c1c; --am-ok: #047857; --am-radius: 12px;
+  all: revert; box-sizing: border-box; display: block;
+  font: 15px/1.45 system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif;
+  color: var(--am-text); text-align: left; letter-spacing: normal;
+  max-width: 720px; margin: 0 auto 24px; padding: 20px;
+  background: var(--am-bg); border: 1px solid var(--am-line); border-radius: var(--am-radius);
+  box-shadow: 0 1px 2px rgb(0 0 0 / 0.04);
+}
+.audio-merge-root :focus-visible, .audio-merge-upload :focus-visible, .audio-merge-results :focus-visible {
+  outline: 3px solid var(--am-accent); outline-offset: 2px;
+}
+
+/* The list view */
+.audio-merge-root .audio-merge-title { margin: 0 0 14px; font-size: 17px; font-weight: 600; }
+.audio-merge-root .audio-merge-empty {
+  margin: 0 0 16px; padding: 22px 16px; text-align: center; color: var(--am-muted);
+  background: var(--am-bg-soft); border: 1px dashed var(--am-line); border-radius: 10px;
+}
+.audio-merge-root .audio-merge-list {
+  list-style: none; margin: 0 0 18px; padding: 0; display: flex; flex-direction: column; gap: 10px;
+}
+.audio-merge-root .audio-merge-row {
+  position: relative; display: flex; align-items: stretch; gap: 10px;
+  width: 320px; max-width: 100%; height: 120px; padding: 10px 12px 10px 6px; overflow: hidden;
+  background: var(--am-bg); border: 1px solid var(--am-line); border-radius: 10px;
+  box-shadow: 0 1px 2px rgb(0 0 0 / 0.05); cursor: default;
+  transition: box-shadow 160ms ease, border-color 160ms ease;
+}
+.audio-merge-root .audio-merge-row:hover { border-color: #c7d2fe; }
+.audio-merge-root .audio-merge-row:focus-visible { outline: 3px solid var(--am-accent); outline-offset: 2px; }
+.audio-merge-root .audio-merge-row--lifted {
+  z-index: 2; border-color: var(--am-accent); cursor: grabbing;
+  box-shadow: 0 12px 28px rgb(17 24 39 / 0.18), 0 2px 6px rgb(17 24 39 / 0.12);
+}
+.audio-merge-root .audio-merge-handle {
+  display: flex; align-items: center; justify-content: center; flex: 0 0 24px;
+  margin: -10px 0 -10px -6px; padding-left: 6px; color: #9ca3af; cursor: grab;
+  touch-action: none; user-select: none; border-radius: 10px 0 0 10px;
+}
+.audio-merge-root .audio-merge-handle:hover { color: var(--am-accent); background: var(--am-accent-soft); }
+.audio-merge-root .audio-merge-handle svg { display: block; fill: currentColor; }
+.audio-merge-root .audio-merge-row-body { display: flex; flex-direction: column; min-width: 0; flex: 1 1 auto; gap: 2px; }
+.audio-merge-root .audio-merge-row-head { display: flex; align-items: center; gap: 8px; min-width: 0; }
+.audio-merge-root .audio-merge-position {
+  display: inline-flex; align-items: center; justify-content: center; flex: 0 0 auto;
+  min-width: 24px; height: 24px; padding: 0 6px; border-radius: 12px;
+  background: var(--am-accent-soft); color: var(--am-accent-dark); font-size: 13px; font-weight: 700;
+  font-variant-numeric: tabular-nums;
+}
+.audio-merge-root .audio-merge-filename {
+  font-weight: 600; white-space: nowrap; overflow: hidden; text-overflow: ellipsis; min-width: 0;
+}
+.audio-merge-root .audio-merge-meta { color: var(--am-muted); font-size: 13px; padding-left: 32px; }
+.audio-merge-root .audio-merge-player { display: block; width: 100%; height: 40px; margin-top: auto; }
+
+.audio-merge-root .audio-merge-make, .audio-merge-upload .audio-merge-upload-button {
+  display: inline-flex; align-items: center; justify-content: center; gap: 8px;
+  min-height: 44px; padding: 0 22px; border: 0; border-radius: 10px; cursor: pointer;
+  font: inherit; font-weight: 600; color: #fff; background: var(--am-accent);
+  transition: background-color 120ms ease, transform 120ms ease;
+}
+.audio-merge-root .audio-merge-make:hover:not(:disabled) { background: var(--am-accent-dark); }
+.audio-merge-root .audio-merge-make:active:not(:disabled) { transform: translateY(1px); }
+.audio-merge-root .audio-merge-make:disabled { cursor: not-allowed; color: #f3f4f6; background: #a5b4fc; }
+
+/* The progress view */
+.audio-merge-root .audio-merge-progress {
+  display: flex; flex-direction: column; align-items: center; gap: 14px; padding: 18px 4px 8px; outline: none;
+}
+.audio-merge-root .audio-merge-spinner {
+  display: block; width: 40px; height: 40px; border-radius: 50%;
+  border: 4px solid var(--am-accent-soft); border-top-color: var(--am-accent);
+  animation: audio-merge-spin 0.9s linear infinite;
+}
+.audio-merge-root .audio-merge-bar {
+  display: block; width: 100%; max-width: 480px; height: 12px; overflow: hidden;
+  background: var(--am-line); border-radius: 6px;
+}
+.audio-merge-root .audio-merge-bar-fill {
+  display: block; height: 100%; background: linear-gradient(90deg, #6366f1, var(--am-accent));
+  border-radius: 6px; transition: width 400ms ease;
+}
+.audio-merge-root .audio-merge-status {
+  margin: 0; font-size: 18px; font-weight: 600; text-align: center; font-variant-numeric: tabular-nums;
+  overflow-wrap: anywhere;
+}
+@keyframes audio-merge-spin { to { transform: rotate(360deg); } }
+@media (prefers-reduced-motion: reduce) {
+  .audio-merge-root .audio-merge-spinner { animation-duration: 3s; }
+  .audio-merge-root .audio-merge-bar-fill, .audio-merge-root .audio-merge-row { transition: none; }
+}
+
+/* The upload area */
+.audio-merge-upload h2, .audio-merge-results h2 { margin: 0 0 12px; font-size: 17px; font-weight: 600; }
+.audio-merge-upload form { display: flex; flex-wrap: wrap; align-items: center; gap: 12px; margin: 0; }
+.audio-merge-upload .audio-merge-dropzone {
+  display: flex; flex-direction: column; align-items: center; justify-content: center; gap: 4px;
+  flex: 1 1 100%; min-height: 110px; padding: 18px; text-align: center; cursor: pointer;
+  color: var(--am-muted); background: var(--am-bg-soft);
+  border: 2px dashed #c7d2fe; border-radius: 10px; transition: background-color 120ms ease, border-color 120ms ease;
+}
+.audio-merge-upload .audio-merge-dropzone strong { color: var(--am-accent-dark); font-weight: 600; }
+.audio-merge-upload .audio-merge-dropzone:hover, .audio-merge-upload .audio-merge-dropzone--over {
+  background: var(--am-accent-soft); border-color: var(--am-accent);
+}
+.audio-merge-upload .audio-merge-dropzone:focus-within { outline: 3px solid var(--am-accent); outline-offset: 2px; }
+.audio-merge-upload .audio-merge-dropzone input[type="file"] {
+  position: absolute; width: 1px; height: 1px; margin: -1px; padding: 0; border: 0;
+  overflow: hidden; clip-path: inset(50%); white-space: nowrap;
+}
+.audio-merge-upload .audio-merge-upload-form--enhanced button[type="submit"] { display: none; }
+.audio-merge-upload button[type="submit"] {
+  min-height: 40px; padding: 0 18px; border: 0; border-radius: 10px; cursor: pointer;
+  font: inherit; font-weight: 600; color: #fff; background: var(--am-accent);
+}
+.audio-merge-upload .audio-merge-upload-list { list-style: none; margin: 12px 0 0; padding: 0; display: grid; gap: 8px; }
+.audio-merge-upload .audio-merge-upload-list:empty { display: none; }
+.audio-merge-upload .audio-merge-upload-item {
+  display: grid; grid-template-columns: 1fr auto; gap: 4px 12px; align-items: center;
+  padding: 10px 12px; border: 1px solid var(--am-line); border-radius: 10px; font-size: 14px;
+}
+.audio-merge-upload .audio-merge-upload-name { font-weight: 600; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
+.audio-merge-upload .audio-merge-upload-state { color: var(--am-muted); font-size: 13px; font-variant-numeric: tabular-nums; }
+.audio-merge-upload .audio-merge-upload-bar { grid-column: 1 / -1; display: block; height: 6px; background: var(--am-line); border-radius: 3px; overflow: hidden; }
+.audio-merge-upload .audio-merge-upload-bar-fill { display: block; height: 100%; width: 0; background: var(--am-accent); transition: width 200ms ease; }
+.audio-merge-upload .audio-merge-upload-item--done .audio-merge-upload-state { color: var(--am-ok); }
+.audio-merge-upload .audio-merge-upload-item--done .audio-merge-upload-bar-fill { background: var(--am-ok); }
+.audio-merge-upload .audio-merge-upload-item--failed { border-color: #fecaca; background: #fef2f2; }
+.audio-merge-upload .audio-merge-upload-item--failed .audio-merge-upload-bar { display: none; }
+.audio-merge-upload .audio-merge-upload-error { grid-column: 1 / -1; margin: 0; color: var(--am-danger); font-size: 13px; overflow-wrap: anywhere; }
+
+/* The results */
+.audio-merge-results:not(:has(.audio-merge-result)) { display: none; }
+.audio-merge-results .audio-merge-result {
+  display: grid; gap: 8px; margin: 0 0 12px; padding: 14px; border: 1px solid var(--am-line); border-radius: 10px;
+}
+.audio-merge-results .audio-merge-result:last-child { margin-bottom: 0; }
+.audio-merge-results audio { display: block; width: 100%; }
+.audio-merge-results .audio-merge-download {
+  justify-self: start; color: var(--am-accent-dark); font-weight: 600; text-decoration: underline;
+  text-underline-offset: 3px; cursor: pointer;
+}
+.audio-merge-results .audio-merge-download:hover { color: var(--am-accent); }
+.audio-merge-results ol { margin: 0; padding-left: 22px; color: var(--am-muted); font-size: 14px; }
+.audio-merge-results :is(p, dl, dd) { margin: 0; }
+
+@media (max-width: 480px) {
+  ${AREAS} { padding: 14px; border-radius: 0; border-left: 0; border-right: 0; }
+  .audio-merge-root .audio-merge-row { width: 100%; }
+  .audio-merge-root .audio-merge-make { width: 100%; }
+}
+`;
+
+/** Add the stylesheet once per document. */
+export function injectStyles(doc: Document = document): void {
+  if (doc.getElementById(STYLE_ELEMENT_ID)) return;
+  const style = doc.createElement('style');
+  style.id = STYLE_ELEMENT_ID;
+  style.textContent = css;
+  doc.head.appendChild(style);
+}
