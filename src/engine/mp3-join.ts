@@ -1,0 +1,135 @@
+// Frame-level MP3 join: copy each input's audio frames, in order, behind one new ID3v2.3 tag and
+// one new Xing/Info frame. Streams in 1 MiB chunks; each validated run is written with one call.
+import { open, type FileHandle } from 'node:fs/promises';
+import { AbortError, InputError } from './errors.js';
+import { buildId3v23, type Id3Text } from './id3-write.js';
+import { FrameWalker, FreeFormatError, OffsetLog } from './mp3-walk.js';
+import type { Mp3Scan } from './mp3-scan.js';
+import { buildToc, buildXingFrame, planXingFrame } from './xing.js';
+
+export interface JoinPart {
+  file: string;
+  scan: Mp3Scan;
+}
+
+export interface JoinResult {
+  bytes: number;
+  frames: number;
+  durationSeconds: number;
+}
+
+export interface JoinOptions {
+  tags?: Id3Text;
+  signal?: AbortSignal;
+  /** Cumulative input audio-region bytes processed, of the total. */
+  onProgress?: (doneBytes: number, totalBytes: number) => void;
+}
+
+const CHUNK = 1 << 20;
+const SLACK = 8192; // room for a carried partial frame ahead of each read
+
+function checkCompatible(parts: JoinPart[]): void {
+  const a = parts[0].scan;
+  for (const p of parts) {
+    const s = p.scan;
+    if (s.layer !== 3) throw new InputError(p.file, 'not MPEG layer III audio');
+    if (s.mpegVersion !== a.mpegVersion || s.sampleRate !== a.sampleRate || s.channels !== a.channels) {
+      throw new InputError(
+        p.file,
+        `MPEG-${s.mpegVersion} ${s.sampleRate} Hz ${s.channels} ch cannot be joined frame by frame with ` +
+          `MPEG-${a.mpegVersion} ${a.sampleRate} Hz ${a.channels} ch (${parts[0].file})`,
+      );
+    }
+  }
+}
+
+async function readFull(fh: FileHandle, buf: Buffer, at: number, len: number, pos: number): Promise<number> {
+  let got = 0;
+  while (got < len) {
+    const { bytesRead } = await fh.read(buf, at + got, len - got, pos + got);
+    if (bytesRead === 0) break;
+    got += bytesRead;
+  }
+  return got;
+}
+
+/**
+ * Stream-join the parts' audio frames into `outFile` (created/truncated). All parts must share MPEG
+ * version, sample rate and channel count. On abort it throws AbortError; the caller deletes outFile.
+ */
+export async function joinMp3(parts: JoinPart[], outFile: string, opts: JoinOptions = {}): Promise<JoinResult> {
+  if (parts.length === 0) throw new Error('joinMp3 needs at least one part');
+  checkCompatible(parts);
+  const first = parts[0].scan;
+  const format = { mpegVersion: first.mpegVersion, sampleRate: first.sampleRate, channels: first.channels };
+  const allCbr = parts.every((p) => !p.scan.vbr && Math.abs(p.scan.bitRate - first.bitRate) < first.bitRate * 0.01);
+  const plan = planXingFrame(format, allCbr ? first.bitRate : undefined);
+  const id3 = buildId3v23(opts.tags ?? {});
+  const totalBytes = parts.reduce((n, p) => n + (p.scan.audioEnd - p.scan.audioStart), 0);
+  const offsets = new OffsetLog();
+  const buf = Buffer.allocUnsafe(CHUNK + SLACK);
+  let frames = 0;
+  let audioBytes = 0;
+  let mask = 0;
+  let done = 0;
+  const out = await open(outFile, 'w');
+  try {
+    await out.write(id3, 0, id3.length, 0);
+    await out.write(Buffer.alloc(plan.length), 0, plan.length, id3.length);
+    let outPos = id3.length + plan.length;
+    const runs: number[] = [];
+    for (const part of parts) {
+      const { audioStart, audioEnd } = part.scan;
+      const walker = new FrameWalker(format.mpegVersion, format.sampleRate, format.channels, offsets, plan.length + audioBytes);
+      const sink = (s: number, e: number) => void runs.push(s, e);
+      const fh = await open(part.file, 'r');
+      try {
+        let filePos = audioStart;
+        let len = 0;
+        for (;;) {
+          if (opts.signal?.aborted) throw new AbortError();
+          const n = await readFull(fh, buf, len, Math.min(CHUNK, audioEnd - filePos), filePos);
+          filePos += n;
+          len += n;
+          const final = filePos >= audioEnd || n === 0;
+          runs.length = 0;
+          let consumed: number;
+          try {
+            consumed = walker.walk(buf, 0, len, final, sink);
+          } catch (err) {
+            if (err instanceof FreeFormatError) throw new InputError(part.file, err.message);
+            throw err;
+          }
+          for (let i = 0; i < runs.length; i += 2) {
+            const w = runs[i + 1] - runs[i];
+            await out.write(buf, runs[i], w, outPos);
+            outPos += w;
+          }
+          done += consumed;
+          opts.onProgress?.(Math.min(done, totalBytes), totalBytes);
+          if (final) break;
+          buf.copy(buf, 0, consumed, len);
+          len -= consumed;
+        }
+      } finally {
+        await fh.close();
+      }
+      frames += walker.frames;
+      audioBytes += walker.audioBytes;
+      mask |= walker.bitRateMask;
+    }
+    if (frames === 0) throw new InputError(parts[0].file, 'no MP3 audio frames to join');
+    const streamBytes = plan.length + audioBytes;
+    const vbr = (mask & (mask - 1)) !== 0;
+    const toc = buildToc(offsets.data, frames, streamBytes);
+    const header = buildXingFrame(plan, { vbr, frames, bytes: streamBytes, toc });
+    await out.write(header, 0, header.length, id3.length);
+    return {
+      bytes: id3.length + streamBytes,
+      frames,
+      durationSeconds: (frames * first.samplesPerFrame) / first.sampleRate,
+    };
+  } finally {
+    await out.close();
+  }
+}

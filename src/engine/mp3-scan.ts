@@ -1,0 +1,151 @@
+// Streaming scan of an MP3 file: tags, stream format, exact frame count and duration, in flat memory.
+import { open, type FileHandle } from 'node:fs/promises';
+import { AbortError } from './errors.js';
+import { readId3v2Text } from './id3-read.js';
+import { FrameWalker, FreeFormatError } from './mp3-walk.js';
+import { findStreamStart } from './mp3-sync.js';
+import { headTagSize, readId3v1, tailTag, TAIL_WINDOW } from './mp3-tags.js';
+
+export interface Mp3Scan {
+  mpegVersion: 1 | 2 | 2.5;
+  layer: 3;
+  sampleRate: number;
+  channels: 1 | 2;
+  samplesPerFrame: number;
+  /** Audio frames, excluding any Xing/Info/VBRI frame. */
+  frames: number;
+  /** Bytes of those frames. */
+  audioBytes: number;
+  /** Byte range holding the audio frames (after tags and header frame). */
+  audioStart: number;
+  audioEnd: number;
+  /** frames * samplesPerFrame / sampleRate */
+  durationSeconds: number;
+  /** Average bits per second. */
+  bitRate: number;
+  /** Frames differ in bit rate. */
+  vbr: boolean;
+  /** title/artist/album when present. */
+  tags: Record<string, string>;
+}
+
+export type Mp3ScanOutcome = { ok: true; scan: Mp3Scan } | { ok: false; reason: string };
+
+const CHUNK = 1 << 20;
+/** How far past the tags the first frame may lie (encoders pad tags; some leave junk). */
+const SEARCH = 64 * 1024;
+const MAX_TAG_READ = 1 << 20;
+
+async function readAt(fh: FileHandle, buf: Buffer, pos: number, len: number, at = 0): Promise<number> {
+  let got = 0;
+  while (got < len) {
+    const { bytesRead } = await fh.read(buf, at + got, len - got, pos + got);
+    if (bytesRead === 0) break;
+    got += bytesRead;
+  }
+  return got;
+}
+
+function popcount(x: number): number {
+  let n = 0;
+  for (; x; x &= x - 1) n++;
+  return n;
+}
+
+/**
+ * Streaming scan (chunked reads, never the whole file). Not an MP3, free-format, or layers I/II:
+ * ok:false with a reason, so the caller can fall back to ffprobe. A truncated last frame is dropped.
+ */
+export async function scanMp3(file: string, opts: { signal?: AbortSignal } = {}): Promise<Mp3ScanOutcome> {
+  const fh = await open(file, 'r');
+  try {
+    const size = (await fh.stat()).size;
+    const small = Buffer.alloc(32);
+    const tags: Record<string, string> = {};
+    let start = 0;
+    for (let guard = 0; guard < 64; guard++) {
+      const n = await readAt(fh, small, start, 32);
+      const t = headTagSize(small.subarray(0, n), 0);
+      if (!t) break;
+      if (small[0] === 0x49 && Object.keys(tags).length === 0) {
+        const tagBuf = Buffer.alloc(Math.min(t, MAX_TAG_READ));
+        await readAt(fh, tagBuf, start, tagBuf.length);
+        Object.assign(tags, readId3v2Text(tagBuf));
+      }
+      start += t;
+    }
+    if (start >= size) return { ok: false, reason: size === 0 ? 'the file is empty' : 'no audio after the tags' };
+
+    let end = size;
+    const tail = Buffer.alloc(TAIL_WINDOW);
+    for (let guard = 0; guard < 16 && end > start; guard++) {
+      const from = Math.max(start, end - TAIL_WINDOW);
+      const n = await readAt(fh, tail, from, end - from);
+      const t = tailTag(tail.subarray(0, n), from - start);
+      if (!t || t.size > end - start) break;
+      if (t.kind === 'id3v1') {
+        for (const [k, v] of Object.entries(readId3v1(tail.subarray(n - 128, n)))) tags[k] ??= v;
+      }
+      end -= t.size;
+    }
+
+    const buf = Buffer.allocUnsafe(CHUNK + 8192);
+    let len = await readAt(fh, buf, start, Math.min(SEARCH + 8192, end - start));
+    const found = findStreamStart(buf, len, start + len === end, SEARCH);
+    if (!found.ok) return { ok: false, reason: found.reason };
+    const h = found.header;
+    const mpegVersion = h.mpegVersion;
+    const channels = h.channels;
+    const walker = new FrameWalker(mpegVersion, h.sampleRate, channels);
+    let audioStart = -1;
+    let audioEnd = -1;
+    let filePos = start + len; // file position of buf[len]
+    let from = found.offset;
+    for (;;) {
+      if (opts.signal?.aborted) throw new AbortError();
+      const final = filePos >= end;
+      const base = filePos - len; // file position of buf[0]
+      let consumed: number;
+      try {
+        consumed = walker.walk(buf, from, len, final, (s, e) => {
+          if (audioStart < 0) audioStart = base + s;
+          audioEnd = base + e;
+        });
+      } catch (err) {
+        if (err instanceof FreeFormatError) return { ok: false, reason: err.message };
+        throw err;
+      }
+      if (final) break;
+      const rest = len - consumed;
+      buf.copy(buf, 0, consumed, len);
+      const n = await readAt(fh, buf, filePos, Math.min(CHUNK, end - filePos), rest);
+      if (n === 0) end = filePos; // the file shrank under us
+      filePos += n;
+      len = rest + n;
+      from = 0;
+    }
+    if (walker.frames === 0) return { ok: false, reason: 'no MP3 audio frames (only a header frame)' };
+    const samplesPerFrame = h.samplesPerFrame;
+    const durationSeconds = (walker.frames * samplesPerFrame) / h.sampleRate;
+    return {
+      ok: true,
+      scan: {
+        mpegVersion,
+        layer: 3,
+        sampleRate: h.sampleRate,
+        channels,
+        samplesPerFrame,
+        frames: walker.frames,
+        audioBytes: walker.audioBytes,
+        audioStart,
+        audioEnd,
+        durationSeconds,
+        bitRate: Math.round((walker.audioBytes * 8) / durationSeconds),
+        vbr: popcount(walker.bitRateMask) > 1,
+        tags,
+      },
+    };
+  } finally {
+    await fh.close();
+  }
+}

@@ -1,0 +1,132 @@
+// Walks Layer III frames of one known format through a buffer, chunk by chunk. Shared by the scan and
+// the join so both count the same frames: junk is skipped, header frames (Xing/Info/VBRI) dropped.
+import { lengthTable, readWord, sideInfoSize, STREAM_MASK, formatWord, type MpegVersion } from './mp3-frames.js';
+import { isHeaderFrame } from './xing.js';
+
+/** A free-format frame where a frame was expected; callers turn it into a message naming the file. */
+export class FreeFormatError extends Error {
+  constructor() {
+    super('free-format MP3 frames (no bit rate in the header) are not supported');
+    this.name = 'FreeFormatError';
+  }
+}
+
+/** Grows as frames are logged; holds one number per frame (a few MB for hours of audio). */
+export class OffsetLog {
+  data = new Float64Array(4096);
+  length = 0;
+  push(v: number): void {
+    if (this.length === this.data.length) {
+      const next = new Float64Array(this.data.length * 2);
+      next.set(this.data);
+      this.data = next;
+    }
+    this.data[this.length++] = v;
+  }
+}
+
+export type RunSink = (start: number, end: number) => void;
+
+export class FrameWalker {
+  frames = 0;
+  audioBytes = 0;
+  /** Bytes that were neither audio frames nor header frames (junk, a truncated tail). */
+  skippedBytes = 0;
+  headerFrames = 0;
+  /** Bit i set when a frame used bit rate index i. */
+  bitRateMask = 0;
+  private readonly key: number;
+  private readonly mono: boolean;
+  private readonly lengths: Int32Array;
+  private readonly xingAt: number;
+  private syncing = false;
+
+  constructor(
+    version: MpegVersion,
+    sampleRate: number,
+    channels: 1 | 2,
+    /** When given, the output offset of each audio frame is logged as base + audioBytes. */
+    private readonly offsets?: OffsetLog,
+    private readonly offsetBase = 0,
+  ) {
+    this.key = formatWord(version, 3, sampleRate, 0) & STREAM_MASK;
+    this.mono = channels === 1;
+    this.lengths = lengthTable(version, 3, sampleRate);
+    this.xingAt = 4 + sideInfoSize(version, channels);
+  }
+
+  /** Length of the frame whose header is `w`: >0 valid, 0 not a frame of this stream, -1 free format. */
+  lengthOf(w: number): number {
+    if ((w & STREAM_MASK) !== this.key) return 0;
+    if ((((w >>> 6) & 3) === 3) !== this.mono) return 0;
+    if ((w & 3) === 2) return 0;
+    return this.lengths[((w >>> 12) & 15) * 2 + ((w >>> 9) & 1)];
+  }
+
+  /**
+   * Walk buf[from, len). `final` says the buffer ends where the audio ends. Calls `sink` for each
+   * run of audio frames (buffer indexes). Returns where the unconsumed tail starts: bytes the
+   * caller must present again, followed by more, in the next call.
+   */
+  walk(buf: Uint8Array, from: number, len: number, final: boolean, sink?: RunSink): number {
+    let pos = from;
+    let runStart = -1;
+    for (;;) {
+      if (pos + 4 > len) {
+        if (final) {
+          this.skippedBytes += len - pos;
+          pos = len;
+        }
+        break;
+      }
+      const fl = this.lengthOf(readWord(buf, pos));
+      if (fl > 0 && this.syncing) {
+        // After junk, a header counts only when the next one is a header too (or the audio ends there).
+        const next = pos + fl;
+        let confirmed: boolean;
+        if (next + 4 <= len) confirmed = this.lengthOf(readWord(buf, next)) > 0;
+        else if (!final) break;
+        else confirmed = next <= len;
+        if (!confirmed) {
+          pos++;
+          this.skippedBytes++;
+          continue;
+        }
+        this.syncing = false;
+      }
+      if (fl > 0) {
+        if (pos + fl > len) {
+          if (final) {
+            this.skippedBytes += len - pos;
+            pos = len;
+          }
+          break;
+        }
+        if (isHeaderFrame(buf, pos, this.xingAt)) {
+          if (runStart >= 0) sink?.(runStart, pos);
+          runStart = -1;
+          this.headerFrames++;
+          pos += fl;
+          continue;
+        }
+        if (runStart < 0) runStart = pos;
+        this.offsets?.push(this.offsetBase + this.audioBytes);
+        this.frames++;
+        this.audioBytes += fl;
+        this.bitRateMask |= 1 << ((buf[pos + 2] >>> 4) & 15);
+        pos += fl;
+        continue;
+      }
+      if (fl < 0 && !this.syncing) throw new FreeFormatError();
+      if (runStart >= 0) sink?.(runStart, pos);
+      runStart = -1;
+      this.syncing = true;
+      const before = pos;
+      pos++;
+      while (pos < len && buf[pos] !== 0xff) pos++;
+      this.skippedBytes += pos - before;
+    }
+    if (runStart >= 0 && pos > runStart) sink?.(runStart, pos);
+    return pos;
+  }
+}
