@@ -32,13 +32,13 @@ async function sendFile(
   const range = parseRange(rangeHeader, info.size);
   reply
     .header('accept-ranges', 'bytes')
-    .header('content-type', contentType)
     .header('last-modified', info.mtime.toUTCString())
     .header('cache-control', 'private, no-cache')
     .header('x-content-type-options', 'nosniff');
   if (range.kind === 'unsatisfiable') {
     return reply.status(416).header('content-range', `bytes */${info.size}`).send({ error: 'Range not satisfiable' });
   }
+  reply.header('content-type', contentType);
   if (range.kind === 'partial') {
     return reply
       .status(206)
