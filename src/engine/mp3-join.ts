@@ -80,7 +80,7 @@ export async function joinMp3(parts: JoinPart[], outFile: string, opts: JoinOpti
     const runs: number[] = [];
     for (const part of parts) {
       const { audioStart, audioEnd } = part.scan;
-      const walker = new FrameWalker(format.mpegVersion, format.sampleRate, format.channels, offsets, plan.length + audioBytes);
+      const walker = new FrameWalker(format.mpegVersion, format.sampleRate, format.channels, offsets, audioBytes);
       const sink = (s: number, e: number) => void runs.push(s, e);
       const fh = await open(part.file, 'r');
       try {
@@ -121,7 +121,7 @@ export async function joinMp3(parts: JoinPart[], outFile: string, opts: JoinOpti
     if (frames === 0) throw new InputError(parts[0].file, 'no MP3 audio frames to join');
     const streamBytes = plan.length + audioBytes;
     const vbr = (mask & (mask - 1)) !== 0;
-    const toc = buildToc(offsets.data, frames, streamBytes);
+    const toc = buildToc(offsets.data, frames, audioBytes);
     const header = buildXingFrame(plan, { vbr, frames, bytes: streamBytes, toc });
     await out.write(header, 0, header.length, id3.length);
     return {

@@ -74,6 +74,8 @@ export class FrameWalker {
     for (;;) {
       if (pos + 4 > len) {
         if (final) {
+          if (runStart >= 0) sink?.(runStart, pos);
+          runStart = -1;
           this.skippedBytes += len - pos;
           pos = len;
         }
@@ -97,6 +99,8 @@ export class FrameWalker {
       if (fl > 0) {
         if (pos + fl > len) {
           if (final) {
+            if (runStart >= 0) sink?.(runStart, pos);
+            runStart = -1;
             this.skippedBytes += len - pos;
             pos = len;
           }

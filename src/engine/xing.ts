@@ -96,7 +96,8 @@ export function buildXingFrame(plan: XingPlan, content: XingContent): Buffer {
 
 /**
  * Seek table: entry i is the byte position (as 1/256 of `totalBytes`) where i% of the playing
- * time starts. `offsets[k]` is frame k's position counted from the start of the header frame.
+ * time starts. As LAME writes it and ffmpeg reads it, positions count from the first audio frame
+ * (just after the header frame) and `totalBytes` is the audio bytes; `offsets[k]` is frame k's.
  */
 export function buildToc(offsets: Float64Array, frames: number, totalBytes: number): Uint8Array {
   const toc = new Uint8Array(100);

@@ -1,0 +1,86 @@
+import { describe, expect, it } from 'vitest';
+import { frame, frames, V1_128 } from '../../test/mp3-synth.js';
+import { FrameWalker, FreeFormatError, OffsetLog } from './mp3-walk.js';
+import { buildXingFrame, planXingFrame } from './xing.js';
+
+/** Walk `data` in chunks of `chunk` bytes the way the scan and join do, collecting the copied bytes. */
+function walkAll(data: Buffer, chunk: number, offsets?: OffsetLog) {
+  const w = new FrameWalker(1, 44100, 2, offsets);
+  const out: Buffer[] = [];
+  let buf = Buffer.alloc(0);
+  let pos = 0;
+  for (;;) {
+    const next = data.subarray(pos, pos + chunk);
+    pos += next.length;
+    buf = Buffer.concat([buf, next]);
+    const final = pos >= data.length;
+    const consumed = w.walk(buf, 0, buf.length, final, (s, e) => out.push(Buffer.from(buf.subarray(s, e))));
+    if (final) break;
+    buf = buf.subarray(consumed);
+  }
+  return { walker: w, copied: Buffer.concat(out) };
+}
+
+describe('walking frames', () => {
+  it('copies every frame of a clean stream, whatever the chunk size', () => {
+    const data = frames(V1_128, 20);
+    for (const chunk of [100, 417, 1000, 1 << 20]) {
+      const { walker, copied } = walkAll(data, chunk);
+      expect(walker.frames).toBe(20);
+      expect(walker.audioBytes).toBe(20 * 417);
+      expect(copied.equals(data)).toBe(true);
+    }
+  });
+
+  it('skips junk between frames, including junk holding false sync words, and counts it', () => {
+    const a = frames(V1_128, 5, 1);
+    const b = frames(V1_128, 5, 40);
+    const junk = Buffer.concat([Buffer.from('JUNK JUNK '), Buffer.from([0xff, 0xfb, 0x90, 0x64, 0x00, 0xff, 0xe0]), Buffer.from(' more')]);
+    const data = Buffer.concat([a, junk, b]);
+    for (const chunk of [64, 500, 4096]) {
+      const { walker, copied } = walkAll(data, chunk);
+      expect(walker.frames).toBe(10);
+      expect(walker.skippedBytes).toBe(junk.length);
+      expect(copied.equals(Buffer.concat([a, b]))).toBe(true);
+    }
+  });
+
+  it('drops a truncated last frame', () => {
+    const data = frames(V1_128, 6).subarray(0, 5 * 417 + 200);
+    const { walker, copied } = walkAll(data, 1000);
+    expect(walker.frames).toBe(5);
+    expect(walker.skippedBytes).toBe(200);
+    expect(copied.length).toBe(5 * 417);
+  });
+
+  it('drops Xing/Info header frames wherever they are', () => {
+    const plan = planXingFrame({ mpegVersion: 1, sampleRate: 44100, channels: 2 }, 128000);
+    const xing = buildXingFrame(plan, { vbr: false, frames: 3, bytes: 1, toc: new Uint8Array(100) });
+    const data = Buffer.concat([xing, frames(V1_128, 3), xing, frames(V1_128, 2)]);
+    const { walker, copied } = walkAll(data, 300);
+    expect(walker.headerFrames).toBe(2);
+    expect(walker.frames).toBe(5);
+    expect(copied.length).toBe(5 * 417);
+  });
+
+  it('skips frames of another format as junk', () => {
+    const other = frame(0xfffb9464); // 48 kHz
+    const data = Buffer.concat([frames(V1_128, 3), other, frames(V1_128, 3)]);
+    const { walker } = walkAll(data, 2048);
+    expect(walker.frames).toBe(6);
+    expect(walker.skippedBytes).toBe(other.length);
+  });
+
+  it('refuses a free-format frame where a frame is expected', () => {
+    const data = Buffer.concat([frames(V1_128, 2), Buffer.from([0xff, 0xfb, 0x00, 0x64]), Buffer.alloc(400)]);
+    expect(() => walkAll(data, 4096)).toThrow(FreeFormatError);
+  });
+
+  it('logs each frame offset for the seek table, and notes the bit rates used', () => {
+    const log = new OffsetLog();
+    const data = Buffer.concat([frames(V1_128, 2), frame(0xfffb9264), frame(0xfffbe064)]);
+    const { walker } = walkAll(data, 512, log);
+    expect([...log.data.subarray(0, log.length)]).toEqual([0, 417, 834, 1252]);
+    expect(walker.bitRateMask).toBe((1 << 9) | (1 << 14));
+  });
+});
