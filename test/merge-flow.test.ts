@@ -1,0 +1,158 @@
+// The merge as a person meets it, through the real app: page, uploads, getDataJson, mergemp3,
+// progress on a stock laravel-echo client, the result on the page and in the ears.
+import { readdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { statusChannel } from '../src/shared/types.js';
+import { decodePcm, dominantFrequency, makeTone, tempDir } from './audio-fixtures.js';
+import { listenStatus } from './echo-client.js';
+import { listItems, openSession, postJson, startTestApp, upload, type TestApp, type TestSession } from './server-harness.js';
+
+let app: TestApp;
+let media: { dir: string; cleanup: () => Promise<void> };
+const tone = (name: string) => path.join(media.dir, name);
+
+beforeAll(async () => {
+  media = await tempDir('merge-flow-media-');
+  await Promise.all([
+    makeTone(tone('low.mp3'), { frequency: 300, seconds: 2 }),
+    makeTone(tone('mid.wav'), { frequency: 600, seconds: 2, sampleRate: 22050, channels: 1 }),
+    makeTone(tone('high.flac'), { frequency: 1200, seconds: 2 }),
+    makeTone(tone('long.wav'), { frequency: 500, seconds: 60 }),
+  ]);
+  app = await startTestApp({ realtime: true, socketPort: 0, mergeConcurrency: 1 });
+});
+
+afterAll(async () => {
+  await app?.dispose();
+  await media?.cleanup();
+});
+
+async function uploadAll(session: TestSession, names: string[]) {
+  const res = await upload(app.app, session, names.map((n) => ({ path: tone(n) })));
+  expect(res.statusCode, res.body).toBe(200);
+  return listItems(app.app, session);
+}
+
+const merge = (session: TestSession, ids: string[]) =>
+  postJson(app.app, session, '/app/merge/mergemp3', { items: ids.map((id) => ({ id })) });
+
+const tmpEntries = async () => (await readdir(app.storage.tmpDir).catch(() => [])).filter((n) => n.startsWith('job-'));
+
+describe('merging through the app', () => {
+  it('round trip: upload three tones, merge in a new order, watch progress to 100, hear the new order', async () => {
+    const s = await openSession(app.app);
+    const items = await uploadAll(s, ['low.mp3', 'mid.wav', 'high.flac']);
+    expect(items.map((i) => i.filename)).toEqual(['low.mp3', 'mid.wav', 'high.flac']);
+    for (const i of items) expect(Object.keys(i)).toEqual(expect.arrayContaining(['id', 'sid', 'newfilename', 'format', 'filename']));
+
+    const status = listenStatus(app.realtime.port, s.cookie, statusChannel(s.appid, s.sid));
+    await status.ready;
+    const [low, mid, high] = items;
+    const res = await merge(s, [high.id, low.id, mid.id]);
+    expect(res.statusCode, res.body).toBe(200);
+    expect(JSON.parse(res.body)).toBe('success');
+    await status.waitFor((d) => d === '100');
+    status.close();
+
+    const percents = status.data.map(Number);
+    expect(percents.every((p) => Number.isInteger(p) && p >= 0 && p <= 100), status.data.join(',')).toBe(true);
+    expect(percents).toEqual([...percents].sort((a, b) => a - b));
+    expect(status.data.at(-1)).toBe('100');
+    expect(status.errors).toEqual([]);
+
+    const page = await app.app.inject({ method: 'GET', url: '/', headers: { cookie: s.cookie } });
+    const [result] = app.store.listResults(s.sid);
+    expect(result.sources).toEqual(['high.flac', 'low.mp3', 'mid.wav']);
+    const href = `/results/${s.sid}/${result.id}.mp3`;
+    expect(page.body).toContain(href);
+
+    const file = await app.app.inject({ method: 'GET', url: href, headers: { cookie: s.cookie } });
+    expect(file.statusCode).toBe(200);
+    const saved = path.join(media.dir, 'downloaded.mp3');
+    await writeFile(saved, file.rawPayload);
+    const pcm = await decodePcm(saved);
+    expect(pcm.length / 8000).toBeGreaterThan(5.8);
+    expect(pcm.length / 8000).toBeLessThan(6.3);
+    const heard = [1, 3, 5].map((t) => dominantFrequency(pcm, t - 0.5, t + 0.5));
+    expect(heard[0]).toBeGreaterThan(1100);
+    expect(heard[0]).toBeLessThan(1300);
+    expect(heard[1]).toBeGreaterThan(270);
+    expect(heard[1]).toBeLessThan(330);
+    expect(heard[2]).toBeGreaterThan(550);
+    expect(heard[2]).toBeLessThan(650);
+    expect(await tmpEntries()).toEqual([]);
+  });
+
+  it('refuses foreign item ids with 403 and records no job', async () => {
+    const alice = await openSession(app.app);
+    const bob = await openSession(app.app);
+    const [bobsItem] = await uploadAll(bob, ['low.mp3']);
+    const [alicesItem] = await uploadAll(alice, ['mid.wav']);
+    const res = await merge(alice, [alicesItem.id, bobsItem.id]);
+    expect(res.statusCode).toBe(403);
+    expect(JSON.parse(res.body).error).toMatch(/does not belong/);
+    const jobs = (['queued', 'running', 'succeeded', 'failed'] as const).flatMap((st) => app.store.jobsWithStatus(st));
+    expect(jobs.filter((j) => j.sid === alice.sid)).toEqual([]);
+  });
+
+  it('refuses a subscription to another session\'s channel, which then hears nothing', async () => {
+    const alice = await openSession(app.app);
+    const bob = await openSession(app.app);
+    const bobsChannel = statusChannel(bob.appid, bob.sid);
+    const spy = listenStatus(app.realtime.port, alice.cookie, bobsChannel);
+    await spy.ready;
+    expect(spy.errors).toEqual([[bobsChannel, 403]]);
+    const [only] = await uploadAll(bob, ['low.mp3']);
+    const bobs = listenStatus(app.realtime.port, bob.cookie, bobsChannel);
+    await bobs.ready;
+    expect((await merge(bob, [only.id])).statusCode).toBe(200);
+    await bobs.waitFor((d) => d === '100');
+    // Bob's last event has reached Bob; a later round trip on Alice's socket shows none came to her.
+    const again = listenStatus(app.realtime.port, alice.cookie, statusChannel(alice.appid, alice.sid));
+    await again.ready;
+    expect(spy.data).toEqual([]);
+    for (const l of [spy, bobs, again]) l.close();
+  });
+
+  it('a second merge queued behind a first gets a "Waiting" status, then runs to 100', async () => {
+    const first = await openSession(app.app);
+    const second = await openSession(app.app);
+    const [longItem] = await uploadAll(first, ['long.wav']);
+    const [shortItem] = await uploadAll(second, ['low.mp3']);
+    const l1 = listenStatus(app.realtime.port, first.cookie, statusChannel(first.appid, first.sid));
+    const l2 = listenStatus(app.realtime.port, second.cookie, statusChannel(second.appid, second.sid));
+    await Promise.all([l1.ready, l2.ready]);
+    const r1 = merge(first, [longItem.id]);
+    await l1.waitFor(() => true); // the first is running
+    const r2 = merge(second, [shortItem.id]);
+    expect((await r1).statusCode).toBe(200);
+    expect((await r2).statusCode).toBe(200);
+    await l2.waitFor((d) => d === '100');
+    expect(l2.data[0]).toBe('Waiting: 1 merge ahead of yours');
+    expect(l2.data.at(-1)).toBe('100');
+    expect(l2.data.slice(1).every((d) => /^\d+$/.test(d))).toBe(true);
+    l1.close();
+    l2.close();
+  });
+
+  it('a job whose input was corrupted after upload fails naming the original file, leaving no result or temp file', async () => {
+    const s = await openSession(app.app);
+    const [a, b] = await uploadAll(s, ['low.mp3', 'mid.wav']);
+    const row = app.store.itemsOwnedBy(s.sid, [b.id])[0];
+    await writeFile(app.storage.uploadPath(row), 'these are my notes, not audio\n'.repeat(50));
+    const status = listenStatus(app.realtime.port, s.cookie, statusChannel(s.appid, s.sid));
+    await status.ready;
+    const res = await merge(s, [a.id, b.id]);
+    expect(res.statusCode).toBe(422);
+    const { error } = JSON.parse(res.body) as { error: string };
+    expect(error).toMatch(/^Could not merge: mid\.wav /);
+    await status.waitFor((d) => d === error);
+    expect(status.data.at(-1)).toBe(error);
+    status.close();
+    expect(app.store.listResults(s.sid)).toEqual([]);
+    expect(await readdir(app.storage.resultsDir(s.sid)).catch(() => [])).toEqual([]);
+    expect(await tmpEntries()).toEqual([]);
+    expect(app.store.jobsWithStatus('failed').find((j) => j.sid === s.sid)?.error).toBe(error);
+  });
+});

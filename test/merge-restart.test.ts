@@ -1,0 +1,81 @@
+// Jobs survive a restart: what a dead process left half done is failed clearly, cleaned up, and
+// never listed as a result. Two apps in turn on the same DATA_DIR.
+import { mkdir, readdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { INTERRUPTED_MESSAGE, SHUTDOWN_MESSAGE } from '../src/server/jobs/job-messages.js';
+import { makeTone, tempDir } from './audio-fixtures.js';
+import { listItems, openSession, postJson, startTestApp, upload, type TestApp } from './server-harness.js';
+
+let data: { dir: string; cleanup: () => Promise<void> };
+const apps: TestApp[] = [];
+
+beforeEach(async () => {
+  data = await tempDir('merge-restart-');
+});
+afterEach(async () => {
+  for (const a of apps.splice(0)) await a.close();
+  await data.cleanup();
+});
+
+async function boot(): Promise<TestApp> {
+  const a = await startTestApp({ dataDir: data.dir, mergeConcurrency: 1 });
+  apps.push(a);
+  return a;
+}
+
+const jobFiles = async (a: TestApp) => (await readdir(a.storage.tmpDir).catch(() => [])).filter((n) => n.startsWith('job-'));
+
+describe('restart in the middle of a merge', () => {
+  it('a job a dead process left running is failed with a clear message, its files gone, no result listed', async () => {
+    const first = await boot();
+    const s = await openSession(first.app);
+    const tone = await makeTone(path.join(data.dir, 'seg.mp3'), { seconds: 1 });
+    expect((await upload(first.app, s, [{ path: tone }])).statusCode).toBe(200);
+    const [item] = await listItems(first.app, s);
+    // What a process killed mid-merge leaves: a running row, a half-written work folder, and a
+    // result file moved into place but never recorded.
+    first.store.addJob({
+      id: 'crashed-job', sid: s.sid, appid: s.appid, itemIds: [item.id], status: 'running',
+      error: null, resultId: null, createdAt: Date.now(), startedAt: Date.now(), finishedAt: null,
+    });
+    const work = path.join(first.storage.tmpDir, 'job-crashed-job');
+    await mkdir(work, { recursive: true });
+    await writeFile(path.join(work, 'merged.mp3'), Buffer.alloc(4096, 0xff));
+    await mkdir(first.storage.resultsDir(s.sid), { recursive: true });
+    await writeFile(path.join(first.storage.resultsDir(s.sid), 'crashed-job.mp3'), Buffer.alloc(4096, 0xff));
+    await first.close();
+    apps.splice(0);
+
+    const second = await boot();
+    expect(second.store.getJob('crashed-job')).toMatchObject({ status: 'failed', error: INTERRUPTED_MESSAGE });
+    expect(second.store.listResults(s.sid)).toEqual([]);
+    expect(await readdir(second.storage.resultsDir(s.sid)).catch(() => [])).toEqual([]);
+    expect(await jobFiles(second)).toEqual([]);
+    const page = await second.app.inject({ method: 'GET', url: '/', headers: { cookie: s.cookie } });
+    expect(page.body).not.toContain('/results/');
+  });
+
+  it('stopping the server mid-merge answers 503, and leaves no result or temp file across a restart', async () => {
+    const first = await boot();
+    const s = await openSession(first.app);
+    const long = await makeTone(path.join(data.dir, 'long.wav'), { seconds: 60 });
+    expect((await upload(first.app, s, [{ path: long }])).statusCode).toBe(200);
+    const [item] = await listItems(first.app, s);
+    const answer = postJson(first.app, s, '/app/merge/mergemp3', { items: [{ id: item.id }] });
+    // Wait (by turns, not by time) until the job is running, then stop with no grace.
+    while (first.store.jobsWithStatus('running').length === 0) await new Promise((r) => setImmediate(r));
+    await first.jobs.shutdown(0);
+    const res = await answer;
+    expect(res.statusCode).toBe(503);
+    expect(JSON.parse(res.body).error).toBe(SHUTDOWN_MESSAGE);
+    await first.close();
+    apps.splice(0);
+
+    const second = await boot();
+    const jobs = second.store.jobsWithStatus('failed').filter((j) => j.sid === s.sid);
+    expect(jobs.map((j) => j.error)).toEqual([SHUTDOWN_MESSAGE]);
+    expect(second.store.listResults(s.sid)).toEqual([]);
+    expect(await jobFiles(second)).toEqual([]);
+  });
+});
