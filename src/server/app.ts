@@ -66,6 +66,8 @@ export async function createApp(partial: Partial<AppConfig> = {}, deps: AppDeps 
   const storage = createStorage(config.dataDir);
   const store = openSqliteStore(path.join(storage.root, 'audio-merge.sqlite'));
   let realtime: Realtime = nullRealtime;
+  let closing = false;
+  let closePromise: Promise<void> | undefined;
   let jobs: JobRunner | undefined;
   try {
     const tools = await locateTools(
@@ -106,6 +108,13 @@ export async function createApp(partial: Partial<AppConfig> = {}, deps: AppDeps 
       errorResponseBuilder: () => new AppError('rateLimited'),
     });
     app.decorateRequest('amSession', null);
+    // Once close() has begun, new requests are turned away while running merges finish.
+    app.addHook('onRequest', async (_request, reply) => {
+      if (closing) {
+        reply.header('connection', 'close');
+        throw new AppError('unavailable');
+      }
+    });
     app.addHook('onRequest', sessionHook(store, now));
     app.addHook('preHandler', requireSessionAndCsrf);
     app.setErrorHandler((error: FastifyError | AppError, request, reply) => {
@@ -145,7 +154,6 @@ export async function createApp(partial: Partial<AppConfig> = {}, deps: AppDeps 
     sweeper.start();
     await app.ready();
 
-    let closed = false;
     const runner = jobs;
     const rt = realtime;
     return {
@@ -157,14 +165,16 @@ export async function createApp(partial: Partial<AppConfig> = {}, deps: AppDeps 
       config,
       tools,
       sweeper,
-      async close() {
-        if (closed) return;
-        closed = true;
-        sweeper.stop();
-        await runner.shutdown();
-        await rt.close();
-        await app.close();
-        store.close();
+      close() {
+        closing = true;
+        closePromise ??= (async () => {
+          sweeper.stop();
+          await runner.shutdown();
+          await rt.close();
+          await app.close();
+          store.close();
+        })();
+        return closePromise;
       },
     };
   } catch (err) {
