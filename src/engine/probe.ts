@@ -1,13 +1,163 @@
+// Probe one input: MP3s in-process by the frame parser (a spawn of ffprobe costs more than
+// joining a whole file), everything else through ffprobe's JSON plus a short decode of the head.
+import { open, stat } from 'node:fs/promises';
+import { InputError } from './errors.js';
+import { fileArg, lastLine, spawnRunner, type Runner } from './ffmpeg-runner.js';
+import { formatFromProbe, type FfprobeJson } from './probe-format.js';
+import { scanMp3, type Mp3Scan } from './mp3-scan.js';
+import { locateTools } from './tools.js';
 import type { ProbeResult, Tools } from './types.js';
+
+export interface ProbeOptions {
+  tools?: Tools;
+  signal?: AbortSignal;
+  /** Name used in error messages instead of the path. */
+  displayName?: string;
+  /** Index carried by an InputError (the input's position in a merge). */
+  index?: number;
+  runner?: Runner;
+}
+
+async function head(file: string, n: number): Promise<Buffer> {
+  const fh = await open(file, 'r');
+  try {
+    const buf = Buffer.alloc(n);
+    const { bytesRead } = await fh.read(buf, 0, n, 0);
+    return buf.subarray(0, bytesRead);
+  } finally {
+    await fh.close();
+  }
+}
+
+function looksLikeMp3(file: string, bytes: Buffer): boolean {
+  if (/\.(mp3|mpga|mp2|mpa)$/i.test(file)) return true;
+  if (bytes.length >= 3 && bytes.toString('latin1', 0, 3) === 'ID3') return true;
+  return bytes.length >= 2 && bytes[0] === 0xff && (bytes[1] & 0xe0) === 0xe0;
+}
+
+function fromScan(file: string, scan: Mp3Scan): ProbeResult {
+  return {
+    path: file,
+    format: 'mp3',
+    codec: 'mp3',
+    sampleRate: scan.sampleRate,
+    channels: scan.channels,
+    durationSeconds: scan.durationSeconds,
+    bitRate: scan.bitRate,
+    tags: scan.tags,
+    mp3: {
+      mpegVersion: scan.mpegVersion,
+      layer: scan.layer,
+      frames: scan.frames,
+      audioBytes: scan.audioBytes,
+      vbr: scan.vbr,
+      samplesPerFrame: scan.samplesPerFrame,
+    },
+  };
+}
+
+/** ffprobe prefixes its message with the input name; keep only the reason, in plain words. */
+function toolReason(stderrTail: string): string {
+  const line = lastLine(stderrTail);
+  const cut = line.lastIndexOf(': ');
+  const raw = (cut >= 0 ? line.slice(cut + 2) : line).replace(/\.$/, '');
+  // What ffprobe says when no demuxer recognises the bytes.
+  if (/^(Invalid data found when processing input|Invalid argument|End of file)$/.test(raw)) return 'unrecognised format';
+  return raw;
+}
 
 /**
  * Probe one input. MP3s are read in-process by the frame parser; everything else (and any MP3
  * the parser cannot read cleanly) through ffprobe. Throws InputError naming the file and reason
  * when the input has no usable audio.
  */
-export async function probeFile(
-  _file: string,
-  _opts: { tools?: Tools; signal?: AbortSignal; displayName?: string } = {},
-): Promise<ProbeResult> {
-  throw new Error('probeFile: not implemented yet');
+export async function probeFile(file: string, opts: ProbeOptions = {}): Promise<ProbeResult> {
+  return (await probeInput(file, opts)).result;
+}
+
+export interface Probed {
+  result: ProbeResult;
+  /** The frame parser's full scan, present when the file is an MP3 it read cleanly. */
+  scan?: Mp3Scan;
+}
+
+/** probeFile, keeping the frame scan that the join needs for copied MP3s. */
+export async function probeInput(file: string, opts: ProbeOptions = {}): Promise<Probed> {
+  const name = opts.displayName ?? file;
+  const refuse = (reason: string) => new InputError(name, reason, opts.index ?? -1);
+
+  let size: number;
+  try {
+    const st = await stat(file);
+    if (!st.isFile()) throw refuse('not a file');
+    size = st.size;
+  } catch (err) {
+    if (err instanceof InputError) throw err;
+    throw refuse(`cannot be read (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`);
+  }
+  if (size === 0) throw refuse('empty file');
+
+  let scanReason: string | undefined;
+  if (looksLikeMp3(file, await head(file, 4))) {
+    const outcome = await scanMp3(file, { signal: opts.signal });
+    if (outcome.ok) return { result: fromScan(file, outcome.scan), scan: outcome.scan };
+    scanReason = outcome.reason;
+  }
+
+  const tools = opts.tools ?? (await locateTools());
+  const runner = opts.runner ?? spawnRunner;
+  const probed = await runner({
+    bin: tools.ffprobe,
+    args: ['-v', 'error', '-print_format', 'json', '-show_format', '-show_streams', fileArg(file)],
+    signal: opts.signal,
+  });
+  if (probed.code !== 0) throw refuse(`not audio (${toolReason(probed.stderrTail)})`);
+  let json: FfprobeJson;
+  try {
+    json = JSON.parse(probed.stdout) as FfprobeJson;
+  } catch {
+    throw refuse('not audio (ffprobe gave no readable answer)');
+  }
+  const stream = json.streams?.find((s) => s.codec_type === 'audio');
+  if (!stream) throw refuse('not audio (no audio stream)');
+  const sampleRate = Number(stream.sample_rate);
+  const channels = Number(stream.channels);
+  if (!(sampleRate > 0) || !(channels > 0)) throw refuse('not audio (no sample rate or channel count)');
+
+  // The head must really decode: ffprobe alone accepts some junk (random bytes named .mp3).
+  let decodedSeconds = 0;
+  const decoded = await runner({
+    bin: tools.ffmpeg,
+    args: [
+      '-hide_banner', '-nostdin', '-v', 'error', '-t', '5', '-i', fileArg(file),
+      '-map', '0:a:0', '-f', 'null', '-progress', 'pipe:1', '-nostats', '-',
+    ],
+    signal: opts.signal,
+    onProgress: (p) => {
+      decodedSeconds = Math.max(decodedSeconds, p.outTimeSeconds);
+    },
+  });
+  if (decoded.code !== 0) throw refuse(`no decodable audio (${toolReason(decoded.stderrTail)})`);
+  if (decodedSeconds <= 0) throw refuse('no decodable audio (zero duration)');
+  if (stream.codec_name === 'mp3' && scanReason && decoded.stderrTail.trim()) {
+    throw refuse(`not a readable MP3 (${scanReason})`);
+  }
+
+  const duration = Number(stream.duration ?? json.format?.duration);
+  if (!(duration > 0)) throw refuse('zero duration');
+
+  const tags: Record<string, string> = {};
+  for (const [k, v] of Object.entries({ ...json.format?.tags, ...stream.tags })) tags[k.toLowerCase()] = String(v);
+
+  const result: ProbeResult = {
+    path: file,
+    format: formatFromProbe(json.format?.format_name ?? '', stream.codec_name ?? ''),
+    codec: stream.codec_name ?? 'unknown',
+    sampleRate,
+    channels,
+    durationSeconds: duration,
+    bitRate: Number(stream.bit_rate ?? json.format?.bit_rate) || 0,
+    tags,
+  };
+  return { result };
 }

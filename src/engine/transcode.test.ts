@@ -87,3 +87,22 @@ describe('transcoding one input', () => {
     expect(seen.at(-1)).toBe(1);
   });
 });
+
+describe('re-encoding adds only what LAME must', () => {
+  let dir: string;
+  let cleanup: () => Promise<void>;
+  beforeAll(async () => ({ dir, cleanup } = await tempDir()));
+  afterAll(() => cleanup());
+
+  // 2 s at 44.1 kHz is 88200 samples; LAME's 1105-sample delay makes ceil(89305 / 1152) = 78 frames.
+  it.each(['tone.m4a', 'tone.ogg', 'tone.flac', 'tone.opus'])('%s becomes exactly 78 frames, with no decoder padding', async (name) => {
+    const { scanMp3 } = await import('./mp3-scan.js');
+    const { probeFile } = await import('./probe.js');
+    const input = await makeTone(path.join(dir, name), { seconds: 2, sampleRate: name.endsWith('.opus') ? 48000 : 44100 });
+    const probed = await probeFile(input, { tools });
+    const out = path.join(dir, `${name}.mp3`);
+    await transcodeToMp3({ input, output: out, target, durationSeconds: probed.durationSeconds, trimToDuration: true, tools });
+    const s = await scanMp3(out);
+    expect(s.ok && s.scan.frames).toBe(78);
+  });
+});

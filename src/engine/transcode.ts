@@ -9,12 +9,26 @@ export interface TranscodeTarget {
   bitRateKbps: number;
 }
 
+/**
+ * Containers whose stated duration is exact (sample counts, granule positions, edit lists).
+ * This ffmpeg build decodes AAC and Vorbis encoder padding past that end (about 20 ms of
+ * silence per input), so the decode is cut at the stated end. Never for MP3 or raw AAC, whose
+ * durations ffprobe may only estimate, so no real audio can be cut.
+ */
+const EXACT_DURATION_FORMATS = new Set(['m4a', 'ogg', 'opus', 'flac', 'wav']);
+
+export function trustsDuration(format: string): boolean {
+  return EXACT_DURATION_FORMATS.has(format);
+}
+
 export interface TranscodeJob {
   input: string;
   output: string;
   target: TranscodeTarget;
   /** The input's probed duration, to turn ffmpeg's out_time into a fraction. */
   durationSeconds: number;
+  /** Cut the decode at durationSeconds (only for formats where trustsDuration). */
+  trimToDuration?: boolean;
   tools: Tools;
   runner?: Runner;
   signal?: AbortSignal;
@@ -25,11 +39,12 @@ export interface TranscodeJob {
   index?: number;
 }
 
-export function transcodeArgs(input: string, output: string, t: TranscodeTarget): string[] {
+export function transcodeArgs(input: string, output: string, t: TranscodeTarget, trimSeconds?: number): string[] {
   return [
     '-hide_banner', '-nostdin', '-v', 'error', '-y',
     '-i', fileArg(input),
     '-vn', '-map', '0:a:0', '-map_metadata', '-1',
+    ...(trimSeconds !== undefined && trimSeconds > 0 ? ['-t', trimSeconds.toFixed(6)] : []),
     '-c:a', 'libmp3lame', '-b:a', `${t.bitRateKbps}k`,
     '-ar', String(t.sampleRate), '-ac', String(t.channels),
     // The join writes one header and one tag for the whole output; these would only be skipped.
@@ -44,7 +59,7 @@ export async function transcodeToMp3(job: TranscodeJob): Promise<void> {
   const runner = job.runner ?? spawnRunner;
   const result = await runner({
     bin: job.tools.ffmpeg,
-    args: transcodeArgs(job.input, job.output, job.target),
+    args: transcodeArgs(job.input, job.output, job.target, job.trimToDuration ? job.durationSeconds : undefined),
     signal: job.signal,
     onProgress: (p) => {
       if (!job.onProgress) return;

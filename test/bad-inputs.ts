@@ -1,0 +1,47 @@
+// Files that are not usable audio, made on the spot (an image by ffmpeg, noise by a seeded PRNG).
+import { execFile } from 'node:child_process';
+import { writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { tools } from './audio-fixtures.js';
+
+const exec = promisify(execFile);
+
+/** Deterministic bytes, so a failure can be reproduced. */
+export function noise(length: number, seed = 1): Buffer {
+  const buf = Buffer.alloc(length);
+  let x = seed >>> 0 || 1;
+  for (let i = 0; i < length; i++) {
+    x ^= x << 13;
+    x ^= x >>> 17;
+    x ^= x << 5;
+    buf[i] = x & 0xff;
+  }
+  return buf;
+}
+
+export async function makeImage(file: string): Promise<string> {
+  await exec(tools.ffmpeg, ['-hide_banner', '-v', 'error', '-y', '-f', 'lavfi', '-i', 'testsrc=size=64x48', '-frames:v', '1', file]);
+  return file;
+}
+
+/** name -> how to make it. Extensions lie on purpose where a user's might. */
+export const BAD_INPUTS: Record<string, (file: string) => Promise<string>> = {
+  'empty.mp3': async (f) => (await writeFile(f, ''), f),
+  'notes.txt': async (f) => (await writeFile(f, 'Chapter list:\n1. Intro\n2. Middle\n'.repeat(40)), f),
+  'notes-renamed.mp3': async (f) => (await writeFile(f, 'This is not audio at all, only words.\n'.repeat(40)), f),
+  'cover.png': makeImage,
+  'photo.jpg': makeImage,
+  'photo-renamed.wav': async (f) => {
+    await makeImage(`${f}.jpg`);
+    const { rename } = await import('node:fs/promises');
+    await rename(`${f}.jpg`, f);
+    return f;
+  },
+  'noise.bin': async (f) => (await writeFile(f, noise(64 * 1024, 7)), f),
+  'noise.mp3': async (f) => (await writeFile(f, noise(64 * 1024, 11)), f),
+};
+
+export async function makeBad(dir: string, name: string): Promise<string> {
+  return BAD_INPUTS[name](path.join(dir, name));
+}
