@@ -1,22 +1,25 @@
-// The one stylesheet of the bundle. Every selector sits under an audio-merge- name; inside our
-// areas host styles are reverted first, so a host page's CSS neither leaks in nor out.
+// The one stylesheet of the bundle. Every selector sits under an audio-merge- name, so nothing
+// leaks out; inside the widget's wrapper the host page's styles are reverted first, so little leaks in.
 
 const AREAS = '.audio-merge-root, .audio-merge-upload, .audio-merge-results';
-const INSIDE = ':is(.audio-merge-root, .audio-merge-upload, .audio-merge-results)';
 
 export const STYLE_ELEMENT_ID = 'audio-merge-styles';
 
 export const css = `
-/* svg innards keep their geometry attributes, which all: revert would drop. */
-${INSIDE} :not(svg *), ${INSIDE} ::before, ${INSIDE} ::after { all: revert; box-sizing: border-box; }
+/* Inside the widget, whatever the host page's CSS says is reverted first; svg innards keep their
+   geometry attributes, which all: revert would drop. */
+.audio-merge-root { all: revert; display: block; }
+.audio-merge-root :not(svg *), .audio-merge-root ::before, .audio-merge-root ::after { all: revert; box-sizing: border-box; }
 ${AREAS} {
   --am-accent: #4f46e5; --am-accent-dark: #4338ca; --am-accent-soft: #eef2ff;
   --am-text: #1f2937; --am-muted: #6b7280; --am-line: #e5e7eb; --am-bg: #ffffff; --am-bg-soft: #f9fafb;
   --am-danger: #b91c1c; --am-ok: #047857; --am-radius: 12px;
-  all: revert; box-sizing: border-box; display: block;
+  box-sizing: border-box;
   font: 15px/1.45 system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif;
   color: var(--am-text); text-align: left; letter-spacing: normal;
-  max-width: 720px; margin: 0 auto 24px; padding: 20px;
+}
+.audio-merge-upload, .audio-merge-results {
+  display: block; max-width: 720px; margin: 0 auto 20px; padding: 20px;
   background: var(--am-bg); border: 1px solid var(--am-line); border-radius: var(--am-radius);
   box-shadow: 0 1px 2px rgb(0 0 0 / 0.04);
 }
@@ -52,7 +55,7 @@ ${AREAS} {
   touch-action: none; user-select: none; border-radius: 10px 0 0 10px;
 }
 .audio-merge-root .audio-merge-handle:hover { color: var(--am-accent); background: var(--am-accent-soft); }
-.audio-merge-root .audio-merge-handle svg { display: block; fill: currentColor; }
+.audio-merge-root .audio-merge-handle svg { display: block; width: 10px; height: 16px; fill: currentColor; }
 .audio-merge-root .audio-merge-row-body { display: flex; flex-direction: column; min-width: 0; flex: 1 1 auto; gap: 2px; }
 .audio-merge-root .audio-merge-row-head { display: flex; align-items: center; gap: 8px; min-width: 0; }
 .audio-merge-root .audio-merge-position {
@@ -144,7 +147,6 @@ ${AREAS} {
 .audio-merge-upload .audio-merge-upload-error { grid-column: 1 / -1; margin: 0; color: var(--am-danger); font-size: 13px; overflow-wrap: anywhere; }
 
 /* The results */
-.audio-merge-results:not(:has(.audio-merge-result)) { display: none; }
 .audio-merge-results .audio-merge-result {
   display: grid; gap: 8px; margin: 0 0 12px; padding: 14px; border: 1px solid var(--am-line); border-radius: 10px;
 }
@@ -156,10 +158,15 @@ ${AREAS} {
 }
 .audio-merge-results .audio-merge-download:hover { color: var(--am-accent); }
 .audio-merge-results ol { margin: 0; padding-left: 22px; color: var(--am-muted); font-size: 14px; }
-.audio-merge-results :is(p, dl, dd) { margin: 0; }
+.audio-merge-results .audio-merge-result-meta {
+  display: flex; flex-wrap: wrap; align-items: baseline; gap: 4px 14px; margin: 0; color: var(--am-muted); font-size: 14px;
+  font-variant-numeric: tabular-nums;
+}
+.audio-merge-results .audio-merge-sources::before { content: "Joined from"; display: block; margin-left: -22px; font-weight: 600; color: var(--am-text); }
+.audio-merge-results .empty, .audio-merge-upload .hint { margin: 8px 0 0; color: var(--am-muted); font-size: 14px; }
 
 @media (max-width: 480px) {
-  ${AREAS} { padding: 14px; border-radius: 0; border-left: 0; border-right: 0; }
+  .audio-merge-upload, .audio-merge-results { padding: 14px; }
   .audio-merge-root .audio-merge-row { width: 100%; }
   .audio-merge-root .audio-merge-make { width: 100%; }
 }

@@ -11,7 +11,7 @@ export interface UploadAreaOptions {
   /** Called when the last running upload finishes and at least one file was stored. */
   onAllDone?: () => void;
   createXhr?: () => XMLHttpRequest;
-  /** Uploads running at once. */
+  /** Uploads running at once; one by default, so items arrive in the order the files were chosen. */
   concurrency?: number;
 }
 
@@ -41,7 +41,7 @@ export function enhanceUploadForm(form: HTMLFormElement, opts: UploadAreaOptions
   }
   const appid = form.querySelector<HTMLInputElement>('input[name="appid"]')?.value ?? section?.dataset.appid ?? '';
   const maxMb = Number(section?.dataset.maxFileMb);
-  const concurrency = Math.max(1, opts.concurrency ?? 2);
+  const concurrency = Math.max(1, opts.concurrency ?? 1);
 
   // The picker sits inside a label that is also the drop zone.
   const zone = el(doc, 'label', 'audio-merge-dropzone');

@@ -1,0 +1,153 @@
+// End to end: the real server and Chromium. Upload three tones through the page, order them by
+// mouse and by keyboard, make the MP3, watch progress, and check what was joined by ear (PCM).
+import { mkdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { decodePcm, dominantFrequency, ffprobeJson, makeTone, tempDir } from '../test/audio-fixtures.js';
+import { build, launchBrowser, SCREENSHOTS, startServer, type RunningServer } from './harness.js';
+
+const TONE_SECONDS = 4;
+const TONES = [
+  { name: 'low tone.wav', frequency: 300 },
+  { name: 'middle tone.flac', frequency: 700 },
+  { name: 'high tone.ogg', frequency: 1500 },
+];
+
+let server: RunningServer;
+let browser: Browser;
+let page: Page;
+let work: { dir: string; cleanup: () => Promise<void> };
+const statuses: string[] = [];
+
+beforeAll(async () => {
+  build();
+  work = await tempDir('audio-merge-e2e-');
+  await mkdir(SCREENSHOTS, { recursive: true });
+  for (const t of TONES) await makeTone(path.join(work.dir, t.name), { seconds: TONE_SECONDS, frequency: t.frequency });
+  server = await startServer(path.join(work.dir, 'data'));
+  browser = await launchBrowser();
+  page = await browser.newPage({ viewport: { width: 900, height: 900 } });
+  // Every status text the progress view shows, kept here so the page reload does not lose it.
+  await page.exposeBinding('recordStatus', (_src, text: string) => void statuses.push(text));
+  await page.addInitScript(() => {
+    new MutationObserver(() => {
+      const s = document.querySelector('.audio-merge-status')?.textContent;
+      const w = window as unknown as { recordStatus: (t: string) => void; lastStatus?: string };
+      if (s && s !== w.lastStatus) {
+        w.lastStatus = s;
+        w.recordStatus(s);
+      }
+    }).observe(document, { subtree: true, childList: true, characterData: true });
+  });
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+  await work?.cleanup();
+});
+
+const rowNames = (p: Page) => p.locator('.audio-merge-row .audio-merge-filename').allTextContents();
+const rowPositions = (p: Page) => p.locator('.audio-merge-row .audio-merge-position').allTextContents();
+
+describe('the widget in a real browser against the real server', () => {
+  it('uploads through the page, orders by mouse and keyboard, and joins in the order shown', async () => {
+    await page.goto(server.url);
+    await expect.poll(() => page.locator('.audio-merge-empty').count()).toBe(1);
+
+    // Upload: three files chosen at once, each with its own progress line, then the rows appear.
+    await page.setInputFiles('#audio-merge-file-input', TONES.map((t) => path.join(work.dir, t.name)));
+    await page.waitForSelector('.audio-merge-row >> nth=2', { timeout: 60_000 });
+    expect(await page.locator('.audio-merge-upload-item--done').count()).toBe(3);
+    expect(await rowNames(page)).toEqual(TONES.map((t) => t.name));
+    const firstRow = await page.locator('.audio-merge-row').first().boundingBox();
+    expect(firstRow).toMatchObject({ width: 320, height: 120 });
+    await page.locator('.audio-merge-root').screenshot({ path: path.join(SCREENSHOTS, 'list.png') });
+    await page.screenshot({ path: path.join(SCREENSHOTS, 'page-after-upload.png'), fullPage: true });
+
+    // Mouse: drag the last row's handle above the first row.
+    const handle = page.locator('.audio-merge-row').nth(2).locator('.audio-merge-handle');
+    const from = (await handle.boundingBox())!;
+    const to = firstRow!;
+    await page.mouse.move(from.x + from.width / 2, from.y + from.height / 2);
+    await page.mouse.down();
+    await page.mouse.move(from.x + from.width / 2, from.y + from.height / 2 - 10, { steps: 4 });
+    await page.mouse.move(from.x + from.width / 2, to.y + 10, { steps: 20 });
+    await page.screenshot({ path: path.join(SCREENSHOTS, 'dragging.png') });
+    await page.mouse.up();
+    await expect.poll(() => rowNames(page)).toEqual(['high tone.ogg', 'low tone.wav', 'middle tone.flac']);
+
+    // Keyboard: focus the row now second, Space to lift, ArrowDown, Space to drop.
+    await page.locator('.audio-merge-row', { hasText: 'low tone.wav' }).focus();
+    await page.keyboard.press('Space');
+    await expect.poll(() => page.locator('[role="status"], [aria-live]').allTextContents()).toContainEqual(
+      expect.stringContaining('Picked up low tone.wav'),
+    );
+    await page.keyboard.press('ArrowDown');
+    await expect.poll(() => page.locator('[aria-live]').allTextContents()).toContainEqual(
+      expect.stringContaining('low tone.wav was moved to position 3 of 3'),
+    );
+    await page.keyboard.press('Space');
+    await expect.poll(() => rowNames(page)).toEqual(['high tone.ogg', 'middle tone.flac', 'low tone.wav']);
+    expect(await rowPositions(page)).toEqual(['1', '2', '3']);
+    const shown = await rowNames(page);
+
+    // Make: hold the merge answer until the progress view has been seen, so the reload waits.
+    let release!: () => void;
+    const held = new Promise<void>((r) => (release = r));
+    await page.route('**/app/merge/mergemp3', async (route) => {
+      const response = await route.fetch({ timeout: 120_000 });
+      await held;
+      await route.fulfill({ response });
+    });
+    await page.evaluate(() => ((window as unknown as { beforeReload: boolean }).beforeReload = true));
+    await page.getByRole('button', { name: 'Make MP3' }).click();
+    await page.waitForSelector('.audio-merge-progress .audio-merge-spinner');
+    expect(await page.locator('.audio-merge-row').count()).toBe(0);
+    await expect.poll(() => statuses.map(Number).filter(Number.isFinite).some((n) => n > 0), { timeout: 120_000 }).toBe(true);
+    await expect.poll(() => page.locator('.audio-merge-status').textContent(), { timeout: 120_000 }).toBe('100%');
+    expect(await page.getByRole('progressbar').getAttribute('aria-valuenow')).toBe('100');
+    await page.locator('.audio-merge-root').screenshot({ path: path.join(SCREENSHOTS, 'progress.png') });
+    const percents = statuses.filter((s) => /^\d+%$/.test(s)).map((s) => Number.parseInt(s, 10));
+    expect(percents[0]).toBe(0);
+    expect(percents.at(-1)).toBe(100);
+    expect([...percents].sort((a, b) => a - b)).toEqual(percents);
+
+    // The answer "success" reloads the page, which now lists the result.
+    release();
+    await page.waitForSelector('.audio-merge-result', { timeout: 120_000 });
+    expect(await page.evaluate(() => (window as unknown as { beforeReload?: boolean }).beforeReload)).toBeUndefined();
+    const sources = await page.locator('.audio-merge-result').first().locator('ol li').allTextContents();
+    expect(sources).toEqual(shown);
+    await page.locator('.audio-merge-results').screenshot({ path: path.join(SCREENSHOTS, 'result.png') });
+    await page.screenshot({ path: path.join(SCREENSHOTS, 'page-after-merge.png'), fullPage: true });
+
+    // The download holds the tones in the order shown.
+    const href = (await page.locator('.audio-merge-download').first().getAttribute('href'))!;
+    const download = await page.request.get(new URL(href, server.url).toString());
+    expect(download.status()).toBe(200);
+    const file = path.join(work.dir, 'downloaded.mp3');
+    await writeFile(file, await download.body());
+    const probe = await ffprobeJson(file);
+    expect(probe.streams[0].codec_name).toBe('mp3');
+    expect(Number(probe.format.duration)).toBeCloseTo(TONES.length * TONE_SECONDS, 0);
+    const pcm = await decodePcm(file);
+    const heard = shown.map((_, i) => dominantFrequency(pcm, i * TONE_SECONDS + 0.5, (i + 1) * TONE_SECONDS - 0.5));
+    const expected = shown.map((name) => TONES.find((t) => t.name === name)!.frequency);
+    heard.forEach((hz, i) => expect(Math.abs(hz - expected[i])).toBeLessThan(expected[i] * 0.05));
+
+    // And it plays in the browser's own audio element.
+    const duration = await page.locator('.audio-merge-result audio').first().evaluate(
+      (el: HTMLAudioElement) =>
+        new Promise<number>((resolve, reject) => {
+          if (el.readyState >= 1) return resolve(el.duration);
+          el.addEventListener('loadedmetadata', () => resolve(el.duration), { once: true });
+          el.addEventListener('error', () => reject(new Error(`audio error ${el.error?.code}`)), { once: true });
+          el.load();
+        }),
+    );
+    expect(duration).toBeGreaterThan(TONES.length * TONE_SECONDS - 0.5);
+    expect(duration).toBeLessThan(TONES.length * TONE_SECONDS + 0.5);
+  });
+});
