@@ -46,15 +46,12 @@ function once<T extends unknown[]>(s: Socket, event: string): Promise<T> {
   return new Promise((resolve) => s.once(event, (...args: unknown[]) => resolve(args as T)));
 }
 
-/** Subscribes, then proves the server has handled it by a round trip on the same socket. */
-async function subscribed(s: Socket, channel: string): Promise<void> {
-  if (!s.connected) await once(s, 'connect');
-  s.emit('subscribe', { channel, auth: { headers: {} } });
-  // The server handles one socket's packets in order: the refusal of a second, foreign
-  // subscribe comes back only after the first was handled.
+/** Resolves once the server has handled everything this socket sent before. */
+async function roundTrip(s: Socket): Promise<void> {
+  // The server handles one socket's packets in order: the refusal of a later, foreign
+  // subscribe comes back only after the earlier packets were handled.
   const marker = 'status-channel-x-nobody';
-  s.emit('subscribe', { channel: marker });
-  await new Promise<void>((resolve) => {
+  const refused = new Promise<void>((resolve) => {
     const onErr = (ch: string) => {
       if (ch === marker) {
         s.off('subscription_error', onErr);
@@ -63,6 +60,15 @@ async function subscribed(s: Socket, channel: string): Promise<void> {
     };
     s.on('subscription_error', onErr);
   });
+  s.emit('subscribe', { channel: marker });
+  await refused;
+}
+
+/** Subscribes, then waits until the server has handled it. */
+async function subscribed(s: Socket, channel: string): Promise<void> {
+  if (!s.connected) await once(s, 'connect');
+  s.emit('subscribe', { channel, auth: { headers: {} } });
+  await roundTrip(s);
 }
 
 describe('realtime (Laravel Echo protocol)', () => {
@@ -182,6 +188,67 @@ describe('realtime (Laravel Echo protocol)', () => {
     const m = /^\d+:0(\{.*?\})/.exec(body);
     expect(m).not.toBeNull();
     expect(JSON.parse(m![1])).toMatchObject({ sid: expect.any(String), upgrades: ['websocket'] });
+  });
+
+  it('serves the Echo protocol to a socket.io 2 client (Engine.IO v3 polling, by hand)', async () => {
+    const base = '/socket.io/?EIO=3&transport=polling';
+    const cookie = 'session=alice';
+    const call = (method: string, path: string, body?: string) =>
+      new Promise<string>((resolve, reject) => {
+        const req = request({ host: '127.0.0.1', port: rt.port, method, path, headers: { Cookie: cookie, 'content-type': 'text/plain;charset=UTF-8' } }, (res) => {
+          let text = '';
+          res.setEncoding('utf8');
+          res.on('data', (c: string) => (text += c));
+          res.on('end', () => (res.statusCode === 200 ? resolve(text) : reject(new Error(`${res.statusCode}: ${text}`))));
+        });
+        req.on('error', reject);
+        req.end(body);
+      });
+    // EIO3 payloads frame each packet as "<length>:<packet>"; 42 is a socket.io event.
+    const frame = (...packets: string[]) => packets.map((p) => `${p.length}:${p}`).join('');
+    const open = await call('GET', base);
+    const eioSid = JSON.parse(/^\d+:0(\{.*?\})/.exec(open)![1]).sid as string;
+    const poll = `${base}&sid=${encodeURIComponent(eioSid)}`;
+    let received = open;
+    const until = async (needle: string) => {
+      while (!received.includes(needle)) received += await call('GET', poll);
+    };
+    await until('40'); // connected to the main namespace
+    const channel = statusChannel('app', 'sidAlice');
+    const marker = statusChannel('app', 'sidBob');
+    await call('POST', poll, frame(`42${JSON.stringify(['subscribe', { channel, auth: {} }])}`, `42${JSON.stringify(['subscribe', { channel: marker }])}`));
+    await until(`42${JSON.stringify(['subscription_error', marker, 403])}`);
+    rt.broadcast(channel, 'NewStatus', { data: '5' });
+    await until(`42${JSON.stringify(['NewStatus', channel, { data: '5' }])}`);
+    expect(received).not.toContain(`["subscription_error","${channel}"`);
+  });
+
+  it('a stock Echo client re-subscribes after a reconnect and keeps receiving', async () => {
+    const channel = statusChannel('app', 'sidAlice');
+    const echo = new Echo({
+      broadcaster: 'socket.io',
+      client: ioClient,
+      host: `http://127.0.0.1:${rt.port}`,
+      transports: ['polling', 'websocket'],
+      extraHeaders: { Cookie: 'session=alice' },
+      reconnectionDelay: 100,
+      reconnectionDelayMax: 10_000,
+    });
+    clients.push({ close: () => echo.disconnect() });
+    const heard: string[] = [];
+    echo.channel(channel).listen('.NewStatus', (p: { data: string }) => heard.push(p.data));
+    const socket = (echo.connector as unknown as { socket: Socket }).socket;
+    await subscribed(socket, channel);
+    // Drop the connection under the client; socket.io reconnects and Echo subscribes again.
+    const reconnected = new Promise<void>((r) => socket.io.once('reconnect', () => r()));
+    socket.io.engine.close();
+    await reconnected;
+    // Only Echo's own re-subscribe (sent on 'reconnect', before this) can have joined the room.
+    await roundTrip(socket);
+    const got = new Promise<void>((r) => socket.once('NewStatus', () => r()));
+    rt.broadcast(channel, 'NewStatus', { data: 'after reconnect' });
+    await got;
+    expect(heard).toEqual(['after reconnect']);
   });
 
   it('allows the app origin with credentials and not another origin', async () => {

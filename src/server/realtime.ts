@@ -43,6 +43,8 @@ export async function createRealtime(opts: RealtimeOptions): Promise<Realtime> {
     cors: { origin: (o, cb) => cb(null, opts.allowOrigin(o)), credentials: true },
     perMessageDeflate: { threshold: COMPRESSION_THRESHOLD },
     httpCompression: { threshold: COMPRESSION_THRESHOLD },
+    // Clients only ever send small subscribe/unsubscribe messages.
+    maxHttpBufferSize: 16 * 1024,
   });
 
   io.on('connection', (socket) => {
