@@ -1,8 +1,16 @@
-import { readdir, writeFile } from 'node:fs/promises';
+import { readdir, readFile, writeFile } from 'node:fs/promises';
+import net from 'node:net';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { decodePcm, dominantFrequency, makeTone, tempDir } from '../../../test/audio-fixtures.js';
-import { listItems, openSession, startTestApp, upload, type TestApp } from '../../../test/server-harness.js';
+import {
+  listItems,
+  multipartBody,
+  openSession,
+  startTestApp,
+  upload,
+  type TestApp,
+} from '../../../test/server-harness.js';
 
 let t: TestApp;
 let dir: string;
@@ -165,5 +173,29 @@ describe('POST /app/merge/upload', () => {
       });
       expect(res.statusCode).toBe(400);
     }
+  });
+
+  it('leaves nothing behind when the browser goes away in the middle of a file', async () => {
+    const s = await openSession(t.app);
+    await t.app.listen({ host: '127.0.0.1', port: 0 });
+    const { port } = t.app.server.address() as net.AddressInfo;
+    const audio = await readFile(path.join(dir, 'three.flac'));
+    const { body, contentType } = multipartBody([
+      { name: 'appid', value: s.appid },
+      { name: 'files', filename: 'cut.flac', content: audio },
+    ]);
+    const socket = net.connect(port, '127.0.0.1');
+    await new Promise((resolve) => socket.once('connect', resolve));
+    socket.write(
+      `POST /app/merge/upload HTTP/1.1\r\nHost: 127.0.0.1\r\nCookie: ${s.cookie}\r\nX-CSRF-TOKEN: ${s.csrf}\r\n` +
+        `Content-Type: ${contentType}\r\nContent-Length: ${body.length}\r\n\r\n`,
+    );
+    socket.write(body.subarray(0, Math.floor(body.length / 2)));
+    // Wait until the server has begun writing the part to tmp/, then cut the connection.
+    await vi.waitFor(async () => expect(await filesIn('tmp')).not.toEqual([]), { timeout: 20_000, interval: 20 });
+    socket.destroy();
+    await vi.waitFor(async () => expect(await filesIn('tmp')).toEqual([]), { timeout: 20_000, interval: 50 });
+    expect(t.store.countItems(s.sid)).toBe(0);
+    expect(await readdir(path.join(t.dataDir, 'uploads'))).not.toContain(s.sid);
   });
 });
