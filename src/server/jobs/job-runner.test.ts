@@ -1,4 +1,5 @@
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { InputError } from '../../engine/errors.js';
@@ -62,6 +63,7 @@ describe('job runner', () => {
     expect(store.jobHistory.map((h) => h.patch.status)).toEqual(['running', 'succeeded']);
     expect(calls[0].inputs).toEqual(['stored2.mp3', 'stored0.mp3', 'stored2.mp3'].map((f) => path.join(root, 'uploads', 'S1', f)));
     expect(calls[0].opts.displayNames).toEqual(['outro.wav', 'intro.mp3', 'outro.wav']);
+    expect(calls[0].opts.concurrency).toBe(os.availableParallelism());
     const [result] = store.listResults('S1');
     expect(result).toMatchObject({ id: done.resultId, jobId: 'J1', sources: ['outro.wav', 'intro.mp3', 'outro.wav'], duration: 3 });
     expect(result.downloadName).toMatch(/^merged-\d{4}-\d\d-\d\d-\d{4}\.mp3$/);

@@ -1,6 +1,7 @@
 // Merge jobs: a worker pool of MERGE_CONCURRENCY, durable in the store, progress to realtime.
 // Each state change is written to the store before it is announced, so a restart finds the truth.
 import { readdir, rm } from 'node:fs/promises';
+import os from 'node:os';
 import path from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
 import { InputError } from '../../engine/errors.js';
@@ -57,7 +58,10 @@ export function createJobRunner(deps: JobRunnerDeps): JobRunner {
   // Loaded on first use, so the runner (and its tests) do not pull in the whole engine up front.
   const merge: MergeFn =
     deps.merge ?? (async (inputs, output, opts) => (await import('../../engine/index.js')).mergeFiles(inputs, output, opts));
-  const pool = new WorkPool(Math.max(1, Math.floor(deps.concurrency) || 1));
+  const workers = Math.max(1, Math.floor(deps.concurrency) || 1);
+  const pool = new WorkPool(workers);
+  // Merges share the cores: each may run this many transcodes at once.
+  const engineConcurrency = Math.max(1, Math.floor(os.availableParallelism() / workers));
   const known = new Set<string>();
   const running = new Map<string, { controller: AbortController; done: Promise<JobRow> }>();
   let closing = false;
@@ -81,7 +85,7 @@ export function createJobRunner(deps: JobRunnerDeps): JobRunner {
       const items = orderedItems(store, job);
       names = items.map((i) => i.filename);
       // 100 is kept back until the result is stored: the last event of a success is "100".
-      const result = await runMergeJob(job, items, { store, storage, tools: deps.tools, merge, now: () => new Date() }, {
+      const result = await runMergeJob(job, items, { store, storage, tools: deps.tools, merge, now: () => new Date(), engineConcurrency }, {
         onProgress: (p) => throttle.update(Math.min(p, 99)),
         signal: controller.signal,
       });

@@ -17,6 +17,8 @@ export interface MergeJobDeps {
   tools: Tools;
   merge: MergeFn;
   now: () => Date;
+  /** Parallel transcodes inside one merge. */
+  engineConcurrency: number;
 }
 
 /** A failure already worded for a person; not an engine error. */
@@ -65,7 +67,14 @@ export async function runMergeJob(
     const report = await deps.merge(
       items.map((i) => deps.storage.uploadPath(i)),
       output,
-      { onProgress: run.onProgress, signal: run.signal, tmpDir: work, displayNames: names, tools: deps.tools },
+      {
+        onProgress: run.onProgress,
+        signal: run.signal,
+        tmpDir: work,
+        displayNames: names,
+        tools: deps.tools,
+        concurrency: deps.engineConcurrency,
+      },
     );
     const dir = deps.storage.resultsDir(job.sid);
     await mkdir(dir, { recursive: true });
