@@ -113,7 +113,11 @@ export const spawnRunner: Runner = (req) =>
       live.delete(child);
       req.signal?.removeEventListener('abort', onAbort);
       if (aborted) reject(new AbortError());
-      else if (spawnError) reject(new ToolError(`cannot run ${req.bin}: ${spawnError.message}`));
+      else if (spawnError) {
+        const code = (spawnError as NodeJS.ErrnoException).code;
+        const why = code === 'ENOENT' ? 'no such file' : code === 'EACCES' ? 'not executable' : spawnError.message;
+        reject(new ToolError(`cannot run ${req.bin} (${why}); set FFMPEG_PATH and FFPROBE_PATH to working binaries`));
+      }
       else resolve({ code, signal, stdout, stderrTail });
     };
     child.on('error', (err) => {

@@ -1,7 +1,7 @@
 import { copyFile, readFile, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { InputError } from './errors.js';
+import { InputError, ToolError } from './errors.js';
 import { probeFile } from './probe.js';
 import type { Tools } from './types.js';
 import { makeTone, tempDir, tools as fixtureTools } from '../../test/audio-fixtures.js';
@@ -84,6 +84,15 @@ describe('probeFile', () => {
     const reason = async (name: string) => ((await probeFile(await makeBad(dir, name), { tools }).catch((e) => e)) as InputError).reason;
     expect(await reason('empty.mp3')).toBe('empty file');
     expect(await reason('cover.png')).toBe('not audio (no audio stream)');
+  });
+
+  it('blames a broken ffprobe, not the input', async () => {
+    const fake = path.join(dir, 'fake-ffprobe');
+    await writeFile(fake, '#!/bin/sh\necho "Illegal instruction" >&2\nexit 132\n', { mode: 0o755 });
+    const wav = await makeTone(path.join(dir, 'fine.wav'), { seconds: 1 });
+    const err = await probeFile(wav, { tools: { ...tools, ffprobe: fake } }).catch((e) => e);
+    expect(err).toBeInstanceOf(ToolError);
+    expect(err.message).toContain(`${fake} is not a working ffprobe (exit 132: Illegal instruction)`);
   });
 
   it('refuses a missing file and a folder', async () => {

@@ -5,6 +5,7 @@ import { InputError } from './errors.js';
 import { fileArg, lastLine, spawnRunner, type Runner } from './ffmpeg-runner.js';
 import { formatFromProbe, type FfprobeJson } from './probe-format.js';
 import { scanMp3, type Mp3Scan } from './mp3-scan.js';
+import { assertToolWorks } from './tool-check.js';
 import { locateTools } from './tools.js';
 import type { ProbeResult, Tools } from './types.js';
 
@@ -111,12 +112,15 @@ export async function probeInput(file: string, opts: ProbeOptions = {}): Promise
     args: ['-v', 'error', '-print_format', 'json', '-show_format', '-show_streams', fileArg(file)],
     signal: opts.signal,
   });
-  if (probed.code !== 0) throw refuse(`not audio (${toolReason(probed.stderrTail)})`);
-  let json: FfprobeJson;
+  let json: FfprobeJson | undefined;
   try {
-    json = JSON.parse(probed.stdout) as FfprobeJson;
+    if (probed.code === 0) json = JSON.parse(probed.stdout) as FfprobeJson;
   } catch {
-    throw refuse('not audio (ffprobe gave no readable answer)');
+    // handled below, after the tool itself is checked
+  }
+  if (!json) {
+    await assertToolWorks(runner, tools.ffprobe, 'ffprobe');
+    throw refuse(probed.code === 0 ? 'not audio (ffprobe gave no readable answer)' : `not audio (${toolReason(probed.stderrTail)})`);
   }
   const stream = json.streams?.find((s) => s.codec_type === 'audio');
   if (!stream) throw refuse('not audio (no audio stream)');
@@ -137,6 +141,7 @@ export async function probeInput(file: string, opts: ProbeOptions = {}): Promise
       decodedSeconds = Math.max(decodedSeconds, p.outTimeSeconds);
     },
   });
+  if (decoded.code !== 0) await assertToolWorks(runner, tools.ffmpeg, 'ffmpeg');
   if (decoded.code !== 0) throw refuse(`no decodable audio (${toolReason(decoded.stderrTail)})`);
   if (decodedSeconds <= 0) throw refuse('no decodable audio (zero duration)');
   if (stream.codec_name === 'mp3' && scanReason && decoded.stderrTail.trim()) {

@@ -12,6 +12,7 @@ const target = { sampleRate: 44100, channels: 2 as const, bitRateKbps: 128 };
 function fakeRunner(answer: Partial<RunResult> = {}, blocks: string[] = []): { runner: Runner; asked: RunRequest[] } {
   const asked: RunRequest[] = [];
   const runner: Runner = async (req) => {
+    if (req.args.includes('-version')) return { code: 0, signal: null, stdout: 'ffmpeg version test\n', stderrTail: '' };
     asked.push(req);
     for (const b of blocks) {
       const [t, end] = b.split(' ');

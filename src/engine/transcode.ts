@@ -1,6 +1,7 @@
 // Re-encode one input to a temporary MP3 with exactly the plan's rate, channels and bit rate.
 import { InputError, ToolError } from './errors.js';
 import { fileArg, lastLine, spawnRunner, type Runner } from './ffmpeg-runner.js';
+import { assertToolWorks } from './tool-check.js';
 import type { Tools } from './types.js';
 
 export interface TranscodeTarget {
@@ -72,6 +73,7 @@ export async function transcodeToMp3(job: TranscodeJob): Promise<void> {
     if (/Unknown encoder|Encoder .* not found|Unrecognized option/i.test(why)) {
       throw new ToolError(`${job.tools.ffmpeg} cannot encode MP3 (${why}); use an ffmpeg built with libmp3lame`);
     }
+    if (!result.signal) await assertToolWorks(runner, job.tools.ffmpeg, 'ffmpeg');
     // Failures of the machine, not of the input, must not be blamed on the file.
     if (/No space left|Disk quota|Read-only file system/i.test(why)) throw new Error(`cannot write a temporary file: ${why}`);
     throw new InputError(job.displayName ?? job.input, `could not be re-encoded (${why})`, job.index ?? -1);
