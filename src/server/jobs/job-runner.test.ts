@@ -95,6 +95,35 @@ describe('job runner', () => {
     expect(data.at(-1)).toBe('100');
   });
 
+  it('a waiting job repeats its place, so a browser that subscribed late still learns it', async () => {
+    const timers = new Map<number, () => void>();
+    let next = 0;
+    const handClock: Clock = {
+      now: () => 0,
+      setTimeout: (fn) => (timers.set(++next, fn), next),
+      clearTimeout: (id) => timers.delete(id as number),
+    };
+    const gate = deferred();
+    const { merge, calls } = scriptedMerge({ gate: () => gate.promise });
+    const jobs = createJobRunner({ store, storage, realtime, tools: fakeTools, concurrency: 1, log: silentLog, merge, clock: handClock });
+    const first = jobs.run(record('J1', ['item-S1-0']));
+    const second = jobs.run(record('J2', ['item-S1-0']));
+    await until(() => calls.length > 0);
+    const waiting = () => realtime.dataOn(chan).filter((d) => d.startsWith('Waiting'));
+    const fireAll = () => {
+      const due = [...timers.entries()];
+      timers.clear();
+      for (const [, fn] of due) fn();
+    };
+    expect(waiting()).toEqual(['Waiting: 1 merge ahead of yours']);
+    fireAll();
+    expect(waiting()).toEqual(['Waiting: 1 merge ahead of yours', 'Waiting: 1 merge ahead of yours']);
+    gate.open();
+    await Promise.all([first, second]);
+    fireAll();
+    expect(waiting()).toHaveLength(2);
+  });
+
   it('a refused input fails the job with a message naming the original file, leaving no result or temp file', async () => {
     const { merge } = scriptedMerge({
       failWith: (c: MergeCall) => new InputError(c.opts.displayNames![1], 'not audio (no audio stream)', 1),

@@ -39,6 +39,11 @@ export interface JobRunner {
 }
 
 const DRAINED = Symbol('drained');
+/**
+ * A waiting job repeats its place this often: the browser subscribes while it posts the merge,
+ * so the first "Waiting" may go out before anyone listens.
+ */
+export const WAITING_REPEAT_MS = 3000;
 /** After aborting, how long to wait for the engine to let go before recording the failure anyway. */
 const ABORT_WAIT_MS = 10_000;
 
@@ -116,12 +121,32 @@ export function createJobRunner(deps: JobRunnerDeps): JobRunner {
         throw new AppError('unavailable');
       }
       known.add(job.id);
+      let waitingAs = '';
+      let repeat: unknown = null;
+      const stopRepeat = () => {
+        if (repeat !== null) clock.clearTimeout(repeat);
+        repeat = null;
+      };
       try {
-        return await pool.submit({ onWait: (ahead) => announce(job, waitingText(ahead)), start: () => start(job) });
+        return await pool.submit({
+          onWait: (ahead) => {
+            waitingAs = waitingText(ahead);
+            announce(job, waitingAs);
+            repeat ??= clock.setTimeout(function again() {
+              announce(job, waitingAs);
+              repeat = clock.setTimeout(again, WAITING_REPEAT_MS);
+            }, WAITING_REPEAT_MS);
+          },
+          start: () => {
+            stopRepeat();
+            return start(job);
+          },
+        });
       } catch (err) {
         if (err === DRAINED) return fail(job, SHUTDOWN_MESSAGE);
         throw err;
       } finally {
+        stopRepeat();
         known.delete(job.id);
       }
     },
