@@ -61,6 +61,16 @@ describe('probeFile', () => {
     }
   });
 
+  it('reads an MP3 stored under another name (as uploads are) with the frame parser', async () => {
+    const mp3 = await makeTone(path.join(dir, 'x.mp3'), { seconds: 1, extraArgs: ['-id3v2_version', '0', '-write_xing', '0'] });
+    const named = path.join(dir, 'abc123.upload');
+    // Leading zero bytes hide the first frame from a look at the head; ffprobe still says mp3.
+    await writeFile(named, Buffer.concat([Buffer.alloc(100), await readFile(mp3)]));
+    const p = await probeFile(named, { tools });
+    expect(p).toMatchObject({ format: 'mp3', sampleRate: 44100, channels: 2 });
+    expect(p.mp3?.frames).toBeGreaterThan(30);
+  });
+
   it('reads a WAV named .mp3 through ffprobe rather than refusing it', async () => {
     const wav = await makeTone(path.join(dir, 'really.wav'), { seconds: 1 });
     const named = path.join(dir, 'really-a-wav.mp3');

@@ -122,6 +122,13 @@ export async function probeInput(file: string, opts: ProbeOptions = {}): Promise
     await assertToolWorks(runner, tools.ffprobe, 'ffprobe');
     throw refuse(probed.code === 0 ? 'not audio (ffprobe gave no readable answer)' : `not audio (${toolReason(probed.stderrTail)})`);
   }
+  // An MP3 without the usual first bytes (junk or padding ahead of the frames): the parser may
+  // still read it, and then its frames can be copied rather than re-encoded.
+  if (scanReason === undefined && (json.format?.format_name ?? '').split(',').includes('mp3')) {
+    const outcome = await scanMp3(file, { signal: opts.signal });
+    if (outcome.ok) return { result: fromScan(file, outcome.scan), scan: outcome.scan };
+    scanReason = outcome.reason;
+  }
   const stream = json.streams?.find((s) => s.codec_type === 'audio');
   if (!stream) throw refuse('not audio (no audio stream)');
   const sampleRate = Number(stream.sample_rate);
