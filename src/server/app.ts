@@ -13,6 +13,7 @@ import { locateTools, probeFile, type Tools } from '../engine/index.js';
 import { resolveConfig, type AppConfig } from './config.js';
 import { openSqliteStore } from './db/sqlite-store.js';
 import { AppError, ERRORS } from './errors.js';
+import { createFlash } from './flash.js';
 import { createJobRunner, type JobRunner } from './jobs/job-runner.js';
 import { createRealtime, nullRealtime, type Realtime } from './realtime.js';
 import { filesRoutes } from './routes/files.js';
@@ -137,8 +138,9 @@ export async function createApp(partial: Partial<AppConfig> = {}, deps: AppDeps 
       index: false,
       list: false,
     });
-    await app.register(pageRoutes, { store, config, realtime });
-    await app.register(uploadRoutes, { store, storage, config, tools, probe: deps.probe ?? probeFile, now });
+    const flash = createFlash();
+    await app.register(pageRoutes, { store, config, realtime, flash });
+    await app.register(uploadRoutes, { store, storage, config, tools, probe: deps.probe ?? probeFile, now, flash });
     await app.register(itemsRoutes, { store });
     await app.register(filesRoutes, { store, storage });
     await app.register(async (scope) => mergeRoutes(scope, { store, jobs: jobs as JobRunner, config }));

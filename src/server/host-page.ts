@@ -10,6 +10,8 @@ export interface HostPageInput {
   socketPort: number;
   maxFileMb: number;
   results: ResultRow[];
+  /** What the last plain-form upload refused, shown once. */
+  notices?: string[];
   makeLabel?: string;
   title?: string;
 }
@@ -65,6 +67,7 @@ const STYLE = `
   .audio-merge-result-meta { display: flex; flex-wrap: wrap; gap: .4rem 1rem; margin: .25rem 0; color: #4a5263; font-size: .9rem; }
   .audio-merge-sources { margin: .25rem 0 0; padding-left: 1.4rem; font-size: .9rem; }
   .empty { color: #4a5263; margin: 0; }
+  .audio-merge-upload-errors { margin: .75rem 0 0; padding: .5rem .75rem .5rem 1.75rem; color: #8a1c1c; background: #fdecec; border-radius: 6px; }
 `;
 
 export function renderHostPage(input: HostPageInput): string {
@@ -75,6 +78,10 @@ export function renderHostPage(input: HostPageInput): string {
     input.results.length === 0
       ? '<p class="empty">No merged files yet.</p>'
       : input.results.map(renderResult).join('\n    ');
+  const notices =
+    input.notices && input.notices.length > 0
+      ? `\n    <ul class="audio-merge-upload-errors" role="alert">${input.notices.map((m) => `<li>${e(m)}</li>`).join('')}</ul>`
+      : '';
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -96,7 +103,7 @@ export function renderHostPage(input: HostPageInput): string {
       <button type="submit">Upload</button>
     </form>
     <p class="hint">Up to ${e(input.maxFileMb)} MB per file: MP3, WAV, FLAC, Ogg, Opus, M4A/AAC and more.</p>
-    <ul id="audio-merge-upload-list" class="audio-merge-upload-list"></ul>
+    <ul id="audio-merge-upload-list" class="audio-merge-upload-list"></ul>${notices}
   </section>
   <div id="${WIDGET_ELEMENT_ID}" data-appid="${e(input.appid)}" data-sid="${e(input.sid)}" data-port="${e(input.socketPort)}" data-make-label="${e(makeLabel)}" data-title="${e(title)}"></div>
   <section id="audio-merge-results" class="audio-merge-results">

@@ -1,6 +1,7 @@
 // GET / : the host page. Starts a session when the request has none (or an unknown one).
 import type { FastifyInstance } from 'fastify';
 import type { AppConfig } from '../config.js';
+import type { Flash } from '../flash.js';
 import { renderHostPage } from '../host-page.js';
 import type { Realtime } from '../realtime.js';
 import { startSession } from '../session.js';
@@ -10,9 +11,10 @@ export interface PageRouteDeps {
   store: Store;
   config: AppConfig;
   realtime: Realtime;
+  flash: Flash;
 }
 
-export async function pageRoutes(app: FastifyInstance, { store, config, realtime }: PageRouteDeps): Promise<void> {
+export async function pageRoutes(app: FastifyInstance, { store, config, realtime, flash }: PageRouteDeps): Promise<void> {
   app.get('/', async (request, reply) => {
     const session = request.amSession ?? startSession(store, reply);
     const html = renderHostPage({
@@ -23,6 +25,7 @@ export async function pageRoutes(app: FastifyInstance, { store, config, realtime
       socketPort: realtime.port || config.socketPort,
       maxFileMb: Number((config.maxFileBytes / (1024 * 1024)).toFixed(2)),
       results: store.listResults(session.sid),
+      notices: flash.take(session.sid),
     });
     return reply
       .header('cache-control', 'no-store')

@@ -128,6 +128,8 @@ describe('POST /app/merge/upload', () => {
     const res = await upload(t.app, s, [f('one.mp3', '..\\..\\etc/pass\u0007wd.mp3')]);
     expect(res.statusCode).toBe(200);
     expect(res.json().items[0].filename).toBe('passwd.mp3');
+    const named = await upload(t.app, s, [f('one.mp3', 'Café – take 2.mp3')]);
+    expect(named.json().items[0].filename).toBe('Café – take 2.mp3');
   });
 
   it('refuses an upload without a valid CSRF token, storing nothing', async () => {
@@ -151,6 +153,21 @@ describe('POST /app/merge/upload', () => {
     });
     expect(res.statusCode).toBe(303);
     expect(res.headers.location).toBe('/');
+    expect((await listItems(t.app, s)).map((i) => i.filename)).toEqual(['one.mp3']);
+  });
+
+  it('shows a plain form post\'s refusals once on the page it redirects to', async () => {
+    const s = await openSession(t.app);
+    const res = await upload(t.app, s, [f('notes.mp3'), f('one.mp3')], {
+      csrf: null,
+      fields: { _csrf: s.csrf },
+      accept: 'text/html',
+    });
+    expect(res.statusCode).toBe(303);
+    const page = await t.app.inject({ method: 'GET', url: '/', headers: { cookie: s.cookie } });
+    expect(page.body).toMatch(/<ul class="audio-merge-upload-errors" role="alert"><li>notes\.mp3 is not usable audio: [^<]+<\/li><\/ul>/);
+    const again = await t.app.inject({ method: 'GET', url: '/', headers: { cookie: s.cookie } });
+    expect(again.body).not.toContain('audio-merge-upload-errors"');
     expect((await listItems(t.app, s)).map((i) => i.filename)).toEqual(['one.mp3']);
   });
 

@@ -4,11 +4,12 @@ import { createWriteStream } from 'node:fs';
 import { mkdir, rename, stat, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import { InputError, type ProbeResult, type Tools } from '../../engine/index.js';
 import type { AudioItem } from '../../shared/types.js';
 import type { AppConfig } from '../config.js';
 import { AppError, fail, type ErrorCode } from '../errors.js';
+import type { Flash } from '../flash.js';
 import { csrfMatches, CSRF_HEADER, randomId, requireSession } from '../session.js';
 import type { DiskStorage } from '../storage.js';
 import type { Store } from '../store.js';
@@ -24,6 +25,8 @@ export interface UploadRouteDeps {
   tools: Tools;
   probe: Prober;
   now: () => number;
+  /** Where a plain form post's refusals wait for the page it is redirected to. */
+  flash: Flash;
 }
 
 /** Files one request may carry; more are refused as a whole (the session limit is MAX_FILES). */
@@ -133,7 +136,11 @@ export async function uploadRoutes(app: FastifyInstance, deps: UploadRouteDeps):
         await Promise.all([...inFlight].map(removeQuietly));
       }
       if (stored.length > 0) request.log.info({ sid: session.sid, stored: stored.length, refused: refused.length }, 'upload');
-      return answer(request, reply, stored, refused);
+      if (wantsHtml(request.headers.accept)) {
+        deps.flash.set(session.sid, refused.map((r) => r.error));
+        return reply.redirect('/', 303);
+      }
+      return answer(reply, stored, refused);
     },
   );
 }
@@ -178,9 +185,8 @@ async function storeOne(deps: UploadRouteDeps, sid: string, appid: string, p: Pr
   }
 }
 
-function answer(request: FastifyRequest, reply: FastifyReply, items: AudioItem[], refused: Refusal[]) {
+function answer(reply: FastifyReply, items: AudioItem[], refused: Refusal[]) {
   const errors = refused.map(({ filename, error }) => ({ filename, error }));
-  if (wantsHtml(request.headers.accept)) return reply.redirect('/', 303);
   if (items.length > 0) return reply.status(200).send({ items, errors });
   if (refused.length === 0) fail('badRequest', 'The upload held no files');
   throw new AppError(refused[0].code, errors.map((e) => e.error).join('; '), { errors });
