@@ -12,7 +12,7 @@ import {
 } from '@dnd-kit/core';
 import { restrictToParentElement, restrictToVerticalAxis } from '@dnd-kit/modifiers';
 import { SortableContext, sortableKeyboardCoordinates, verticalListSortingStrategy } from '@dnd-kit/sortable';
-import { useMemo } from 'react';
+import { useMemo, useRef } from 'react';
 import type { AudioItem } from '../shared/types.js';
 import type { ListenHandler } from './RowPlayer.js';
 import { SortableRow } from './SortableRow.js';
@@ -34,14 +34,22 @@ export function AudioList({ items, titleId, onReorder, onListen, listenInterval 
     useSensor(KeyboardSensor, { coordinateGetter: sortableKeyboardCoordinates }),
   );
 
+  // At the start of a drag the row is over its own place; saying so would cut "Picked up" short.
+  const lastOver = useRef<UniqueIdentifier | null>(null);
   const accessibility = useMemo(() => {
     const name = (id: UniqueIdentifier) => items.find((i) => i.id === id)?.filename ?? 'The file';
     const pos = (id: UniqueIdentifier | undefined) => items.findIndex((i) => i.id === id) + 1;
     const n = items.length;
     const announcements: Announcements = {
-      onDragStart: ({ active }) => `Picked up ${name(active.id)}. It is at position ${pos(active.id)} of ${n}.`,
-      onDragOver: ({ active, over }) =>
-        over ? `${name(active.id)} was moved to position ${pos(over.id)} of ${n}.` : `${name(active.id)} is no longer over the list.`,
+      onDragStart: ({ active }) => {
+        lastOver.current = active.id;
+        return `Picked up ${name(active.id)}. It is at position ${pos(active.id)} of ${n}.`;
+      },
+      onDragOver: ({ active, over }) => {
+        if ((over?.id ?? null) === lastOver.current) return undefined;
+        lastOver.current = over?.id ?? null;
+        return over ? `${name(active.id)} was moved to position ${pos(over.id)} of ${n}.` : `${name(active.id)} is no longer over the list.`;
+      },
       onDragEnd: ({ active, over }) =>
         over ? `${name(active.id)} was dropped at position ${pos(over.id)} of ${n}.` : `${name(active.id)} was dropped.`,
       onDragCancel: ({ active }) => `Moving was cancelled. ${name(active.id)} stays at position ${pos(active.id)} of ${n}.`,
