@@ -115,7 +115,7 @@ export async function uploadRoutes(app: FastifyInstance, deps: UploadRouteDeps):
             await removeQuietly(tmp);
             inFlight.delete(tmp);
             if (!(err instanceof InputError)) throw err;
-            refused.push({ filename, code: 'notAudio', error: `${filename} is not usable audio: ${err.reason}` });
+            refused.push({ filename, code: 'notAudio', error: `${filename} was not stored: ${err.reason}` });
           }
         }
         if (!csrfOk) fail('csrf');
