@@ -54,6 +54,67 @@ async function readFull(fh: FileHandle, buf: Buffer, at: number, len: number, po
 }
 
 /**
+ * Copy one part's frames to `out` from `outPos`; returns the new end. Two buffers take turns, so
+ * the next chunk is read while the validated runs of this one are written.
+ */
+async function copyPart(
+  part: JoinPart,
+  walker: FrameWalker,
+  out: FileHandle,
+  outPos: number,
+  buffers: Buffer[],
+  signal: AbortSignal | undefined,
+  progress: (consumed: number) => void,
+): Promise<number> {
+  const { audioStart, audioEnd } = part.scan;
+  const runs: number[] = [];
+  const sink = (s: number, e: number) => void runs.push(s, e);
+  const fh = await open(part.file, 'r');
+  let pending: Promise<number> | undefined;
+  try {
+    let filePos = audioStart;
+    let cur = 0;
+    let len = 0;
+    let n = await readFull(fh, buffers[cur], 0, Math.min(CHUNK, audioEnd - filePos), filePos);
+    for (;;) {
+      if (signal?.aborted) throw new AbortError();
+      const buf = buffers[cur];
+      filePos += n;
+      len += n;
+      const final = filePos >= audioEnd || n === 0;
+      runs.length = 0;
+      let consumed: number;
+      try {
+        consumed = walker.walk(buf, 0, len, final, sink);
+      } catch (err) {
+        if (err instanceof FreeFormatError) throw new InputError(part.file, err.message);
+        throw err;
+      }
+      const next = buffers[1 - cur];
+      const carry = len - consumed;
+      if (!final) {
+        buf.copy(next, 0, consumed, len);
+        pending = readFull(fh, next, carry, Math.min(CHUNK, audioEnd - filePos), filePos);
+      }
+      for (let i = 0; i < runs.length; i += 2) {
+        const w = runs[i + 1] - runs[i];
+        await out.write(buf, runs[i], w, outPos);
+        outPos += w;
+      }
+      progress(consumed);
+      if (final) return outPos;
+      n = await pending!;
+      pending = undefined;
+      len = carry;
+      cur = 1 - cur;
+    }
+  } finally {
+    await pending?.catch(() => 0);
+    await fh.close();
+  }
+}
+
+/**
  * Stream-join the parts' audio frames into `outFile` (created/truncated). All parts must share MPEG
  * version, sample rate and channel count. On abort it throws AbortError; the caller deletes outFile.
  */
@@ -67,7 +128,6 @@ export async function joinMp3(parts: JoinPart[], outFile: string, opts: JoinOpti
   const id3 = buildId3v23(opts.tags ?? {});
   const totalBytes = parts.reduce((n, p) => n + (p.scan.audioEnd - p.scan.audioStart), 0);
   const offsets = new OffsetLog();
-  const buf = Buffer.allocUnsafe(CHUNK + SLACK);
   let frames = 0;
   let audioBytes = 0;
   let mask = 0;
@@ -77,43 +137,13 @@ export async function joinMp3(parts: JoinPart[], outFile: string, opts: JoinOpti
     await out.write(id3, 0, id3.length, 0);
     await out.write(Buffer.alloc(plan.length), 0, plan.length, id3.length);
     let outPos = id3.length + plan.length;
-    const runs: number[] = [];
+    const buffers = [Buffer.allocUnsafe(CHUNK + SLACK), Buffer.allocUnsafe(CHUNK + SLACK)];
     for (const part of parts) {
-      const { audioStart, audioEnd } = part.scan;
       const walker = new FrameWalker(format.mpegVersion, format.sampleRate, format.channels, offsets, audioBytes);
-      const sink = (s: number, e: number) => void runs.push(s, e);
-      const fh = await open(part.file, 'r');
-      try {
-        let filePos = audioStart;
-        let len = 0;
-        for (;;) {
-          if (opts.signal?.aborted) throw new AbortError();
-          const n = await readFull(fh, buf, len, Math.min(CHUNK, audioEnd - filePos), filePos);
-          filePos += n;
-          len += n;
-          const final = filePos >= audioEnd || n === 0;
-          runs.length = 0;
-          let consumed: number;
-          try {
-            consumed = walker.walk(buf, 0, len, final, sink);
-          } catch (err) {
-            if (err instanceof FreeFormatError) throw new InputError(part.file, err.message);
-            throw err;
-          }
-          for (let i = 0; i < runs.length; i += 2) {
-            const w = runs[i + 1] - runs[i];
-            await out.write(buf, runs[i], w, outPos);
-            outPos += w;
-          }
-          done += consumed;
-          opts.onProgress?.(Math.min(done, totalBytes), totalBytes);
-          if (final) break;
-          buf.copy(buf, 0, consumed, len);
-          len -= consumed;
-        }
-      } finally {
-        await fh.close();
-      }
+      outPos = await copyPart(part, walker, out, outPos, buffers, opts.signal, (consumed) => {
+        done += consumed;
+        opts.onProgress?.(Math.min(done, totalBytes), totalBytes);
+      });
       frames += walker.frames;
       audioBytes += walker.audioBytes;
       mask |= walker.bitRateMask;

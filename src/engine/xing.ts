@@ -21,13 +21,19 @@ export const XING_FLAGS = { frames: 1, bytes: 2, toc: 4, quality: 8 } as const;
  * a CRC-protected frame puts the tag 2 bytes later. VBRI always sits 32 bytes after the header.
  */
 export function isHeaderFrame(buf: Uint8Array, pos: number, xingAt: number): boolean {
-  const crc = (buf[pos + 1] & 1) === 0 ? 2 : 0;
-  for (const at of [pos + xingAt, pos + xingAt + crc, pos + 36]) {
-    if (at + 4 > buf.length) continue;
-    const w = readWord(buf, at);
-    if (w === XING || w === INFO || w === VBRI) return true;
-  }
-  return false;
+  return (
+    tagAt(buf, pos + xingAt) ||
+    ((buf[pos + 1] & 1) === 0 && tagAt(buf, pos + xingAt + 2)) ||
+    (pos + 40 <= buf.length && readWord(buf, pos + 36) === VBRI)
+  );
+}
+
+/** 'Xing' or 'Info' at `at`; the first byte is tested alone since this runs once per frame. */
+function tagAt(buf: Uint8Array, at: number): boolean {
+  const c = buf[at];
+  if ((c !== 0x58 && c !== 0x49) || at + 4 > buf.length) return false;
+  const w = readWord(buf, at);
+  return w === XING || w === INFO;
 }
 
 export interface XingFormat {
