@@ -95,5 +95,6 @@ describe('GET / with realtime on', () => {
     const res = await t.app.inject({ method: 'GET', url: '/', headers: { cookie: s.cookie } });
     expect(res.headers['content-type']).toBe('text/html; charset=utf-8');
     expect(res.headers['cache-control']).toBe('no-store');
+    expect(res.headers['content-security-policy']).toBe("frame-ancestors 'self'");
   });
 });

@@ -31,6 +31,7 @@ export async function pageRoutes(app: FastifyInstance, { store, config, realtime
       .header('cache-control', 'no-store')
       .header('x-content-type-options', 'nosniff')
       .header('referrer-policy', 'same-origin')
+      .header('content-security-policy', "frame-ancestors 'self'")
       .type('text/html; charset=utf-8')
       .send(html);
   });
