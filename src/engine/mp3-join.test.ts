@@ -53,7 +53,7 @@ describe('joinMp3', () => {
       await part(await makeTone(path.join(dir, 'a.mp3'), { seconds: 2, frequency: 440, codecArgs: CBR, extraArgs: ['-metadata', 'title=First'] })),
       await part(await makeTone(path.join(dir, 'b.mp3'), { seconds: 2, frequency: 1000, codecArgs: VBR, extraArgs: ['-id3v2_version', '4', '-write_id3v1', '1', '-metadata', 'title=B'] })),
       await part(await makeToneWithArt(path.join(dir, 'c.mp3'), { seconds: 2, frequency: 250 })),
-      await part(await makeTone(path.join(dir, 'd.mp3'), { seconds: 70, frequency: 700, codecArgs: CBR })), // crosses 1 MiB chunks
+      await part(await makeTone(path.join(dir, 'd.mp3'), { seconds: 30, frequency: 700, codecArgs: ['-c:a', 'libmp3lame', '-b:a', '320k'] })), // 1.2 MB: crosses 1 MiB chunks
     ];
     const out = path.join(dir, 'out.mp3');
     const seen: [number, number][] = [];
@@ -88,7 +88,8 @@ describe('joinMp3', () => {
     expect(dominantFrequency(pcm, 0.5, 1.5)).toBeCloseTo(440, -1);
     expect(dominantFrequency(pcm, 2.5, 3.5)).toBeCloseTo(1000, -1);
     expect(dominantFrequency(pcm, 4.5, 5.5)).toBeCloseTo(250, -1);
-    expect(dominantFrequency(pcm, 40, 60)).toBeCloseTo(700, -1);
+    expect(dominantFrequency(pcm, 15, 30)).toBeCloseTo(700, -1);
+    expect(parts[3].scan.audioBytes).toBeGreaterThan(1 << 20);
 
     expect(seen.length).toBeGreaterThan(4);
     for (let i = 1; i < seen.length; i++) expect(seen[i][0]).toBeGreaterThanOrEqual(seen[i - 1][0]);

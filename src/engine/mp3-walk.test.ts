@@ -63,6 +63,17 @@ describe('walking frames', () => {
     expect(copied.length).toBe(5 * 417);
   });
 
+  it('copies CRC-protected frames and drops a header frame whose tag sits after the CRC', () => {
+    const crc = frames(0xfffa9064, 4, 60);
+    const xing = frame(0xfffa9064, 0);
+    xing.write('Xing', 4 + 2 + 32, 'latin1');
+    const data = Buffer.concat([xing, crc, frames(V1_128, 2)]);
+    const { walker, copied } = walkAll(data, 700);
+    expect(walker.headerFrames).toBe(1);
+    expect(walker.frames).toBe(6);
+    expect(copied.equals(data.subarray(417))).toBe(true);
+  });
+
   it('skips frames of another format as junk', () => {
     const other = frame(0xfffb9464); // 48 kHz
     const data = Buffer.concat([frames(V1_128, 3), other, frames(V1_128, 3)]);
