@@ -172,9 +172,13 @@ describe('audio-merge on the command line', () => {
     expect(withQuiet.stderr).toBe('');
   });
 
-  it('stops cleanly on SIGTERM mid-transcode: no output, no temp files, no ffmpeg left', async () => {
-    const long = await makeTone(path.join(dir, 'long.wav'), { seconds: 120, sampleRate: 96000 });
-    const target = path.join(out, 'term.mp3');
+  it.each([
+    ['SIGTERM', 143],
+    ['SIGINT', 130],
+  ] as const)('stops cleanly on %s mid-transcode: no output, no temp files, no ffmpeg left', async (sig, exitCode) => {
+    const long = path.join(dir, 'long.wav');
+    if (!existsSync(long)) await makeTone(long, { seconds: 120, sampleRate: 96000 });
+    const target = path.join(out, `${sig}.mp3`);
     const kids: number[] = [];
     let poll: NodeJS.Timeout | undefined;
     const r = await cli(['-o', target, long, long], {
@@ -184,14 +188,14 @@ describe('audio-merge on the command line', () => {
           if (ffmpegs.length > 0) {
             clearInterval(poll);
             kids.push(...ffmpegs);
-            process.kill(pid, 'SIGTERM');
+            process.kill(pid, sig);
           }
         }, 20);
       },
     });
     clearInterval(poll);
     expect(kids.length).toBeGreaterThan(0);
-    expect(r.code).toBe(143);
+    expect(r.code).toBe(exitCode);
     expect(r.stderr).toMatch(/cancelled/);
     expect(existsSync(target)).toBe(false);
     expect(leftovers()).toEqual([]);

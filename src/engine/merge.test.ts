@@ -166,6 +166,11 @@ describe('mergeFiles', () => {
     expect(pids.filter(isRunning)).toEqual([]);
   });
 
+  it('says so when the output folder does not exist', async () => {
+    const good = await makeTone(path.join(dir, 'good.mp3'), { seconds: 1 });
+    await expect(mergeFiles([good], path.join(dir, 'no such folder', 'x.mp3'), { tools })).rejects.toThrow(/cannot write .*x\.mp3: no folder .*no such folder/);
+  });
+
   it('rejects at once when the signal is already aborted', async () => {
     const controller = new AbortController();
     controller.abort();

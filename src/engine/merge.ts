@@ -54,6 +54,8 @@ export async function mergeFiles(
   const partial = path.join(path.dirname(target), `.${path.basename(target)}.${randomBytes(6).toString('hex')}.partial`);
   let tempDir: string | undefined;
   try {
+    const outDir = await stat(path.dirname(target)).catch(() => undefined);
+    if (!outDir?.isDirectory()) throw new Error(`cannot write ${output}: no folder ${path.dirname(target)}`);
     const tools = opts.tools ?? (await locateTools());
     const all = inputs.map((_, i) => i);
     const probes = await runPool(
