@@ -156,4 +156,62 @@ describe('the widget in a real browser against the real server', () => {
     expect(duration).toBeGreaterThan(TONES.length * TONE_SECONDS - 0.5);
     expect(duration).toBeLessThan(TONES.length * TONE_SECONDS + 0.5);
   });
+
+  it('on a phone: fits the screen, keeps host styles out, and reorders by touch', async () => {
+    const phone = await browser.newContext({ viewport: { width: 375, height: 1000 }, isMobile: true, hasTouch: true, deviceScaleFactor: 1 });
+    const p = await phone.newPage();
+    try {
+      await p.goto(server.url);
+      // A host page with careless global CSS: none of it may reach the widget.
+      await p.addStyleTag({
+        content: 'button { background: rgb(255, 0, 0); } button, p, li { font: 40px serif; margin: 30px; } li { padding: 25px; height: auto; } ol { display: grid; }',
+      });
+      await p.setInputFiles('#audio-merge-file-input', TONES.slice(0, 2).map((t) => path.join(work.dir, t.name)));
+      await p.waitForSelector('.audio-merge-row >> nth=1', { timeout: 60_000 });
+      expect(await rowNames(p)).toEqual([TONES[0].name, TONES[1].name]);
+
+      const look = await p.evaluate(() => {
+        const row = document.querySelector('.audio-merge-row')!;
+        const title = document.querySelector('.audio-merge-title')!;
+        const rect = row.getBoundingClientRect();
+        return {
+          pageWidth: document.documentElement.scrollWidth,
+          rowWidth: rect.width,
+          rowHeight: rect.height,
+          titleFont: getComputedStyle(title).fontFamily,
+          titleSize: getComputedStyle(title).fontSize,
+          rowMargin: getComputedStyle(row).marginTop,
+          buttonBackground: getComputedStyle(document.querySelector('.audio-merge-make')!).backgroundColor,
+          uploadItemMargin: getComputedStyle(document.querySelector('.audio-merge-upload-item')!).marginTop,
+        };
+      });
+      expect(look.pageWidth).toBeLessThanOrEqual(375);
+      expect(look.rowWidth).toBeLessThanOrEqual(375);
+      expect(look.rowHeight).toBe(120);
+      expect(look.titleSize).toBe('17px');
+      expect(look.titleFont).not.toMatch(/^serif$/);
+      expect(look.rowMargin).toBe('0px');
+      expect(look.buttonBackground).not.toBe('rgb(255, 0, 0)');
+      expect(look.uploadItemMargin).toBe('0px');
+      await p.screenshot({ path: path.join(SCREENSHOTS, 'phone.png'), fullPage: true });
+
+      // Touch: press the first row's handle and slide it below the second.
+      const handle = (await p.locator('.audio-merge-row').first().locator('.audio-merge-handle').boundingBox())!;
+      const second = (await p.locator('.audio-merge-row').nth(1).boundingBox())!;
+      const cdp = await phone.newCDPSession(p);
+      const x = handle.x + handle.width / 2;
+      let y = handle.y + handle.height / 2;
+      await cdp.send('Input.dispatchTouchEvent', { type: 'touchStart', touchPoints: [{ x, y }] });
+      const target = second.y + second.height - 10;
+      while (y < target) {
+        y = Math.min(target, y + 8);
+        await cdp.send('Input.dispatchTouchEvent', { type: 'touchMove', touchPoints: [{ x, y }] });
+      }
+      await cdp.send('Input.dispatchTouchEvent', { type: 'touchEnd', touchPoints: [] });
+      await poll(() => rowNames(p)).toEqual([TONES[1].name, TONES[0].name]);
+      expect(await rowPositions(p)).toEqual(['1', '2']);
+    } finally {
+      await phone.close();
+    }
+  });
 });

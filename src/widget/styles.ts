@@ -107,7 +107,10 @@ ${AREAS} {
   .audio-merge-root .audio-merge-bar-fill, .audio-merge-root .audio-merge-row { transition: none; }
 }
 
-/* The upload area */
+/* The upload area: what the script adds to it gets the same protection as the widget. */
+.audio-merge-upload-list, .audio-merge-upload-list :not(svg *), .audio-merge-dropzone, .audio-merge-dropzone :not(svg *) {
+  all: revert; box-sizing: border-box;
+}
 .audio-merge-upload h2, .audio-merge-results h2 { margin: 0 0 12px; font-size: 17px; font-weight: 600; }
 .audio-merge-upload form { display: flex; flex-wrap: wrap; align-items: center; gap: 12px; margin: 0; }
 .audio-merge-upload .audio-merge-dropzone {
