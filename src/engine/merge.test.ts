@@ -1,14 +1,15 @@
 import { existsSync } from 'node:fs';
-import { readdir, writeFile } from 'node:fs/promises';
+import { readFile, readdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AbortError, InputError, ToolError } from './errors.js';
 import { spawnRunner, type Runner } from './ffmpeg-runner.js';
 import { mergeFiles } from './merge.js';
+import { scanMp3 } from './mp3-scan.js';
 import { probeFile } from './probe.js';
 import type { Tools } from './types.js';
 import { decodeErrors, decodePcm, dominantFrequency, ffprobeJson, makeTone, tempDir, tools as fixtureTools } from '../../test/audio-fixtures.js';
-import { MIXED, makeInputs } from '../../test/merge-fixtures.js';
+import { MIXED, makeInputs, makeMp3WithCover } from '../../test/merge-fixtures.js';
 import { isRunning } from '../../test/processes.js';
 
 const tools: Tools = { ...fixtureTools, ffmpegVersion: 'test' };
@@ -53,6 +54,26 @@ describe('mergeFiles', () => {
     expect(report.durationSeconds).toBeCloseTo(sum, 6);
     expect(Number((await ffprobeJson(target)).format.duration)).toBeCloseTo(sum, 2);
     expect(await tonesAt(target, probes.map((p) => p.durationSeconds))).toEqual(list.map((f) => f.frequency));
+  });
+
+  it("copies each MP3's audio frames byte for byte, in order, past tags and cover art", async () => {
+    const list = MIXED.filter((f) => f.copied);
+    const inputs = [...(await makeInputs(dir, list)), await makeMp3WithCover(path.join(dir, 'cover.mp3'), 1500)];
+    const target = path.join(out, 'bytes.mp3');
+    const report = await mergeFiles(inputs, target, { tools });
+    expect(report.transcoded).toEqual([]);
+    const output = await readFile(target);
+    let from = 0;
+    for (const f of inputs) {
+      const s = await scanMp3(f);
+      if (!s.ok) throw new Error(s.reason);
+      const frames = (await readFile(f)).subarray(s.scan.audioStart, s.scan.audioEnd);
+      const at = output.indexOf(frames, from);
+      expect(at).toBeGreaterThanOrEqual(from);
+      from = at + frames.length;
+    }
+    expect(from).toBe(output.length);
+    expect(await decodeErrors(target)).toBe('');
   });
 
   it('re-encodes only the inputs that do not match, and the total length is the sum of the inputs', async () => {
