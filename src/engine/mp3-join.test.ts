@@ -1,8 +1,10 @@
+import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { decodeErrors, decodePcm, dominantFrequency, ffprobeJson, makeTone, tempDir } from '../../test/audio-fixtures.js';
+import { decodeErrors, decodePcm, dominantFrequency, ffprobeJson, makeTone, tempDir, tools } from '../../test/audio-fixtures.js';
 import { makeToneWithArt } from '../../test/mp3-fixtures.js';
 import { parseFrameHeader, readWord } from './mp3-frames.js';
 import { joinMp3, type JoinPart } from './mp3-join.js';
@@ -15,6 +17,7 @@ let cleanup: () => Promise<void>;
 beforeAll(async () => ({ dir, cleanup } = await tempDir()));
 afterAll(() => cleanup());
 
+const exec = promisify(execFile);
 const CBR = ['-c:a', 'libmp3lame', '-b:a', '128k'];
 const VBR = ['-c:a', 'libmp3lame', '-q:a', '4'];
 
@@ -95,6 +98,21 @@ describe('joinMp3', () => {
     for (let i = 1; i < seen.length; i++) expect(seen[i][0]).toBeGreaterThanOrEqual(seen[i - 1][0]);
     const total = parts.reduce((n, p) => n + p.scan.audioEnd - p.scan.audioStart, 0);
     expect(seen.at(-1)).toEqual([total, total]);
+  });
+
+  it('lets a player seek by the seek table into the right input, bit rates very unequal', async () => {
+    const mk = (n: string, f: number, rate: string) =>
+      makeTone(path.join(dir, n), { seconds: 10, frequency: f, codecArgs: ['-c:a', 'libmp3lame', '-b:a', rate] });
+    const parts = [await part(await mk('s1.mp3', 300, '32k')), await part(await mk('s2.mp3', 1200, '320k')), await part(await mk('s3.mp3', 600, '32k'))];
+    const out = path.join(dir, 'seek.mp3');
+    await joinMp3(parts, out);
+    // by bytes, 5 s and 25 s would land deep in the 320k middle part; by time they lie in the outer ones
+    for (const [at, hz] of [[5, 300], [15, 1200], [25, 600]]) {
+      const { stdout } = await exec(tools.ffmpeg, ['-v', 'error', '-usetoc', '1', '-ss', String(at), '-i', out, '-t', '1', '-ac', '1', '-ar', '8000', '-f', 's16le', '-'], { encoding: 'buffer' });
+      const pcm = new Int16Array(stdout.buffer, stdout.byteOffset, stdout.length >> 1);
+      // the first frames after a seek may be silent (their bit reservoir lies before the seek point)
+      expect(dominantFrequency(pcm, 0.5, 1)).toBeCloseTo(hz, -1);
+    }
   });
 
   it('writes an Info frame for CBR inputs and no ID3 tag when there is no text', async () => {
