@@ -81,6 +81,7 @@ describe('the widget in a real browser against the real server', () => {
     await page.mouse.move(from.x + from.width / 2, from.y + from.height / 2 - 10, { steps: 4 });
     await page.mouse.move(from.x + from.width / 2, to.y + 10, { steps: 20 });
     await page.screenshot({ path: path.join(SCREENSHOTS, 'dragging.png') });
+    await page.locator('#audio-merge-tool').screenshot({ path: path.join(SCREENSHOTS, 'widget-dragging.png') });
     await page.mouse.up();
     await poll(() => rowNames(page)).toEqual(['high tone.ogg', 'low tone.wav', 'middle tone.flac']);
 

@@ -5,6 +5,7 @@ import type { KeyboardEvent, PointerEvent } from 'react';
 import type { AudioItem } from '../shared/types.js';
 import { itemMeta } from './format.js';
 import { RowPlayer, type ListenHandler } from './RowPlayer.js';
+import { livePosition } from './state.js';
 
 export interface SortableRowProps {
   item: AudioItem;
@@ -15,11 +16,12 @@ export interface SortableRowProps {
 }
 
 export function SortableRow({ item, index, count, onListen, listenInterval }: SortableRowProps) {
-  const { attributes, listeners, setNodeRef, transform, transition, isDragging } = useSortable({
+  const { attributes, listeners, setNodeRef, transform, transition, isDragging, activeIndex, overIndex } = useSortable({
     id: item.id,
     attributes: { role: 'listitem', roleDescription: 'sortable row' },
   });
   const meta = itemMeta(item);
+  const position = livePosition(index, activeIndex, overIndex) + 1;
 
   // Space on the focused row lifts it; Space inside the player must still play and pause.
   const onKeyDown = (e: KeyboardEvent<HTMLLIElement>) => {
@@ -30,7 +32,7 @@ export function SortableRow({ item, index, count, onListen, listenInterval }: So
     <li
       ref={setNodeRef}
       {...attributes}
-      aria-label={`${item.filename}, position ${index + 1} of ${count}`}
+      aria-label={`${item.filename}, position ${position} of ${count}`}
       className={isDragging ? 'audio-merge-row audio-merge-row--lifted' : 'audio-merge-row'}
       style={{ transform: CSS.Translate.toString(transform), transition }}
       onKeyDown={onKeyDown}
@@ -46,7 +48,7 @@ export function SortableRow({ item, index, count, onListen, listenInterval }: So
       </span>
       <div className="audio-merge-row-body">
         <div className="audio-merge-row-head">
-          <span className="audio-merge-position">{index + 1}</span>
+          <span className="audio-merge-position">{position}</span>
           <span className="audio-merge-filename" title={item.filename}>{item.filename}</span>
         </div>
         {meta && <span className="audio-merge-meta">{meta}</span>}

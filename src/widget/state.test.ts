@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { AudioItem } from '../shared/types.js';
-import { initialState, moveItem, parseItems, percentOf, statusLabel, widgetReducer } from './state.js';
+import { initialState, livePosition, moveItem, parseItems, percentOf, statusLabel, widgetReducer } from './state.js';
 
 const item = (id: string, filename = `${id}.mp3`): AudioItem => ({ id, sid: 's1', newfilename: `n${id}`, format: 'mp3', filename });
 const abc = [item('a'), item('b'), item('c')];
@@ -62,5 +62,14 @@ describe('widget state', () => {
     expect(parseItems('[{"id":7,"sid":"s","newfilename":"n","format":"wav","filename":"f.wav"},{"x":1}]')).toEqual([
       { id: '7', sid: 's', newfilename: 'n', format: 'wav', filename: 'f.wav' },
     ]);
+  });
+
+  it('while dragging, the numbers follow where the rows would land', () => {
+    // Dragging the last of four to the top: it becomes 0, the others shift down by one.
+    expect([0, 1, 2, 3].map((i) => livePosition(i, 3, 0))).toEqual([1, 2, 3, 0]);
+    // Dragging the first to the third place.
+    expect([0, 1, 2, 3].map((i) => livePosition(i, 0, 2))).toEqual([2, 0, 1, 3]);
+    // No drag: as they stand.
+    expect([0, 1, 2].map((i) => livePosition(i, -1, -1))).toEqual([0, 1, 2]);
   });
 });

@@ -44,6 +44,18 @@ export function moveItem(items: AudioItem[], activeId: string, overId: string): 
   return next;
 }
 
+/**
+ * Where the row at `index` lands if the drag in progress (activeIndex -> overIndex) is dropped now,
+ * so the numbers follow the order on screen while dragging; -1 means no drag.
+ */
+export function livePosition(index: number, activeIndex: number, overIndex: number): number {
+  if (activeIndex < 0 || overIndex < 0) return index;
+  if (index === activeIndex) return overIndex;
+  if (activeIndex < overIndex && index > activeIndex && index <= overIndex) return index - 1;
+  if (overIndex < activeIndex && index >= overIndex && index < activeIndex) return index + 1;
+  return index;
+}
+
 export function widgetReducer(state: WidgetState, action: WidgetAction): WidgetState {
   switch (action.type) {
     case 'loaded':
