@@ -251,6 +251,12 @@ describe('realtime (Laravel Echo protocol)', () => {
     expect(heard).toEqual(['after reconnect']);
   });
 
+  it('fails to start, rather than start half, when its port is taken', async () => {
+    await expect(
+      createRealtime({ host: '127.0.0.1', port: rt.port, allowOrigin: () => true, sidForCookieHeader, log: pino({ level: 'silent' }) }),
+    ).rejects.toThrow(/EADDRINUSE/);
+  });
+
   it('allows the app origin with credentials and not another origin', async () => {
     const preflight = (origin: string) =>
       new Promise<Record<string, string | string[] | undefined>>((resolve, reject) => {

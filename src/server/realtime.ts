@@ -72,13 +72,18 @@ export async function createRealtime(opts: RealtimeOptions): Promise<Realtime> {
     });
   });
 
-  await new Promise<void>((resolve, reject) => {
-    http.once('error', reject);
-    http.listen(opts.port, opts.host, () => {
-      http.off('error', reject);
-      resolve();
+  try {
+    await new Promise<void>((resolve, reject) => {
+      http.once('error', reject);
+      http.listen(opts.port, opts.host, () => {
+        http.off('error', reject);
+        resolve();
+      });
     });
-  });
+  } catch (err) {
+    io.engine.close();
+    throw err;
+  }
   const port = (http.address() as AddressInfo).port;
   let closed: Promise<void> | undefined;
 
