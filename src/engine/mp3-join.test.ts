@@ -115,10 +115,11 @@ describe('joinMp3', () => {
     }
   });
 
-  it('writes an Info frame for CBR inputs and no ID3 tag when there is no text', async () => {
+  it('writes an Info frame for CBR inputs, in their bit rate and channel mode, and no ID3 tag when there is no text', async () => {
+    const plainStereo = [...CBR, '-joint_stereo', '0'];
     const parts = [
-      await part(await makeTone(path.join(dir, 'c1.mp3'), { seconds: 1, codecArgs: CBR })),
-      await part(await makeTone(path.join(dir, 'c2.mp3'), { seconds: 1, frequency: 880, codecArgs: CBR })),
+      await part(await makeTone(path.join(dir, 'c1.mp3'), { seconds: 1, codecArgs: plainStereo })),
+      await part(await makeTone(path.join(dir, 'c2.mp3'), { seconds: 1, frequency: 880, codecArgs: plainStereo })),
     ];
     const out = path.join(dir, 'cbr-out.mp3');
     await joinMp3(parts, out);
@@ -126,6 +127,8 @@ describe('joinMp3', () => {
     expect(id3v2Size(bytes, 0)).toBe(0);
     const h = parseFrameHeader(readWord(bytes, 0))!;
     expect(h.bitRate).toBe(128000);
+    expect(h.channelMode).toBe(parseFrameHeader(readWord(bytes, h.frameLength))!.channelMode);
+    expect(h.channelMode).toBe(0);
     expect(readXingFrame(bytes.subarray(0, h.frameLength))).toMatchObject({ kind: 'Info', frames: parts[0].scan.frames + parts[1].scan.frames });
     expect(await decodeErrors(out)).toBe('');
   });
@@ -180,6 +183,8 @@ describe('joinMp3', () => {
     const out = path.join(dir, 'never.mp3');
     await expect(joinMp3([a, b], out)).rejects.toThrow(/odd rate\.mp3.*22050 Hz/);
     await expect(joinMp3([a, c], out)).rejects.toThrow(/mono\.mp3.*1 ch/);
+    await expect(joinMp3([a], a.file)).rejects.toThrow(/m1\.mp3: is also the output file/);
+    expect((await scanMp3(a.file)).ok).toBe(true);
     expect(existsSync(out)).toBe(false);
   });
 

@@ -1,6 +1,7 @@
 // Frame-level MP3 join: copy each input's audio frames, in order, behind one new ID3v2.3 tag and
 // one new Xing/Info frame. Streams in 1 MiB chunks; each validated run is written with one call.
 import { open, type FileHandle } from 'node:fs/promises';
+import path from 'node:path';
 import { AbortError, InputError } from './errors.js';
 import { buildId3v23, type Id3Text } from './id3-write.js';
 import { FrameWalker, FreeFormatError, OffsetLog } from './mp3-walk.js';
@@ -121,6 +122,9 @@ async function copyPart(
 export async function joinMp3(parts: JoinPart[], outFile: string, opts: JoinOptions = {}): Promise<JoinResult> {
   if (parts.length === 0) throw new Error('joinMp3 needs at least one part');
   checkCompatible(parts);
+  for (const p of parts) {
+    if (path.resolve(p.file) === path.resolve(outFile)) throw new InputError(p.file, 'is also the output file');
+  }
   const first = parts[0].scan;
   const format = { mpegVersion: first.mpegVersion, sampleRate: first.sampleRate, channels: first.channels };
   const allCbr = parts.every((p) => !p.scan.vbr && Math.abs(p.scan.bitRate - first.bitRate) < first.bitRate * 0.01);
@@ -132,6 +136,7 @@ export async function joinMp3(parts: JoinPart[], outFile: string, opts: JoinOpti
   let audioBytes = 0;
   let mask = 0;
   let done = 0;
+  let firstWord = 0;
   const out = await open(outFile, 'w');
   try {
     await out.write(id3, 0, id3.length, 0);
@@ -147,12 +152,16 @@ export async function joinMp3(parts: JoinPart[], outFile: string, opts: JoinOpti
       frames += walker.frames;
       audioBytes += walker.audioBytes;
       mask |= walker.bitRateMask;
+      firstWord ||= walker.firstWord;
     }
     if (frames === 0) throw new InputError(parts[0].file, 'no MP3 audio frames to join');
     const streamBytes = plan.length + audioBytes;
     const vbr = (mask & (mask - 1)) !== 0;
     const toc = buildToc(offsets.data, frames, audioBytes);
-    const header = buildXingFrame(plan, { vbr, frames, bytes: streamBytes, toc });
+    // Same channel mode as the audio, so strict players see one consistent stream.
+    const mode = (firstWord >>> 6) & 3;
+    const headerPlan = firstWord ? planXingFrame({ ...format, channelMode: mode }, allCbr ? first.bitRate : undefined) : plan;
+    const header = buildXingFrame(headerPlan, { vbr, frames, bytes: streamBytes, toc });
     await out.write(header, 0, header.length, id3.length);
     return {
       bytes: id3.length + streamBytes,

@@ -35,6 +35,8 @@ export class FrameWalker {
   headerFrames = 0;
   /** Bit i set when a frame used bit rate index i. */
   bitRateMask = 0;
+  /** Header word of the first audio frame (0 until one is seen): its channel mode is copied. */
+  firstWord = 0;
   private readonly key: number;
   private readonly mono: boolean;
   private readonly lengths: Int32Array;
@@ -115,7 +117,7 @@ export class FrameWalker {
         }
         if (runStart < 0) runStart = pos;
         this.offsets?.push(this.offsetBase + this.audioBytes);
-        this.frames++;
+        if (this.frames++ === 0) this.firstWord = readWord(buf, pos);
         this.audioBytes += fl;
         this.bitRateMask |= 1 << ((buf[pos + 2] >>> 4) & 15);
         pos += fl;

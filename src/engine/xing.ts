@@ -40,6 +40,8 @@ export interface XingFormat {
   mpegVersion: MpegVersion;
   sampleRate: number;
   channels: 1 | 2;
+  /** Channel mode bits of the audio frames (0 stereo, 1 joint, 2 dual, 3 mono); joint stereo or mono by default. */
+  channelMode?: number;
 }
 
 export interface XingPlan {
@@ -58,9 +60,10 @@ const BODY = 4 + 4 + 4 + 4 + 100; // tag, flags, frames, bytes, TOC
  */
 export function planXingFrame(format: XingFormat, preferredBitRate?: number): XingPlan {
   const { mpegVersion: v, sampleRate, channels } = format;
+  const mode = channels === 1 ? 3 : format.channelMode !== undefined && format.channelMode !== 3 ? format.channelMode : 1;
   const tagAt = 4 + sideInfoSize(v, channels);
   const need = tagAt + BODY;
-  const base = formatWord(v, 3, sampleRate, channels === 1 ? 3 : 1);
+  const base = formatWord(v, 3, sampleRate, mode);
   let pick = -1;
   if (preferredBitRate) {
     let best = -1;
