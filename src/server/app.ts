@@ -139,7 +139,7 @@ export async function createApp(partial: Partial<AppConfig> = {}, deps: AppDeps 
       list: false,
     });
     const flash = createFlash();
-    await app.register(pageRoutes, { store, config, realtime, flash });
+    await app.register(pageRoutes, { store, config, realtime, flash, now });
     await app.register(uploadRoutes, { store, storage, config, tools, probe: deps.probe ?? probeFile, now, flash });
     await app.register(itemsRoutes, { store });
     await app.register(filesRoutes, { store, storage });

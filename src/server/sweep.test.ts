@@ -2,7 +2,8 @@ import { existsSync } from 'node:fs';
 import { mkdir, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { tempDir } from '../../test/audio-fixtures.js';
+import { makeTone, tempDir } from '../../test/audio-fixtures.js';
+import { listItems, openSession, startTestApp, upload } from '../../test/server-harness.js';
 import { openSqliteStore } from './db/sqlite-store.js';
 import { createStorage, type DiskStorage } from './storage.js';
 import type { Store } from './store.js';
@@ -114,5 +115,33 @@ describe('the retention sweep', () => {
     const sweeper = createSweeper({ store, storage, retentionHours: 1, intervalMs: 0, now: () => now, log: quiet });
     expect(await sweeper.sweepOnce()).toEqual([]);
     expect(existsSync(path.join(storage.uploadsDir('s1'), 'a.mp3'))).toBe(true);
+  });
+
+  it('through the app: an idle session loses its uploads and its cookie; a session in use keeps everything', async () => {
+    let clock = 1_000 * HOUR;
+    const t = await startTestApp({ retentionHours: 24 }, { now: () => clock });
+    try {
+      const tone = await makeTone(path.join(root, 'tone.wav'), { seconds: 0.5 });
+      const idle = await openSession(t.app);
+      const busy = await openSession(t.app);
+      await upload(t.app, idle, [{ path: tone }]);
+      await upload(t.app, busy, [{ path: tone }]);
+      const [idleItem] = await listItems(t.app, idle);
+      const [busyItem] = await listItems(t.app, busy);
+
+      clock += 20 * HOUR;
+      await t.app.inject({ method: 'GET', url: '/', headers: { cookie: busy.cookie } });
+      clock += 5 * HOUR;
+      expect(await t.sweeper.sweepOnce()).toEqual([idle.sid]);
+
+      expect(existsSync(t.storage.uploadPath(idleItem))).toBe(false);
+      const gone = await t.app.inject({ method: 'GET', url: `/upload/${idle.sid}/${idleItem.newfilename}.wav`, headers: { cookie: idle.cookie } });
+      expect(gone.statusCode).toBe(403);
+      const kept = await t.app.inject({ method: 'GET', url: `/upload/${busy.sid}/${busyItem.newfilename}.wav`, headers: { cookie: busy.cookie } });
+      expect(kept.statusCode).toBe(200);
+      expect(existsSync(path.join(t.dataDir, 'audio-merge.sqlite'))).toBe(true);
+    } finally {
+      await t.dispose();
+    }
   });
 });

@@ -12,11 +12,12 @@ export interface PageRouteDeps {
   config: AppConfig;
   realtime: Realtime;
   flash: Flash;
+  now: () => number;
 }
 
-export async function pageRoutes(app: FastifyInstance, { store, config, realtime, flash }: PageRouteDeps): Promise<void> {
+export async function pageRoutes(app: FastifyInstance, { store, config, realtime, flash, now }: PageRouteDeps): Promise<void> {
   app.get('/', async (request, reply) => {
-    const session = request.amSession ?? startSession(store, reply);
+    const session = request.amSession ?? startSession(store, reply, now());
     const html = renderHostPage({
       csrfToken: session.csrfToken,
       sid: session.sid,
