@@ -38,6 +38,15 @@ export const BAD_INPUTS: Record<string, (file: string) => Promise<string>> = {
     await rename(`${f}.jpg`, f);
     return f;
   },
+  'header-only.wav': async (f) => {
+    const { makeTone } = await import('./audio-fixtures.js');
+    const { readFile } = await import('node:fs/promises');
+    await makeTone(f, { seconds: 1 });
+    // The RIFF header up to the data chunk's size field: samples promised, none there.
+    const bytes = await readFile(f);
+    await writeFile(f, bytes.subarray(0, bytes.indexOf('data') + 8));
+    return f;
+  },
   'noise.bin': async (f) => (await writeFile(f, noise(64 * 1024, 7)), f),
   'noise.mp3': async (f) => (await writeFile(f, noise(64 * 1024, 11)), f),
 };

@@ -94,6 +94,8 @@ describe('probeFile', () => {
     const reason = async (name: string) => ((await probeFile(await makeBad(dir, name), { tools }).catch((e) => e)) as InputError).reason;
     expect(await reason('empty.mp3')).toBe('empty file');
     expect(await reason('cover.png')).toBe('not audio (no audio stream)');
+    expect(await reason('header-only.wav')).toBe('no decodable audio (zero duration)');
+    expect(await reason('noise.bin')).toBe('not audio (unrecognised format)');
   });
 
   it('blames a broken ffprobe, not the input', async () => {
