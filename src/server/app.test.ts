@@ -1,7 +1,8 @@
-import { readFile } from 'node:fs/promises';
+import { readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openSession, startTestApp, upload, type TestApp } from '../../test/server-harness.js';
+import { tempDir } from '../../test/audio-fixtures.js';
+import { listItems, openSession, startTestApp, upload, type TestApp } from '../../test/server-harness.js';
 import { isOwnOrigin, PACKAGE_ROOT } from './app.js';
 
 let t: TestApp;
@@ -56,5 +57,27 @@ describe('closing', () => {
     expect(res.statusCode).toBe(503);
     expect(res.json().error).toMatch(/shutting down/);
     await closing;
+  });
+});
+
+describe('restarting', () => {
+  it('keeps sessions and items in the same DATA_DIR and empties tmp/', async () => {
+    const { dir, cleanup } = await tempDir('audio-merge-restart-');
+    try {
+      const first = await startTestApp({ dataDir: dir });
+      const s = await openSession(first.app);
+      await first.close();
+      await writeFile(path.join(dir, 'tmp', 'left-over.upload'), 'half a file');
+
+      const second = await startTestApp({ dataDir: dir });
+      expect(await readdir(path.join(dir, 'tmp'))).toEqual([]);
+      expect(await listItems(second.app, s)).toEqual([]);
+      const page = await second.app.inject({ method: 'GET', url: '/', headers: { cookie: s.cookie } });
+      expect(page.headers['set-cookie']).toBeUndefined();
+      expect(page.body).toContain(`data-sid="${s.sid}"`);
+      await second.close();
+    } finally {
+      await cleanup();
+    }
   });
 });
