@@ -215,4 +215,23 @@ describe('the widget in a real browser against the real server', () => {
       await phone.close();
     }
   });
+
+  it("a refused upload shows the server's reason next to that file, and only good files become rows", async () => {
+    const ctx = await browser.newContext({ viewport: { width: 900, height: 1200 } });
+    const p = await ctx.newPage();
+    try {
+      await p.goto(server.url);
+      const bogus = path.join(work.dir, 'not really.mp3');
+      await writeFile(bogus, 'these are words, not sound\n'.repeat(200));
+      await p.setInputFiles('#audio-merge-file-input', [path.join(work.dir, TONES[0].name), bogus]);
+      const refusal = p.locator('.audio-merge-upload-item--failed [role="alert"]');
+      await refusal.waitFor({ timeout: 60_000 });
+      expect(await refusal.textContent()).toContain('not really.mp3');
+      await p.waitForSelector('.audio-merge-row', { timeout: 60_000 });
+      expect(await rowNames(p)).toEqual([TONES[0].name]);
+      await p.locator('.audio-merge-upload').screenshot({ path: path.join(SCREENSHOTS, 'upload-refused.png') });
+    } finally {
+      await ctx.close();
+    }
+  });
 });

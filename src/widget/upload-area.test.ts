@@ -142,4 +142,16 @@ describe('the upload area', () => {
     form.dispatchEvent(submit);
     expect(submit.defaultPrevented).toBe(true);
   });
+
+  it('a file dropped beside the zone is neither opened by the browser nor uploaded', () => {
+    const form = page();
+    enhanceUploadForm(form, { createXhr: () => new FakeXhr() as unknown as XMLHttpRequest });
+    const outside = document.createElement('div');
+    document.body.append(outside);
+    const drop = new Event('drop', { bubbles: true, cancelable: true });
+    Object.defineProperty(drop, 'dataTransfer', { value: { types: ['Files'], files: [audioFile('stray.mp3')] } });
+    outside.dispatchEvent(drop);
+    expect(drop.defaultPrevented).toBe(true);
+    expect(FakeXhr.all).toHaveLength(0);
+  });
 });

@@ -144,4 +144,13 @@ export function enhanceUploadForm(form: HTMLFormElement, opts: UploadAreaOptions
     over(false);
     enqueue(e.dataTransfer?.files);
   });
+  // A file dropped just beside the zone must not make the browser open it and leave the page.
+  const win = doc.defaultView;
+  const carriesFiles = (e: DragEvent) => Array.from(e.dataTransfer?.types ?? []).includes('Files');
+  win?.addEventListener('dragover', (e) => {
+    if (carriesFiles(e)) e.preventDefault();
+  });
+  win?.addEventListener('drop', (e) => {
+    if (carriesFiles(e)) e.preventDefault();
+  });
 }
