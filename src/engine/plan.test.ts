@@ -25,8 +25,7 @@ describe('planning the output', () => {
 
   it('uses 44.1 kHz stereo when no input is an MP3', () => {
     const plan = planMerge([other(48000, 1), other(96000, 2)]);
-    expect(plan).toMatchObject({ sampleRate: 44100, channels: 2, transcoded: [0, 1] });
-    expect(plan.bitRateKbps).toBeGreaterThanOrEqual(128);
+    expect(plan).toMatchObject({ sampleRate: 44100, channels: 2, bitRateKbps: 128, transcoded: [0, 1] });
   });
 
   it('breaks a tie in count by total duration', () => {

@@ -29,18 +29,12 @@ export function validBitRates(version: 1 | 2 | 2.5): number[] {
   return version === 1 ? MPEG1_KBPS : MPEG2_KBPS;
 }
 
-// Floors keep transcoded speech and music listenable; lower-rate MPEG versions carry less.
+// Floors keep transcoded speech and music listenable; lower-rate MPEG versions carry less. With
+// no MP3 to match, the floor is the rate: what ffmpeg users expect, and the same work as theirs.
 function floorKbps(version: 1 | 2 | 2.5, channels: 1 | 2): number {
   if (version === 1) return channels === 2 ? 128 : 64;
   if (version === 2) return channels === 2 ? 64 : 32;
   return channels === 2 ? 32 : 16;
-}
-
-// Used when no input is a matching MP3, so nothing tells us what rate the user is used to.
-function defaultKbps(version: 1 | 2 | 2.5, channels: 1 | 2): number {
-  if (version === 1) return channels === 2 ? 192 : 96;
-  if (version === 2) return channels === 2 ? 96 : 48;
-  return channels === 2 ? 48 : 24;
 }
 
 function median(values: number[]): number {
@@ -94,7 +88,7 @@ export function planMerge(inputs: PlanInput[]): Plan {
   const bitRateKbps =
     matchingRates.length > 0
       ? pickBitRate(median(matchingRates) / 1000, mpegVersion, channels)
-      : defaultKbps(mpegVersion, channels);
+      : floorKbps(mpegVersion, channels);
   const transcoded = copy.flatMap((c, i) => (c ? [] : [i]));
   return { sampleRate, channels, mpegVersion, bitRateKbps, copy, transcoded };
 }

@@ -62,6 +62,13 @@ describe('transcoding one input', () => {
     expect(err.message).toMatch(/^Chapter 1\.wav: could not be re-encoded \(.*Invalid data/);
   });
 
+  it('does not blame the input when the disk is full', async () => {
+    const { runner } = fakeRunner({ code: 1, stderrTail: 'av_interleaved_write_frame(): No space left on device\n' });
+    const err = await transcodeToMp3({ input: 'a.wav', output: 'o.mp3', target, durationSeconds: 1, tools, runner }).catch((e) => e);
+    expect(err).not.toBeInstanceOf(InputError);
+    expect(err.message).toMatch(/cannot write a temporary file: .*No space left on device/);
+  });
+
   it('gives a clear ToolError when ffmpeg has no MP3 encoder or cannot run', async () => {
     const { runner } = fakeRunner({ code: 1, stderrTail: "Unknown encoder 'libmp3lame'\n" });
     await expect(transcodeToMp3({ input: 'a.wav', output: 'o.mp3', target, durationSeconds: 1, tools, runner })).rejects.toThrow(
