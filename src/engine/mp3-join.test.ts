@@ -176,6 +176,28 @@ describe('joinMp3', () => {
     }
   });
 
+  it('drops the cut frame, tag and header frame where a truncated MP3 has another appended (cat)', async () => {
+    const a = await part(await makeTone(path.join(dir, 'head.mp3'), { seconds: 2, frequency: 440, codecArgs: CBR }));
+    const b = await part(await makeTone(path.join(dir, 'next.mp3'), { seconds: 2, frequency: 880, codecArgs: CBR, extraArgs: ['-metadata', 'title=Next'] }));
+    const aBytes = await readFile(a.file);
+    const cutAt = a.scan.audioStart + Math.floor(a.scan.audioBytes / 2) + 200; // inside a frame
+    const catted = path.join(dir, 'catted.mp3');
+    await writeFile(catted, Buffer.concat([aBytes.subarray(0, cutAt), await readFile(b.file)]));
+    expect(await decodeErrors(catted)).not.toBe(''); // what a player would stumble on
+    const p = await part(catted);
+    const wholeFramesOfA = (() => {
+      let n = 0;
+      for (let q = a.scan.audioStart; q + parseFrameHeader(readWord(aBytes, q))!.frameLength <= cutAt; n++) q += parseFrameHeader(readWord(aBytes, q))!.frameLength;
+      return n;
+    })();
+    expect(p.scan.frames).toBe(wholeFramesOfA + b.scan.frames);
+    const out = path.join(dir, 'catted-out.mp3');
+    const r = await joinMp3([p], out);
+    expect(r.frames).toBe(p.scan.frames);
+    expect(await decodeErrors(out)).toBe('');
+    expect(walkOutput(await readFile(out)).headerFrames.length).toBe(1);
+  });
+
   it('refuses parts of another sample rate or channel count, naming the file, and writes nothing', async () => {
     const a = await part(await makeTone(path.join(dir, 'm1.mp3'), { seconds: 1, codecArgs: CBR }));
     const b = await part(await makeTone(path.join(dir, 'odd rate.mp3'), { seconds: 1, sampleRate: 22050, codecArgs: CBR }));

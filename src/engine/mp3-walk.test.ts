@@ -45,6 +45,18 @@ describe('walking frames', () => {
     }
   });
 
+  it('drops a frame cut short when another stream was appended after it', () => {
+    const a = frames(V1_128, 3, 1);
+    const cut = frame(V1_128, 30).subarray(0, 200);
+    const b = frames(V1_128, 3, 50);
+    for (const chunk of [64, 500, 4096]) {
+      const { walker, copied } = walkAll(Buffer.concat([a, cut, b]), chunk);
+      expect(walker.frames).toBe(6);
+      expect(walker.skippedBytes).toBe(200);
+      expect(copied.equals(Buffer.concat([a, b]))).toBe(true);
+    }
+  });
+
   it('drops a truncated last frame', () => {
     const data = frames(V1_128, 6).subarray(0, 5 * 417 + 200);
     const { walker, copied } = walkAll(data, 1000);

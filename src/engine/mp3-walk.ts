@@ -65,6 +65,20 @@ export class FrameWalker {
     return this.lengths[((w >>> 12) & 15) * 2 + ((w >>> 9) & 1)];
   }
 
+  /** 1 when a confirmed frame starts in buf[from, to), 0 when none does, -1 when more bytes are needed to tell. */
+  private startsWithin(buf: Uint8Array, from: number, to: number, len: number, final: boolean): number {
+    for (let q = from; q < to; q++) {
+      if (buf[q] !== 0xff) continue;
+      const l = this.lengthOf(readWord(buf, q));
+      if (l <= 0) continue;
+      if (q + l + 4 <= len) {
+        if (this.lengthOf(readWord(buf, q + l)) > 0) return 1;
+      } else if (!final) return -1;
+      else if (q + l === len) return 1;
+    }
+    return 0;
+  }
+
   /**
    * Walk buf[from, len). `final` says the buffer ends where the audio ends. Calls `sink` for each
    * run of audio frames (buffer indexes). Returns where the unconsumed tail starts: bytes the
@@ -83,7 +97,18 @@ export class FrameWalker {
         }
         break;
       }
-      const fl = this.lengthOf(readWord(buf, pos));
+      let fl = this.lengthOf(readWord(buf, pos));
+      if (fl > 0 && !this.syncing) {
+        // A frame counts when the next header follows it. When one does not, and a frame of the
+        // stream starts inside this one, this one was cut short (a truncated file with more after it).
+        const next = pos + fl;
+        if (next + 4 > len && !final) break;
+        if (next + 4 <= len && this.lengthOf(readWord(buf, next)) <= 0) {
+          const cut = this.startsWithin(buf, pos + 1, next, len, final);
+          if (cut < 0) break;
+          if (cut > 0) fl = 0;
+        }
+      }
       if (fl > 0 && this.syncing) {
         // After junk, a header counts only when the next one is a header too (or the audio ends there).
         const next = pos + fl;
