@@ -187,6 +187,15 @@ describe('mergeFiles', () => {
     expect(pids.filter(isRunning)).toEqual([]);
   });
 
+  it('writes an output whose name is near the 255-byte limit', async () => {
+    const good = await makeTone(path.join(dir, 'good.mp3'), { seconds: 1 });
+    const target = path.join(out, `${'я'.repeat(123)}.mp3`); // 250 bytes
+    const report = await mergeFiles([good], target, { tools });
+    expect(report.output).toBe(target);
+    expect(existsSync(target)).toBe(true);
+    expect(await leftovers()).toEqual([]);
+  });
+
   it('says so when the output folder does not exist', async () => {
     const good = await makeTone(path.join(dir, 'good.mp3'), { seconds: 1 });
     await expect(mergeFiles([good], path.join(dir, 'no such folder', 'x.mp3'), { tools })).rejects.toThrow(/cannot write .*x\.mp3: no folder .*no such folder/);

@@ -27,6 +27,15 @@ function defaultTitle(name: string): string {
   return path.basename(name).replace(/\.[^.]+$/, '') || path.basename(name);
 }
 
+/** A hidden name beside the target (same file system, so the final rename is atomic). */
+function partialPath(target: string): string {
+  const base = path.basename(target);
+  const random = randomBytes(6).toString('hex');
+  // File names are limited to 255 bytes; a long target name is not repeated.
+  const name = Buffer.byteLength(base) <= 200 ? `.${base}.${random}.partial` : `.audio-merge-${random}.partial`;
+  return path.join(path.dirname(target), name);
+}
+
 /**
  * Join `inputs`, in order, into one MP3 at `output`, atomically (temporary file + rename).
  * Throws InputError (with index) for an unusable input, AbortError when cancelled.
@@ -51,7 +60,7 @@ export async function mergeFiles(
   const concurrency = Math.max(1, opts.concurrency ?? os.availableParallelism());
 
   const workDir = opts.tmpDir ?? path.dirname(target);
-  const partial = path.join(path.dirname(target), `.${path.basename(target)}.${randomBytes(6).toString('hex')}.partial`);
+  const partial = partialPath(target);
   let tempDir: string | undefined;
   try {
     const outDir = await stat(path.dirname(target)).catch(() => undefined);
