@@ -3,7 +3,8 @@ import { defineConfig } from 'vite';
 // Library build: one self-contained module script the host page loads.
 export default defineConfig({
   define: { 'process.env.NODE_ENV': JSON.stringify('production') },
-  esbuild: { jsx: 'automatic' },
+  // Production JSX whatever NODE_ENV the caller has (vitest sets "test", which would pick jsxDEV).
+  oxc: { jsx: { runtime: 'automatic', development: false } },
   build: {
     outDir: 'dist/widget',
     emptyOutDir: true,

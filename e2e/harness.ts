@@ -21,9 +21,17 @@ export function freePort(): Promise<number> {
   });
 }
 
+/** The environment a person's shell would have: not vitest's NODE_ENV=test. */
+function personEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  const env = { ...process.env, ...extra };
+  delete env.NODE_ENV;
+  delete env.VITEST;
+  return env;
+}
+
 /** npm run build, once per test run; a failed build fails the suite with its output. */
 export function build(): void {
-  const r = spawnSync('npm', ['run', 'build', '--silent'], { cwd: ROOT, encoding: 'utf8' });
+  const r = spawnSync('npm', ['run', 'build', '--silent'], { cwd: ROOT, encoding: 'utf8', env: personEnv() });
   if (r.status !== 0) throw new Error(`npm run build failed:\n${r.stdout}\n${r.stderr}`);
 }
 
@@ -51,7 +59,7 @@ export async function startServer(dataDir: string): Promise<RunningServer> {
   const [port, socketPort] = [await freePort(), await freePort()];
   const child = spawn(process.execPath, ['dist/main.js'], {
     cwd: ROOT,
-    env: { ...process.env, PORT: String(port), SOCKET_PORT: String(socketPort), DATA_DIR: dataDir, HOST: '127.0.0.1' },
+    env: personEnv({ PORT: String(port), SOCKET_PORT: String(socketPort), DATA_DIR: dataDir, HOST: '127.0.0.1' }),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let log = '';
