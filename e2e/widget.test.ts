@@ -91,6 +91,7 @@ describe('the widget in a real browser against the real server', () => {
     await poll(() => page.locator('[aria-live]').allTextContents()).toContainEqual(
       expect.stringContaining('Picked up low tone.wav'),
     );
+    await page.locator('#audio-merge-tool').screenshot({ path: path.join(SCREENSHOTS, 'keyboard-lifted.png') });
     await page.keyboard.press('ArrowDown');
     await poll(() => page.locator('[aria-live]').allTextContents()).toContainEqual(
       expect.stringContaining('low tone.wav was moved to position 3 of 3'),
@@ -98,6 +99,8 @@ describe('the widget in a real browser against the real server', () => {
     await page.keyboard.press('Space');
     await poll(() => rowNames(page)).toEqual(['high tone.ogg', 'middle tone.flac', 'low tone.wav']);
     expect(await rowPositions(page)).toEqual(['1', '2', '3']);
+    // Focus stays on the moved row, so the next Space can move it again.
+    await poll(() => page.evaluate(() => document.activeElement?.querySelector('.audio-merge-filename')?.textContent)).toBe('low tone.wav');
     const shown = await rowNames(page);
 
     // Make: hold the merge answer until the progress view has been seen, so the reload waits.

@@ -54,7 +54,8 @@ ${AREAS} {
   margin: -10px 0 -10px -6px; padding-left: 6px; color: #9ca3af; cursor: grab;
   touch-action: none; user-select: none; border-radius: 10px 0 0 10px;
 }
-.audio-merge-root .audio-merge-handle:hover { color: var(--am-accent); background: var(--am-accent-soft); }
+.audio-merge-root .audio-merge-handle:hover,
+.audio-merge-root .audio-merge-row--lifted .audio-merge-handle { color: var(--am-accent); background: var(--am-accent-soft); }
 .audio-merge-root .audio-merge-handle svg { display: block; width: 10px; height: 16px; fill: currentColor; }
 .audio-merge-root .audio-merge-row-body { display: flex; flex-direction: column; min-width: 0; flex: 1 1 auto; gap: 2px; }
 .audio-merge-root .audio-merge-row-head { display: flex; align-items: center; gap: 8px; min-width: 0; }
