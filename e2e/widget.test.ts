@@ -119,6 +119,7 @@ describe('the widget in a real browser against the real server', () => {
     await expect.poll(() => page.locator('.audio-merge-status').textContent(), { timeout: 120_000 }).toBe('100%');
     expect(await page.getByRole('progressbar').getAttribute('aria-valuenow')).toBe('100');
     await page.locator('.audio-merge-root').screenshot({ path: path.join(SCREENSHOTS, 'progress.png') });
+    console.log(`status texts seen: ${statuses.join(' | ')}`);
     const percents = statuses.filter((s) => /^\d+%$/.test(s)).map((s) => Number.parseInt(s, 10));
     expect(percents[0]).toBe(0);
     expect(percents.at(-1)).toBe(100);
