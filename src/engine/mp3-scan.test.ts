@@ -5,6 +5,7 @@ import { ffprobeJson, makeTone, tempDir } from '../../test/audio-fixtures.js';
 import { makeToneWithArt } from '../../test/mp3-fixtures.js';
 import { noise } from '../../test/mp3-synth.js';
 import { parseFrameHeader, readWord } from './mp3-frames.js';
+import { crc16 } from './mp3-lame.js';
 import { scanMp3, type Mp3Scan } from './mp3-scan.js';
 import { id3v2Size } from './mp3-tags.js';
 
@@ -16,8 +17,8 @@ afterAll(() => cleanup());
 const CBR = ['-c:a', 'libmp3lame', '-b:a', '128k'];
 const VBR = ['-c:a', 'libmp3lame', '-q:a', '4'];
 
-async function scanned(file: string): Promise<Mp3Scan> {
-  const r = await scanMp3(file);
+async function scanned(file: string, opts: { fullWalk?: boolean } = {}): Promise<Mp3Scan> {
+  const r = await scanMp3(file, opts);
   if (!r.ok) throw new Error(`scan failed: ${r.reason}`);
   return r.scan;
 }
@@ -135,6 +136,42 @@ describe('scanMp3', () => {
     expect(await scanMp3(empty)).toMatchObject({ ok: false, reason: 'the file is empty' });
     const mp2 = await makeTone(path.join(dir, 'layer2.mp3'), { seconds: 1, codecArgs: ['-c:a', 'mp2', '-b:a', '192k'], extraArgs: ['-f', 'mp2'] });
     expect(await scanMp3(mp2)).toMatchObject({ ok: false, reason: expect.stringMatching(/layer II/) });
+  });
+
+  it('takes the count from a LAME tag that holds, and walks every frame otherwise', async () => {
+    const files = [
+      await makeTone(path.join(dir, 'l-cbr.mp3'), { seconds: 3, codecArgs: CBR }),
+      await makeTone(path.join(dir, 'l-vbr.mp3'), { seconds: 3, codecArgs: VBR, extraArgs: ['-write_id3v1', '1'] }),
+      await makeTone(path.join(dir, 'l-22.mp3'), { seconds: 2, sampleRate: 22050, channels: 1, codecArgs: ['-c:a', 'libmp3lame', '-b:a', '32k'] }),
+      await makeTone(path.join(dir, 'l-8.mp3'), { seconds: 2, sampleRate: 8000, channels: 1, codecArgs: ['-c:a', 'libmp3lame', '-b:a', '16k'] }),
+      await makeToneWithArt(path.join(dir, 'l-art.mp3')),
+    ];
+    for (const f of files) {
+      const walked = await scanned(f, { fullWalk: true });
+      expect(await scanned(f)).toEqual(walked);
+      expect(await framesIn(f, walked)).toBe(walked.frames);
+    }
+    // a tag that lies: with its CRC broken the scan walks; with the CRC made to match, a CBR count
+    // that does not fit the bytes is still refused, and a VBR one is believed (the join recounts)
+    const lie = async (file: string, tagName: string) => {
+      const b = await readFile(file);
+      const truth = await scanned(file, { fullWalk: true });
+      const tagAt = b.indexOf(tagName);
+      const frameStart = tagAt - 36;
+      expect(frameStart + parseFrameHeader(readWord(b, frameStart))!.frameLength).toBe(truth.audioStart);
+      const lied = Buffer.from(b);
+      lied.writeUInt32BE(truth.frames + 5, tagAt + 8);
+      const out = path.join(dir, `lied-${tagName}.mp3`);
+      await writeFile(out, lied);
+      const withBadCrc = (await scanned(out)).frames;
+      lied.writeUInt16BE(crc16(lied, frameStart, frameStart + 190), frameStart + 190);
+      await writeFile(out, lied);
+      return { truth: truth.frames, withBadCrc, withGoodCrc: (await scanned(out)).frames };
+    };
+    const cbr = await lie(files[0], 'Info');
+    expect(cbr).toEqual({ truth: cbr.truth, withBadCrc: cbr.truth, withGoodCrc: cbr.truth });
+    const vbr = await lie(files[1], 'Xing');
+    expect(vbr).toEqual({ truth: vbr.truth, withBadCrc: vbr.truth, withGoodCrc: vbr.truth + 5 });
   });
 
   it('stops when aborted', async () => {

@@ -2,9 +2,12 @@
 import { open, type FileHandle } from 'node:fs/promises';
 import { AbortError } from './errors.js';
 import { readId3v2Text } from './id3-read.js';
+import { parseFrameHeader, readWord, type FrameHeader } from './mp3-frames.js';
+import { trustedCounts } from './mp3-lame.js';
 import { FrameWalker, FreeFormatError } from './mp3-walk.js';
 import { findStreamStart } from './mp3-sync.js';
 import { headTagSize, readId3v1, tailTag, TAIL_WINDOW } from './mp3-tags.js';
+import { isHeaderFrame } from './xing.js';
 
 export interface Mp3Scan {
   mpegVersion: 1 | 2 | 2.5;
@@ -52,11 +55,73 @@ function popcount(x: number): number {
   return n;
 }
 
+/** Whether buf[0, len) ends with at least two whole consistent frames, the last ending exactly at len. */
+function endsWithFrames(walker: FrameWalker, buf: Buffer, len: number): boolean {
+  for (let p = 0; p + 4 <= len; p++) {
+    if (buf[p] !== 0xff) continue;
+    let q = p;
+    let n = 0;
+    while (q + 4 <= len) {
+      const l = walker.lengthOf(readWord(buf, q));
+      if (l <= 0) break;
+      q += l;
+      n++;
+    }
+    if (q === len && n >= 2) return true;
+  }
+  return false;
+}
+
+/**
+ * The scan from the encoder's LAME tag (see mp3-lame.ts) when the stream starts with one that can
+ * be trusted and the file still ends in whole frames; null to walk every frame instead.
+ */
+async function fromLameTag(
+  fh: FileHandle,
+  head: Buffer,
+  offset: number,
+  headLen: number,
+  start: number,
+  end: number,
+  walker: FrameWalker,
+  h: FrameHeader,
+): Promise<Omit<Mp3Scan, 'tags'> | null> {
+  const fl = h.frameLength;
+  if (offset + fl + 4 > headLen || !isHeaderFrame(head, offset, 4 + h.sideInfoSize)) return null;
+  const firstAudio = parseFrameHeader(readWord(head, offset + fl));
+  if (!firstAudio || walker.lengthOf(readWord(head, offset + fl)) <= 0) return null;
+  const audioStart = start + offset + fl;
+  const counts = trustedCounts(head.subarray(offset, offset + fl), h, end - audioStart, firstAudio);
+  if (!counts) return null;
+  const tail = Buffer.allocUnsafe(Math.min(8192, end - audioStart));
+  if ((await readAt(fh, tail, end - tail.length, tail.length)) !== tail.length) return null;
+  if (!endsWithFrames(walker, tail, tail.length)) return null;
+  const durationSeconds = (counts.frames * h.samplesPerFrame) / h.sampleRate;
+  return {
+    mpegVersion: h.mpegVersion,
+    layer: 3,
+    sampleRate: h.sampleRate,
+    channels: h.channels,
+    samplesPerFrame: h.samplesPerFrame,
+    frames: counts.frames,
+    audioBytes: counts.audioBytes,
+    audioStart,
+    audioEnd: end,
+    durationSeconds,
+    bitRate: Math.round((counts.audioBytes * 8) / durationSeconds),
+    vbr: counts.vbr,
+  };
+}
+
 /**
  * Streaming scan (chunked reads, never the whole file). Not an MP3, free-format, or layers I/II:
  * ok:false with a reason, so the caller can fall back to ffprobe. A truncated last frame is dropped.
  */
-export async function scanMp3(file: string, opts: { signal?: AbortSignal } = {}): Promise<Mp3ScanOutcome> {
+export async function scanMp3(
+  file: string,
+  opts: { signal?: AbortSignal; /** Count every frame even when the LAME tag can be trusted. */ fullWalk?: boolean } = {},
+): Promise<Mp3ScanOutcome> {
+  if (opts.signal?.aborted) throw new AbortError();
   const fh = await open(file, 'r');
   try {
     const size = (await fh.stat()).size;
@@ -97,6 +162,10 @@ export async function scanMp3(file: string, opts: { signal?: AbortSignal } = {})
     const mpegVersion = h.mpegVersion;
     const channels = h.channels;
     const walker = new FrameWalker(mpegVersion, h.sampleRate, channels);
+    if (!opts.fullWalk) {
+      const fast = await fromLameTag(fh, buf, found.offset, len, start, end, walker, h);
+      if (fast) return { ok: true, scan: { ...fast, tags } };
+    }
     let audioStart = -1;
     let audioEnd = -1;
     let filePos = start + len; // file position of buf[len]
