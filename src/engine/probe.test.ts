@@ -2,6 +2,7 @@ import { copyFile, readFile, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { InputError, ToolError } from './errors.js';
+import { spawnRunner, type Runner } from './ffmpeg-runner.js';
 import { probeFile } from './probe.js';
 import type { Tools } from './types.js';
 import { makeTone, tempDir, tools as fixtureTools } from '../../test/audio-fixtures.js';
@@ -105,6 +106,18 @@ describe('probeFile', () => {
     const err = await probeFile(wav, { tools: { ...tools, ffprobe: fake } }).catch((e) => e);
     expect(err).toBeInstanceOf(ToolError);
     expect(err.message).toContain(`${fake} is not a working ffprobe (exit 132: Illegal instruction)`);
+  });
+
+  it('measures the length by decoding when ffprobe states none', async () => {
+    const f = await makeTone(path.join(dir, 'unstated.flac'), { seconds: 7 });
+    // ffprobe's answer without any duration, as for some raw streams.
+    const runner: Runner = async (req) => {
+      const r = await spawnRunner(req);
+      return req.bin === tools.ffprobe ? { ...r, stdout: r.stdout.replace(/"duration": "[^"]*",?/g, '') } : r;
+    };
+    const p = await probeFile(f, { tools, runner });
+    expect(p.durationSeconds).toBeGreaterThan(6.95);
+    expect(p.durationSeconds).toBeLessThan(7.05);
   });
 
   it('refuses a missing file and a folder', async () => {

@@ -67,6 +67,25 @@ function toolReason(stderrTail: string): string {
   return raw;
 }
 
+const HEAD_SECONDS = 5;
+
+/** Decode (the first `limit` seconds of) the first audio stream to nowhere; how much came out. */
+async function decode(runner: Runner, ffmpeg: string, file: string, signal: AbortSignal | undefined, limit?: number) {
+  let seconds = 0;
+  const r = await runner({
+    bin: ffmpeg,
+    args: [
+      '-hide_banner', '-nostdin', '-v', 'error', ...(limit ? ['-t', String(limit)] : []), '-i', fileArg(file),
+      '-map', '0:a:0', '-f', 'null', '-progress', 'pipe:1', '-nostats', '-',
+    ],
+    signal,
+    onProgress: (p) => {
+      seconds = Math.max(seconds, p.outTimeSeconds);
+    },
+  });
+  return { code: r.code, stderrTail: r.stderrTail, seconds };
+}
+
 /**
  * Probe one input. MP3s are read in-process by the frame parser; everything else (and any MP3
  * the parser cannot read cleanly) through ffprobe. Throws InputError naming the file and reason
@@ -136,26 +155,19 @@ export async function probeInput(file: string, opts: ProbeOptions = {}): Promise
   if (!(sampleRate > 0) || !(channels > 0)) throw refuse('not audio (no sample rate or channel count)');
 
   // The head must really decode: ffprobe alone accepts some junk (random bytes named .mp3).
-  let decodedSeconds = 0;
-  const decoded = await runner({
-    bin: tools.ffmpeg,
-    args: [
-      '-hide_banner', '-nostdin', '-v', 'error', '-t', '5', '-i', fileArg(file),
-      '-map', '0:a:0', '-f', 'null', '-progress', 'pipe:1', '-nostats', '-',
-    ],
-    signal: opts.signal,
-    onProgress: (p) => {
-      decodedSeconds = Math.max(decodedSeconds, p.outTimeSeconds);
-    },
-  });
+  const decoded = await decode(runner, tools.ffmpeg, file, opts.signal, HEAD_SECONDS);
   if (decoded.code !== 0) await assertToolWorks(runner, tools.ffmpeg, 'ffmpeg');
   if (decoded.code !== 0) throw refuse(`no decodable audio (${toolReason(decoded.stderrTail)})`);
-  if (decodedSeconds <= 0) throw refuse('no decodable audio (zero duration)');
+  if (decoded.seconds <= 0) throw refuse('no decodable audio (zero duration)');
   if (stream.codec_name === 'mp3' && scanReason && decoded.stderrTail.trim()) {
     throw refuse(`not a readable MP3 (${scanReason})`);
   }
 
-  const duration = Number(stream.duration ?? json.format?.duration);
+  let duration = Number(stream.duration ?? json.format?.duration);
+  if (!(duration > 0)) {
+    // No stated length (some raw streams): the decode measures it, whole if the head was not.
+    duration = decoded.seconds < HEAD_SECONDS ? decoded.seconds : (await decode(runner, tools.ffmpeg, file, opts.signal)).seconds;
+  }
   if (!(duration > 0)) throw refuse('zero duration');
 
   const tags: Record<string, string> = {};
