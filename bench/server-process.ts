@@ -30,11 +30,11 @@ export interface RunningServer {
   stop(): Promise<void>;
 }
 
-export async function startServer(env: NodeJS.ProcessEnv = {}): Promise<RunningServer> {
+export async function startServer(env: NodeJS.ProcessEnv = {}, nodeArgs: string[] = []): Promise<RunningServer> {
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'audio-merge-bench-data-'));
   const port = await freePort();
   const socketPort = await freePort();
-  const child = spawn(process.execPath, [path.join(root, 'dist', 'main.js')], {
+  const child = spawn(process.execPath, [...nodeArgs, path.join(root, 'dist', 'main.js')], {
     env: { ...process.env, PORT: String(port), SOCKET_PORT: String(socketPort), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'ignore', 'inherit'],
   });

@@ -11,6 +11,7 @@ import fastifyRateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
 import { locateTools, probeFile, type Tools } from '../engine/index.js';
 import { resolveConfig, type AppConfig } from './config.js';
+import { withItemListCache } from './db/item-list-cache.js';
 import { openSqliteStore } from './db/sqlite-store.js';
 import { AppError, ERRORS } from './errors.js';
 import { createFlash } from './flash.js';
@@ -65,7 +66,7 @@ export async function createApp(partial: Partial<AppConfig> = {}, deps: AppDeps 
   });
 
   const storage = createStorage(config.dataDir);
-  const store = openSqliteStore(path.join(storage.root, 'audio-merge.sqlite'));
+  const store = withItemListCache(openSqliteStore(path.join(storage.root, 'audio-merge.sqlite')));
   let realtime: Realtime = nullRealtime;
   let closing = false;
   let closePromise: Promise<void> | undefined;

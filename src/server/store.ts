@@ -72,7 +72,7 @@ export interface Store {
   // items
   addItem(item: ItemRow): void;
   /** This session's items for the appid, in upload order. */
-  listItems(sid: string, appid: string): ItemRow[];
+  listItems(sid: string, appid: string): readonly ItemRow[];
   countItems(sid: string): number;
   /** The items with these ids that belong to `sid`, in the order of `ids` (missing ones left out). */
   itemsOwnedBy(sid: string, ids: string[]): ItemRow[];

@@ -19,6 +19,8 @@ export function toAudioItem(row: ItemRow): AudioItem {
 }
 
 export async function itemsRoutes(app: FastifyInstance, { store }: { store: Store }): Promise<void> {
+  // The store may hand back the same list while a session's items are unchanged: serialise it once.
+  const answers = new WeakMap<readonly ItemRow[], string>();
   app.post<{ Body: { appid: string } }>(
     '/app/merge/getDataJson',
     {
@@ -32,8 +34,13 @@ export async function itemsRoutes(app: FastifyInstance, { store }: { store: Stor
     },
     async (request, reply) => {
       const session = requireSession(request);
-      const items = store.listItems(session.sid, request.body.appid).map(toAudioItem);
-      return reply.type('application/json; charset=utf-8').send(JSON.stringify(items));
+      const rows = store.listItems(session.sid, request.body.appid);
+      let json = answers.get(rows);
+      if (json === undefined) {
+        json = JSON.stringify(rows.map(toAudioItem));
+        answers.set(rows, json);
+      }
+      return reply.type('application/json; charset=utf-8').send(json);
     },
   );
 }
