@@ -38,7 +38,7 @@ export async function main(argv: string[]): Promise<number> {
     return 2;
   }
 
-  const [{ mergeFiles }, { resolveToolPaths }, { AbortError }] = await Promise.all([
+  const [{ mergeFiles }, { lazyToolPaths }, { AbortError }] = await Promise.all([
     import('./merge.js'),
     import('./tools.js'),
     import('./errors.js'),
@@ -54,8 +54,9 @@ export async function main(argv: string[]): Promise<number> {
   process.on('SIGTERM', stop);
   const bar = !args.quiet && process.stderr.isTTY === true;
   try {
-    // Unchecked paths: a missing or broken ffmpeg surfaces as a ToolError when it is first run.
-    const tools = { ...resolveToolPaths(), ffmpegVersion: 'unchecked' };
+    // Found on first use and unchecked: a missing or broken ffmpeg surfaces as a ToolError when
+    // it is first needed, and a merge of matching MP3s never needs it.
+    const tools = lazyToolPaths();
     const report = await mergeFiles(args.inputs, args.output, {
       tools,
       title: args.title,

@@ -1,11 +1,12 @@
 // Frame-level MP3 join: copy each input's audio frames, in order, behind one new ID3v2.3 tag and
 // one new Xing/Info frame. Streams in 1 MiB chunks; each validated run is written with one call.
-import { open, type FileHandle } from 'node:fs/promises';
+import { closeSync, openSync } from 'node:fs';
 import path from 'node:path';
 import { AbortError, InputError } from './errors.js';
 import { buildId3v23, type Id3Text } from './id3-write.js';
 import { FrameWalker, FreeFormatError, OffsetLog } from './mp3-walk.js';
 import type { Mp3Scan } from './mp3-scan.js';
+import { nextTurn, readFullSync, writeFullSync } from './sync-io.js';
 import { buildToc, buildXingFrame, planXingFrame } from './xing.js';
 
 export interface JoinPart {
@@ -44,42 +45,26 @@ function checkCompatible(parts: JoinPart[]): void {
   }
 }
 
-async function readFull(fh: FileHandle, buf: Buffer, at: number, len: number, pos: number): Promise<number> {
-  let got = 0;
-  while (got < len) {
-    const { bytesRead } = await fh.read(buf, at + got, len - got, pos + got);
-    if (bytesRead === 0) break;
-    got += bytesRead;
-  }
-  return got;
-}
-
-/**
- * Copy one part's frames to `out` from `outPos`; returns the new end. Two buffers take turns, so
- * the next chunk is read while the validated runs of this one are written.
- */
+/** Copy one part's frames to `out` from `outPos`; returns the new end. */
 async function copyPart(
   part: JoinPart,
   walker: FrameWalker,
-  out: FileHandle,
+  out: number,
   outPos: number,
-  buffers: Buffer[],
+  buf: Buffer,
   signal: AbortSignal | undefined,
   progress: (consumed: number) => void,
 ): Promise<number> {
   const { audioStart, audioEnd } = part.scan;
   const runs: number[] = [];
   const sink = (s: number, e: number) => void runs.push(s, e);
-  const fh = await open(part.file, 'r');
-  let pending: Promise<number> | undefined;
+  const fd = openSync(part.file, 'r');
   try {
     let filePos = audioStart;
-    let cur = 0;
-    let len = 0;
-    let n = await readFull(fh, buffers[cur], 0, Math.min(CHUNK, audioEnd - filePos), filePos);
+    let len = 0; // bytes in buf: a carried partial frame, then the new chunk
     for (;;) {
       if (signal?.aborted) throw new AbortError();
-      const buf = buffers[cur];
+      const n = readFullSync(fd, buf, len, Math.min(CHUNK, audioEnd - filePos), filePos);
       filePos += n;
       len += n;
       const final = filePos >= audioEnd || n === 0;
@@ -91,27 +76,19 @@ async function copyPart(
         if (err instanceof FreeFormatError) throw new InputError(part.file, err.message);
         throw err;
       }
-      const next = buffers[1 - cur];
-      const carry = len - consumed;
-      if (!final) {
-        buf.copy(next, 0, consumed, len);
-        pending = readFull(fh, next, carry, Math.min(CHUNK, audioEnd - filePos), filePos);
-      }
       for (let i = 0; i < runs.length; i += 2) {
         const w = runs[i + 1] - runs[i];
-        await out.write(buf, runs[i], w, outPos);
+        writeFullSync(out, buf, runs[i], w, outPos);
         outPos += w;
       }
       progress(consumed);
       if (final) return outPos;
-      n = await pending!;
-      pending = undefined;
-      len = carry;
-      cur = 1 - cur;
+      buf.copy(buf, 0, consumed, len); // Buffer#copy allows the overlap
+      len -= consumed;
+      await nextTurn();
     }
   } finally {
-    await pending?.catch(() => 0);
-    await fh.close();
+    closeSync(fd);
   }
 }
 
@@ -137,15 +114,15 @@ export async function joinMp3(parts: JoinPart[], outFile: string, opts: JoinOpti
   let mask = 0;
   let done = 0;
   let firstWord = 0;
-  const out = await open(outFile, 'w');
+  const out = openSync(outFile, 'w');
   try {
-    await out.write(id3, 0, id3.length, 0);
-    await out.write(Buffer.alloc(plan.length), 0, plan.length, id3.length);
+    writeFullSync(out, id3, 0, id3.length, 0);
+    writeFullSync(out, Buffer.alloc(plan.length), 0, plan.length, id3.length);
     let outPos = id3.length + plan.length;
-    const buffers = [Buffer.allocUnsafe(CHUNK + SLACK), Buffer.allocUnsafe(CHUNK + SLACK)];
+    const buf = Buffer.allocUnsafe(CHUNK + SLACK);
     for (const part of parts) {
       const walker = new FrameWalker(format.mpegVersion, format.sampleRate, format.channels, offsets, audioBytes);
-      outPos = await copyPart(part, walker, out, outPos, buffers, opts.signal, (consumed) => {
+      outPos = await copyPart(part, walker, out, outPos, buf, opts.signal, (consumed) => {
         done += consumed;
         opts.onProgress?.(Math.min(done, totalBytes), totalBytes);
       });
@@ -162,13 +139,13 @@ export async function joinMp3(parts: JoinPart[], outFile: string, opts: JoinOpti
     const mode = (firstWord >>> 6) & 3;
     const headerPlan = firstWord ? planXingFrame({ ...format, channelMode: mode }, allCbr ? first.bitRate : undefined) : plan;
     const header = buildXingFrame(headerPlan, { vbr, frames, bytes: streamBytes, toc });
-    await out.write(header, 0, header.length, id3.length);
+    writeFullSync(out, header, 0, header.length, id3.length);
     return {
       bytes: id3.length + streamBytes,
       frames,
       durationSeconds: (frames * first.samplesPerFrame) / first.sampleRate,
     };
   } finally {
-    await out.close();
+    closeSync(out);
   }
 }

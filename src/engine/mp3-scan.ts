@@ -1,5 +1,5 @@
 // Streaming scan of an MP3 file: tags, stream format, exact frame count and duration, in flat memory.
-import { open, type FileHandle } from 'node:fs/promises';
+import { closeSync, fstatSync, openSync } from 'node:fs';
 import { AbortError } from './errors.js';
 import { readId3v2Text } from './id3-read.js';
 import { parseFrameHeader, readWord, type FrameHeader } from './mp3-frames.js';
@@ -7,6 +7,7 @@ import { trustedCounts } from './mp3-lame.js';
 import { FrameWalker, FreeFormatError } from './mp3-walk.js';
 import { findStreamStart } from './mp3-sync.js';
 import { headTagSize, readId3v1, tailTag, TAIL_WINDOW } from './mp3-tags.js';
+import { nextTurn, readFullSync } from './sync-io.js';
 import { isHeaderFrame } from './xing.js';
 
 export interface Mp3Scan {
@@ -39,14 +40,8 @@ const CHUNK = 1 << 20;
 const SEARCH = 64 * 1024;
 const MAX_TAG_READ = 1 << 20;
 
-async function readAt(fh: FileHandle, buf: Buffer, pos: number, len: number, at = 0): Promise<number> {
-  let got = 0;
-  while (got < len) {
-    const { bytesRead } = await fh.read(buf, at + got, len - got, pos + got);
-    if (bytesRead === 0) break;
-    got += bytesRead;
-  }
-  return got;
+function readAt(fd: number, buf: Buffer, pos: number, len: number, at = 0): number {
+  return readFullSync(fd, buf, at, len, pos);
 }
 
 function popcount(x: number): number {
@@ -76,8 +71,8 @@ function endsWithFrames(walker: FrameWalker, buf: Buffer, len: number): boolean 
  * The scan from the encoder's LAME tag (see mp3-lame.ts) when the stream starts with one that can
  * be trusted and the file still ends in whole frames; null to walk every frame instead.
  */
-async function fromLameTag(
-  fh: FileHandle,
+function fromLameTag(
+  fd: number,
   head: Buffer,
   offset: number,
   headLen: number,
@@ -85,7 +80,7 @@ async function fromLameTag(
   end: number,
   walker: FrameWalker,
   h: FrameHeader,
-): Promise<Omit<Mp3Scan, 'tags'> | null> {
+): Omit<Mp3Scan, 'tags'> | null {
   const fl = h.frameLength;
   if (offset + fl + 4 > headLen || !isHeaderFrame(head, offset, 4 + h.sideInfoSize)) return null;
   const firstAudio = parseFrameHeader(readWord(head, offset + fl));
@@ -94,7 +89,7 @@ async function fromLameTag(
   const counts = trustedCounts(head.subarray(offset, offset + fl), h, end - audioStart, firstAudio);
   if (!counts) return null;
   const tail = Buffer.allocUnsafe(Math.min(8192, end - audioStart));
-  if ((await readAt(fh, tail, end - tail.length, tail.length)) !== tail.length) return null;
+  if ((readAt(fd, tail, end - tail.length, tail.length)) !== tail.length) return null;
   if (!endsWithFrames(walker, tail, tail.length)) return null;
   const durationSeconds = (counts.frames * h.samplesPerFrame) / h.sampleRate;
   return {
@@ -122,19 +117,21 @@ export async function scanMp3(
   opts: { signal?: AbortSignal; /** Count every frame even when the LAME tag can be trusted. */ fullWalk?: boolean } = {},
 ): Promise<Mp3ScanOutcome> {
   if (opts.signal?.aborted) throw new AbortError();
-  const fh = await open(file, 'r');
+  // Synchronous reads (see mp3-join.ts): a scan of a short file is a few small reads, and the
+  // thread-pool round trips of fs/promises cost more than the reads themselves.
+  const fd = openSync(file, 'r');
   try {
-    const size = (await fh.stat()).size;
+    const size = fstatSync(fd).size;
     const small = Buffer.alloc(32);
     const tags: Record<string, string> = {};
     let start = 0;
     for (let guard = 0; guard < 64; guard++) {
-      const n = await readAt(fh, small, start, 32);
+      const n = readAt(fd, small, start, 32);
       const t = headTagSize(small.subarray(0, n), 0);
       if (!t) break;
       if (small[0] === 0x49 && Object.keys(tags).length === 0) {
         const tagBuf = Buffer.alloc(Math.min(t, MAX_TAG_READ));
-        await readAt(fh, tagBuf, start, tagBuf.length);
+        readAt(fd, tagBuf, start, tagBuf.length);
         Object.assign(tags, readId3v2Text(tagBuf));
       }
       start += t;
@@ -145,7 +142,7 @@ export async function scanMp3(
     const tail = Buffer.alloc(TAIL_WINDOW);
     for (let guard = 0; guard < 16 && end > start; guard++) {
       const from = Math.max(start, end - TAIL_WINDOW);
-      const n = await readAt(fh, tail, from, end - from);
+      const n = readAt(fd, tail, from, end - from);
       const t = tailTag(tail.subarray(0, n), from - start);
       if (!t || t.size > end - start) break;
       if (t.kind === 'id3v1') {
@@ -154,8 +151,8 @@ export async function scanMp3(
       end -= t.size;
     }
 
-    const buf = Buffer.allocUnsafe(CHUNK + 8192);
-    let len = await readAt(fh, buf, start, Math.min(SEARCH + 8192, end - start));
+    const buf = Buffer.allocUnsafe(Math.min(CHUNK, end - start) + 8192);
+    let len = readAt(fd, buf, start, Math.min(SEARCH + 8192, end - start));
     const found = findStreamStart(buf, len, start + len === end, SEARCH);
     if (!found.ok) return { ok: false, reason: found.reason };
     const h = found.header;
@@ -163,7 +160,7 @@ export async function scanMp3(
     const channels = h.channels;
     const walker = new FrameWalker(mpegVersion, h.sampleRate, channels);
     if (!opts.fullWalk) {
-      const fast = await fromLameTag(fh, buf, found.offset, len, start, end, walker, h);
+      const fast = fromLameTag(fd, buf, found.offset, len, start, end, walker, h);
       if (fast) return { ok: true, scan: { ...fast, tags } };
     }
     let audioStart = -1;
@@ -187,7 +184,8 @@ export async function scanMp3(
       if (final) break;
       const rest = len - consumed;
       buf.copy(buf, 0, consumed, len);
-      const n = await readAt(fh, buf, filePos, Math.min(CHUNK, end - filePos), rest);
+      await nextTurn(); // a full walk of a long file must not hold up a server's event loop
+      const n = readAt(fd, buf, filePos, Math.min(CHUNK, end - filePos), rest);
       if (n === 0) end = filePos; // the file shrank under us
       filePos += n;
       len = rest + n;
@@ -215,6 +213,6 @@ export async function scanMp3(
       },
     };
   } finally {
-    await fh.close();
+    closeSync(fd);
   }
 }

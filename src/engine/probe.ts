@@ -1,10 +1,11 @@
 // Probe one input: MP3s in-process by the frame parser (a spawn of ffprobe costs more than
 // joining a whole file), everything else through ffprobe's JSON plus a short decode of the head.
-import { open, stat } from 'node:fs/promises';
+import { closeSync, openSync, statSync } from 'node:fs';
 import { InputError } from './errors.js';
 import { fileArg, lastLine, spawnRunner, type Runner } from './ffmpeg-runner.js';
 import { formatFromProbe, type FfprobeJson } from './probe-format.js';
 import { scanMp3, type Mp3Scan } from './mp3-scan.js';
+import { readFullSync } from './sync-io.js';
 import { assertToolWorks } from './tool-check.js';
 import { locateTools } from './tools.js';
 import type { ProbeResult, Tools } from './types.js';
@@ -19,14 +20,14 @@ export interface ProbeOptions {
   runner?: Runner;
 }
 
-async function head(file: string, n: number): Promise<Buffer> {
-  const fh = await open(file, 'r');
+// Synchronous: a few small reads per input, where thread-pool round trips cost more (sync-io.ts).
+function head(file: string, n: number): Buffer {
+  const fd = openSync(file, 'r');
   try {
     const buf = Buffer.alloc(n);
-    const { bytesRead } = await fh.read(buf, 0, n, 0);
-    return buf.subarray(0, bytesRead);
+    return buf.subarray(0, readFullSync(fd, buf, 0, n, 0));
   } finally {
-    await fh.close();
+    closeSync(fd);
   }
 }
 
@@ -108,7 +109,7 @@ export async function probeInput(file: string, opts: ProbeOptions = {}): Promise
 
   let size: number;
   try {
-    const st = await stat(file);
+    const st = statSync(file);
     if (!st.isFile()) throw refuse('not a file');
     size = st.size;
   } catch (err) {
@@ -118,7 +119,7 @@ export async function probeInput(file: string, opts: ProbeOptions = {}): Promise
   if (size === 0) throw refuse('empty file');
 
   let scanReason: string | undefined;
-  if (looksLikeMp3(file, await head(file, 4))) {
+  if (looksLikeMp3(file, head(file, 4))) {
     const outcome = await scanMp3(file, { signal: opts.signal });
     if (outcome.ok) return { result: fromScan(file, outcome.scan), scan: outcome.scan };
     scanReason = outcome.reason;

@@ -25,3 +25,20 @@ describe('finding ffmpeg and ffprobe', () => {
     );
   });
 });
+
+describe('tools found on first use (the command line)', () => {
+  it('looks nothing up until a binary is asked for', async () => {
+    const { lazyToolPaths } = await import('./tools.js');
+    const tools = lazyToolPaths({ FFMPEG_PATH: '/opt/ff/ffmpeg' });
+    expect(tools.ffmpegVersion).toBe('unchecked');
+    // Only now does the half-set environment get noticed.
+    expect(() => tools.ffmpeg).toThrow(/both FFMPEG_PATH and FFPROBE_PATH/);
+  });
+
+  it('resolves the same paths as the eager lookup', async () => {
+    const { lazyToolPaths } = await import('./tools.js');
+    const env = { FFMPEG_PATH: '/opt/ff/ffmpeg', FFPROBE_PATH: '/opt/ff/ffprobe' };
+    const tools = lazyToolPaths(env);
+    expect([tools.ffmpeg, tools.ffprobe, tools.source]).toEqual(['/opt/ff/ffmpeg', '/opt/ff/ffprobe', 'env']);
+  });
+});

@@ -49,6 +49,28 @@ export function resolveToolPaths(env: NodeJS.ProcessEnv = process.env): Omit<Too
   );
 }
 
+/**
+ * Tools resolved on first use and not test-run: for the command line, where a merge of MP3s that
+ * all match never runs ffmpeg, and finding the npm-shipped binaries costs ~7 ms of start-up.
+ * A missing tool throws ToolError where it is first needed.
+ */
+export function lazyToolPaths(env: NodeJS.ProcessEnv = process.env): Tools {
+  let paths: Omit<Tools, 'ffmpegVersion'> | undefined;
+  const get = () => (paths ??= resolveToolPaths(env));
+  return {
+    get ffmpeg() {
+      return get().ffmpeg;
+    },
+    get ffprobe() {
+      return get().ffprobe;
+    },
+    get source() {
+      return get().source;
+    },
+    ffmpegVersion: 'unchecked',
+  };
+}
+
 function run(bin: string, args: string[]): Promise<string> {
   return new Promise((resolve, reject) => {
     execFile(bin, args, { maxBuffer: 8 * 1024 * 1024 }, (err, stdout) => {
