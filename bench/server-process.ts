@@ -6,6 +6,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { measuredEnv } from './measure.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -35,7 +36,7 @@ export async function startServer(env: NodeJS.ProcessEnv = {}, nodeArgs: string[
   const port = await freePort();
   const socketPort = await freePort();
   const child = spawn(process.execPath, [...nodeArgs, path.join(root, 'dist', 'main.js')], {
-    env: { ...process.env, PORT: String(port), SOCKET_PORT: String(socketPort), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn', ...env },
+    env: measuredEnv({ PORT: String(port), SOCKET_PORT: String(socketPort), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn', ...env }),
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   const base = `http://127.0.0.1:${port}`;
