@@ -88,6 +88,7 @@ export function renderHostPage(input: HostPageInput): string {
   <meta charset="utf-8">
   <meta name="viewport" content="width=device-width, initial-scale=1">
   <meta name="csrf-token" content="${e(input.csrfToken)}">
+  <link rel="icon" href="data:,">
   <title>Audio merge</title>
   <style>${STYLE}</style>
 </head>
