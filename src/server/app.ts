@@ -118,7 +118,10 @@ export async function createApp(partial: Partial<AppConfig> = {}, deps: AppDeps 
       }
     });
     app.addHook('onRequest', sessionHook(store, now));
-    app.addHook('preHandler', requireSessionAndCsrf);
+    // Before the body is read: a cross-site post without the token is refused whatever it carries.
+    app.addHook('onRequest', requireSessionAndCsrf);
+    // Only JSON and multipart bodies are spoken; text/plain is what a cross-site form can send.
+    app.removeContentTypeParser('text/plain');
     app.setErrorHandler((error: FastifyError | AppError, request, reply) => {
       if (error instanceof AppError) {
         return reply.status(error.status).send({ error: error.message, ...error.extra });

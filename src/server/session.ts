@@ -72,7 +72,7 @@ export function csrfMatches(session: SessionRow, token: unknown): boolean {
 }
 
 /**
- * preHandler for every POST: a session and its CSRF token in X-CSRF-TOKEN. A multipart upload
+ * onRequest hook for every POST, before any body is read: a session and its CSRF token in X-CSRF-TOKEN. A multipart upload
  * without the header may carry `_csrf` as a form field instead (the no-JS form); the upload route
  * checks that field before it stores anything.
  */

@@ -58,7 +58,7 @@ export async function uploadRoutes(app: FastifyInstance, deps: UploadRouteDeps):
     async (request, reply) => {
       if (!request.isMultipart()) fail('badRequest', 'Send the files as multipart/form-data');
       const session = requireSession(request);
-      // The preHandler has checked the header when there is one; otherwise `_csrf` must come first.
+      // The onRequest hook has checked the header when there is one; otherwise `_csrf` must come first.
       let csrfOk = request.headers[CSRF_HEADER] !== undefined;
       let appid = config.appId;
       const probed: Probed[] = [];
