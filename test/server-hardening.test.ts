@@ -1,5 +1,7 @@
 // Attacks on the real app that a careful reviewer tried by hand: bodies a cross-site page can send
 // without a preflight, broken multipart, odd URLs. Each answer must be a clean JSON error.
+import { readdir } from 'node:fs/promises';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openSession, startTestApp, type TestApp, type TestSession } from './server-harness.js';
 
@@ -15,6 +17,9 @@ afterAll(async () => {
 
 const post = (url: string, contentType: string, payload: string | Buffer, headers: Record<string, string> = {}) =>
   t.app.inject({ method: 'POST', url, headers: { cookie: s.cookie, 'content-type': contentType, ...headers }, payload });
+
+const filesUnder = async (sub: string): Promise<string[]> =>
+  (await readdir(path.join(t.dataDir, sub), { recursive: true, withFileTypes: true })).filter((e) => e.isFile()).map((e) => e.name);
 
 describe('CSRF comes before the body', () => {
   for (const url of ['/app/merge/getDataJson', '/app/merge/mergemp3']) {
@@ -39,5 +44,35 @@ describe('CSRF comes before the body', () => {
   it('refuses a form-encoded upload carrying `_csrf` with 403 (only multipart may carry it)', async () => {
     const res = await post('/app/merge/upload', 'application/x-www-form-urlencoded', `_csrf=${s.csrf}&appid=${s.appid}`);
     expect(res.statusCode).toBe(403);
+  });
+});
+
+describe('broken multipart uploads', () => {
+  const upload = (contentType: string, body: string) =>
+    post('/app/merge/upload', contentType, Buffer.from(body), { 'x-csrf-token': s.csrf });
+
+  it('refuses a body cut off inside a file part with 400 and stores nothing', async () => {
+    const body =
+      '--XX\r\nContent-Disposition: form-data; name="appid"\r\n\r\naudio-merge\r\n' +
+      '--XX\r\nContent-Disposition: form-data; name="files"; filename="cut.mp3"\r\n\r\n' +
+      'ID3 half of a file';
+    const res = await upload('multipart/form-data; boundary=XX', body);
+    expect(res.statusCode).toBe(400);
+    expect(res.json().error).toMatch(/multipart/i);
+    expect(await filesUnder('tmp')).toEqual([]);
+    expect(await filesUnder('uploads')).toEqual([]);
+  });
+
+  it('refuses multipart/form-data without a boundary with 400', async () => {
+    const res = await upload('multipart/form-data', '--XX\r\n\r\n');
+    expect(res.statusCode).toBe(400);
+    expect(res.json().error).toMatch(/multipart/i);
+  });
+
+  it('refuses a boundary longer than multipart allows with 400', async () => {
+    const boundary = 'b'.repeat(300);
+    const res = await upload(`multipart/form-data; boundary=${boundary}`, `--${boundary}--\r\n`);
+    expect(res.statusCode).toBe(400);
+    expect(res.json().error).toMatch(/multipart/i);
   });
 });

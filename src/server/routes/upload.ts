@@ -13,7 +13,7 @@ import type { Flash } from '../flash.js';
 import { csrfMatches, CSRF_HEADER, randomId, requireSession } from '../session.js';
 import type { DiskStorage } from '../storage.js';
 import type { Store } from '../store.js';
-import { displayName, megabytes, wantsHtml } from './upload-names.js';
+import { displayName, isBrokenMultipart, megabytes, wantsHtml } from './upload-names.js';
 import { APPID_PATTERN, toAudioItem } from './items.js';
 
 export type Prober = (file: string, opts: { tools?: Tools; displayName?: string }) => Promise<ProbeResult>;
@@ -131,6 +131,7 @@ export async function uploadRoutes(app: FastifyInstance, deps: UploadRouteDeps):
         if ((err as { code?: string }).code === 'FST_FILES_LIMIT') {
           throw new AppError('tooLarge', `Too many files in one upload: send at most ${MAX_FILES_PER_REQUEST} at a time`);
         }
+        if (isBrokenMultipart(err)) fail('badRequest', 'The upload is not valid multipart/form-data (cut short or malformed)');
         throw err;
       } finally {
         await Promise.all([...inFlight].map(removeQuietly));
