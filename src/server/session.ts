@@ -80,7 +80,9 @@ export async function requireSessionAndCsrf(request: FastifyRequest): Promise<vo
   if (request.method !== 'POST') return;
   const session = requireSession(request);
   const header = request.headers[CSRF_HEADER];
-  if (header === undefined && request.routeOptions.config.csrfInForm && request.isMultipart()) return;
+  // The body is not parsed yet here, so multipart is known by its content type.
+  const multipart = /^multipart\/form-data\s*;/i.test(request.headers['content-type'] ?? '');
+  if (header === undefined && request.routeOptions.config.csrfInForm && multipart) return;
   if (!csrfMatches(session, header)) fail('csrf');
 }
 
