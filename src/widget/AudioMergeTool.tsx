@@ -19,12 +19,14 @@ export interface WidgetConfig {
 export interface AudioMergeToolProps extends WidgetConfig {
   onListen?: ListenHandler;
   listenInterval?: number;
+  /** A new value loads the items again, keeping the order already chosen. */
+  reloadToken?: number;
 }
 
 /** How long make waits for the status socket before asking for the merge anyway. */
 const SUBSCRIBE_WAIT_MS = 2000;
 
-export function AudioMergeTool({ appid, sid, port, makeLabel, title, onListen, listenInterval }: AudioMergeToolProps) {
+export function AudioMergeTool({ appid, sid, port, makeLabel, title, onListen, listenInterval, reloadToken }: AudioMergeToolProps) {
   const [state, dispatch] = useReducer(widgetReducer, initialState);
   const subscription = useRef<StatusSubscription | null>(null);
   const titleId = useId();
@@ -37,10 +39,16 @@ export function AudioMergeTool({ appid, sid, port, makeLabel, title, onListen, l
     );
     return () => {
       live = false;
+    };
+  }, [appid, reloadToken]);
+
+  useEffect(
+    () => () => {
       subscription.current?.close();
       subscription.current = null;
-    };
-  }, [appid]);
+    },
+    [],
+  );
 
   const onReorder = useCallback((activeId: string, overId: string) => dispatch({ type: 'reordered', activeId, overId }), []);
 

@@ -1,6 +1,6 @@
 // @vitest-environment jsdom
 import '@testing-library/jest-dom/vitest';
-import { act, screen, waitFor } from '@testing-library/react';
+import { act, fireEvent, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeFetch, FakeSocket, item, json } from './testing/fakes.js';
 
@@ -22,6 +22,7 @@ afterEach(async () => {
   document.head.innerHTML = '';
   document.body.innerHTML = '';
   vi.unstubAllGlobals();
+  vi.restoreAllMocks();
 });
 
 describe('mounting', () => {
@@ -98,5 +99,36 @@ describe('mounting', () => {
     expect(await screen.findByText('two.mp3')).toBeInTheDocument();
     expect(document.querySelectorAll('.audio-merge-root')).toHaveLength(1);
     expect(document.querySelectorAll('.audio-merge-row')).toHaveLength(2);
+  });
+
+  it('files uploaded after a reorder join the end; the order the person chose stays', async () => {
+    hostPage();
+    let answer = [item('1', 'one.mp3'), item('2', 'two.mp3')];
+    const f = fakeFetch({ '/app/merge/getDataJson': () => json(answer) });
+    vi.stubGlobal('fetch', f.fn);
+    // jsdom has no layout; give each row the box it would have, stacked 130 px apart.
+    vi.spyOn(Element.prototype, 'getBoundingClientRect').mockImplementation(function (this: Element) {
+      const i = Array.from(document.querySelectorAll('.audio-merge-row')).indexOf(this);
+      const top = i < 0 ? 0 : i * 130;
+      const height = i < 0 ? 400 : 120;
+      return { x: 0, y: top, top, left: 0, width: 320, height, right: 320, bottom: top + height, toJSON: () => ({}) } as DOMRect;
+    });
+    const { mount, remount } = await import('./mount.js');
+    await act(async () => mount(document.getElementById('audio-merge-tool')!));
+    const row = await screen.findByRole('listitem', { name: /one\.mp3/ });
+    // Keyboard: lift the first row, move it down one place, drop it.
+    row.focus();
+    const tick = () => act(() => new Promise((r) => setTimeout(r, 0)));
+    for (const key of [' ', 'ArrowDown', ' ']) {
+      fireEvent.keyDown(document.activeElement ?? row, { code: key === ' ' ? 'Space' : key, key });
+      await tick();
+    }
+    const names = () => Array.from(document.querySelectorAll('.audio-merge-filename')).map((e) => e.textContent);
+    await waitFor(() => expect(names()).toEqual(['two.mp3', 'one.mp3']));
+    answer = [item('1', 'one.mp3'), item('2', 'two.mp3'), item('3', 'three.mp3')];
+    await act(async () => remount());
+    await screen.findByText('three.mp3');
+    expect(names()).toEqual(['two.mp3', 'one.mp3', 'three.mp3']);
+    expect(document.querySelectorAll('.audio-merge-root')).toHaveLength(1);
   });
 });

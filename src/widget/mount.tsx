@@ -11,7 +11,7 @@ export interface MountOptions {
   listenInterval?: number;
 }
 
-let mounted: { root: Root; wrapper: HTMLElement; host: HTMLElement; options: MountOptions } | null = null;
+let mounted: { root: Root; wrapper: HTMLElement; host: HTMLElement; options: MountOptions; reloads: number } | null = null;
 
 /** The host element's data attributes (CONTRACT section 4). */
 export function readConfig(el: HTMLElement): WidgetConfig {
@@ -33,8 +33,14 @@ export function mount(element: HTMLElement, options: MountOptions = {}): void {
   wrapper.className = WRAPPER_CLASS;
   element.appendChild(wrapper);
   const root = createRoot(wrapper);
-  root.render(<AudioMergeTool {...readConfig(element)} {...options} />);
-  mounted = { root, wrapper, host: element, options };
+  mounted = { root, wrapper, host: element, options, reloads: 0 };
+  render();
+}
+
+function render(): void {
+  if (!mounted) return;
+  const { root, host, options, reloads } = mounted;
+  root.render(<AudioMergeTool {...readConfig(host)} {...options} reloadToken={reloads} />);
 }
 
 export function unmount(): void {
@@ -49,7 +55,12 @@ export function isMerging(): boolean {
   return mounted?.wrapper.querySelector('.audio-merge-progress') != null;
 }
 
-/** Mount again where it was, so items uploaded since appear. */
+/**
+ * Load the items again where the widget is, so items uploaded since appear. The same React root
+ * is kept, so the order the person has already chosen survives (new items join the end).
+ */
 export function remount(): void {
-  if (mounted && !isMerging()) mount(mounted.host, mounted.options);
+  if (!mounted || isMerging()) return;
+  mounted.reloads++;
+  render();
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { AudioItem } from '../shared/types.js';
-import { initialState, livePosition, moveItem, parseItems, percentOf, statusLabel, widgetReducer } from './state.js';
+import { initialState, keepOrder, livePosition, moveItem, parseItems, percentOf, statusLabel, widgetReducer } from './state.js';
 
 const item = (id: string, filename = `${id}.mp3`): AudioItem => ({ id, sid: 's1', newfilename: `n${id}`, format: 'mp3', filename });
 const abc = [item('a'), item('b'), item('c')];
@@ -13,6 +13,15 @@ describe('widget state', () => {
   it('loaded replaces the items in the order given', () => {
     const s = widgetReducer(initialState, { type: 'loaded', items: abc });
     expect(s.items.map((i) => i.id)).toEqual(['a', 'b', 'c']);
+  });
+
+  it('a reload keeps the order chosen: new items join the end, gone items leave', () => {
+    const chosen = widgetReducer({ ...initialState, items: abc }, { type: 'reordered', activeId: 'c', overId: 'a' });
+    const renamed = { ...item('a'), filename: 'fresh.mp3' };
+    const s = widgetReducer(chosen, { type: 'loaded', items: [renamed, item('c'), item('d'), item('e')] });
+    expect(s.items.map((i) => i.id)).toEqual(['c', 'a', 'd', 'e']);
+    expect(s.items[1].filename).toBe('fresh.mp3');
+    expect(keepOrder([], abc)).toEqual(abc);
   });
 
   it('reordering moves the dragged item to where it was dropped', () => {

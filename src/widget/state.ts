@@ -45,6 +45,17 @@ export function moveItem(items: AudioItem[], activeId: string, overId: string): 
 }
 
 /**
+ * The list from a fresh load, keeping the order the person has already chosen: known items stay
+ * where they were (with the fresh data), new ones join the end in the order loaded, gone ones go.
+ */
+export function keepOrder(current: AudioItem[], loaded: AudioItem[]): AudioItem[] {
+  const fresh = new Map(loaded.map((i) => [i.id, i]));
+  const kept = current.flatMap((i) => fresh.get(i.id) ?? []);
+  const known = new Set(current.map((i) => i.id));
+  return [...kept, ...loaded.filter((i) => !known.has(i.id))];
+}
+
+/**
  * Where the row at `index` lands if the drag in progress (activeIndex -> overIndex) is dropped now,
  * so the numbers follow the order on screen while dragging; -1 means no drag.
  */
@@ -59,7 +70,7 @@ export function livePosition(index: number, activeIndex: number, overIndex: numb
 export function widgetReducer(state: WidgetState, action: WidgetAction): WidgetState {
   switch (action.type) {
     case 'loaded':
-      return { ...state, items: action.items };
+      return { ...state, items: keepOrder(state.items, action.items) };
     case 'reordered': {
       // The order is frozen once the merge has been asked for.
       if (state.showSpinner) return state;
