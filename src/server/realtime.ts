@@ -45,6 +45,12 @@ export async function createRealtime(opts: RealtimeOptions): Promise<Realtime> {
     httpCompression: { threshold: COMPRESSION_THRESHOLD },
     // Clients only ever send small subscribe/unsubscribe messages.
     maxHttpBufferSize: 16 * 1024,
+    // CORS does not cover WebSockets: refuse a browser handshake from a foreign page outright, so
+    // it cannot ride the session cookie. Clients that send no Origin are not browsers.
+    allowRequest: (req, cb) => {
+      const origin = req.headers.origin;
+      cb(null, origin === undefined || opts.allowOrigin(origin));
+    },
   });
 
   io.on('connection', (socket) => {
