@@ -4,7 +4,7 @@ import { closeSync, openSync } from 'node:fs';
 import path from 'node:path';
 import { AbortError, InputError } from './errors.js';
 import { buildId3v23, type Id3Text } from './id3-write.js';
-import { FrameWalker, FreeFormatError, OffsetLog } from './mp3-walk.js';
+import { FormatChangeError, FrameWalker, FreeFormatError, OffsetLog } from './mp3-walk.js';
 import type { Mp3Scan } from './mp3-scan.js';
 import { nextTurn, readFullSync, writeFullSync } from './sync-io.js';
 import { buildToc, buildXingFrame, planXingFrame } from './xing.js';
@@ -73,7 +73,7 @@ async function copyPart(
       try {
         consumed = walker.walk(buf, 0, len, final, sink);
       } catch (err) {
-        if (err instanceof FreeFormatError) throw new InputError(part.file, err.message);
+        if (err instanceof FreeFormatError || err instanceof FormatChangeError) throw new InputError(part.file, err.message);
         throw err;
       }
       for (let i = 0; i < runs.length; i += 2) {

@@ -4,7 +4,7 @@ import { AbortError } from './errors.js';
 import { readId3v2Text } from './id3-read.js';
 import { parseFrameHeader, readWord, type FrameHeader } from './mp3-frames.js';
 import { trustedCounts } from './mp3-lame.js';
-import { FrameWalker, FreeFormatError } from './mp3-walk.js';
+import { FormatChangeError, FrameWalker, FreeFormatError } from './mp3-walk.js';
 import { findStreamStart } from './mp3-sync.js';
 import { headTagSize, readId3v1, tailTag, TAIL_WINDOW } from './mp3-tags.js';
 import { nextTurn, readFullSync } from './sync-io.js';
@@ -33,7 +33,10 @@ export interface Mp3Scan {
   tags: Record<string, string>;
 }
 
-export type Mp3ScanOutcome = { ok: true; scan: Mp3Scan } | { ok: false; reason: string };
+export type Mp3ScanOutcome =
+  | { ok: true; scan: Mp3Scan }
+  /** formatChange: MP3 frames of more than one format, which ffmpeg can still decode whole. */
+  | { ok: false; reason: string; formatChange?: boolean };
 
 const CHUNK = 1 << 20;
 /** How far past the tags the first frame may lie (encoders pad tags; some leave junk). */
@@ -179,6 +182,7 @@ export async function scanMp3(
         });
       } catch (err) {
         if (err instanceof FreeFormatError) return { ok: false, reason: err.message };
+        if (err instanceof FormatChangeError) return { ok: false, reason: err.message, formatChange: true };
         throw err;
       }
       if (final) break;

@@ -27,6 +27,25 @@ function chainAt(buf: Uint8Array, p: number, len: number, atEnd: boolean): { cou
   return { count, toEnd: false };
 }
 
+/**
+ * The header at `p` when a run of MIN_FRAMES consistent frames starts there: a stream of its own,
+ * not a false sync word. Null when there is none; 'more' when `buf` ends before the run can tell.
+ */
+export function streamAt(buf: Uint8Array, p: number, len: number): FrameHeader | null | 'more' {
+  const first = readWord(buf, p);
+  const h = parseFrameHeader(first);
+  if (!h || !h.frameLength) return null;
+  let q = p;
+  for (let count = 0; count < MIN_FRAMES; count++) {
+    if (q + 4 > len) return 'more';
+    const w = readWord(buf, q);
+    const f = parseFrameHeader(w);
+    if (!f || !f.frameLength || !sameStream(w, first)) return null;
+    q += f.frameLength;
+  }
+  return h;
+}
+
 /** A free-format stream: the same header with bit rate index 0, repeating at a steady spacing. */
 function freeFormatAt(buf: Uint8Array, p: number, len: number): boolean {
   const w = readWord(buf, p) & 0xfffffcc0;

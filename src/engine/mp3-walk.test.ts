@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { frame, frames, V1_128 } from '../../test/mp3-synth.js';
-import { FrameWalker, FreeFormatError, OffsetLog } from './mp3-walk.js';
+import { FormatChangeError, FrameWalker, FreeFormatError, OffsetLog } from './mp3-walk.js';
 import { buildXingFrame, planXingFrame } from './xing.js';
 
 /** Walk `data` in chunks of `chunk` bytes the way the scan and join do, collecting the copied bytes. */
@@ -92,6 +92,18 @@ describe('walking frames', () => {
     const { walker } = walkAll(data, 2048);
     expect(walker.frames).toBe(6);
     expect(walker.skippedBytes).toBe(other.length);
+  });
+
+  it('refuses a run of frames of another format rather than losing it as junk (files joined with cat)', () => {
+    const mono = 0xfffb90c4; // the same rate and bit rate, mono
+    const at48 = 0xfffb9464; // 48 kHz
+    for (const other of [mono, at48]) {
+      const data = Buffer.concat([frames(V1_128, 5), frames(other, 6, 30)]);
+      for (const chunk of [300, 4096]) expect(() => walkAll(data, chunk)).toThrow(FormatChangeError);
+    }
+    expect(() => walkAll(Buffer.concat([frames(V1_128, 5), frames(mono, 6, 30)]), 4096)).toThrow(
+      /MPEG-1 layer III 44100 Hz stereo, then MPEG-1 layer III 44100 Hz mono/,
+    );
   });
 
   it('refuses a free-format frame where a frame is expected', () => {

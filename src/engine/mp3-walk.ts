@@ -1,6 +1,7 @@
 // Walks Layer III frames of one known format through a buffer, chunk by chunk. Shared by the scan and
 // the join so both count the same frames: junk is skipped, header frames (Xing/Info/VBRI) dropped.
 import { lengthTable, readWord, sideInfoSize, STREAM_MASK, formatWord, type MpegVersion } from './mp3-frames.js';
+import { streamAt } from './mp3-sync.js';
 import { isHeaderFrame } from './xing.js';
 
 /** A free-format frame where a frame was expected; callers turn it into a message naming the file. */
@@ -25,6 +26,20 @@ export class OffsetLog {
   }
 }
 
+/**
+ * A run of frames of another format (sample rate, channels, layer) where this stream's frames were
+ * expected: files joined with cat. Skipping them as junk would silently lose their audio.
+ */
+export class FormatChangeError extends Error {
+  constructor(from: string, to: string) {
+    super(`the stream changes format part-way (${from}, then ${to}); it cannot be copied frame by frame`);
+    this.name = 'FormatChangeError';
+  }
+}
+
+const formatName = (version: MpegVersion, layer: number, sampleRate: number, channels: number): string =>
+  `MPEG-${version} layer ${'I'.repeat(layer)} ${sampleRate} Hz ${channels === 1 ? 'mono' : 'stereo'}`;
+
 export type RunSink = (start: number, end: number) => void;
 
 export class FrameWalker {
@@ -41,6 +56,7 @@ export class FrameWalker {
   private readonly mono: boolean;
   private readonly lengths: Int32Array;
   private readonly xingAt: number;
+  private readonly format: string;
   private syncing = false;
 
   constructor(
@@ -55,6 +71,7 @@ export class FrameWalker {
     this.mono = channels === 1;
     this.lengths = lengthTable(version, 3, sampleRate);
     this.xingAt = 4 + sideInfoSize(version, channels);
+    this.format = formatName(version, 3, sampleRate, channels);
   }
 
   /** Length of the frame whose header is `w`: >0 valid, 0 not a frame of this stream, -1 free format. */
@@ -149,6 +166,11 @@ export class FrameWalker {
         continue;
       }
       if (fl < 0 && !this.syncing) throw new FreeFormatError();
+      if (fl === 0 && buf[pos] === 0xff && this.lengthOf(readWord(buf, pos)) === 0) {
+        const other = streamAt(buf, pos, len);
+        if (other === 'more' && !final) break;
+        if (other && other !== 'more') throw new FormatChangeError(this.format, formatName(other.mpegVersion, other.layer, other.sampleRate, other.channels));
+      }
       if (runStart >= 0) sink?.(runStart, pos);
       runStart = -1;
       this.syncing = true;

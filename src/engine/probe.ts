@@ -119,10 +119,14 @@ export async function probeInput(file: string, opts: ProbeOptions = {}): Promise
   if (size === 0) throw refuse('empty file');
 
   let scanReason: string | undefined;
+  // MP3 frames of more than one format (files joined with cat): ffmpeg decodes them all, so the
+  // input is re-encoded; the decode errors at each joint are no reason to refuse it.
+  let formatChange = false;
   if (looksLikeMp3(file, head(file, 4))) {
     const outcome = await scanMp3(file, { signal: opts.signal });
     if (outcome.ok) return { result: fromScan(file, outcome.scan), scan: outcome.scan };
     scanReason = outcome.reason;
+    formatChange = outcome.formatChange === true;
   }
 
   const tools = opts.tools ?? (await locateTools());
@@ -148,6 +152,7 @@ export async function probeInput(file: string, opts: ProbeOptions = {}): Promise
     const outcome = await scanMp3(file, { signal: opts.signal });
     if (outcome.ok) return { result: fromScan(file, outcome.scan), scan: outcome.scan };
     scanReason = outcome.reason;
+    formatChange = outcome.formatChange === true;
   }
   const stream = json.streams?.find((s) => s.codec_type === 'audio');
   if (!stream) throw refuse('not audio (no audio stream)');
@@ -160,7 +165,7 @@ export async function probeInput(file: string, opts: ProbeOptions = {}): Promise
   if (decoded.code !== 0) await assertToolWorks(runner, tools.ffmpeg, 'ffmpeg');
   if (decoded.code !== 0) throw refuse(`no decodable audio (${toolReason(decoded.stderrTail)})`);
   if (decoded.seconds <= 0) throw refuse('no decodable audio (zero duration)');
-  if (stream.codec_name === 'mp3' && scanReason && decoded.stderrTail.trim()) {
+  if (stream.codec_name === 'mp3' && scanReason && !formatChange && decoded.stderrTail.trim()) {
     throw refuse(`not a readable MP3 (${scanReason})`);
   }
 
