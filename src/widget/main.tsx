@@ -1,7 +1,9 @@
 // Entry of the bundle (/widget/audio-merge.js): mount where #audio-merge-tool exists and
-// enhance the upload form where there is one. A page with neither gets nothing.
+// enhance the upload form where there is one, and name the merged results' players and links.
+// A page with none of them gets nothing.
 import { WIDGET_ELEMENT_ID } from '../shared/types.js';
 import { mount, remount } from './mount.js';
+import { labelResults } from './result-labels.js';
 import { injectStyles } from './styles.js';
 import { UPLOAD_FORM_ID, enhanceUploadForm } from './upload-area.js';
 
@@ -13,6 +15,7 @@ function boot(): void {
   if (tool || form) injectStyles();
   if (tool) mount(tool);
   if (form instanceof HTMLFormElement) enhanceUploadForm(form, { onAllDone: remount });
+  labelResults(document);
 }
 
 if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', boot, { once: true });

@@ -43,6 +43,24 @@ describe('mounting', () => {
     expect(document.querySelectorAll('style#audio-merge-styles')).toHaveLength(1);
   });
 
+  it("the host page's merged results get players and download links a screen reader can tell apart", async () => {
+    hostPage();
+    document.body.insertAdjacentHTML(
+      'beforeend',
+      `<section class="audio-merge-results"><article class="audio-merge-result">
+        <audio controls preload="metadata" src="/results/sid-1/r1.mp3"></audio>
+        <p class="audio-merge-result-meta"><a class="audio-merge-download" href="/results/sid-1/r1.mp3?download=1" download>Download</a>
+        <time datetime="2026-11-22T01:22:00.000Z">2026-11-22 01:22 UTC</time></p>
+        <ol class="audio-merge-sources"><li>intro.mp3</li><li>talk.wav</li></ol></article></section>`,
+    );
+    vi.stubGlobal('fetch', fakeFetch({ '/app/merge/getDataJson': () => json([]) }).fn);
+    await act(async () => {
+      await import('./main.js');
+    });
+    expect(document.querySelector('.audio-merge-result audio')).toHaveAttribute('aria-label', 'Play merged MP3 of intro.mp3 and 1 more, 2026-11-22 01:22 UTC');
+    expect(screen.getByRole('link', { name: /^Download merged MP3 of intro\.mp3/ })).toBeInTheDocument();
+  });
+
   it('a page without the element gets nothing and no errors', async () => {
     document.body.innerHTML = '<main><p>Unrelated page</p></main>';
     const f = fakeFetch({});

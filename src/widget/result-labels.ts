@@ -1,0 +1,25 @@
+// Names for the host page's merged results, so a screen reader can tell the players and the
+// download links apart: the server's markup gives every player none and every link "Download".
+
+const RESULT = '.audio-merge-result';
+
+/** "merged MP3 of intro.wav and 2 more, 2026-11-22 01:22 UTC", from what the result shows. */
+export function resultName(article: Element): string {
+  const sources = Array.from(article.querySelectorAll('.audio-merge-sources li'), (li) => li.textContent?.trim() ?? '').filter(Boolean);
+  const when = article.querySelector('time')?.textContent?.trim();
+  let name = 'merged MP3';
+  if (sources.length > 0) name += ` of ${sources[0]}${sources.length > 1 ? ` and ${sources.length - 1} more` : ''}`;
+  return when ? `${name}, ${when}` : name;
+}
+
+/** Label every result's player and download link that has no name of its own. */
+export function labelResults(root: ParentNode = document): void {
+  for (const article of Array.from(root.querySelectorAll(RESULT))) {
+    const name = resultName(article);
+    const audio = article.querySelector('audio');
+    if (audio && !audio.hasAttribute('aria-label')) audio.setAttribute('aria-label', `Play ${name}`);
+    const link = article.querySelector('a.audio-merge-download');
+    // The visible word stays first in the name, so speech control by "Download" still works.
+    if (link && !link.hasAttribute('aria-label')) link.setAttribute('aria-label', `Download ${name}`);
+  }
+}
