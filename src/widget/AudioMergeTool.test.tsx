@@ -132,6 +132,8 @@ describe('make', () => {
     expect(document.querySelector('.audio-merge-row')).toBeNull();
     expect(screen.getByRole('progressbar')).toHaveAttribute('aria-valuenow', '0');
     expect(document.querySelector('.audio-merge-status')!.textContent).toBe('0%');
+    // Focus lands on a named group, so a screen reader says where it is now that the button is gone.
+    expect(screen.getByRole('group', { name: 'Merging your files' })).toHaveFocus();
 
     expect(io).toHaveBeenCalledWith('http://example.test:6123', {
       path: '/socket.io',

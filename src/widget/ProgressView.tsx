@@ -9,10 +9,11 @@ export interface ProgressViewProps {
 
 export function ProgressView({ progress, percent }: ProgressViewProps) {
   const ref = useRef<HTMLDivElement>(null);
-  // The make button is gone; keep keyboard and screen-reader focus in the widget.
+  // The make button is gone; keep keyboard and screen-reader focus in the widget, on something
+  // with a role, since a name on a plain div is not spoken.
   useEffect(() => ref.current?.focus(), []);
   return (
-    <div ref={ref} className="audio-merge-progress" tabIndex={-1} aria-label="Merge progress">
+    <div ref={ref} className="audio-merge-progress" tabIndex={-1} role="group" aria-label="Merging your files">
       <div className="audio-merge-spinner" aria-hidden="true" />
       <div
         className="audio-merge-bar"
