@@ -1,10 +1,11 @@
 // The pipeline: probe, plan, transcode what does not match, join in order, rename into place.
 import { randomBytes } from 'node:crypto';
-import { mkdtemp, rename, rm, stat } from 'node:fs/promises';
+import { mkdtemp, rename, rm, stat, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { AbortError, InputError } from './errors.js';
 import type { Runner } from './ffmpeg-runner.js';
+import { fsReason } from './fs-reason.js';
 import { joinMp3, type JoinPart } from './mp3-join.js';
 import { scanMp3, type Mp3Scan } from './mp3-scan.js';
 import { planMerge } from './plan.js';
@@ -65,6 +66,12 @@ export async function mergeFiles(
   try {
     const outDir = await stat(path.dirname(target)).catch(() => undefined);
     if (!outDir?.isDirectory()) throw new Error(`cannot write ${output}: no folder ${path.dirname(target)}`);
+    if ((await stat(target).catch(() => undefined))?.isDirectory()) throw new Error(`cannot write ${output}: it is a folder`);
+    if (/[\\/]$/.test(output)) throw new Error(`cannot write ${output}: that names a folder, not a file`);
+    // Made now, so an output folder that cannot be written fails before any work is done.
+    await writeFile(partial, '', { flag: 'wx' }).catch((err: unknown) => {
+      throw new Error(`cannot write ${output}: ${fsReason(err)}`);
+    });
     const tools = opts.tools ?? (await locateTools());
     const all = inputs.map((_, i) => i);
     const probes = await runPool(
@@ -85,7 +92,9 @@ export async function mergeFiles(
 
     const scans = new Map<number, { file: string; scan: Mp3Scan }>();
     if (plan.transcoded.length > 0) {
-      tempDir = await mkdtemp(path.join(workDir, '.audio-merge-'));
+      tempDir = await mkdtemp(path.join(workDir, '.audio-merge-')).catch((err: unknown) => {
+        throw new Error(`cannot make a temporary folder in ${workDir}: ${fsReason(err)}`);
+      });
       const made = await runPool(
         plan.transcoded,
         concurrency,
@@ -134,6 +143,8 @@ export async function mergeFiles(
         const i = parts.findIndex((p) => p.file === err.file);
         if (i >= 0) throw new InputError(names[i], err.reason, i);
       }
+      // A full disk while writing the output is the output's problem, not an input's.
+      if ((err as NodeJS.ErrnoException).syscall === 'write') throw new Error(`cannot write ${output}: ${fsReason(err)}`);
       throw err;
     });
     if (signal.aborted) throw new AbortError();
