@@ -121,7 +121,7 @@ describe('probeFile', () => {
   });
 
   it('refuses a missing file and a folder', async () => {
-    await expect(probeFile(path.join(dir, 'nope.wav'), { tools })).rejects.toThrow(/nope\.wav: cannot be read \(ENOENT\)/);
+    await expect(probeFile(path.join(dir, 'nope.wav'), { tools })).rejects.toThrow(/nope\.wav: cannot be read \(no such file\)/);
     expect((await stat(dir)).isDirectory()).toBe(true);
     await expect(probeFile(dir, { tools })).rejects.toThrow(/not a file/);
   });

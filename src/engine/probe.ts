@@ -1,8 +1,9 @@
 // Probe one input: MP3s in-process by the frame parser (a spawn of ffprobe costs more than
 // joining a whole file), everything else through ffprobe's JSON plus a short decode of the head.
-import { closeSync, openSync, statSync } from 'node:fs';
+import { closeSync, lstatSync, openSync, statSync } from 'node:fs';
 import { InputError } from './errors.js';
 import { fileArg, lastLine, spawnRunner, type Runner } from './ffmpeg-runner.js';
+import { fsReason } from './fs-reason.js';
 import { formatFromProbe, type FfprobeJson } from './probe-format.js';
 import { scanMp3, type Mp3Scan } from './mp3-scan.js';
 import { readFullSync } from './sync-io.js';
@@ -28,6 +29,16 @@ function head(file: string, n: number): Buffer {
     return buf.subarray(0, readFullSync(fd, buf, 0, n, 0));
   } finally {
     closeSync(fd);
+  }
+}
+
+/** Why a file cannot be opened, in words; a link whose target is gone says so. */
+function unreadable(file: string, err: unknown): string {
+  if ((err as NodeJS.ErrnoException).code !== 'ENOENT') return fsReason(err);
+  try {
+    return lstatSync(file).isSymbolicLink() ? 'a link to a file that does not exist' : 'no such file';
+  } catch {
+    return 'no such file';
   }
 }
 
@@ -108,13 +119,15 @@ export async function probeInput(file: string, opts: ProbeOptions = {}): Promise
   const refuse = (reason: string) => new InputError(name, reason, opts.index ?? -1);
 
   let size: number;
+  let first: Buffer;
   try {
     const st = statSync(file);
     if (!st.isFile()) throw refuse('not a file');
     size = st.size;
+    first = head(file, 4);
   } catch (err) {
     if (err instanceof InputError) throw err;
-    throw refuse(`cannot be read (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`);
+    throw refuse(`cannot be read (${unreadable(file, err)})`);
   }
   if (size === 0) throw refuse('empty file');
 
@@ -122,7 +135,7 @@ export async function probeInput(file: string, opts: ProbeOptions = {}): Promise
   // MP3 frames of more than one format (files joined with cat): ffmpeg decodes them all, so the
   // input is re-encoded; the decode errors at each joint are no reason to refuse it.
   let formatChange = false;
-  if (looksLikeMp3(file, head(file, 4))) {
+  if (looksLikeMp3(file, first)) {
     const outcome = await scanMp3(file, { signal: opts.signal });
     if (outcome.ok) return { result: fromScan(file, outcome.scan), scan: outcome.scan };
     scanReason = outcome.reason;
