@@ -134,6 +134,10 @@ ${AREAS} {
   min-height: 40px; padding: 0 18px; border: 0; border-radius: 10px; cursor: pointer;
   font: inherit; font-weight: 600; color: #fff; background: var(--am-accent);
 }
+.audio-merge-upload .audio-merge-upload-announce {
+  position: absolute; width: 1px; height: 1px; margin: -1px; padding: 0; border: 0;
+  overflow: hidden; clip-path: inset(50%); white-space: nowrap;
+}
 .audio-merge-upload .audio-merge-upload-list { list-style: none; margin: 12px 0 0; padding: 0; display: grid; gap: 8px; }
 .audio-merge-upload .audio-merge-upload-list:empty { display: none; }
 .audio-merge-upload .audio-merge-upload-item {

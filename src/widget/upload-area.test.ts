@@ -116,6 +116,27 @@ describe('the upload area', () => {
     expect(within(good).queryByRole('alert')).toBeNull();
   });
 
+  it('a screen reader hears how many files were stored when the uploads end', async () => {
+    const form = page();
+    enhanceUploadForm(form, { createXhr: () => new FakeXhr() as unknown as XMLHttpRequest });
+    const spoken = screen.getByRole('status');
+    choose([audioFile('one.mp3'), audioFile('notes.txt'), audioFile('two.wav')]);
+    FakeXhr.all[0].progress(500, 1000);
+    expect(spoken).toHaveTextContent(/^$/); // progress itself is not spoken, only its end
+    FakeXhr.all[0].answer(200, { items: [{ id: '1', filename: 'one.mp3' }] });
+    await flush();
+    FakeXhr.all[1].answer(422, { error: 'notes.txt is not audio' });
+    await flush();
+    expect(spoken).toHaveTextContent(/^$/);
+    FakeXhr.all[2].answer(200, { items: [{ id: '2', filename: 'two.wav' }] });
+    await flush();
+    expect(spoken).toHaveTextContent('2 of 3 files uploaded. They are at the end of the list to order.');
+    choose([audioFile('three.mp3')]);
+    FakeXhr.all[3].answer(200, { items: [{ id: '3', filename: 'three.mp3' }] });
+    await flush();
+    expect(spoken).toHaveTextContent('1 file uploaded. It is at the end of the list to order.');
+  });
+
   it('refuses a file over the size limit without sending it, and does not re-mount for nothing', async () => {
     const form = page(1);
     const onAllDone = vi.fn();

@@ -28,6 +28,13 @@ function el<K extends keyof HTMLElementTagNameMap>(doc: Document, tag: K, cls: s
   return e;
 }
 
+/** What a screen reader hears when a batch ends with `stored` of `tried` files kept. */
+export function batchSummary(stored: number, tried: number): string {
+  const where = stored === 1 ? 'It is' : 'They are';
+  const what = stored === tried ? `${stored} ${stored === 1 ? 'file' : 'files'}` : `${stored} of ${tried} files`;
+  return `${what} uploaded. ${where} at the end of the list to order.`;
+}
+
 export function enhanceUploadForm(form: HTMLFormElement, opts: UploadAreaOptions = {}): void {
   const doc = form.ownerDocument;
   const section = form.closest<HTMLElement>('.audio-merge-upload');
@@ -50,9 +57,15 @@ export function enhanceUploadForm(form: HTMLFormElement, opts: UploadAreaOptions
   zone.append(input);
   form.classList.add('audio-merge-upload-form--enhanced');
 
+  // Progress is seen on the bars; a screen reader hears only how each batch ended.
+  const spoken = el(doc, 'p', 'audio-merge-upload-announce');
+  spoken.setAttribute('role', 'status');
+  list.after(spoken);
+
   const waiting: Array<{ file: File; row: Row }> = [];
   let running = 0;
   let storedInBatch = 0;
+  let triedInBatch = 0;
 
   const addRow = (file: File): Row => {
     const li = el(doc, 'li', 'audio-merge-upload-item');
@@ -101,8 +114,13 @@ export function enhanceUploadForm(form: HTMLFormElement, opts: UploadAreaOptions
         running--;
         if (running === 0 && waiting.length === 0) {
           const stored = storedInBatch;
+          const tried = triedInBatch;
           storedInBatch = 0;
-          if (stored > 0) opts.onAllDone?.();
+          triedInBatch = 0;
+          if (stored > 0) {
+            spoken.textContent = batchSummary(stored, tried);
+            opts.onAllDone?.();
+          }
         } else pump();
       });
     }
@@ -110,6 +128,7 @@ export function enhanceUploadForm(form: HTMLFormElement, opts: UploadAreaOptions
 
   const enqueue = (files: FileList | File[] | null | undefined) => {
     for (const file of Array.from(files ?? [])) {
+      triedInBatch++;
       const row = addRow(file);
       if (Number.isFinite(maxMb) && maxMb > 0 && file.size > maxMb * 1024 * 1024) {
         finish(row, { ok: false, message: `${file.name} is larger than the ${maxMb} MB limit.` });
@@ -117,6 +136,7 @@ export function enhanceUploadForm(form: HTMLFormElement, opts: UploadAreaOptions
       }
       waiting.push({ file, row });
     }
+    if (running === 0 && waiting.length === 0) triedInBatch = 0; // all refused before sending
     pump();
   };
 
