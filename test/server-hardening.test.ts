@@ -76,3 +76,13 @@ describe('broken multipart uploads', () => {
     expect(res.json().error).toMatch(/multipart/i);
   });
 });
+
+describe('odd URLs', () => {
+  it('answers a URL with a broken percent-escape with the app\'s own JSON 400, without echoing it', async () => {
+    for (const url of [`/upload/${s.sid}/%E0%A4%A.mp3`, '/results/%/x.mp3', '/%']) {
+      const res = await t.app.inject({ method: 'GET', url, headers: { cookie: s.cookie } });
+      expect(res.statusCode).toBe(400);
+      expect(res.json()).toEqual({ error: 'The request is not valid' });
+    }
+  });
+});

@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { rmSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply } from 'fastify';
 import fastifyCookie from '@fastify/cookie';
 import fastifyMultipart from '@fastify/multipart';
 import fastifyRateLimit from '@fastify/rate-limit';
@@ -63,6 +63,10 @@ export async function createApp(partial: Partial<AppConfig> = {}, deps: AppDeps 
     requestIdHeader: false,
     bodyLimit: 1024 * 1024,
     trustProxy: false,
+    // A URL that cannot be decoded: the app's own JSON error, without echoing the URL back.
+    frameworkErrors: (_error, _request, reply) => {
+      void (reply as FastifyReply).status(400).send({ error: ERRORS.badRequest.message });
+    },
   });
 
   const storage = createStorage(config.dataDir);
