@@ -1,0 +1,110 @@
+// End to end, the cases a person meets when things go wrong or change under them: a merge that
+// fails, a realtime port nobody answers, and files uploaded after the list was already ordered.
+import { readdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { makeTone, tempDir } from '../test/audio-fixtures.js';
+import { build, launchBrowser, startServer, type RunningServer } from './harness.js';
+
+let server: RunningServer;
+let browser: Browser;
+let work: { dir: string; cleanup: () => Promise<void> };
+const dataDir = () => path.join(work.dir, 'data');
+const tone = (name: string) => path.join(work.dir, name);
+const poll = <T>(fn: () => T | Promise<T>) => expect.poll(fn, { timeout: 60_000, interval: 100 });
+const rowNames = (p: Page) => p.locator('.audio-merge-row .audio-merge-filename').allTextContents();
+
+beforeAll(async () => {
+  if (!process.env.E2E_SKIP_BUILD) build();
+  work = await tempDir('audio-merge-e2e-hard-');
+  for (const [name, frequency] of [['a.wav', 300], ['b.wav', 600], ['c.wav', 900]] as const) {
+    await makeTone(tone(name), { seconds: 2, frequency });
+  }
+  server = await startServer(dataDir());
+  browser = await launchBrowser();
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+  await work?.cleanup();
+});
+
+/** A fresh browser session with `files` uploaded through the page and shown as rows. */
+async function sessionWith(files: string[]): Promise<Page> {
+  const ctx = await browser.newContext({ viewport: { width: 900, height: 1200 } });
+  const page = await ctx.newPage();
+  await page.goto(server.url);
+  await page.setInputFiles('#audio-merge-file-input', files.map(tone));
+  await page.waitForSelector(`.audio-merge-row >> nth=${files.length - 1}`, { timeout: 60_000 });
+  return page;
+}
+
+async function markBeforeReload(page: Page) {
+  await page.evaluate(() => ((window as unknown as { beforeReload: boolean }).beforeReload = true));
+}
+const reloaded = (page: Page) =>
+  page.evaluate(() => (window as unknown as { beforeReload?: boolean }).beforeReload === undefined);
+
+describe('the widget when things go wrong', () => {
+  it("a failed merge shows the server's reason as the status, and the progress view stays", async () => {
+    const page = await sessionWith(['a.wav', 'b.wav']);
+    try {
+      // The stored copy of a.wav turns into text after it was accepted.
+      const src = (await page.locator('.audio-merge-row audio').first().getAttribute('src'))!;
+      const stored = decodeURIComponent(src.split('/').pop()!);
+      const sessions = await readdir(path.join(dataDir(), 'uploads'));
+      const owner = [];
+      for (const s of sessions) if ((await readdir(path.join(dataDir(), 'uploads', s))).includes(stored)) owner.push(s);
+      expect(owner).toHaveLength(1);
+      await writeFile(path.join(dataDir(), 'uploads', owner[0], stored), 'not sound at all\n'.repeat(100));
+
+      await markBeforeReload(page);
+      const answer = page.waitForResponse('**/app/merge/mergemp3', { timeout: 120_000 });
+      await page.getByRole('button', { name: 'Make MP3' }).click();
+      expect((await answer).status()).toBeGreaterThanOrEqual(400);
+      await poll(() => page.locator('.audio-merge-status').textContent()).toContain('a.wav');
+      expect(await page.locator('.audio-merge-progress').count()).toBe(1);
+      expect(await page.locator('.audio-merge-row').count()).toBe(0);
+      expect(await reloaded(page)).toBe(false);
+    } finally {
+      await page.context().close();
+    }
+  });
+
+  it('with the realtime port unreachable, make still posts and the page reloads on success', async () => {
+    const page = await sessionWith(['a.wav', 'b.wav']);
+    try {
+      await page.route(`http://127.0.0.1:${server.socketPort}/**`, (route) => route.abort());
+      await markBeforeReload(page);
+      await page.getByRole('button', { name: 'Make MP3' }).click();
+      await page.waitForSelector('.audio-merge-result', { timeout: 120_000 });
+      expect(await reloaded(page)).toBe(true);
+      expect(await page.locator('.audio-merge-result ol li').allTextContents()).toEqual(['a.wav', 'b.wav']);
+    } finally {
+      await page.context().close();
+    }
+  });
+
+  it('a file uploaded after reordering joins the end; the order already chosen stays', async () => {
+    const page = await sessionWith(['a.wav', 'b.wav']);
+    try {
+      await page.locator('.audio-merge-row', { hasText: 'a.wav' }).focus();
+      await page.keyboard.press('Space');
+      await poll(() => page.locator('[aria-live]').allTextContents()).toContainEqual(expect.stringContaining('Picked up a.wav'));
+      await page.keyboard.press('ArrowDown');
+      await poll(() => page.locator('[aria-live]').allTextContents()).toContainEqual(expect.stringContaining('moved to position 2'));
+      await page.keyboard.press('Space');
+      await poll(() => rowNames(page)).toEqual(['b.wav', 'a.wav']);
+
+      await page.setInputFiles('#audio-merge-file-input', [tone('c.wav')]);
+      await poll(() => rowNames(page)).toEqual(['b.wav', 'a.wav', 'c.wav']);
+      expect(await page.getByRole('status').filter({ hasText: 'uploaded' }).textContent()).toBe(
+        '1 file uploaded. It is at the end of the list to order.',
+      );
+    } finally {
+      await page.context().close();
+    }
+  });
+});
