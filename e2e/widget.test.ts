@@ -131,6 +131,9 @@ describe('the widget in a real browser against the real server', () => {
     expect(await page.evaluate(() => (window as unknown as { beforeReload?: boolean }).beforeReload)).toBeUndefined();
     const sources = await page.locator('.audio-merge-result').first().locator('ol li').allTextContents();
     expect(sources).toEqual(shown);
+    // Every player on the page has a name, and the download link says which result it fetches.
+    await poll(() => page.locator('audio:not([aria-label])').count()).toBe(0);
+    expect(await page.getByRole('link', { name: `Download merged MP3 of ${shown[0]} and 2 more` }).count()).toBe(1);
     await page.locator('.audio-merge-results').screenshot({ path: path.join(SCREENSHOTS, 'result.png') });
     await page.screenshot({ path: path.join(SCREENSHOTS, 'page-after-merge.png'), fullPage: true });
 
