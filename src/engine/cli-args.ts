@@ -36,7 +36,7 @@ Exit status:
   1    an input cannot be used (stderr names it and the reason), or the merge failed
        (ffmpeg unusable, disk full); OUT is never left behind half-written
   2    usage error
-  130  cancelled by SIGINT (143 for SIGTERM); nothing is left behind
+  130  cancelled by SIGINT (143 for SIGTERM, 129 for SIGHUP); nothing is left behind
 
 ffmpeg/ffprobe: FFMPEG_PATH and FFPROBE_PATH if set, else those on PATH, else the ones the npm
 packages @ffmpeg-installer/ffmpeg and @ffprobe-installer/ffprobe ship.

@@ -177,6 +177,7 @@ describe('audio-merge on the command line', () => {
   it.each([
     ['SIGTERM', 143],
     ['SIGINT', 130],
+    ['SIGHUP', 129],
   ] as const)('stops cleanly on %s mid-transcode: no output, no temp files, no ffmpeg left', async (sig, exitCode) => {
     const long = path.join(dir, 'long.wav');
     if (!existsSync(long)) await makeTone(long, { seconds: 120, sampleRate: 96000 });

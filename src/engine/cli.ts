@@ -1,8 +1,11 @@
 // The audio-merge command line. Start-up is a visible share of a short merge, so the engine is
 // imported only once the arguments are known to be good, and the tools are not test-run first.
 import { statSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { HELP, USAGE, parseArgs } from './cli-args.js';
+
+const SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
 
 function sameFile(a: string, b: string): boolean {
   if (path.resolve(a) === path.resolve(b)) return true;
@@ -50,8 +53,9 @@ export async function main(argv: string[]): Promise<number> {
     stoppedBy ??= sig;
     controller.abort();
   };
-  process.on('SIGINT', stop);
-  process.on('SIGTERM', stop);
+  // SIGHUP too: a closed terminal or dropped ssh session would otherwise kill us at once, leaving
+  // the partial file, the temporary folder and orphaned ffmpegs writing into it.
+  for (const sig of SIGNALS) process.on(sig, stop);
   const bar = !args.quiet && process.stderr.isTTY === true;
   try {
     // Found on first use and unchecked: a missing or broken ffmpeg surfaces as a ToolError when
@@ -70,13 +74,12 @@ export async function main(argv: string[]): Promise<number> {
     if (bar) process.stderr.write('\n');
     if (err instanceof AbortError || stoppedBy) {
       process.stderr.write('audio-merge: cancelled\n');
-      return stoppedBy === 'SIGTERM' ? 143 : 130;
+      return 128 + (os.constants.signals[stoppedBy ?? 'SIGINT'] ?? 2);
     }
     const message = err instanceof Error ? err.message : String(err);
     process.stderr.write(`audio-merge: ${message.replace(/\s*\n\s*/g, ' ')}\n`);
     return 1;
   } finally {
-    process.off('SIGINT', stop);
-    process.off('SIGTERM', stop);
+    for (const sig of SIGNALS) process.off(sig, stop);
   }
 }
