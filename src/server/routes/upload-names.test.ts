@@ -16,6 +16,12 @@ describe('displayName', () => {
     expect(displayName('dir/')).toBe('unnamed file');
     expect(displayName('x'.repeat(400))).toHaveLength(255);
   });
+
+  it('shortens a long name of emoji without cutting one in half', () => {
+    const name = displayName('\u{1F3B5}'.repeat(300) + '.mp3');
+    expect([...name]).toHaveLength(255);
+    expect(name).toBe('\u{1F3B5}'.repeat(255));
+  });
 });
 
 describe('megabytes', () => {

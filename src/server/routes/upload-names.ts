@@ -8,7 +8,8 @@ export function displayName(raw: string | undefined): string {
   const base = (raw ?? '').split(/[/\\]/).pop() ?? '';
   // eslint-disable-next-line no-control-regex
   const clean = base.replace(/[\u0000-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069]/g, '').trim();
-  return (clean || 'unnamed file').slice(0, 255);
+  // By code points, so a long name of emoji is not cut inside a surrogate pair.
+  return Array.from(clean || 'unnamed file').slice(0, 255).join('');
 }
 
 /** Bytes as a whole or short decimal number of MB, for messages ("500", "0.05"). */
