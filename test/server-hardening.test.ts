@@ -3,7 +3,8 @@
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openSession, startTestApp, type TestApp, type TestSession } from './server-harness.js';
+import { makeTone, tempDir } from './audio-fixtures.js';
+import { listItems, openSession, startTestApp, upload as uploadFiles, type TestApp, type TestSession } from './server-harness.js';
 
 let t: TestApp;
 let s: TestSession;
@@ -83,6 +84,30 @@ describe('odd URLs', () => {
       const res = await t.app.inject({ method: 'GET', url, headers: { cookie: s.cookie } });
       expect(res.statusCode).toBe(400);
       expect(res.json()).toEqual({ error: 'The request is not valid' });
+    }
+  });
+});
+
+describe('uploads racing the MAX_FILES limit', () => {
+  it('stores exactly MAX_FILES of six concurrent uploads, refuses the rest with 409, and keeps no extra file', async () => {
+    const { dir, cleanup } = await tempDir();
+    const small = await startTestApp({ maxFiles: 3 });
+    try {
+      const tone = await makeTone(path.join(dir, 'tone.mp3'), { seconds: 0.5 });
+      const session = await openSession(small.app);
+      const answers = await Promise.all(
+        Array.from({ length: 6 }, (_, n) => uploadFiles(small.app, session, [{ path: tone, filename: `take-${n}.mp3` }])),
+      );
+      const codes = answers.map((r) => r.statusCode).sort();
+      expect(codes).toEqual([200, 200, 200, 409, 409, 409]);
+      for (const r of answers.filter((a) => a.statusCode === 409)) expect(r.json().error).toMatch(/take-\d\.mp3 .*at most 3 files/);
+      expect(await listItems(small.app, session)).toHaveLength(3);
+      const stored = await readdir(path.join(small.dataDir, 'uploads', session.sid));
+      expect(stored).toHaveLength(3);
+      expect(await readdir(path.join(small.dataDir, 'tmp'))).toEqual([]);
+    } finally {
+      await small.dispose();
+      await cleanup();
     }
   });
 });
