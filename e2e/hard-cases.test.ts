@@ -1,11 +1,11 @@
 // End to end, the cases a person meets when things go wrong or change under them: a merge that
 // fails, a realtime port nobody answers, and files uploaded after the list was already ordered.
-import { readdir, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeTone, tempDir } from '../test/audio-fixtures.js';
-import { build, launchBrowser, startServer, type RunningServer } from './harness.js';
+import { build, launchBrowser, SCREENSHOTS, startServer, type RunningServer } from './harness.js';
 
 let server: RunningServer;
 let browser: Browser;
@@ -18,6 +18,7 @@ const rowNames = (p: Page) => p.locator('.audio-merge-row .audio-merge-filename'
 beforeAll(async () => {
   if (!process.env.E2E_SKIP_BUILD) build();
   work = await tempDir('audio-merge-e2e-hard-');
+  await mkdir(SCREENSHOTS, { recursive: true });
   for (const [name, frequency] of [['a.wav', 300], ['b.wav', 600], ['c.wav', 900]] as const) {
     await makeTone(tone(name), { seconds: 2, frequency });
   }
@@ -36,6 +37,7 @@ async function sessionWith(files: string[]): Promise<Page> {
   const ctx = await browser.newContext({ viewport: { width: 900, height: 1200 } });
   const page = await ctx.newPage();
   await page.goto(server.url);
+  if (files.length === 0) return page;
   await page.setInputFiles('#audio-merge-file-input', files.map(tone));
   await page.waitForSelector(`.audio-merge-row >> nth=${files.length - 1}`, { timeout: 60_000 });
   return page;
@@ -48,6 +50,40 @@ const reloaded = (page: Page) =>
   page.evaluate(() => (window as unknown as { beforeReload?: boolean }).beforeReload === undefined);
 
 describe('the widget when things go wrong', () => {
+  it('a 200-character name and one with <script> in it: shown as text, the size stays readable, nothing overflows', async () => {
+    const long = `${'long name '.repeat(19)}end of it.wav`.slice(-200);
+    // No slash: the server keeps only what follows the last one, as browsers send base names.
+    const script = '<script>alert(1)<img src=x onerror=alert(2)>.wav';
+    const page = await sessionWith([]);
+    try {
+      // A name with a slash cannot be a file here; the browser sends it as chosen all the same.
+      const sound = await readFile(tone('a.wav'));
+      await page.setInputFiles('#audio-merge-file-input', [long, script].map((name) => ({ name, mimeType: 'audio/wav', buffer: sound })));
+      await page.waitForSelector('.audio-merge-row >> nth=1', { timeout: 60_000 });
+      expect(await rowNames(page)).toEqual([long, script]);
+      expect(await page.locator('#audio-merge-tool script, #audio-merge-tool img, .audio-merge-upload img').count()).toBe(0);
+      const look = await page.evaluate(() => {
+        const rows = Array.from(document.querySelectorAll('.audio-merge-upload-item'));
+        return {
+          pageWidth: document.documentElement.scrollWidth,
+          viewport: window.innerWidth,
+          uploads: rows.map((row) => {
+            const size = row.querySelector('.audio-merge-upload-size')?.getBoundingClientRect();
+            const name = row.querySelector('.audio-merge-upload-name')!.getBoundingClientRect();
+            return { sizeShown: !!size && size.width > 0 && size.left >= name.left && size.right <= name.right + 0.5 };
+          }),
+          rowsOverflow: Array.from(document.querySelectorAll('.audio-merge-row')).some((r) => r.scrollWidth > r.clientWidth),
+        };
+      });
+      expect(look.pageWidth).toBeLessThanOrEqual(look.viewport);
+      expect(look.uploads).toEqual([{ sizeShown: true }, { sizeShown: true }]);
+      expect(look.rowsOverflow).toBe(false);
+      await page.locator('.audio-merge-upload').screenshot({ path: path.join(SCREENSHOTS, 'long-names.png') });
+    } finally {
+      await page.context().close();
+    }
+  });
+
   it("a failed merge shows the server's reason as the status, and the progress view stays", async () => {
     const page = await sessionWith(['a.wav', 'b.wav']);
     try {

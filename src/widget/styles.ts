@@ -144,7 +144,9 @@ ${AREAS} {
   display: grid; grid-template-columns: 1fr auto; gap: 4px 12px; align-items: center;
   padding: 10px 12px; border: 1px solid var(--am-line); border-radius: 10px; font-size: 14px;
 }
-.audio-merge-upload .audio-merge-upload-name { font-weight: 600; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
+.audio-merge-upload .audio-merge-upload-name { display: flex; min-width: 0; font-weight: 600; white-space: nowrap; }
+.audio-merge-upload .audio-merge-upload-file { min-width: 0; overflow: hidden; text-overflow: ellipsis; }
+.audio-merge-upload .audio-merge-upload-size { flex: none; white-space: pre; }
 .audio-merge-upload .audio-merge-upload-state { color: var(--am-muted); font-size: 13px; font-variant-numeric: tabular-nums; }
 .audio-merge-upload .audio-merge-upload-bar { grid-column: 1 / -1; display: block; height: 6px; background: var(--am-line); border-radius: 3px; overflow: hidden; }
 .audio-merge-upload .audio-merge-upload-bar-fill { display: block; height: 100%; width: 0; background: var(--am-accent); transition: width 200ms ease; }

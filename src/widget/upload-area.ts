@@ -73,7 +73,11 @@ export function enhanceUploadForm(form: HTMLFormElement, opts: UploadAreaOptions
     const bar = el(doc, 'span', 'audio-merge-upload-bar');
     const fill = el(doc, 'span', 'audio-merge-upload-bar-fill');
     bar.append(fill);
-    li.append(el(doc, 'span', 'audio-merge-upload-name', `${file.name} (${formatSize(file.size)})`), state, bar);
+    // Name and size apart, so a long name is cut short and the size still shows.
+    const name = el(doc, 'span', 'audio-merge-upload-name');
+    name.title = file.name;
+    name.append(el(doc, 'span', 'audio-merge-upload-file', file.name), el(doc, 'span', 'audio-merge-upload-size', ` (${formatSize(file.size)})`));
+    li.append(name, state, bar);
     list.append(li);
     return { li, state, fill };
   };
