@@ -70,6 +70,13 @@ describe('broken multipart uploads', () => {
     expect(res.json().error).toMatch(/multipart/i);
   });
 
+  it('refuses an upload with more form fields than allowed with 413 saying the limit', async () => {
+    const fields = Array.from({ length: 30 }, (_, n) => `--XX\r\nContent-Disposition: form-data; name="f${n}"\r\n\r\nv\r\n`).join('');
+    const res = await upload('multipart/form-data; boundary=XX', `${fields}--XX--\r\n`);
+    expect(res.statusCode).toBe(413);
+    expect(res.json().error).toMatch(/at most 20 form fields/);
+  });
+
   it('refuses a boundary longer than multipart allows with 400', async () => {
     const boundary = 'b'.repeat(300);
     const res = await upload(`multipart/form-data; boundary=${boundary}`, `--${boundary}--\r\n`);

@@ -31,6 +31,8 @@ export interface UploadRouteDeps {
 
 /** Files one request may carry; more are refused as a whole (the session limit is MAX_FILES). */
 export const MAX_FILES_PER_REQUEST = 100;
+/** Form fields one request may carry (appid, _csrf and a few a host page might add). */
+const MAX_FIELDS_PER_REQUEST = 20;
 
 interface Refusal {
   filename: string;
@@ -70,9 +72,9 @@ export async function uploadRoutes(app: FastifyInstance, deps: UploadRouteDeps):
           limits: {
             fileSize: config.maxFileBytes,
             files: MAX_FILES_PER_REQUEST,
-            fields: 20,
+            fields: MAX_FIELDS_PER_REQUEST,
             fieldSize: 1024,
-            parts: MAX_FILES_PER_REQUEST + 20,
+            parts: MAX_FILES_PER_REQUEST + MAX_FIELDS_PER_REQUEST,
           },
         });
         for await (const part of parts) {
@@ -130,6 +132,9 @@ export async function uploadRoutes(app: FastifyInstance, deps: UploadRouteDeps):
       } catch (err) {
         if ((err as { code?: string }).code === 'FST_FILES_LIMIT') {
           throw new AppError('tooLarge', `Too many files in one upload: send at most ${MAX_FILES_PER_REQUEST} at a time`);
+        }
+        if ((err as { code?: string }).code === 'FST_FIELDS_LIMIT' || (err as { code?: string }).code === 'FST_PARTS_LIMIT') {
+          throw new AppError('tooLarge', `Too many form fields in one upload: send at most ${MAX_FIELDS_PER_REQUEST} form fields`);
         }
         if (isBrokenMultipart(err)) fail('badRequest', 'The upload is not valid multipart/form-data (cut short or malformed)');
         throw err;
