@@ -28,9 +28,16 @@ describe('planning the output', () => {
     expect(plan).toMatchObject({ sampleRate: 44100, channels: 2, bitRateKbps: 128, transcoded: [0, 1] });
   });
 
-  it('breaks a tie in count by total duration', () => {
-    const plan = planMerge([mp3(44100, 2, 128, 5), mp3(22050, 1, 64, 30)]);
-    expect(plan).toMatchObject({ sampleRate: 22050, channels: 1, mpegVersion: 2, transcoded: [0] });
+  it('breaks a tie in count by the better format, however much longer the other is', () => {
+    const plan = planMerge([mp3(22050, 1, 64, 30), mp3(44100, 2, 128, 5)]);
+    expect(plan).toMatchObject({ sampleRate: 44100, channels: 2, mpegVersion: 1, transcoded: [0] });
+    // 44.1 kHz mono against 8 kHz mono: the higher rate, not the 0.1 s of extra length
+    expect(planMerge([mp3(44100, 1, 64, 2.0), mp3(8000, 1, 16, 2.1)])).toMatchObject({ sampleRate: 44100, transcoded: [1] });
+  });
+
+  it('breaks a tie in count and rate by the channel count', () => {
+    const plan = planMerge([mp3(44100, 1, 64, 30), mp3(44100, 1, 64, 30), mp3(44100, 2, 128, 5), mp3(44100, 2, 192, 1)]);
+    expect(plan).toMatchObject({ sampleRate: 44100, channels: 2, transcoded: [0, 1] });
   });
 
   it('keeps a mono 22.05 kHz majority and its MPEG-2 bit rate', () => {

@@ -55,26 +55,33 @@ function isMp3(p: PlanInput): boolean {
   return p.mp3 !== undefined && p.mp3.layer === 3 && (p.channels === 1 || p.channels === 2);
 }
 
+interface Group {
+  sampleRate: number;
+  channels: 1 | 2;
+  count: number;
+}
+
+/** > 0 when `a` should set the output format rather than `b`. */
+function compareGroups(a: Group, b: Group): number {
+  return a.count - b.count || a.sampleRate - b.sampleRate || a.channels - b.channels;
+}
+
 export function planMerge(inputs: PlanInput[]): Plan {
-  // Group the MP3 inputs by (rate, channels): the largest group by count wins, then by duration,
-  // then the one that appears first.
-  const groups = new Map<string, { sampleRate: number; channels: 1 | 2; count: number; seconds: number; first: number }>();
-  inputs.forEach((p, i) => {
-    if (!isMp3(p)) return;
+  // Group the MP3 inputs by (rate, channels): the largest group by count wins. On a tie the
+  // better-sounding format wins (higher rate, then more channels), so a tie never drags
+  // everything down to, say, 8 kHz mono because those files ran a little longer.
+  const groups = new Map<string, Group>();
+  for (const p of inputs) {
+    if (!isMp3(p)) continue;
     const key = `${p.sampleRate}/${p.channels}`;
-    const g = groups.get(key) ?? { sampleRate: p.sampleRate, channels: p.channels as 1 | 2, count: 0, seconds: 0, first: i };
+    const g = groups.get(key) ?? { sampleRate: p.sampleRate, channels: p.channels as 1 | 2, count: 0 };
     g.count++;
-    g.seconds += p.durationSeconds;
     groups.set(key, g);
-  });
+  }
   let chosen: { sampleRate: number; channels: 1 | 2 } = { sampleRate: 44100, channels: 2 };
-  let bestGroup: { count: number; seconds: number; first: number } | undefined;
+  let bestGroup: Group | undefined;
   for (const g of groups.values()) {
-    const better =
-      !bestGroup ||
-      g.count > bestGroup.count ||
-      (g.count === bestGroup.count && g.seconds > bestGroup.seconds) ||
-      (g.count === bestGroup.count && g.seconds === bestGroup.seconds && g.first < bestGroup.first);
+    const better = !bestGroup || compareGroups(g, bestGroup) > 0;
     if (better) {
       bestGroup = g;
       chosen = g;
