@@ -58,27 +58,35 @@ describe('the widget when things go wrong', () => {
     try {
       // A name with a slash cannot be a file here; the browser sends it as chosen all the same.
       const sound = await readFile(tone('a.wav'));
+      // Hold the uploads, so their lines can be looked at before they give way to the summary.
+      let release!: () => void;
+      const held = new Promise<void>((r) => (release = r));
+      await page.route('**/app/merge/upload', async (route) => {
+        await held;
+        await route.continue();
+      });
       await page.setInputFiles('#audio-merge-file-input', [long, script].map((name) => ({ name, mimeType: 'audio/wav', buffer: sound })));
+      await page.waitForSelector('.audio-merge-upload-item >> nth=1');
+      const uploads = await page.evaluate(() =>
+        Array.from(document.querySelectorAll('.audio-merge-upload-item'), (row) => {
+          const size = row.querySelector('.audio-merge-upload-size')?.getBoundingClientRect();
+          const name = row.querySelector('.audio-merge-upload-name')!.getBoundingClientRect();
+          return { sizeShown: !!size && size.width > 0 && size.left >= name.left && size.right <= name.right + 0.5 };
+        }),
+      );
+      expect(uploads).toEqual([{ sizeShown: true }, { sizeShown: true }]);
+      await page.locator('.audio-merge-upload').screenshot({ path: path.join(SCREENSHOTS, 'long-names.png') });
+      release();
       await page.waitForSelector('.audio-merge-row >> nth=1', { timeout: 60_000 });
       expect(await rowNames(page)).toEqual([long, script]);
       expect(await page.locator('#audio-merge-tool script, #audio-merge-tool img, .audio-merge-upload img').count()).toBe(0);
-      const look = await page.evaluate(() => {
-        const rows = Array.from(document.querySelectorAll('.audio-merge-upload-item'));
-        return {
-          pageWidth: document.documentElement.scrollWidth,
-          viewport: window.innerWidth,
-          uploads: rows.map((row) => {
-            const size = row.querySelector('.audio-merge-upload-size')?.getBoundingClientRect();
-            const name = row.querySelector('.audio-merge-upload-name')!.getBoundingClientRect();
-            return { sizeShown: !!size && size.width > 0 && size.left >= name.left && size.right <= name.right + 0.5 };
-          }),
-          rowsOverflow: Array.from(document.querySelectorAll('.audio-merge-row')).some((r) => r.scrollWidth > r.clientWidth),
-        };
-      });
+      const look = await page.evaluate(() => ({
+        pageWidth: document.documentElement.scrollWidth,
+        viewport: window.innerWidth,
+        rowsOverflow: Array.from(document.querySelectorAll('.audio-merge-row')).some((r) => r.scrollWidth > r.clientWidth),
+      }));
       expect(look.pageWidth).toBeLessThanOrEqual(look.viewport);
-      expect(look.uploads).toEqual([{ sizeShown: true }, { sizeShown: true }]);
       expect(look.rowsOverflow).toBe(false);
-      await page.locator('.audio-merge-upload').screenshot({ path: path.join(SCREENSHOTS, 'long-names.png') });
     } finally {
       await page.context().close();
     }

@@ -65,7 +65,9 @@ describe('the widget in a real browser against the real server', () => {
     // Upload: three files chosen at once, each with its own progress line, then the rows appear.
     await page.setInputFiles('#audio-merge-file-input', TONES.map((t) => path.join(work.dir, t.name)));
     await page.waitForSelector('.audio-merge-row >> nth=2', { timeout: 60_000 });
-    expect(await page.locator('.audio-merge-upload-item--done').count()).toBe(3);
+    // The three upload lines give way to one summary once the files are rows.
+    await poll(() => page.locator('.audio-merge-upload-summary').textContent()).toBe('3 files uploaded. They are at the end of the list to order.');
+    expect(await page.locator('.audio-merge-upload-item').count()).toBe(0);
     expect(await rowNames(page)).toEqual(TONES.map((t) => t.name));
     const firstRow = await page.locator('.audio-merge-row').first().boundingBox();
     expect(firstRow).toMatchObject({ width: 320, height: 120 });
@@ -190,7 +192,8 @@ describe('the widget in a real browser against the real server', () => {
           titleSize: getComputedStyle(title).fontSize,
           rowMargin: getComputedStyle(row).marginTop,
           buttonBackground: getComputedStyle(document.querySelector('.audio-merge-make')!).backgroundColor,
-          uploadItemMargin: getComputedStyle(document.querySelector('.audio-merge-upload-item')!).marginTop,
+          uploadSummaryMargin: getComputedStyle(document.querySelector('.audio-merge-upload-summary')!).marginTop,
+          uploadSummaryFont: getComputedStyle(document.querySelector('.audio-merge-upload-summary')!).fontSize,
         };
       });
       expect(look.pageWidth).toBeLessThanOrEqual(375);
@@ -200,7 +203,8 @@ describe('the widget in a real browser against the real server', () => {
       expect(look.titleFont).not.toMatch(/^serif$/);
       expect(look.rowMargin).toBe('0px');
       expect(look.buttonBackground).not.toBe('rgb(255, 0, 0)');
-      expect(look.uploadItemMargin).toBe('0px');
+      expect(look.uploadSummaryMargin).toBe('12px');
+      expect(look.uploadSummaryFont).toBe('14px');
       await p.screenshot({ path: path.join(SCREENSHOTS, 'phone.png'), fullPage: true });
 
       // Touch: press the first row's handle and slide it below the second.

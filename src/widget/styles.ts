@@ -109,7 +109,8 @@ ${AREAS} {
 }
 
 /* The upload area: what the script adds to it gets the same protection as the widget. */
-.audio-merge-upload-list, .audio-merge-upload-list :not(svg *), .audio-merge-dropzone, .audio-merge-dropzone :not(svg *) {
+.audio-merge-upload-list, .audio-merge-upload-list :not(svg *), .audio-merge-dropzone, .audio-merge-dropzone :not(svg *),
+.audio-merge-upload-summary {
   all: revert; box-sizing: border-box;
 }
 .audio-merge-upload h2, .audio-merge-results h2 { margin: 0 0 12px; font-size: 17px; font-weight: 600; }
@@ -134,10 +135,11 @@ ${AREAS} {
   min-height: 40px; padding: 0 18px; border: 0; border-radius: 10px; cursor: pointer;
   font: inherit; font-weight: 600; color: #fff; background: var(--am-accent);
 }
-.audio-merge-upload .audio-merge-upload-announce {
-  position: absolute; width: 1px; height: 1px; margin: -1px; padding: 0; border: 0;
-  overflow: hidden; clip-path: inset(50%); white-space: nowrap;
+.audio-merge-upload .audio-merge-upload-summary {
+  margin: 12px 0 0; padding: 10px 12px; border-radius: 10px; font-size: 14px; font-weight: 600;
+  color: var(--am-ok); background: #ecfdf5; border: 1px solid #a7f3d0;
 }
+.audio-merge-upload .audio-merge-upload-summary:empty { display: none; }
 .audio-merge-upload .audio-merge-upload-list { list-style: none; margin: 12px 0 0; padding: 0; display: grid; gap: 8px; }
 .audio-merge-upload .audio-merge-upload-list:empty { display: none; }
 .audio-merge-upload .audio-merge-upload-item {

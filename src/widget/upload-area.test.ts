@@ -111,9 +111,23 @@ describe('the upload area', () => {
     const bad = rows.find((r) => r.textContent!.includes('notes.txt'))!;
     expect(within(bad).getByRole('alert')).toHaveTextContent('notes.txt is not an audio file ffmpeg can read');
     expect(bad).toHaveClass('audio-merge-upload-item--failed');
-    const good = rows.find((r) => r.textContent!.includes('good.mp3'))!;
-    expect(within(good).getByText('Uploaded')).toBeInTheDocument();
-    expect(within(good).queryByRole('alert')).toBeNull();
+    // The stored files are rows of the widget now; their upload lines give way to one summary.
+    expect(rows.map((r) => r.textContent)).toEqual([expect.stringContaining('notes.txt')]);
+    expect(screen.getByRole('status')).toHaveTextContent('2 of 3 files uploaded.');
+  });
+
+  it('forty files: while they go up each has its line; when the batch ends one line says so, not forty', async () => {
+    const form = page();
+    enhanceUploadForm(form, { createXhr: () => new FakeXhr() as unknown as XMLHttpRequest });
+    choose(Array.from({ length: 40 }, (_, i) => audioFile(`clip${i + 1}.wav`)));
+    expect(document.querySelectorAll('.audio-merge-upload-item')).toHaveLength(40);
+    for (let i = 0; i < 40; i++) {
+      FakeXhr.all[i].answer(200, { items: [{ id: String(i), filename: `clip${i + 1}.wav` }] });
+      await flush();
+    }
+    expect(document.querySelectorAll('.audio-merge-upload-item')).toHaveLength(0);
+    expect(screen.getByRole('status')).toBeVisible();
+    expect(screen.getByRole('status')).toHaveTextContent('40 files uploaded. They are at the end of the list to order.');
   });
 
   it('a screen reader hears how many files were stored when the uploads end', async () => {

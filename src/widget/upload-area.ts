@@ -57,10 +57,10 @@ export function enhanceUploadForm(form: HTMLFormElement, opts: UploadAreaOptions
   zone.append(input);
   form.classList.add('audio-merge-upload-form--enhanced');
 
-  // Progress is seen on the bars; a screen reader hears only how each batch ended.
-  const spoken = el(doc, 'p', 'audio-merge-upload-announce');
-  spoken.setAttribute('role', 'status');
-  list.after(spoken);
+  // One line says how each batch ended (a screen reader hears only that, not every percent).
+  const summary = el(doc, 'p', 'audio-merge-upload-summary');
+  summary.setAttribute('role', 'status');
+  list.after(summary);
 
   const waiting: Array<{ file: File; row: Row }> = [];
   let running = 0;
@@ -122,7 +122,10 @@ export function enhanceUploadForm(form: HTMLFormElement, opts: UploadAreaOptions
           storedInBatch = 0;
           triedInBatch = 0;
           if (stored > 0) {
-            spoken.textContent = batchSummary(stored, tried);
+            // The stored files are rows of the widget now: forty "Uploaded" lines would only push
+            // the list off the screen. Refusals stay, each next to its reason.
+            for (const done of Array.from(list.querySelectorAll('.audio-merge-upload-item--done'))) done.remove();
+            summary.textContent = batchSummary(stored, tried);
             opts.onAllDone?.();
           }
         } else pump();
@@ -131,6 +134,7 @@ export function enhanceUploadForm(form: HTMLFormElement, opts: UploadAreaOptions
   };
 
   const enqueue = (files: FileList | File[] | null | undefined) => {
+    if (running === 0 && waiting.length === 0) summary.textContent = '';
     for (const file of Array.from(files ?? [])) {
       triedInBatch++;
       const row = addRow(file);
