@@ -118,3 +118,18 @@ describe('uploads racing the MAX_FILES limit', () => {
     }
   });
 });
+
+describe('made-up cookies', () => {
+  it('never adopts a cookie value it did not issue: a fresh session on the page, 403 on a POST', async () => {
+    for (const value of ['A'.repeat(43), '%E0%A4%A', 'x'.repeat(4000), `${s.secret}x`, s.sid]) {
+      const cookie = `am_session=${value}`;
+      const page = await t.app.inject({ method: 'GET', url: '/', headers: { cookie } });
+      expect(page.statusCode).toBe(200);
+      expect(String(page.headers['set-cookie'])).not.toContain(value);
+      expect(page.body).not.toContain(`data-sid="${s.sid}"`);
+      const res = await post('/app/merge/getDataJson', 'application/json', JSON.stringify({ appid: s.appid }), { cookie, 'x-csrf-token': s.csrf });
+      expect(res.statusCode).toBe(403);
+      expect(res.json().error).toMatch(/No session/);
+    }
+  });
+});
