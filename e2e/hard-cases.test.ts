@@ -131,6 +131,23 @@ describe('the widget when things go wrong', () => {
     }
   });
 
+  it('make scrolls the window to the top (SPEC section 4), even on a short phone screen', async () => {
+    const page = await sessionWith(['a.wav', 'b.wav']);
+    try {
+      await page.setViewportSize({ width: 375, height: 450 });
+      // The merge answer never comes here; only the scroll is looked at.
+      await page.route('**/app/merge/mergemp3', () => {});
+      await page.locator('.audio-merge-make').scrollIntoViewIfNeeded();
+      expect(await page.evaluate(() => window.scrollY)).toBeGreaterThan(0);
+      await page.getByRole('button', { name: 'Make MP3' }).click();
+      await page.waitForSelector('.audio-merge-progress');
+      await poll(() => page.evaluate(() => document.activeElement?.className)).toBe('audio-merge-progress');
+      expect(await page.evaluate(() => window.scrollY)).toBe(0);
+    } finally {
+      await page.context().close();
+    }
+  });
+
   it('a file uploaded after reordering joins the end; the order already chosen stays', async () => {
     const page = await sessionWith(['a.wav', 'b.wav']);
     try {

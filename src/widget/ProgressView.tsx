@@ -10,8 +10,9 @@ export interface ProgressViewProps {
 export function ProgressView({ progress, percent }: ProgressViewProps) {
   const ref = useRef<HTMLDivElement>(null);
   // The make button is gone; keep keyboard and screen-reader focus in the widget, on something
-  // with a role, since a name on a plain div is not spoken.
-  useEffect(() => ref.current?.focus(), []);
+  // with a role, since a name on a plain div is not spoken. Without scrolling: make has just
+  // scrolled the window to the top (SPEC section 4), and focus would scroll it back down.
+  useEffect(() => ref.current?.focus({ preventScroll: true }), []);
   return (
     <div ref={ref} className="audio-merge-progress" tabIndex={-1} role="group" aria-label="Merging your files">
       <div className="audio-merge-spinner" aria-hidden="true" />
