@@ -131,6 +131,31 @@ describe('the widget when things go wrong', () => {
     }
   });
 
+  it('the widget panel lines up with the upload and results panels, on a desktop and on a phone', async () => {
+    const page = await sessionWith(['a.wav']);
+    try {
+      for (const width of [1280, 375]) {
+        await page.setViewportSize({ width, height: 900 });
+        const look = await page.evaluate(() => {
+          const box = (sel: string) => document.querySelector(sel)!.getBoundingClientRect();
+          const panel = (sel: string) => {
+            const cs = getComputedStyle(document.querySelector(sel)!);
+            return { border: cs.borderTopColor, radius: cs.borderTopLeftRadius, left: box(sel).left, right: box(sel).right };
+          };
+          return {
+            contentLefts: [box('.audio-merge-upload h2').left, box('.audio-merge-title').left, box('.audio-merge-results h2').left],
+            panels: [panel('.audio-merge-upload'), panel('#audio-merge-tool'), panel('.audio-merge-results')],
+          };
+        });
+        expect(new Set(look.contentLefts).size, `text edges at ${width} px: ${look.contentLefts}`).toBe(1);
+        expect(look.panels[1]).toEqual(look.panels[0]);
+        expect(look.panels[2]).toEqual(look.panels[0]);
+      }
+    } finally {
+      await page.context().close();
+    }
+  });
+
   it('make scrolls the window to the top (SPEC section 4), even on a short phone screen', async () => {
     const page = await sessionWith(['a.wav', 'b.wav']);
     try {

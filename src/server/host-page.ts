@@ -55,7 +55,13 @@ const STYLE = `
   h1 { font-size: 1.6rem; margin: 0 0 .25rem; }
   h2 { font-size: 1.15rem; margin: 0 0 .75rem; }
   .lead { margin: 0 0 1.5rem; color: #4a5263; }
-  section, #${WIDGET_ELEMENT_ID} { background: #fff; border: 1px solid #dde1e8; border-radius: 10px; padding: 1rem; margin: 0 0 1.25rem; }
+  section { background: #fff; border: 1px solid #dde1e8; border-radius: 10px; padding: 1rem; margin: 0 0 1.25rem; }
+  /* The widget's panel matches the upload and results panels the widget's stylesheet draws. */
+  #${WIDGET_ELEMENT_ID} {
+    display: block; max-width: 720px; margin: 0 auto 20px; padding: 20px; background: #fff;
+    border: 1px solid #e5e7eb; border-radius: 12px; box-shadow: 0 1px 2px rgb(0 0 0 / 0.04);
+  }
+  @media (max-width: 480px) { #${WIDGET_ELEMENT_ID} { padding: 14px; } }
   form { display: flex; flex-wrap: wrap; gap: .75rem; align-items: center; }
   input[type=file] { max-width: 100%; }
   button { font: inherit; padding: .45rem 1.1rem; border-radius: 6px; border: 1px solid #2f5bd3; background: #2f5bd3; color: #fff; cursor: pointer; }
