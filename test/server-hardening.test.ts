@@ -133,3 +133,22 @@ describe('made-up cookies', () => {
     }
   });
 });
+
+describe('a flood of new sessions', () => {
+  it('starts at most sessionRateLimit sessions a minute per address, then answers a JSON 429; a browser with its session still gets the page', async () => {
+    const limited = await startTestApp({ sessionRateLimit: 3 });
+    try {
+      const first = await openSession(limited.app);
+      for (let n = 0; n < 2; n++) expect((await limited.app.inject({ method: 'GET', url: '/' })).statusCode).toBe(200);
+      const refused = await limited.app.inject({ method: 'GET', url: '/' });
+      expect(refused.statusCode).toBe(429);
+      expect(refused.json().error).toMatch(/Too many requests/);
+      expect(refused.headers['set-cookie']).toBeUndefined();
+      const again = await limited.app.inject({ method: 'GET', url: '/', headers: { cookie: first.cookie } });
+      expect(again.statusCode).toBe(200);
+      expect(again.body).toContain(`data-sid="${first.sid}"`);
+    } finally {
+      await limited.dispose();
+    }
+  });
+});

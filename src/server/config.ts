@@ -27,6 +27,8 @@ export interface AppConfig {
   /** Requests per minute per session. */
   uploadRateLimit: number;
   mergeRateLimit: number;
+  /** New sessions (page views without one) per minute per client address: each is a database row. */
+  sessionRateLimit: number;
   /** The appid the host page puts on the widget element. */
   appId: string;
   /** Explicit ffmpeg/ffprobe; otherwise CONTRACT section 1 lookup. */
@@ -48,6 +50,7 @@ export const DEFAULT_CONFIG: AppConfig = {
   mergeConcurrency: os.availableParallelism(),
   uploadRateLimit: 120,
   mergeRateLimit: 20,
+  sessionRateLimit: 300,
   appId: 'audio-merge',
   logLevel: 'info',
 };

@@ -1,5 +1,5 @@
 // GET / : the host page. Starts a session when the request has none (or an unknown one).
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AppConfig } from '../config.js';
 import type { Flash } from '../flash.js';
 import { renderHostPage } from '../host-page.js';
@@ -16,7 +16,15 @@ export interface PageRouteDeps {
 }
 
 export async function pageRoutes(app: FastifyInstance, { store, config, realtime, flash, now }: PageRouteDeps): Promise<void> {
-  app.get('/', async (request, reply) => {
+  // Each page view without a session stores one: limit those per address, so a flood of cookieless
+  // requests cannot grow the database without bound (a browser with its session is never limited).
+  const rateLimit = {
+    max: config.sessionRateLimit,
+    timeWindow: '1 minute',
+    keyGenerator: (request: FastifyRequest) => request.ip,
+    allowList: (request: FastifyRequest) => request.amSession !== null,
+  };
+  app.get('/', { config: { rateLimit } }, async (request, reply) => {
     const session = request.amSession ?? startSession(store, reply, now());
     const html = renderHostPage({
       csrfToken: session.csrfToken,
