@@ -154,7 +154,9 @@ export async function scanMp3(
       end -= t.size;
     }
 
-    const buf = Buffer.allocUnsafe(Math.min(CHUNK, end - start) + 8192);
+    // Only the head at first: most scans end at a trusted LAME tag, and a 1 MiB buffer per input
+    // was most of the garbage collector's work in a join of many files.
+    let buf = Buffer.allocUnsafe(Math.min(SEARCH + 8192, end - start) + 8192);
     let len = readAt(fd, buf, start, Math.min(SEARCH + 8192, end - start));
     const found = findStreamStart(buf, len, start + len === end, SEARCH);
     if (!found.ok) return { ok: false, reason: found.reason };
@@ -165,6 +167,11 @@ export async function scanMp3(
     if (!opts.fullWalk) {
       const fast = fromLameTag(fd, buf, found.offset, len, start, end, walker, h);
       if (fast) return { ok: true, scan: { ...fast, tags } };
+    }
+    if (end - start > len && buf.length < CHUNK + 8192) {
+      const big = Buffer.allocUnsafe(Math.min(CHUNK, end - start) + 8192);
+      buf.copy(big, 0, 0, len);
+      buf = big;
     }
     let audioStart = -1;
     let audioEnd = -1;

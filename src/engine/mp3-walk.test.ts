@@ -75,6 +75,21 @@ describe('walking frames', () => {
     expect(copied.length).toBe(5 * 417);
   });
 
+  it("keeps audio frames whose bytes merely start like a header frame's tag ('X', 'I', 'V')", () => {
+    const plan = planXingFrame({ mpegVersion: 1, sampleRate: 44100, channels: 2 }, 128000);
+    const xing = buildXingFrame(plan, { vbr: false, frames: 3, bytes: 1, toc: new Uint8Array(100) });
+    const lookalikes = Buffer.concat([0x58, 0x49, 0x56, 0x11].map((fill) => frame(V1_128, fill)));
+    const data = Buffer.concat([frames(V1_128, 40), lookalikes, xing, lookalikes, frames(V1_128, 40, 60)]);
+    for (const chunk of [300, 4096, 1 << 20]) {
+      const log = new OffsetLog(1);
+      const { walker, copied } = walkAll(data, chunk, log);
+      expect(walker.frames).toBe(88);
+      expect(walker.headerFrames).toBe(1);
+      expect(copied.equals(Buffer.concat([data.subarray(0, 44 * 417), data.subarray(45 * 417)]))).toBe(true);
+      expect([...log.data.subarray(0, log.length)]).toEqual(Array.from({ length: 88 }, (_, i) => i * 417));
+    }
+  });
+
   it('copies CRC-protected frames and drops a header frame whose tag sits after the CRC', () => {
     const crc = frames(0xfffa9064, 4, 60);
     const xing = frame(0xfffa9064, 0);

@@ -14,17 +14,27 @@ export class FreeFormatError extends Error {
 
 /** Grows as frames are logged; holds one number per frame (a few MB for hours of audio). */
 export class OffsetLog {
-  data = new Float64Array(4096);
+  data: Float64Array;
   length = 0;
+  /** `expected`: the frame count the scans found, so a join of files that agree never regrows. */
+  constructor(expected = 4096) {
+    this.data = new Float64Array(Math.max(16, Math.ceil(expected * 1.01) + 16));
+  }
   push(v: number): void {
-    if (this.length === this.data.length) {
-      const next = new Float64Array(this.data.length * 2);
-      next.set(this.data);
-      this.data = next;
-    }
+    if (this.length === this.data.length) this.grow();
     this.data[this.length++] = v;
   }
+  grow(): void {
+    const next = new Float64Array(this.data.length * 2);
+    next.set(this.data);
+    this.data = next;
+  }
 }
+
+/** 'X' and 'I' start Xing/Info, 'V' VBRI: a frame without them where they would be is plain audio. */
+const X = 0x58;
+const I = 0x49;
+const V = 0x56;
 
 /**
  * A run of frames of another format (sample rate, channels, layer) where this stream's frames were
@@ -82,6 +92,63 @@ export class FrameWalker {
     return this.lengths[((w >>> 12) & 15) * 2 + ((w >>> 9) & 1)];
   }
 
+  /**
+   * The common case, kept small so V8 compiles it within the first chunk: whole frames of this
+   * stream, each followed by another header of it, none a header frame. Returns where it stopped
+   * (at `pos` when it took nothing); everything else is left to walk's careful path.
+   */
+  private fastRun(buf: Uint8Array, pos: number, len: number): number {
+    const key = this.key;
+    const stereo = this.mono ? 0 : 1;
+    const lengths = this.lengths;
+    const xa = this.xingAt;
+    const base = this.offsetBase;
+    const start = pos;
+    let frames = this.frames;
+    let bytes = this.audioBytes;
+    let rates = this.bitRateMask;
+    if (pos + 4 > len) return pos;
+    let w = ((buf[pos] << 24) | (buf[pos + 1] << 16) | (buf[pos + 2] << 8) | buf[pos + 3]) >>> 0;
+    if ((w & STREAM_MASK) !== key || (((w >>> 6) & 3) === 3 ? 0 : 1) !== stereo || (w & 3) === 2) return pos;
+    let fl = lengths[((w >>> 12) & 15) * 2 + ((w >>> 9) & 1)];
+    let log = this.offsets?.data;
+    let logged = this.offsets?.length ?? 0;
+    for (;;) {
+      if (fl <= 0) break;
+      const next = pos + fl;
+      if (next + 4 > len) break;
+      const c = buf[pos + xa];
+      const d = buf[pos + xa + 2];
+      if ((c === X || c === I || d === X || d === I || buf[pos + 36] === V) && isHeaderFrame(buf, pos, xa)) break;
+      const wn = ((buf[next] << 24) | (buf[next + 1] << 16) | (buf[next + 2] << 8) | buf[next + 3]) >>> 0;
+      if ((wn & STREAM_MASK) !== key || (((wn >>> 6) & 3) === 3 ? 0 : 1) !== stereo || (wn & 3) === 2) break;
+      const fln = lengths[((wn >>> 12) & 15) * 2 + ((wn >>> 9) & 1)];
+      if (fln <= 0) break;
+      if (log) {
+        if (logged === log.length) {
+          this.offsets!.length = logged;
+          this.offsets!.grow();
+          log = this.offsets!.data;
+        }
+        log[logged++] = base + bytes;
+      }
+      frames++;
+      bytes += fl;
+      rates |= 1 << ((w >>> 12) & 15);
+      pos = next;
+      w = wn;
+      fl = fln;
+    }
+    if (this.offsets) this.offsets.length = logged;
+    if (pos !== start) {
+      if (this.frames === 0) this.firstWord = readWord(buf, start);
+      this.frames = frames;
+      this.audioBytes = bytes;
+      this.bitRateMask = rates;
+    }
+    return pos;
+  }
+
   /** 1 when a confirmed frame starts in buf[from, to), 0 when none does, -1 when more bytes are needed to tell. */
   private startsWithin(buf: Uint8Array, from: number, to: number, len: number, final: boolean): number {
     for (let q = from; q < to; q++) {
@@ -105,6 +172,13 @@ export class FrameWalker {
     let pos = from;
     let runStart = -1;
     for (;;) {
+      if (!this.syncing) {
+        const end = this.fastRun(buf, pos, len);
+        if (end !== pos) {
+          if (runStart < 0) runStart = pos;
+          pos = end;
+        }
+      }
       if (pos + 4 > len) {
         if (final) {
           if (runStart >= 0) sink?.(runStart, pos);
