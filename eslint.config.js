@@ -15,6 +15,12 @@ export default tseslint.config(
     },
   },
   {
+    // The command line's launcher is CommonJS on purpose (it starts sooner; see the file).
+    files: ['**/*.cjs'],
+    languageOptions: { sourceType: 'commonjs' },
+    rules: { '@typescript-eslint/no-require-imports': 'off' },
+  },
+  {
     files: ['src/widget/**/*.{ts,tsx}'],
     plugins: { 'react-hooks': reactHooks },
     rules: {

@@ -2,7 +2,7 @@
 import { existsSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 
-const needed = ['dist/main.js', 'dist/audio-merge-cli.js', 'dist/widget/audio-merge.js'];
+const needed = ['dist/main.js', 'dist/audio-merge-cli.cjs', 'dist/widget/audio-merge.js'];
 if (!needed.every((f) => existsSync(f))) {
   console.error('audio-merge: no build found, building first');
   const r = spawnSync('npm', ['run', 'build'], { stdio: 'inherit' });

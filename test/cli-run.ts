@@ -1,9 +1,9 @@
-// Runs the built command line as a person does (`node bin/audio-merge.js ...`) and collects what it says.
+// Runs the built command line as a person does (`node bin/audio-merge.cjs ...`) and collects what it says.
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-export const cliBin = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', 'bin', 'audio-merge.js');
+export const cliBin = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', 'bin', 'audio-merge.cjs');
 
 export interface CliRun {
   code: number | null;

@@ -1,4 +1,4 @@
-// The command line as a user runs it: `node bin/audio-merge.js` (dist/ is built by npm test).
+// The command line as a user runs it: `node bin/audio-merge.cjs` (dist/ is built by npm test).
 import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { copyFile, mkdir, writeFile } from 'node:fs/promises';
@@ -11,7 +11,7 @@ import { MIXED, makeInputs } from '../../test/merge-fixtures.js';
 import { isRunning } from '../../test/processes.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const bin = path.join(root, 'bin', 'audio-merge.js');
+const bin = path.join(root, 'bin', 'audio-merge.cjs');
 // util-linux `script` gives a command a terminal; Debian always has it.
 const hasScript = existsSync('/usr/bin/script');
 

@@ -1,8 +1,15 @@
 // Spawns ffmpeg/ffprobe directly (no shell, arguments as an array) so every byte of a file name
 // reaches the tool unchanged, and so the engine owns the child: it dies on abort and with us.
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import { AbortError, ToolError } from './errors.js';
+
+// Loaded on first use: a join of matching MP3s never spawns, and loading the module costs ~8 ms
+// of the command line's start-up (bench/RESULTS.md).
+const require = createRequire(import.meta.url);
+let loaded: typeof import('node:child_process') | undefined;
+const childProcess = () => (loaded ??= require('node:child_process') as typeof import('node:child_process'));
 
 export interface FfmpegProgress {
   /** Seconds of output written so far (from out_time_us / out_time_ms). */
@@ -80,7 +87,7 @@ export const spawnRunner: Runner = (req) =>
       return;
     }
     installExitHook();
-    const child = spawn(req.bin, req.args, { shell: false, stdio: ['ignore', 'pipe', 'pipe'], windowsHide: true });
+    const child = childProcess().spawn(req.bin, req.args, { shell: false, stdio: ['ignore', 'pipe', 'pipe'], windowsHide: true });
     live.add(child);
     if (child.pid !== undefined) req.onSpawn?.(child.pid);
 

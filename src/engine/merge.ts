@@ -1,5 +1,4 @@
 // The pipeline: probe, plan, transcode what does not match, join in order, rename into place.
-import { randomBytes } from 'node:crypto';
 import { mkdtemp, rename, rm, stat, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -31,7 +30,9 @@ function defaultTitle(name: string): string {
 /** A hidden name beside the target (same file system, so the final rename is atomic). */
 function partialPath(target: string): string {
   const base = path.basename(target);
-  const random = randomBytes(6).toString('hex');
+  // Unique enough with the exclusive create below; not a secret, so node:crypto (~10 ms to load)
+  // is not needed here.
+  const random = `${process.pid.toString(36)}${Date.now().toString(36)}${Math.random().toString(36).slice(2, 8)}`;
   // File names are limited to 255 bytes; a long target name is not repeated.
   const name = Buffer.byteLength(base) <= 200 ? `.${base}.${random}.partial` : `.audio-merge-${random}.partial`;
   return path.join(path.dirname(target), name);

@@ -1,5 +1,4 @@
 // Finds ffmpeg/ffprobe in the order CONTRACT section 1 fixes: env vars, PATH, npm-shipped binaries.
-import { execFile } from 'node:child_process';
 import { accessSync, constants } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
@@ -73,7 +72,8 @@ export function lazyToolPaths(env: NodeJS.ProcessEnv = process.env): Tools {
 
 function run(bin: string, args: string[]): Promise<string> {
   return new Promise((resolve, reject) => {
-    execFile(bin, args, { maxBuffer: 8 * 1024 * 1024 }, (err, stdout) => {
+    // Required here, not imported: most runs of the command line never test-run a tool.
+    (require('node:child_process') as typeof import('node:child_process')).execFile(bin, args, { maxBuffer: 8 * 1024 * 1024 }, (err, stdout) => {
       if (err) reject(new ToolError(`${bin} ${args.join(' ')} failed: ${err.message}`));
       else resolve(stdout);
     });
