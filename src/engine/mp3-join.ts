@@ -1,12 +1,12 @@
 // Frame-level MP3 join: copy each input's audio frames, in order, behind one new ID3v2.3 tag and
 // one new Xing/Info frame. Streams in 1 MiB chunks; each validated run is written with one call.
-import { closeSync, openSync } from 'node:fs';
+import { closeSync, openSync, write } from 'node:fs';
 import path from 'node:path';
 import { AbortError, InputError } from './errors.js';
 import { buildId3v23, type Id3Text } from './id3-write.js';
 import { FormatChangeError, FrameWalker, FreeFormatError, OffsetLog } from './mp3-walk.js';
 import type { Mp3Scan } from './mp3-scan.js';
-import { nextTurn, readFullSync, writeFullSync } from './sync-io.js';
+import { readFullSync, writeFullSync } from './sync-io.js';
 import { buildToc, buildXingFrame, planXingFrame } from './xing.js';
 
 export interface JoinPart {
@@ -45,20 +45,45 @@ function checkCompatible(parts: JoinPart[]): void {
   }
 }
 
-/** Copy one part's frames to `out` from `outPos`; returns the new end. */
+/** Write buf[runs[0], runs[1]), buf[runs[2], runs[3]) ... at `pos` on a thread-pool thread. */
+function writeRuns(out: number, buf: Buffer, runs: number[], pos: number): Promise<void> {
+  return new Promise((resolve, reject) => {
+    let i = 0;
+    let at = runs[0];
+    const next = (err: Error | null, n: number) => {
+      if (err) return reject(err);
+      at += n;
+      pos += n;
+      if (at === runs[i + 1]) {
+        i += 2;
+        if (i >= runs.length) return resolve();
+        at = runs[i];
+      }
+      write(out, buf, at, runs[i + 1] - at, pos, next);
+    };
+    if (runs.length === 0) resolve();
+    else write(out, buf, at, runs[1] - at, pos, next);
+  });
+}
+
+/**
+ * Copy one part's frames to `out` from `outPos`; returns the new end. Reading and checking a chunk
+ * overlaps with writing the one before it (two buffers): the write, a copy into the page cache,
+ * is the larger half of the time, and a second core is free while this thread walks frames.
+ */
 async function copyPart(
   part: JoinPart,
   walker: FrameWalker,
   out: number,
   outPos: number,
-  buf: Buffer,
+  bufs: [Buffer, Buffer],
   signal: AbortSignal | undefined,
   progress: (consumed: number) => void,
 ): Promise<number> {
   const { audioStart, audioEnd } = part.scan;
-  const runs: number[] = [];
-  const sink = (s: number, e: number) => void runs.push(s, e);
+  let [buf, spare] = bufs;
   const fd = openSync(part.file, 'r');
+  let writing: Promise<void> = Promise.resolve();
   try {
     let filePos = audioStart;
     let len = 0; // bytes in buf: a carried partial frame, then the new chunk
@@ -68,26 +93,29 @@ async function copyPart(
       filePos += n;
       len += n;
       const final = filePos >= audioEnd || n === 0;
-      runs.length = 0;
+      const runs: number[] = [];
       let consumed: number;
       try {
-        consumed = walker.walk(buf, 0, len, final, sink);
+        consumed = walker.walk(buf, 0, len, final, (s, e) => void runs.push(s, e));
       } catch (err) {
         if (err instanceof FreeFormatError || err instanceof FormatChangeError) throw new InputError(part.file, err.message);
         throw err;
       }
-      for (let i = 0; i < runs.length; i += 2) {
-        const w = runs[i + 1] - runs[i];
-        writeFullSync(out, buf, runs[i], w, outPos);
-        outPos += w;
-      }
+      await writing; // the spare buffer is free once its write is done
+      writing = writeRuns(out, buf, runs, outPos);
+      for (let i = 0; i < runs.length; i += 2) outPos += runs[i + 1] - runs[i];
       progress(consumed);
-      if (final) return outPos;
-      buf.copy(buf, 0, consumed, len); // Buffer#copy allows the overlap
+      if (final) {
+        await writing;
+        return outPos;
+      }
+      buf.copy(spare, 0, consumed, len);
       len -= consumed;
-      await nextTurn();
+      [buf, spare] = [spare, buf];
     }
   } finally {
+    // Never close a file, or reuse a buffer, under a write still in flight.
+    await writing.catch(() => undefined);
     closeSync(fd);
   }
 }
@@ -108,7 +136,7 @@ export async function joinMp3(parts: JoinPart[], outFile: string, opts: JoinOpti
   const plan = planXingFrame(format, allCbr ? first.bitRate : undefined);
   const id3 = buildId3v23(opts.tags ?? {});
   const totalBytes = parts.reduce((n, p) => n + (p.scan.audioEnd - p.scan.audioStart), 0);
-  const offsets = new OffsetLog();
+  const offsets = new OffsetLog(parts.reduce((n, p) => n + p.scan.frames, 0));
   let frames = 0;
   let audioBytes = 0;
   let mask = 0;
@@ -119,10 +147,10 @@ export async function joinMp3(parts: JoinPart[], outFile: string, opts: JoinOpti
     writeFullSync(out, id3, 0, id3.length, 0);
     writeFullSync(out, Buffer.alloc(plan.length), 0, plan.length, id3.length);
     let outPos = id3.length + plan.length;
-    const buf = Buffer.allocUnsafe(CHUNK + SLACK);
+    const bufs: [Buffer, Buffer] = [Buffer.allocUnsafe(CHUNK + SLACK), Buffer.allocUnsafe(CHUNK + SLACK)];
     for (const part of parts) {
       const walker = new FrameWalker(format.mpegVersion, format.sampleRate, format.channels, offsets, audioBytes);
-      outPos = await copyPart(part, walker, out, outPos, buf, opts.signal, (consumed) => {
+      outPos = await copyPart(part, walker, out, outPos, bufs, opts.signal, (consumed) => {
         done += consumed;
         opts.onProgress?.(Math.min(done, totalBytes), totalBytes);
       });
