@@ -14,7 +14,7 @@ function ours(label: string, inputs: string[], out: string): Command {
   return {
     label,
     cmd: process.execPath,
-    args: ['--import', path.join(root, 'bench', 'maxrss.mjs'), path.join(root, 'bin', 'audio-merge.js'), '--quiet', '-o', out, ...inputs],
+    args: ['--require', path.join(root, 'bench', 'maxrss.cjs'), path.join(root, 'bin', 'audio-merge.cjs'), '--quiet', '-o', out, ...inputs],
     before: () => rmSync(out, { force: true }),
   };
 }

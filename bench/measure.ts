@@ -31,7 +31,7 @@ export function stats(samples: number[]): Stats {
 
 export interface RunResult {
   seconds: number;
-  /** Peak RSS in bytes, for Node processes started with bench/maxrss.mjs preloaded. */
+  /** Peak RSS in bytes, for Node processes started with bench/maxrss.cjs preloaded. */
   maxRss?: number;
 }
 

@@ -102,13 +102,19 @@ async function copyPart(
         throw err;
       }
       await writing; // the spare buffer is free once its write is done
+      if (final) {
+        // Written here and now: nothing is left to overlap with, and a short input (a two-second
+        // clip is one chunk) would otherwise pay a thread-pool round trip for nothing.
+        for (let i = 0; i < runs.length; i += 2) {
+          writeFullSync(out, buf, runs[i], runs[i + 1] - runs[i], outPos);
+          outPos += runs[i + 1] - runs[i];
+        }
+        progress(consumed);
+        return outPos;
+      }
       writing = writeRuns(out, buf, runs, outPos);
       for (let i = 0; i < runs.length; i += 2) outPos += runs[i + 1] - runs[i];
       progress(consumed);
-      if (final) {
-        await writing;
-        return outPos;
-      }
       buf.copy(spare, 0, consumed, len);
       len -= consumed;
       [buf, spare] = [spare, buf];
