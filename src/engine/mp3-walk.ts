@@ -96,6 +96,8 @@ export class FrameWalker {
    * The common case, kept small so V8 compiles it within the first chunk: whole frames of this
    * stream, each followed by another header of it, none a header frame. Returns where it stopped
    * (at `pos` when it took nothing); everything else is left to walk's careful path.
+   * The header test of lengthOf is written out here on purpose: calling it cost ~3 ms of a 1-hour
+   * join, measured, while V8 still interprets this loop.
    */
   private fastRun(buf: Uint8Array, pos: number, len: number): number {
     const key = this.key;
