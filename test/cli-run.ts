@@ -11,14 +11,22 @@ export interface CliRun {
   stderr: string;
 }
 
-export function runCli(args: string[], opts: { cwd?: string } = {}): Promise<CliRun> {
+export interface CliOptions {
+  cwd?: string;
+  env?: NodeJS.ProcessEnv;
+  /** Called with the child's pid as soon as it is started (to signal it, or watch its children). */
+  whileRunning?: (pid: number) => void;
+}
+
+export function runCli(args: string[], opts: CliOptions = {}): Promise<CliRun> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [cliBin, ...args], { cwd: opts.cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [cliBin, ...args], { cwd: opts.cwd, env: opts.env ?? process.env, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (c) => (stdout += c));
     child.stderr.on('data', (c) => (stderr += c));
     child.on('error', reject);
     child.on('close', (code) => resolve({ code, stdout, stderr }));
+    opts.whileRunning?.(child.pid!);
   });
 }

@@ -3,36 +3,16 @@ import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { copyFile, mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decodeErrors, decodePcm, dominantFrequency, ffprobeJson, makeTone, tempDir } from '../../test/audio-fixtures.js';
 import { BAD_INPUTS, makeBad } from '../../test/bad-inputs.js';
 import { MIXED, makeInputs } from '../../test/merge-fixtures.js';
+import { cliBin, runCli } from '../../test/cli-run.js';
 import { isRunning } from '../../test/processes.js';
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const bin = path.join(root, 'bin', 'audio-merge.cjs');
 // util-linux `script` gives a command a terminal; Debian always has it.
 const hasScript = existsSync('/usr/bin/script');
 
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-function cli(args: string[], opts: { cwd?: string; env?: NodeJS.ProcessEnv; whileRunning?: (pid: number) => void } = {}): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [bin, ...args], { cwd: opts.cwd, env: opts.env ?? process.env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (c) => (stdout += c));
-    child.stderr.on('data', (c) => (stderr += c));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-    opts.whileRunning?.(child.pid!);
-  });
-}
 
 function cmdline(pid: number): string {
   try {
@@ -74,7 +54,7 @@ describe('audio-merge on the command line', () => {
     const list = MIXED.filter((f) => f.copied);
     const inputs = await makeInputs(dir, list);
     const target = path.join(out, 'copied.mp3');
-    const r = await cli(['-o', target, ...[...inputs].reverse(), '--json']);
+    const r = await runCli(['-o', target, ...[...inputs].reverse(), '--json']);
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     const report = JSON.parse(r.stdout);
@@ -91,7 +71,7 @@ describe('audio-merge on the command line', () => {
   it('joins mixed inputs, re-encoding exactly the ones that do not match', async () => {
     const inputs = await makeInputs(dir, MIXED);
     const target = path.join(out, 'mixed.mp3');
-    const r = await cli(['--output=' + target, '--json', '--title', 'Mixed', ...inputs]);
+    const r = await runCli(['--output=' + target, '--json', '--title', 'Mixed', ...inputs]);
     expect(r.code).toBe(0);
     const report = JSON.parse(r.stdout);
     expect(report.transcoded).toEqual([1, 3, 4, 5, 6, 7, 8, 9, 11]);
@@ -111,7 +91,7 @@ describe('audio-merge on the command line', () => {
       const good = await makeTone(path.join(dir, 'good.mp3'), { seconds: 1 });
       await makeBad(dir, name);
       const target = path.join(out, `bad-${name}.mp3`);
-      const r = await cli(['-o', target, 'good.mp3', name, 'good.mp3'], { cwd: dir });
+      const r = await runCli(['-o', target, 'good.mp3', name, 'good.mp3'], { cwd: dir });
       expect(good).toBeTruthy();
       expect(r.code).toBe(1);
       expect(r.stderr).toMatch(new RegExp(`^audio-merge: ${name.replace('.', '\\.')}: \\S.*\\n$`));
@@ -128,7 +108,7 @@ describe('audio-merge on the command line', () => {
     const flac = await makeTone(path.join(dir, 'plain.flac'), { seconds: 1, frequency: 900 });
     for (const n of names) await copyFile(n.endsWith('.wav') ? wav : n.endsWith('.flac') ? flac : src, path.join(dir, n));
     const target = path.join(out, 'Сборник & «всё» %2F.mp3');
-    const r = await cli(['-o', target, '--json', '--', ...names], { cwd: dir });
+    const r = await runCli(['-o', target, '--json', '--', ...names], { cwd: dir });
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     expect(JSON.parse(r.stdout)).toMatchObject({ inputs: names.length, transcoded: [1, 4] });
@@ -143,25 +123,25 @@ describe('audio-merge on the command line', () => {
     [['-o', 'x.mp3', '--loud', 'in.mp3'], /unknown option --loud/],
     [['-o', 'same.mp3', './same.mp3'], /is also an input/],
   ])('exits 2 with a usage line for %j', async (args, why) => {
-    const r = await cli(args, { cwd: dir });
+    const r = await runCli(args, { cwd: dir });
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(why);
     expect(r.stderr).toMatch(/usage: audio-merge -o OUT\.mp3/);
   });
 
   it('documents itself with --help', async () => {
-    const r = await cli(['--help']);
+    const r = await runCli(['--help']);
     expect(r.code).toBe(0);
     for (const w of ['--json', '--title', '--quiet', '--output', 'Exit status']) expect(r.stdout).toContain(w);
   });
 
   it.skipIf(!hasScript)('draws no progress when stderr is not a terminal, and a bar ending at 100% when it is', async () => {
     const a = await makeTone(path.join(dir, 'p1.wav'), { seconds: 3 });
-    const quiet = await cli(['-o', path.join(out, 'p-pipe.mp3'), a]);
+    const quiet = await runCli(['-o', path.join(out, 'p-pipe.mp3'), a]);
     expect(quiet).toEqual({ code: 0, stdout: '', stderr: '' });
     // `script` gives the command a terminal; its output is what the terminal showed.
     const shown = await new Promise<string>((resolve) => {
-      const cmd = [process.execPath, bin, '-o', path.join(out, 'p-tty.mp3'), a].map((s) => `'${s.replace(/'/g, `'\\''`)}'`).join(' ');
+      const cmd = [process.execPath, cliBin, '-o', path.join(out, 'p-tty.mp3'), a].map((s) => `'${s.replace(/'/g, `'\\''`)}'`).join(' ');
       const child = spawn('script', ['-qec', cmd, '/dev/null'], { stdio: ['ignore', 'pipe', 'inherit'] });
       let text = '';
       child.stdout.on('data', (c) => (text += c));
@@ -170,7 +150,7 @@ describe('audio-merge on the command line', () => {
     const percents = [...shown.matchAll(/(\d+)%/g)].map((m) => Number(m[1]));
     expect(percents.at(-1)).toBe(100);
     expect(percents.every((p, i) => i === 0 || p >= percents[i - 1])).toBe(true);
-    const withQuiet = await cli(['-q', '-o', path.join(out, 'p-q.mp3'), a]);
+    const withQuiet = await runCli(['-q', '-o', path.join(out, 'p-q.mp3'), a]);
     expect(withQuiet.stderr).toBe('');
   });
 
@@ -184,7 +164,7 @@ describe('audio-merge on the command line', () => {
     const target = path.join(out, `${sig}.mp3`);
     const kids: number[] = [];
     let poll: NodeJS.Timeout | undefined;
-    const r = await cli(['-o', target, long, long], {
+    const r = await runCli(['-o', target, long, long], {
       whileRunning: (pid) => {
         poll = setInterval(() => {
           const ffmpegs = childrenOf(pid).filter((k) => cmdline(k).includes('libmp3lame'));
@@ -210,7 +190,7 @@ describe('audio-merge on the command line', () => {
     await writeFile(fake, '#!/bin/sh\nexit 1\n', { mode: 0o755 });
     const wav = await makeTone(path.join(dir, 'tool.wav'), { seconds: 1 });
     const target = path.join(out, 'tool.mp3');
-    const r = await cli(['-o', target, wav], { env: { ...process.env, FFMPEG_PATH: '/nonexistent/ffmpeg', FFPROBE_PATH: fake } });
+    const r = await runCli(['-o', target, wav], { env: { ...process.env, FFMPEG_PATH: '/nonexistent/ffmpeg', FFPROBE_PATH: fake } });
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/broken-ffprobe is not a working ffprobe/);
     expect(existsSync(target)).toBe(false);
