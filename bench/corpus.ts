@@ -4,7 +4,7 @@ import { copyFile, mkdir, stat, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { resolveToolPaths } from '../src/engine/tools.js';
+import { resolveToolPaths } from '../src/engine/ffmpeg/tools.js';
 
 const exec = promisify(execFile);
 const tools = resolveToolPaths();

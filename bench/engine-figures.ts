@@ -2,7 +2,7 @@
 import { rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { resolveToolPaths } from '../src/engine/tools.js';
+import { resolveToolPaths } from '../src/engine/ffmpeg/tools.js';
 import type { Corpus } from './corpus.js';
 import { alternate, type Command } from './measure.js';
 import type { Figure } from './report.js';

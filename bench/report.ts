@@ -1,7 +1,7 @@
 // The table of ratios, for the terminal and for bench/RESULTS.md.
 import { execFileSync } from 'node:child_process';
 import os from 'node:os';
-import { resolveToolPaths } from '../src/engine/tools.js';
+import { resolveToolPaths } from '../src/engine/ffmpeg/tools.js';
 import type { Stats } from './measure.js';
 
 export interface Figure {

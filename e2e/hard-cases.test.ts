@@ -4,7 +4,7 @@ import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { makeTone, tempDir } from '../test/audio-fixtures.js';
+import { makeTone, tempDir } from '../test/support/audio-fixtures.js';
 import { build, launchBrowser, SCREENSHOTS, startServer, type RunningServer } from './harness.js';
 
 let server: RunningServer;

@@ -4,7 +4,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { decodePcm, dominantFrequency, ffprobeJson, makeTone, tempDir } from '../test/audio-fixtures.js';
+import { decodePcm, dominantFrequency, ffprobeJson, makeTone, tempDir } from '../test/support/audio-fixtures.js';
 import { build, launchBrowser, SCREENSHOTS, startServer, type RunningServer } from './harness.js';
 
 const TONE_SECONDS = 4;

@@ -1,6 +1,6 @@
 // The server process: the only reader of the environment. Builds the app, listens, and shuts down
 // gracefully on SIGTERM/SIGINT (stop taking work, let merges finish or fail cleanly, close the DB).
-import { createApp, type App } from './server/app.js';
+import { createApp, type App } from './server/http/app.js';
 import { configFromEnv } from './server/config.js';
 
 async function main(): Promise<void> {

@@ -5,9 +5,9 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { statusChannel } from '../src/shared/types.js';
-import { makeTone, tempDir } from './audio-fixtures.js';
-import { listenStatus } from './echo-client.js';
-import { listItems, openSession, startTestApp, upload, type TestApp } from './server-harness.js';
+import { makeTone, tempDir } from './support/audio-fixtures.js';
+import { listenStatus } from './support/echo-client.js';
+import { listItems, openSession, startTestApp, upload, type TestApp } from './support/server-harness.js';
 
 let app: TestApp;
 let media: { dir: string; cleanup: () => Promise<void> };

@@ -4,9 +4,9 @@ import { readdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { statusChannel } from '../src/shared/types.js';
-import { decodePcm, dominantFrequency, makeTone, tempDir } from './audio-fixtures.js';
-import { listenStatus } from './echo-client.js';
-import { listItems, openSession, postJson, startTestApp, upload, type TestApp, type TestSession } from './server-harness.js';
+import { decodePcm, dominantFrequency, makeTone, tempDir } from './support/audio-fixtures.js';
+import { listenStatus } from './support/echo-client.js';
+import { listItems, openSession, postJson, startTestApp, upload, type TestApp, type TestSession } from './support/server-harness.js';
 
 let app: TestApp;
 let media: { dir: string; cleanup: () => Promise<void> };

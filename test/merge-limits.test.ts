@@ -1,7 +1,7 @@
 // The merge route's refusals that come from the app around it: CSRF, the per-session rate limit,
 // the per-request item limit. None of them records a job.
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { openSession, postJson, startTestApp, type TestApp } from './server-harness.js';
+import { openSession, postJson, startTestApp, type TestApp } from './support/server-harness.js';
 
 let app: TestApp;
 beforeAll(async () => {

@@ -4,8 +4,8 @@ import { mkdir, readdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { INTERRUPTED_MESSAGE, SHUTDOWN_MESSAGE } from '../src/server/jobs/job-messages.js';
-import { makeTone, tempDir } from './audio-fixtures.js';
-import { listItems, openSession, postJson, startTestApp, upload, type TestApp } from './server-harness.js';
+import { makeTone, tempDir } from './support/audio-fixtures.js';
+import { listItems, openSession, postJson, startTestApp, upload, type TestApp } from './support/server-harness.js';
 
 let data: { dir: string; cleanup: () => Promise<void> };
 const apps: TestApp[] = [];

@@ -3,8 +3,8 @@
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { makeTone, tempDir } from './audio-fixtures.js';
-import { listItems, openSession, startTestApp, upload as uploadFiles, type TestApp, type TestSession } from './server-harness.js';
+import { makeTone, tempDir } from './support/audio-fixtures.js';
+import { listItems, openSession, startTestApp, upload as uploadFiles, type TestApp, type TestSession } from './support/server-harness.js';
 
 let t: TestApp;
 let s: TestSession;

@@ -3,9 +3,9 @@
 // A page with none of them gets nothing.
 import { WIDGET_ELEMENT_ID } from '../shared/types.js';
 import { mount, remount } from './mount.js';
-import { labelResults } from './result-labels.js';
-import { injectStyles } from './styles.js';
-import { UPLOAD_FORM_ID, enhanceUploadForm } from './upload-area.js';
+import { labelResults } from './components/result-labels.js';
+import { injectStyles } from './components/styles.js';
+import { UPLOAD_FORM_ID, enhanceUploadForm } from './components/upload-area.js';
 
 export { mount, remount, unmount, readConfig } from './mount.js';
 

@@ -2,7 +2,7 @@
 import '@testing-library/jest-dom/vitest';
 import { act, fireEvent, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { fakeFetch, FakeSocket, item, json } from './testing/fakes.js';
+import { fakeFetch, FakeSocket, item, json } from '../../test/support/widget-fakes.js';
 
 const sockets: FakeSocket[] = [];
 vi.mock('socket.io-client', () => ({ io: vi.fn(() => { const s = new FakeSocket(); sockets.push(s); return s; }) }));

@@ -1,8 +1,8 @@
 // Mounting the widget into the host element: a wrapper of our own holds the React root.
 import { createRoot, type Root } from 'react-dom/client';
-import { AudioMergeTool, type WidgetConfig } from './AudioMergeTool.js';
-import type { ListenHandler } from './RowPlayer.js';
-import { injectStyles } from './styles.js';
+import { AudioMergeTool, type WidgetConfig } from './components/AudioMergeTool.js';
+import type { ListenHandler } from './components/RowPlayer.js';
+import { injectStyles } from './components/styles.js';
 
 export const WRAPPER_CLASS = 'audio-merge-root';
 

@@ -4,16 +4,16 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { InputError } from '../../engine/errors.js';
 import { statusChannel } from '../../shared/types.js';
-import { tempDir } from '../../../test/audio-fixtures.js';
-import { MemoryStore } from '../../../test/memory-store.js';
-import { AppError } from '../errors.js';
-import type { Storage } from '../storage.js';
+import { tempDir } from '../../../test/support/audio-fixtures.js';
+import { MemoryStore } from '../../../test/support/memory-store.js';
+import { AppError } from '../http/errors.js';
+import type { Storage } from '../files/storage.js';
 import { createJobRunner, type JobRunner } from './job-runner.js';
 import { INTERNAL_MESSAGE, INTERRUPTED_MESSAGE, MISSING_MESSAGE, SHUTDOWN_MESSAGE } from './job-messages.js';
 import type { Clock } from './progress-throttle.js';
 import {
   diskStorage, fakeTools, filesUnder, item, job, RecordingRealtime, scriptedMerge, silentLog, until, type MergeCall,
-} from './test-job-kit.js';
+} from '../../../test/support/job-kit.js';
 
 /** Time jumps a second per reading, so the throttle never holds anything back. */
 const racingClock: Clock = (() => {

@@ -5,8 +5,8 @@ import { copyFile, mkdir, rename, rm, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import { AbortError } from '../../engine/errors.js';
 import type { MergeOptions, MergeReport, Tools } from '../../engine/index.js';
-import type { Storage } from '../storage.js';
-import type { ItemRow, JobRow, ResultRow, Store } from '../store.js';
+import type { Storage } from '../files/storage.js';
+import type { ItemRow, JobRow, ResultRow, Store } from '../data/store.js';
 import { downloadName, MISSING_MESSAGE } from './job-messages.js';
 
 export type MergeFn = (inputs: string[], output: string, opts: MergeOptions) => Promise<MergeReport>;

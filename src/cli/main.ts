@@ -1,0 +1,81 @@
+// The audio-merge command line. Start-up is a visible share of a short merge, so the engine is
+// imported only once the arguments are known to be good, and the tools are not test-run first.
+import { statSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { HELP, USAGE, parseArgs } from './args.js';
+
+const SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
+
+function sameFile(a: string, b: string): boolean {
+  if (path.resolve(a) === path.resolve(b)) return true;
+  try {
+    const sa = statSync(a);
+    const sb = statSync(b);
+    return sa.dev === sb.dev && sa.ino === sb.ino;
+  } catch {
+    return false;
+  }
+}
+
+function progressBar(percent: number): string {
+  const width = 30;
+  const full = Math.round((percent / 100) * width);
+  return `\r[${'#'.repeat(full)}${'.'.repeat(width - full)}] ${String(percent).padStart(3)}%`;
+}
+
+export async function main(argv: string[]): Promise<number> {
+  const parsed = parseArgs(argv);
+  if (parsed.kind === 'help') {
+    process.stdout.write(HELP);
+    return 0;
+  }
+  if (parsed.kind === 'usage') {
+    process.stderr.write(`audio-merge: ${parsed.message}\n${USAGE}\n`);
+    return 2;
+  }
+  const args = parsed.args;
+  const clash = args.inputs.find((f) => sameFile(f, args.output));
+  if (clash !== undefined) {
+    process.stderr.write(`audio-merge: the output ${args.output} is also an input\n${USAGE}\n`);
+    return 2;
+  }
+
+  const { mergeFiles, lazyToolPaths, AbortError } = await import('../engine/index.js');
+
+  const controller = new AbortController();
+  let stoppedBy: NodeJS.Signals | undefined;
+  const stop = (sig: NodeJS.Signals) => {
+    stoppedBy ??= sig;
+    controller.abort();
+  };
+  // SIGHUP too: a closed terminal or dropped ssh session would otherwise kill us at once, leaving
+  // the partial file, the temporary folder and orphaned ffmpegs writing into it.
+  for (const sig of SIGNALS) process.on(sig, stop);
+  const bar = !args.quiet && process.stderr.isTTY === true;
+  try {
+    // Found on first use and unchecked: a missing or broken ffmpeg surfaces as a ToolError when
+    // it is first needed, and a merge of matching MP3s never needs it.
+    const tools = lazyToolPaths();
+    const report = await mergeFiles(args.inputs, args.output, {
+      tools,
+      title: args.title,
+      signal: controller.signal,
+      onProgress: bar ? (p) => process.stderr.write(progressBar(p)) : undefined,
+    });
+    if (bar) process.stderr.write('\n');
+    if (args.json) process.stdout.write(`${JSON.stringify(report)}\n`);
+    return 0;
+  } catch (err) {
+    if (bar) process.stderr.write('\n');
+    if (err instanceof AbortError || stoppedBy) {
+      process.stderr.write('audio-merge: cancelled\n');
+      return 128 + (os.constants.signals[stoppedBy ?? 'SIGINT'] ?? 2);
+    }
+    const message = err instanceof Error ? err.message : String(err);
+    process.stderr.write(`audio-merge: ${message.replace(/\s*\n\s*/g, ' ')}\n`);
+    return 1;
+  } finally {
+    for (const sig of SIGNALS) process.off(sig, stop);
+  }
+}

@@ -1,0 +1,151 @@
+// Spawns ffmpeg/ffprobe directly (no shell, arguments as an array) so every byte of a file name
+// reaches the tool unchanged, and so the engine owns the child: it dies on abort and with us.
+import type { ChildProcess } from 'node:child_process';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { AbortError, ToolError } from '../errors.js';
+
+// Loaded on first use: a join of matching MP3s never spawns, and loading the module costs ~8 ms
+// of the command line's start-up (bench/RESULTS.md).
+const require = createRequire(import.meta.url);
+let loaded: typeof import('node:child_process') | undefined;
+const childProcess = () => (loaded ??= require('node:child_process') as typeof import('node:child_process'));
+
+export interface FfmpegProgress {
+  /** Seconds of output written so far (from out_time_us / out_time_ms). */
+  outTimeSeconds: number;
+  /** True on the last block (progress=end). */
+  end: boolean;
+}
+
+export interface RunRequest {
+  bin: string;
+  args: string[];
+  signal?: AbortSignal;
+  /** When set, stdout is read as `-progress pipe:1` key=value blocks instead of being collected. */
+  onProgress?: (p: FfmpegProgress) => void;
+  /** Called with the child's pid as soon as it exists (tests use it to check nothing is left). */
+  onSpawn?: (pid: number) => void;
+}
+
+export interface RunResult {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  /** The last few kilobytes of stderr, for error messages. */
+  stderrTail: string;
+}
+
+/** Runs one tool to completion. Rejects only for AbortError or a tool that cannot start. */
+export type Runner = (req: RunRequest) => Promise<RunResult>;
+
+const STDERR_TAIL = 4096;
+const live = new Set<ChildProcess>();
+let exitHookInstalled = false;
+
+// A merge's children must not outlive the process that started them, whatever way it ends.
+function installExitHook(): void {
+  if (exitHookInstalled) return;
+  exitHookInstalled = true;
+  process.on('exit', () => {
+    for (const child of live) child.kill('SIGKILL');
+  });
+}
+
+/** Feeds `-progress` output in chunks and calls back once per complete block. */
+export class ProgressParser {
+  private buffer = '';
+  private outTime = 0;
+
+  constructor(private readonly onBlock: (p: FfmpegProgress) => void) {}
+
+  push(chunk: string): void {
+    this.buffer += chunk;
+    let nl: number;
+    while ((nl = this.buffer.indexOf('\n')) >= 0) {
+      const line = this.buffer.slice(0, nl).trim();
+      this.buffer = this.buffer.slice(nl + 1);
+      const eq = line.indexOf('=');
+      if (eq < 0) continue;
+      const key = line.slice(0, eq);
+      const value = line.slice(eq + 1);
+      // Both out_time_us and out_time_ms are microseconds in ffmpeg (the _ms name is historical).
+      if (key === 'out_time_us' || key === 'out_time_ms') {
+        const us = Number(value);
+        if (Number.isFinite(us) && us >= 0) this.outTime = us / 1e6;
+      } else if (key === 'progress') {
+        this.onBlock({ outTimeSeconds: this.outTime, end: value === 'end' });
+      }
+    }
+  }
+}
+
+export const spawnRunner: Runner = (req) =>
+  new Promise<RunResult>((resolve, reject) => {
+    if (req.signal?.aborted) {
+      reject(new AbortError());
+      return;
+    }
+    installExitHook();
+    const child = childProcess().spawn(req.bin, req.args, { shell: false, stdio: ['ignore', 'pipe', 'pipe'], windowsHide: true });
+    live.add(child);
+    if (child.pid !== undefined) req.onSpawn?.(child.pid);
+
+    let stdout = '';
+    let stderrTail = '';
+    let aborted = false;
+    let spawnError: Error | undefined;
+    const parser = req.onProgress ? new ProgressParser(req.onProgress) : undefined;
+
+    child.stdout!.setEncoding('utf8');
+    child.stdout!.on('data', (chunk: string) => {
+      if (parser) parser.push(chunk);
+      else stdout += chunk;
+    });
+    child.stderr!.setEncoding('utf8');
+    child.stderr!.on('data', (chunk: string) => {
+      stderrTail = (stderrTail + chunk).slice(-STDERR_TAIL);
+    });
+
+    const onAbort = () => {
+      aborted = true;
+      child.kill('SIGKILL');
+    };
+    req.signal?.addEventListener('abort', onAbort, { once: true });
+
+    let settled = false;
+    const settle = (code: number | null, signal: NodeJS.Signals | null) => {
+      if (settled) return;
+      settled = true;
+      live.delete(child);
+      req.signal?.removeEventListener('abort', onAbort);
+      if (aborted) reject(new AbortError());
+      else if (spawnError) {
+        const code = (spawnError as NodeJS.ErrnoException).code;
+        const why = code === 'ENOENT' ? 'no such file' : code === 'EACCES' ? 'not executable' : spawnError.message;
+        reject(new ToolError(`cannot run ${req.bin} (${why}); set FFMPEG_PATH and FFPROBE_PATH to working binaries`));
+      }
+      else resolve({ code, signal, stdout, stderrTail });
+    };
+    child.on('error', (err) => {
+      spawnError = err;
+      // A child that never started has no 'close' to wait for.
+      if (child.pid === undefined) settle(null, null);
+    });
+    // 'close' comes after the child is reaped, so its pid is gone when we settle.
+    child.on('close', settle);
+  });
+
+/** The last meaningful line of a tool's stderr, for a one-line error message. */
+export function lastLine(stderrTail: string): string {
+  const lines = stderrTail
+    .split(/\r?\n/)
+    .map((l) => l.trim())
+    .filter(Boolean);
+  return lines.at(-1) ?? 'no error output';
+}
+
+/** ffmpeg reads `a:b` as a protocol and `-x` as an option; `file:` plus an absolute path keeps names names. */
+export function fileArg(file: string): string {
+  return `file:${path.resolve(file)}`;
+}

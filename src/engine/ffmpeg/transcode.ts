@@ -1,0 +1,81 @@
+// Re-encode one input to a temporary MP3 with exactly the plan's rate, channels and bit rate.
+import { InputError, ToolError } from '../errors.js';
+import { fileArg, lastLine, spawnRunner, type Runner } from './runner.js';
+import { assertToolWorks } from './tool-check.js';
+import type { Tools } from '../types.js';
+
+export interface TranscodeTarget {
+  sampleRate: number;
+  channels: 1 | 2;
+  bitRateKbps: number;
+}
+
+/**
+ * Containers whose stated duration is exact (sample counts, granule positions, edit lists).
+ * This ffmpeg build decodes AAC and Vorbis encoder padding past that end (about 20 ms of
+ * silence per input), so the decode is cut at the stated end. Never for MP3 or raw AAC, whose
+ * durations ffprobe may only estimate, so no real audio can be cut.
+ */
+const EXACT_DURATION_FORMATS = new Set(['m4a', 'ogg', 'opus', 'flac', 'wav']);
+
+export function trustsDuration(format: string): boolean {
+  return EXACT_DURATION_FORMATS.has(format);
+}
+
+export interface TranscodeJob {
+  input: string;
+  output: string;
+  target: TranscodeTarget;
+  /** The input's probed duration, to turn ffmpeg's out_time into a fraction. */
+  durationSeconds: number;
+  /** Cut the decode at durationSeconds (only for formats where trustsDuration). */
+  trimToDuration?: boolean;
+  tools: Tools;
+  runner?: Runner;
+  signal?: AbortSignal;
+  /** 0..1 */
+  onProgress?: (fraction: number) => void;
+  /** For error messages. */
+  displayName?: string;
+  index?: number;
+}
+
+export function transcodeArgs(input: string, output: string, t: TranscodeTarget, trimSeconds?: number): string[] {
+  return [
+    '-hide_banner', '-nostdin', '-v', 'error', '-y',
+    '-i', fileArg(input),
+    '-vn', '-map', '0:a:0', '-map_metadata', '-1',
+    ...(trimSeconds !== undefined && trimSeconds > 0 ? ['-t', trimSeconds.toFixed(6)] : []),
+    '-c:a', 'libmp3lame', '-b:a', `${t.bitRateKbps}k`,
+    '-ar', String(t.sampleRate), '-ac', String(t.channels),
+    // The join writes one header and one tag for the whole output; these would only be skipped.
+    '-write_xing', '0', '-id3v2_version', '0',
+    '-f', 'mp3',
+    '-progress', 'pipe:1', '-nostats',
+    fileArg(output),
+  ];
+}
+
+export async function transcodeToMp3(job: TranscodeJob): Promise<void> {
+  const runner = job.runner ?? spawnRunner;
+  const result = await runner({
+    bin: job.tools.ffmpeg,
+    args: transcodeArgs(job.input, job.output, job.target, job.trimToDuration ? job.durationSeconds : undefined),
+    signal: job.signal,
+    onProgress: (p) => {
+      if (!job.onProgress) return;
+      if (p.end) job.onProgress(1);
+      else if (job.durationSeconds > 0) job.onProgress(Math.min(1, p.outTimeSeconds / job.durationSeconds));
+    },
+  });
+  if (result.code !== 0) {
+    const why = result.signal ? `ffmpeg was killed by ${result.signal}` : lastLine(result.stderrTail);
+    if (/Unknown encoder|Encoder .* not found|Unrecognized option/i.test(why)) {
+      throw new ToolError(`${job.tools.ffmpeg} cannot encode MP3 (${why}); use an ffmpeg built with libmp3lame`);
+    }
+    if (!result.signal) await assertToolWorks(runner, job.tools.ffmpeg, 'ffmpeg');
+    // Failures of the machine, not of the input, must not be blamed on the file.
+    if (/No space left|Disk quota|Read-only file system/i.test(why)) throw new Error(`cannot write a temporary file: ${why}`);
+    throw new InputError(job.displayName ?? job.input, `could not be re-encoded (${why})`, job.index ?? -1);
+  }
+}

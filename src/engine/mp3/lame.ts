@@ -1,0 +1,82 @@
+// The LAME tag inside an encoder's Xing/Info frame states the frame count and the stream length,
+// under a CRC. When both hold for the file as it is, the scan can take the count from it instead
+// of reading every byte, so a copied input is read once (by the join, which re-checks every frame).
+import { readWord, type FrameHeader } from './frames.js';
+import { XING_FLAGS } from './xing.js';
+
+/** CRC-16/ARC (polynomial 0x8005 reflected), as LAME computes its tag and music CRCs. */
+export function crc16(b: Uint8Array, from: number, to: number): number {
+  let c = 0;
+  for (let i = from; i < to; i++) {
+    c ^= b[i];
+    for (let k = 0; k < 8; k++) c = c & 1 ? (c >>> 1) ^ 0xa001 : c >>> 1;
+  }
+  return c;
+}
+
+/**
+ * LAME's tag CRC covers the frame up to the CRC field. ffmpeg's muxer covers 190 bytes of its
+ * frame buffer whatever the format: the CRC field as zeros, and zeros past a frame shorter than that.
+ */
+function ffmpegCrcBytes(frame: Uint8Array, crcAt: number): Uint8Array {
+  const b = new Uint8Array(190);
+  b.set(frame.subarray(0, Math.min(190, frame.length)));
+  if (crcAt < 190) b[crcAt] = 0;
+  if (crcAt + 1 < 190) b[crcAt + 1] = 0;
+  return b;
+}
+
+export interface LameCounts {
+  kind: 'Xing' | 'Info';
+  frames: number;
+  /** Xing "bytes": header frame plus audio frames. */
+  bytes: number;
+  /** LAME "music length": the same, by the LAME tag. */
+  musicLength: number;
+  /** Whether the tag's own CRC holds. */
+  crcOk: boolean;
+}
+
+/** Read the Xing/Info counts and the LAME tag from a whole header frame; null when either is missing. */
+export function readLameCounts(frame: Uint8Array, h: FrameHeader): LameCounts | null {
+  const at = 4 + h.sideInfoSize;
+  if (at + 8 > frame.length) return null;
+  const tag = readWord(frame, at);
+  const kind = tag === 0x58696e67 ? 'Xing' : tag === 0x496e666f ? 'Info' : null;
+  if (!kind) return null;
+  const flags = readWord(frame, at + 4);
+  if (!(flags & XING_FLAGS.frames) || !(flags & XING_FLAGS.bytes)) return null;
+  const frames = readWord(frame, at + 8);
+  const bytes = readWord(frame, at + 12);
+  let lame = at + 16;
+  if (flags & XING_FLAGS.toc) lame += 100;
+  if (flags & XING_FLAGS.quality) lame += 4;
+  if (lame + 36 > frame.length) return null;
+  const musicLength = readWord(frame, lame + 28);
+  const stored = (frame[lame + 34] << 8) | frame[lame + 35];
+  const crcOk = crc16(frame, 0, lame + 34) === stored || crc16(ffmpegCrcBytes(frame, lame + 34), 0, 190) === stored;
+  return { kind, frames, bytes, musicLength, crcOk };
+}
+
+/**
+ * The counts to trust for the audio after the header frame, or null: the tag CRC must hold, and
+ * both stated lengths must equal the header frame plus the bytes actually there; the average frame
+ * must fit the format (exactly the first frame's size, give or take padding, when CBR).
+ */
+export function trustedCounts(
+  frame: Uint8Array,
+  h: FrameHeader,
+  regionBytes: number,
+  firstAudio: FrameHeader,
+): { frames: number; audioBytes: number; vbr: boolean } | null {
+  const c = readLameCounts(frame, h);
+  if (!c || !c.crcOk || c.frames === 0) return null;
+  const total = frame.length + regionBytes;
+  if (c.musicLength !== total || c.bytes !== total) return null;
+  const avg = regionBytes / c.frames;
+  if (c.kind === 'Info') {
+    const unpadded = firstAudio.frameLength - (firstAudio.padding ? 1 : 0);
+    if (avg < unpadded || avg > unpadded + 1) return null;
+  } else if (avg < 20 || avg > 1441) return null;
+  return { frames: c.frames, audioBytes: regionBytes, vbr: c.kind === 'Xing' };
+}

@@ -1,0 +1,42 @@
+// Inputs a person really has, beyond clean files: MP3s glued together with cat, and the like.
+import { readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mergeFiles } from './merge.js';
+import type { Tools } from '../types.js';
+import { decodeErrors, decodePcm, dominantFrequency, ffprobeJson, makeTone, tempDir, tools as fixtureTools } from '../../../test/support/audio-fixtures.js';
+
+const tools: Tools = { ...fixtureTools, ffmpegVersion: 'test' };
+
+describe('mergeFiles with odd inputs', () => {
+  let dir: string;
+  let cleanup: () => Promise<void>;
+  beforeAll(async () => ({ dir, cleanup } = await tempDir()));
+  afterAll(() => cleanup());
+
+  const tone = (name: string, frequency: number, opts: { sampleRate?: number; channels?: number } = {}) =>
+    makeTone(path.join(dir, name), { seconds: 2, frequency, ...opts });
+
+  type Part = { sampleRate: number; channels: number };
+  it.each<[string, Part, Part]>([
+    ['a mono MP3 with a stereo one appended', { sampleRate: 44100, channels: 1 }, { sampleRate: 44100, channels: 2 }],
+    ['a 44.1 kHz MP3 with a 48 kHz one appended', { sampleRate: 44100, channels: 2 }, { sampleRate: 48000, channels: 2 }],
+  ])('keeps all the audio of %s (re-encoded, not cut short)', async (_, first, second) => {
+    const a = await tone(`a-${first.sampleRate}-${first.channels}.mp3`, 500, first);
+    const b = await tone(`b-${second.sampleRate}-${second.channels}.mp3`, 1200, second);
+    const glued = path.join(dir, `glued-${first.channels}-${second.sampleRate}-${second.channels}.mp3`);
+    await writeFile(glued, Buffer.concat([await readFile(a), await readFile(b)]));
+    const target = path.join(dir, `out-${path.basename(glued)}`);
+
+    const report = await mergeFiles([glued], target, { tools });
+
+    expect(report.transcoded).toEqual([0]);
+    expect(await decodeErrors(target)).toBe('');
+    const got = Number((await ffprobeJson(target)).format.duration);
+    expect(got).toBeGreaterThan(4);
+    expect(got).toBeLessThan(4.2);
+    const pcm = await decodePcm(target);
+    expect(Math.round(dominantFrequency(pcm, 0.5, 1.5) / 10) * 10).toBe(500);
+    expect(Math.round(dominantFrequency(pcm, 2.6, 3.6) / 10) * 10).toBe(1200);
+  });
+});

@@ -1,0 +1,81 @@
+import Database from 'better-sqlite3';
+import { describe, expect, it } from 'vitest';
+import { tempDir } from '../../../test/support/audio-fixtures.js';
+import { MIGRATIONS, migrate, schemaVersion, type Migration } from './migrations.js';
+import { openSqliteStore } from './sqlite-store.js';
+import path from 'node:path';
+
+const tables = (db: Database.Database) =>
+  (db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").all() as { name: string }[]).map(
+    (r) => r.name,
+  );
+
+describe('migrations', () => {
+  it('apply on a fresh database up to the latest version', () => {
+    const db = new Database(':memory:');
+    expect(schemaVersion(db)).toBe(0);
+    expect(migrate(db)).toBe(MIGRATIONS[MIGRATIONS.length - 1].version);
+    expect(tables(db)).toEqual(['items', 'jobs', 'results', 'sessions']);
+  });
+
+  it('migration 1 creates the tables the store needs, with cascading deletes', () => {
+    const db = new Database(':memory:');
+    db.pragma('foreign_keys = ON');
+    migrate(db, MIGRATIONS.slice(0, 1));
+    db.prepare("INSERT INTO sessions VALUES ('s1', 'h1', 't1', 1, 1)").run();
+    db.prepare(
+      "INSERT INTO items VALUES ('i1', 1, 's1', 'app', 'n1', 'mp3', 'a.mp3', 10, 1.5, 'mp3', 44100, 2, 1)",
+    ).run();
+    db.prepare("INSERT INTO jobs VALUES ('j1', 's1', 'app', '[\"i1\"]', 'succeeded', NULL, 'r1', 1, 1, 2)").run();
+    db.prepare("INSERT INTO results VALUES ('r1', 's1', 'j1', 'r1.mp3', 'm.mp3', 1.5, 10, '[\"a.mp3\"]', 2)").run();
+    expect(() => db.prepare("INSERT INTO jobs VALUES ('j2', 's1', 'app', '[]', 'bogus', NULL, NULL, 1, NULL, NULL)").run())
+      .toThrow(/CHECK/);
+    expect(() => db.prepare("INSERT INTO items VALUES ('i2', 2, 'nobody', 'app', 'n2', 'mp3', 'b', 1, 1, 'mp3', 1, 1, 1)").run())
+      .toThrow(/FOREIGN KEY/);
+    db.prepare("DELETE FROM sessions WHERE sid = 's1'").run();
+    for (const t of ['items', 'jobs', 'results']) {
+      expect((db.prepare(`SELECT COUNT(*) AS n FROM ${t}`).get() as { n: number }).n).toBe(0);
+    }
+  });
+
+  it('are idempotent on restart: data survives and nothing runs twice', async () => {
+    const { dir, cleanup } = await tempDir();
+    try {
+      const file = path.join(dir, 'audio-merge.sqlite');
+      const first = openSqliteStore(file);
+      first.createSession('hash', 'sid1', 'csrf', 1000);
+      first.close();
+      const second = openSqliteStore(file);
+      expect(second.sessionBySid('sid1')).toEqual({ sid: 'sid1', csrfToken: 'csrf', createdAt: 1000, lastSeenAt: 1000 });
+      expect(schemaVersion(second.db)).toBe(MIGRATIONS.length);
+      expect(second.db.pragma('journal_mode', { simple: true })).toBe('wal');
+      expect(second.db.pragma('foreign_keys', { simple: true })).toBe(1);
+      second.close();
+    } finally {
+      await cleanup();
+    }
+  });
+
+  it('run only the ones not yet applied, each in its own transaction', () => {
+    const db = new Database(':memory:');
+    const ran: number[] = [];
+    const list: Migration[] = [
+      { version: 1, name: 'a', up: (d) => (ran.push(1), d.exec('CREATE TABLE a (x)')) },
+      { version: 2, name: 'b', up: (d) => (ran.push(2), d.exec('CREATE TABLE b (x)')) },
+    ];
+    migrate(db, list.slice(0, 1));
+    migrate(db, list);
+    migrate(db, list);
+    expect(ran).toEqual([1, 2]);
+    const broken: Migration = { version: 3, name: 'c', up: (d) => (d.exec('CREATE TABLE c (x)'), d.exec('NOT SQL')) };
+    expect(() => migrate(db, [...list, broken])).toThrow();
+    expect(schemaVersion(db)).toBe(2);
+    expect(tables(db)).not.toContain('c');
+  });
+
+  it('refuses a database newer than the code', () => {
+    const db = new Database(':memory:');
+    db.pragma('user_version = 99');
+    expect(() => migrate(db)).toThrow(/newer/);
+  });
+});

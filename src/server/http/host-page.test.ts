@@ -1,0 +1,100 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openSession, startTestApp, type TestApp } from '../../../test/support/server-harness.js';
+import { formatDuration, formatMegabytes, renderHostPage } from './host-page.js';
+import type { ResultRow } from '../data/store.js';
+
+const result = (over: Partial<ResultRow>): ResultRow => ({
+  id: 'r1',
+  sid: 'SID',
+  jobId: 'j1',
+  file: 'r1.mp3',
+  downloadName: 'merged.mp3',
+  duration: 75.4,
+  size: 3 * 1024 * 1024,
+  sources: ['intro.wav', 'talk.mp3'],
+  createdAt: Date.UTC(2026, 10, 21, 14, 30),
+  ...over,
+});
+
+const base = { csrfToken: 'TOKEN', sid: 'SID', appid: 'APPID', socketPort: 6001, maxFileMb: 500 };
+
+describe('the host page', () => {
+  it('holds the exact skeleton the widget and the no-JS form rely on', () => {
+    const html = renderHostPage({ ...base, results: [] });
+    expect(html).toContain('<meta name="csrf-token" content="TOKEN">');
+    expect(html).toContain(
+      '<section id="audio-merge-upload" class="audio-merge-upload" data-appid="APPID" data-max-file-mb="500">',
+    );
+    expect(html).toContain(
+      '<form id="audio-merge-upload-form" method="post" action="/app/merge/upload" enctype="multipart/form-data">',
+    );
+    expect(html).toContain('<input type="hidden" name="appid" value="APPID"> <input type="hidden" name="_csrf" value="TOKEN">');
+    expect(html).toContain(
+      '<input id="audio-merge-file-input" type="file" name="files" multiple accept="audio/*,.mp3,.wav,.flac,.ogg,.oga,.opus,.m4a,.aac,.webm">',
+    );
+    expect(html).toContain('<ul id="audio-merge-upload-list" class="audio-merge-upload-list"></ul>');
+    expect(html).toContain(
+      '<div id="audio-merge-tool" data-appid="APPID" data-sid="SID" data-port="6001" data-make-label="Make MP3" data-title="Drag the files into the order you want"></div>',
+    );
+    expect(html).toContain('<section id="audio-merge-results" class="audio-merge-results">');
+    expect(html).toContain('No merged files yet');
+    expect(html).toContain('<script type="module" src="/widget/audio-merge.js"></script>');
+    expect(html).toContain('<meta name="viewport" content="width=device-width, initial-scale=1">');
+  });
+
+  it('lists results newest first as given, with player, download link, duration, size, time and sources in order', () => {
+    const html = renderHostPage({
+      ...base,
+      results: [result({ id: 'newer', sources: ['b.mp3', 'a.mp3'] }), result({ id: 'older' })],
+    });
+    expect(html).not.toContain('No merged files yet');
+    expect(html.match(/<article class="audio-merge-result">/g)).toHaveLength(2);
+    expect(html.indexOf('/results/SID/newer.mp3')).toBeLessThan(html.indexOf('/results/SID/older.mp3'));
+    expect(html).toContain('<audio controls preload="metadata" src="/results/SID/newer.mp3"></audio>');
+    expect(html).toContain('<a class="audio-merge-download" href="/results/SID/newer.mp3?download=1" download>Download</a>');
+    expect(html).toContain('1:15');
+    expect(html).toContain('3.0 MB');
+    expect(html).toContain('2026-11-21 14:30 UTC');
+    expect(html).toContain('<ol class="audio-merge-sources"><li>b.mp3</li><li>a.mp3</li></ol>');
+  });
+
+  it('escapes everything it shows', () => {
+    const html = renderHostPage({
+      ...base,
+      csrfToken: '"><script>alert(1)</script>',
+      results: [result({ sources: ['<img src=x onerror=alert(1)>.mp3', 'a&b "c".wav'] })],
+    });
+    expect(html).not.toContain('<script>alert(1)</script>');
+    expect(html).not.toContain('<img src=x');
+    expect(html).toContain('&lt;img src=x onerror=alert(1)&gt;.mp3');
+    expect(html).toContain('a&amp;b &quot;c&quot;.wav');
+  });
+
+  it('formats durations and sizes for people', () => {
+    expect(formatDuration(0)).toBe('0:00');
+    expect(formatDuration(59.6)).toBe('1:00');
+    expect(formatDuration(3723)).toBe('1:02:03');
+    expect(formatMegabytes(512 * 1024)).toBe('0.5 MB');
+    expect(formatMegabytes(123 * 1024 * 1024)).toBe('123 MB');
+  });
+});
+
+describe('GET / with realtime on', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp({ realtime: true });
+  });
+  afterAll(async () => {
+    await t.dispose();
+  });
+
+  it('puts the realtime server\'s real port on the widget element, and the page is not cached', async () => {
+    expect(t.realtime.port).toBeGreaterThan(0);
+    const s = await openSession(t.app);
+    expect(s.html).toContain(`data-port="${t.realtime.port}"`);
+    const res = await t.app.inject({ method: 'GET', url: '/', headers: { cookie: s.cookie } });
+    expect(res.headers['content-type']).toBe('text/html; charset=utf-8');
+    expect(res.headers['cache-control']).toBe('no-store');
+    expect(res.headers['content-security-policy']).toBe("frame-ancestors 'self'");
+  });
+});

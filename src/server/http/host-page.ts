@@ -1,0 +1,125 @@
+// The host page: the upload form, the widget element (CONTRACT section 4) and this session's
+// merged results. A pure function of its inputs; every value is HTML-escaped.
+import { API, WIDGET_ELEMENT_ID } from '../../shared/types.js';
+import type { ResultRow } from '../data/store.js';
+
+export interface HostPageInput {
+  csrfToken: string;
+  sid: string;
+  appid: string;
+  socketPort: number;
+  maxFileMb: number;
+  results: ResultRow[];
+  /** What the last plain-form upload refused, shown once. */
+  notices?: string[];
+  makeLabel?: string;
+  title?: string;
+}
+
+const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+export const escapeHtml = (value: string | number): string => String(value).replace(/[&<>"']/g, (c) => ESCAPES[c]);
+
+/** 75.4 -> "1:15"; hours when long ("1:02:03"). */
+export function formatDuration(seconds: number): string {
+  const total = Math.max(0, Math.round(seconds));
+  const h = Math.floor(total / 3600);
+  const m = Math.floor((total % 3600) / 60);
+  const s = String(total % 60).padStart(2, '0');
+  return h > 0 ? `${h}:${String(m).padStart(2, '0')}:${s}` : `${m}:${s}`;
+}
+
+export function formatMegabytes(bytes: number): string {
+  return `${(bytes / (1024 * 1024)).toFixed(bytes < 10 * 1024 * 1024 ? 1 : 0)} MB`;
+}
+
+function renderResult(r: ResultRow): string {
+  const src = `/results/${encodeURIComponent(r.sid)}/${encodeURIComponent(r.id)}.mp3`;
+  const when = new Date(r.createdAt);
+  const sources = r.sources.map((name) => `<li>${escapeHtml(name)}</li>`).join('');
+  return `<article class="audio-merge-result">
+      <audio controls preload="metadata" src="${escapeHtml(src)}"></audio>
+      <p class="audio-merge-result-meta">
+        <a class="audio-merge-download" href="${escapeHtml(src)}?download=1" download>Download</a>
+        <span class="audio-merge-duration">${escapeHtml(formatDuration(r.duration))}</span>
+        <span class="audio-merge-size">${escapeHtml(formatMegabytes(r.size))}</span>
+        <time datetime="${escapeHtml(when.toISOString())}">${escapeHtml(when.toISOString().slice(0, 16).replace('T', ' '))} UTC</time>
+      </p>
+      <ol class="audio-merge-sources">${sources}</ol>
+    </article>`;
+}
+
+const STYLE = `
+  *, *::before, *::after { box-sizing: border-box; }
+  body { margin: 0; font: 16px/1.5 system-ui, -apple-system, "Segoe UI", sans-serif; color: #1d2330; background: #f5f6f8; }
+  main { max-width: 46rem; margin: 0 auto; padding: 1.5rem 1rem 3rem; }
+  h1 { font-size: 1.6rem; margin: 0 0 .25rem; }
+  h2 { font-size: 1.15rem; margin: 0 0 .75rem; }
+  .lead { margin: 0 0 1.5rem; color: #4a5263; }
+  section { background: #fff; border: 1px solid #dde1e8; border-radius: 10px; padding: 1rem; margin: 0 0 1.25rem; }
+  /* The widget's panel matches the upload and results panels the widget's stylesheet draws. */
+  #${WIDGET_ELEMENT_ID} {
+    display: block; max-width: 720px; margin: 0 auto 20px; padding: 20px; background: #fff;
+    border: 1px solid #e5e7eb; border-radius: 12px; box-shadow: 0 1px 2px rgb(0 0 0 / 0.04);
+  }
+  @media (max-width: 480px) { #${WIDGET_ELEMENT_ID} { padding: 14px; } }
+  form { display: flex; flex-wrap: wrap; gap: .75rem; align-items: center; }
+  input[type=file] { max-width: 100%; }
+  button { font: inherit; padding: .45rem 1.1rem; border-radius: 6px; border: 1px solid #2f5bd3; background: #2f5bd3; color: #fff; cursor: pointer; }
+  .hint { color: #4a5263; font-size: .9rem; margin: .5rem 0 0; }
+  .audio-merge-upload-list { list-style: none; margin: .75rem 0 0; padding: 0; }
+  .audio-merge-result { border-top: 1px solid #e6e9ef; padding: .75rem 0; }
+  .audio-merge-result:first-of-type { border-top: 0; }
+  .audio-merge-result audio { width: 100%; }
+  .audio-merge-result-meta { display: flex; flex-wrap: wrap; gap: .4rem 1rem; margin: .25rem 0; color: #4a5263; font-size: .9rem; }
+  .audio-merge-sources { margin: .25rem 0 0; padding-left: 1.4rem; font-size: .9rem; }
+  .empty { color: #4a5263; margin: 0; }
+  .audio-merge-upload-errors { margin: .75rem 0 0; padding: .5rem .75rem .5rem 1.75rem; color: #8a1c1c; background: #fdecec; border-radius: 6px; }
+`;
+
+export function renderHostPage(input: HostPageInput): string {
+  const e = escapeHtml;
+  const makeLabel = input.makeLabel ?? 'Make MP3';
+  const title = input.title ?? 'Drag the files into the order you want';
+  const results =
+    input.results.length === 0
+      ? '<p class="empty">No merged files yet.</p>'
+      : input.results.map(renderResult).join('\n    ');
+  const notices =
+    input.notices && input.notices.length > 0
+      ? `\n    <ul class="audio-merge-upload-errors" role="alert">${input.notices.map((m) => `<li>${e(m)}</li>`).join('')}</ul>`
+      : '';
+  return `<!doctype html>
+<html lang="en">
+<head>
+  <meta charset="utf-8">
+  <meta name="viewport" content="width=device-width, initial-scale=1">
+  <meta name="csrf-token" content="${e(input.csrfToken)}">
+  <link rel="icon" href="data:,">
+  <title>Audio merge</title>
+  <style>${STYLE}</style>
+</head>
+<body>
+<main>
+  <h1>Audio merge</h1>
+  <p class="lead">Upload audio files, drag them into order, and make one MP3.</p>
+  <section id="audio-merge-upload" class="audio-merge-upload" data-appid="${e(input.appid)}" data-max-file-mb="${e(input.maxFileMb)}">
+    <h2>Upload</h2>
+    <form id="audio-merge-upload-form" method="post" action="${e(API.upload)}" enctype="multipart/form-data">
+      <input type="hidden" name="appid" value="${e(input.appid)}"> <input type="hidden" name="_csrf" value="${e(input.csrfToken)}">
+      <input id="audio-merge-file-input" type="file" name="files" multiple accept="audio/*,.mp3,.wav,.flac,.ogg,.oga,.opus,.m4a,.aac,.webm">
+      <button type="submit">Upload</button>
+    </form>
+    <p class="hint">Up to ${e(input.maxFileMb)} MB per file: MP3, WAV, FLAC, Ogg, Opus, M4A/AAC and more.</p>
+    <ul id="audio-merge-upload-list" class="audio-merge-upload-list"></ul>${notices}
+  </section>
+  <div id="${WIDGET_ELEMENT_ID}" data-appid="${e(input.appid)}" data-sid="${e(input.sid)}" data-port="${e(input.socketPort)}" data-make-label="${e(makeLabel)}" data-title="${e(title)}"></div>
+  <section id="audio-merge-results" class="audio-merge-results">
+    <h2>Merged files</h2>
+    ${results}
+  </section>
+</main>
+<script type="module" src="${e(API.widgetScript)}"></script>
+</body>
+</html>
+`;
+}

@@ -1,0 +1,111 @@
+// The merge route on its own: a bare Fastify with a session taken from a test header, the real
+// job runner over an in-memory store, and a scripted merge. The whole app is tested in test/.
+import Fastify, { type FastifyInstance } from 'fastify';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { InputError } from '../../../engine/errors.js';
+import { statusChannel } from '../../../shared/types.js';
+import { tempDir } from '../../../../test/support/audio-fixtures.js';
+import { MemoryStore } from '../../../../test/support/memory-store.js';
+import { resolveConfig } from '../../config.js';
+import { AppError } from '../errors.js';
+import { createJobRunner } from '../../jobs/job-runner.js';
+import { diskStorage, fakeTools, item, RecordingRealtime, scriptedMerge, silentLog } from '../../../../test/support/job-kit.js';
+import { mergeRoutes } from './merge.js';
+
+let app: FastifyInstance;
+let store: MemoryStore;
+let realtime: RecordingRealtime;
+let cleanup: () => Promise<void>;
+let script: NonNullable<Parameters<typeof scriptedMerge>[0]>;
+let calls: ReturnType<typeof scriptedMerge>['calls'];
+
+beforeEach(async () => {
+  const tmp = await tempDir('merge-route-');
+  cleanup = tmp.cleanup;
+  store = new MemoryStore();
+  realtime = new RecordingRealtime();
+  for (const sid of ['S1', 'S2']) store.createSession(`h-${sid}`, sid, 'csrf', 0);
+  ['a.mp3', 'b.wav', 'c.flac'].forEach((name, n) => store.addItem(item('S1', n, name)));
+  store.addItem(item('S1', 9, 'other.mp3', 'other-app'));
+  store.addItem(item('S2', 0, 'bob.mp3'));
+  script = {};
+  // Read at call time, so a test may script a failure after setup.
+  const scripted = scriptedMerge(script);
+  calls = scripted.calls;
+  const jobs = createJobRunner({
+    store, storage: diskStorage(tmp.dir), realtime, tools: fakeTools, concurrency: 1, log: silentLog, merge: scripted.merge,
+  });
+  app = Fastify();
+  app.decorateRequest('amSession', null);
+  app.addHook('onRequest', async (request) => {
+    request.amSession = store.sessionBySid(String(request.headers['x-test-sid'])) ?? null;
+  });
+  app.setErrorHandler((error, _request, reply) =>
+    error instanceof AppError ? reply.status(error.status).send({ error: error.message }) : reply.status(500).send({ error: 'internal' }),
+  );
+  await app.register(async (scope) => mergeRoutes(scope, { store, jobs, config: resolveConfig({ maxFiles: 5 }) }));
+});
+
+afterEach(async () => {
+  await app.close();
+  await cleanup();
+});
+
+const post = (body: unknown, sid = 'S1') =>
+  app.inject({ method: 'POST', url: '/app/merge/mergemp3', headers: { 'x-test-sid': sid }, payload: body as object });
+
+describe('POST /app/merge/mergemp3', () => {
+  it('answers the JSON string "success" once the merge has finished, in the order asked', async () => {
+    const res = await post({ items: [{ id: 'item-S1-2', newfilename: '../../etc/passwd' }, { id: 'item-S1-0' }, { id: 'item-S1-2' }] });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toMatch(/^application\/json/);
+    expect(res.json()).toBe('success');
+    expect(calls[0].opts.displayNames).toEqual(['c.flac', 'a.mp3', 'c.flac']);
+    expect(calls[0].inputs.every((p) => !p.includes('passwd'))).toBe(true);
+    const [job] = store.jobs.values();
+    expect(job).toMatchObject({ sid: 'S1', appid: 'app', status: 'succeeded', itemIds: ['item-S1-2', 'item-S1-0', 'item-S1-2'] });
+    expect(realtime.dataOn(statusChannel('app', 'S1')).at(-1)).toBe('100');
+  });
+
+  it('refuses an item from another session with 403 and queues nothing', async () => {
+    const res = await post({ items: [{ id: 'item-S1-0' }, { id: 'item-S2-0' }] });
+    expect(res.statusCode).toBe(403);
+    expect(res.json().error).toMatch(/does not belong/);
+    expect(store.jobs.size).toBe(0);
+    expect(calls).toHaveLength(0);
+  });
+
+  it('refuses an unknown id the same way as a foreign one', async () => {
+    expect((await post({ items: [{ id: 'nope' }] })).statusCode).toBe(403);
+    expect(store.jobs.size).toBe(0);
+  });
+
+  it('refuses a request without a session', async () => {
+    expect((await post({ items: [{ id: 'item-S1-0' }] }, 'none')).statusCode).toBe(403);
+  });
+
+  it('refuses malformed bodies with 400 and a reason', async () => {
+    for (const body of [{}, { items: 'x' }, { items: [] }, { items: [{ id: 5 }] }, { items: [null] }, { items: Array(6).fill({ id: 'item-S1-0' }) }]) {
+      const res = await post(body);
+      expect(res.statusCode, JSON.stringify(body)).toBe(400);
+      expect(typeof res.json().error).toBe('string');
+    }
+    expect((await post({ items: [{ id: 'item-S1-0' }, { id: 'item-S1-9' }] })).statusCode).toBe(400);
+    expect(store.jobs.size).toBe(0);
+  });
+
+  it('answers 422 naming the original file when an input is not usable', async () => {
+    script.failWith = () => new InputError('/x/stored1.mp3', 'not audio (no audio stream)', 1);
+    const res = await post({ items: [{ id: 'item-S1-0' }, { id: 'item-S1-1' }] });
+    expect(res.statusCode).toBe(422);
+    expect(res.json()).toEqual({ error: 'Could not merge: b.wav is not audio (no audio stream)' });
+    expect([...store.jobs.values()][0]).toMatchObject({ status: 'failed', error: 'Could not merge: b.wav is not audio (no audio stream)' });
+  });
+
+  it('answers 500 with a plain message when the merge breaks inside', async () => {
+    script.failWith = () => new Error('disk on fire');
+    const res = await post({ items: [{ id: 'item-S1-0' }] });
+    expect(res.statusCode).toBe(500);
+    expect(res.json().error).not.toMatch(/fire/);
+  });
+});

@@ -1,0 +1,73 @@
+// POST /app/merge/mergemp3 (CONTRACT section 3): {"items":[item...]} in the wanted order.
+// Only each item's `id` is read; everything else comes from the database. The same id may appear
+// more than once (a person may want a segment twice). Answers when the merge has finished.
+import { randomUUID } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
+import { MERGE_SUCCESS } from '../../../shared/types.js';
+import type { AppConfig } from '../../config.js';
+import { AppError, fail } from '../errors.js';
+import { jobFailureKind } from '../../jobs/job-messages.js';
+import type { JobRunner } from '../../jobs/job-runner.js';
+import { requireSession } from '../session.js';
+import type { JobRow, Store } from '../../data/store.js';
+
+export interface MergeRouteDeps {
+  store: Store;
+  jobs: JobRunner;
+  config: AppConfig;
+}
+
+const MAX_ID_LENGTH = 200;
+
+/** The ordered item ids of a mergemp3 body, or a 400 saying what is wrong. */
+export function orderedIds(body: unknown, maxFiles: number): string[] {
+  const items = (body as { items?: unknown } | null)?.items;
+  if (typeof body !== 'object' || body === null || !Array.isArray(items)) fail('badRequest', 'The body must be {"items": [...]}');
+  if (items.length === 0) fail('noItems');
+  if (items.length > maxFiles) fail('badRequest', `At most ${maxFiles} items can be merged at once`);
+  return items.map((it, n) => {
+    const id = (it as { id?: unknown } | null)?.id;
+    if (typeof id !== 'string' || id.length === 0 || id.length > MAX_ID_LENGTH) {
+      fail('badRequest', `Item ${n + 1} has no valid "id"`);
+    }
+    return id;
+  });
+}
+
+export async function mergeRoutes(app: FastifyInstance, { store, jobs, config }: MergeRouteDeps): Promise<void> {
+  app.post(
+    '/app/merge/mergemp3',
+    { config: { rateLimit: { max: config.mergeRateLimit, timeWindow: '1 minute' } } },
+    async (request, reply) => {
+      const session = requireSession(request);
+      const ids = orderedIds(request.body, config.maxFiles);
+      const owned = store.itemsOwnedBy(session.sid, [...new Set(ids)]);
+      const byId = new Map(owned.map((i) => [i.id, i]));
+      // Nothing is queued unless every id is this session's.
+      if (ids.some((id) => !byId.has(id))) fail('foreignItem');
+      const appids = new Set(owned.map((i) => i.appid));
+      if (appids.size !== 1) fail('badRequest', 'The items come from more than one widget (appid)');
+
+      const job: JobRow = {
+        id: randomUUID(),
+        sid: session.sid,
+        appid: owned[0].appid,
+        itemIds: ids,
+        status: 'queued',
+        error: null,
+        resultId: null,
+        createdAt: Date.now(),
+        startedAt: null,
+        finishedAt: null,
+      };
+      store.addJob(job);
+      request.log.info({ job: job.id, items: ids.length }, 'merge queued');
+      // The job is not tied to this request: a client that goes away does not stop it.
+      const done = await jobs.run(job);
+      if (done.status === 'succeeded') return reply.type('application/json').send(JSON.stringify(MERGE_SUCCESS));
+      const kind = jobFailureKind(done.error);
+      const code = kind === 'input' ? 'notAudio' : kind === 'unavailable' ? 'unavailable' : 'mergeFailed';
+      throw new AppError(code, done.error ?? undefined);
+    },
+  );
+}

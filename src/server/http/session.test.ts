@@ -1,0 +1,70 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openSession, postJson, startTestApp, type TestApp } from '../../../test/support/server-harness.js';
+import { hashSecret, sidForCookieHeader } from './session.js';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await startTestApp();
+});
+afterAll(async () => {
+  await t.dispose();
+});
+
+describe('sessions and CSRF', () => {
+  it('the page sets an HttpOnly SameSite=Lax cookie and shows the csrf meta and the widget with the sid', async () => {
+    const s = await openSession(t.app);
+    expect(s.setCookie).toMatch(/am_session=[A-Za-z0-9_-]{43};/);
+    expect(s.setCookie).toMatch(/HttpOnly/i);
+    expect(s.setCookie).toMatch(/SameSite=Lax/i);
+    expect(s.setCookie).toMatch(/Path=\//);
+    expect(s.html).toContain(`<meta name="csrf-token" content="${s.csrf}">`);
+    expect(s.html).toMatch(new RegExp(`<div id="audio-merge-tool" data-appid="audio-merge" data-sid="${s.sid}"`));
+    expect(s.sid).toMatch(/^[A-Za-z0-9_-]+$/);
+    expect(s.sid).not.toBe(s.secret);
+    expect(s.html).not.toContain(s.secret);
+  });
+
+  it('keeps only the hash of the cookie secret in the database', async () => {
+    const s = await openSession(t.app);
+    const row = t.store.sessionBySecretHash(hashSecret(s.secret));
+    expect(row?.sid).toBe(s.sid);
+    expect(t.store.sessionBySecretHash(s.secret)).toBeUndefined();
+  });
+
+  it('a returning browser keeps its session; an unknown cookie gets a new one', async () => {
+    const s = await openSession(t.app);
+    const again = await t.app.inject({ method: 'GET', url: '/', headers: { cookie: s.cookie } });
+    expect(again.headers['set-cookie']).toBeUndefined();
+    expect(again.body).toContain(`data-sid="${s.sid}"`);
+    const unknown = await t.app.inject({ method: 'GET', url: '/', headers: { cookie: 'am_session=' + 'x'.repeat(43) } });
+    expect(String(unknown.headers['set-cookie'])).toMatch(/am_session=/);
+    expect(unknown.body).not.toContain(`data-sid="${s.sid}"`);
+  });
+
+  it('refuses a POST without the session cookie', async () => {
+    const s = await openSession(t.app);
+    const res = await postJson(t.app, s, '/app/merge/getDataJson', { appid: s.appid }, { cookie: null });
+    expect(res.statusCode).toBe(403);
+    expect(res.json().error).toMatch(/session/i);
+  });
+
+  it('refuses a POST without the CSRF token, and with a wrong one', async () => {
+    const s = await openSession(t.app);
+    const none = await postJson(t.app, s, '/app/merge/getDataJson', { appid: s.appid }, { csrf: null });
+    expect(none.statusCode).toBe(403);
+    expect(none.json().error).toMatch(/CSRF/);
+    const other = await openSession(t.app);
+    const wrong = await postJson(t.app, s, '/app/merge/getDataJson', { appid: s.appid }, { csrf: other.csrf });
+    expect(wrong.statusCode).toBe(403);
+    const right = await postJson(t.app, s, '/app/merge/getDataJson', { appid: s.appid });
+    expect(right.statusCode).toBe(200);
+    expect(right.body).toBe('[]');
+  });
+
+  it('tells the realtime server which sid a Cookie header owns', async () => {
+    const s = await openSession(t.app);
+    expect(sidForCookieHeader(t.store, `other=1; ${s.cookie}`)).toBe(s.sid);
+    expect(sidForCookieHeader(t.store, 'am_session=forged')).toBeNull();
+    expect(sidForCookieHeader(t.store, undefined)).toBeNull();
+  });
+});

@@ -1,0 +1,109 @@
+// Realtime: socket.io speaking the Laravel Echo protocol (CONTRACT section 5).
+// Echo clients emit `subscribe`/`unsubscribe` {channel, auth}; broadcasts reach a channel's room as
+// emit(event, channel, payload). A browser may join only the status channels of its own session.
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { FastifyBaseLogger } from 'fastify';
+import { Server } from 'socket.io';
+import { channelOf, mayJoin } from './channels.js';
+
+export interface Realtime {
+  /** Send `event` to the channel's members as Echo expects: emit(event, channel, payload). */
+  broadcast(channel: string, event: string, payload: Record<string, unknown>): void;
+  /** The port actually listened on (useful when configured as 0). */
+  readonly port: number;
+  close(): Promise<void>;
+}
+
+export interface RealtimeOptions {
+  host: string;
+  port: number;
+  /** CORS: the app's own origin(s), with credentials. */
+  allowOrigin: (origin: string | undefined) => boolean;
+  /** The sid owned by the browser whose handshake carried this Cookie header, or null. */
+  sidForCookieHeader: (cookieHeader: string | undefined) => string | null;
+  log: FastifyBaseLogger;
+}
+
+/** For apps built with realtime off (some tests). */
+export const nullRealtime: Realtime = {
+  broadcast() {},
+  port: 0,
+  async close() {},
+};
+
+/** CONTRACT section 5 seed constant. */
+const COMPRESSION_THRESHOLD = 1024;
+
+export async function createRealtime(opts: RealtimeOptions): Promise<Realtime> {
+  const http = createServer();
+  const io = new Server(http, {
+    path: '/socket.io',
+    allowEIO3: true,
+    cors: { origin: (o, cb) => cb(null, opts.allowOrigin(o)), credentials: true },
+    perMessageDeflate: { threshold: COMPRESSION_THRESHOLD },
+    httpCompression: { threshold: COMPRESSION_THRESHOLD },
+    // Clients only ever send small subscribe/unsubscribe messages.
+    maxHttpBufferSize: 16 * 1024,
+    // CORS does not cover WebSockets: refuse a browser handshake from a foreign page outright, so
+    // it cannot ride the session cookie. Clients that send no Origin are not browsers.
+    allowRequest: (req, cb) => {
+      const origin = req.headers.origin;
+      cb(null, origin === undefined || opts.allowOrigin(origin));
+    },
+  });
+
+  io.on('connection', (socket) => {
+    const cookie = socket.handshake.headers.cookie;
+    socket.on('subscribe', (payload: unknown) => {
+      const channel = channelOf(payload);
+      if (channel === null) return;
+      // The session is looked up per subscribe, so a session swept meanwhile is refused.
+      let sid: string | null = null;
+      try {
+        sid = opts.sidForCookieHeader(cookie);
+      } catch (err) {
+        opts.log.warn({ err }, 'realtime: session lookup failed');
+      }
+      if (!mayJoin(channel, sid)) {
+        opts.log.info({ socket: socket.id }, 'realtime: subscription refused');
+        socket.emit('subscription_error', channel, 403);
+        return;
+      }
+      void socket.join(channel);
+    });
+    socket.on('unsubscribe', (payload: unknown) => {
+      const channel = channelOf(payload);
+      if (channel !== null) void socket.leave(channel);
+    });
+  });
+
+  try {
+    await new Promise<void>((resolve, reject) => {
+      http.once('error', reject);
+      http.listen(opts.port, opts.host, () => {
+        http.off('error', reject);
+        resolve();
+      });
+    });
+  } catch (err) {
+    io.engine.close();
+    throw err;
+  }
+  const port = (http.address() as AddressInfo).port;
+  let closed: Promise<void> | undefined;
+
+  return {
+    port,
+    broadcast(channel, event, payload) {
+      io.to(channel).emit(event, channel, payload);
+    },
+    close() {
+      // io.close() disconnects every socket, then closes the HTTP server.
+      closed ??= new Promise<void>((resolve) => {
+        void io.close(() => resolve());
+      });
+      return closed;
+    },
+  };
+}

@@ -1,0 +1,46 @@
+// Status subscription over socket.io, speaking the Laravel Echo protocol (CONTRACT section 5).
+import { io, type Socket } from 'socket.io-client';
+import { STATUS_EVENT, type StatusPayload } from '../../shared/types.js';
+
+export interface StatusSubscription {
+  /** Settles once the first subscribe has been sent (the socket connected). */
+  readonly ready: Promise<void>;
+  close(): void;
+}
+
+/** Seed constants of the realtime client (SPEC section 9). */
+export function socketOptions() {
+  return {
+    path: '/socket.io',
+    transports: ['polling', 'websocket'],
+    reconnectionDelay: 100,
+    reconnectionDelayMax: 10000,
+    withCredentials: true,
+  };
+}
+
+export function socketUrl(port: string, loc: Pick<Location, 'protocol' | 'hostname'> = window.location): string {
+  return `${loc.protocol}//${loc.hostname}:${port}`;
+}
+
+export function subscribeStatus(port: string, channel: string, onStatus: (data: string) => void): StatusSubscription {
+  const socket: Socket = io(socketUrl(port), socketOptions());
+  let markReady: () => void = () => {};
+  const ready = new Promise<void>((resolve) => (markReady = resolve));
+  // Subscribe on every connect, so a reconnect re-joins the channel as Echo does.
+  socket.on('connect', () => {
+    socket.emit('subscribe', { channel, auth: { headers: {} } });
+    markReady();
+  });
+  socket.on(STATUS_EVENT, (ch: string, payload: StatusPayload | undefined) => {
+    if (ch !== channel || payload == null || payload.data === undefined) return;
+    onStatus(String(payload.data));
+  });
+  return {
+    ready,
+    close() {
+      if (socket.connected) socket.emit('unsubscribe', { channel });
+      socket.disconnect();
+    },
+  };
+}
