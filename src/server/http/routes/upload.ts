@@ -13,7 +13,8 @@ import type { Flash } from '../flash.js';
 import { csrfMatches, CSRF_HEADER, randomId, requireSession } from '../session.js';
 import type { DiskStorage } from '../../files/storage.js';
 import type { Store } from '../../data/store.js';
-import { displayName, isBrokenMultipart, megabytes, wantsHtml } from './upload-names.js';
+import { megabytes } from '../../../shared/format.js';
+import { displayName, isBrokenMultipart, wantsHtml } from './upload-names.js';
 import { APPID_PATTERN, toAudioItem } from './items.js';
 
 export type Prober = (file: string, opts: { tools?: Tools; displayName?: string }) => Promise<ProbeResult>;
