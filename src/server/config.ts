@@ -35,6 +35,8 @@ export interface AppConfig {
   ffmpegPath?: string;
   ffprobePath?: string;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+  /** Collect the routes' schemas into an OpenAPI document (`npm run docs:api`); off to start faster. */
+  apiDocs: boolean;
 }
 
 export const DEFAULT_CONFIG: AppConfig = {
@@ -53,6 +55,7 @@ export const DEFAULT_CONFIG: AppConfig = {
   sessionRateLimit: 300,
   appId: 'audio-merge',
   logLevel: 'info',
+  apiDocs: false,
 };
 
 export function resolveConfig(partial: Partial<AppConfig> = {}): AppConfig {

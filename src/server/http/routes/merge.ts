@@ -9,6 +9,7 @@ import { AppError, fail } from '../errors.js';
 import { jobFailureKind } from '../../jobs/job-messages.js';
 import type { JobRunner } from '../../jobs/job-runner.js';
 import { requireSession } from '../session.js';
+import { documented, mergeSchema } from './schemas.js';
 import type { JobRow, Store } from '../../data/store.js';
 
 export interface MergeRouteDeps {
@@ -37,7 +38,7 @@ export function orderedIds(body: unknown, maxFiles: number): string[] {
 export async function mergeRoutes(app: FastifyInstance, { store, jobs, config }: MergeRouteDeps): Promise<void> {
   app.post(
     '/app/merge/mergemp3',
-    { config: { rateLimit: { max: config.mergeRateLimit, timeWindow: '1 minute' } } },
+    { ...documented(mergeSchema), config: { rateLimit: { max: config.mergeRateLimit, timeWindow: '1 minute' } } },
     async (request, reply) => {
       const session = requireSession(request);
       const ids = orderedIds(request.body, config.maxFiles);
