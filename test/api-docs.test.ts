@@ -23,6 +23,7 @@ vi.mock('fastify', async (importOriginal) => {
 });
 
 const DOC = path.resolve(import.meta.dirname, '..', 'docs', 'openapi.json');
+const GUIDE = path.resolve(import.meta.dirname, '..', 'docs', 'api.md');
 const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
 
 /** Fastify's /upload/:sid/:file and /widget/* as OpenAPI writes them. */
@@ -66,6 +67,16 @@ describe('docs/openapi.json', () => {
 
   it('is what `npm run docs:api` writes from the routes as they are (run it after changing a route)', () => {
     expect(onDisk).toBe(apiDocument(t.app));
+  });
+
+  it("is explained in docs/api.md: its route table names every route (a path's parameters may be spelled out)", async () => {
+    const guide = await readFile(GUIDE, 'utf8');
+    const escape = (text: string) => text.replace(/[.*+?^$()|[\]\\]/g, '\\$&');
+    for (const route of documentedRoutes(JSON.parse(onDisk))) {
+      const [method, p] = route.split(' ');
+      const pattern = p.split(/\{[^}]+\}/).map(escape).join('[^`\\s|]+');
+      expect(guide, route).toMatch(new RegExp(`\\| (?:[A-Z]+, )*${method}(?:, [A-Z]+)* \`${pattern}\``));
+    }
   });
 
   it('documents each operation: a summary, and the answers it gives', () => {
