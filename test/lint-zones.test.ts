@@ -46,7 +46,7 @@ describe('lint zones', () => {
 
   it('limits the widget to src/widget, src/shared and npm packages', async () => {
     const file = 'src/widget/components/fixture.tsx';
-    for (const foreign of ['../../server/config.js', '../../engine/index.js', '../../cli/args.js']) {
+    for (const foreign of ['../../server/config.js', '../../engine/index.js', '../../cli/args.js', '../../main.js']) {
       expect(await layerProblems(file, `export * from '${foreign}';\n`), foreign).toEqual([
         expect.stringMatching(/no-restricted-paths.*only src\/widget and src\/shared/),
       ]);
@@ -59,6 +59,7 @@ describe('lint zones', () => {
     const file = 'src/shared/fixture.ts';
     expect(await layerProblems(file, "export * from '../widget/store/state.js';\n")).toHaveLength(1);
     expect(await layerProblems(file, "export * from '../server/config.js';\n")).toHaveLength(1);
+    expect(await layerProblems(file, "export * from '../main.js';\n")).toHaveLength(1);
     expect(await layerProblems(file, "export * from './types.js';\n")).toEqual([]);
   });
 
