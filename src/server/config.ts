@@ -31,10 +31,12 @@ export interface AppConfig {
   sessionRateLimit: number;
   /** The appid the host page puts on the widget element. */
   appId: string;
-  /** Explicit ffmpeg/ffprobe; otherwise CONTRACT section 1 lookup. */
+  /** Explicit ffmpeg/ffprobe; otherwise docs/api.md section 1 lookup. */
   ffmpegPath?: string;
   ffprobePath?: string;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+  /** Collect the routes' schemas into an OpenAPI document (`npm run docs:api`); off to start faster. */
+  apiDocs: boolean;
 }
 
 export const DEFAULT_CONFIG: AppConfig = {
@@ -53,6 +55,7 @@ export const DEFAULT_CONFIG: AppConfig = {
   sessionRateLimit: 300,
   appId: 'audio-merge',
   logLevel: 'info',
+  apiDocs: false,
 };
 
 export function resolveConfig(partial: Partial<AppConfig> = {}): AppConfig {
@@ -61,7 +64,7 @@ export function resolveConfig(partial: Partial<AppConfig> = {}): AppConfig {
   return c;
 }
 
-/** CONTRACT section 1 variables to a partial config. Used by src/main.ts only. */
+/** docs/api.md section 1 variables to a partial config. Used by src/main.ts only. */
 export function configFromEnv(env: NodeJS.ProcessEnv): Partial<AppConfig> {
   const num = (name: string): number | undefined => {
     const v = env[name];

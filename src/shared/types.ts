@@ -1,6 +1,6 @@
-// Names and shapes that both the server and the widget rely on (CONTRACT sections 3-5).
+// Names and shapes that both the server and the widget rely on (docs/api.md sections 3-5).
 
-/** One uploaded audio file as the widget sees it (SPEC section 3). */
+/** One uploaded audio file as the widget sees it (docs/api.md section 3). */
 export interface AudioItem {
   id: string;
   sid: string;

@@ -13,6 +13,7 @@ import { locateTools, probeFile, type Tools } from '../../engine/index.js';
 import { resolveConfig, type AppConfig } from '../config.js';
 import { withItemListCache } from '../data/item-list-cache.js';
 import { openSqliteStore } from '../data/sqlite-store.js';
+import { registerApiDocs } from './api-docs.js';
 import { AppError, ERRORS } from './errors.js';
 import { createFlash } from './flash.js';
 import { createJobRunner, type JobRunner } from '../jobs/job-runner.js';
@@ -106,6 +107,7 @@ export async function createApp(partial: Partial<AppConfig> = {}, deps: AppDeps 
     rmSync(storage.tmpDir, { recursive: true, force: true });
     createStorage(config.dataDir);
 
+    if (config.apiDocs) await registerApiDocs(app);
     await app.register(fastifyCookie);
     await app.register(fastifyMultipart, { throwFileSizeLimit: false });
     await app.register(fastifyRateLimit, {

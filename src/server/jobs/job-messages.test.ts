@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { AbortError, InputError } from '../../engine/errors.js';
+import { AbortError, InputError } from '../../engine/index.js';
 import {
   downloadName, failureMessage, INTERNAL_MESSAGE, INTERRUPTED_MESSAGE, jobFailureKind, SHUTDOWN_MESSAGE, waitingText,
 } from './job-messages.js';

@@ -1,6 +1,6 @@
 // What a person reads about a job: the queue text, failure messages, the download name.
 // The merge route maps a failed job to an HTTP status by its kind (jobFailureKind).
-import { AbortError, InputError } from '../../engine/errors.js';
+import { AbortError, InputError } from '../../engine/index.js';
 
 export function waitingText(ahead: number): string {
   return `Waiting: ${ahead} merge${ahead === 1 ? '' : 's'} ahead of yours`;

@@ -2,7 +2,7 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { InputError } from '../../engine/errors.js';
+import { InputError } from '../../engine/index.js';
 import { statusChannel } from '../../shared/types.js';
 import { tempDir } from '../../../test/support/audio-fixtures.js';
 import { MemoryStore } from '../../../test/support/memory-store.js';

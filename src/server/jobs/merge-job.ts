@@ -3,8 +3,7 @@
 // restart can tell a finished-but-unrecorded file from a recorded one.
 import { copyFile, mkdir, rename, rm, unlink } from 'node:fs/promises';
 import path from 'node:path';
-import { AbortError } from '../../engine/errors.js';
-import type { MergeOptions, MergeReport, Tools } from '../../engine/index.js';
+import { AbortError, type MergeOptions, type MergeReport, type Tools } from '../../engine/index.js';
 import type { Storage } from '../files/storage.js';
 import type { ItemRow, JobRow, ResultRow, Store } from '../data/store.js';
 import { downloadName, MISSING_MESSAGE } from './job-messages.js';

@@ -6,6 +6,7 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import { fail } from '../errors.js';
 import { contentTypeFor, parseRange } from '../../files/range.js';
 import { requireSession } from '../session.js';
+import { documented, resultFileSchema, uploadFileSchema } from './schemas.js';
 import type { Storage } from '../../files/storage.js';
 import type { Store } from '../../data/store.js';
 
@@ -56,7 +57,7 @@ export function attachment(name: string): string {
 }
 
 export async function filesRoutes(app: FastifyInstance, { store, storage }: FilesRouteDeps): Promise<void> {
-  app.get<{ Params: FileParams }>('/upload/:sid/:file', async (request, reply) => {
+  app.get<{ Params: FileParams }>('/upload/:sid/:file', documented(uploadFileSchema), async (request, reply) => {
     const session = requireSession(request);
     const { sid, file } = request.params;
     if (sid !== session.sid) fail('foreignFile');
@@ -67,7 +68,7 @@ export async function filesRoutes(app: FastifyInstance, { store, storage }: File
     return sendFile(reply, storage.uploadPath(item), contentTypeFor(item.format), request.headers.range);
   });
 
-  app.get<{ Params: FileParams; Querystring: { download?: string } }>('/results/:sid/:file', async (request, reply) => {
+  app.get<{ Params: FileParams; Querystring: { download?: string } }>('/results/:sid/:file', documented(resultFileSchema), async (request, reply) => {
     const session = requireSession(request);
     const { sid, file } = request.params;
     if (sid !== session.sid) fail('foreignFile');

@@ -2,7 +2,7 @@
 // job runner over an in-memory store, and a scripted merge. The whole app is tested in test/.
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { InputError } from '../../../engine/errors.js';
+import { InputError } from '../../../engine/index.js';
 import { statusChannel } from '../../../shared/types.js';
 import { tempDir } from '../../../../test/support/audio-fixtures.js';
 import { MemoryStore } from '../../../../test/support/memory-store.js';

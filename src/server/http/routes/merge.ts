@@ -1,4 +1,4 @@
-// POST /app/merge/mergemp3 (CONTRACT section 3): {"items":[item...]} in the wanted order.
+// POST /app/merge/mergemp3 (docs/api.md section 3): {"items":[item...]} in the wanted order.
 // Only each item's `id` is read; everything else comes from the database. The same id may appear
 // more than once (a person may want a segment twice). Answers when the merge has finished.
 import { randomUUID } from 'node:crypto';
@@ -9,6 +9,7 @@ import { AppError, fail } from '../errors.js';
 import { jobFailureKind } from '../../jobs/job-messages.js';
 import type { JobRunner } from '../../jobs/job-runner.js';
 import { requireSession } from '../session.js';
+import { documented, mergeSchema } from './schemas.js';
 import type { JobRow, Store } from '../../data/store.js';
 
 export interface MergeRouteDeps {
@@ -37,7 +38,7 @@ export function orderedIds(body: unknown, maxFiles: number): string[] {
 export async function mergeRoutes(app: FastifyInstance, { store, jobs, config }: MergeRouteDeps): Promise<void> {
   app.post(
     '/app/merge/mergemp3',
-    { config: { rateLimit: { max: config.mergeRateLimit, timeWindow: '1 minute' } } },
+    { ...documented(mergeSchema), config: { rateLimit: { max: config.mergeRateLimit, timeWindow: '1 minute' } } },
     async (request, reply) => {
       const session = requireSession(request);
       const ids = orderedIds(request.body, config.maxFiles);

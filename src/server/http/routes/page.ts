@@ -5,6 +5,7 @@ import type { Flash } from '../flash.js';
 import { renderHostPage } from '../host-page.js';
 import type { Realtime } from '../../realtime/server.js';
 import { startSession } from '../session.js';
+import { documented, hostPageSchema } from './schemas.js';
 import type { Store } from '../../data/store.js';
 
 export interface PageRouteDeps {
@@ -24,7 +25,7 @@ export async function pageRoutes(app: FastifyInstance, { store, config, realtime
     keyGenerator: (request: FastifyRequest) => request.ip,
     allowList: (request: FastifyRequest) => request.amSession !== null,
   };
-  app.get('/', { config: { rateLimit } }, async (request, reply) => {
+  app.get('/', { ...documented(hostPageSchema), config: { rateLimit } }, async (request, reply) => {
     const session = request.amSession ?? startSession(store, reply, now());
     const html = renderHostPage({
       csrfToken: session.csrfToken,

@@ -13,8 +13,10 @@ import type { Flash } from '../flash.js';
 import { csrfMatches, CSRF_HEADER, randomId, requireSession } from '../session.js';
 import type { DiskStorage } from '../../files/storage.js';
 import type { Store } from '../../data/store.js';
-import { displayName, isBrokenMultipart, megabytes, wantsHtml } from './upload-names.js';
-import { APPID_PATTERN, toAudioItem } from './items.js';
+import { megabytes } from '../../../shared/format.js';
+import { displayName, isBrokenMultipart, wantsHtml } from './upload-names.js';
+import { toAudioItem } from './items.js';
+import { APPID_PATTERN, documented, uploadSchema } from './schemas.js';
 
 export type Prober = (file: string, opts: { tools?: Tools; displayName?: string }) => Promise<ProbeResult>;
 
@@ -56,7 +58,10 @@ export async function uploadRoutes(app: FastifyInstance, deps: UploadRouteDeps):
 
   app.post(
     '/app/merge/upload',
-    { config: { csrfInForm: true, rateLimit: { max: config.uploadRateLimit, timeWindow: '1 minute' } } },
+    {
+      ...documented(uploadSchema(MAX_FILES_PER_REQUEST)),
+      config: { csrfInForm: true, rateLimit: { max: config.uploadRateLimit, timeWindow: '1 minute' } },
+    },
     async (request, reply) => {
       if (!request.isMultipart()) fail('badRequest', 'Send the files as multipart/form-data');
       const session = requireSession(request);
