@@ -21,6 +21,7 @@ import { createMergeProcessor, engineConcurrencyFor, type MergeFn } from '../job
 import type { JobQueue } from '../jobs/queue.js';
 import { createRealtime, nullRealtime, type Realtime } from '../realtime/server.js';
 import { broadcastJobStatus } from '../realtime/status-broadcasts.js';
+import { errorCodeOf } from '../errors.js';
 import { AppError, ERRORS } from './errors.js';
 import { createFlash } from './flash.js';
 import { filesRoutes } from './routes/files.js';
@@ -196,6 +197,12 @@ async function installRequestGuards(app: FastifyInstance, store: Store, now: () 
   app.setErrorHandler((error: FastifyError | AppError, request, reply) => {
     if (error instanceof AppError) {
       return reply.status(error.status).send({ error: error.message, ...error.extra });
+    }
+    // The engine's errors and a full disk answer by their code, with the table's words.
+    const code = errorCodeOf(error);
+    if (code) {
+      if (ERRORS[code].status >= 500) request.log.error({ err: error }, 'request failed');
+      return reply.status(ERRORS[code].status).send({ error: ERRORS[code].message });
     }
     const status = typeof error.statusCode === 'number' && error.statusCode >= 400 ? error.statusCode : 500;
     if (status >= 500) {

@@ -10,7 +10,7 @@ import type { MergeOptions, MergeReport, Tools } from '../../engine/index.js';
 import type { ItemRow, ResultRow, Store } from '../data/store.js';
 import { resultRef, uploadRef, type FileStorage } from '../files/storage.js';
 import { inputFailure } from './job-errors.js';
-import { downloadName, inputFailureMessage, MISSING_MESSAGE } from './job-messages.js';
+import { downloadName, inputFailureMessage } from './job-messages.js';
 import type { MergeJobData, Processor } from './queue.js';
 
 export type MergeFn = (inputs: string[], output: string, opts: MergeOptions) => Promise<MergeReport>;
@@ -37,7 +37,7 @@ export async function orderedItems(store: Store, data: Pick<MergeJobData, 'sid' 
   const owned = new Map((await store.itemsOwnedBy(data.sid, [...new Set(data.itemIds)])).map((i) => [i.id, i]));
   return data.itemIds.map((id) => {
     const item = owned.get(id);
-    if (!item) throw inputFailure(MISSING_MESSAGE);
+    if (!item) throw inputFailure('itemGone');
     return item;
   });
 }
@@ -65,7 +65,7 @@ export function createMergeProcessor(deps: MergeProcessorDeps): Processor {
       return { output, report };
     } catch (err) {
       // The same inputs would fail again: worded for a person, and never retried.
-      if (err instanceof InputError) throw inputFailure(inputFailureMessage(err, names));
+      if (err instanceof InputError) throw inputFailure(err.code, inputFailureMessage(err, names));
       throw err;
     }
   }

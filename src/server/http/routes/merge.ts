@@ -5,8 +5,8 @@ import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { MERGE_SUCCESS } from '../../../shared/types.js';
 import type { AppConfig } from '../../config.js';
-import { AppError, fail, type ErrorCode } from '../errors.js';
-import { QueueClosedError, type FailureKind } from '../../jobs/job-errors.js';
+import { AppError, fail } from '../errors.js';
+import { QueueClosedError } from '../../jobs/job-errors.js';
 import { queuedJobRow, type JobOutcome, type JobQueue, type MergeJobData } from '../../jobs/queue.js';
 import { requireSession } from '../session.js';
 import type { Store } from '../../data/store.js';
@@ -35,12 +35,9 @@ export function orderedIds(body: unknown, maxFiles: number): string[] {
   });
 }
 
-const FAILURE_CODES: Record<FailureKind, ErrorCode> = { input: 'notAudio', unavailable: 'unavailable', internal: 'mergeFailed' };
-
-/** A job that did not succeed, as the HTTP answer it gets. */
+/** A job that did not succeed, as the HTTP answer it gets: the status follows the code. */
 export function outcomeError(outcome: Exclude<JobOutcome, { state: 'succeeded' }>): AppError {
-  if (outcome.state === 'cancelled') return new AppError('cancelled', outcome.message);
-  return new AppError(FAILURE_CODES[outcome.kind], outcome.message);
+  return new AppError(outcome.state === 'cancelled' ? 'cancelled' : outcome.code, outcome.message);
 }
 
 export async function mergeRoutes(app: FastifyInstance, { store, jobs, config, now }: MergeRouteDeps): Promise<void> {
