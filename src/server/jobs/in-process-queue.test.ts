@@ -13,7 +13,7 @@ import { QueueClosedError } from './job-errors.js';
 import { CANCELLED_MESSAGE, INTERNAL_MESSAGE, INTERRUPTED_MESSAGE, MISSING_MESSAGE, SHUTDOWN_MESSAGE } from './job-messages.js';
 import { createInProcessQueue } from './in-process-queue.js';
 import { createMergeProcessor, engineConcurrencyFor } from './merge-processor.js';
-import type { Clock } from './progress-throttle.js';
+import type { Clock } from '../../shared/clock.js';
 import type { JobEvent, JobQueue, MergeJobData } from './queue.js';
 import {
   diskStorage, fakeTools, filesUnder, item, job, RecordingBroadcaster, scriptedMerge, silentLog, until, type MergeCall,

@@ -9,7 +9,8 @@ import { resultRef, type FileStorage } from '../files/storage.js';
 import { asJobFailure, JobFailure, QueueClosedError } from './job-errors.js';
 import { CANCELLED_MESSAGE, DONE_TEXT, INTERRUPTED_MESSAGE, runningText, waitingText } from './job-messages.js';
 import { jobScratchName, resultFileName } from './merge-processor.js';
-import { createProgressThrottle, realClock, type Clock } from './progress-throttle.js';
+import { systemClock, type Clock } from '../../shared/clock.js';
+import { createProgressThrottle } from './progress-throttle.js';
 import { createJobEvents, type JobEvent, type JobOutcome, type JobQueue, type JobRef, type MergeJobData, type Processor } from './queue.js';
 import { WorkPool, type PoolTask } from './work-pool.js';
 
@@ -50,7 +51,7 @@ const refOf = (d: MergeJobData): JobRef => ({ jobId: d.jobId, sid: d.sid, appid:
 
 export function createInProcessQueue(deps: InProcessQueueDeps): JobQueue {
   const { store, files, log } = deps;
-  const clock = deps.clock ?? realClock;
+  const clock = deps.clock ?? systemClock;
   const events = createJobEvents((err) => log.error({ err }, 'a job event listener failed'));
   const pool = new WorkPool(Math.max(1, Math.floor(deps.concurrency) || 1));
   /** Jobs of this process not yet ended: their data, their place in line while waiting, and their end. */

@@ -8,6 +8,7 @@ import { pipeline } from 'node:stream/promises';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { MultipartFile, Multipart } from '@fastify/multipart';
 import { InputError, type ProbeResult, type Tools } from '../../../engine/index.js';
+import type { Clock } from '../../../shared/clock.js';
 import type { AudioItem } from '../../../shared/types.js';
 import type { AppConfig } from '../../config.js';
 import { AppError, fail, type ErrorCode } from '../errors.js';
@@ -26,7 +27,7 @@ export interface UploadRouteDeps {
   config: AppConfig;
   tools: Tools;
   probe: Prober;
-  now: () => number;
+  clock: Clock;
   /** Where a plain form post's refusals wait for the page it is redirected to. */
   flash: Flash;
 }
@@ -198,7 +199,7 @@ async function storeOne(deps: UploadRouteDeps, sid: string, appid: string, p: Pr
     codec: p.probe.codec,
     sampleRate: p.probe.sampleRate,
     channels: p.probe.channels,
-    createdAt: deps.now(),
+    createdAt: deps.clock.now(),
   };
   const ref = uploadRef(item);
   await files.put(ref, p.tmp);
