@@ -6,6 +6,7 @@ import path from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
 import { isInside, type DiskStorage } from './storage.js';
 import type { Store } from '../data/store.js';
+import type { TusUploads } from './tus-uploads.js';
 
 export interface SweeperDeps {
   store: Store;
@@ -14,6 +15,8 @@ export interface SweeperDeps {
   intervalMs: number;
   now: () => number;
   log: Pick<FastifyBaseLogger, 'info' | 'warn' | 'error'>;
+  /** Resumable uploads: one with no byte for RETENTION_HOURS, or whose session is gone, is removed. */
+  tusUploads?: Pick<TusUploads, 'sweep'>;
 }
 
 export interface Sweeper {
@@ -62,7 +65,18 @@ export function createSweeper(deps: SweeperDeps): Sweeper {
       }
     }
     if (deleted.length > 0) log.info({ sessions: deleted.length }, 'swept idle sessions');
+    await sweepTusUploads(before);
     return deleted;
+  }
+
+  async function sweepTusUploads(before: number): Promise<void> {
+    if (!deps.tusUploads) return;
+    try {
+      const removed = await deps.tusUploads.sweep(before, async (sid) => store.sessionBySid(sid) !== undefined);
+      if (removed > 0) log.info({ uploads: removed }, 'swept abandoned resumable uploads');
+    } catch (err) {
+      log.error({ err }, 'sweep could not remove abandoned resumable uploads');
+    }
   }
 
   return {

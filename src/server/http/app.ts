@@ -26,6 +26,10 @@ import { requireSessionAndCsrf, sessionHook, sidForCookieHeader } from './sessio
 import { createStorage, type DiskStorage } from '../files/storage.js';
 import type { Store } from '../data/store.js';
 import { createSweeper, type Sweeper } from '../files/sweep.js';
+import { trackUploads } from './uploads-in-flight.js';
+import { createTusUploads } from '../files/tus-uploads.js';
+import { tusRoutes } from './routes/tus.js';
+import { createStoreUpload } from './routes/upload-store.js';
 
 /** The package root, from src/server/http or dist/server/http alike. */
 export const PACKAGE_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
@@ -63,6 +67,15 @@ export async function createApp(partial: Partial<AppConfig> = {}, deps: AppDeps 
     requestIdHeader: false,
     bodyLimit: 1024 * 1024,
     trustProxy: false,
+    // Slow clients are bounded: no bytes for idleTimeoutMs, headers not done in headersTimeoutMs,
+    // or a body not done in requestTimeoutMs, and the connection is closed.
+    connectionTimeout: config.idleTimeoutMs,
+    requestTimeout: config.requestTimeoutMs,
+    http: {
+      headersTimeout: config.headersTimeoutMs,
+      // How often Node checks those two; its 30 s default would let a header stall last 50 s.
+      connectionsCheckingInterval: Math.max(250, Math.min(30_000, Math.floor(config.headersTimeoutMs / 4))),
+    },
     // A URL that cannot be decoded: the app's own JSON error, without echoing the URL back.
     frameworkErrors: (_error, _request, reply) => {
       void (reply as FastifyReply).status(400).send({ error: ERRORS.badRequest.message });
@@ -114,6 +127,7 @@ export async function createApp(partial: Partial<AppConfig> = {}, deps: AppDeps 
       errorResponseBuilder: () => new AppError('rateLimited'),
     });
     app.decorateRequest('amSession', null);
+    const uploads = trackUploads(app);
     // Once close() has begun, new requests are turned away while running merges finish.
     app.addHook('onRequest', async (_request, reply) => {
       if (closing) {
@@ -147,8 +161,12 @@ export async function createApp(partial: Partial<AppConfig> = {}, deps: AppDeps 
       list: false,
     });
     const flash = createFlash();
+    const tusUploads = createTusUploads(storage.root);
+    await tusUploads.load();
+    const uploadDeps = { store, storage, config, tools, probe: deps.probe ?? probeFile, now, heldElsewhere: tusUploads.countFor };
     await app.register(pageRoutes, { store, config, realtime, flash, now });
-    await app.register(uploadRoutes, { store, storage, config, tools, probe: deps.probe ?? probeFile, now, flash });
+    await app.register(uploadRoutes, { ...uploadDeps, flash });
+    await app.register(tusRoutes, { store, config, uploads: tusUploads, storeUpload: createStoreUpload(uploadDeps) });
     await app.register(itemsRoutes, { store });
     await app.register(filesRoutes, { store, storage });
     await app.register(async (scope) => mergeRoutes(scope, { store, jobs: jobs as JobRunner, config }));
@@ -160,6 +178,7 @@ export async function createApp(partial: Partial<AppConfig> = {}, deps: AppDeps 
       intervalMs: config.sweepIntervalMs,
       now,
       log: app.log.child({ component: 'sweep' }),
+      tusUploads,
     });
     sweeper.start();
     await app.ready();
@@ -179,9 +198,25 @@ export async function createApp(partial: Partial<AppConfig> = {}, deps: AppDeps 
         closing = true;
         closePromise ??= (async () => {
           sweeper.stop();
-          await runner.shutdown();
-          await rt.close();
-          await app.close();
+          // Uploads still arriving after the grace are cut; their handlers remove their files.
+          let grace: NodeJS.Timeout | undefined;
+          const graceOver = new Promise<void>((resolve) => {
+            grace = setTimeout(() => {
+              uploads.cutAll();
+              resolve();
+            }, config.shutdownGraceMs);
+          });
+          try {
+            await runner.shutdown();
+            await rt.close();
+            const closed = app.close();
+            // Merges are done; once the grace is over, no connection keeps the process.
+            await Promise.race([closed, graceOver]);
+            app.server.closeAllConnections();
+            await Promise.all([closed, uploads.drained()]);
+          } finally {
+            clearTimeout(grace);
+          }
           store.close();
         })();
         return closePromise;

@@ -1,30 +1,20 @@
 // POST /app/merge/upload: stream each part to tmp/, probe it with the engine, and only then store
 // it under a new random name with the real format. A refused file leaves nothing behind.
 import { createWriteStream } from 'node:fs';
-import { mkdir, rename, stat, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import { InputError, type ProbeResult, type Tools } from '../../../engine/index.js';
 import type { AudioItem } from '../../../shared/types.js';
-import type { AppConfig } from '../../config.js';
-import { AppError, fail, type ErrorCode } from '../errors.js';
+import { AppError, fail } from '../errors.js';
 import type { Flash } from '../flash.js';
 import { csrfMatches, CSRF_HEADER, randomId, requireSession } from '../session.js';
-import type { DiskStorage } from '../../files/storage.js';
-import type { Store } from '../../data/store.js';
 import { displayName, isBrokenMultipart, megabytes, wantsHtml } from './upload-names.js';
 import { APPID_PATTERN, toAudioItem } from './items.js';
+import { isRefusal, keepUpload, probeUpload, removeQuietly, tooMany, type Probed, type Refusal, type UploadStoreDeps } from './upload-store.js';
 
-export type Prober = (file: string, opts: { tools?: Tools; displayName?: string }) => Promise<ProbeResult>;
+export type { Prober } from './upload-store.js';
 
-export interface UploadRouteDeps {
-  store: Store;
-  storage: DiskStorage;
-  config: AppConfig;
-  tools: Tools;
-  probe: Prober;
-  now: () => number;
+export interface UploadRouteDeps extends UploadStoreDeps {
   /** Where a plain form post's refusals wait for the page it is redirected to. */
   flash: Flash;
 }
@@ -34,21 +24,13 @@ export const MAX_FILES_PER_REQUEST = 100;
 /** Form fields one request may carry (appid, _csrf and a few a host page might add). */
 const MAX_FIELDS_PER_REQUEST = 20;
 
-interface Refusal {
-  filename: string;
-  error: string;
-  code: ErrorCode;
-}
-interface Probed {
-  tmp: string;
-  filename: string;
-  probe: ProbeResult;
-  size: number;
-}
-
-const SAFE_FORMAT = /^[a-z0-9]{1,10}$/;
-
-const removeQuietly = (file: string) => unlink(file).catch(() => {});
+/**
+ * The multipart parser's buffer, above the largest chunk a socket delivers (64 KiB). With the
+ * default 16 KiB a chunk fills it, and when that chunk also ends a part the parser skips (no
+ * Content-Disposition, a bare CR/LF in its name) busboy ends its inner parser while waiting for
+ * it to drain, and never finishes: the request got no answer (issue 14).
+ */
+const PARSER_HIGH_WATER_MARK = 1024 * 1024;
 
 export async function uploadRoutes(app: FastifyInstance, deps: UploadRouteDeps): Promise<void> {
   const { store, storage, config } = deps;
@@ -56,7 +38,7 @@ export async function uploadRoutes(app: FastifyInstance, deps: UploadRouteDeps):
 
   app.post(
     '/app/merge/upload',
-    { config: { csrfInForm: true, rateLimit: { max: config.uploadRateLimit, timeWindow: '1 minute' } } },
+    { config: { csrfInForm: true, upload: true, rateLimit: { max: config.uploadRateLimit, timeWindow: '1 minute' } } },
     async (request, reply) => {
       if (!request.isMultipart()) fail('badRequest', 'Send the files as multipart/form-data');
       const session = requireSession(request);
@@ -69,6 +51,7 @@ export async function uploadRoutes(app: FastifyInstance, deps: UploadRouteDeps):
       const stored: AudioItem[] = [];
       try {
         const parts = request.parts({
+          highWaterMark: PARSER_HIGH_WATER_MARK,
           limits: {
             fileSize: config.maxFileBytes,
             files: MAX_FILES_PER_REQUEST,
@@ -93,7 +76,7 @@ export async function uploadRoutes(app: FastifyInstance, deps: UploadRouteDeps):
             part.file.resume();
             continue;
           }
-          if (store.countItems(session.sid) + probed.length >= config.maxFiles) {
+          if (store.countItems(session.sid) + (deps.heldElsewhere?.(session.sid) ?? 0) + probed.length >= config.maxFiles) {
             part.file.resume();
             refused.push(tooMany(filename, config.maxFiles));
             continue;
@@ -107,27 +90,20 @@ export async function uploadRoutes(app: FastifyInstance, deps: UploadRouteDeps):
             refused.push({ filename, code: 'tooLarge', error: `${filename} is larger than the ${limitMb} MB limit` });
             continue;
           }
-          try {
-            const probe = await deps.probe(tmp, { tools: deps.tools, displayName: filename });
-            if (!SAFE_FORMAT.test(probe.format)) {
-              throw new InputError(filename, `its container (${probe.format}) is not supported`);
-            }
-            probed.push({ tmp, filename, probe, size: (await stat(tmp)).size });
-          } catch (err) {
-            await removeQuietly(tmp);
+          const p = await probeUpload(deps, tmp, filename);
+          if (isRefusal(p)) {
             inFlight.delete(tmp);
-            if (!(err instanceof InputError)) throw err;
-            refused.push({ filename, code: 'notAudio', error: `${filename} was not stored: ${err.reason}` });
-          }
+            refused.push(p);
+          } else probed.push(p);
         }
         if (!csrfOk) fail('csrf');
         if (!new RegExp(APPID_PATTERN).test(appid)) fail('badRequest', 'The appid field is not valid');
 
         for (const p of probed) {
-          const item = await storeOne(deps, session.sid, appid, p);
+          const kept = await keepUpload(deps, session.sid, appid, p);
           inFlight.delete(p.tmp);
-          if (item) stored.push(toAudioItem(item));
-          else refused.push(tooMany(p.filename, config.maxFiles));
+          if (isRefusal(kept)) refused.push(kept);
+          else stored.push(toAudioItem(kept));
         }
       } catch (err) {
         if ((err as { code?: string }).code === 'FST_FILES_LIMIT') {
@@ -149,46 +125,6 @@ export async function uploadRoutes(app: FastifyInstance, deps: UploadRouteDeps):
       return answer(reply, stored, refused);
     },
   );
-}
-
-function tooMany(filename: string, limit: number): Refusal {
-  return { filename, code: 'tooManyFiles', error: `${filename} was not stored: a session holds at most ${limit} files` };
-}
-
-/**
- * Move a probed temp file into uploads/{sid}/ and record it. The count check and the insert are
- * one synchronous step, so two uploads at once cannot pass the limit together.
- */
-async function storeOne(deps: UploadRouteDeps, sid: string, appid: string, p: Probed) {
-  const { store, storage, config } = deps;
-  const item = {
-    id: randomId(16),
-    sid,
-    appid,
-    newfilename: randomId(16),
-    format: p.probe.format,
-    filename: p.filename,
-    size: p.size,
-    duration: p.probe.durationSeconds,
-    codec: p.probe.codec,
-    sampleRate: p.probe.sampleRate,
-    channels: p.probe.channels,
-    createdAt: deps.now(),
-  };
-  const finalPath = storage.uploadPath(item);
-  await mkdir(storage.uploadsDir(sid), { recursive: true });
-  await rename(p.tmp, finalPath);
-  try {
-    if (store.countItems(sid) >= config.maxFiles) {
-      await removeQuietly(finalPath);
-      return undefined;
-    }
-    store.addItem(item);
-    return item;
-  } catch (err) {
-    await removeQuietly(finalPath);
-    throw err;
-  }
 }
 
 function answer(reply: FastifyReply, items: AudioItem[], refused: Refusal[]) {
