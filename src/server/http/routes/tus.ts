@@ -129,13 +129,15 @@ export async function tusRoutes(app: FastifyInstance, deps: TusRouteDeps): Promi
   app.addContentTypeParser('application/offset+octet-stream', (_request, _payload, done) => done(null));
   const routeConfig = { upload: true, rateLimit: { max: Math.max(config.tusRateLimit, 4 * config.maxFiles), timeWindow: '1 minute' } };
 
-  app.post(TUS_PATH, { config: routeConfig }, async (request, reply) => {
+  const create = async (request: FastifyRequest, reply: FastifyReply) => {
     const id = await checkCreation(request);
     newIds.set(request.raw, id);
     await handOver(request, reply);
     // A creation tus refused (bad headers) holds no place.
     if (reply.raw.statusCode !== 201 && uploads.get(id)) await uploads.discard(id);
-  });
+  };
+  app.post(TUS_PATH, { config: routeConfig }, create);
+  app.post(`${TUS_PATH}/`, { config: routeConfig }, create);
   app.route({
     method: ['HEAD', 'PATCH', 'DELETE'],
     url: `${TUS_PATH}/:id`,
@@ -146,7 +148,8 @@ export async function tusRoutes(app: FastifyInstance, deps: TusRouteDeps): Promi
       if (request.method === 'DELETE' && reply.raw.statusCode === 204) await uploads.discard(id);
     },
   });
-  app.options(TUS_PATH, async (request, reply) => handOver(request, reply));
+  app.options(TUS_PATH, handOver);
+  app.options(`${TUS_PATH}/`, handOver);
 }
 
 function parseMetadata(header: string | string[] | undefined): Record<string, string | null> {
