@@ -1,12 +1,12 @@
 // The one path every upload takes once its bytes are on local disk, multipart or tus: probe it,
 // then keep it as an item of the session, or refuse it with a reason naming the file. A refused
 // file is removed; nothing is half-stored.
-import { mkdir, rename, stat, unlink } from 'node:fs/promises';
+import { stat, unlink } from 'node:fs/promises';
 import { InputError, type ProbeResult, type Tools } from '../../../engine/index.js';
 import type { AudioItem } from '../../../shared/types.js';
 import type { AppConfig } from '../../config.js';
 import type { ItemRow, Store } from '../../data/store.js';
-import type { DiskStorage } from '../../files/storage.js';
+import { uploadRef, type FileStorage } from '../../files/storage.js';
 import { ERRORS, type ErrorCode } from '../errors.js';
 import { randomId } from '../session.js';
 import { toAudioItem } from './items.js';
@@ -15,7 +15,7 @@ export type Prober = (file: string, opts: { tools?: Tools; displayName?: string 
 
 export interface UploadStoreDeps {
   store: Store;
-  storage: DiskStorage;
+  files: FileStorage;
   config: AppConfig;
   tools: Tools;
   probe: Prober;
@@ -50,27 +50,31 @@ export function tooMany(filename: string, limit: number): Refusal {
   return { filename, code: 'tooManyFiles', error: `${filename} was not stored: a session holds at most ${limit} files` };
 }
 
-/** Phase 1: is it audio we can use? A refused file is removed. Other failures are thrown. */
+export const isRefusal = (v: object): v is Refusal => 'code' in v && 'error' in v;
+
+/** The session's limit less the places its other uploads in progress hold. */
+export const roomFor = (deps: UploadStoreDeps, sid: string) => deps.config.maxFiles - (deps.heldElsewhere?.(sid) ?? 0);
+
+/** Phase 1: is it audio we can use? Kept for storing, or the reason it is refused. Other failures are thrown. */
 export async function probeUpload(deps: UploadStoreDeps, tmp: string, filename: string): Promise<Probed | Refusal> {
   try {
     const probe = await deps.probe(tmp, { tools: deps.tools, displayName: filename });
-    if (!SAFE_FORMAT.test(probe.format)) throw new InputError(filename, `its container (${probe.format}) is not supported`);
+    if (!SAFE_FORMAT.test(probe.format)) {
+      throw new InputError(filename, `its container (${probe.format}) is not supported`, -1, 'not-audio');
+    }
     return { tmp, filename, probe, size: (await stat(tmp)).size };
   } catch (err) {
-    await removeQuietly(tmp);
     if (!(err instanceof InputError)) throw err;
-    return { filename, code: 'notAudio', error: `${filename} was not stored: ${err.reason}` };
+    return { filename, code: err.code, error: `${filename} was not stored: ${err.reason}` };
   }
 }
 
 /**
- * Phase 2: move the probed file under uploads/{sid}/ and record it, unless the session already
- * holds `limit` items. The count check and the insert are one synchronous step, so two uploads at
- * once cannot pass the limit together.
+ * Phase 2: move a probed file into storage and record it. The count check and the insert are one
+ * atomic store operation, so two uploads at once cannot pass the limit together.
  */
 export async function keepUpload(deps: UploadStoreDeps, sid: string, appid: string, p: Probed): Promise<ItemRow | Refusal> {
-  const { store, storage } = deps;
-  const limit = deps.config.maxFiles - (deps.heldElsewhere?.(sid) ?? 0);
+  const { store, files } = deps;
   const item: ItemRow = {
     id: randomId(16),
     sid,
@@ -85,23 +89,16 @@ export async function keepUpload(deps: UploadStoreDeps, sid: string, appid: stri
     channels: p.probe.channels,
     createdAt: deps.now(),
   };
-  const finalPath = storage.uploadPath(item);
-  await mkdir(storage.uploadsDir(sid), { recursive: true });
-  await rename(p.tmp, finalPath);
+  const ref = uploadRef(item);
+  await files.put(ref, p.tmp);
+  let added = false;
   try {
-    if (store.countItems(sid) >= limit) {
-      await removeQuietly(finalPath);
-      return tooMany(p.filename, deps.config.maxFiles);
-    }
-    store.addItem(item);
-    return item;
-  } catch (err) {
-    await removeQuietly(finalPath);
-    throw err;
+    added = await store.addItemIfUnder(item, roomFor(deps, sid));
+    return added ? item : tooMany(p.filename, deps.config.maxFiles);
+  } finally {
+    if (!added) await files.remove(ref).catch(() => {});
   }
 }
-
-export const isRefusal = (v: object): v is Refusal => 'code' in v && 'error' in v;
 
 export function createStoreUpload(deps: UploadStoreDeps): StoreUpload {
   return async ({ sid, appid, filename, localPath }) => {
