@@ -150,4 +150,38 @@ describe('tus uploads at /app/merge/tus/', () => {
     expect((await tus.head(location)).status).toBe(404);
     expect(await listItems(t.app, s)).toEqual([]);
   });
+
+  it('an upload cut off resumes after the server restarts', async () => {
+    const data = await tempDir('audio-merge-tus-restart-');
+    const file = path.join(dir, 'short.mp3');
+    const length = await size('short.mp3');
+    const listening = async () => {
+      const app = await startTestApp({ dataDir: data.dir });
+      await app.app.listen({ host: '127.0.0.1', port: 0 });
+      return { app, base: `http://127.0.0.1:${(app.app.server.address() as AddressInfo).port}` };
+    };
+    try {
+      const first = await listening();
+      const s = await openSession(first.app.app);
+      const location = (await tusClient(first.base, s).create(length, { filename: 'short.mp3', appid: s.appid })).headers.location as string;
+      await tusClient(first.base, s).patch(location, file, 0, length, { cutAfter: 4000 });
+      await first.app.dispose();
+
+      const second = await listening();
+      try {
+        const tus = tusClient(second.base, s);
+        const offset = Number((await tus.head(location)).headers['upload-offset']);
+        expect(offset).toBeGreaterThan(0);
+        const rest = await tus.patch(location, file, offset, length);
+        expect(rest.status).toBe(200);
+        const [item] = await listItems(second.app.app, s);
+        const stored = await second.app.app.inject({ url: `/upload/${item.sid}/${item.newfilename}.mp3`, headers: { cookie: s.cookie } });
+        expect(sha256(stored.rawPayload)).toBe(sha256(await readFile(file)));
+      } finally {
+        await second.app.dispose();
+      }
+    } finally {
+      await data.cleanup();
+    }
+  });
 });
