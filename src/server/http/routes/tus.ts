@@ -12,6 +12,7 @@ import { Metadata, type Upload } from '@tus/utils';
 import type { AppConfig } from '../../config.js';
 import type { Store } from '../../data/store.js';
 import { TUS_ID, type TusUploads } from '../../files/tus-uploads.js';
+import { errorCodeOf } from '../../errors.js';
 import { AppError, ERRORS, fail } from '../errors.js';
 import { csrfMatches, CSRF_HEADER, randomId, requireSession } from '../session.js';
 import { APPID_PATTERN } from './items.js';
@@ -77,8 +78,10 @@ export async function tusRoutes(app: FastifyInstance, deps: TusRouteDeps): Promi
       return req.method === 'POST' ? { body } : { status_code: 200, body, headers: { 'Content-Type': 'application/json' } };
     } catch (err) {
       if (err && typeof err === 'object' && 'status_code' in err) throw err;
-      app.log.error({ err, upload: u.id }, 'storing a finished tus upload failed');
-      throw tusError(500, ERRORS.internal.message);
+      // A code of the one table (a full disk) answers with its own status and words.
+      const code = errorCodeOf(err) ?? 'internal';
+      if (ERRORS[code].status >= 500) app.log.error({ err, upload: u.id }, 'storing a finished tus upload failed');
+      throw tusError(ERRORS[code].status, ERRORS[code].message);
     } finally {
       await uploads.discard(u.id);
     }
