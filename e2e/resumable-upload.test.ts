@@ -105,10 +105,11 @@ describe('resumable uploads in a real browser', () => {
     await page.setInputFiles('#audio-merge-file-input', file);
     await poll(() => calls.filter((c) => c.method === 'PATCH').length).toBe(2);
 
-    await page.unrouteAll({ behavior: 'ignoreErrors' });
-    calls.length = 0;
+    // Reloaded while the last byte is still held, so the old page can send nothing more.
     await page.reload();
     await page.waitForSelector('.audio-merge-dropzone');
+    await page.unrouteAll({ behavior: 'ignoreErrors' });
+    calls.length = 0;
     await page.setInputFiles('#audio-merge-file-input', file);
     await poll(() => page.locator('.audio-merge-upload-summary').textContent()).toBe('1 file uploaded. It is at the end of the list to order.');
 
