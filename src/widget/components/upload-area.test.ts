@@ -72,6 +72,7 @@ describe('the upload area', () => {
     // The small ones have sent all but their last byte, and wait for the first to finish.
     await waitFor(() => expect(server.bytesSent('third.mp3')).toBe(299));
     expect(server.finished).toEqual([]);
+    await waitFor(() => expect(within(row('third.mp3')).getByText('Sent; waits for the files before it')).toBeInTheDocument());
     server.release('first.mp3');
     await waitFor(() => expect(onAllDone).toHaveBeenCalledTimes(1));
     expect(server.finished).toEqual(['first.mp3', 'second.mp3', 'third.mp3', 'fourth.mp3']);

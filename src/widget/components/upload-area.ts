@@ -80,6 +80,7 @@ function buildQueue(area: Area, opts: UploadAreaOptions): UploadQueue<Entry> {
       }).done;
     },
     settled: ({ row }, outcome) => showOutcome(row, outcome),
+    waiting: ({ row }) => void (row.state.textContent = 'Sent; waits for the files before it'),
     batchEnded: (stored, tried) => {
       if (stored === 0) return;
       endBatch(area.list, area.summary, stored, tried);

@@ -7,6 +7,8 @@ export interface QueueCallbacks<T> {
   /** Send one file; `mayFinish` resolves when the files before it are settled. */
   send(entry: T, mayFinish: () => Promise<void>): Promise<UploadOutcome>;
   settled(entry: T, outcome: UploadOutcome): void;
+  /** A file whose bytes are in waits for the files chosen before it. */
+  waiting?(entry: T): void;
   batchEnded(stored: number, tried: number): void;
 }
 
@@ -19,7 +21,7 @@ export interface UploadQueue<T> {
 }
 
 export function createUploadQueue<T>(concurrency: number, cb: QueueCallbacks<T>): UploadQueue<T> {
-  const waiting: Array<{ entry: T; after: Promise<void>; settle: () => void }> = [];
+  const waiting: Array<{ entry: T; after: Promise<void>; isOpen: () => boolean; settle: () => void }> = [];
   let running = 0;
   let stored = 0;
   let tried = 0;
@@ -28,9 +30,11 @@ export function createUploadQueue<T>(concurrency: number, cb: QueueCallbacks<T>)
 
   const chain = () => {
     const after = last;
+    let open = false;
+    void after.then(() => (open = true));
     let settle!: () => void;
     last = new Promise<void>((resolve) => (settle = resolve));
-    return { after, settle };
+    return { after, isOpen: () => open, settle };
   };
 
   const endIfIdle = () => {
@@ -49,9 +53,13 @@ export function createUploadQueue<T>(concurrency: number, cb: QueueCallbacks<T>)
 
   const pump = () => {
     while (running < concurrency && waiting.length > 0) {
-      const { entry, after, settle } = waiting.shift()!;
+      const { entry, after, isOpen, settle } = waiting.shift()!;
       running++;
-      void cb.send(entry, () => after).then((outcome) => {
+      const mayFinish = () => {
+        if (!isOpen()) cb.waiting?.(entry);
+        return after;
+      };
+      void cb.send(entry, mayFinish).then((outcome) => {
         // Settle after the previous file, even if this one failed early (never out of order).
         void after.then(() => {
           record(entry, outcome);
