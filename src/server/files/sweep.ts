@@ -1,5 +1,6 @@
 // Retention: sessions idle longer than RETENTION_HOURS are deleted with their files.
 import type { FastifyBaseLogger } from 'fastify';
+import type { Clock } from '../../shared/clock.js';
 import type { FileStorage } from './storage.js';
 import type { Store } from '../data/store.js';
 import type { TusUploads } from './tus-uploads.js';
@@ -9,7 +10,7 @@ export interface SweeperDeps {
   files: Pick<FileStorage, 'removeSession'>;
   retentionHours: number;
   intervalMs: number;
-  now: () => number;
+  clock: Pick<Clock, 'now'>;
   log: Pick<FastifyBaseLogger, 'info' | 'warn' | 'error'>;
   /** Resumable uploads: one with no byte for RETENTION_HOURS, or whose session is gone, is removed. */
   tusUploads?: Pick<TusUploads, 'sweep'>;
@@ -28,7 +29,7 @@ export function createSweeper(deps: SweeperDeps): Sweeper {
   let running: Promise<string[]> | undefined;
 
   async function pass(): Promise<string[]> {
-    const before = deps.now() - deps.retentionHours * 3600_000;
+    const before = deps.clock.now() - deps.retentionHours * 3600_000;
     const deleted: string[] = [];
     for (const session of await store.idleSessions(before)) {
       // Look again: the session may have been used since the list was read.

@@ -10,6 +10,7 @@ import fastifyMultipart from '@fastify/multipart';
 import fastifyRateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
 import { locateTools, probeFile, type Tools } from '../../engine/index.js';
+import { systemClock, type Clock } from '../../shared/clock.js';
 import { resolveConfig, type AppConfig } from '../config.js';
 import { withItemListCache } from '../data/item-list-cache.js';
 import { openSqliteStore } from '../data/sqlite-store.js';
@@ -43,7 +44,8 @@ export interface AppDeps {
   probe?: Prober;
   /** The engine's mergeFiles; tests may wrap it. */
   merge?: MergeFn;
-  now?: () => number;
+  /** Time and timers for everything in the server (tests drive their own). */
+  clock?: Clock;
 }
 
 export interface App {
@@ -69,7 +71,7 @@ interface Started {
 
 export async function createApp(partial: Partial<AppConfig> = {}, deps: AppDeps = {}): Promise<App> {
   const config = resolveConfig(partial);
-  const now = deps.now ?? Date.now;
+  const clock = deps.clock ?? systemClock;
   const app = createFastify(config);
   const storage = createDiskStorage(config.dataDir);
   const started: Started = {
@@ -84,16 +86,17 @@ export async function createApp(partial: Partial<AppConfig> = {}, deps: AppDeps 
     const jobs = (started.jobs = createInProcessQueue({
       store,
       files: storage,
-      processor: createMergeProcessor({ store, files: storage, tools, merge: deps.merge, engineConcurrency: engineConcurrencyFor(config.mergeConcurrency) }),
+      processor: createMergeProcessor({ store, files: storage, tools, merge: deps.merge, clock, engineConcurrency: engineConcurrencyFor(config.mergeConcurrency) }),
       concurrency: config.mergeConcurrency,
       log: app.log.child({ component: 'jobs' }),
+      clock,
     }));
     started.stopBroadcasts = broadcastJobStatus(jobs.events, started.realtime);
     await jobs.recover();
     // Anything else left in scratch belongs to a process that is gone.
     await storage.clearScratch();
 
-    started.uploads = await installRequestGuards(app, store, now, () => closing);
+    started.uploads = await installRequestGuards(app, store, clock, () => closing);
     const flash = createFlash();
     const realtime = started.realtime;
     await app.register(fastifyStatic, {
@@ -103,23 +106,23 @@ export async function createApp(partial: Partial<AppConfig> = {}, deps: AppDeps 
       index: false,
       list: false,
     });
-    await app.register(pageRoutes, { store, config, socketPort: () => realtime.port, flash, now });
+    await app.register(pageRoutes, { store, config, socketPort: () => realtime.port, flash, clock });
     // Resumable uploads in progress hold places against MAX_FILES, multipart's too.
     const tusUploads = createTusUploads(storage.root);
     await tusUploads.load();
-    const uploadDeps = { store, files: storage, config, tools, probe: deps.probe ?? probeFile, now, heldElsewhere: tusUploads.countFor };
+    const uploadDeps = { store, files: storage, config, tools, probe: deps.probe ?? probeFile, clock, heldElsewhere: tusUploads.countFor };
     await app.register(uploadRoutes, { ...uploadDeps, flash });
     await app.register(tusRoutes, { store, config, uploads: tusUploads, storeUpload: createStoreUpload(uploadDeps) });
     await app.register(itemsRoutes, { store });
     await app.register(filesRoutes, { store, files: storage });
-    await app.register(async (scope) => mergeRoutes(scope, { store, jobs, config, now }));
+    await app.register(async (scope) => mergeRoutes(scope, { store, jobs, config, clock }));
 
     const sweeper = createSweeper({
       store,
       files: storage,
       retentionHours: config.retentionHours,
       intervalMs: config.sweepIntervalMs,
-      now,
+      clock,
       log: app.log.child({ component: 'sweep' }),
       tusUploads,
     });
@@ -134,13 +137,13 @@ export async function createApp(partial: Partial<AppConfig> = {}, deps: AppDeps 
         closing = true;
         closePromise ??= (async () => {
           sweeper.stop();
-          await stopAll(app, started, config.shutdownGraceMs);
+          await stopAll(app, started, clock, config.shutdownGraceMs);
         })();
         return closePromise;
       },
     };
   } catch (err) {
-    await stopAll(app, started).catch(() => {});
+    await stopAll(app, started, clock).catch(() => {});
     throw err;
   }
 }
@@ -194,7 +197,7 @@ function startRealtime(app: FastifyInstance, config: AppConfig, store: Store): P
 }
 
 /** Plugins, the session and CSRF hooks, and the one error handler every answer goes through. */
-async function installRequestGuards(app: FastifyInstance, store: Store, now: () => number, closing: () => boolean): Promise<UploadsInFlight> {
+async function installRequestGuards(app: FastifyInstance, store: Store, clock: Clock, closing: () => boolean): Promise<UploadsInFlight> {
   await app.register(fastifyCookie);
   await app.register(fastifyMultipart, { throwFileSizeLimit: false });
   await app.register(fastifyRateLimit, {
@@ -210,7 +213,7 @@ async function installRequestGuards(app: FastifyInstance, store: Store, now: () 
       throw new AppError('unavailable');
     }
   });
-  app.addHook('onRequest', sessionHook(store, now));
+  app.addHook('onRequest', sessionHook(store, clock));
   // Before the body is read: a cross-site post without the token is refused whatever it carries.
   app.addHook('onRequest', requireSessionAndCsrf);
   // Only JSON and multipart bodies are spoken; text/plain is what a cross-site form can send.
@@ -241,10 +244,10 @@ async function installRequestGuards(app: FastifyInstance, store: Store, now: () 
  * store. Uploads still arriving after `graceMs` are cut (their handlers remove their temporary
  * files), and once the grace is over no connection keeps the process.
  */
-async function stopAll(app: FastifyInstance, started: Started, graceMs = 0): Promise<void> {
-  let timer: NodeJS.Timeout | undefined;
+async function stopAll(app: FastifyInstance, started: Started, clock: Clock, graceMs = 0): Promise<void> {
+  let timer: unknown;
   const graceOver = new Promise<void>((resolve) => {
-    timer = setTimeout(() => {
+    timer = clock.setTimeout(() => {
       started.uploads?.cutAll();
       resolve();
     }, graceMs);
@@ -258,7 +261,7 @@ async function stopAll(app: FastifyInstance, started: Started, graceMs = 0): Pro
     app.server.closeAllConnections();
     await Promise.all([closed, started.uploads?.drained()]);
   } finally {
-    clearTimeout(timer);
+    clock.clearTimeout(timer);
   }
   await started.store.close();
 }

@@ -7,6 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { AbortError, InputError } from '../../engine/errors.js';
 import type { MergeOptions, MergeReport, Tools } from '../../engine/index.js';
+import { systemClock, type Clock } from '../../shared/clock.js';
 import type { ItemRow, ResultRow, Store } from '../data/store.js';
 import { resultRef, uploadRef, type FileStorage } from '../files/storage.js';
 import { inputFailure } from './job-errors.js';
@@ -21,7 +22,7 @@ export interface MergeProcessorDeps {
   tools: Tools;
   /** The engine's mergeFiles unless a test injects its own. */
   merge?: MergeFn;
-  now?: () => Date;
+  clock?: Clock;
   /** Parallel transcodes inside one merge. */
   engineConcurrency: number;
 }
@@ -47,7 +48,7 @@ export function createMergeProcessor(deps: MergeProcessorDeps): Processor {
   // Loaded on first use, so the server (and its tests) do not pull in the whole engine up front.
   const merge: MergeFn =
     deps.merge ?? (async (inputs, output, opts) => (await import('../../engine/index.js')).mergeFiles(inputs, output, opts));
-  const now = deps.now ?? (() => new Date());
+  const clock = deps.clock ?? systemClock;
 
   async function runEngine(data: MergeJobData, items: ItemRow[], work: string, progress: (p: number) => void, signal: AbortSignal) {
     const names = items.map((i) => i.filename);
@@ -72,7 +73,7 @@ export function createMergeProcessor(deps: MergeProcessorDeps): Processor {
 
   /** Move the output into storage, then record it; a result is listed only once its file is in place. */
   async function storeResult(data: MergeJobData, items: ItemRow[], output: string, report: MergeReport): Promise<ResultRow> {
-    const at = now();
+    const at = new Date(clock.now());
     const result: ResultRow = {
       id: data.jobId,
       sid: data.sid,

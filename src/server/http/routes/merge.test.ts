@@ -3,6 +3,7 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { InputError, OutputError } from '../../../engine/errors.js';
+import { systemClock } from '../../../shared/clock.js';
 import { statusChannel } from '../../../shared/types.js';
 import { tempDir } from '../../../../test/support/audio-fixtures.js';
 import { MemoryStore } from '../../../../test/support/memory-store.js';
@@ -45,7 +46,7 @@ beforeEach(async () => {
   app.setErrorHandler((error, _request, reply) =>
     error instanceof AppError ? reply.status(error.status).send({ error: error.message }) : reply.status(500).send({ error: 'internal' }),
   );
-  await app.register(async (scope) => mergeRoutes(scope, { store, jobs, config: resolveConfig({ maxFiles: 5 }), now: Date.now }));
+  await app.register(async (scope) => mergeRoutes(scope, { store, jobs, config: resolveConfig({ maxFiles: 5 }), clock: systemClock }));
 });
 
 afterEach(async () => {

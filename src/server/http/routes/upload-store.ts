@@ -3,6 +3,7 @@
 // file is removed; nothing is half-stored.
 import { stat, unlink } from 'node:fs/promises';
 import { InputError, type ProbeResult, type Tools } from '../../../engine/index.js';
+import type { Clock } from '../../../shared/clock.js';
 import type { AudioItem } from '../../../shared/types.js';
 import type { AppConfig } from '../../config.js';
 import type { ItemRow, Store } from '../../data/store.js';
@@ -19,7 +20,7 @@ export interface UploadStoreDeps {
   config: AppConfig;
   tools: Tools;
   probe: Prober;
-  now: () => number;
+  clock: Clock;
   /** Places held by this session's uploads still in progress elsewhere (tus); they count against MAX_FILES. */
   heldElsewhere?: (sid: string) => number;
 }
@@ -87,7 +88,7 @@ export async function keepUpload(deps: UploadStoreDeps, sid: string, appid: stri
     codec: p.probe.codec,
     sampleRate: p.probe.sampleRate,
     channels: p.probe.channels,
-    createdAt: deps.now(),
+    createdAt: deps.clock.now(),
   };
   const ref = uploadRef(item);
   await files.put(ref, p.tmp);
