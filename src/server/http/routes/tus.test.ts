@@ -71,6 +71,15 @@ describe('tus uploads at /app/merge/tus/', () => {
     expect(await tusFiles()).toEqual([]);
   });
 
+  it('says what it speaks: tus 1.0 with creation and termination, and the size limit', async () => {
+    const res = await t.app.inject({ method: 'OPTIONS', url: `${TUS_URL}/` });
+    expect(res.statusCode).toBe(204);
+    expect(res.headers['tus-version']).toBe('1.0.0');
+    expect(res.headers['tus-extension']).toBe('creation,creation-with-upload,termination');
+    expect(res.headers['tus-max-size']).toBe(String(LIMIT_MB * 1024 * 1024));
+    expect(res.headers['access-control-allow-origin']).toBeUndefined();
+  });
+
   it('refuses a declared length over MAX_FILE_MB with 413 naming the file, before any data', async () => {
     const { s, tus } = await session();
     const res = await tus.create((LIMIT_MB + 1) * 1024 * 1024, { filename: 'huge.wav', appid: s.appid }, {
