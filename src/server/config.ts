@@ -29,6 +29,16 @@ export interface AppConfig {
   mergeRateLimit: number;
   /** New sessions (page views without one) per minute per client address: each is a database row. */
   sessionRateLimit: number;
+  /** tus requests (creations, chunks, offsets, terminations) per minute per session; at least MAX_FILES x 4 is used. */
+  tusRateLimit: number;
+  /** A request whose whole body has not arrived in this time is cut (slow-trickle bound), ms. */
+  requestTimeoutMs: number;
+  /** A request whose headers have not all arrived in this time is cut, ms. */
+  headersTimeoutMs: number;
+  /** A connection that sends nothing for this long is closed, ms. */
+  idleTimeoutMs: number;
+  /** On shutdown, uploads still arriving after this long are cut and their temporary files removed, ms. */
+  shutdownGraceMs: number;
   /** The appid the host page puts on the widget element. */
   appId: string;
   /** Explicit ffmpeg/ffprobe; otherwise docs/api.md section 1 lookup. */
@@ -53,6 +63,11 @@ export const DEFAULT_CONFIG: AppConfig = {
   uploadRateLimit: 120,
   mergeRateLimit: 20,
   sessionRateLimit: 300,
+  tusRateLimit: 2000,
+  requestTimeoutMs: 60 * 60 * 1000,
+  headersTimeoutMs: 20_000,
+  idleTimeoutMs: 60_000,
+  shutdownGraceMs: 10_000,
   appId: 'audio-merge',
   logLevel: 'info',
   apiDocs: false,
@@ -61,6 +76,8 @@ export const DEFAULT_CONFIG: AppConfig = {
 export function resolveConfig(partial: Partial<AppConfig> = {}): AppConfig {
   const c = { ...DEFAULT_CONFIG, ...partial };
   c.dataDir = path.resolve(c.dataDir);
+  // Node refuses a header timeout longer than the whole request's.
+  if (c.requestTimeoutMs > 0) c.headersTimeoutMs = Math.min(c.headersTimeoutMs, c.requestTimeoutMs);
   return c;
 }
 
@@ -86,6 +103,8 @@ export function configFromEnv(env: NodeJS.ProcessEnv): Partial<AppConfig> {
   set('maxFiles', num('MAX_FILES'));
   set('retentionHours', num('RETENTION_HOURS'));
   set('mergeConcurrency', num('MERGE_CONCURRENCY'));
+  const grace = num('SHUTDOWN_GRACE_SECONDS');
+  set('shutdownGraceMs', grace === undefined ? undefined : Math.round(grace * 1000));
   set('ffmpegPath', env.FFMPEG_PATH || undefined);
   set('ffprobePath', env.FFPROBE_PATH || undefined);
   const level = env.LOG_LEVEL as AppConfig['logLevel'] | undefined;

@@ -32,6 +32,8 @@ export const API = {
   getDataJson: '/app/merge/getDataJson',
   merge: '/app/merge/mergemp3',
   upload: '/app/merge/upload',
+  /** tus 1.0 resumable uploads (CONTRACT section 7). */
+  tus: '/app/merge/tus',
   widgetScript: '/widget/audio-merge.js',
 } as const;
 

@@ -3,6 +3,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Clock } from '../../shared/clock.js';
 import type { FileStorage } from './storage.js';
 import type { Store } from '../data/store.js';
+import type { TusUploads } from './tus-uploads.js';
 
 export interface SweeperDeps {
   store: Store;
@@ -11,6 +12,8 @@ export interface SweeperDeps {
   intervalMs: number;
   clock: Pick<Clock, 'now'>;
   log: Pick<FastifyBaseLogger, 'info' | 'warn' | 'error'>;
+  /** Resumable uploads: one with no byte for RETENTION_HOURS, or whose session is gone, is removed. */
+  tusUploads?: Pick<TusUploads, 'sweep'>;
 }
 
 export interface Sweeper {
@@ -41,7 +44,18 @@ export function createSweeper(deps: SweeperDeps): Sweeper {
       }
     }
     if (deleted.length > 0) log.info({ sessions: deleted.length }, 'swept idle sessions');
+    await sweepTusUploads(before);
     return deleted;
+  }
+
+  async function sweepTusUploads(before: number): Promise<void> {
+    if (!deps.tusUploads) return;
+    try {
+      const removed = await deps.tusUploads.sweep(before, async (sid) => (await store.sessionBySid(sid)) !== undefined);
+      if (removed > 0) log.info({ uploads: removed }, 'swept abandoned resumable uploads');
+    } catch (err) {
+      log.error({ err }, 'sweep could not remove abandoned resumable uploads');
+    }
   }
 
   return {

@@ -32,6 +32,10 @@ import { mergeRoutes } from './routes/merge.js';
 import { pageRoutes } from './routes/page.js';
 import { uploadRoutes, type Prober } from './routes/upload.js';
 import { requireSessionAndCsrf, sessionHook, sidForCookieHeader } from './session.js';
+import { createTusUploads } from '../files/tus-uploads.js';
+import { tusRoutes } from './routes/tus.js';
+import { createStoreUpload } from './routes/upload-store.js';
+import { trackUploads, type UploadsInFlight } from './uploads-in-flight.js';
 
 /** The package root, from src/server/http or dist/server/http alike. */
 export const PACKAGE_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
@@ -63,6 +67,7 @@ interface Started {
   realtime: Realtime;
   jobs?: JobQueue;
   stopBroadcasts?: () => void;
+  uploads?: UploadsInFlight;
 }
 
 export async function createApp(partial: Partial<AppConfig> = {}, deps: AppDeps = {}): Promise<App> {
@@ -93,7 +98,7 @@ export async function createApp(partial: Partial<AppConfig> = {}, deps: AppDeps 
     await storage.clearScratch();
 
     if (config.apiDocs) await registerApiDocs(app);
-    await installRequestGuards(app, store, clock, () => closing);
+    started.uploads = await installRequestGuards(app, store, clock, () => closing);
     const flash = createFlash();
     const realtime = started.realtime;
     await app.register(fastifyStatic, {
@@ -104,7 +109,12 @@ export async function createApp(partial: Partial<AppConfig> = {}, deps: AppDeps 
       list: false,
     });
     await app.register(pageRoutes, { store, config, socketPort: () => realtime.port, flash, clock });
-    await app.register(uploadRoutes, { store, files: storage, config, tools, probe: deps.probe ?? probeFile, clock, flash });
+    // Resumable uploads in progress hold places against MAX_FILES, multipart's too.
+    const tusUploads = createTusUploads(storage.root);
+    await tusUploads.load();
+    const uploadDeps = { store, files: storage, config, tools, probe: deps.probe ?? probeFile, clock, heldElsewhere: tusUploads.countFor };
+    await app.register(uploadRoutes, { ...uploadDeps, flash });
+    await app.register(tusRoutes, { store, config, uploads: tusUploads, storeUpload: createStoreUpload(uploadDeps) });
     await app.register(itemsRoutes, { store });
     await app.register(filesRoutes, { store, files: storage });
     await app.register(async (scope) => mergeRoutes(scope, { store, jobs, config, clock }));
@@ -116,6 +126,7 @@ export async function createApp(partial: Partial<AppConfig> = {}, deps: AppDeps 
       intervalMs: config.sweepIntervalMs,
       clock,
       log: app.log.child({ component: 'sweep' }),
+      tusUploads,
     });
     sweeper.start();
     await app.ready();
@@ -128,13 +139,13 @@ export async function createApp(partial: Partial<AppConfig> = {}, deps: AppDeps 
         closing = true;
         closePromise ??= (async () => {
           sweeper.stop();
-          await stopAll(app, started);
+          await stopAll(app, started, clock, config.shutdownGraceMs);
         })();
         return closePromise;
       },
     };
   } catch (err) {
-    await stopAll(app, started).catch(() => {});
+    await stopAll(app, started, clock).catch(() => {});
     throw err;
   }
 }
@@ -152,6 +163,15 @@ function createFastify(config: AppConfig): FastifyInstance {
     requestIdHeader: false,
     bodyLimit: 1024 * 1024,
     trustProxy: false,
+    // Slow clients are bounded: no bytes for idleTimeoutMs, headers not done in headersTimeoutMs,
+    // or a body not done in requestTimeoutMs, and the connection is closed.
+    connectionTimeout: config.idleTimeoutMs,
+    requestTimeout: config.requestTimeoutMs,
+    http: {
+      headersTimeout: config.headersTimeoutMs,
+      // How often Node checks those two; its 30 s default would let a header stall last 50 s.
+      connectionsCheckingInterval: Math.max(250, Math.min(30_000, Math.floor(config.headersTimeoutMs / 4))),
+    },
     // A URL that cannot be decoded: the app's own JSON error, without echoing the URL back.
     frameworkErrors: (_error, _request, reply) => {
       void (reply as FastifyReply).status(400).send({ error: ERRORS.badRequest.message });
@@ -179,7 +199,7 @@ function startRealtime(app: FastifyInstance, config: AppConfig, store: Store): P
 }
 
 /** Plugins, the session and CSRF hooks, and the one error handler every answer goes through. */
-async function installRequestGuards(app: FastifyInstance, store: Store, clock: Clock, closing: () => boolean): Promise<void> {
+async function installRequestGuards(app: FastifyInstance, store: Store, clock: Clock, closing: () => boolean): Promise<UploadsInFlight> {
   await app.register(fastifyCookie);
   await app.register(fastifyMultipart, { throwFileSizeLimit: false });
   await app.register(fastifyRateLimit, {
@@ -188,6 +208,7 @@ async function installRequestGuards(app: FastifyInstance, store: Store, clock: C
     errorResponseBuilder: () => new AppError('rateLimited'),
   });
   app.decorateRequest('amSession', null);
+  const uploads = trackUploads(app);
   app.addHook('onRequest', async (_request, reply) => {
     if (closing()) {
       reply.header('connection', 'close');
@@ -217,14 +238,33 @@ async function installRequestGuards(app: FastifyInstance, store: Store, clock: C
     return reply.status(status).send({ error: error.validation ? ERRORS.badRequest.message : error.message });
   });
   app.setNotFoundHandler((_request, reply) => reply.status(404).send({ error: ERRORS.notFound.message }));
+  return uploads;
 }
 
-/** Stop in the order that loses nothing: jobs finish (or fail cleanly), then realtime, HTTP, the store. */
-async function stopAll(app: FastifyInstance, started: Started): Promise<void> {
-  await started.jobs?.shutdown();
-  started.stopBroadcasts?.();
-  await started.realtime.close();
-  await app.close();
+/**
+ * Stop in the order that loses nothing: jobs finish (or fail cleanly), then realtime, HTTP, the
+ * store. Uploads still arriving after `graceMs` are cut (their handlers remove their temporary
+ * files), and once the grace is over no connection keeps the process.
+ */
+async function stopAll(app: FastifyInstance, started: Started, clock: Clock, graceMs = 0): Promise<void> {
+  let timer: unknown;
+  const graceOver = new Promise<void>((resolve) => {
+    timer = clock.setTimeout(() => {
+      started.uploads?.cutAll();
+      resolve();
+    }, graceMs);
+  });
+  try {
+    await started.jobs?.shutdown();
+    started.stopBroadcasts?.();
+    await started.realtime.close();
+    const closed = app.close();
+    await Promise.race([closed, graceOver]);
+    app.server.closeAllConnections();
+    await Promise.all([closed, started.uploads?.drained()]);
+  } finally {
+    clock.clearTimeout(timer);
+  }
   await started.store.close();
 }
 
