@@ -13,10 +13,33 @@ export interface AudioItem {
   size?: number;
 }
 
-/** Payload of the realtime NewStatus event. */
+/** Where a merge stands (GET /app/merge/status and every NewStatus payload). */
+export type MergeState = 'queued' | 'running' | 'succeeded' | 'failed' | 'cancelled';
+
+/** Payload of the realtime NewStatus event (CONTRACT section 5). */
 export interface StatusPayload {
+  /** The progress text: a whole-number percentage while running, else a message for a person. */
   data: string;
+  /** The merge's requestId as its client chose it, or null when none was given. */
+  requestId: string | null;
+  state: MergeState;
+  /** 0-100, or null while waiting. */
+  percent: number | null;
 }
+
+/** GET /app/merge/status: the session's latest merge. */
+export type MergeStatusAnswer =
+  | { state: 'none' }
+  | { requestId: string | null; state: MergeState; percent: number | null; text: string };
+
+/** An error answer: `{"error": message}`, with the error's code from the server's table. */
+export interface ErrorAnswer {
+  error: string;
+  code?: string;
+}
+
+/** Error codes that mean the page's session or token is gone: only a reload helps. */
+export const EXPIRED_ERROR_CODES: readonly string[] = ['noSession', 'csrf'];
 
 export const STATUS_EVENT = 'NewStatus';
 
@@ -24,6 +47,11 @@ export const API = {
   getDataJson: '/app/merge/getDataJson',
   merge: '/app/merge/mergemp3',
   upload: '/app/merge/upload',
+  deleteItem: '/app/merge/deleteItem',
+  saveOrder: '/app/merge/saveOrder',
+  status: '/app/merge/status',
+  cancel: '/app/merge/cancel',
+  deleteResult: '/app/merge/deleteResult',
   widgetScript: '/widget/audio-merge.js',
 } as const;
 

@@ -116,6 +116,20 @@ describe('the upload area', () => {
     expect(screen.getByRole('status')).toHaveTextContent('2 of 3 files uploaded.');
   });
 
+  it('says when a batch starts sending and when its last upload has ended, refused or not', async () => {
+    const form = page();
+    const busy = vi.fn();
+    enhanceUploadForm(form, { createXhr: () => new FakeXhr() as unknown as XMLHttpRequest, onBusyChange: busy });
+    choose([audioFile('one.mp3'), audioFile('two.mp3')]);
+    expect(busy.mock.calls).toEqual([[true]]);
+    FakeXhr.all[0].answer(200, { items: [{ id: '1', filename: 'one.mp3' }], errors: [] });
+    await flush();
+    expect(busy.mock.calls).toEqual([[true]]);
+    FakeXhr.all[1].answer(422, { error: 'two.mp3 is not audio' });
+    await flush();
+    expect(busy.mock.calls).toEqual([[true], [false]]);
+  });
+
   it('forty files: while they go up each has its line; when the batch ends one line says so, not forty', async () => {
     const form = page();
     enhanceUploadForm(form, { createXhr: () => new FakeXhr() as unknown as XMLHttpRequest });

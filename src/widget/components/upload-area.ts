@@ -10,6 +10,8 @@ export const UPLOAD_LIST_ID = 'audio-merge-upload-list';
 export interface UploadAreaOptions {
   /** Called when the last running upload finishes and at least one file was stored. */
   onAllDone?: () => void;
+  /** true when a batch starts sending, false when its last upload has ended (stored or not). */
+  onBusyChange?: (busy: boolean) => void;
   createXhr?: () => XMLHttpRequest;
   /** Uploads running at once; one by default, so items arrive in the order the files were chosen. */
   concurrency?: number;
@@ -64,6 +66,7 @@ export function enhanceUploadForm(form: HTMLFormElement, opts: UploadAreaOptions
 
   const waiting: Array<{ file: File; row: Row }> = [];
   let running = 0;
+  let busy = false;
   let storedInBatch = 0;
   let triedInBatch = 0;
 
@@ -101,6 +104,7 @@ export function enhanceUploadForm(form: HTMLFormElement, opts: UploadAreaOptions
     while (running < concurrency && waiting.length > 0) {
       const { file, row } = waiting.shift()!;
       running++;
+      if (!busy) opts.onBusyChange?.((busy = true));
       row.state.textContent = '0%';
       void uploadFile({
         file,
@@ -117,6 +121,7 @@ export function enhanceUploadForm(form: HTMLFormElement, opts: UploadAreaOptions
         finish(row, outcome);
         running--;
         if (running === 0 && waiting.length === 0) {
+          opts.onBusyChange?.((busy = false));
           const stored = storedInBatch;
           const tried = triedInBatch;
           storedInBatch = 0;
