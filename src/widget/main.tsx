@@ -3,7 +3,7 @@
 // A page with none of them gets nothing.
 import { WIDGET_ELEMENT_ID } from '../shared/types.js';
 import { mount, remount, setUploading } from './mount.js';
-import { labelResults } from './components/result-labels.js';
+import { enhanceResults } from './components/results.js';
 import { injectStyles } from './components/styles.js';
 import { UPLOAD_FORM_ID, enhanceUploadForm } from './components/upload-area.js';
 
@@ -15,7 +15,7 @@ function boot(): void {
   if (tool || form) injectStyles();
   if (tool) mount(tool);
   if (form instanceof HTMLFormElement) enhanceUploadForm(form, { onAllDone: remount, onBusyChange: setUploading });
-  labelResults(document);
+  enhanceResults(document);
 }
 
 if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', boot, { once: true });

@@ -44,4 +44,16 @@ export const texts = {
   mergeCancelled: 'The merge was cancelled.',
   connectionLost: 'Lost the connection to the server; waiting for it to come back…',
   expired: 'This page has expired; reload to start again',
+
+  // The host page's merged results
+  merged: (format: string) => `merged ${format.toUpperCase()}`,
+  mergedOf: (what: string, first: string, more: number) => `${what} of ${first}${more > 0 ? ` and ${more} more` : ''}`,
+  mergedAt: (what: string, when: string) => `${what}, ${when}`,
+  playResult: (name: string) => `Play ${name}`,
+  downloadResult: (name: string) => `Download ${name}`,
+  deleteResult: 'Delete',
+  deleteResultLabel: (name: string) => `Delete ${name}`,
+  deletingResult: 'Deleting…',
+  deleteResultFailed: (reason: string) => `Could not delete this file: ${reason}`,
+  noResults: 'No merged files yet.',
 } as const;

@@ -102,5 +102,10 @@ export async function cancelMerge(requestId: string | null): Promise<void> {
   await postJson(API.cancel, requestId === null ? {} : { requestId });
 }
 
+/** POST deleteResult {id}. */
+export async function deleteResult(id: string): Promise<void> {
+  await postJson(API.deleteResult, { id });
+}
+
 export const httpApi = { fetchItems, requestMerge, deleteItem, saveOrder, mergeStatus, cancelMerge };
 export type WidgetApi = typeof httpApi;

@@ -201,9 +201,17 @@ ${AREAS} {
   text-underline-offset: 3px; cursor: pointer;
 }
 .audio-merge-results .audio-merge-download:hover { color: var(--am-accent); }
+.audio-merge-results .audio-merge-result-delete {
+  margin-left: auto; min-height: 32px; padding: 0 12px; border: 1px solid var(--am-line); border-radius: 8px; cursor: pointer;
+  font: inherit; font-size: 14px; font-weight: 600; color: var(--am-danger); background: var(--am-bg);
+}
+.audio-merge-results .audio-merge-result-delete:hover:not(:disabled) { border-color: var(--am-danger); background: #fef2f2; }
+.audio-merge-results .audio-merge-result-delete:disabled { cursor: progress; color: var(--am-muted); }
+.audio-merge-results .audio-merge-result-error { margin: 0; color: var(--am-danger); font-size: 14px; }
+.audio-merge-results .audio-merge-result-error:empty { display: none; }
 .audio-merge-results ol { margin: 0; padding-left: 22px; color: var(--am-muted); font-size: 14px; }
 .audio-merge-results .audio-merge-result-meta {
-  display: flex; flex-wrap: wrap; align-items: baseline; gap: 4px 14px; margin: 0; color: var(--am-muted); font-size: 14px;
+  display: flex; flex-wrap: wrap; align-items: center; gap: 4px 14px; margin: 0; color: var(--am-muted); font-size: 14px;
   font-variant-numeric: tabular-nums;
 }
 .audio-merge-results .audio-merge-sources::before { content: "Joined from"; display: block; margin-left: -22px; font-weight: 600; color: var(--am-text); }
