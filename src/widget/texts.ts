@@ -6,7 +6,7 @@ export const texts = {
   loading: 'Loading your files…',
   empty: 'Nothing to merge yet. Upload some audio files and they will appear here.',
   loadFailed: (reason: string) => `Your files could not be loaded: ${reason}. Reload the page to try again.`,
-  hint: 'Drag a row by its name to move it, or focus it and press Space, then ↑ ↓ (Home, End) and Space to drop.',
+  hint: 'Drag a row to move it, or press Space on it, then ↑ ↓ Home End, and Space to drop.',
   uploading: 'Uploading: new files join the end of the list.',
   rowLabel: (name: string, position: number, count: number) => `${name}, position ${position} of ${count}`,
   rowRole: 'sortable row',

@@ -75,7 +75,7 @@ describe('the list view', () => {
     expect(within(first).getByRole('button', { name: 'Remove alpha.wav' })).toHaveAttribute('type', 'button');
     const hint = document.querySelector<HTMLElement>('.audio-merge-hint')!;
     expect(hint).toBeVisible();
-    expect(hint.textContent).toMatch(/^Drag a row .* press Space, then ↑ ↓ \(Home, End\) and Space to drop\.$/);
+    expect(hint.textContent).toBe('Drag a row to move it, or press Space on it, then ↑ ↓ Home End, and Space to drop.');
     expect(first.getAttribute('aria-describedby')).toContain(hint.id);
   });
 
