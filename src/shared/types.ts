@@ -13,17 +13,16 @@ export interface AudioItem {
   size?: number;
 }
 
-/** Where a merge stands (GET /app/merge/status and every NewStatus payload). */
 export type MergeState = 'queued' | 'running' | 'succeeded' | 'failed' | 'cancelled';
 
-/** Payload of the realtime NewStatus event (CONTRACT section 5). */
+/** Payload of the realtime NewStatus event. */
 export interface StatusPayload {
-  /** The progress text: a whole-number percentage while running, else a message for a person. */
+  /** A whole-number percentage "0" to "100" while running and when done, else words for a person. */
   data: string;
-  /** The merge's requestId as its client chose it, or null when none was given. */
+  /** The merge's own id, when the client gave one. */
   requestId: string | null;
   state: MergeState;
-  /** 0-100, or null while waiting. */
+  /** A number while running and when done; null while waiting and after a failure. */
   percent: number | null;
 }
 
