@@ -20,12 +20,14 @@ import { createInProcessQueue } from '../jobs/in-process-queue.js';
 import { createMergeProcessor, engineConcurrencyFor, type MergeFn } from '../jobs/merge-processor.js';
 import type { JobQueue } from '../jobs/queue.js';
 import { createRealtime, nullRealtime, type Realtime } from '../realtime/server.js';
-import { broadcastJobStatus } from '../realtime/status-broadcasts.js';
+import { broadcastJobStatus, latestStatusWelcome } from '../realtime/status-broadcasts.js';
 import { AppError, ERRORS } from './errors.js';
 import { createFlash } from './flash.js';
 import { filesRoutes } from './routes/files.js';
 import { itemsRoutes } from './routes/items.js';
 import { mergeRoutes } from './routes/merge.js';
+import { mergeControlRoutes } from './routes/merge-control.js';
+import { resultsRoutes } from './routes/results.js';
 import { pageRoutes } from './routes/page.js';
 import { uploadRoutes, type Prober } from './routes/upload.js';
 import { requireSessionAndCsrf, sessionHook, sidForCookieHeader } from './session.js';
@@ -99,9 +101,11 @@ export async function createApp(partial: Partial<AppConfig> = {}, deps: AppDeps 
     });
     await app.register(pageRoutes, { store, config, socketPort: () => realtime.port, flash, now });
     await app.register(uploadRoutes, { store, files: storage, config, tools, probe: deps.probe ?? probeFile, now, flash });
-    await app.register(itemsRoutes, { store });
+    await app.register(itemsRoutes, { store, files: storage, config });
+    await app.register(resultsRoutes, { store, files: storage });
     await app.register(filesRoutes, { store, files: storage });
     await app.register(async (scope) => mergeRoutes(scope, { store, jobs, config, now }));
+    await app.register(mergeControlRoutes, { store, jobs });
 
     const sweeper = createSweeper({
       store,
@@ -168,6 +172,7 @@ function startRealtime(app: FastifyInstance, config: AppConfig, store: Store): P
     port: config.socketPort,
     allowOrigin: (origin) => isOwnOrigin(origin, config.host, listenPort(app, config)),
     sidForCookieHeader: (header) => sidForCookieHeader(store, header),
+    welcome: latestStatusWelcome(store),
     log: app.log.child({ component: 'realtime' }),
   });
 }
@@ -195,7 +200,8 @@ async function installRequestGuards(app: FastifyInstance, store: Store, now: () 
   app.removeContentTypeParser('text/plain');
   app.setErrorHandler((error: FastifyError | AppError, request, reply) => {
     if (error instanceof AppError) {
-      return reply.status(error.status).send({ error: error.message, ...error.extra });
+      // The code lets a client tell "your session is gone" from "not yours" (both 403).
+      return reply.status(error.status).send({ error: error.message, code: error.code, ...error.extra });
     }
     const status = typeof error.statusCode === 'number' && error.statusCode >= 400 ? error.statusCode : 500;
     if (status >= 500) {
