@@ -3,6 +3,7 @@
 import { ApiError, isExpired, reasonOf, type WidgetApi } from '../api/http.js';
 import { texts } from '../texts.js';
 import type { Container, WidgetEnv } from './container.js';
+import { inList } from './state.js';
 
 export interface ListActions {
   load(): Promise<void>;
@@ -22,8 +23,6 @@ export interface ListDeps {
   /** How long a removed row can be brought back before its delete is sent. */
   undoMs: number;
 }
-
-const inList = (c: Container) => ['idle', 'uploading'].includes(c.getState().phase);
 
 export function createListActions(c: Container, { appid, api, env, undoMs }: ListDeps): ListActions {
   const timers = new Map<string, unknown>();
@@ -86,7 +85,7 @@ export function createListActions(c: Container, { appid, api, env, undoMs }: Lis
       if (c.getState().items !== before) void saveOrder();
     },
     remove(id) {
-      if (!inList(c) || timers.has(id)) return;
+      if (!inList(c.getState()) || timers.has(id)) return;
       c.dispatch({ type: 'removed', id });
       timers.set(id, env.setTimeout(() => commitRemoval(id, false), undoMs));
     },

@@ -4,6 +4,7 @@ import { statusChannel } from '../../shared/types.js';
 import { ApiError, isExpired, type WidgetApi } from '../api/http.js';
 import type { StatusSubscription, Subscribe } from '../api/realtime.js';
 import type { Container, WidgetEnv } from './container.js';
+import { inList } from './state.js';
 import { runningMerge, type MergeStatus } from './status.js';
 
 export interface MergeActions {
@@ -84,8 +85,8 @@ export function createMergeActions(c: Container, deps: MergeDeps): MergeActions 
 
   return {
     async make() {
-      const { items, phase } = c.getState();
-      if ((phase !== 'idle' && phase !== 'uploading') || items.length === 0) return;
+      const { items } = c.getState();
+      if (!inList(c.getState()) || items.length === 0) return;
       deps.beforeMerge();
       c.dispatch({ type: 'makePressed', requestId: env.newRequestId() });
       const { requestId } = c.getState();

@@ -77,7 +77,8 @@ export const initialState: WidgetState = {
   cancelling: false,
 };
 
-const inList = (s: WidgetState) => s.phase === 'idle' || s.phase === 'uploading';
+/** The list view's phases: the only ones in which the list may change or a merge be made. */
+export const inList = (s: Pick<WidgetState, 'phase'>) => s.phase === 'idle' || s.phase === 'uploading';
 const following = (s: WidgetState) => s.phase === 'merging' || s.phase === 'done';
 
 function withStatus(state: WidgetState, status: MergeStatus): WidgetState {
