@@ -138,6 +138,47 @@ describe('a person is never stuck', () => {
     expect(await rowNames(page)).toEqual(['c.wav', 'a.wav', 'b.wav']);
   });
 
+  it('a long list scrolls while a row is dragged near the edge; Home and End move a lifted row to the ends', async () => {
+    const names = Array.from({ length: 12 }, (_, i) => `n${String(i + 1).padStart(2, '0')}.wav`);
+    for (const [i, n] of names.entries()) await makeTone(tone(n), { seconds: 1, frequency: 300 + 50 * i });
+    const ctx = await browser.newContext({ viewport: { width: 900, height: 600 } });
+    contexts.push(ctx);
+    const page = await pageWith(ctx, names);
+    await page.evaluate(() => window.scrollTo(0, document.querySelector('.audio-merge-list')!.getBoundingClientRect().top + window.scrollY - 20));
+    const startY = await page.evaluate(() => window.scrollY);
+    const first = (await page.locator('.audio-merge-row').first().locator('.audio-merge-filename').boundingBox())!;
+    await page.mouse.move(first.x + 20, first.y + first.height / 2);
+    await page.mouse.down();
+    await page.mouse.move(first.x + 20, first.y + 30, { steps: 4 });
+    // Held near the bottom edge, the page scrolls by itself until the list's end is in view.
+    await page.mouse.move(first.x + 20, 580, { steps: 10 });
+    const t0 = Date.now();
+    await poll(() => page.evaluate(() => window.scrollY), 20_000).toBeGreaterThan(startY + 800);
+    console.log(`auto-scroll: ${Math.round((800 * 1000) / Math.max(1, Date.now() - t0))} px/s or more`);
+    await page.mouse.move(first.x + 20, 585, { steps: 2 });
+    await page.mouse.up();
+    await poll(async () => (await rowNames(page)).indexOf('n01.wav')).toBeGreaterThan(7);
+
+    // Keyboard: lift n02, End, drop: it is last; lift it again, Home, drop: it is first.
+    const spoken = () => page.locator('[aria-live]').allTextContents();
+    await page.getByRole('listitem', { name: /^n02\.wav/ }).focus();
+    await page.keyboard.press('Space');
+    await poll(spoken).toContainEqual(expect.stringContaining('Picked up n02.wav'));
+    await page.keyboard.press('End');
+    await poll(spoken).toContainEqual(expect.stringContaining('n02.wav was moved to position 12 of 12'));
+    await page.keyboard.press('Space');
+    await poll(async () => (await rowNames(page)).at(-1)).toBe('n02.wav');
+    await page.keyboard.press('Space');
+    await poll(spoken).toContainEqual(expect.stringContaining('Picked up n02.wav. It is at position 12'));
+    await page.keyboard.press('Home');
+    await poll(spoken).toContainEqual(expect.stringContaining('n02.wav was moved to position 1 of 12'));
+    await page.keyboard.press('Space');
+    await poll(async () => (await rowNames(page))[0]).toBe('n02.wav');
+    // Every drop was saved: the server's order is the one on screen.
+    const order = await rowNames(page);
+    await poll(() => serverNames(page)).toEqual(order);
+  });
+
   it("two merges of one session at once: each tab's bar rises monotonically to its own end", async () => {
     const ctx = await newSession();
     const one = await pageWith(ctx, ['medium.flac', 'a.wav']);
