@@ -140,15 +140,19 @@ describe('cancel', () => {
     const l = await listen(s);
     const answer = merge(s, items.map((i) => i.id), 'tab-c');
     // Wait (by turns, not by time) until ffmpeg is at work on it.
-    let pids: number[] = [];
-    while (pids.length === 0) {
-      await new Promise((r) => setTimeout(r, 20));
-      pids = childrenNamed('ffmpeg');
-    }
+    const ffmpegAtWork = async () => {
+      for (;;) {
+        const found = childrenNamed('ffmpeg');
+        if (found.length > 0) return found;
+        await new Promise((r) => setTimeout(r, 20));
+      }
+    };
+    await ffmpegAtWork();
     // Another session cannot cancel it, even knowing its requestId.
     const other = await openSession(app.app);
     expect((await postJson(app.app, other, '/app/merge/cancel', { requestId: 'tab-c' })).statusCode).toBe(404);
-    expect(childrenNamed('ffmpeg').length).toBeGreaterThan(0);
+    expect(await status(s)).toMatchObject({ requestId: 'tab-c', state: 'running' });
+    const pids = await ffmpegAtWork();
 
     const cancel = await postJson(app.app, s, '/app/merge/cancel', { requestId: 'tab-c' });
     expect(cancel.statusCode, cancel.body).toBe(200);

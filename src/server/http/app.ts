@@ -10,6 +10,7 @@ import fastifyMultipart from '@fastify/multipart';
 import fastifyRateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
 import { locateTools, probeFile, type Tools } from '../../engine/index.js';
+import { systemClock, type Clock } from '../../shared/clock.js';
 import { resolveConfig, type AppConfig } from '../config.js';
 import { withItemListCache } from '../data/item-list-cache.js';
 import { openSqliteStore } from '../data/sqlite-store.js';
@@ -21,6 +22,7 @@ import { createMergeProcessor, engineConcurrencyFor, type MergeFn } from '../job
 import type { JobQueue } from '../jobs/queue.js';
 import { createRealtime, nullRealtime, type Realtime } from '../realtime/server.js';
 import { broadcastJobStatus, latestStatusWelcome } from '../realtime/status-broadcasts.js';
+import { errorCodeOf } from '../errors.js';
 import { AppError, ERRORS } from './errors.js';
 import { createFlash } from './flash.js';
 import { filesRoutes } from './routes/files.js';
@@ -40,7 +42,8 @@ export interface AppDeps {
   probe?: Prober;
   /** The engine's mergeFiles; tests may wrap it. */
   merge?: MergeFn;
-  now?: () => number;
+  /** Time and timers for everything in the server (tests drive their own). */
+  clock?: Clock;
 }
 
 export interface App {
@@ -65,7 +68,7 @@ interface Started {
 
 export async function createApp(partial: Partial<AppConfig> = {}, deps: AppDeps = {}): Promise<App> {
   const config = resolveConfig(partial);
-  const now = deps.now ?? Date.now;
+  const clock = deps.clock ?? systemClock;
   const app = createFastify(config);
   const storage = createDiskStorage(config.dataDir);
   const started: Started = {
@@ -80,16 +83,17 @@ export async function createApp(partial: Partial<AppConfig> = {}, deps: AppDeps 
     const jobs = (started.jobs = createInProcessQueue({
       store,
       files: storage,
-      processor: createMergeProcessor({ store, files: storage, tools, merge: deps.merge, engineConcurrency: engineConcurrencyFor(config.mergeConcurrency) }),
+      processor: createMergeProcessor({ store, files: storage, tools, merge: deps.merge, clock, engineConcurrency: engineConcurrencyFor(config.mergeConcurrency) }),
       concurrency: config.mergeConcurrency,
       log: app.log.child({ component: 'jobs' }),
+      clock,
     }));
     started.stopBroadcasts = broadcastJobStatus(jobs.events, started.realtime);
     await jobs.recover();
     // Anything else left in scratch belongs to a process that is gone.
     await storage.clearScratch();
 
-    await installRequestGuards(app, store, now, () => closing);
+    await installRequestGuards(app, store, clock, () => closing);
     const flash = createFlash();
     const realtime = started.realtime;
     await app.register(fastifyStatic, {
@@ -99,12 +103,12 @@ export async function createApp(partial: Partial<AppConfig> = {}, deps: AppDeps 
       index: false,
       list: false,
     });
-    await app.register(pageRoutes, { store, config, socketPort: () => realtime.port, flash, now });
-    await app.register(uploadRoutes, { store, files: storage, config, tools, probe: deps.probe ?? probeFile, now, flash });
+    await app.register(pageRoutes, { store, config, socketPort: () => realtime.port, flash, clock });
+    await app.register(uploadRoutes, { store, files: storage, config, tools, probe: deps.probe ?? probeFile, clock, flash });
     await app.register(itemsRoutes, { store, files: storage, config });
     await app.register(resultsRoutes, { store, files: storage });
     await app.register(filesRoutes, { store, files: storage });
-    await app.register(async (scope) => mergeRoutes(scope, { store, jobs, config, now }));
+    await app.register(async (scope) => mergeRoutes(scope, { store, jobs, config, clock }));
     await app.register(mergeControlRoutes, { store, jobs });
 
     const sweeper = createSweeper({
@@ -112,7 +116,7 @@ export async function createApp(partial: Partial<AppConfig> = {}, deps: AppDeps 
       files: storage,
       retentionHours: config.retentionHours,
       intervalMs: config.sweepIntervalMs,
-      now,
+      clock,
       log: app.log.child({ component: 'sweep' }),
     });
     sweeper.start();
@@ -178,7 +182,7 @@ function startRealtime(app: FastifyInstance, config: AppConfig, store: Store): P
 }
 
 /** Plugins, the session and CSRF hooks, and the one error handler every answer goes through. */
-async function installRequestGuards(app: FastifyInstance, store: Store, now: () => number, closing: () => boolean): Promise<void> {
+async function installRequestGuards(app: FastifyInstance, store: Store, clock: Clock, closing: () => boolean): Promise<void> {
   await app.register(fastifyCookie);
   await app.register(fastifyMultipart, { throwFileSizeLimit: false });
   await app.register(fastifyRateLimit, {
@@ -193,7 +197,7 @@ async function installRequestGuards(app: FastifyInstance, store: Store, now: () 
       throw new AppError('unavailable');
     }
   });
-  app.addHook('onRequest', sessionHook(store, now));
+  app.addHook('onRequest', sessionHook(store, clock));
   // Before the body is read: a cross-site post without the token is refused whatever it carries.
   app.addHook('onRequest', requireSessionAndCsrf);
   // Only JSON and multipart bodies are spoken; text/plain is what a cross-site form can send.
@@ -202,6 +206,12 @@ async function installRequestGuards(app: FastifyInstance, store: Store, now: () 
     if (error instanceof AppError) {
       // The code lets a client tell "your session is gone" from "not yours" (both 403).
       return reply.status(error.status).send({ error: error.message, code: error.code, ...error.extra });
+    }
+    // The engine's errors and a full disk answer by their code, with the table's words.
+    const code = errorCodeOf(error);
+    if (code) {
+      if (ERRORS[code].status >= 500) request.log.error({ err: error }, 'request failed');
+      return reply.status(ERRORS[code].status).send({ error: ERRORS[code].message, code });
     }
     const status = typeof error.statusCode === 'number' && error.statusCode >= 400 ? error.statusCode : 500;
     if (status >= 500) {

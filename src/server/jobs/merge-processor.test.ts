@@ -4,6 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { tempDir } from '../../../test/support/audio-fixtures.js';
 import { diskStorage, fakeTools, item, job, scriptedMerge } from '../../../test/support/job-kit.js';
 import { MemoryStore } from '../../../test/support/memory-store.js';
+import { clockAt } from '../../shared/clock.js';
 import { createMergeProcessor } from './merge-processor.js';
 
 let dir: { dir: string; cleanup: () => Promise<void> };
@@ -25,7 +26,7 @@ describe('the merge processor', () => {
     await writeFile(path.join(dir.dir, 'uploads', 's1', 'stored1.mp3'), 'x');
     const { merge } = scriptedMerge();
     // Every merge ends in the same minute.
-    const processor = createMergeProcessor({ store, files, tools: fakeTools, merge, now: () => new Date(2026, 10, 22, 14, 30, 5), engineConcurrency: 1 });
+    const processor = createMergeProcessor({ store, files, tools: fakeTools, merge, clock: clockAt(() => new Date(2026, 10, 22, 14, 30, 5).getTime()), engineConcurrency: 1 });
     for (const id of ['j1', 'j2', 'j3', 'j4']) await store.addJob(job(id, 's1', [a.id]));
     await store.addJob(job('k1', 's2', ['item-s2-1']));
     const run = (jobId: string) => processor({ jobId, sid: 's1', appid: 'app', itemIds: [a.id], options: {}, requestId: null }, () => {}, new AbortController().signal);

@@ -1,5 +1,6 @@
 // The headless store's core, in the shape of uppy's: state, dispatch, subscribe. Views read it
 // with useSyncExternalStore; actions (list-actions.ts, merge-actions.ts) dispatch to it.
+import type { Clock } from '../../shared/clock.js';
 import { initialState, widgetReducer, type WidgetAction, type WidgetState } from './state.js';
 
 export interface Container {
@@ -28,12 +29,10 @@ export function createContainer(start: WidgetState = initialState): Container {
 }
 
 /** What actions need from the page: timers, reload, scrolling, ids, and the page being left. */
-export interface WidgetEnv {
+export interface WidgetEnv extends Pick<Clock, 'setTimeout' | 'clearTimeout'> {
   reload(): void;
   scrollToTop(): void;
   newRequestId(): string;
-  setTimeout(fn: () => void, ms: number): unknown;
-  clearTimeout(handle: unknown): void;
   /** Run `fn` when the person leaves the page; returns the unregister. */
   onLeave(fn: () => void): () => void;
 }
