@@ -214,6 +214,7 @@ describe('a person is never stuck', () => {
     expect(await page.locator('.audio-merge-row').count()).toBe(0);
     await poll(() => percentOf(page)).toBeGreaterThanOrEqual(before);
     expect(await page.getByRole('button', { name: 'Cancel merge' }).isVisible()).toBe(true);
+    await page.locator('.audio-merge-root').screenshot({ path: path.join(SCREENSHOTS, 'merge-running-after-reload.png') });
     await page.waitForSelector('.audio-merge-result', { timeout: 150_000 });
     expect(await page.locator('.audio-merge-result .audio-merge-sources li').allTextContents()).toEqual(['long.flac']);
   });
