@@ -59,7 +59,14 @@ export async function main(argv: string[]): Promise<number> {
     const tools = lazyToolPaths();
     const report = await mergeFiles(args.inputs, args.output, {
       tools,
+      format: args.format,
+      bitRateKbps: args.bitRateKbps,
+      chapters: args.chapters,
+      chapterTitles: args.chapterTitles,
       title: args.title,
+      artist: args.artist,
+      album: args.album,
+      cover: args.cover,
       signal: controller.signal,
       onProgress: bar ? (p) => process.stderr.write(progressBar(p)) : undefined,
     });
