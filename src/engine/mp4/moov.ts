@@ -30,7 +30,7 @@ export interface MoovLayout {
   /** Samples presented (after the priming). */
   presented: number;
   chapters: MoovChapter[];
-  /** The chapter samples and where their chunk lies. */
+  /** The chapter samples, each its own chunk (some readers expect one sample per chunk), and where the first lies. */
   chapterSizes: number[];
   chapterOffset: number;
   tags: Mp4Tags;
@@ -119,12 +119,17 @@ function audioTrak(l: MoovLayout, movieDuration: number, hasChapters: boolean): 
   );
 }
 
+function chapterOffsets(l: MoovLayout): number[] {
+  let at = l.chapterOffset;
+  return l.chapterSizes.map((n) => (at += n) - n);
+}
+
 function chapterTrak(l: MoovLayout, movieDuration: number): Buffer {
   const ms = l.chapters.map((c) => Math.round(c.start * 1000));
   const end = Math.round((l.presented / l.sampleRate) * 1000);
   const deltas = ms.map((m, i) => Math.max(1, (i + 1 < ms.length ? ms[i + 1] : end) - m));
   const total = deltas.reduce((a, b) => a + b, 0);
-  const stbl = box('stbl', fullBox('stsd', 0, 0, u32(1), TEXT_ENTRY), stts(deltas.map((d) => [1, d])), stsc([l.chapters.length]), stsz(l.chapterSizes), stco([l.chapterOffset], l.wide));
+  const stbl = box('stbl', fullBox('stsd', 0, 0, u32(1), TEXT_ENTRY), stts(deltas.map((d) => [1, d])), stsc(l.chapters.map(() => 1)), stsz(l.chapterSizes), stco(chapterOffsets(l), l.wide));
   return box(
     'trak',
     tkhd(2, 2, movieDuration, 0),
