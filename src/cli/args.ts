@@ -50,25 +50,30 @@ const FLAGS: Record<string, (d: Draft) => void> = {
   '--no-chapters': (d) => void (d.chapters = false),
 };
 
-/** The format --format names, else OUT's extension; a usage message when neither names one. */
-function resolveFormat(d: Draft): OutputFormat | string {
+/**
+ * The format --format names, else OUT's extension; a usage message when neither names one. A
+ * folder names no format either, but the merge then says why it cannot be written (exit 1).
+ */
+function resolveFormat(d: Draft, isFolder: (p: string) => boolean): OutputFormat | string {
   if (d.formatName) return d.formatName as OutputFormat;
   const byName = formatFromPath(d.output!);
   if (byName) return byName;
+  if (/[\\/]$/.test(d.output!) || isFolder(d.output!)) return 'mp3';
   const ext = /\.([^./\\]+)$/.exec(d.output!)?.[1];
   return `${ext ? `the output's extension .${ext}` : 'an output with no extension'} names no format: use one of ${OUTPUT_FORMATS.map((f) => `.${f}`).join(', ')}, or --format`;
 }
 
-function finish(d: Draft): ParsedArgs {
+function finish(d: Draft, isFolder: (p: string) => boolean): ParsedArgs {
   if (d.output === undefined) return { kind: 'usage', message: 'no output given (-o OUT.mp3)' };
   if (d.inputs.length === 0) return { kind: 'usage', message: 'no inputs given' };
-  const format = resolveFormat(d);
+  const format = resolveFormat(d, isFolder);
   if (!isOutputFormat(format)) return { kind: 'usage', message: format };
   const { formatName: _, ...rest } = d;
   return { kind: 'run', args: { json: false, quiet: false, chapters: true, ...rest, output: d.output, format } };
 }
 
-export function parseArgs(argv: readonly string[]): ParsedArgs {
+/** `isFolder` tells whether OUT is an existing folder (the one fact looked up outside). */
+export function parseArgs(argv: readonly string[], isFolder: (p: string) => boolean = () => false): ParsedArgs {
   const d: Draft = { inputs: [] };
   let options = true;
   for (let i = 0; i < argv.length; i++) {
@@ -95,5 +100,5 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
     const wrong = set(d, value);
     if (wrong) return { kind: 'usage', message: wrong };
   }
-  return finish(d);
+  return finish(d, isFolder);
 }

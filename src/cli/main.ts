@@ -18,6 +18,14 @@ function sameFile(a: string, b: string): boolean {
   }
 }
 
+function isFolder(p: string): boolean {
+  try {
+    return statSync(p).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
 function progressBar(percent: number): string {
   const width = 30;
   const full = Math.round((percent / 100) * width);
@@ -25,7 +33,7 @@ function progressBar(percent: number): string {
 }
 
 export async function main(argv: string[]): Promise<number> {
-  const parsed = parseArgs(argv);
+  const parsed = parseArgs(argv, isFolder);
   if (parsed.kind === 'help') {
     process.stdout.write(HELP);
     return 0;
