@@ -1,9 +1,10 @@
+import { copyFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parseFile } from 'music-metadata';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decodePcm, tempDir, tools as fixtureTools } from '../../../test/support/audio-fixtures.js';
 import { ffprobeChapters } from '../../../test/support/chapter-readers.js';
-import { findOnsets, makeOnsetInputs } from '../../../test/support/onsets.js';
+import { findOnsets, makeOnsetInput, makeOnsetInputs, ONSET_KINDS } from '../../../test/support/onsets.js';
 import type { Tools } from '../types.js';
 import { vorbisTime } from './chapters.js';
 import type { OutputFormat } from './formats.js';
@@ -56,4 +57,21 @@ describe('chapters land where each input starts', () => {
     },
     120_000,
   );
+
+  it('groups 300 MP3 inputs two to a chapter (a CTOC holds at most 255), each at its first input\'s real start', async () => {
+    const one = await makeOnsetInput(path.join(dir, 'short.mp3'), ONSET_KINDS[0], 0.4, 500);
+    const many = Array.from({ length: 300 }, (_, i) => path.join(dir, `short-${String(i).padStart(3, '0')}.mp3`));
+    for (const f of many) await copyFile(one, f);
+    const out = path.join(dir, 'three-hundred.mp3');
+    const report = await mergeFiles(many, out, { tools });
+    expect(report.transcoded).toEqual([]);
+    const onsets = findOnsets(await decodePcm(out));
+    expect(onsets).toHaveLength(300);
+    expect(report.chapters).toHaveLength(150);
+    report.chapters.forEach((c, k) => {
+      expect(c.title).toBe(`short-${String(2 * k).padStart(3, '0')}`);
+      expect(Math.abs(c.start - onsets[2 * k])).toBeLessThanOrEqual(0.03);
+    });
+    expect((await ffprobeChapters(out)).length).toBe(150);
+  }, 60_000);
 });
