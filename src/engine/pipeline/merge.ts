@@ -58,7 +58,7 @@ async function claimOutput(output: string, target: string, partial: string): Pro
 
 function probeAll(inputs: string[], names: string[], tools: Tools, signal: AbortSignal, runner: Runner | undefined, abort: () => void): Promise<Probed[]> {
   const all = inputs.map((_, i) => i);
-  return runPool(all, PROBE_LIMIT, (i) => probeInput(inputs[i], { tools, signal, displayName: names[i], index: i, runner }), abort).then((m) =>
+  return runPool(all, PROBE_LIMIT, (i) => probeInput(inputs[i], { tools, signal, displayName: names[i], index: i, runner, headDecode: false }), abort).then((m) =>
     all.map((i) => m.get(i)!),
   );
 }

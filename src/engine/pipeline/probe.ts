@@ -20,6 +20,12 @@ export interface ProbeOptions {
   /** Index carried by an InputError (the input's position in a merge). */
   index?: number;
   runner?: Runner;
+  /**
+   * Decode the head of a non-MP3 input to prove it is audio (default true). A merge that decodes
+   * every such input in full anyway skips it: one ffmpeg start less per input, and a file that
+   * does not decode is still refused by name when its decode fails.
+   */
+  headDecode?: boolean;
 }
 
 // Synchronous: a few small reads per input, where thread-pool round trips cost more (sync-io.ts).
@@ -221,12 +227,12 @@ export async function probeInput(file: string, opts: ProbeOptions = {}): Promise
   const channels = Number(stream.channels);
   if (!(sampleRate > 0) || !(channels > 0)) throw refuse('not audio (no sample rate or channel count)');
 
-  const decoded = await checkDecodes(runner, tools, file, opts, refuse);
+  let duration = Number(stream.duration ?? json.format?.duration);
+  const skipDecode = opts.headDecode === false && duration > 0 && stream.codec_name !== 'mp3';
+  const decoded = skipDecode ? { seconds: duration, stderrTail: '' } : await checkDecodes(runner, tools, file, opts, refuse);
   if (stream.codec_name === 'mp3' && scanned.reason && !scanned.formatChange && decoded.stderrTail.trim()) {
     throw refuse(`not a readable MP3 (${scanned.reason})`);
   }
-
-  let duration = Number(stream.duration ?? json.format?.duration);
   if (!(duration > 0)) {
     // No stated length (some raw streams): the decode measures it, whole if the head was not.
     duration = decoded.seconds < HEAD_SECONDS ? decoded.seconds : (await decode(runner, tools.ffmpeg, file, opts.signal)).seconds;
