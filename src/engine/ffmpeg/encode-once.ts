@@ -1,5 +1,6 @@
 // The single encode of the Opus, Vorbis, FLAC and WAV outputs: every part's raw PCM, in order,
 // read as one stream (ffmpeg's concat protocol joins the bytes), tags from an ffmetadata file.
+import { OutputError } from '../errors.js';
 import type { OutputFormat } from '../pipeline/formats.js';
 import type { Tools } from '../types.js';
 import { fileArg, lastLine, spawnRunner, type Runner } from './runner.js';
@@ -64,5 +65,5 @@ export async function encodeOnce(job: EncodeOnceJob): Promise<void> {
   if (result.code === 0) return;
   if (!result.signal) await assertToolWorks(runner, job.tools.ffmpeg, 'ffmpeg');
   const why = result.signal ? `ffmpeg was killed by ${result.signal}` : lastLine(result.stderrTail);
-  throw new Error(`cannot write the ${job.format} output: ${why}`);
+  throw new OutputError(`cannot write the ${job.format} output: ${why}`, /No space left|Disk quota/i.test(why) ? 'disk-full' : 'output-unwritable');
 }

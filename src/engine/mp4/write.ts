@@ -4,7 +4,7 @@ import { closeSync, openSync } from 'node:fs';
 import { AbortError } from '../errors.js';
 import { nextTurn, readFullSync, writeFullSync } from '../io/sync-io.js';
 import { buildMoov, chapterSample, ftyp, type MoovChapter, type Mp4Tags } from './moov.js';
-import type { Mp4Audio } from './read.js';
+import { Mp4Error, type Mp4Audio } from './read.js';
 
 export interface Mp4Part {
   file: string;
@@ -96,7 +96,7 @@ async function copyPackets(part: Mp4Part, out: number, pos: number, buf: Buffer,
       while (i < sizes.length && offsets[i] === from + len && len + sizes[i] <= CHUNK) len += sizes[i++];
       if (len === 0) len = sizes[i++]; // a packet larger than the buffer
       const chunk = len <= buf.length ? buf : Buffer.allocUnsafe(len);
-      if (readFullSync(fd, chunk, 0, len, from) !== len) throw new Error(`${part.file}: ends inside its audio packets`);
+      if (readFullSync(fd, chunk, 0, len, from) !== len) throw new Mp4Error(`${part.file}: ends inside its audio packets`);
       writeFullSync(out, chunk, 0, len, pos);
       pos += len;
       progress(len);

@@ -1,15 +1,15 @@
 // The pipeline: probe, plan, then one route per output format (MP3 frames, MP4 packets, one PCM
 // encode), written to a hidden file beside the target and renamed into place.
-import { mkdtemp, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdtemp, rename, rm, stat } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { AbortError } from '../errors.js';
 import type { Runner } from '../ffmpeg/runner.js';
 import { locateTools } from '../ffmpeg/tools.js';
-import { fsReason } from '../io/fs-reason.js';
 import type { MergeOptions, MergeReport, Tools } from '../types.js';
 import { CHAPTER_LIMIT, chapterTitles, chaptersFromStarts } from './chapters.js';
 import { formatFromPath, isLossy, routeOf, type OutputFormat, type Route } from './formats.js';
+import { claimOutput, outputError, partialPath } from './merge-output.js';
 import { resolveMeta } from './meta.js';
 import { planOutput, type OutputPlan } from './plan-output.js';
 import { runPool } from './pool.js';
@@ -34,28 +34,6 @@ const ROUTES: Record<Route, (ctx: RouteContext) => Promise<RouteResult>> = {
   'pcm-encode': pcmRoute,
 };
 
-/** A hidden name beside the target (same file system, so the final rename is atomic). */
-function partialPath(target: string): string {
-  const base = path.basename(target);
-  // Unique enough with the exclusive create below; not a secret, so node:crypto (~10 ms to load)
-  // is not needed here.
-  const random = `${process.pid.toString(36)}${Date.now().toString(36)}${Math.random().toString(36).slice(2, 8)}`;
-  // File names are limited to 255 bytes; a long target name is not repeated.
-  const name = Buffer.byteLength(base) <= 200 ? `.${base}.${random}.partial` : `.audio-merge-${random}.partial`;
-  return path.join(path.dirname(target), name);
-}
-
-/** Refuse a target that cannot be written, before any work; create the partial file. */
-async function claimOutput(output: string, target: string, partial: string): Promise<void> {
-  const outDir = await stat(path.dirname(target)).catch(() => undefined);
-  if (!outDir?.isDirectory()) throw new Error(`cannot write ${output}: no folder ${path.dirname(target)}`);
-  if ((await stat(target).catch(() => undefined))?.isDirectory()) throw new Error(`cannot write ${output}: it is a folder`);
-  if (/[\\/]$/.test(output)) throw new Error(`cannot write ${output}: that names a folder, not a file`);
-  await writeFile(partial, '', { flag: 'wx' }).catch((err: unknown) => {
-    throw new Error(`cannot write ${output}: ${fsReason(err)}`);
-  });
-}
-
 function probeAll(inputs: string[], names: string[], tools: Tools, signal: AbortSignal, runner: Runner | undefined, abort: () => void): Promise<Probed[]> {
   const all = inputs.map((_, i) => i);
   return runPool(all, PROBE_LIMIT, (i) => probeInput(inputs[i], { tools, signal, displayName: names[i], index: i, runner, headDecode: false }), abort).then((m) =>
@@ -79,7 +57,7 @@ function lazyScratch(workDir: string) {
   let made: Promise<string> | undefined;
   const scratch = () =>
     (made ??= mkdtemp(path.join(workDir, '.audio-merge-')).catch((err: unknown) => {
-      throw new Error(`cannot make a temporary folder in ${workDir}: ${fsReason(err)}`);
+      throw outputError(`cannot make a temporary folder in ${workDir}`, err);
     }));
   return { scratch, cleanup: async () => made && rm(await made.catch(() => ''), { recursive: true, force: true }) };
 }

@@ -1,7 +1,7 @@
 // Probe one input: MP3s in-process by the frame parser (a spawn of ffprobe costs more than
 // joining a whole file), everything else through ffprobe's JSON plus a short decode of the head.
 import { closeSync, lstatSync, openSync, statSync } from 'node:fs';
-import { InputError } from '../errors.js';
+import { InputError, type InputErrorCode } from '../errors.js';
 import { fileArg, lastLine, spawnRunner, type Runner } from '../ffmpeg/runner.js';
 import { fsReason } from '../io/fs-reason.js';
 import { formatFromProbe, type FfprobeJson, type FfprobeStream } from '../ffmpeg/probe-format.js';
@@ -124,7 +124,7 @@ export interface Probed {
   hasCover?: boolean;
 }
 
-type Refuse = (reason: string) => InputError;
+type Refuse = (reason: string, code: InputErrorCode) => InputError;
 
 /** Size and first bytes, or a refusal saying why the file cannot be read. */
 function openHead(file: string, refuse: Refuse): Buffer {
@@ -132,14 +132,14 @@ function openHead(file: string, refuse: Refuse): Buffer {
   let first: Buffer;
   try {
     const st = statSync(file);
-    if (!st.isFile()) throw refuse('not a file');
+    if (!st.isFile()) throw refuse('not a file', 'unreadable');
     size = st.size;
     first = head(file, 4);
   } catch (err) {
     if (err instanceof InputError) throw err;
-    throw refuse(`cannot be read (${unreadable(file, err)})`);
+    throw refuse(`cannot be read (${unreadable(file, err)})`, 'unreadable');
   }
-  if (size === 0) throw refuse('empty file');
+  if (size === 0) throw refuse('empty file', 'empty');
   return first;
 }
 
@@ -169,15 +169,15 @@ async function ffprobe(runner: Runner, tools: Tools, file: string, signal: Abort
   }
   if (json) return json;
   await assertToolWorks(runner, tools.ffprobe, 'ffprobe');
-  throw refuse(probed.code === 0 ? 'not audio (ffprobe gave no readable answer)' : `not audio (${toolReason(probed.stderrTail)})`);
+  throw refuse(probed.code === 0 ? 'not audio (ffprobe gave no readable answer)' : `not audio (${toolReason(probed.stderrTail)})`, 'not-audio');
 }
 
 /** The head must really decode: ffprobe alone accepts some junk (random bytes named .mp3). */
 async function checkDecodes(runner: Runner, tools: Tools, file: string, opts: ProbeOptions, refuse: Refuse) {
   const decoded = await decode(runner, tools.ffmpeg, file, opts.signal, HEAD_SECONDS);
   if (decoded.code !== 0) await assertToolWorks(runner, tools.ffmpeg, 'ffmpeg');
-  if (decoded.code !== 0) throw refuse(`no decodable audio (${toolReason(decoded.stderrTail)})`);
-  if (decoded.seconds <= 0) throw refuse('no decodable audio (zero duration)');
+  if (decoded.code !== 0) throw refuse(`no decodable audio (${toolReason(decoded.stderrTail)})`, 'not-audio');
+  if (decoded.seconds <= 0) throw refuse('no decodable audio (zero duration)', 'not-audio');
   return decoded;
 }
 
@@ -201,7 +201,7 @@ function aacTrack(file: string, format: string, codec: string): Mp4Audio | undef
 /** probeFile, keeping the frame scan (MP3) or packet index (AAC in MP4) that a copy needs. */
 export async function probeInput(file: string, opts: ProbeOptions = {}): Promise<Probed> {
   const name = opts.displayName ?? file;
-  const refuse: Refuse = (reason) => new InputError(name, reason, opts.index ?? -1);
+  const refuse: Refuse = (reason, code) => new InputError(name, reason, opts.index ?? -1, code);
   const first = openHead(file, refuse);
 
   // MP3 frames of more than one format (files joined with cat): ffmpeg decodes them all, so the
@@ -222,22 +222,22 @@ export async function probeInput(file: string, opts: ProbeOptions = {}): Promise
     if (scanned.done) return scanned.done;
   }
   const stream = json.streams?.find((s) => s.codec_type === 'audio');
-  if (!stream) throw refuse('not audio (no audio stream)');
+  if (!stream) throw refuse('not audio (no audio stream)', 'not-audio');
   const sampleRate = Number(stream.sample_rate);
   const channels = Number(stream.channels);
-  if (!(sampleRate > 0) || !(channels > 0)) throw refuse('not audio (no sample rate or channel count)');
+  if (!(sampleRate > 0) || !(channels > 0)) throw refuse('not audio (no sample rate or channel count)', 'not-audio');
 
   let duration = Number(stream.duration ?? json.format?.duration);
   const skipDecode = opts.headDecode === false && duration > 0 && stream.codec_name !== 'mp3';
   const decoded = skipDecode ? { seconds: duration, stderrTail: '' } : await checkDecodes(runner, tools, file, opts, refuse);
   if (stream.codec_name === 'mp3' && scanned.reason && !scanned.formatChange && decoded.stderrTail.trim()) {
-    throw refuse(`not a readable MP3 (${scanned.reason})`);
+    throw refuse(`not a readable MP3 (${scanned.reason})`, 'bad-mp3');
   }
   if (!(duration > 0)) {
     // No stated length (some raw streams): the decode measures it, whole if the head was not.
     duration = decoded.seconds < HEAD_SECONDS ? decoded.seconds : (await decode(runner, tools.ffmpeg, file, opts.signal)).seconds;
   }
-  if (!(duration > 0)) throw refuse('zero duration');
+  if (!(duration > 0)) throw refuse('zero duration', 'not-audio');
 
   const format = formatFromProbe(json.format?.format_name ?? '', stream.codec_name ?? '');
   const codec = stream.codec_name ?? 'unknown';

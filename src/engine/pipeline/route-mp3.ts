@@ -3,11 +3,11 @@
 import path from 'node:path';
 import { InputError } from '../errors.js';
 import { transcodeToMp3 } from '../ffmpeg/transcode.js';
-import { fsReason } from '../io/fs-reason.js';
 import { buildId3v23 } from '../mp3/id3-write.js';
 import { joinMp3, type JoinPart } from '../mp3/join.js';
 import { scanMp3 } from '../mp3/scan.js';
 import type { Chapter } from './chapters.js';
+import { outputError } from './merge-output.js';
 import { partJob, perInput, type RouteContext, type RouteResult } from './route.js';
 
 /** LAME's encoder delay: what our own encodes carry, and the best guess for an MP3 without a LAME tag. */
@@ -25,7 +25,7 @@ async function encodePart(ctx: RouteContext, i: number): Promise<Part> {
   const { plan } = ctx;
   await transcodeToMp3(partJob(ctx, i, file, { sampleRate: plan.sampleRate, channels: plan.channels, bitRateKbps: plan.bitRateKbps! }));
   const outcome = await scanMp3(file, { signal: ctx.signal });
-  if (!outcome.ok) throw new InputError(ctx.names[i], `re-encoded audio is unreadable (${outcome.reason})`, i);
+  if (!outcome.ok) throw new InputError(ctx.names[i], `re-encoded audio is unreadable (${outcome.reason})`, i, 'reencode-failed');
   const s = outcome.scan;
   const samples = Math.round(ctx.probed[i].result.durationSeconds * plan.sampleRate);
   return { file, scan: s, delay: LAME_DELAY, padding: Math.max(0, s.frames * s.samplesPerFrame - LAME_DELAY - samples) };
@@ -75,10 +75,10 @@ export async function mp3Route(ctx: RouteContext): Promise<RouteResult> {
     // The join names files by path (a temporary one for a transcoded input); name the input.
     if (err instanceof InputError) {
       const i = parts.findIndex((p) => p.file === err.file);
-      if (i >= 0) throw new InputError(ctx.names[i], err.reason, i);
+      if (i >= 0) throw new InputError(ctx.names[i], err.reason, i, err.code);
     }
     // A full disk while writing the output is the output's problem, not an input's.
-    if ((err as NodeJS.ErrnoException).syscall === 'write') throw new Error(`cannot write ${ctx.output}: ${fsReason(err)}`);
+    if ((err as NodeJS.ErrnoException).syscall === 'write') throw outputError(`cannot write ${ctx.output}`, err);
     throw err;
   });
   return { durationSeconds: timeline(result.partFrames).total, chapters };

@@ -4,9 +4,9 @@
 import path from 'node:path';
 import { InputError } from '../errors.js';
 import { transcodeToAac } from '../ffmpeg/transcode.js';
-import { fsReason } from '../io/fs-reason.js';
 import { Mp4Error, readMp4Audio, type Mp4Audio } from '../mp4/read.js';
 import { mp4PartStarts, sameStream, writeMp4, type Mp4Part } from '../mp4/write.js';
+import { outputError } from './merge-output.js';
 import { partJob, perInput, type RouteContext, type RouteResult } from './route.js';
 
 async function encodePart(ctx: RouteContext, i: number): Promise<Mp4Part> {
@@ -16,7 +16,7 @@ async function encodePart(ctx: RouteContext, i: number): Promise<Mp4Part> {
   try {
     return { file, audio: readMp4Audio(file) };
   } catch (err) {
-    if (err instanceof Mp4Error) throw new InputError(ctx.names[i], `re-encoded audio is unreadable (${err.message})`, i);
+    if (err instanceof Mp4Error) throw new InputError(ctx.names[i], `re-encoded audio is unreadable (${err.message})`, i, 'reencode-failed');
     throw err;
   }
 }
@@ -28,8 +28,9 @@ function copiedPart(ctx: RouteContext, i: number): Mp4Part {
 }
 
 function checkOneStream(ctx: RouteContext, audios: Mp4Audio[]): void {
+  // The planner copies only AAC of the output's shape and encodes the rest to it: a mismatch is a bug.
   const bad = audios.findIndex((a) => !sameStream(a, audios[0]));
-  if (bad >= 0) throw new InputError(ctx.names[bad], 'its AAC stream differs from the output\'s and cannot be joined', bad);
+  if (bad >= 0) throw new Error(`internal: the AAC of ${ctx.names[bad]} differs from the output's`);
 }
 
 export async function mp4Route(ctx: RouteContext): Promise<RouteResult> {
@@ -48,7 +49,11 @@ export async function mp4Route(ctx: RouteContext): Promise<RouteResult> {
     signal: ctx.signal,
     onProgress: (done, all) => ctx.tracker.join(done, all),
   }).catch((err: unknown) => {
-    if ((err as NodeJS.ErrnoException).syscall === 'write') throw new Error(`cannot write ${ctx.output}: ${fsReason(err)}`);
+    if (err instanceof Mp4Error) {
+      const i = parts.findIndex((p) => err.message.startsWith(`${p.file}:`));
+      if (i >= 0) throw new InputError(ctx.names[i], err.message.slice(parts[i].file.length + 2), i, 'unreadable');
+    }
+    if ((err as NodeJS.ErrnoException).syscall === 'write') throw outputError(`cannot write ${ctx.output}`, err);
     throw err;
   });
   return { durationSeconds: total / rate, chapters };
