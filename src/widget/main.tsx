@@ -3,7 +3,7 @@
 // A page with none of them gets nothing.
 import { WIDGET_ELEMENT_ID } from '../shared/types.js';
 import { mount, remount } from './mount.js';
-import { labelResults } from './components/result-labels.js';
+import { enableChapterSeek, labelResults } from './components/result-labels.js';
 import { injectStyles } from './components/styles.js';
 import { UPLOAD_FORM_ID, enhanceUploadForm } from './components/upload-area.js';
 
@@ -16,6 +16,7 @@ function boot(): void {
   if (tool) mount(tool);
   if (form instanceof HTMLFormElement) enhanceUploadForm(form, { onAllDone: remount });
   labelResults(document);
+  enableChapterSeek(document);
 }
 
 if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', boot, { once: true });

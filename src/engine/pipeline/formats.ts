@@ -65,14 +65,3 @@ export const MUXER: Record<OutputFormat, string> = {
   flac: 'flac',
   wav: 'wav',
 };
-
-/** MIME type a result of each format is served as. */
-export const MIME: Record<OutputFormat, string> = {
-  mp3: 'audio/mpeg',
-  m4b: 'audio/mp4',
-  m4a: 'audio/mp4',
-  opus: 'audio/ogg; codecs=opus',
-  ogg: 'audio/ogg',
-  flac: 'audio/flac',
-  wav: 'audio/wav',
-};

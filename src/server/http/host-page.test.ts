@@ -44,13 +44,26 @@ describe('the host page', () => {
     expect(html).toContain('<meta name="viewport" content="width=device-width, initial-scale=1">');
   });
 
+  it('shows each result in its format, with its chapters as buttons that carry their start', () => {
+    const html = renderHostPage({
+      ...base,
+      results: [result({ id: 'book', format: 'm4b', file: 'book.m4b', chapters: [{ title: 'One <1>', start: 0, end: 61.5 }, { title: 'Two', start: 61.5, end: 75.4 }] })],
+    });
+    expect(html).toContain('<article class="audio-merge-result" data-result-id="book" data-format="m4b">');
+    expect(html).toContain('src="/results/SID/book.m4b"');
+    expect(html).toContain('<span class="audio-merge-format">M4B</span>');
+    expect(html).toContain('<button type="button" class="audio-merge-chapter" data-start="61.5"><span class="audio-merge-chapter-time">1:02</span> Two</button>');
+    expect(html).toContain('One &lt;1&gt;');
+    expect(renderHostPage({ ...base, results: [result({})] })).not.toContain('class="audio-merge-chapters"');
+  });
+
   it('lists results newest first as given, with player, download link, duration, size, time and sources in order', () => {
     const html = renderHostPage({
       ...base,
       results: [result({ id: 'newer', sources: ['b.mp3', 'a.mp3'] }), result({ id: 'older' })],
     });
     expect(html).not.toContain('No merged files yet');
-    expect(html.match(/<article class="audio-merge-result">/g)).toHaveLength(2);
+    expect(html.match(/<article class="audio-merge-result" data-result-id="[a-z]+" data-format="mp3">/g)).toHaveLength(2);
     expect(html.indexOf('/results/SID/newer.mp3')).toBeLessThan(html.indexOf('/results/SID/older.mp3'));
     expect(html).toContain('<audio controls preload="metadata" src="/results/SID/newer.mp3"></audio>');
     expect(html).toContain('<a class="audio-merge-download" href="/results/SID/newer.mp3?download=1" download>Download</a>');

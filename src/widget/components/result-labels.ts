@@ -7,7 +7,8 @@ const RESULT = '.audio-merge-result';
 export function resultName(article: Element): string {
   const sources = Array.from(article.querySelectorAll('.audio-merge-sources li'), (li) => li.textContent?.trim() ?? '').filter(Boolean);
   const when = article.querySelector('time')?.textContent?.trim();
-  let name = 'merged MP3';
+  const format = (article.getAttribute('data-format') ?? 'mp3').toUpperCase();
+  let name = `merged ${format}`;
   if (sources.length > 0) name += ` of ${sources[0]}${sources.length > 1 ? ` and ${sources.length - 1} more` : ''}`;
   return when ? `${name}, ${when}` : name;
 }
@@ -22,4 +23,21 @@ export function labelResults(root: ParentNode = document): void {
     // The visible word stays first in the name, so speech control by "Download" still works.
     if (link && !link.hasAttribute('aria-label')) link.setAttribute('aria-label', `Download ${name}`);
   }
+}
+
+/**
+ * A click on one of a result's chapters seeks that result's player there and plays. Delegated
+ * from `root`, so results the page adds later work too. Returns a function that removes it.
+ */
+export function enableChapterSeek(root: Document | HTMLElement = document): () => void {
+  const onClick = (event: Event) => {
+    const button = (event.target as Element | null)?.closest?.('.audio-merge-chapter');
+    const audio = button?.closest(RESULT)?.querySelector('audio');
+    const start = Number(button?.getAttribute('data-start'));
+    if (!audio || !Number.isFinite(start)) return;
+    audio.currentTime = start;
+    void audio.play().catch(() => undefined); // a browser may refuse to play without a gesture it counts
+  };
+  root.addEventListener('click', onClick);
+  return () => root.removeEventListener('click', onClick);
 }
