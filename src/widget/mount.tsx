@@ -3,6 +3,7 @@ import { createRoot, type Root } from 'react-dom/client';
 import { AudioMergeTool, type WidgetConfig } from './components/AudioMergeTool.js';
 import type { ListenHandler } from './components/RowPlayer.js';
 import { injectStyles } from './components/styles.js';
+import { parseFormats } from '../shared/output-formats.js';
 
 export const WRAPPER_CLASS = 'audio-merge-root';
 
@@ -22,6 +23,7 @@ export function readConfig(el: HTMLElement): WidgetConfig {
     port: d.port ?? '6001',
     makeLabel: d.makeLabel ?? 'Make MP3',
     title: d.title ?? '',
+    formats: parseFormats(d.formats),
   };
 }
 

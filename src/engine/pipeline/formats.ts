@@ -1,11 +1,8 @@
 // Pure: the output formats, how a file name or --format names one, and each one's defaults.
 
-export const OUTPUT_FORMATS = ['mp3', 'm4b', 'm4a', 'opus', 'ogg', 'flac', 'wav'] as const;
-export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
+import { isOutputFormat, type OutputFormat } from '../../shared/output-formats.js';
 
-export function isOutputFormat(name: string): name is OutputFormat {
-  return (OUTPUT_FORMATS as readonly string[]).includes(name);
-}
+export { OUTPUT_FORMATS, isOutputFormat, type OutputFormat } from '../../shared/output-formats.js';
 
 /** The format OUT's extension names, or undefined for an extension that names none. */
 export function formatFromPath(file: string): OutputFormat | undefined {

@@ -1,5 +1,6 @@
 // The host page: the upload form, the widget element (CONTRACT section 4) and this session's
 // merged results. A pure function of its inputs; every value is HTML-escaped.
+import { OUTPUT_FORMATS } from '../../shared/output-formats.js';
 import { API, WIDGET_ELEMENT_ID } from '../../shared/types.js';
 import type { ResultRow } from '../data/store.js';
 
@@ -127,7 +128,7 @@ export function renderHostPage(input: HostPageInput): string {
     <p class="hint">Up to ${e(input.maxFileMb)} MB per file: MP3, WAV, FLAC, Ogg, Opus, M4A/AAC and more.</p>
     <ul id="audio-merge-upload-list" class="audio-merge-upload-list"></ul>${notices}
   </section>
-  <div id="${WIDGET_ELEMENT_ID}" data-appid="${e(input.appid)}" data-sid="${e(input.sid)}" data-port="${e(input.socketPort)}" data-make-label="${e(makeLabel)}" data-title="${e(title)}"></div>
+  <div id="${WIDGET_ELEMENT_ID}" data-appid="${e(input.appid)}" data-sid="${e(input.sid)}" data-port="${e(input.socketPort)}" data-make-label="${e(makeLabel)}" data-title="${e(title)}" data-formats="${e(OUTPUT_FORMATS.join(' '))}"></div>
   <section id="audio-merge-results" class="audio-merge-results">
     <h2>Merged files</h2>
     ${results}

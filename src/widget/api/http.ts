@@ -34,11 +34,11 @@ export async function fetchItems(appid: string): Promise<AudioItem[]> {
 }
 
 /**
- * POST mergemp3 {items} in the order given; resolves true when the server answered "success",
+ * POST mergemp3 {items} in the order given (and {options} when the person chose any); resolves true when the server answered "success",
  * false for any other answer. Rejects when the request fails.
  */
-export async function requestMerge(items: AudioItem[]): Promise<{ success: boolean; answer: unknown }> {
-  const text = await postJson(API.merge, { items });
+export async function requestMerge(items: AudioItem[], options?: Record<string, unknown>): Promise<{ success: boolean; answer: unknown }> {
+  const text = await postJson(API.merge, options ? { items, options } : { items });
   let answer: unknown = text;
   try {
     answer = JSON.parse(text);

@@ -204,6 +204,26 @@ describe('make', () => {
     expect(document.querySelector('.audio-merge-progress')).not.toBeNull();
   });
 
+  it('with one format offered shows no choice and posts no options, as before', async () => {
+    await renderTool();
+    expect(screen.queryByLabelText('Format')).toBeNull();
+    await pressMake();
+    const call = f.calls.find((c) => c.url === '/app/merge/mergemp3')!;
+    expect(Object.keys(call.body as object)).toEqual(['items']);
+  });
+
+  it('with several formats offered, posts the chosen format and the chapters switch beside the items', async () => {
+    render(<AudioMergeTool appid="app-7" sid="sid-1" port="6123" makeLabel="Make MP3" title="T" formats={['mp3', 'm4b', 'flac']} />);
+    await screen.findByText('alpha.wav');
+    const select = screen.getByLabelText('Format') as HTMLSelectElement;
+    expect(Array.from(select.options, (o) => o.value)).toEqual(['mp3', 'm4b', 'flac']);
+    fireEvent.change(select, { target: { value: 'm4b' } });
+    fireEvent.click(screen.getByLabelText('Chapters'));
+    await pressMake();
+    const call = f.calls.find((c) => c.url === '/app/merge/mergemp3')!;
+    expect((call.body as { options: unknown }).options).toEqual({ format: 'm4b', chapters: false });
+  });
+
   it('an empty list says so and cannot be made', async () => {
     f = fakeFetch({ '/app/merge/getDataJson': () => json([]) });
     vi.stubGlobal('fetch', f.fn);
