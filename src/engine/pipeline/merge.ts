@@ -62,6 +62,44 @@ function lazyScratch(workDir: string) {
   return { scratch, cleanup: async () => made && rm(await made.catch(() => ''), { recursive: true, force: true }) };
 }
 
+interface Job {
+  inputs: string[];
+  output: string;
+  target: string;
+  partial: string;
+  format: OutputFormat;
+  names: string[];
+  signal: AbortSignal;
+  abort: () => void;
+  scratch: () => Promise<string>;
+  opts: MergeOptions & MergeDeps;
+}
+
+/** Chapters as the options ask: none when off, titled by the rule, within the format's limit. */
+function chapterMaker(job: Job, probed: Probed[]) {
+  const titles = chapterTitles(job.names, probed.map((p) => p.result.tags.title), job.opts.chapterTitles);
+  return (starts: number[], total: number) =>
+    job.opts.chapters === false ? [] : chaptersFromStarts(titles, starts, total, CHAPTER_LIMIT[job.format]);
+}
+
+/** Probe, plan, gather tags, then the format's route writes the partial file. */
+async function runRoute(job: Job): Promise<{ plan: OutputPlan; result: RouteResult; tracker: ProgressTracker }> {
+  const { opts, signal, names } = job;
+  await claimOutput(job.output, job.target, job.partial);
+  const tools = opts.tools ?? (await locateTools());
+  const probed = await probeAll(job.inputs, names, tools, signal, opts.runner, job.abort);
+  const plan = makePlan(job.format, probed, opts);
+  const meta = await resolveMeta({ opts, probed, names, tools, runner: opts.runner, signal, scratch: job.scratch });
+  const decoded = plan.copy.flatMap((c, i) => (c ? [] : [i]));
+  const tracker = new ProgressTracker(probed.map((p) => p.result.durationSeconds), decoded, opts.onProgress, finalWeight(plan));
+  tracker.start();
+  const concurrency = Math.max(1, opts.concurrency ?? os.availableParallelism());
+  const ctx: RouteContext = { ...job, probed, plan, tools, runner: opts.runner, concurrency, tracker, meta, chapters: chapterMaker(job, probed) };
+  const result = await ROUTES[routeOf(job.format)](ctx);
+  if (signal.aborted) throw new AbortError();
+  return { plan, result, tracker };
+}
+
 /**
  * Join `inputs`, in order, into one file at `output` in the asked format, atomically (temporary
  * file + rename). Throws InputError (with index) for an unusable input, AbortError when cancelled.
@@ -70,40 +108,26 @@ export async function mergeFiles(inputs: string[], output: string, opts: MergeOp
   if (inputs.length === 0) throw new Error('mergeFiles: no inputs');
   const target = path.resolve(output);
   if (inputs.some((f) => path.resolve(f) === target)) throw new Error('mergeFiles: the output is one of the inputs');
-  const format = opts.format ?? formatFromPath(output) ?? 'mp3';
   const outer = opts.signal;
   if (outer?.aborted) throw new AbortError();
 
   // One controller for the whole job, so a failure in one transcode stops the others.
-  const job = new AbortController();
-  const onOuterAbort = () => job.abort();
-  outer?.addEventListener('abort', onOuterAbort, { once: true });
-  const signal = job.signal;
-  const abort = () => job.abort();
-  const names = inputs.map((f, i) => opts.displayNames?.[i] ?? f);
-  const partial = partialPath(target);
+  const controller = new AbortController();
+  const abort = () => controller.abort();
+  outer?.addEventListener('abort', abort, { once: true });
   const { scratch, cleanup } = lazyScratch(opts.tmpDir ?? path.dirname(target));
+  const job: Job = {
+    inputs, output, target, partial: partialPath(target), format: opts.format ?? formatFromPath(output) ?? 'mp3',
+    names: inputs.map((f, i) => opts.displayNames?.[i] ?? f), signal: controller.signal, abort, scratch, opts,
+  };
   try {
-    await claimOutput(output, target, partial);
-    const tools = opts.tools ?? (await locateTools());
-    const probed = await probeAll(inputs, names, tools, signal, opts.runner, abort);
-    const plan = makePlan(format, probed, opts);
-    const meta = await resolveMeta({ opts, probed, names, tools, runner: opts.runner, signal, scratch });
-    const decoded = plan.copy.flatMap((c, i) => (c ? [] : [i]));
-    const tracker = new ProgressTracker(probed.map((p) => p.result.durationSeconds), decoded, opts.onProgress, finalWeight(plan));
-    tracker.start();
-    const titles = chapterTitles(names, probed.map((p) => p.result.tags.title), opts.chapterTitles);
-    const chapters = (starts: number[], total: number) =>
-      opts.chapters === false ? [] : chaptersFromStarts(titles, starts, total, CHAPTER_LIMIT[format]);
-    const ctx: RouteContext = { inputs, names, probed, plan, output, partial, scratch, tools, runner: opts.runner, signal, abort, concurrency: Math.max(1, opts.concurrency ?? os.availableParallelism()), tracker, meta, chapters };
-    const result = await ROUTES[routeOf(format)](ctx);
-    if (signal.aborted) throw new AbortError();
-    await rename(partial, target);
+    const { plan, result, tracker } = await runRoute(job);
+    await rename(job.partial, target);
     const bytes = (await stat(target)).size;
     tracker.complete();
     return {
       output: target,
-      format,
+      format: job.format,
       durationSeconds: Math.round(result.durationSeconds * 1e6) / 1e6,
       inputs: inputs.length,
       transcoded: plan.transcoded,
@@ -113,12 +137,12 @@ export async function mergeFiles(inputs: string[], output: string, opts: MergeOp
       channels: plan.channels,
     };
   } catch (err) {
-    await rm(partial, { force: true });
+    await rm(job.partial, { force: true });
     if (outer?.aborted) throw err instanceof AbortError ? err : new AbortError();
     throw err;
   } finally {
-    outer?.removeEventListener('abort', onOuterAbort);
-    job.abort();
+    outer?.removeEventListener('abort', abort);
+    abort();
     await cleanup();
   }
 }
