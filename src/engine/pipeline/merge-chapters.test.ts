@@ -24,15 +24,17 @@ describe('chapters land where each input starts', () => {
   afterAll(() => cleanup());
 
   it.each<OutputFormat>(['mp3', 'm4b', 'opus', 'ogg', 'flac', 'wav'])(
-    'within 30 ms at every one of 60 mixed inputs, in %s, as ffprobe and music-metadata read them',
+    'within 5 ms (the contract allows 30) at every one of 60 mixed inputs, in %s, as ffprobe and music-metadata read them',
     async (format) => {
       const out = path.join(dir, `sixty.${format}`);
       const report = await mergeFiles(inputs, out, { tools, concurrency: 2 });
       const onsets = findOnsets(await decodePcm(out));
       expect(onsets).toHaveLength(COUNT);
       expect(report.chapters).toHaveLength(COUNT);
+      // The contract allows 30 ms; the counted starts land within a few (worst seen 3.1 ms, M4B), so
+      // 5 ms is asserted: an encoder delay or priming left out (23-25 ms) must fail here.
       const worst = Math.max(...report.chapters.map((c, i) => Math.abs(c.start - onsets[i])));
-      expect(worst).toBeLessThanOrEqual(0.03);
+      expect(worst).toBeLessThanOrEqual(0.005);
       // Every input carries a distinct title tag: those are the titles.
       expect(report.chapters.map((c) => c.title)).toEqual(inputs.map((_, i) => `Part ${i + 1}`));
       expect(report.chapters.every((c, i) => i === 0 || c.start === report.chapters[i - 1].end)).toBe(true);
@@ -58,7 +60,7 @@ describe('chapters land where each input starts', () => {
     120_000,
   );
 
-  it('groups 300 MP3 inputs two to a chapter (a CTOC holds at most 255), each at its first input\'s real start', async () => {
+  it('groups 300 MP3 inputs two to a chapter (a CTOC holds at most 255), each within 5 ms of its first input\'s real start', async () => {
     const one = await makeOnsetInput(path.join(dir, 'short.mp3'), ONSET_KINDS[0], 0.4, 500);
     const many = Array.from({ length: 300 }, (_, i) => path.join(dir, `short-${String(i).padStart(3, '0')}.mp3`));
     for (const f of many) await copyFile(one, f);
@@ -70,7 +72,7 @@ describe('chapters land where each input starts', () => {
     expect(report.chapters).toHaveLength(150);
     report.chapters.forEach((c, k) => {
       expect(c.title).toBe(`short-${String(2 * k).padStart(3, '0')}`);
-      expect(Math.abs(c.start - onsets[2 * k])).toBeLessThanOrEqual(0.03);
+      expect(Math.abs(c.start - onsets[2 * k])).toBeLessThanOrEqual(0.005);
     });
     expect((await ffprobeChapters(out)).length).toBe(150);
   }, 60_000);
