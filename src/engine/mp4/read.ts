@@ -178,6 +178,8 @@ export function readMp4Audio(file: string): Mp4Audio {
   const timescale = moovBuf.readUInt32BE(mdhd.start + (moovBuf[mdhd.start] === 1 ? 20 : 12));
   if (config.frame !== FRAME || timescale !== config.sampleRate) throw new Mp4Error('AAC framing other than 1024 samples at the stream rate');
   const sizes = sampleSizes(moovBuf, stsz);
+  // A fragmented MP4 keeps its packets in moof boxes; ffmpeg decodes it, so it is re-encoded.
+  if (sizes.length === 0) throw new Mp4Error('no packets in its index (a fragmented MP4?)');
   checkTiming(moovBuf, stts, sizes.length);
   const offsets = sampleOffsets(moovBuf, stbl, sizes);
   const { priming, audioSamples } = edits(moovBuf, moov, trak, config.sampleRate, sizes.length);
