@@ -1,6 +1,6 @@
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { parseFile } from 'music-metadata';
@@ -9,7 +9,7 @@ import { decodeErrors, decodePcm, ffprobeJson, makeTone, tempDir, tools as fixtu
 import { ffprobeChapters } from '../../../test/support/chapter-readers.js';
 import { makeMp3WithCover } from '../../../test/support/merge-fixtures.js';
 import { makeOnsetInputs } from '../../../test/support/onsets.js';
-import { InputError } from '../errors.js';
+import { AbortError, InputError } from '../errors.js';
 import type { Tools } from '../types.js';
 import type { OutputFormat } from './formats.js';
 import { mergeFiles } from './merge.js';
@@ -190,5 +190,21 @@ describe('output formats', () => {
     expect(err).toBeInstanceOf(InputError);
     expect((err as Error).message).toBe(`${notImage}: cover is not a JPEG or PNG image`);
     expect(existsSync(out)).toBe(false);
+  });
+
+  it.each(['ogg', 'm4b'] as const)('cancels a %s merge part-way: AbortError, no output, no temporary files', async (format) => {
+    const long = await makeTone(path.join(dir, `long-${format}.wav`), { seconds: 30 });
+    const outDir = path.join(dir, `cancel-${format}`);
+    await mkdir(outDir);
+    const controller = new AbortController();
+    const out = path.join(outDir, `cancelled.${format}`);
+    const err = await mergeFiles([long, long], out, {
+      tools,
+      concurrency: 1,
+      signal: controller.signal,
+      onProgress: (p) => p > 0 && controller.abort(),
+    }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(AbortError);
+    expect(await readdir(outDir)).toEqual([]);
   });
 });
