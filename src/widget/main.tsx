@@ -4,6 +4,7 @@
 import { WIDGET_ELEMENT_ID } from '../shared/types.js';
 import { mount, remount, setUploading } from './mount.js';
 import { enhanceResults } from './components/results.js';
+import { enableChapterSeek } from './components/result-labels.js';
 import { injectStyles } from './components/styles.js';
 import { UPLOAD_FORM_ID, enhanceUploadForm } from './components/upload-area.js';
 
@@ -16,6 +17,7 @@ function boot(): void {
   if (tool) mount(tool);
   if (form instanceof HTMLFormElement) enhanceUploadForm(form, { onAllDone: remount, onBusyChange: setUploading });
   enhanceResults(document);
+  enableChapterSeek(document);
 }
 
 if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', boot, { once: true });

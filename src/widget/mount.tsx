@@ -5,6 +5,7 @@ import { AudioMergeTool, type WidgetConfig } from './components/AudioMergeTool.j
 import type { ListenHandler } from './components/RowPlayer.js';
 import { injectStyles } from './components/styles.js';
 import { createWidgetStore, type WidgetStore, type WidgetStoreDeps } from './store/widget-store.js';
+import { parseFormats } from '../shared/output-formats.js';
 
 export const WRAPPER_CLASS = 'audio-merge-root';
 
@@ -25,6 +26,7 @@ export function readConfig(el: HTMLElement): WidgetConfig {
     port: d.port ?? '6001',
     makeLabel: d.makeLabel ?? 'Make MP3',
     title: d.title ?? '',
+    formats: parseFormats(d.formats),
   };
 }
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { AbortError, InputError, OutputError, ToolError } from '../../engine/index.js';
 import { asJobFailure, inputFailure } from './job-errors.js';
-import { downloadName, inputFailureMessage, INTERNAL_MESSAGE, SHUTDOWN_MESSAGE, uniqueName, waitingText } from './job-messages.js';
+import { describedDownloadName, downloadName, inputFailureMessage, INTERNAL_MESSAGE, SHUTDOWN_MESSAGE, uniqueDownloadName, waitingText } from './job-messages.js';
 
 describe('job messages', () => {
   it('names the original file, not the stored path, and reads as a sentence', () => {
@@ -48,12 +48,15 @@ describe('job messages', () => {
     expect(downloadName(new Date(2027, 0, 2, 3, 4))).toBe('merged-2027-01-02-0304.mp3');
   });
 
-  it('a download name already taken in the session gets -2, -3 before its extension', () => {
-    expect(uniqueName('merged-2026-11-21-1430.mp3', [])).toBe('merged-2026-11-21-1430.mp3');
-    expect(uniqueName('merged-2026-11-21-1430.mp3', ['merged-2026-11-21-1430.mp3'])).toBe('merged-2026-11-21-1430-2.mp3');
-    expect(uniqueName('merged-2026-11-21-1430.mp3', ['merged-2026-11-21-1430.mp3', 'merged-2026-11-21-1430-2.mp3'])).toBe(
-      'merged-2026-11-21-1430-3.mp3',
-    );
-    expect(uniqueName('merged', ['merged'])).toBe('merged-2');
+  it('names a download by its title and date, safe as a file name, in its format', () => {
+    const at = new Date(2026, 10, 21, 14, 30);
+    expect(describedDownloadName('My Book: Part 1/2', at, 'm4b')).toBe('My Book Part 1 2 2026-11-21 1430.m4b');
+    expect(describedDownloadName('..\u0000', at, 'opus')).toBe('merged-2026-11-21-1430.opus');
+    expect(describedDownloadName(undefined, at, 'flac')).toBe('merged-2026-11-21-1430.flac');
+  });
+
+  it('never gives two results of a session the same download name', () => {
+    expect(uniqueDownloadName('a.mp3', new Set(['b.mp3']))).toBe('a.mp3');
+    expect(uniqueDownloadName('a.mp3', new Set(['a.mp3', 'a (2).mp3']))).toBe('a (3).mp3');
   });
 });

@@ -42,13 +42,24 @@ export function downloadName(at: Date, format = 'mp3'): string {
   return `merged-${at.getFullYear()}-${pad(at.getMonth() + 1)}-${pad(at.getDate())}-${pad(at.getHours())}${pad(at.getMinutes())}.${format}`;
 }
 
-/** `name`, or with "-2", "-3"... before its extension, so that it is none of `taken`. */
-export function uniqueName(name: string, taken: Iterable<string>): string {
-  const used = new Set(taken);
-  if (!used.has(name)) return name;
+/** A title made safe as a file name: no path separators, reserved or control characters, at most 80 characters. */
+export function safeFileTitle(title: string): string {
+  // eslint-disable-next-line no-control-regex
+  const clean = title.replace(/[\u0000-\u001f\u007f/\\:*?"<>|]+/g, ' ').replace(/\s+/g, ' ').trim().replace(/^\.+/, '');
+  return [...clean].slice(0, 80).join('').trim();
+}
+
+/** "Title 2026-11-21 1430.m4b": what the result is, then when; today's name when there is no title. */
+export function describedDownloadName(title: string | undefined, at: Date, format: string): string {
+  const safe = title ? safeFileTitle(title) : '';
+  if (!safe) return downloadName(at, format);
+  return `${safe} ${at.getFullYear()}-${pad(at.getMonth() + 1)}-${pad(at.getDate())} ${pad(at.getHours())}${pad(at.getMinutes())}.${format}`;
+}
+
+/** `name`, or "name (2).ext", "name (3).ext"... whichever no other result of the session has. */
+export function uniqueDownloadName(name: string, taken: ReadonlySet<string>): string {
+  if (!taken.has(name)) return name;
   const dot = name.lastIndexOf('.');
   const [stem, ext] = dot > 0 ? [name.slice(0, dot), name.slice(dot)] : [name, ''];
-  let n = 2;
-  while (used.has(`${stem}-${n}${ext}`)) n++;
-  return `${stem}-${n}${ext}`;
+  for (let n = 2; ; n++) if (!taken.has(`${stem} (${n})${ext}`)) return `${stem} (${n})${ext}`;
 }

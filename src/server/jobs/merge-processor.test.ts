@@ -34,9 +34,9 @@ describe('the merge processor', () => {
     await run('j4');
     const names = (await store.listResults('s1')).map((r) => r.downloadName).sort();
     expect(names).toEqual([
-      'merged-2026-11-22-1430-2.mp3',
-      'merged-2026-11-22-1430-3.mp3',
-      'merged-2026-11-22-1430-4.mp3',
+      'merged-2026-11-22-1430 (2).mp3',
+      'merged-2026-11-22-1430 (3).mp3',
+      'merged-2026-11-22-1430 (4).mp3',
       'merged-2026-11-22-1430.mp3',
     ]);
     // Another session may use the plain name.

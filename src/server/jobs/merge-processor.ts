@@ -11,7 +11,8 @@ import { systemClock, type Clock } from '../../shared/clock.js';
 import type { ItemRow, ResultRow, Store } from '../data/store.js';
 import { resultRef, uploadRef, type FileStorage } from '../files/storage.js';
 import { inputFailure } from './job-errors.js';
-import { downloadName, inputFailureMessage, uniqueName } from './job-messages.js';
+import { describedDownloadName, inputFailureMessage, uniqueDownloadName } from './job-messages.js';
+import { engineOptions, type MergeOptionsData } from './merge-options.js';
 import type { MergeJobData, Processor } from './queue.js';
 
 export type MergeFn = (inputs: string[], output: string, opts: MergeOptions) => Promise<MergeReport>;
@@ -53,9 +54,11 @@ export function createMergeProcessor(deps: MergeProcessorDeps): Processor {
   async function runEngine(data: MergeJobData, items: ItemRow[], work: string, progress: (p: number) => void, signal: AbortSignal) {
     const names = items.map((i) => i.filename);
     const inputs = await Promise.all(items.map((i) => files.localPath(uploadRef(i), work)));
-    const output = path.join(work, 'merged.mp3');
+    const chosen = engineOptions(data.options as MergeOptionsData);
+    const output = path.join(work, `merged.${chosen.format}`);
     try {
       const report = await merge(inputs, output, {
+        ...chosen,
         onProgress: progress,
         signal,
         tmpDir: work,
@@ -83,20 +86,27 @@ export function createMergeProcessor(deps: MergeProcessorDeps): Processor {
   }
 
   /** Move the output into storage, then record it; a result is listed only once its file is in place. */
+  /** What the download is called: the title when given, else the first chapter's, plus the date; unique in the session. */
+  async function nameFor(data: MergeJobData, report: MergeReport, at: Date): Promise<string> {
+    const title = (data.options as MergeOptionsData).title ?? report.chapters[0]?.title;
+    const named = Object.keys(data.options).length > 0 ? describedDownloadName(title, at, report.format) : describedDownloadName(undefined, at, report.format);
+    const taken = new Set((await store.listResults(data.sid)).map((r) => r.downloadName));
+    return uniqueDownloadName(named, taken);
+  }
+
   async function storeResult(data: MergeJobData, items: ItemRow[], output: string, report: MergeReport): Promise<ResultRow> {
     const at = new Date(clock.now());
-    const taken = (await store.listResults(data.sid)).map((r) => r.downloadName);
     const result: ResultRow = {
       id: data.jobId,
       sid: data.sid,
       jobId: data.jobId,
-      file: resultFileName(data.jobId),
-      downloadName: uniqueName(downloadName(at), taken),
-      format: 'mp3',
+      file: resultFileName(data.jobId, report.format),
+      downloadName: await nameFor(data, report, at),
+      format: report.format,
       duration: report.durationSeconds,
       size: report.bytes,
       sources: items.map((i) => i.filename),
-      chapters: [],
+      chapters: report.chapters,
       createdAt: at.getTime(),
     };
     await files.put(resultRef(result), output);

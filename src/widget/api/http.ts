@@ -68,11 +68,15 @@ export async function fetchItems(appid: string): Promise<AudioItem[]> {
 }
 
 /**
- * POST mergemp3 {items, requestId} in the order given; `success` is true when the server answered
- * "success". Rejects when the request fails.
+ * POST mergemp3 {items, requestId} in the order given (and {options} when the person chose any);
+ * `success` is true when the server answered "success". Rejects when the request fails.
  */
-export async function requestMerge(items: AudioItem[], requestId: string): Promise<{ success: boolean; answer: unknown }> {
-  const text = await postJson(API.merge, { items, requestId });
+export async function requestMerge(
+  items: AudioItem[],
+  requestId: string,
+  options?: Record<string, unknown>,
+): Promise<{ success: boolean; answer: unknown }> {
+  const text = await postJson(API.merge, options ? { items, requestId, options } : { items, requestId });
   let answer: unknown = text;
   try {
     answer = JSON.parse(text);

@@ -237,3 +237,25 @@ describe('a merge found on load', () => {
     expect(screen.getByRole('button', { name: 'Make MP3' })).toBeEnabled();
   });
 });
+
+describe('the output choice', () => {
+  it('with one format offered shows no choice and posts no options, as before', async () => {
+    await renderTool();
+    expect(screen.queryByLabelText('Format')).toBeNull();
+    await pressMake();
+    const call = f.calls.find((c) => c.url === '/app/merge/mergemp3')!;
+    expect(Object.keys(call.body as object)).toEqual(['items', 'requestId']);
+  });
+
+  it('with several formats offered, posts the chosen format and the chapters switch beside the items', async () => {
+    render(<AudioMergeTool appid="app-7" sid="sid-1" port="6123" makeLabel="Make MP3" title="T" formats={['mp3', 'm4b', 'flac']} />);
+    await screen.findByText('alpha.wav');
+    const select = screen.getByLabelText('Format') as HTMLSelectElement;
+    expect(Array.from(select.options, (o) => o.value)).toEqual(['mp3', 'm4b', 'flac']);
+    fireEvent.change(select, { target: { value: 'm4b' } });
+    fireEvent.click(screen.getByLabelText('Chapters'));
+    await pressMake();
+    const call = f.calls.find((c) => c.url === '/app/merge/mergemp3')!;
+    expect((call.body as { options: unknown }).options).toEqual({ format: 'm4b', chapters: false });
+  });
+});

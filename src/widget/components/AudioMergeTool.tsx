@@ -3,6 +3,7 @@
 import { useEffect, useState } from 'react';
 import { createWidgetStore, type WidgetStore, type WidgetStoreDeps } from '../store/widget-store.js';
 import { ListView } from './ListView.js';
+import type { OutputFormat } from '../../shared/output-formats.js';
 import { ProgressView } from './ProgressView.js';
 import type { ListenHandler } from './RowPlayer.js';
 import { useWidgetState } from './use-widget.js';
@@ -13,6 +14,8 @@ export interface WidgetConfig {
   port: string;
   makeLabel: string;
   title: string;
+  /** The formats this host offers (data-formats); with one, the merge carries no options. */
+  formats?: OutputFormat[];
 }
 
 export interface AudioMergeToolProps extends WidgetConfig {
@@ -23,7 +26,7 @@ export interface AudioMergeToolProps extends WidgetConfig {
   storeDeps?: WidgetStoreDeps;
 }
 
-export function AudioMergeTool({ appid, sid, port, makeLabel, title, onListen, listenInterval, store: given, storeDeps }: AudioMergeToolProps) {
+export function AudioMergeTool({ appid, sid, port, makeLabel, title, formats = ['mp3'], onListen, listenInterval, store: given, storeDeps }: AudioMergeToolProps) {
   const [store] = useState(() => given ?? createWidgetStore({ appid, sid, port }, storeDeps));
   const state = useWidgetState(store);
   const { actions } = store;
@@ -34,5 +37,5 @@ export function AudioMergeTool({ appid, sid, port, makeLabel, title, onListen, l
   }, [actions]);
 
   if (state.showSpinner) return <ProgressView state={state} onCancel={() => void actions.cancel()} onReload={actions.reload} />;
-  return <ListView state={state} actions={actions} title={title} makeLabel={makeLabel} onListen={onListen} listenInterval={listenInterval} />;
+  return <ListView state={state} actions={actions} title={title} makeLabel={makeLabel} formats={formats} onListen={onListen} listenInterval={listenInterval} />;
 }

@@ -30,3 +30,20 @@ export function labelResults(root: ParentNode = document): void {
     if (link && !link.hasAttribute('aria-label')) link.setAttribute('aria-label', texts.downloadResult(name));
   }
 }
+
+/**
+ * A click on one of a result's chapters seeks that result's player there and plays. Delegated
+ * from `root`, so results the page adds later work too. Returns a function that removes it.
+ */
+export function enableChapterSeek(root: Document | HTMLElement = document): () => void {
+  const onClick = (event: Event) => {
+    const button = (event.target as Element | null)?.closest?.('.audio-merge-chapter');
+    const audio = button?.closest(RESULT)?.querySelector('audio');
+    const start = Number(button?.getAttribute('data-start'));
+    if (!audio || !Number.isFinite(start)) return;
+    audio.currentTime = start;
+    void audio.play().catch(() => undefined); // a browser may refuse to play without a gesture it counts
+  };
+  root.addEventListener('click', onClick);
+  return () => root.removeEventListener('click', onClick);
+}

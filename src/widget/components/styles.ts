@@ -104,6 +104,13 @@ ${AREAS} {
 .audio-merge-root .audio-merge-make:active:not(:disabled) { transform: translateY(1px); }
 .audio-merge-root .audio-merge-make:disabled { cursor: not-allowed; color: #f3f4f6; background: #a5b4fc; }
 
+/* The output choice beside the make button (only when the host offers more than one format) */
+.audio-merge-root .audio-merge-actions { display: flex; flex-wrap: wrap; align-items: center; justify-content: flex-end; gap: 10px; }
+.audio-merge-root .audio-merge-output { display: inline-flex; align-items: center; gap: 10px; font-size: 14px; }
+.audio-merge-root .audio-merge-format { min-height: 44px; padding: 0 8px; border: 1px solid #cbd2e1; border-radius: 8px; font: inherit; background: #fff; }
+.audio-merge-root .audio-merge-chapters-switch { display: inline-flex; align-items: center; gap: 6px; min-height: 44px; cursor: pointer; }
+.audio-merge-root .audio-merge-visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
+
 /* The progress view */
 .audio-merge-root .audio-merge-progress {
   display: flex; flex-direction: column; align-items: center; gap: 14px; padding: 18px 4px 8px; outline: none;

@@ -9,7 +9,8 @@ import { runningMerge, type MergeStatus } from './status.js';
 
 export interface MergeActions {
   /** Ask for the merge of the list as it stands; never rejects (failures are shown and logged). */
-  make(): Promise<void>;
+  /** `options`: the output the person chose (format, chapters), when the host offers a choice. */
+  make(options?: Record<string, unknown>): Promise<void>;
   /** On load: when this session's latest merge is queued or running, show it. */
   attachToRunning(): Promise<void>;
   cancel(): Promise<void>;
@@ -84,7 +85,7 @@ export function createMergeActions(c: Container, deps: MergeDeps): MergeActions 
   }
 
   return {
-    async make() {
+    async make(options?: Record<string, unknown>) {
       const { items } = c.getState();
       if (!inList(c.getState()) || items.length === 0) return;
       deps.beforeMerge();
@@ -96,7 +97,9 @@ export function createMergeActions(c: Container, deps: MergeDeps): MergeActions 
       await Promise.race([sub.ready, new Promise((r) => env.setTimeout(() => r(undefined), deps.subscribeWaitMs))]);
       callPending = true;
       try {
-        const { success, answer } = await api.requestMerge(items, requestId as string);
+        const { success, answer } = await (options
+          ? api.requestMerge(items, requestId as string, options)
+          : api.requestMerge(items, requestId as string));
         callPending = false;
         if (success) succeed();
         else console.error('Error', answer);

@@ -9,6 +9,7 @@ import type { AppConfig } from '../../config.js';
 import { AppError, fail } from '../errors.js';
 import { QueueClosedError } from '../../jobs/job-errors.js';
 import { queuedJobRow, type JobOutcome, type JobQueue, type MergeJobData } from '../../jobs/queue.js';
+import { checkMergeOptions, type MergeOptionsData } from '../../jobs/merge-options.js';
 import { requireSession } from '../session.js';
 import { documented, mergeSchema } from './schemas.js';
 import type { Store } from '../../data/store.js';
@@ -37,14 +38,17 @@ export function orderedIds(body: unknown, maxFiles: number): string[] {
   });
 }
 
-/** The client's own name for the merge, echoed in its status events; null when it gave none. */
-export function requestIdOf(body: unknown): string | null {
-  const requestId = (body as { requestId?: unknown }).requestId;
-  if (requestId === undefined || requestId === null) return null;
-  if (typeof requestId !== 'string' || !/^[A-Za-z0-9_.:-]{1,100}$/.test(requestId)) {
+/** The body's "options" and "requestId", or a 400 naming what is wrong. */
+export function mergeChoices(body: unknown): { options: MergeOptionsData; requestId: string | null } {
+  const b = body as { options?: unknown; requestId?: unknown };
+  const checked = checkMergeOptions(b.options);
+  if (!checked.ok) fail('badRequest', checked.message);
+  const r = b.requestId;
+  // It is echoed in status payloads and matched by the widget: a short name, nothing more.
+  if (r !== undefined && r !== null && (typeof r !== 'string' || !/^[A-Za-z0-9_.:-]{1,100}$/.test(r))) {
     fail('badRequest', '"requestId" must be 1 to 100 letters, digits or _ . : -');
   }
-  return requestId;
+  return { options: checked.options, requestId: typeof r === 'string' ? r : null };
 }
 
 /** A job that did not succeed, as the HTTP answer it gets: the status follows the code. */
@@ -59,7 +63,7 @@ export async function mergeRoutes(app: FastifyInstance, { store, jobs, config, c
     async (request, reply) => {
       const session = requireSession(request);
       const ids = orderedIds(request.body, config.maxFiles);
-      const requestId = requestIdOf(request.body);
+      const { options, requestId } = mergeChoices(request.body);
       const owned = await store.itemsOwnedBy(session.sid, [...new Set(ids)]);
       const byId = new Map(owned.map((i) => [i.id, i]));
       // Nothing is queued unless every id is this session's.
@@ -67,7 +71,7 @@ export async function mergeRoutes(app: FastifyInstance, { store, jobs, config, c
       const appids = new Set(owned.map((i) => i.appid));
       if (appids.size !== 1) fail('badRequest', 'The items come from more than one widget (appid)');
 
-      const data: MergeJobData = { jobId: randomUUID(), sid: session.sid, appid: owned[0].appid, itemIds: ids, options: {}, requestId };
+      const data: MergeJobData = { jobId: randomUUID(), sid: session.sid, appid: owned[0].appid, itemIds: ids, options: { ...options }, requestId };
       await store.addJob(queuedJobRow(data, clock.now()));
       request.log.info({ job: data.jobId, items: ids.length, requestId }, 'merge queued');
       // The job is not tied to this request: a client that goes away does not stop it.
