@@ -22,6 +22,8 @@ export interface AppConfig {
   retentionHours: number;
   /** How often the retention sweep runs, ms. */
   sweepIntervalMs: number;
+  /** How long the start-up check of the database (PRAGMA quick_check) may take before it is skipped. */
+  dbCheckTimeoutMs: number;
   /** Merges that run at once; more wait in order. */
   mergeConcurrency: number;
   /** Requests per minute per session. */
@@ -47,6 +49,7 @@ export const DEFAULT_CONFIG: AppConfig = {
   maxFiles: 500,
   retentionHours: 24,
   sweepIntervalMs: 10 * 60 * 1000,
+  dbCheckTimeoutMs: 10_000,
   mergeConcurrency: os.availableParallelism(),
   uploadRateLimit: 120,
   mergeRateLimit: 20,

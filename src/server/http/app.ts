@@ -12,7 +12,7 @@ import fastifyStatic from '@fastify/static';
 import { locateTools, probeFile, type Tools } from '../../engine/index.js';
 import { resolveConfig, type AppConfig } from '../config.js';
 import { withItemListCache } from '../data/item-list-cache.js';
-import { openSqliteStore } from '../data/sqlite-store.js';
+import { openCheckedSqliteStore } from '../data/db-check.js';
 import { AppError, ERRORS } from './errors.js';
 import { createFlash } from './flash.js';
 import { createJobRunner, type JobRunner } from '../jobs/job-runner.js';
@@ -70,7 +70,8 @@ export async function createApp(partial: Partial<AppConfig> = {}, deps: AppDeps 
   });
 
   const storage = createStorage(config.dataDir);
-  const store = withItemListCache(openSqliteStore(path.join(storage.root, 'audio-merge.sqlite')));
+  const dbFile = path.join(storage.root, 'audio-merge.sqlite');
+  const store = withItemListCache(await openCheckedSqliteStore(dbFile, config.dbCheckTimeoutMs, app.log));
   let realtime: Realtime = nullRealtime;
   let closing = false;
   let closePromise: Promise<void> | undefined;
