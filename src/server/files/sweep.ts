@@ -1,4 +1,5 @@
-// Retention: sessions idle longer than RETENTION_HOURS are deleted with their files. Every path is
+// Retention: sessions idle longer than RETENTION_HOURS are deleted with their files, and folders
+// that belong to no session (orphans.ts) are removed. Every path is
 // checked to lie under DATA_DIR (after resolving links of its parent), and links are removed,
 // never followed.
 import { lstat, realpath, rm } from 'node:fs/promises';
@@ -6,6 +7,7 @@ import path from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
 import { isInside, type DiskStorage } from './storage.js';
 import type { Store } from '../data/store.js';
+import { removeOrphanFolders } from './orphans.js';
 
 export interface SweeperDeps {
   store: Store;
@@ -17,7 +19,7 @@ export interface SweeperDeps {
 }
 
 export interface Sweeper {
-  /** One pass; resolves with the sids deleted. */
+  /** One pass (folders of no session, then idle sessions); resolves with the sids deleted. */
   sweepOnce(): Promise<string[]>;
   start(): void;
   stop(): void;
@@ -47,6 +49,15 @@ export function createSweeper(deps: SweeperDeps): Sweeper {
   let running: Promise<string[]> | undefined;
 
   async function pass(): Promise<string[]> {
+    const orphans = await removeOrphanFolders({ store, storage, now: deps.now }).catch((err: unknown) => {
+      log.error({ err }, 'sweep could not remove folders of sessions that no longer exist');
+      return [];
+    });
+    if (orphans.length > 0) log.info({ folders: orphans.length }, 'swept folders of sessions that no longer exist');
+    return removeIdleSessions();
+  }
+
+  async function removeIdleSessions(): Promise<string[]> {
     const before = deps.now() - deps.retentionHours * 3600_000;
     const deleted: string[] = [];
     for (const session of store.idleSessions(before)) {
