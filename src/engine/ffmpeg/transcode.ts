@@ -75,7 +75,9 @@ export async function transcodeToMp3(job: TranscodeJob): Promise<void> {
     }
     if (!result.signal) await assertToolWorks(runner, job.tools.ffmpeg, 'ffmpeg');
     // Failures of the machine, not of the input, must not be blamed on the file.
-    if (/No space left|Disk quota|Read-only file system/i.test(why)) throw new Error(`cannot write a temporary file: ${why}`);
+    // ffmpeg reports the errno only in words; the code is set here so callers never read them.
+    const machine = /No space left/i.test(why) ? 'ENOSPC' : /Disk quota/i.test(why) ? 'EDQUOT' : /Read-only file system/i.test(why) ? 'EROFS' : undefined;
+    if (machine) throw Object.assign(new Error(`cannot write a temporary file: ${why}`), { code: machine });
     throw new InputError(job.displayName ?? job.input, `could not be re-encoded (${why})`, job.index ?? -1);
   }
 }

@@ -71,7 +71,7 @@ export async function mergeFiles(
     if (/[\\/]$/.test(output)) throw new Error(`cannot write ${output}: that names a folder, not a file`);
     // Made now, so an output folder that cannot be written fails before any work is done.
     await writeFile(partial, '', { flag: 'wx' }).catch((err: unknown) => {
-      throw new Error(`cannot write ${output}: ${fsReason(err)}`);
+      throw new Error(`cannot write ${output}: ${fsReason(err)}`, { cause: err });
     });
     const tools = opts.tools ?? (await locateTools());
     const all = inputs.map((_, i) => i);
@@ -94,7 +94,7 @@ export async function mergeFiles(
     const scans = new Map<number, { file: string; scan: Mp3Scan }>();
     if (plan.transcoded.length > 0) {
       tempDir = await mkdtemp(path.join(workDir, '.audio-merge-')).catch((err: unknown) => {
-        throw new Error(`cannot make a temporary folder in ${workDir}: ${fsReason(err)}`);
+        throw new Error(`cannot make a temporary folder in ${workDir}: ${fsReason(err)}`, { cause: err });
       });
       const made = await runPool(
         plan.transcoded,
@@ -145,7 +145,7 @@ export async function mergeFiles(
         if (i >= 0) throw new InputError(names[i], err.reason, i);
       }
       // A full disk while writing the output is the output's problem, not an input's.
-      if ((err as NodeJS.ErrnoException).syscall === 'write') throw new Error(`cannot write ${output}: ${fsReason(err)}`);
+      if ((err as NodeJS.ErrnoException).syscall === 'write') throw new Error(`cannot write ${output}: ${fsReason(err)}`, { cause: err });
       throw err;
     });
     if (signal.aborted) throw new AbortError();

@@ -26,6 +26,7 @@ import { requireSessionAndCsrf, sessionHook, sidForCookieHeader } from './sessio
 import { createStorage, type DiskStorage } from '../files/storage.js';
 import type { Store } from '../data/store.js';
 import { createSweeper, type Sweeper } from '../files/sweep.js';
+import { isDiskFull, statfsFreeSpace, type FreeSpace } from '../files/disk-space.js';
 
 /** The package root, from src/server/http or dist/server/http alike. */
 export const PACKAGE_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
@@ -34,6 +35,8 @@ export interface AppDeps {
   /** The engine's probe; tests may wrap it to see what it was asked. */
   probe?: Prober;
   now?: () => number;
+  /** Free bytes on a folder's disk (tests make the disk look full). */
+  freeSpace?: FreeSpace;
 }
 
 export interface App {
@@ -122,7 +125,7 @@ export async function createApp(partial: Partial<AppConfig> = {}, deps: AppDeps 
         throw new AppError('unavailable');
       }
     });
-    app.addHook('onRequest', sessionHook(store, now));
+    app.addHook('onRequest', sessionHook(store, now, app.log));
     // Before the body is read: a cross-site post without the token is refused whatever it carries.
     app.addHook('onRequest', requireSessionAndCsrf);
     // Only JSON and multipart bodies are spoken; text/plain is what a cross-site form can send.
@@ -130,6 +133,10 @@ export async function createApp(partial: Partial<AppConfig> = {}, deps: AppDeps 
     app.setErrorHandler((error: FastifyError | AppError, request, reply) => {
       if (error instanceof AppError) {
         return reply.status(error.status).send({ error: error.message, ...error.extra });
+      }
+      if (isDiskFull(error)) {
+        request.log.warn({ err: error }, 'disk full');
+        return reply.status(ERRORS.diskFull.status).send({ error: ERRORS.diskFull.message });
       }
       const status = typeof error.statusCode === 'number' && error.statusCode >= 400 ? error.statusCode : 500;
       if (status >= 500) {
@@ -149,7 +156,7 @@ export async function createApp(partial: Partial<AppConfig> = {}, deps: AppDeps 
     });
     const flash = createFlash();
     await app.register(pageRoutes, { store, config, realtime, flash, now });
-    await app.register(uploadRoutes, { store, storage, config, tools, probe: deps.probe ?? probeFile, now, flash });
+    await app.register(uploadRoutes, { store, storage, config, tools, probe: deps.probe ?? probeFile, now, flash, freeSpace: deps.freeSpace ?? statfsFreeSpace });
     await app.register(itemsRoutes, { store });
     await app.register(filesRoutes, { store, storage });
     await app.register(async (scope) => mergeRoutes(scope, { store, jobs: jobs as JobRunner, config }));

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { AbortError, InputError } from '../../engine/errors.js';
 import {
-  downloadName, failureMessage, INTERNAL_MESSAGE, INTERRUPTED_MESSAGE, jobFailureKind, SHUTDOWN_MESSAGE, waitingText,
+  DISK_FULL_MESSAGE, downloadName, failureMessage, INTERNAL_MESSAGE, INTERRUPTED_MESSAGE, jobFailureKind, SHUTDOWN_MESSAGE, waitingText,
 } from './job-messages.js';
 
 describe('job messages', () => {
@@ -37,4 +37,15 @@ describe('job messages', () => {
     expect(downloadName(new Date(2026, 10, 21, 14, 30, 59))).toBe('merged-2026-11-21-1430.mp3');
     expect(downloadName(new Date(2027, 0, 2, 3, 4))).toBe('merged-2027-01-02-0304.mp3');
   });
+
+  it('tells a full disk as such, known by the error code wherever the engine wrapped it', () => {
+    const enospc = Object.assign(new Error('write failed'), { code: 'ENOSPC' });
+    expect(failureMessage(enospc, [], false)).toBe("The server's disk is full");
+    expect(failureMessage(new Error('cannot write out.mp3: no space left on the device', { cause: enospc }), [], false)).toBe(DISK_FULL_MESSAGE);
+    expect(failureMessage(Object.assign(new Error('quota'), { code: 'EDQUOT' }), [], false)).toBe(DISK_FULL_MESSAGE);
+    expect(failureMessage(Object.assign(new Error('database or disk is full'), { code: 'SQLITE_FULL' }), [], false)).toBe(DISK_FULL_MESSAGE);
+    expect(failureMessage(new Error('No space left on device'), [], false)).toBe(INTERNAL_MESSAGE);
+    expect(jobFailureKind(DISK_FULL_MESSAGE)).toBe('diskFull');
+  });
 });
+

@@ -9,7 +9,7 @@ import { MemoryStore } from '../../../test/support/memory-store.js';
 import { AppError } from '../http/errors.js';
 import type { Storage } from '../files/storage.js';
 import { createJobRunner, type JobRunner } from './job-runner.js';
-import { INTERNAL_MESSAGE, INTERRUPTED_MESSAGE, MISSING_MESSAGE, SHUTDOWN_MESSAGE } from './job-messages.js';
+import { DISK_FULL_MESSAGE, INTERNAL_MESSAGE, INTERRUPTED_MESSAGE, MISSING_MESSAGE, SHUTDOWN_MESSAGE } from './job-messages.js';
 import type { Clock } from './progress-throttle.js';
 import {
   diskStorage, fakeTools, filesUnder, item, job, RecordingRealtime, scriptedMerge, silentLog, until, type MergeCall,
@@ -93,6 +93,27 @@ describe('job runner', () => {
     // J3 moved up to one ahead once J1 finished, before it started itself.
     expect(data.lastIndexOf('Waiting: 1 merge ahead of yours')).toBeGreaterThan(data.indexOf('Waiting: 2 merges ahead of yours'));
     expect(data.at(-1)).toBe('100');
+  });
+
+  it('a merge that fills the disk fails with "The server\'s disk is full" and leaves nothing behind', async () => {
+    const { merge } = scriptedMerge({ failWith: () => new Error('cannot write x', { cause: Object.assign(new Error('w'), { code: 'ENOSPC' }) }) });
+    const done = await runner(merge).run(record('J1', ['item-S1-0']));
+    expect(done).toMatchObject({ status: 'failed', error: DISK_FULL_MESSAGE });
+    expect(realtime.dataOn(chan).at(-1)).toBe("The server's disk is full");
+    expect(await filesUnder(storage.tmpDir)).toEqual([]);
+    expect(await filesUnder(storage.resultsDir('S1'))).toEqual([]);
+  });
+
+  it('a database that cannot record the job (disk full) still tells the browser why, and answers', async () => {
+    const { merge, calls } = scriptedMerge();
+    const full = () => {
+      throw Object.assign(new Error('database or disk is full'), { code: 'SQLITE_FULL' });
+    };
+    store.updateJob = full;
+    const done = await runner(merge).run(record('J1', ['item-S1-0']));
+    expect(calls).toHaveLength(0);
+    expect(done).toMatchObject({ status: 'failed', error: DISK_FULL_MESSAGE });
+    expect(realtime.dataOn(chan)).toEqual([DISK_FULL_MESSAGE]);
   });
 
   it('a waiting job repeats its place, so a browser that subscribed late still learns it', async () => {

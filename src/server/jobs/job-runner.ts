@@ -76,17 +76,22 @@ export function createJobRunner(deps: JobRunnerDeps): JobRunner {
 
   function fail(job: JobRow, message: string): JobRow {
     const patch = { status: 'failed' as const, error: message, finishedAt: Date.now() };
-    store.updateJob(job.id, patch);
+    try {
+      store.updateJob(job.id, patch);
+    } catch (err) {
+      // A database that cannot write (a full disk) must not keep the browser from hearing why.
+      log.error({ job: job.id, err }, 'could not record a failed merge');
+    }
     announce(job, message);
-    return store.getJob(job.id) ?? { ...job, ...patch };
+    return { ...(store.getJob(job.id) ?? job), ...patch };
   }
 
   async function execute(job: JobRow, controller: AbortController): Promise<JobRow> {
-    store.updateJob(job.id, { status: 'running', startedAt: Date.now() });
     const throttle = createProgressThrottle((p) => announce(job, String(p)), 20, clock);
-    throttle.update(0);
     let names: string[] = [];
     try {
+      store.updateJob(job.id, { status: 'running', startedAt: Date.now() });
+      throttle.update(0);
       const items = orderedItems(store, job);
       names = items.map((i) => i.filename);
       // 100 is kept back until the result is stored: the last event of a success is "100".

@@ -66,7 +66,8 @@ export async function mergeRoutes(app: FastifyInstance, { store, jobs, config }:
       const done = await jobs.run(job);
       if (done.status === 'succeeded') return reply.type('application/json').send(JSON.stringify(MERGE_SUCCESS));
       const kind = jobFailureKind(done.error);
-      const code = kind === 'input' ? 'notAudio' : kind === 'unavailable' ? 'unavailable' : 'mergeFailed';
+      const codes = { input: 'notAudio', unavailable: 'unavailable', diskFull: 'diskFull', internal: 'mergeFailed' } as const;
+      const code = codes[kind];
       throw new AppError(code, done.error ?? undefined);
     },
   );

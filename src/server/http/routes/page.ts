@@ -2,7 +2,9 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AppConfig } from '../../config.js';
 import type { Flash } from '../flash.js';
-import { renderHostPage } from '../host-page.js';
+import { ERRORS } from '../errors.js';
+import { renderHostPage, renderNoticePage } from '../host-page.js';
+import { isDiskFull } from '../../files/disk-space.js';
 import type { Realtime } from '../../realtime/server.js';
 import { startSession } from '../session.js';
 import type { Store } from '../../data/store.js';
@@ -25,7 +27,20 @@ export async function pageRoutes(app: FastifyInstance, { store, config, realtime
     allowList: (request: FastifyRequest) => request.amSession !== null,
   };
   app.get('/', { config: { rateLimit } }, async (request, reply) => {
-    const session = request.amSession ?? startSession(store, reply, now());
+    let session = request.amSession;
+    try {
+      session ??= startSession(store, reply, now());
+    } catch (err) {
+      // A new session is a database row; on a full disk say so in a page, not a bare 500.
+      if (!isDiskFull(err)) throw err;
+      request.log.warn({ err }, 'no new session: the disk is full');
+      return reply
+        .status(ERRORS.diskFull.status)
+        .header('cache-control', 'no-store')
+        .header('retry-after', '60')
+        .type('text/html; charset=utf-8')
+        .send(renderNoticePage(`${ERRORS.diskFull.message}; please try again later.`));
+    }
     const html = renderHostPage({
       csrfToken: session.csrfToken,
       sid: session.sid,

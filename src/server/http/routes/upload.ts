@@ -12,6 +12,7 @@ import { AppError, fail, type ErrorCode } from '../errors.js';
 import type { Flash } from '../flash.js';
 import { csrfMatches, CSRF_HEADER, randomId, requireSession } from '../session.js';
 import type { DiskStorage } from '../../files/storage.js';
+import { wouldCrossWatermark, type FreeSpace } from '../../files/disk-space.js';
 import type { Store } from '../../data/store.js';
 import { displayName, isBrokenMultipart, megabytes, wantsHtml } from './upload-names.js';
 import { APPID_PATTERN, toAudioItem } from './items.js';
@@ -27,6 +28,8 @@ export interface UploadRouteDeps {
   now: () => number;
   /** Where a plain form post's refusals wait for the page it is redirected to. */
   flash: Flash;
+  /** Free bytes on the disk of a folder, for the MIN_FREE_MB watermark. */
+  freeSpace: FreeSpace;
 }
 
 /** Files one request may carry; more are refused as a whole (the session limit is MAX_FILES). */
@@ -60,6 +63,9 @@ export async function uploadRoutes(app: FastifyInstance, deps: UploadRouteDeps):
     async (request, reply) => {
       if (!request.isMultipart()) fail('badRequest', 'Send the files as multipart/form-data');
       const session = requireSession(request);
+      // Before a byte is stored: the whole body must fit and still leave MIN_FREE_MB free.
+      const declared = Number(request.headers['content-length']) || 0;
+      if (await wouldCrossWatermark(deps.freeSpace, storage.tmpDir, declared, config.minFreeBytes)) fail('diskFull');
       // The onRequest hook has checked the header when there is one; otherwise `_csrf` must come first.
       let csrfOk = request.headers[CSRF_HEADER] !== undefined;
       let appid = config.appId;
