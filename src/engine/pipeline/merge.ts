@@ -5,6 +5,7 @@ import path from 'node:path';
 import { AbortError, InputError } from '../errors.js';
 import type { Runner } from '../ffmpeg/runner.js';
 import { fsReason } from '../io/fs-reason.js';
+import { RUN_TAG, TEMP_PREFIX } from '../io/leftovers.js';
 import { joinMp3, type JoinPart } from '../mp3/join.js';
 import { scanMp3, type Mp3Scan } from '../mp3/scan.js';
 import { planMerge } from './plan.js';
@@ -27,14 +28,17 @@ function defaultTitle(name: string): string {
   return path.basename(name).replace(/\.[^.]+$/, '') || path.basename(name);
 }
 
-/** A hidden name beside the target (same file system, so the final rename is atomic). */
+/**
+ * A hidden name beside the target (same file system, so the final rename is atomic). It carries
+ * the run's pid and start (RUN_TAG), so a later run can tell a killed run's leftover (leftovers.ts).
+ */
 function partialPath(target: string): string {
   const base = path.basename(target);
   // Unique enough with the exclusive create below; not a secret, so node:crypto (~10 ms to load)
   // is not needed here.
-  const random = `${process.pid.toString(36)}${Date.now().toString(36)}${Math.random().toString(36).slice(2, 8)}`;
+  const random = `${RUN_TAG}-${Date.now().toString(36)}${Math.random().toString(36).slice(2, 8)}`;
   // File names are limited to 255 bytes; a long target name is not repeated.
-  const name = Buffer.byteLength(base) <= 200 ? `.${base}.${random}.partial` : `.audio-merge-${random}.partial`;
+  const name = Buffer.byteLength(base) <= 200 ? `.${base}.${random}.partial` : `.audio-merge.${random}.partial`;
   return path.join(path.dirname(target), name);
 }
 
@@ -93,7 +97,7 @@ export async function mergeFiles(
 
     const scans = new Map<number, { file: string; scan: Mp3Scan }>();
     if (plan.transcoded.length > 0) {
-      tempDir = await mkdtemp(path.join(workDir, '.audio-merge-')).catch((err: unknown) => {
+      tempDir = await mkdtemp(path.join(workDir, TEMP_PREFIX)).catch((err: unknown) => {
         throw new Error(`cannot make a temporary folder in ${workDir}: ${fsReason(err)}`, { cause: err });
       });
       const made = await runPool(
