@@ -34,11 +34,13 @@ async function judge(name: string, body: string, opts: { dirty?: boolean; timeou
   });
 }
 
+/** What the real command line does when it refuses the damaged input. */
+const refuse = () => `process.stderr.write('audio-merge: ' + ${JSON.stringify(good)} + ': not audio\\n'); process.exit(1);`;
 const kinds = (r: Awaited<ReturnType<typeof judge>>) => r.findings.map((f) => f.kind);
 
 describe('the fuzz judge', () => {
   it('passes a clean refusal and a clean merge', async () => {
-    expect(kinds(await judge('refuses', "process.stderr.write('audio-merge: x.mp3: not audio\\n'); process.exit(1);"))).toEqual([]);
+    expect(kinds(await judge('refuses', refuse()))).toEqual([]);
     expect(kinds(await judge('merges', `fs.copyFileSync(${JSON.stringify(good)}, out);`))).toEqual([]);
   });
 
@@ -47,12 +49,14 @@ describe('the fuzz judge', () => {
     expect(kinds(await judge('throws', "throw new Error('boom');"))).toContain('crash');
     expect(kinds(await judge('hangs', 'setInterval(() => {}, 1000);', { timeoutMs: 500 }))).toEqual(['hang']);
     expect(kinds(await judge('mumbles', "process.stderr.write('oops\\nmore\\n'); process.exit(1);"))).toEqual(['unclear-error']);
+    // an engine bug reaches the command line as a refusal that names no input
+    expect(kinds(await judge('bug', "process.stderr.write('audio-merge: Cannot read properties of undefined\\n'); process.exit(1);"))).toEqual(['unclear-error']);
   });
 
   it('catches a leftover partial file, a temporary folder, and a refusal that still wrote the output', async () => {
-    expect(kinds(await judge('partial', "fs.writeFileSync(out + '.partial', ''); process.stderr.write('audio-merge: no\\n'); process.exit(1);"))).toEqual(['leftover']);
+    expect(kinds(await judge('partial', `fs.writeFileSync(out + '.partial', ''); ${refuse()}`))).toEqual(['leftover']);
     expect(kinds(await judge('tempdir', `fs.mkdirSync(require('node:path').join(process.cwd(), '.audio-merge-1-a-AAAAAA')); fs.copyFileSync(${JSON.stringify(good)}, out);`))).toEqual(['leftover']);
-    expect(kinds(await judge('wrote', "fs.writeFileSync(out, 'x'); process.stderr.write('audio-merge: no\\n'); process.exit(1);"))).toEqual(['leftover']);
+    expect(kinds(await judge('wrote', `fs.writeFileSync(out, 'x'); ${refuse()}`))).toEqual(['leftover']);
   });
 
   it('catches an output that does not decode, unless the damaged input did not either', async () => {

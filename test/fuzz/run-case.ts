@@ -71,8 +71,9 @@ export async function runCase(c: CaseInput): Promise<CaseResult> {
   else if (ran.code !== 0 && ran.code !== 1) {
     findings.push({ kind: 'crash', detail: `exit ${ran.code ?? ran.signal}: ${lines.slice(0, 3).join(' | ')}` });
   } else if (/^\s+at /m.test(ran.stderr)) findings.push({ kind: 'crash', detail: 'a stack trace on stderr' });
-  else if (ran.code === 1 && (lines.length !== 1 || !lines[0].startsWith('audio-merge: '))) {
-    findings.push({ kind: 'unclear-error', detail: `stderr is not one "audio-merge: ..." line: ${JSON.stringify(ran.stderr.slice(0, 300))}` });
+  else if (ran.code === 1 && (lines.length !== 1 || !lines[0].startsWith(`audio-merge: ${c.mutated}: `))) {
+    // Only the damaged input can be refused, so the one line names it (an engine bug would not).
+    findings.push({ kind: 'unclear-error', detail: `stderr is not one "audio-merge: ${c.mutated}: reason" line: ${JSON.stringify(ran.stderr.slice(0, 300))}` });
   }
 
   if (!ran.timedOut) {
