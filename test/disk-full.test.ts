@@ -8,7 +8,7 @@ import { statusChannel } from '../src/shared/types.js';
 import { makeTone, tempDir } from './support/audio-fixtures.js';
 import { listenStatus } from './support/echo-client.js';
 import { listItems, openSession, postJson, startTestApp, upload, type TestApp, type TestSession } from './support/server-harness.js';
-import { fillDisk, mountSmallDisk, type SmallDisk } from './support/small-disk.js';
+import { fillDisk, freeBytes, mountSmallDisk, type SmallDisk } from './support/small-disk.js';
 
 const DISK_FULL = "The server's disk is full";
 const disk: SmallDisk = await mountSmallDisk(8);
@@ -27,9 +27,15 @@ beforeAll(async () => {
     makeTone(tone('b.mp3'), { frequency: 600, seconds: 30 }),
     makeTone(tone('c.wav'), { frequency: 900, seconds: 20, sampleRate: 22050, channels: 1 }),
     makeTone(tone('small.wav'), { frequency: 500, seconds: 1 }),
+    makeTone(tone('tiny.mp3'), { frequency: 700, seconds: 1 }),
   ]);
   filler = path.join(disk.dir, 'filler');
-  app = await startTestApp({ dataDir: path.join(disk.dir, 'data'), realtime: true, socketPort: 0, minFreeBytes: 0 });
+  // The free-space figure says there is always room, so every refusal here comes from the disk
+  // itself (ENOSPC mid-write, SQLITE_FULL); the watermark has its own test below.
+  app = await startTestApp(
+    { dataDir: path.join(disk.dir, 'data'), realtime: true, socketPort: 0, minFreeBytes: 0 },
+    { freeSpace: async () => Number.MAX_SAFE_INTEGER },
+  );
 });
 afterAll(async () => {
   await app?.close();
@@ -91,5 +97,21 @@ describe.skipIf(!disk.ok)('a full disk (DATA_DIR on an 8 MB tmpfs)', () => {
     expect(app.store.listResults(s.sid)).toHaveLength(1);
     expect((await openSession(app.app)).sid).toMatch(/\S/);
     status.close();
+  });
+
+  it('refuses an upload that would leave less than MIN_FREE_MB free, asking the disk itself (statfs)', async () => {
+    const free = await freeBytes(disk.dir);
+    const watermarked = await startTestApp({ dataDir: path.join(disk.dir, 'watermark'), minFreeBytes: free - 300 * 1024 });
+    try {
+      const s = await openSession(watermarked.app);
+      const big = await upload(watermarked.app, s, [{ path: tone('a.mp3') }]); // ~480 KB
+      expect(big.statusCode).toBe(507);
+      expect(big.json().error).toBe(DISK_FULL);
+      expect(await entries(watermarked.storage.tmpDir)).toEqual([]);
+      const small = await upload(watermarked.app, s, [{ path: tone('tiny.mp3') }]); // ~16 KB
+      expect(small.statusCode, small.body).toBe(200);
+    } finally {
+      await watermarked.close();
+    }
   });
 });
