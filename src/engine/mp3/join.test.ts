@@ -163,15 +163,19 @@ describe('joinMp3', () => {
 
   it('drops the frame that junk was written into, so the output decodes without an error there', async () => {
     const src = await part(await makeTone(path.join(dir, 'clean-mid.mp3'), { seconds: 2, codecArgs: CBR }));
-    const { file } = await withJunk(src, 'junk-mid.mp3', (s) => s[20] + 150, JUNK);
-    expect(await decodeErrors(file)).not.toBe(''); // the damage a player would stumble on
-    const p = await part(file);
-    const out = path.join(dir, 'junk-mid-out.mp3');
-    const r = await joinMp3([p], out);
-    expect(await decodeErrors(out)).toBe('');
-    expect(r.frames).toBe(src.scan.frames - 1);
-    expect(walkOutput(await readFile(out)).frames).toBe(src.scan.frames - 1);
-    expect(p.scan.frames).toBe(r.frames); // the scan and the join agree on what is copied
+    // Into the side information (where a copied frame is a decoding error: "big_values too big")
+    // and into the main data.
+    for (const into of [8, 20, 150]) {
+      const { file } = await withJunk(src, `junk-mid-${into}.mp3`, (s) => s[20] + into, JUNK);
+      expect(await decodeErrors(file)).not.toBe(''); // the damage a player would stumble on
+      const p = await part(file);
+      const out = path.join(dir, `junk-mid-${into}-out.mp3`);
+      const r = await joinMp3([p], out);
+      expect(await decodeErrors(out)).toBe('');
+      expect(r.frames).toBe(src.scan.frames - 1);
+      expect(walkOutput(await readFile(out)).frames).toBe(src.scan.frames - 1);
+      expect(p.scan.frames).toBe(r.frames); // the scan and the join agree on what is copied
+    }
   });
 
   it('loses no frame of a clean input, and keeps the frame before a tag (files joined with cat)', async () => {
