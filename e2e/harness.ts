@@ -55,8 +55,9 @@ async function waitForHttp(url: string, child: ChildProcess, output: () => strin
   }
 }
 
-export async function startServer(dataDir: string): Promise<RunningServer> {
-  const [port, socketPort] = [await freePort(), await freePort()];
+/** `ports`: fixed ones (a person running it by hand in a given range); free ones otherwise. */
+export async function startServer(dataDir: string, ports?: { port: number; socketPort: number }): Promise<RunningServer> {
+  const { port, socketPort } = ports ?? { port: await freePort(), socketPort: await freePort() };
   const child = spawn(process.execPath, ['dist/main.js'], {
     cwd: ROOT,
     env: personEnv({ PORT: String(port), SOCKET_PORT: String(socketPort), DATA_DIR: dataDir, HOST: '127.0.0.1' }),

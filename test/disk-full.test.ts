@@ -68,8 +68,8 @@ describe.skipIf(!disk.ok)('a full disk (DATA_DIR on an 8 MB tmpfs)', () => {
     expect(encoded.statusCode).toBe(507);
     expect(encoded.json()).toEqual({ error: DISK_FULL });
     expect(await entries(app.storage.tmpDir)).toEqual([]);
-    expect(await entries(app.storage.resultsRoot)).toEqual([]);
-    expect(app.store.listResults(s.sid)).toEqual([]);
+    expect(await entries(path.join(app.storage.root, 'results'))).toEqual([]);
+    expect(await app.store.listResults(s.sid)).toEqual([]);
 
     await fillDisk(`${filler}-2`);
     const refused = await upload(app.app, s, [{ path: tone('small.wav') }]);
@@ -94,7 +94,7 @@ describe.skipIf(!disk.ok)('a full disk (DATA_DIR on an 8 MB tmpfs)', () => {
     expect((await upload(app.app, s, [{ path: tone('small.wav') }])).statusCode).toBe(200);
     const again = await merge(s, [c.id, a.id, b.id]);
     expect(again.statusCode, again.body).toBe(200);
-    expect(app.store.listResults(s.sid)).toHaveLength(1);
+    expect(await app.store.listResults(s.sid)).toHaveLength(1);
     expect((await openSession(app.app)).sid).toMatch(/\S/);
     status.close();
   });

@@ -36,12 +36,24 @@ export interface AppConfig {
   mergeRateLimit: number;
   /** New sessions (page views without one) per minute per client address: each is a database row. */
   sessionRateLimit: number;
+  /** tus requests (creations, chunks, offsets, terminations) per minute per session; at least MAX_FILES x 4 is used. */
+  tusRateLimit: number;
+  /** A request whose whole body has not arrived in this time is cut (slow-trickle bound), ms. */
+  requestTimeoutMs: number;
+  /** A request whose headers have not all arrived in this time is cut, ms. */
+  headersTimeoutMs: number;
+  /** A connection that sends nothing for this long is closed, ms. */
+  idleTimeoutMs: number;
+  /** On shutdown, uploads still arriving after this long are cut and their temporary files removed, ms. */
+  shutdownGraceMs: number;
   /** The appid the host page puts on the widget element. */
   appId: string;
-  /** Explicit ffmpeg/ffprobe; otherwise CONTRACT section 1 lookup. */
+  /** Explicit ffmpeg/ffprobe; otherwise docs/api.md section 1 lookup. */
   ffmpegPath?: string;
   ffprobePath?: string;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+  /** Collect the routes' schemas into an OpenAPI document (`npm run docs:api`); off to start faster. */
+  apiDocs: boolean;
 }
 
 export const DEFAULT_CONFIG: AppConfig = {
@@ -60,17 +72,25 @@ export const DEFAULT_CONFIG: AppConfig = {
   uploadRateLimit: 120,
   mergeRateLimit: 20,
   sessionRateLimit: 300,
+  tusRateLimit: 2000,
+  requestTimeoutMs: 60 * 60 * 1000,
+  headersTimeoutMs: 20_000,
+  idleTimeoutMs: 60_000,
+  shutdownGraceMs: 10_000,
   appId: 'audio-merge',
   logLevel: 'info',
+  apiDocs: false,
 };
 
 export function resolveConfig(partial: Partial<AppConfig> = {}): AppConfig {
   const c = { ...DEFAULT_CONFIG, ...partial };
   c.dataDir = path.resolve(c.dataDir);
+  // Node refuses a header timeout longer than the whole request's.
+  if (c.requestTimeoutMs > 0) c.headersTimeoutMs = Math.min(c.headersTimeoutMs, c.requestTimeoutMs);
   return c;
 }
 
-/** CONTRACT section 1 variables to a partial config. Used by src/main.ts only. */
+/** docs/api.md section 1 variables to a partial config. Used by src/main.ts only. */
 export function configFromEnv(env: NodeJS.ProcessEnv): Partial<AppConfig> {
   const num = (name: string): number | undefined => {
     const v = env[name];
@@ -94,6 +114,8 @@ export function configFromEnv(env: NodeJS.ProcessEnv): Partial<AppConfig> {
   set('minFreeBytes', freeMb === undefined ? undefined : Math.floor(freeMb * 1024 * 1024));
   set('retentionHours', num('RETENTION_HOURS'));
   set('mergeConcurrency', num('MERGE_CONCURRENCY'));
+  const grace = num('SHUTDOWN_GRACE_SECONDS');
+  set('shutdownGraceMs', grace === undefined ? undefined : Math.round(grace * 1000));
   set('ffmpegPath', env.FFMPEG_PATH || undefined);
   set('ffprobePath', env.FFPROBE_PATH || undefined);
   const level = env.LOG_LEVEL as AppConfig['logLevel'] | undefined;

@@ -1,6 +1,6 @@
-// Names and shapes that both the server and the widget rely on (CONTRACT sections 3-5).
+// Names and shapes that both the server and the widget rely on (docs/api.md sections 3-5).
 
-/** One uploaded audio file as the widget sees it (SPEC section 3). */
+/** One uploaded audio file as the widget sees it (docs/api.md section 3). */
 export interface AudioItem {
   id: string;
   sid: string;
@@ -13,9 +13,17 @@ export interface AudioItem {
   size?: number;
 }
 
+export type MergeState = 'queued' | 'running' | 'succeeded' | 'failed' | 'cancelled';
+
 /** Payload of the realtime NewStatus event. */
 export interface StatusPayload {
+  /** A whole-number percentage "0" to "100" while running and when done, else words for a person. */
   data: string;
+  /** The merge's own id, when the client gave one. */
+  requestId: string | null;
+  state: MergeState;
+  /** A number while running and when done; null while waiting and after a failure. */
+  percent: number | null;
 }
 
 export const STATUS_EVENT = 'NewStatus';
@@ -24,6 +32,8 @@ export const API = {
   getDataJson: '/app/merge/getDataJson',
   merge: '/app/merge/mergemp3',
   upload: '/app/merge/upload',
+  /** tus 1.0 resumable uploads (CONTRACT section 7). */
+  tus: '/app/merge/tus',
   widgetScript: '/widget/audio-merge.js',
 } as const;
 

@@ -13,7 +13,7 @@ export interface MountOptions {
 
 let mounted: { root: Root; wrapper: HTMLElement; host: HTMLElement; options: MountOptions; reloads: number } | null = null;
 
-/** The host element's data attributes (CONTRACT section 4). */
+/** The host element's data attributes (docs/api.md section 4). */
 export function readConfig(el: HTMLElement): WidgetConfig {
   const d = el.dataset;
   return {

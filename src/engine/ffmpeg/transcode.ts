@@ -1,5 +1,5 @@
 // Re-encode one input to a temporary MP3 with exactly the plan's rate, channels and bit rate.
-import { InputError, ToolError } from '../errors.js';
+import { InputError, OutputError, ToolError } from '../errors.js';
 import { fileArg, lastLine, spawnRunner, type Runner } from './runner.js';
 import { assertToolWorks } from './tool-check.js';
 import type { Tools } from '../types.js';
@@ -75,9 +75,9 @@ export async function transcodeToMp3(job: TranscodeJob): Promise<void> {
     }
     if (!result.signal) await assertToolWorks(runner, job.tools.ffmpeg, 'ffmpeg');
     // Failures of the machine, not of the input, must not be blamed on the file.
-    // ffmpeg reports the errno only in words; the code is set here so callers never read them.
-    const machine = /No space left/i.test(why) ? 'ENOSPC' : /Disk quota/i.test(why) ? 'EDQUOT' : /Read-only file system/i.test(why) ? 'EROFS' : undefined;
-    if (machine) throw Object.assign(new Error(`cannot write a temporary file: ${why}`), { code: machine });
-    throw new InputError(job.displayName ?? job.input, `could not be re-encoded (${why})`, job.index ?? -1);
+    // ffmpeg says so only in words: its stderr is all there is to read.
+    if (/No space left|Disk quota/i.test(why)) throw new OutputError(`cannot write a temporary file: ${why}`, 'disk-full');
+    if (/Read-only file system/i.test(why)) throw new OutputError(`cannot write a temporary file: ${why}`);
+    throw new InputError(job.displayName ?? job.input, `could not be re-encoded (${why})`, job.index ?? -1, 'reencode-failed');
   }
 }

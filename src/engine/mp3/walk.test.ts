@@ -42,7 +42,6 @@ describe('walking frames', () => {
       // The last frame before the junk may hold the junk's start (junk written into a frame):
       // nothing after it says it ended whole, so it is dropped.
       expect(walker.frames).toBe(9);
-      expect(walker.skippedBytes).toBe(417 + junk.length);
       expect(copied.equals(Buffer.concat([a.subarray(0, 4 * 417), b]))).toBe(true);
     }
   });
@@ -76,7 +75,6 @@ describe('walking frames', () => {
     for (const chunk of [64, 500, 4096]) {
       const { walker, copied } = walkAll(Buffer.concat([a, cut, b]), chunk);
       expect(walker.frames).toBe(6);
-      expect(walker.skippedBytes).toBe(200);
       expect(copied.equals(Buffer.concat([a, b]))).toBe(true);
     }
   });
@@ -85,7 +83,6 @@ describe('walking frames', () => {
     const data = frames(V1_128, 6).subarray(0, 5 * 417 + 200);
     const { walker, copied } = walkAll(data, 1000);
     expect(walker.frames).toBe(5);
-    expect(walker.skippedBytes).toBe(200);
     expect(copied.length).toBe(5 * 417);
   });
 
@@ -94,9 +91,8 @@ describe('walking frames', () => {
     const xing = buildXingFrame(plan, { vbr: false, frames: 3, bytes: 1, toc: new Uint8Array(100) });
     const data = Buffer.concat([xing, frames(V1_128, 3), xing, frames(V1_128, 2)]);
     const { walker, copied } = walkAll(data, 300);
-    expect(walker.headerFrames).toBe(2);
     expect(walker.frames).toBe(5);
-    expect(copied.length).toBe(5 * 417);
+    expect(copied.equals(Buffer.concat([frames(V1_128, 3), frames(V1_128, 2)]))).toBe(true);
   });
 
   it("keeps audio frames whose bytes merely start like a header frame's tag ('X', 'I', 'V')", () => {
@@ -108,7 +104,6 @@ describe('walking frames', () => {
       const log = new OffsetLog(1);
       const { walker, copied } = walkAll(data, chunk, log);
       expect(walker.frames).toBe(88);
-      expect(walker.headerFrames).toBe(1);
       expect(copied.equals(Buffer.concat([data.subarray(0, 44 * 417), data.subarray(45 * 417)]))).toBe(true);
       expect([...log.data.subarray(0, log.length)]).toEqual(Array.from({ length: 88 }, (_, i) => i * 417));
     }
@@ -120,7 +115,6 @@ describe('walking frames', () => {
     xing.write('Xing', 4 + 2 + 32, 'latin1');
     const data = Buffer.concat([xing, crc, frames(V1_128, 2)]);
     const { walker, copied } = walkAll(data, 700);
-    expect(walker.headerFrames).toBe(1);
     expect(walker.frames).toBe(6);
     expect(copied.equals(data.subarray(417))).toBe(true);
   });
@@ -128,9 +122,9 @@ describe('walking frames', () => {
   it('skips frames of another format as junk', () => {
     const other = frame(0xfffb9464); // 48 kHz
     const data = Buffer.concat([frames(V1_128, 3), other, frames(V1_128, 3)]);
-    const { walker } = walkAll(data, 2048);
+    const { walker, copied } = walkAll(data, 2048);
     expect(walker.frames).toBe(6);
-    expect(walker.skippedBytes).toBe(other.length);
+    expect(copied.equals(Buffer.concat([frames(V1_128, 3), frames(V1_128, 3)]))).toBe(true);
   });
 
   it('refuses a run of frames of another format rather than losing it as junk (files joined with cat)', () => {

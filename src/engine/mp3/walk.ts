@@ -63,9 +63,6 @@ export type RunSink = (start: number, end: number) => void;
 export class FrameWalker {
   frames = 0;
   audioBytes = 0;
-  /** Bytes that were neither audio frames nor header frames (junk, a truncated tail). */
-  skippedBytes = 0;
-  headerFrames = 0;
   /** Bit i set when a frame used bit rate index i. */
   bitRateMask = 0;
   /** Header word of the first audio frame (0 until one is seen): its channel mode is copied. */
@@ -193,7 +190,6 @@ export class FrameWalker {
         if (final) {
           if (runStart >= 0) sink?.(runStart, pos);
           runStart = -1;
-          this.skippedBytes += len - pos;
           pos = len;
         }
         break;
@@ -225,7 +221,6 @@ export class FrameWalker {
         else confirmed = next <= len;
         if (!confirmed) {
           pos++;
-          this.skippedBytes++;
           continue;
         }
         this.syncing = false;
@@ -235,7 +230,6 @@ export class FrameWalker {
           if (final) {
             if (runStart >= 0) sink?.(runStart, pos);
             runStart = -1;
-            this.skippedBytes += len - pos;
             pos = len;
           }
           break;
@@ -243,7 +237,6 @@ export class FrameWalker {
         if (isHeaderFrame(buf, pos, this.xingAt)) {
           if (runStart >= 0) sink?.(runStart, pos);
           runStart = -1;
-          this.headerFrames++;
           pos += fl;
           continue;
         }
@@ -264,10 +257,8 @@ export class FrameWalker {
       if (runStart >= 0) sink?.(runStart, pos);
       runStart = -1;
       this.syncing = true;
-      const before = pos;
       pos++;
       while (pos < len && buf[pos] !== 0xff) pos++;
-      this.skippedBytes += pos - before;
     }
     if (runStart >= 0 && pos > runStart) sink?.(runStart, pos);
     return pos;

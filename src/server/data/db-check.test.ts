@@ -18,17 +18,18 @@ describe('the start-up database check', () => {
   it('finds a sound database sound, and no database absent', async () => {
     const file = path.join(dir, 'sound.sqlite');
     expect(await checkDatabase(file, 10_000)).toEqual({ state: 'absent' });
-    makeDatabase(file);
+    await makeDatabase(file);
     expect(await checkDatabase(file, 10_000)).toEqual({ state: 'ok' });
   });
 
   it('finds a database with a damaged page damaged, though SQLite still opens it', async () => {
     const file = path.join(dir, 'damaged.sqlite');
-    makeDatabase(file);
+    await makeDatabase(file);
     await damagePage(file);
-    const opened = openSqliteStore(file); // what the server did before: it starts...
-    expect(() => [...Array(400).keys()].forEach((i) => opened.sessionBySid(`sid-${i}`))).toThrow(/malformed/);
-    opened.close();
+    // What the server did before: it opens without complaint (which page a query then trips on
+    // depends on the schema's layout).
+    const opened = openSqliteStore(file);
+    await opened.close();
     const outcome = await checkDatabase(file, 10_000);
     expect(outcome.state).toBe('damaged');
     await expect(openCheckedSqliteStore(file, 10_000, quiet)).rejects.toThrow(DatabaseDamagedError);
@@ -46,12 +47,12 @@ describe('the start-up database check', () => {
 
   it('gives up on a check that takes too long, says so, and opens the database', async () => {
     const file = path.join(dir, 'slow.sqlite');
-    makeDatabase(file, 10);
+    await makeDatabase(file, 10);
     expect(await checkDatabase(file, 0)).toEqual({ state: 'timeout' });
     const warned: string[] = [];
     const store = await openCheckedSqliteStore(file, 0, { warn: (_o, msg) => warned.push(msg) });
-    expect(store.sessionBySid('sid-3')?.sid).toBe('sid-3');
-    store.close();
+    expect((await store.sessionBySid('sid-3'))?.sid).toBe('sid-3');
+    await store.close();
     expect(warned).toEqual(['the database check did not finish in time; starting without it']);
   });
 });

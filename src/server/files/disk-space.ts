@@ -1,17 +1,6 @@
-// A full disk is told as such. Known by the error's code (the file system's ENOSPC/EDQUOT, SQLite's
-// SQLITE_FULL), looked for along the `cause` chain since the engine wraps what it reports, and
-// foreseen by a low-space watermark so an upload is refused before it fills the disk.
+// Room left on a disk: a low-space watermark refuses an upload before it fills the disk. (A disk
+// that is full anyway is known by its error's code: isDiskFull in ../errors.ts.)
 import { statfs } from 'node:fs/promises';
-
-const FULL_CODES = new Set(['ENOSPC', 'EDQUOT', 'SQLITE_FULL']);
-
-export function isDiskFull(err: unknown): boolean {
-  for (let e = err, depth = 0; e && depth < 8; e = (e as { cause?: unknown }).cause, depth++) {
-    const code = (e as { code?: unknown }).code;
-    if (typeof code === 'string' && FULL_CODES.has(code)) return true;
-  }
-  return false;
-}
 
 /** Bytes an unprivileged process may still write on the file system holding `dir`. */
 export type FreeSpace = (dir: string) => Promise<number>;

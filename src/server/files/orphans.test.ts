@@ -7,7 +7,8 @@ import { listItems, openSession, startTestApp, upload } from '../../../test/supp
 import { openSqliteStore } from '../data/sqlite-store.js';
 import type { Store } from '../data/store.js';
 import { ORPHAN_MIN_AGE_MS, removeOrphanFolders } from './orphans.js';
-import { createStorage, type DiskStorage } from './storage.js';
+import { clockAt } from '../../shared/clock.js';
+import { createDiskStorage, type DiskStorage } from './disk-storage.js';
 
 const HOUR = 3600_000;
 let root: string;
@@ -26,43 +27,45 @@ async function folder(dir: string, ageMs: number): Promise<void> {
 
 beforeEach(async () => {
   ({ dir: root, cleanup } = await tempDir('audio-merge-orphans-'));
-  storage = createStorage(path.join(root, 'data'));
+  storage = createDiskStorage(path.join(root, 'data'));
   store = openSqliteStore(path.join(storage.root, 'audio-merge.sqlite'));
   outside = path.join(root, 'outside');
   await mkdir(outside);
   await writeFile(path.join(outside, 'keep.txt'), 'not ours');
 });
 afterEach(async () => {
-  store.close();
+  await store.close();
   await cleanup();
 });
 
 describe('the sweep of folders that belong to no session', () => {
   it('removes old folders without a session row, and keeps those with one and those made just now', async () => {
-    store.createSession('h', 'owned', 'csrf', 0);
+    await store.createSession('h', 'owned', 'csrf', 0);
     await folder(storage.uploadsDir('owned'), 5 * HOUR);
     await folder(storage.resultsDir('owned'), 5 * HOUR);
     await folder(storage.uploadsDir('lost'), 5 * HOUR);
     await folder(storage.resultsDir('lost'), 5 * HOUR);
     await folder(storage.uploadsDir('fresh'), 60_000); // a session being made or deleted right now
+    await folder(path.join(storage.root, 'tus', 'lost'), 5 * HOUR); // resumable uploads: their own sweep's
 
-    const removed = await removeOrphanFolders({ store, storage, now: Date.now });
+    const removed = await removeOrphanFolders({ store, storage, clock: { now: Date.now } });
 
     expect(removed.sort()).toEqual([storage.resultsDir('lost'), storage.uploadsDir('lost')].sort());
-    expect(await readdir(storage.uploadsRoot)).toEqual(expect.arrayContaining(['owned', 'fresh']));
+    expect(await readdir(path.join(storage.root, 'uploads'))).toEqual(expect.arrayContaining(['owned', 'fresh']));
     expect(existsSync(path.join(storage.uploadsDir('owned'), 'a.mp3'))).toBe(true);
     expect(existsSync(path.join(storage.resultsDir('owned'), 'a.mp3'))).toBe(true);
     expect(existsSync(storage.uploadsDir('lost'))).toBe(false);
     expect(existsSync(storage.resultsDir('lost'))).toBe(false);
+    expect(existsSync(path.join(storage.root, 'tus', 'lost', 'a.mp3'))).toBe(true);
     expect(ORPHAN_MIN_AGE_MS).toBeGreaterThan(60_000);
   });
 
   it('removes a link that stands in uploads/ without following it out of DATA_DIR', async () => {
-    const link = path.join(storage.uploadsRoot, 'linked');
+    const link = path.join(storage.root, 'uploads', 'linked');
     await symlink(outside, link);
     const old = (Date.now() - 5 * HOUR) / 1000;
     await lutimes(link, old, old);
-    await removeOrphanFolders({ store, storage, now: Date.now });
+    await removeOrphanFolders({ store, storage, clock: { now: Date.now } });
     expect(existsSync(link)).toBe(false);
     expect(existsSync(path.join(outside, 'keep.txt'))).toBe(true);
   });
@@ -80,7 +83,7 @@ describe('the sweep of folders that belong to no session', () => {
     expect(existsSync(oldFile)).toBe(true);
 
     let clock = Date.now();
-    const second = await startTestApp({ dataDir }, { now: () => clock });
+    const second = await startTestApp({ dataDir }, { clock: clockAt(() => clock) });
     try {
       const fresh = await openSession(second.app);
       await upload(second.app, fresh, [{ path: tone }]);

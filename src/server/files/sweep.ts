@@ -1,72 +1,64 @@
-// Retention: sessions idle longer than RETENTION_HOURS are deleted with their files, and folders
-// that belong to no session (orphans.ts) are removed. Every path is
-// checked to lie under DATA_DIR (after resolving links of its parent), and links are removed,
-// never followed.
-import { lstat, realpath, rm } from 'node:fs/promises';
-import path from 'node:path';
+// Retention: sessions idle longer than RETENTION_HOURS are deleted with their files, folders on
+// disk that belong to no session (orphans.ts) are removed, and so are abandoned resumable uploads.
 import type { FastifyBaseLogger } from 'fastify';
-import { isInside, type DiskStorage } from './storage.js';
+import type { Clock } from '../../shared/clock.js';
+import type { FileStorage } from './storage.js';
 import type { Store } from '../data/store.js';
+import type { DiskStorage } from './disk-storage.js';
 import { removeOrphanFolders } from './orphans.js';
+import type { TusUploads } from './tus-uploads.js';
 
 export interface SweeperDeps {
   store: Store;
-  storage: DiskStorage;
+  files: Pick<FileStorage, 'removeSession'>;
   retentionHours: number;
   intervalMs: number;
-  now: () => number;
+  clock: Pick<Clock, 'now'>;
   log: Pick<FastifyBaseLogger, 'info' | 'warn' | 'error'>;
+  /** Resumable uploads: one with no byte for RETENTION_HOURS, or whose session is gone, is removed. */
+  tusUploads?: Pick<TusUploads, 'sweep'>;
+  /** The local disk under DATA_DIR: its uploads/ and results/ folders that no session claims are removed. */
+  disk?: Pick<DiskStorage, 'root'>;
 }
 
 export interface Sweeper {
-  /** One pass (folders of no session, then idle sessions); resolves with the sids deleted. */
+  /** One pass (folders of no session, idle sessions, abandoned resumable uploads); resolves with the sids deleted. */
   sweepOnce(): Promise<string[]>;
   start(): void;
   stop(): void;
 }
 
-/**
- * Remove `dir` when it is safely inside `root`: its parent, links resolved, must be inside the
- * real root; a link in its place is unlinked, not followed (rm does not follow links inside).
- */
-export async function removeInside(root: string, dir: string): Promise<boolean> {
-  const realRoot = await realpath(root);
-  const parent = await realpath(path.dirname(dir)).catch(() => undefined);
-  if (!parent) return false;
-  const target = path.join(parent, path.basename(dir));
-  if (!isInside(realRoot, target) || target === realRoot || parent === path.parse(parent).root) {
-    throw new Error(`Refusing to delete ${dir}: it is not inside ${root}`);
-  }
-  const info = await lstat(target).catch(() => undefined);
-  if (!info) return false;
-  await rm(target, { recursive: info.isDirectory(), force: true });
-  return true;
-}
-
 export function createSweeper(deps: SweeperDeps): Sweeper {
-  const { store, storage, log } = deps;
+  const { store, files, log } = deps;
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<string[]> | undefined;
 
   async function pass(): Promise<string[]> {
-    const orphans = await removeOrphanFolders({ store, storage, now: deps.now }).catch((err: unknown) => {
+    const before = deps.clock.now() - deps.retentionHours * 3600_000;
+    await sweepOrphanFolders();
+    const deleted = await removeIdleSessions(before);
+    await sweepTusUploads(before);
+    return deleted;
+  }
+
+  async function sweepOrphanFolders(): Promise<void> {
+    if (!deps.disk) return;
+    const orphans = await removeOrphanFolders({ store, storage: deps.disk, clock: deps.clock }).catch((err: unknown) => {
       log.error({ err }, 'sweep could not remove folders of sessions that no longer exist');
       return [];
     });
     if (orphans.length > 0) log.info({ folders: orphans.length }, 'swept folders of sessions that no longer exist');
-    return removeIdleSessions();
   }
 
-  async function removeIdleSessions(): Promise<string[]> {
-    const before = deps.now() - deps.retentionHours * 3600_000;
+  async function removeIdleSessions(before: number): Promise<string[]> {
     const deleted: string[] = [];
-    for (const session of store.idleSessions(before)) {
+    for (const session of await store.idleSessions(before)) {
       // Look again: the session may have been used since the list was read.
-      const fresh = store.sessionBySid(session.sid);
+      const fresh = await store.sessionBySid(session.sid);
       if (!fresh || fresh.lastSeenAt >= before) continue;
       try {
-        for (const dir of storage.sessionDirs(session.sid)) await removeInside(storage.root, dir);
-        store.deleteSession(session.sid);
+        await files.removeSession(session.sid);
+        await store.deleteSession(session.sid);
         deleted.push(session.sid);
       } catch (err) {
         log.error({ err, sid: session.sid }, 'sweep could not delete a session');
@@ -74,6 +66,16 @@ export function createSweeper(deps: SweeperDeps): Sweeper {
     }
     if (deleted.length > 0) log.info({ sessions: deleted.length }, 'swept idle sessions');
     return deleted;
+  }
+
+  async function sweepTusUploads(before: number): Promise<void> {
+    if (!deps.tusUploads) return;
+    try {
+      const removed = await deps.tusUploads.sweep(before, async (sid) => (await store.sessionBySid(sid)) !== undefined);
+      if (removed > 0) log.info({ uploads: removed }, 'swept abandoned resumable uploads');
+    } catch (err) {
+      log.error({ err }, 'sweep could not remove abandoned resumable uploads');
+    }
   }
 
   return {

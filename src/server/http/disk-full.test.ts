@@ -4,11 +4,12 @@ import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeTone, tempDir } from '../../../test/support/audio-fixtures.js';
+import { clockAt } from '../../shared/clock.js';
 import { listItems, openSession, postJson, startTestApp, upload, type TestApp } from '../../../test/support/server-harness.js';
 
 const MB = 1024 * 1024;
 const DISK_FULL = "The server's disk is full";
-const sqliteFull = () => {
+const sqliteFull = async () => {
   throw Object.assign(new Error('database or disk is full'), { code: 'SQLITE_FULL' });
 };
 
@@ -21,7 +22,7 @@ beforeAll(async () => {
   media = await tempDir('disk-injected-');
   await makeTone(path.join(media.dir, 'big.wav'), { seconds: 20 }); // ~3.5 MB
   await makeTone(path.join(media.dir, 'small.mp3'), { seconds: 1 });
-  t = await startTestApp({ minFreeBytes: 8 * MB }, { freeSpace: async () => free, now: () => clock });
+  t = await startTestApp({ minFreeBytes: 8 * MB }, { freeSpace: async () => free, clock: clockAt(() => clock) });
 });
 afterAll(async () => {
   await t.dispose();
@@ -48,14 +49,15 @@ describe('a full disk, injected', () => {
 
   it('answers 507 when the database cannot store the upload, and keeps neither the file nor a row', async () => {
     const s = await openSession(t.app);
-    const addItem = t.store.addItem;
-    t.store.addItem = sqliteFull;
+    // The store's own method, under the item-list cache (reading it through the cache gives the cache's wrapper).
+    const addItemIfUnder = Object.getOwnPropertyDescriptor(t.store, 'addItemIfUnder')!.value as typeof t.store.addItemIfUnder;
+    t.store.addItemIfUnder = sqliteFull;
     try {
       const res = await upload(t.app, s, [{ path: path.join(media.dir, 'small.mp3') }]);
       expect(res.statusCode).toBe(507);
       expect(res.json()).toEqual({ error: DISK_FULL });
     } finally {
-      t.store.addItem = addItem;
+      t.store.addItemIfUnder = addItemIfUnder;
     }
     expect(await tmpFiles()).toEqual([]);
     expect(await readdir(t.storage.uploadsDir(s.sid)).catch(() => [])).toEqual([]);
@@ -87,7 +89,8 @@ describe('a full disk, injected', () => {
 
   it('answers a merge that cannot be recorded with 507', async () => {
     const s = await openSession(t.app);
-    await upload(t.app, s, [{ path: path.join(media.dir, 'small.mp3') }]);
+    const stored = await upload(t.app, s, [{ path: path.join(media.dir, 'small.mp3') }]);
+    expect(stored.statusCode, stored.body).toBe(200);
     const [item] = await listItems(t.app, s);
     const addJob = t.store.addJob;
     t.store.addJob = sqliteFull;

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openSession, startTestApp, type TestApp } from '../../../test/support/server-harness.js';
-import { formatDuration, formatMegabytes, renderHostPage } from './host-page.js';
+import { renderHostPage } from './host-page.js';
 import type { ResultRow } from '../data/store.js';
 
 const result = (over: Partial<ResultRow>): ResultRow => ({
@@ -9,6 +9,8 @@ const result = (over: Partial<ResultRow>): ResultRow => ({
   jobId: 'j1',
   file: 'r1.mp3',
   downloadName: 'merged.mp3',
+  format: 'mp3',
+  chapters: [],
   duration: 75.4,
   size: 3 * 1024 * 1024,
   sources: ['intro.wav', 'talk.mp3'],
@@ -70,13 +72,6 @@ describe('the host page', () => {
     expect(html).toContain('a&amp;b &quot;c&quot;.wav');
   });
 
-  it('formats durations and sizes for people', () => {
-    expect(formatDuration(0)).toBe('0:00');
-    expect(formatDuration(59.6)).toBe('1:00');
-    expect(formatDuration(3723)).toBe('1:02:03');
-    expect(formatMegabytes(512 * 1024)).toBe('0.5 MB');
-    expect(formatMegabytes(123 * 1024 * 1024)).toBe('123 MB');
-  });
 });
 
 describe('GET / with realtime on', () => {

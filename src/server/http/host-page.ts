@@ -1,5 +1,6 @@
-// The host page: the upload form, the widget element (CONTRACT section 4) and this session's
+// The host page: the upload form, the widget element (docs/api.md section 4) and this session's
 // merged results. A pure function of its inputs; every value is HTML-escaped.
+import { formatDuration, formatSize, formatUtcMinute } from '../../shared/format.js';
 import { API, WIDGET_ELEMENT_ID } from '../../shared/types.js';
 import type { ResultRow } from '../data/store.js';
 
@@ -19,19 +20,6 @@ export interface HostPageInput {
 const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 export const escapeHtml = (value: string | number): string => String(value).replace(/[&<>"']/g, (c) => ESCAPES[c]);
 
-/** 75.4 -> "1:15"; hours when long ("1:02:03"). */
-export function formatDuration(seconds: number): string {
-  const total = Math.max(0, Math.round(seconds));
-  const h = Math.floor(total / 3600);
-  const m = Math.floor((total % 3600) / 60);
-  const s = String(total % 60).padStart(2, '0');
-  return h > 0 ? `${h}:${String(m).padStart(2, '0')}:${s}` : `${m}:${s}`;
-}
-
-export function formatMegabytes(bytes: number): string {
-  return `${(bytes / (1024 * 1024)).toFixed(bytes < 10 * 1024 * 1024 ? 1 : 0)} MB`;
-}
-
 function renderResult(r: ResultRow): string {
   const src = `/results/${encodeURIComponent(r.sid)}/${encodeURIComponent(r.id)}.mp3`;
   const when = new Date(r.createdAt);
@@ -41,8 +29,8 @@ function renderResult(r: ResultRow): string {
       <p class="audio-merge-result-meta">
         <a class="audio-merge-download" href="${escapeHtml(src)}?download=1" download>Download</a>
         <span class="audio-merge-duration">${escapeHtml(formatDuration(r.duration))}</span>
-        <span class="audio-merge-size">${escapeHtml(formatMegabytes(r.size))}</span>
-        <time datetime="${escapeHtml(when.toISOString())}">${escapeHtml(when.toISOString().slice(0, 16).replace('T', ' '))} UTC</time>
+        <span class="audio-merge-size">${escapeHtml(formatSize(r.size))}</span>
+        <time datetime="${escapeHtml(when.toISOString())}">${escapeHtml(formatUtcMinute(r.createdAt))}</time>
       </p>
       <ol class="audio-merge-sources">${sources}</ol>
     </article>`;

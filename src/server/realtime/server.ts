@@ -1,15 +1,15 @@
-// Realtime: socket.io speaking the Laravel Echo protocol (CONTRACT section 5).
+// Realtime: socket.io speaking the Laravel Echo protocol (docs/api.md section 5).
 // Echo clients emit `subscribe`/`unsubscribe` {channel, auth}; broadcasts reach a channel's room as
 // emit(event, channel, payload). A browser may join only the status channels of its own session.
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { FastifyBaseLogger } from 'fastify';
 import { Server } from 'socket.io';
+import type { Broadcaster } from './broadcaster.js';
 import { channelOf, mayJoin } from './channels.js';
 
-export interface Realtime {
-  /** Send `event` to the channel's members as Echo expects: emit(event, channel, payload). */
-  broadcast(channel: string, event: string, payload: Record<string, unknown>): void;
+/** The socket server; its broadcast reaches a channel's members as Echo expects: emit(event, channel, payload). */
+export interface Realtime extends Broadcaster {
   /** The port actually listened on (useful when configured as 0). */
   readonly port: number;
   close(): Promise<void>;
@@ -21,7 +21,7 @@ export interface RealtimeOptions {
   /** CORS: the app's own origin(s), with credentials. */
   allowOrigin: (origin: string | undefined) => boolean;
   /** The sid owned by the browser whose handshake carried this Cookie header, or null. */
-  sidForCookieHeader: (cookieHeader: string | undefined) => string | null;
+  sidForCookieHeader: (cookieHeader: string | undefined) => Promise<string | null> | string | null;
   log: FastifyBaseLogger;
 }
 
@@ -32,7 +32,7 @@ export const nullRealtime: Realtime = {
   async close() {},
 };
 
-/** CONTRACT section 5 seed constant. */
+/** docs/api.md section 5 seed constant. */
 const COMPRESSION_THRESHOLD = 1024;
 
 export async function createRealtime(opts: RealtimeOptions): Promise<Realtime> {
@@ -55,13 +55,13 @@ export async function createRealtime(opts: RealtimeOptions): Promise<Realtime> {
 
   io.on('connection', (socket) => {
     const cookie = socket.handshake.headers.cookie;
-    socket.on('subscribe', (payload: unknown) => {
+    socket.on('subscribe', async (payload: unknown) => {
       const channel = channelOf(payload);
       if (channel === null) return;
       // The session is looked up per subscribe, so a session swept meanwhile is refused.
       let sid: string | null = null;
       try {
-        sid = opts.sidForCookieHeader(cookie);
+        sid = await opts.sidForCookieHeader(cookie);
       } catch (err) {
         opts.log.warn({ err }, 'realtime: session lookup failed');
       }

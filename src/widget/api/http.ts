@@ -1,4 +1,4 @@
-// The widget's two HTTP calls (SPEC section 7): same-origin credentials and the page's CSRF token.
+// The widget's two HTTP calls (docs/api.md section 4): same-origin credentials and the page's CSRF token.
 import { API, MERGE_SUCCESS, type AudioItem } from '../../shared/types.js';
 import { parseItems } from '../store/state.js';
 

@@ -1,4 +1,4 @@
-// Status subscription over socket.io, speaking the Laravel Echo protocol (CONTRACT section 5).
+// Status subscription over socket.io, speaking the Laravel Echo protocol (docs/api.md section 5).
 import { io, type Socket } from 'socket.io-client';
 import { STATUS_EVENT, type StatusPayload } from '../../shared/types.js';
 
@@ -8,7 +8,7 @@ export interface StatusSubscription {
   close(): void;
 }
 
-/** Seed constants of the realtime client (SPEC section 9). */
+/** Seed constants of the realtime client (docs/api.md section 5). */
 export function socketOptions() {
   return {
     path: '/socket.io',

@@ -1,4 +1,4 @@
-// The progress view (SPEC section 2): a determinate bar, the status text and a spinner.
+// The progress view (docs/api.md section 4): a determinate bar, the status text and a spinner.
 import { useEffect, useRef } from 'react';
 import { statusLabel } from '../store/state.js';
 
@@ -11,7 +11,7 @@ export function ProgressView({ progress, percent }: ProgressViewProps) {
   const ref = useRef<HTMLDivElement>(null);
   // The make button is gone; keep keyboard and screen-reader focus in the widget, on something
   // with a role, since a name on a plain div is not spoken. Without scrolling: make has just
-  // scrolled the window to the top (SPEC section 4), and focus would scroll it back down.
+  // scrolled the window to the top (docs/api.md section 4), and focus would scroll it back down.
   useEffect(() => ref.current?.focus({ preventScroll: true }), []);
   return (
     <div ref={ref} className="audio-merge-progress" tabIndex={-1} role="group" aria-label="Merging your files">

@@ -1,4 +1,4 @@
-// The widget's state as a plain reducer, so its rules are tested without a browser (SPEC section 3-4).
+// The widget's state as a plain reducer, so its rules are tested without a browser (docs/api.md section 4).
 import type { AudioItem } from '../../shared/types.js';
 
 export interface WidgetState {

@@ -1,10 +1,10 @@
-// POST /app/merge/getDataJson {"appid"}: this session's items for the appid, in upload order.
+// POST /app/merge/getDataJson {"appid"}: this session's items for the appid, in the saved order.
 import type { FastifyInstance } from 'fastify';
 import type { AudioItem } from '../../../shared/types.js';
 import { requireSession } from '../session.js';
+import { documented, getDataJsonSchema } from './schemas.js';
 import type { ItemRow, Store } from '../../data/store.js';
 
-export const APPID_PATTERN = '^[A-Za-z0-9_.-]{1,100}$';
 
 export function toAudioItem(row: ItemRow): AudioItem {
   return {
@@ -23,18 +23,11 @@ export async function itemsRoutes(app: FastifyInstance, { store }: { store: Stor
   const answers = new WeakMap<readonly ItemRow[], string>();
   app.post<{ Body: { appid: string } }>(
     '/app/merge/getDataJson',
-    {
-      schema: {
-        body: {
-          type: 'object',
-          required: ['appid'],
-          properties: { appid: { type: 'string', pattern: APPID_PATTERN } },
-        },
-      },
-    },
+    // This body schema validates (a bad appid is a 400); the answer is sent as text, never filtered.
+    { schema: getDataJsonSchema, serializerCompiler: documented(getDataJsonSchema).serializerCompiler },
     async (request, reply) => {
       const session = requireSession(request);
-      const rows = store.listItems(session.sid, request.body.appid);
+      const rows = await store.listItems(session.sid, request.body.appid);
       let json = answers.get(rows);
       if (json === undefined) {
         json = JSON.stringify(rows.map(toAudioItem));

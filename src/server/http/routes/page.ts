@@ -4,20 +4,22 @@ import type { AppConfig } from '../../config.js';
 import type { Flash } from '../flash.js';
 import { ERRORS } from '../errors.js';
 import { renderHostPage, renderNoticePage } from '../host-page.js';
-import { isDiskFull } from '../../files/disk-space.js';
-import type { Realtime } from '../../realtime/server.js';
+import { isDiskFull } from '../../errors.js';
 import { startSession } from '../session.js';
+import { documented, hostPageSchema } from './schemas.js';
+import type { Clock } from '../../../shared/clock.js';
 import type { Store } from '../../data/store.js';
 
 export interface PageRouteDeps {
   store: Store;
   config: AppConfig;
-  realtime: Realtime;
+  /** The port the realtime server really listens on (config may say 0 in tests); 0 when off. */
+  socketPort: () => number;
   flash: Flash;
-  now: () => number;
+  clock: Clock;
 }
 
-export async function pageRoutes(app: FastifyInstance, { store, config, realtime, flash, now }: PageRouteDeps): Promise<void> {
+export async function pageRoutes(app: FastifyInstance, { store, config, socketPort, flash, clock }: PageRouteDeps): Promise<void> {
   // Each page view without a session stores one: limit those per address, so a flood of cookieless
   // requests cannot grow the database without bound (a browser with its session is never limited).
   const rateLimit = {
@@ -26,29 +28,28 @@ export async function pageRoutes(app: FastifyInstance, { store, config, realtime
     keyGenerator: (request: FastifyRequest) => request.ip,
     allowList: (request: FastifyRequest) => request.amSession !== null,
   };
-  app.get('/', { config: { rateLimit } }, async (request, reply) => {
+  app.get('/', { ...documented(hostPageSchema), config: { rateLimit } }, async (request, reply) => {
     let session = request.amSession;
     try {
-      session ??= startSession(store, reply, now());
+      session ??= await startSession(store, reply, clock.now());
     } catch (err) {
       // A new session is a database row; on a full disk say so in a page, not a bare 500.
       if (!isDiskFull(err)) throw err;
       request.log.warn({ err }, 'no new session: the disk is full');
       return reply
-        .status(ERRORS.diskFull.status)
+        .status(ERRORS['disk-full'].status)
         .header('cache-control', 'no-store')
         .header('retry-after', '60')
         .type('text/html; charset=utf-8')
-        .send(renderNoticePage(`${ERRORS.diskFull.message}; please try again later.`));
+        .send(renderNoticePage(`${ERRORS['disk-full'].message}; please try again later.`));
     }
     const html = renderHostPage({
       csrfToken: session.csrfToken,
       sid: session.sid,
       appid: config.appId,
-      // The port the realtime server really listens on (config may say 0 in tests).
-      socketPort: realtime.port || config.socketPort,
+      socketPort: socketPort() || config.socketPort,
       maxFileMb: Number((config.maxFileBytes / (1024 * 1024)).toFixed(2)),
-      results: store.listResults(session.sid),
+      results: await store.listResults(session.sid),
       notices: flash.take(session.sid),
     });
     return reply

@@ -1,4 +1,4 @@
-// Small pure helpers of the upload route: display names, sizes, content negotiation.
+// Small pure helpers of the upload route: display names, content negotiation, broken bodies.
 
 /**
  * The client's file name, for display only: no folders, no control or bidi-override characters,
@@ -12,12 +12,6 @@ export function displayName(raw: string | undefined): string {
   return Array.from(clean || 'unnamed file').slice(0, 255).join('');
 }
 
-/** Bytes as a whole or short decimal number of MB, for messages ("500", "0.05"). */
-export function megabytes(bytes: number): string {
-  const mb = bytes / (1024 * 1024);
-  return Number.isInteger(mb) ? String(mb) : String(Number(mb.toFixed(2)));
-}
-
 /** A plain form post (no JS) asks for HTML; fetch and XHR send JSON or any. */
 export function wantsHtml(accept: string | undefined): boolean {
   if (!accept) return false;
@@ -25,13 +19,4 @@ export function wantsHtml(accept: string | undefined): boolean {
   const html = types.indexOf('text/html');
   const json = types.indexOf('application/json');
   return html !== -1 && (json === -1 || html < json);
-}
-
-/**
- * A multipart body the parser could not read (cut short, no boundary, a boundary too long): the
- * client's fault, so a 400. The parser throws plain Errors without a code; fs errors have one.
- */
-export function isBrokenMultipart(err: unknown): boolean {
-  if (!(err instanceof Error) || err.constructor !== Error || 'code' in err) return false;
-  return /multipart|needle/i.test(err.message);
 }

@@ -82,7 +82,7 @@ describe('POST /app/merge/upload', () => {
     expect(res.statusCode).toBe(422);
     expect(res.json().error).toMatch(/^notes\.mp3 was not stored: not audio\b/);
     expect(res.json().errors).toEqual([{ filename: 'notes.mp3', error: res.json().error }]);
-    expect(t.store.countItems(s.sid)).toBe(0);
+    expect(await t.store.countItems(s.sid)).toBe(0);
     expect(await filesIn('tmp')).toEqual([]);
     expect(await readdir(path.join(t.dataDir, 'uploads'))).not.toContain(s.sid);
   });
@@ -92,7 +92,7 @@ describe('POST /app/merge/upload', () => {
     const res = await upload(t.app, s, [f('big.wav')]);
     expect(res.statusCode).toBe(413);
     expect(res.json().error).toBe('big.wav is larger than the 0.25 MB limit');
-    expect(t.store.countItems(s.sid)).toBe(0);
+    expect(await t.store.countItems(s.sid)).toBe(0);
     expect(await filesIn('tmp')).toEqual([]);
     expect(await readdir(path.join(t.dataDir, 'uploads'))).not.toContain(s.sid);
   });
@@ -119,7 +119,7 @@ describe('POST /app/merge/upload', () => {
     const again = await upload(t.app, s, [f('three.flac')]);
     expect(again.statusCode).toBe(409);
     expect(again.json().error).toMatch(/three\.flac.*at most 4 files/);
-    expect(t.store.countItems(s.sid)).toBe(4);
+    expect(await t.store.countItems(s.sid)).toBe(4);
     expect(await filesIn(path.join('uploads', s.sid))).toHaveLength(4);
   });
 
@@ -140,7 +140,7 @@ describe('POST /app/merge/upload', () => {
     expect(wrong.statusCode).toBe(403);
     const wrongField = await upload(t.app, s, [f('one.mp3')], { csrf: null, fields: { _csrf: 'nope' } });
     expect(wrongField.statusCode).toBe(403);
-    expect(t.store.countItems(s.sid)).toBe(0);
+    expect(await t.store.countItems(s.sid)).toBe(0);
     expect(await filesIn('tmp')).toEqual([]);
   });
 
@@ -175,7 +175,7 @@ describe('POST /app/merge/upload', () => {
     const s = await openSession(t.app);
     const res = await upload(t.app, s, [f('one.mp3')], { appid: '../x' });
     expect(res.statusCode).toBe(400);
-    expect(t.store.countItems(s.sid)).toBe(0);
+    expect(await t.store.countItems(s.sid)).toBe(0);
     expect(await filesIn('tmp')).toEqual([]);
   });
 
@@ -189,6 +189,24 @@ describe('POST /app/merge/upload', () => {
         payload: JSON.stringify(body),
       });
       expect(res.statusCode).toBe(400);
+    }
+  });
+
+  it('answers 507 "The server\'s disk is full" when the disk fills while storing, and keeps nothing', async () => {
+    const full = await startTestApp({}, {
+      probe: async () => {
+        throw Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC', syscall: 'write' });
+      },
+    });
+    try {
+      const s = await openSession(full.app);
+      const res = await upload(full.app, s, [f('one.mp3')]);
+      expect(res.statusCode).toBe(507);
+      expect(res.json()).toEqual({ error: "The server's disk is full" });
+      expect(await full.store.countItems(s.sid)).toBe(0);
+      expect(await readdir(full.storage.tmpDir)).toEqual([]);
+    } finally {
+      await full.dispose();
     }
   });
 
@@ -212,7 +230,7 @@ describe('POST /app/merge/upload', () => {
     await vi.waitFor(async () => expect(await filesIn('tmp')).not.toEqual([]), { timeout: 20_000, interval: 20 });
     socket.destroy();
     await vi.waitFor(async () => expect(await filesIn('tmp')).toEqual([]), { timeout: 20_000, interval: 50 });
-    expect(t.store.countItems(s.sid)).toBe(0);
+    expect(await t.store.countItems(s.sid)).toBe(0);
     expect(await readdir(path.join(t.dataDir, 'uploads'))).not.toContain(s.sid);
   });
 });
