@@ -61,12 +61,12 @@ describe.skipIf(!disk.ok)('a full disk (DATA_DIR on an 8 MB tmpfs)', () => {
     // the join writes the output itself
     const joined = await merge(s, [a.id, b.id]);
     expect(joined.statusCode).toBe(507);
-    expect(joined.json()).toEqual({ error: DISK_FULL });
+    expect(joined.json()).toEqual({ error: DISK_FULL, code: 'disk-full' });
     await status.waitFor((d) => d === DISK_FULL);
     // ffmpeg re-encodes the WAV into the job's folder
     const encoded = await merge(s, [c.id, a.id]);
     expect(encoded.statusCode).toBe(507);
-    expect(encoded.json()).toEqual({ error: DISK_FULL });
+    expect(encoded.json()).toEqual({ error: DISK_FULL, code: 'disk-full' });
     expect(await entries(app.storage.tmpDir)).toEqual([]);
     expect(await entries(path.join(app.storage.root, 'results'))).toEqual([]);
     expect(await app.store.listResults(s.sid)).toEqual([]);

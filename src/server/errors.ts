@@ -16,6 +16,8 @@ const REQUEST_ERRORS = {
   foreignFile: { status: 403, message: 'That file does not belong to this session' },
   foreignChannel: { status: 403, message: 'That channel does not belong to this session' },
   notFound: { status: 404, message: 'Not found' },
+  noMerge: { status: 404, message: 'No merge of this session is waiting or running' },
+  itemInMerge: { status: 409, message: 'That file is in a merge under way; remove it when the merge has ended' },
   tooLarge: { status: 413, message: 'The file is too large' },
   tooManyFiles: { status: 409, message: 'Too many files in this session' },
   noItems: { status: 400, message: 'There is nothing to merge' },

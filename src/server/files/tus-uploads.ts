@@ -41,7 +41,7 @@ export interface TusUploads {
 export function createTusUploads(dataDir: string): TusUploads {
   const dir = path.join(path.resolve(dataDir), 'tus');
   const datastore = new FileStore({ directory: dir });
-  // What this server speaks (CONTRACT section 7): a length is always declared (MAX_FILE_MB is
+  // What this server speaks (docs/api.md section 7): a length is always declared (MAX_FILE_MB is
   // checked before any byte), and abandoned uploads go by the sweep, not by tus's expiration.
   datastore.extensions = ['creation', 'creation-with-upload', 'termination'];
   const uploads = new Map<string, TusUpload>();

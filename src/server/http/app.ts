@@ -22,7 +22,7 @@ import { createInProcessQueue } from '../jobs/in-process-queue.js';
 import { createMergeProcessor, engineConcurrencyFor, type MergeFn } from '../jobs/merge-processor.js';
 import type { JobQueue } from '../jobs/queue.js';
 import { createRealtime, nullRealtime, type Realtime } from '../realtime/server.js';
-import { broadcastJobStatus } from '../realtime/status-broadcasts.js';
+import { broadcastJobStatus, latestStatusWelcome } from '../realtime/status-broadcasts.js';
 import { errorCodeOf } from '../errors.js';
 import { registerApiDocs } from './api-docs.js';
 import { AppError, ERRORS } from './errors.js';
@@ -30,6 +30,8 @@ import { createFlash } from './flash.js';
 import { filesRoutes } from './routes/files.js';
 import { itemsRoutes } from './routes/items.js';
 import { mergeRoutes } from './routes/merge.js';
+import { mergeControlRoutes } from './routes/merge-control.js';
+import { resultsRoutes } from './routes/results.js';
 import { pageRoutes } from './routes/page.js';
 import { uploadRoutes, type Prober } from './routes/upload.js';
 import { requireSessionAndCsrf, sessionHook, sidForCookieHeader } from './session.js';
@@ -122,9 +124,11 @@ export async function createApp(partial: Partial<AppConfig> = {}, deps: AppDeps 
     };
     await app.register(uploadRoutes, { ...uploadDeps, flash });
     await app.register(tusRoutes, { store, config, uploads: tusUploads, storeUpload: createStoreUpload(uploadDeps), freeSpace: uploadDeps.freeSpace });
-    await app.register(itemsRoutes, { store });
+    await app.register(itemsRoutes, { store, files: storage, config });
+    await app.register(resultsRoutes, { store, files: storage });
     await app.register(filesRoutes, { store, files: storage });
     await app.register(async (scope) => mergeRoutes(scope, { store, jobs, config, clock }));
+    await app.register(mergeControlRoutes, { store, jobs });
 
     const sweeper = createSweeper({
       store,
@@ -202,6 +206,7 @@ function startRealtime(app: FastifyInstance, config: AppConfig, store: Store): P
     port: config.socketPort,
     allowOrigin: (origin) => isOwnOrigin(origin, config.host, listenPort(app, config)),
     sidForCookieHeader: (header) => sidForCookieHeader(store, header),
+    welcome: latestStatusWelcome(store),
     log: app.log.child({ component: 'realtime' }),
   });
 }
@@ -230,13 +235,14 @@ async function installRequestGuards(app: FastifyInstance, store: Store, clock: C
   app.removeContentTypeParser('text/plain');
   app.setErrorHandler((error: FastifyError | AppError, request, reply) => {
     if (error instanceof AppError) {
-      return reply.status(error.status).send({ error: error.message, ...error.extra });
+      // The code lets a client tell "your session is gone" from "not yours" (both 403).
+      return reply.status(error.status).send({ error: error.message, code: error.code, ...error.extra });
     }
     // The engine's errors and a full disk answer by their code, with the table's words.
     const code = errorCodeOf(error);
     if (code) {
       if (ERRORS[code].status >= 500) request.log.error({ err: error }, 'request failed');
-      return reply.status(ERRORS[code].status).send({ error: ERRORS[code].message });
+      return reply.status(ERRORS[code].status).send({ error: ERRORS[code].message, code });
     }
     const status = typeof error.statusCode === 'number' && error.statusCode >= 400 ? error.statusCode : 500;
     if (status >= 500) {

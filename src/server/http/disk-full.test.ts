@@ -37,7 +37,7 @@ describe('a full disk, injected', () => {
     free = 10 * MB;
     const big = await upload(t.app, s, [{ path: path.join(media.dir, 'big.wav') }]);
     expect(big.statusCode).toBe(507);
-    expect(big.json()).toEqual({ error: DISK_FULL });
+    expect(big.json()).toEqual({ error: DISK_FULL, code: 'disk-full' });
     expect(await tmpFiles()).toEqual([]);
     const small = await upload(t.app, s, [{ path: path.join(media.dir, 'small.mp3') }]);
     expect(small.statusCode).toBe(200);
@@ -55,7 +55,7 @@ describe('a full disk, injected', () => {
     try {
       const res = await upload(t.app, s, [{ path: path.join(media.dir, 'small.mp3') }]);
       expect(res.statusCode).toBe(507);
-      expect(res.json()).toEqual({ error: DISK_FULL });
+      expect(res.json()).toEqual({ error: DISK_FULL, code: 'disk-full' });
     } finally {
       t.store.addItemIfUnder = addItemIfUnder;
     }
@@ -97,7 +97,7 @@ describe('a full disk, injected', () => {
     try {
       const res = await postJson(t.app, s, '/app/merge/mergemp3', { items: [{ id: item.id }] });
       expect(res.statusCode).toBe(507);
-      expect(res.json()).toEqual({ error: DISK_FULL });
+      expect(res.json()).toEqual({ error: DISK_FULL, code: 'disk-full' });
     } finally {
       t.store.addJob = addJob;
     }

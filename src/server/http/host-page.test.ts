@@ -50,7 +50,10 @@ describe('the host page', () => {
       results: [result({ id: 'newer', sources: ['b.mp3', 'a.mp3'] }), result({ id: 'older' })],
     });
     expect(html).not.toContain('No merged files yet');
-    expect(html.match(/<article class="audio-merge-result">/g)).toHaveLength(2);
+    expect(html.match(/<article class="audio-merge-result" data-result-id="[^"]+">/g)).toEqual([
+      '<article class="audio-merge-result" data-result-id="newer">',
+      '<article class="audio-merge-result" data-result-id="older">',
+    ]);
     expect(html.indexOf('/results/SID/newer.mp3')).toBeLessThan(html.indexOf('/results/SID/older.mp3'));
     expect(html).toContain('<audio controls preload="metadata" src="/results/SID/newer.mp3"></audio>');
     expect(html).toContain('<a class="audio-merge-download" href="/results/SID/newer.mp3?download=1" download>Download</a>');

@@ -24,7 +24,7 @@ function renderResult(r: ResultRow): string {
   const src = `/results/${encodeURIComponent(r.sid)}/${encodeURIComponent(r.id)}.mp3`;
   const when = new Date(r.createdAt);
   const sources = r.sources.map((name) => `<li>${escapeHtml(name)}</li>`).join('');
-  return `<article class="audio-merge-result">
+  return `<article class="audio-merge-result" data-result-id="${escapeHtml(r.id)}">
       <audio controls preload="metadata" src="${escapeHtml(src)}"></audio>
       <p class="audio-merge-result-meta">
         <a class="audio-merge-download" href="${escapeHtml(src)}?download=1" download>Download</a>

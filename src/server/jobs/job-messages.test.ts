@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { AbortError, InputError, OutputError, ToolError } from '../../engine/index.js';
 import { asJobFailure, inputFailure } from './job-errors.js';
-import { downloadName, inputFailureMessage, INTERNAL_MESSAGE, SHUTDOWN_MESSAGE, waitingText } from './job-messages.js';
+import { downloadName, inputFailureMessage, INTERNAL_MESSAGE, SHUTDOWN_MESSAGE, uniqueName, waitingText } from './job-messages.js';
 
 describe('job messages', () => {
   it('names the original file, not the stored path, and reads as a sentence', () => {
@@ -50,5 +50,14 @@ describe('job messages', () => {
   it('names the download after the local time, like merged-2026-11-21-1430.mp3', () => {
     expect(downloadName(new Date(2026, 10, 21, 14, 30, 59))).toBe('merged-2026-11-21-1430.mp3');
     expect(downloadName(new Date(2027, 0, 2, 3, 4))).toBe('merged-2027-01-02-0304.mp3');
+  });
+
+  it('a download name already taken in the session gets -2, -3 before its extension', () => {
+    expect(uniqueName('merged-2026-11-21-1430.mp3', [])).toBe('merged-2026-11-21-1430.mp3');
+    expect(uniqueName('merged-2026-11-21-1430.mp3', ['merged-2026-11-21-1430.mp3'])).toBe('merged-2026-11-21-1430-2.mp3');
+    expect(uniqueName('merged-2026-11-21-1430.mp3', ['merged-2026-11-21-1430.mp3', 'merged-2026-11-21-1430-2.mp3'])).toBe(
+      'merged-2026-11-21-1430-3.mp3',
+    );
+    expect(uniqueName('merged', ['merged'])).toBe('merged-2');
   });
 });

@@ -41,3 +41,14 @@ const pad = (n: number) => String(n).padStart(2, '0');
 export function downloadName(at: Date, format = 'mp3'): string {
   return `merged-${at.getFullYear()}-${pad(at.getMonth() + 1)}-${pad(at.getDate())}-${pad(at.getHours())}${pad(at.getMinutes())}.${format}`;
 }
+
+/** `name`, or with "-2", "-3"... before its extension, so that it is none of `taken`. */
+export function uniqueName(name: string, taken: Iterable<string>): string {
+  const used = new Set(taken);
+  if (!used.has(name)) return name;
+  const dot = name.lastIndexOf('.');
+  const [stem, ext] = dot > 0 ? [name.slice(0, dot), name.slice(dot)] : [name, ''];
+  let n = 2;
+  while (used.has(`${stem}-${n}${ext}`)) n++;
+  return `${stem}-${n}${ext}`;
+}

@@ -11,7 +11,7 @@ import { systemClock, type Clock } from '../../shared/clock.js';
 import type { ItemRow, ResultRow, Store } from '../data/store.js';
 import { resultRef, uploadRef, type FileStorage } from '../files/storage.js';
 import { inputFailure } from './job-errors.js';
-import { downloadName, inputFailureMessage } from './job-messages.js';
+import { downloadName, inputFailureMessage, uniqueName } from './job-messages.js';
 import type { MergeJobData, Processor } from './queue.js';
 
 export type MergeFn = (inputs: string[], output: string, opts: MergeOptions) => Promise<MergeReport>;
@@ -71,15 +71,27 @@ export function createMergeProcessor(deps: MergeProcessorDeps): Processor {
     }
   }
 
+  // Two merges of one session may end in the same minute: each picks its download name and
+  // records its result before the next picks, so no two results of a session share a name.
+  const naming = new Map<string, Promise<unknown>>();
+  function oneAtATime<T>(sid: string, step: () => Promise<T>): Promise<T> {
+    const next = (naming.get(sid) ?? Promise.resolve()).then(step, step);
+    const settled = next.catch(() => undefined);
+    naming.set(sid, settled);
+    void settled.then(() => naming.get(sid) === settled && naming.delete(sid));
+    return next;
+  }
+
   /** Move the output into storage, then record it; a result is listed only once its file is in place. */
   async function storeResult(data: MergeJobData, items: ItemRow[], output: string, report: MergeReport): Promise<ResultRow> {
     const at = new Date(clock.now());
+    const taken = (await store.listResults(data.sid)).map((r) => r.downloadName);
     const result: ResultRow = {
       id: data.jobId,
       sid: data.sid,
       jobId: data.jobId,
       file: resultFileName(data.jobId),
-      downloadName: downloadName(at),
+      downloadName: uniqueName(downloadName(at), taken),
       format: 'mp3',
       duration: report.durationSeconds,
       size: report.bytes,
@@ -104,7 +116,7 @@ export function createMergeProcessor(deps: MergeProcessorDeps): Processor {
       await mkdir(work, { recursive: true });
       if (signal.aborted) throw new AbortError();
       const { output, report } = await runEngine(data, items, work, (p) => progress(p), signal);
-      const result = await storeResult(data, items, output, report);
+      const result = await oneAtATime(data.sid, () => storeResult(data, items, output, report));
       return { resultId: result.id, durationSeconds: result.duration, inputs: items.length };
     } finally {
       await rm(work, { recursive: true, force: true });

@@ -4,7 +4,7 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { FastifyBaseLogger } from 'fastify';
-import { Server } from 'socket.io';
+import { Server, type Socket } from 'socket.io';
 import type { Broadcaster } from './broadcaster.js';
 import { channelOf, mayJoin } from './channels.js';
 
@@ -23,6 +23,11 @@ export interface RealtimeOptions {
   /** The sid owned by the browser whose handshake carried this Cookie header, or null. */
   sidForCookieHeader: (cookieHeader: string | undefined) => Promise<string | null> | string | null;
   log: FastifyBaseLogger;
+  /**
+   * What a new member of `channel` (owned by `sid`) is told at once, so it never waits for a
+   * change that will not come; null for nothing.
+   */
+  welcome?: (channel: string, sid: string) => Promise<{ event: string; payload: Record<string, unknown> } | null>;
 }
 
 /** For apps built with realtime off (some tests). */
@@ -53,6 +58,15 @@ export async function createRealtime(opts: RealtimeOptions): Promise<Realtime> {
     },
   });
 
+  async function sendWelcome(socket: Socket, channel: string, sid: string): Promise<void> {
+    try {
+      const welcome = await opts.welcome?.(channel, sid);
+      if (welcome && socket.connected) socket.emit(welcome.event, channel, welcome.payload);
+    } catch (err) {
+      opts.log.warn({ err }, 'realtime: could not tell a new subscriber the current status');
+    }
+  }
+
   io.on('connection', (socket) => {
     const cookie = socket.handshake.headers.cookie;
     socket.on('subscribe', async (payload: unknown) => {
@@ -70,7 +84,8 @@ export async function createRealtime(opts: RealtimeOptions): Promise<Realtime> {
         socket.emit('subscription_error', channel, 403);
         return;
       }
-      void socket.join(channel);
+      await socket.join(channel);
+      await sendWelcome(socket, channel, sid as string);
     });
     socket.on('unsubscribe', (payload: unknown) => {
       const channel = channelOf(payload);

@@ -142,6 +142,22 @@ describe('the upload area', () => {
     expect(screen.getByRole('status')).toHaveTextContent('2 of 3 files uploaded.');
   });
 
+  it('says when a batch starts sending and when its last upload has ended, refused or not', async () => {
+    const busy = vi.fn();
+    enhance({ concurrency: 3, onBusyChange: busy });
+    server.hold('one.mp3');
+    server.onFinish = (u) =>
+      u.metadata.filename === 'two.mp3'
+        ? { status: 422, body: JSON.stringify({ error: 'two.mp3 is not audio' }) }
+        : { status: 200, body: JSON.stringify({ items: [{ id: u.id }], errors: [] }) };
+    choose([audioFile('one.mp3'), audioFile('two.mp3')]);
+    expect(busy.mock.calls).toEqual([[true]]);
+    await waitFor(() => expect(server.requests.filter((r) => r.method === 'PATCH').length).toBeGreaterThan(0));
+    expect(busy.mock.calls).toEqual([[true]]);
+    server.release('one.mp3');
+    await waitFor(() => expect(busy.mock.calls).toEqual([[true], [false]]));
+  });
+
   it('refuses a file over the size limit without sending it, and does not re-mount for nothing', async () => {
     const onAllDone = vi.fn();
     enhanceUploadForm(page(1), { tusOptions: { httpStack: server }, onAllDone });

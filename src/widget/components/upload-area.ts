@@ -19,6 +19,8 @@ export const DEFAULT_CONCURRENCY = 3;
 export interface UploadAreaOptions {
   /** Called when a batch ends with at least one file stored. */
   onAllDone?: () => void;
+  /** true when a batch starts sending, false when its last upload has ended (stored or not). */
+  onBusyChange?: (busy: boolean) => void;
   /** Files going up at once. */
   concurrency?: number;
   /** tus-js-client options for tests (httpStack, urlStorage). */
@@ -82,6 +84,7 @@ function buildQueue(area: Area, opts: UploadAreaOptions): UploadQueue<Entry> {
     settled: ({ row }, outcome) => showOutcome(row, outcome),
     waiting: ({ row }) => void (row.state.textContent = 'Sent; waits for the files before it'),
     batchEnded: (stored, tried) => {
+      opts.onBusyChange?.(false);
       if (stored === 0) return;
       endBatch(area.list, area.summary, stored, tried);
       opts.onAllDone?.();
@@ -96,15 +99,17 @@ function tooLarge(area: Area, file: File): UploadOutcome | undefined {
 }
 
 /** Phase 3: files chosen, submitted or dropped go into the queue in the order given. */
-function listen(area: Area, input: HTMLInputElement, queue: UploadQueue<Entry>): void {
+function listen(area: Area, input: HTMLInputElement, queue: UploadQueue<Entry>, opts: UploadAreaOptions): void {
   const enqueue = (files: FileList | File[] | null | undefined) => {
-    if (queue.idle) area.summary.textContent = '';
+    const wasIdle = queue.idle;
+    if (wasIdle) area.summary.textContent = '';
     for (const file of Array.from(files ?? [])) {
       const entry = { file, row: addRow(area.list, file) };
       const refusal = tooLarge(area, file);
       if (refusal) queue.refuseNow(entry, refusal);
       else queue.add(entry);
     }
+    if (wasIdle && !queue.idle) opts.onBusyChange?.(true);
   };
   input.addEventListener('change', () => {
     enqueue(input.files);
@@ -147,6 +152,6 @@ export function enhanceUploadForm(form: HTMLFormElement, opts: UploadAreaOptions
   const input = form.querySelector<HTMLInputElement>('input[type="file"]');
   if (!input) return;
   const area = buildArea(form, input);
-  listen(area, input, buildQueue(area, opts));
+  listen(area, input, buildQueue(area, opts), opts);
   guardWindow(area.doc);
 }

@@ -1,4 +1,4 @@
-// POST /app/merge/mergemp3 (docs/api.md section 3): {"items":[item...]} in the wanted order.
+// POST /app/merge/mergemp3 (docs/api.md section 3): {"items":[item...], "requestId"?} in the wanted order.
 // Only each item's `id` is read; everything else comes from the database. The same id may appear
 // more than once (a person may want a segment twice). Answers when the merge has finished.
 import { randomUUID } from 'node:crypto';
@@ -37,6 +37,16 @@ export function orderedIds(body: unknown, maxFiles: number): string[] {
   });
 }
 
+/** The client's own name for the merge, echoed in its status events; null when it gave none. */
+export function requestIdOf(body: unknown): string | null {
+  const requestId = (body as { requestId?: unknown }).requestId;
+  if (requestId === undefined || requestId === null) return null;
+  if (typeof requestId !== 'string' || !/^[A-Za-z0-9_.:-]{1,100}$/.test(requestId)) {
+    fail('badRequest', '"requestId" must be 1 to 100 letters, digits or _ . : -');
+  }
+  return requestId;
+}
+
 /** A job that did not succeed, as the HTTP answer it gets: the status follows the code. */
 export function outcomeError(outcome: Exclude<JobOutcome, { state: 'succeeded' }>): AppError {
   return new AppError(outcome.state === 'cancelled' ? 'cancelled' : outcome.code, outcome.message);
@@ -49,6 +59,7 @@ export async function mergeRoutes(app: FastifyInstance, { store, jobs, config, c
     async (request, reply) => {
       const session = requireSession(request);
       const ids = orderedIds(request.body, config.maxFiles);
+      const requestId = requestIdOf(request.body);
       const owned = await store.itemsOwnedBy(session.sid, [...new Set(ids)]);
       const byId = new Map(owned.map((i) => [i.id, i]));
       // Nothing is queued unless every id is this session's.
@@ -56,9 +67,9 @@ export async function mergeRoutes(app: FastifyInstance, { store, jobs, config, c
       const appids = new Set(owned.map((i) => i.appid));
       if (appids.size !== 1) fail('badRequest', 'The items come from more than one widget (appid)');
 
-      const data: MergeJobData = { jobId: randomUUID(), sid: session.sid, appid: owned[0].appid, itemIds: ids, options: {}, requestId: null };
+      const data: MergeJobData = { jobId: randomUUID(), sid: session.sid, appid: owned[0].appid, itemIds: ids, options: {}, requestId };
       await store.addJob(queuedJobRow(data, clock.now()));
-      request.log.info({ job: data.jobId, items: ids.length }, 'merge queued');
+      request.log.info({ job: data.jobId, items: ids.length, requestId }, 'merge queued');
       // The job is not tied to this request: a client that goes away does not stop it.
       let outcome: JobOutcome;
       try {
