@@ -6,6 +6,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempDir } from '../test/support/audio-fixtures.js';
+import { damagePage, makeDatabase } from '../test/support/damaged-db.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 let dataDir: string;
@@ -61,6 +62,32 @@ describe('src/main.ts', () => {
       expect(out).not.toContain(csrf);
     } finally {
       if (child.exitCode === null) child.kill('SIGKILL');
+    }
+  });
+
+  it('refuses to start on a damaged database with one line saying what to do, and exits non-zero', async () => {
+    const { dir, cleanup: remove } = await tempDir('audio-merge-main-damaged-');
+    try {
+      const file = path.join(dir, 'audio-merge.sqlite');
+      await makeDatabase(file);
+      await damagePage(file);
+      const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'src/main.ts')], {
+        cwd: root,
+        env: { ...process.env, DATA_DIR: dir, PORT: '0', SOCKET_PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'error' },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let stdout = '';
+      let stderr = '';
+      child.stdout.on('data', (d) => (stdout += d));
+      child.stderr.on('data', (d) => (stderr += d));
+      const code = await new Promise<number | null>((resolve) => child.on('exit', (c) => resolve(c)));
+      expect(code).toBe(1);
+      expect(stdout).not.toMatch(/http:\/\//);
+      const lines = stderr.trim().split('\n');
+      expect(lines).toHaveLength(1);
+      expect(lines[0]).toMatch(/^audio-merge: cannot start: the database \S+audio-merge\.sqlite is damaged .*move that file/);
+    } finally {
+      await remove();
     }
   });
 

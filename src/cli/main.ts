@@ -49,7 +49,9 @@ export async function main(argv: string[]): Promise<number> {
     return 2;
   }
 
-  const { mergeFiles, lazyToolPaths, AbortError } = await import('../engine/index.js');
+  const { mergeFiles, lazyToolPaths, AbortError, sweepLeftovers } = await import('../engine/index.js');
+  // What a killed run left beside its output (its .partial file and temporary folder) goes now.
+  await sweepLeftovers(path.dirname(path.resolve(args.output)));
 
   const controller = new AbortController();
   let stoppedBy: NodeJS.Signals | undefined;

@@ -16,12 +16,19 @@ export interface AppConfig {
   dataDir: string;
   /** Largest accepted upload, bytes. */
   maxFileBytes: number;
+  /**
+   * Uploads are refused (507) when they would leave less than this free on DATA_DIR's disk, so
+   * the disk never fills up with them (MIN_FREE_MB).
+   */
+  minFreeBytes: number;
   /** Uploads per session. */
   maxFiles: number;
   /** Idle sessions older than this are deleted with their files. */
   retentionHours: number;
   /** How often the retention sweep runs, ms. */
   sweepIntervalMs: number;
+  /** How long the start-up check of the database (PRAGMA quick_check) may take before it is skipped. */
+  dbCheckTimeoutMs: number;
   /** Merges that run at once; more wait in order. */
   mergeConcurrency: number;
   /** Requests per minute per session. */
@@ -56,9 +63,11 @@ export const DEFAULT_CONFIG: AppConfig = {
   realtime: true,
   dataDir: path.resolve('data'),
   maxFileBytes: 500 * 1024 * 1024,
+  minFreeBytes: 64 * 1024 * 1024,
   maxFiles: 500,
   retentionHours: 24,
   sweepIntervalMs: 10 * 60 * 1000,
+  dbCheckTimeoutMs: 10_000,
   mergeConcurrency: os.availableParallelism(),
   uploadRateLimit: 120,
   mergeRateLimit: 20,
@@ -101,6 +110,8 @@ export function configFromEnv(env: NodeJS.ProcessEnv): Partial<AppConfig> {
   const mb = num('MAX_FILE_MB');
   set('maxFileBytes', mb === undefined ? undefined : Math.floor(mb * 1024 * 1024));
   set('maxFiles', num('MAX_FILES'));
+  const freeMb = num('MIN_FREE_MB');
+  set('minFreeBytes', freeMb === undefined ? undefined : Math.floor(freeMb * 1024 * 1024));
   set('retentionHours', num('RETENTION_HOURS'));
   set('mergeConcurrency', num('MERGE_CONCURRENCY'));
   const grace = num('SHUTDOWN_GRACE_SECONDS');

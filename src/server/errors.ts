@@ -55,10 +55,22 @@ export type ErrorCode = keyof typeof ERRORS;
 
 export const isErrorCode = (code: unknown): code is ErrorCode => typeof code === 'string' && Object.hasOwn(ERRORS, code);
 
+/** The file system's and SQLite's codes for a full disk (or a spent quota), and the engine's. */
+const DISK_FULL_CODES = new Set(['ENOSPC', 'EDQUOT', 'SQLITE_FULL', 'disk-full']);
+
+/** A full disk, known by its code anywhere along the `cause` chain (wrappers keep what they wrap). */
+export function isDiskFull(err: unknown): boolean {
+  for (let e = err, depth = 0; e && depth < 8; e = (e as { cause?: unknown }).cause, depth++) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === 'string' && DISK_FULL_CODES.has(code)) return true;
+  }
+  return false;
+}
+
 /** The code of any error the server meets: its own code, the engine's, or a full disk's. */
 export function errorCodeOf(err: unknown): ErrorCode | undefined {
+  if (isDiskFull(err)) return 'disk-full';
   const code = (err as { code?: unknown } | null)?.code;
-  if (code === 'ENOSPC' || code === 'EDQUOT') return 'disk-full';
   // Node's own codes (ENOENT, FST_...) are not ours: only codes this table knows count.
   return isErrorCode(code) ? code : undefined;
 }

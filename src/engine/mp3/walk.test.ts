@@ -32,15 +32,39 @@ describe('walking frames', () => {
     }
   });
 
-  it('skips junk between frames, including junk holding false sync words', () => {
+  it('skips junk between frames, including junk holding false sync words, with the frame before it', () => {
     const a = frames(V1_128, 5, 1);
     const b = frames(V1_128, 5, 40);
     const junk = Buffer.concat([Buffer.from('JUNK JUNK '), Buffer.from([0xff, 0xfb, 0x90, 0x64, 0x00, 0xff, 0xe0]), Buffer.from(' more')]);
     const data = Buffer.concat([a, junk, b]);
     for (const chunk of [64, 500, 4096]) {
       const { walker, copied } = walkAll(data, chunk);
+      // The last frame before the junk may hold the junk's start (junk written into a frame):
+      // nothing after it says it ended whole, so it is dropped.
+      expect(walker.frames).toBe(9);
+      expect(copied.equals(Buffer.concat([a.subarray(0, 4 * 417), b]))).toBe(true);
+    }
+  });
+
+  it('drops a frame that junk was written into, and keeps the frames around it', () => {
+    const a = frames(V1_128, 5, 1);
+    const hit = frame(V1_128, 0x22);
+    const b = frames(V1_128, 5, 40);
+    const junk = Buffer.from('junk in the middle of a frame');
+    const data = Buffer.concat([a, hit.subarray(0, 200), junk, hit.subarray(200), b]);
+    for (const chunk of [64, 500, 4096]) {
+      const { walker, copied } = walkAll(data, chunk);
       expect(walker.frames).toBe(10);
       expect(copied.equals(Buffer.concat([a, b]))).toBe(true);
+    }
+  });
+
+  it('keeps the frame before a tag (files joined with cat) and before a frame of another stream', () => {
+    const a = frames(V1_128, 5, 1);
+    const b = frames(V1_128, 5, 40);
+    for (const tag of ['TAG', 'ID3\x03\x00', 'APETAGEX', 'LYRICSBEGIN']) {
+      const { walker } = walkAll(Buffer.concat([a, Buffer.from(`${tag} some tag bytes`, 'latin1'), b]), 500);
+      expect(walker.frames).toBe(10);
     }
   });
 

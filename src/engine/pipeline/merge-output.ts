@@ -4,6 +4,7 @@ import { stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { OutputError } from '../errors.js';
 import { fsReason, isDiskFull } from '../io/fs-reason.js';
+import { RUN_TAG } from '../io/leftovers.js';
 
 /** A file-system error while writing, as an OutputError: "what: why", coded disk-full when it is. */
 export function outputError(what: string, err: unknown): OutputError {
@@ -15,9 +16,10 @@ export function partialPath(target: string): string {
   const base = path.basename(target);
   // Unique enough with the exclusive create below; not a secret, so node:crypto (~10 ms to load)
   // is not needed here.
-  const random = `${process.pid.toString(36)}${Date.now().toString(36)}${Math.random().toString(36).slice(2, 8)}`;
+  // It carries the run's pid and start (RUN_TAG), so a later run can tell a killed run's leftover.
+  const random = `${RUN_TAG}-${Date.now().toString(36)}${Math.random().toString(36).slice(2, 8)}`;
   // File names are limited to 255 bytes; a long target name is not repeated.
-  const name = Buffer.byteLength(base) <= 200 ? `.${base}.${random}.partial` : `.audio-merge-${random}.partial`;
+  const name = Buffer.byteLength(base) <= 200 ? `.${base}.${random}.partial` : `.audio-merge.${random}.partial`;
   return path.join(path.dirname(target), name);
 }
 

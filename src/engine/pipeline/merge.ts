@@ -19,6 +19,7 @@ import type { RouteContext, RouteResult } from './route.js';
 import { mp3Route } from './route-mp3.js';
 import { mp4Route } from './route-mp4.js';
 import { pcmRoute } from './route-pcm.js';
+import { TEMP_PREFIX } from '../io/leftovers.js';
 
 export interface MergeDeps {
   /** Injected ffmpeg/ffprobe runner (tests watch what it is asked). */
@@ -56,7 +57,7 @@ function finalWeight(plan: OutputPlan): number {
 function lazyScratch(workDir: string) {
   let made: Promise<string> | undefined;
   const scratch = () =>
-    (made ??= mkdtemp(path.join(workDir, '.audio-merge-')).catch((err: unknown) => {
+    (made ??= mkdtemp(path.join(workDir, TEMP_PREFIX)).catch((err: unknown) => {
       throw outputError(`cannot make a temporary folder in ${workDir}`, err);
     }));
   return { scratch, cleanup: async () => made && rm(await made.catch(() => ''), { recursive: true, force: true }) };

@@ -13,9 +13,10 @@ import { locateTools, probeFile, type Tools } from '../../engine/index.js';
 import { systemClock, type Clock } from '../../shared/clock.js';
 import { resolveConfig, type AppConfig } from '../config.js';
 import { withItemListCache } from '../data/item-list-cache.js';
-import { openSqliteStore } from '../data/sqlite-store.js';
+import { openCheckedSqliteStore } from '../data/db-check.js';
 import type { Store } from '../data/store.js';
 import { createDiskStorage, type DiskStorage } from '../files/disk-storage.js';
+import { statfsFreeSpace, type FreeSpace } from '../files/disk-space.js';
 import { createSweeper, type Sweeper } from '../files/sweep.js';
 import { createInProcessQueue } from '../jobs/in-process-queue.js';
 import { createMergeProcessor, engineConcurrencyFor, type MergeFn } from '../jobs/merge-processor.js';
@@ -49,6 +50,8 @@ export interface AppDeps {
   merge?: MergeFn;
   /** Time and timers for everything in the server (tests drive their own). */
   clock?: Clock;
+  /** Free bytes on a folder's disk (tests make the disk look full). */
+  freeSpace?: FreeSpace;
 }
 
 export interface App {
@@ -77,8 +80,9 @@ export async function createApp(partial: Partial<AppConfig> = {}, deps: AppDeps 
   const clock = deps.clock ?? systemClock;
   const app = createFastify(config);
   const storage = createDiskStorage(config.dataDir);
+  const dbFile = path.join(storage.root, 'audio-merge.sqlite');
   const started: Started = {
-    store: withItemListCache(openSqliteStore(path.join(storage.root, 'audio-merge.sqlite'))),
+    store: withItemListCache(await openCheckedSqliteStore(dbFile, config.dbCheckTimeoutMs, app.log)),
     realtime: nullRealtime,
   };
   const { store } = started;
@@ -114,9 +118,12 @@ export async function createApp(partial: Partial<AppConfig> = {}, deps: AppDeps 
     // Resumable uploads in progress hold places against MAX_FILES, multipart's too.
     const tusUploads = createTusUploads(storage.root);
     await tusUploads.load();
-    const uploadDeps = { store, files: storage, config, tools, probe: deps.probe ?? probeFile, clock, heldElsewhere: tusUploads.countFor };
+    const uploadDeps = {
+      store, files: storage, config, tools, probe: deps.probe ?? probeFile, clock, heldElsewhere: tusUploads.countFor,
+      freeSpace: deps.freeSpace ?? statfsFreeSpace,
+    };
     await app.register(uploadRoutes, { ...uploadDeps, flash });
-    await app.register(tusRoutes, { store, config, uploads: tusUploads, storeUpload: createStoreUpload(uploadDeps) });
+    await app.register(tusRoutes, { store, config, uploads: tusUploads, storeUpload: createStoreUpload(uploadDeps), freeSpace: uploadDeps.freeSpace });
     await app.register(itemsRoutes, { store, files: storage, config });
     await app.register(resultsRoutes, { store, files: storage });
     await app.register(filesRoutes, { store, files: storage });
@@ -131,6 +138,7 @@ export async function createApp(partial: Partial<AppConfig> = {}, deps: AppDeps 
       clock,
       log: app.log.child({ component: 'sweep' }),
       tusUploads,
+      disk: storage,
     });
     sweeper.start();
     await app.ready();
@@ -220,7 +228,7 @@ async function installRequestGuards(app: FastifyInstance, store: Store, clock: C
       throw new AppError('unavailable');
     }
   });
-  app.addHook('onRequest', sessionHook(store, clock));
+  app.addHook('onRequest', sessionHook(store, clock, app.log));
   // Before the body is read: a cross-site post without the token is refused whatever it carries.
   app.addHook('onRequest', requireSessionAndCsrf);
   // Only JSON and multipart bodies are spoken; text/plain is what a cross-site form can send.

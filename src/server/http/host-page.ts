@@ -127,3 +127,13 @@ export function renderHostPage(input: HostPageInput): string {
 </html>
 `;
 }
+
+/** A page that only tells a person something (the server cannot serve the tool right now). */
+export function renderNoticePage(message: string): string {
+  return `<!doctype html>
+<html lang="en">
+<head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Audio merge</title></head>
+<body><main><p role="alert">${escapeHtml(message)}</p></main></body>
+</html>
+`;
+}

@@ -34,6 +34,10 @@ describe('job messages', () => {
     expect(asJobFailure(new OutputError('cannot write /x/merged.mp3: no space left on the device', 'disk-full'), false)).toMatchObject({ code: 'disk-full' });
     expect(asJobFailure(new OutputError('cannot write /x: permission denied'), false)).toMatchObject({ code: 'output-unwritable' });
     expect(asJobFailure(new ToolError('ffmpeg not found'), false)).toMatchObject({ code: 'tool-missing' });
+    // Wrapped (the cause chain is followed), a spent quota, and SQLite's own code.
+    expect(asJobFailure(new Error('cannot write out.mp3: no space left on the device', { cause: enospc }), false)).toMatchObject({ code: 'disk-full' });
+    expect(asJobFailure(Object.assign(new Error('quota'), { code: 'EDQUOT' }), false)).toMatchObject({ code: 'disk-full' });
+    expect(asJobFailure(Object.assign(new Error('database or disk is full'), { code: 'SQLITE_FULL' }), false)).toMatchObject({ code: 'disk-full' });
     // A message that only looks like a full disk is not one.
     expect(asJobFailure(new Error('No space left on device'), false)).toMatchObject({ code: 'mergeFailed' });
   });

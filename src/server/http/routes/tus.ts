@@ -18,7 +18,7 @@ import { csrfMatches, CSRF_HEADER, randomId, requireSession } from '../session.j
 import { APPID_PATTERN } from './schemas.js';
 import { megabytes } from '../../../shared/format.js';
 import { displayName } from './upload-names.js';
-import type { StoreUpload } from './upload-store.js';
+import { refuseIfDiskLow, type StoreUpload, type UploadStoreDeps } from './upload-store.js';
 
 export const TUS_PATH = '/app/merge/tus';
 /** How long a request whose client has gone may still run (a last chunk being stored). */
@@ -29,6 +29,8 @@ export interface TusRouteDeps {
   config: AppConfig;
   uploads: TusUploads;
   storeUpload: StoreUpload;
+  /** Free bytes on the disk of a folder, for the MIN_FREE_MB watermark. */
+  freeSpace: UploadStoreDeps['freeSpace'];
 }
 
 type TusRequest = Parameters<NonNullable<ServerOptions['onUploadFinish']>>[0];
@@ -100,6 +102,7 @@ export async function tusRoutes(app: FastifyInstance, deps: TusRouteDeps): Promi
       fail('badRequest', `${filename}: the upload must declare its length (Upload-Length)`);
     }
     if (length > config.maxFileBytes) fail('tooLarge', `${filename} is larger than the ${limitMb} MB limit`);
+    await refuseIfDiskLow({ freeSpace: deps.freeSpace, config }, length);
 
     const id = randomId(16);
     uploads.reserve({ id, sid: session.sid, appid, filename, size: length });

@@ -7,8 +7,9 @@ import type { Clock } from '../../../shared/clock.js';
 import type { AudioItem } from '../../../shared/types.js';
 import type { AppConfig } from '../../config.js';
 import type { ItemRow, Store } from '../../data/store.js';
+import { wouldCrossWatermark, type FreeSpace } from '../../files/disk-space.js';
 import { uploadRef, type FileStorage } from '../../files/storage.js';
-import { ERRORS, type ErrorCode } from '../errors.js';
+import { ERRORS, fail, type ErrorCode } from '../errors.js';
 import { randomId } from '../session.js';
 import { toAudioItem } from './items.js';
 
@@ -23,6 +24,8 @@ export interface UploadStoreDeps {
   clock: Clock;
   /** Places held by this session's uploads still in progress elsewhere (tus); they count against MAX_FILES. */
   heldElsewhere?: (sid: string) => number;
+  /** Free bytes on the disk of a folder, for the MIN_FREE_MB watermark. */
+  freeSpace: FreeSpace;
 }
 
 export interface Refusal {
@@ -55,6 +58,11 @@ export const isRefusal = (v: object): v is Refusal => 'code' in v && 'error' in 
 
 /** The session's limit less the places its other uploads in progress hold. */
 export const roomFor = (deps: UploadStoreDeps, sid: string) => deps.config.maxFiles - (deps.heldElsewhere?.(sid) ?? 0);
+
+/** Before a byte is stored: `incoming` bytes must fit on DATA_DIR's disk and still leave MIN_FREE_MB free. */
+export async function refuseIfDiskLow(deps: Pick<UploadStoreDeps, 'freeSpace' | 'config'>, incoming: number): Promise<void> {
+  if (await wouldCrossWatermark(deps.freeSpace, deps.config.dataDir, incoming, deps.config.minFreeBytes)) fail('disk-full');
+}
 
 /** Phase 1: is it audio we can use? Kept for storing, or the reason it is refused. Other failures are thrown. */
 export async function probeUpload(deps: UploadStoreDeps, tmp: string, filename: string): Promise<Probed | Refusal> {

@@ -19,6 +19,7 @@ import {
   isRefusal,
   keepUpload,
   probeUpload,
+  refuseIfDiskLow,
   removeQuietly,
   roomFor,
   tooMany,
@@ -68,6 +69,7 @@ export async function uploadRoutes(app: FastifyInstance, deps: UploadRouteDeps):
     },
     async (request, reply) => {
       if (!request.isMultipart()) fail('badRequest', 'Send the files as multipart/form-data');
+      await refuseIfDiskLow(deps, Number(request.headers['content-length']) || 0);
       const upload: Upload = {
         session: requireSession(request),
         // The onRequest hook has checked the header when there is one; otherwise `_csrf` must come first.
