@@ -2,7 +2,7 @@
 // 8-bit global_gain in the side information scales that granule's decoded samples by 2^(1/4) per
 // step (about 1.5 dB). Nothing else in a frame changes, except the CRC of a protected frame,
 // which covers the side information and so is recomputed.
-import type { MpegVersion } from './frames.js';
+import { sideInfoSize, type MpegVersion } from './frames.js';
 
 /** Decibels of one global_gain step: 20 * log10(2^(1/4)). */
 export const GAIN_STEP_DB = 5 * Math.log10(2);
@@ -76,7 +76,7 @@ export class FrameGain {
   ) {
     if (!Number.isInteger(steps)) throw new Error(`gain steps must be whole, not ${steps}`);
     this.bits = globalGainBits(version, channels);
-    this.sideInfo = version === 1 ? (channels === 1 ? 17 : 32) : channels === 1 ? 9 : 17;
+    this.sideInfo = sideInfoSize(version, channels);
   }
 
   /** Apply the gain to the frame whose header starts at buf[pos]; the whole frame must be in buf. */
