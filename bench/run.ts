@@ -7,10 +7,11 @@ import { makeCorpus } from './corpus.js';
 import { engineFigures } from './engine-figures.js';
 import { machineLine, tableRows, type Figure } from './report.js';
 import { serverFigures } from './server-figures.js';
+import { soundFigures } from './sound-figures.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const rounds = Number(process.env.BENCH_ROUNDS ?? 5);
-const only = process.env.BENCH_ONLY; // 'engine' | 'server'
+const only = process.env.BENCH_ONLY; // 'engine' | 'server' | 'sound'
 
 const progress = (msg: string) => {
   if (process.stderr.isTTY) process.stderr.write(`\r\x1b[2K${msg}`);
@@ -22,8 +23,9 @@ const corpus = await makeCorpus(progress);
 const work = await mkdtemp(path.join(os.tmpdir(), 'audio-merge-bench-'));
 const figures: Figure[] = [];
 try {
-  if (only !== 'server') figures.push(...(await engineFigures(corpus, work, rounds, progress)));
-  if (only !== 'engine') figures.push(...(await serverFigures(corpus, work, rounds, progress)));
+  if (!only || only === 'engine') figures.push(...(await engineFigures(corpus, work, rounds, progress)));
+  if (!only || only === 'sound') figures.push(...(await soundFigures(corpus, work, rounds, progress)));
+  if (!only || only === 'server') figures.push(...(await serverFigures(corpus, work, rounds, progress)));
 } finally {
   await rm(work, { recursive: true, force: true });
 }
