@@ -4,3 +4,5 @@ export { mergeFiles } from './pipeline/merge.js';
 export { locateTools, resolveToolPaths, lazyToolPaths } from './ffmpeg/tools.js';
 export { InputError, ToolError, AbortError } from './errors.js';
 export type { Tools, ProbeResult, MergeOptions, MergeReport } from './types.js';
+export { checkSoundOptions, numberFromText, SOUND_LIMITS } from './pipeline/sound-options.js';
+export type { SoundOptions, SoundOptionName } from './pipeline/sound-options.js';
