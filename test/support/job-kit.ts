@@ -76,7 +76,7 @@ export function scriptedMerge(script: { gate?: () => Promise<void>; failWith?: (
     if (script.failWith) throw script.failWith(call);
     const bytes = Buffer.from(inputs.join('\n'));
     await writeFile(output, bytes);
-    return { output, durationSeconds: inputs.length, inputs: inputs.length, transcoded: [], bytes: bytes.length, sampleRate: 44100, channels: 2 };
+    return { output, format: 'mp3', durationSeconds: inputs.length, inputs: inputs.length, transcoded: [], chapters: [], bytes: bytes.length, sampleRate: 44100, channels: 2 };
   };
   return { merge, calls };
 }

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decodeErrors, decodePcm, dominantFrequency, ffprobeJson, makeTone, tempDir, tools } from '../../../test/support/audio-fixtures.js';
 import { makeToneWithArt } from '../../../test/support/mp3-fixtures.js';
 import { parseFrameHeader, readWord } from './frames.js';
+import { buildId3v23 } from './id3-write.js';
 import { joinMp3, type JoinPart } from './join.js';
 import { scanMp3, type Mp3Scan } from './scan.js';
 import { id3v2Size } from './tags.js';
@@ -60,7 +61,7 @@ describe('joinMp3', () => {
     ];
     const out = path.join(dir, 'out.mp3');
     const seen: [number, number][] = [];
-    const result = await joinMp3(parts, out, { tags: { title: 'Joined «ü»', artist: 'Me' }, onProgress: (d, t) => seen.push([d, t]) });
+    const result = await joinMp3(parts, out, { id3: () => buildId3v23({ title: 'Joined «ü»', artist: 'Me' }), onProgress: (d, t) => seen.push([d, t]) });
 
     const bytes = await readFile(out);
     const { start, headerFrames, frames } = walkOutput(bytes);
@@ -139,7 +140,7 @@ describe('joinMp3', () => {
         makeTone(path.join(dir, `${n}${rate}.mp3`), { seconds: 1.5, frequency: f, sampleRate: rate, channels: 1, codecArgs: ['-c:a', 'libmp3lame', '-b:a', '24k'] });
       const parts = [await part(await mk('x', 300)), await part(await mk('y', 600))];
       const out = path.join(dir, `low${rate}.mp3`);
-      await joinMp3(parts, out, { tags: { title: `Rate ${rate}` } });
+      await joinMp3(parts, out, { id3: () => buildId3v23({ title: `Rate ${rate}` }) });
       expect(await decodeErrors(out)).toBe('');
       const probed = await ffprobeJson(out);
       const sum = ((parts[0].scan.frames + parts[1].scan.frames) * 576) / rate;

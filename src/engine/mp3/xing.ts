@@ -52,7 +52,8 @@ export interface XingPlan {
   tagAt: number;
 }
 
-const BODY = 4 + 4 + 4 + 4 + 100; // tag, flags, frames, bytes, TOC
+// Tag, flags, frames, bytes, TOC, then the 36-byte LAME extension (encoder delay and padding).
+const BODY = 4 + 4 + 4 + 4 + 100 + 36;
 
 /**
  * Choose the header frame's bit rate: the stream's own when it is CBR and the frame is big enough
