@@ -4,7 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeTone, tempDir } from '../../../test/support/audio-fixtures.js';
 import { decodeFloat } from '../../../test/support/pcm-measure.js';
 import { parseFrameHeader, readWord } from './frames.js';
-import { mp3DecodedSamples, parseItunSmpb, readLameDelays, readOpusPreSkip } from './gapless.js';
+import { mp3DecodedSamples, parseItunSmpb, readOpusPreSkip } from './gapless.js';
+import { readGapless } from './lame.js';
 import { scanMp3 } from './scan.js';
 import { id3v2Size } from './tags.js';
 
@@ -28,7 +29,7 @@ describe('encoder delay and padding', () => {
   ])('reads an MP3\'s LAME tag: $seconds s at $rate Hz decodes to exactly frames x spf - delay - padding', async ({ seconds, rate }) => {
     const file = await makeTone(path.join(dir, `t-${rate}.mp3`), { seconds, sampleRate: rate });
     const { frame, h } = await headerFrameOf(file);
-    const pad = readLameDelays(frame, h);
+    const pad = readGapless(frame, h);
     expect(pad).not.toBeNull();
     expect(pad!.delay).toBeGreaterThan(0);
     const scan = await scanMp3(file);
@@ -43,7 +44,7 @@ describe('encoder delay and padding', () => {
     const { frame, h } = await headerFrameOf(file);
     const blank = Buffer.from(frame);
     blank.fill(0, 4 + h.sideInfoSize + 16 + 100);
-    expect(readLameDelays(blank, h)).toBeNull();
+    expect(readGapless(blank, h)).toBeNull();
     expect(mp3DecodedSamples(10, 1152, null)).toBe(11520);
   });
 
