@@ -1,15 +1,18 @@
 import { describe, expect, it } from 'vitest';
-import { finishSound, flagOf, readSoundFlag } from './sound-args.js';
+import { finishSound, flagOf, SOUND_FLAGS, SOUND_VALUED, type SoundDraft } from './sound-args.js';
 
 function read(args: string[]) {
-  const into: Record<string, unknown> = {};
+  const d: SoundDraft = {};
   for (let i = 0; i < args.length; i++) {
     const [name, inline] = args[i].split('=');
-    const r = readSoundFlag(name, () => inline ?? args[++i], into);
-    if (r === 'not-sound') return { unknown: name };
-    if (r !== 'ok') return r;
+    if (SOUND_FLAGS[name]) {
+      SOUND_FLAGS[name](d);
+      continue;
+    }
+    const wrong = SOUND_VALUED[name](d, inline ?? args[++i]);
+    if (wrong) return { usage: wrong };
   }
-  return finishSound(into);
+  return finishSound(d);
 }
 
 describe('the command line\'s sound options', () => {
@@ -25,16 +28,15 @@ describe('the command line\'s sound options', () => {
     expect(read(['--gap', '1', '--crossfade', '2'])).toEqual({ ok: false, usage: '--gap and --crossfade cannot be used together' });
   });
 
-  it('names the option of a negative, absurd or missing value', () => {
+  it('names the option of a negative, absurd or unreadable value', () => {
     expect(read(['--gap', '-1'])).toEqual({ ok: false, usage: '--gap must be a number of seconds from 0 to 60' });
     expect(read(['--crossfade', '1e9'])).toEqual({ usage: '--crossfade must be a number, not "1e9"' });
     expect(read(['--crossfade', '999'])).toMatchObject({ ok: false, usage: /^--crossfade must be/ });
     expect(read(['--loudness', '+5'])).toEqual({ ok: false, usage: '--loudness must be a loudness in LUFS from -70 to -5' });
-    expect(read(['--loudness'])).toEqual({ usage: '--loudness needs a value' });
   });
 
-  it('leaves other options to the caller', () => {
-    expect(read(['--title', 'x'])).toEqual({ unknown: '--title' });
+  it('spells options as the command line does', () => {
     expect(flagOf('trimSilence')).toBe('--trim-silence');
+    expect(flagOf('gap')).toBe('--gap');
   });
 });

@@ -19,6 +19,9 @@ import type { RouteContext, RouteResult } from './route.js';
 import { mp3Route } from './route-mp3.js';
 import { mp4Route } from './route-mp4.js';
 import { pcmRoute } from './route-pcm.js';
+import { mixedRoute } from './route-mixed.js';
+import { needsMeasuring } from './sound-plan.js';
+import { needsMixing, replanForSound, soundOptionsOf, soundStage } from './sound-stage.js';
 
 export interface MergeDeps {
   /** Injected ffmpeg/ffprobe runner (tests watch what it is asked). */
@@ -109,16 +112,23 @@ export async function mergeFiles(inputs: string[], output: string, opts: MergeOp
     await claimOutput(output, target, partial);
     const tools = opts.tools ?? (await locateTools());
     const probed = await probeAll(inputs, names, tools, signal, opts.runner, abort);
-    const plan = makePlan(format, probed, opts);
+    const soundOptions = soundOptionsOf(opts);
+    const plan = replanForSound(makePlan(format, probed, opts), soundOptions);
     const meta = await resolveMeta({ opts, probed, names, tools, runner: opts.runner, signal, scratch });
     const decoded = plan.copy.flatMap((c, i) => (c ? [] : [i]));
-    const tracker = new ProgressTracker(probed.map((p) => p.result.durationSeconds), decoded, opts.onProgress, finalWeight(plan));
+    const measured = needsMeasuring(soundOptions) ? inputs.map((_, i) => i) : [];
+    const mixing = needsMixing(plan.route, soundOptions);
+    // Mixing ends in one encode of everything, which costs what a PCM route's final encode does.
+    const lastWeight = mixing ? finalWeight({ ...plan, route: 'pcm-encode' }) : finalWeight(plan);
+    const tracker = new ProgressTracker(probed.map((p) => p.result.durationSeconds), decoded, opts.onProgress, lastWeight, measured);
     tracker.start();
+    const concurrency = Math.max(1, opts.concurrency ?? os.availableParallelism());
+    const sound = await soundStage({ inputs, names, probed, plan, options: soundOptions, tools, runner: opts.runner, signal, abort, concurrency, onMeasure: (i, f) => tracker.measure(i, f) });
     const titles = chapterTitles(names, probed.map((p) => p.result.tags.title), opts.chapterTitles);
     const chapters = (starts: number[], total: number) =>
       opts.chapters === false ? [] : chaptersFromStarts(titles, starts, total, CHAPTER_LIMIT[format]);
-    const ctx: RouteContext = { inputs, names, probed, plan, output, partial, scratch, tools, runner: opts.runner, signal, abort, concurrency: Math.max(1, opts.concurrency ?? os.availableParallelism()), tracker, meta, chapters };
-    const result = await ROUTES[routeOf(format)](ctx);
+    const ctx: RouteContext = { inputs, names, probed, plan, output, partial, scratch, tools, runner: opts.runner, signal, abort, concurrency, tracker, meta, chapters, sound, gapInDecode: mixing || plan.route !== 'mp3-frames' };
+    const result = await (mixing ? mixedRoute : ROUTES[routeOf(format)])(ctx);
     if (signal.aborted) throw new AbortError();
     await rename(partial, target);
     const bytes = (await stat(target)).size;
@@ -133,6 +143,8 @@ export async function mergeFiles(inputs: string[], output: string, opts: MergeOp
       bytes,
       sampleRate: plan.sampleRate,
       channels: plan.channels,
+      ...(sound?.loudness ? { loudness: sound.loudness } : {}),
+      ...(sound && sound.messages.length > 0 ? { notes: sound.messages } : {}),
     };
   } catch (err) {
     await rm(partial, { force: true });
