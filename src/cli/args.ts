@@ -19,7 +19,8 @@ export interface CliArgs {
   artist?: string;
   album?: string;
   cover?: string;
-  sound: SoundOptions;
+  /** The sound options given (absent when none was). */
+  sound?: SoundOptions;
 }
 
 export type ParsedArgs = { kind: 'run'; args: CliArgs } | { kind: 'help' } | { kind: 'usage'; message: string };
@@ -76,7 +77,8 @@ function finish(d: Draft, isFolder: (p: string) => boolean): ParsedArgs {
   const sound = finishSound(d.soundDraft);
   if (!sound.ok) return { kind: 'usage', message: sound.usage };
   const { formatName: _, soundDraft: __, ...rest } = d;
-  return { kind: 'run', args: { json: false, quiet: false, chapters: true, ...rest, output: d.output, format, sound: sound.options } };
+  const given = Object.keys(sound.options).length > 0 ? { sound: sound.options } : {};
+  return { kind: 'run', args: { json: false, quiet: false, chapters: true, ...rest, output: d.output, format, ...given } };
 }
 
 /** `isFolder` tells whether OUT is an existing folder (the one fact looked up outside). */
