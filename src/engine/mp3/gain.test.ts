@@ -7,21 +7,12 @@ import { FrameGain, GAIN_STEP_DB, frameCrc, globalGainBits, mpegCrc16, stepsFor 
 import { parseFrameHeader, readWord, type MpegVersion } from './frames.js';
 import { silentFrames } from './silence.js';
 import { FrameWalker } from './walk.js';
+import { frameLayout } from '../../../test/support/mp3-layout.js';
 
 let dir: string;
 let cleanup: () => Promise<void>;
 beforeAll(async () => ({ dir, cleanup } = await tempDir()));
 afterAll(() => cleanup());
-
-/** Every audio frame's start in a whole MP3 file, as the join's walker finds them. */
-function framesOf(buf: Buffer, version: MpegVersion, rate: number, channels: 1 | 2): number[] {
-  const walker = new FrameWalker(version, rate, channels);
-  const starts: number[] = [];
-  walker.walk(buf, 0, buf.length, true, (s, e) => {
-    for (let p = s; p < e; p += walker.lengthOf(readWord(buf, p))) starts.push(p);
-  });
-  return starts;
-}
 
 /** A copy of the frame's bytes with its global_gain fields (and CRC) zeroed, to compare the rest. */
 function withoutGain(buf: Buffer, pos: number, version: MpegVersion, channels: 1 | 2): Buffer {
@@ -56,7 +47,7 @@ describe('changing an MP3 frame\'s gain in place', () => {
       seconds: 3, frequency: 330, sampleRate: f.rate, channels: f.channels, codecArgs: ['-c:a', 'libmp3lame', '-b:a', f.bitrate],
     });
     const original = await readFile(file);
-    const starts = framesOf(original, f.version, f.rate, f.channels);
+    const { starts } = frameLayout(original, f.version, f.rate, f.channels);
     expect(starts.length).toBeGreaterThan(20);
     const before = await decodeFloat(file, f.rate);
     for (const steps of [-4, 3]) {

@@ -3,29 +3,13 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decodeErrors, makeTone, tempDir } from '../../../test/support/audio-fixtures.js';
 import { decodeFloat, rmsDb } from '../../../test/support/pcm-measure.js';
-import { readWord } from './frames.js';
 import { carriersNeeded, mainDataBegin, ReservoirGuard } from './reservoir.js';
-import { FrameWalker } from './walk.js';
+import { frameLayout } from '../../../test/support/mp3-layout.js';
 
 let dir: string;
 let cleanup: () => Promise<void>;
 beforeAll(async () => ({ dir, cleanup } = await tempDir()));
 afterAll(() => cleanup());
-
-function frameStarts(buf: Buffer): { starts: number[]; lengths: number[] } {
-  const w = new FrameWalker(1, 44100, 2);
-  const starts: number[] = [];
-  const lengths: number[] = [];
-  w.walk(buf, 0, buf.length, true, (s, e) => {
-    for (let p = s; p < e; ) {
-      const l = w.lengthOf(readWord(buf, p));
-      starts.push(p);
-      lengths.push(l);
-      p += l;
-    }
-  });
-  return { starts, lengths };
-}
 
 /** Frames whose main_data_begin reaches further back than the frames before them hold. */
 function borrowingTooFar(stream: Buffer, lengths: number[]): number {
@@ -42,7 +26,7 @@ describe('cutting a stream at a frame that borrows from the frames before it', (
   it('silences only the frames whose data was cut away, so the rest decodes without error', async () => {
     const file = await makeTone(path.join(dir, 'vbr.mp3'), { seconds: 4, frequency: 500, codecArgs: ['-c:a', 'libmp3lame', '-q:a', '2'] });
     const buf = await readFile(file);
-    const { starts, lengths } = frameStarts(buf);
+    const { starts, lengths } = frameLayout(buf);
     const cutAt = starts.findIndex((p, i) => i > 40 && mainDataBegin(buf, p, 1) > 0);
     expect(cutAt).toBeGreaterThan(0);
     const cut = () => Buffer.concat(starts.slice(cutAt).map((p, i) => buf.subarray(p, p + lengths[cutAt + i])));
@@ -68,7 +52,7 @@ describe('cutting a stream at a frame that borrows from the frames before it', (
   it('with carrier frames ahead of the cut, no wanted frame is silenced', async () => {
     const file = await makeTone(path.join(dir, 'vbr2.mp3'), { seconds: 4, frequency: 700, codecArgs: ['-c:a', 'libmp3lame', '-q:a', '2'] });
     const buf = await readFile(file);
-    const { starts, lengths } = frameStarts(buf);
+    const { starts, lengths } = frameLayout(buf);
     const cutAt = starts.findIndex((p, i) => i > 40 && mainDataBegin(buf, p, 1) > 0);
     const before = lengths.slice(0, cutAt).reverse().map((l) => l - 4 - 32);
     const carriers = carriersNeeded(before, 1);
