@@ -8,11 +8,12 @@ import { engineFigures } from './engine-figures.js';
 import { formatFigures } from './format-figures.js';
 import { machineLine, tableRows, type Figure } from './report.js';
 import { serverFigures } from './server-figures.js';
+import { soundFigures } from './sound-figures.js';
 import { tusFigures } from './tus-figures.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const rounds = Number(process.env.BENCH_ROUNDS ?? 5);
-const only = process.env.BENCH_ONLY; // 'engine' | 'formats' | 'server' | 'tus'
+const only = process.env.BENCH_ONLY; // 'engine' | 'formats' | 'sound' | 'server' | 'tus'
 
 const progress = (msg: string) => {
   if (process.stderr.isTTY) process.stderr.write(`\r\x1b[2K${msg}`);
@@ -26,6 +27,7 @@ const figures: Figure[] = [];
 try {
   if (!only || only === 'engine') figures.push(...(await engineFigures(corpus, work, rounds, progress)));
   if (!only || only === 'formats') figures.push(...(await formatFigures(corpus, work, rounds, progress)));
+  if (!only || only === 'sound') figures.push(...(await soundFigures(corpus, work, rounds, progress)));
   if (!only || only === 'server') figures.push(...(await serverFigures(corpus, work, rounds, progress)));
   if (!only || only === 'server' || only === 'tus') figures.push(...(await tusFigures(corpus, work, rounds, progress)));
 } finally {

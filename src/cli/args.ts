@@ -1,6 +1,8 @@
 // Pure: the command line's arguments, parsed or refused with a usage message.
 import { BITRATE_RANGE, formatFromPath, isOutputFormat, OUTPUT_FORMATS, type OutputFormat } from '../engine/index.js';
 import type { ChapterTitleSource } from '../engine/index.js';
+import type { SoundOptions } from '../engine/index.js';
+import { finishSound, SOUND_FLAGS, SOUND_VALUED, type SoundDraft } from './sound-args.js';
 
 export { HELP, USAGE } from './help.js';
 
@@ -17,11 +19,13 @@ export interface CliArgs {
   artist?: string;
   album?: string;
   cover?: string;
+  /** The sound options given (absent when none was). */
+  sound?: SoundOptions;
 }
 
 export type ParsedArgs = { kind: 'run'; args: CliArgs } | { kind: 'help' } | { kind: 'usage'; message: string };
 
-type Draft = Partial<CliArgs> & { inputs: string[]; formatName?: string };
+type Draft = Partial<CliArgs> & { inputs: string[]; formatName?: string; soundDraft: SoundDraft };
 /** Each option that takes a value: store it in the draft, or say what is wrong with it. */
 type Setter = (d: Draft, v: string) => string | undefined;
 
@@ -42,6 +46,7 @@ const VALUED: Record<string, Setter> = {
   '--chapter-titles': (d, v) => (v === 'tags' || v === 'files' ? void (d.chapterTitles = v) : `--chapter-titles must be tags or files (not ${JSON.stringify(v)})`),
 };
 VALUED['--output'] = (d, v) => VALUED['-o'](d, v)?.replace('-o needs', '--output needs');
+for (const [name, set] of Object.entries(SOUND_VALUED)) VALUED[name] = (d, v) => set(d.soundDraft, v);
 
 const FLAGS: Record<string, (d: Draft) => void> = {
   '--json': (d) => void (d.json = true),
@@ -49,6 +54,7 @@ const FLAGS: Record<string, (d: Draft) => void> = {
   '--quiet': (d) => void (d.quiet = true),
   '--no-chapters': (d) => void (d.chapters = false),
 };
+for (const [name, set] of Object.entries(SOUND_FLAGS)) FLAGS[name] = (d) => set(d.soundDraft);
 
 /**
  * The format --format names, else OUT's extension; a usage message when neither names one. A
@@ -68,13 +74,16 @@ function finish(d: Draft, isFolder: (p: string) => boolean): ParsedArgs {
   if (d.inputs.length === 0) return { kind: 'usage', message: 'no inputs given' };
   const format = resolveFormat(d, isFolder);
   if (!isOutputFormat(format)) return { kind: 'usage', message: format };
-  const { formatName: _, ...rest } = d;
-  return { kind: 'run', args: { json: false, quiet: false, chapters: true, ...rest, output: d.output, format } };
+  const sound = finishSound(d.soundDraft);
+  if (!sound.ok) return { kind: 'usage', message: sound.usage };
+  const { formatName: _, soundDraft: __, ...rest } = d;
+  const given = Object.keys(sound.options).length > 0 ? { sound: sound.options } : {};
+  return { kind: 'run', args: { json: false, quiet: false, chapters: true, ...rest, output: d.output, format, ...given } };
 }
 
 /** `isFolder` tells whether OUT is an existing folder (the one fact looked up outside). */
 export function parseArgs(argv: readonly string[], isFolder: (p: string) => boolean = () => false): ParsedArgs {
-  const d: Draft = { inputs: [] };
+  const d: Draft = { inputs: [], soundDraft: {} };
   let options = true;
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];

@@ -1,7 +1,8 @@
 // The command line's usage line and --help text.
 import { bitRateDefaultsText, OUTPUT_FORMATS } from '../engine/index.js';
+import { SOUND_HELP } from './sound-args.js';
 
-export const USAGE = 'usage: audio-merge -o OUT IN1 IN2 ... [--format F] [--bitrate K] [--no-chapters] [--title T] [--json] [--quiet] [--help]';
+export const USAGE = 'usage: audio-merge -o OUT IN1 IN2 ... [--format F] [--bitrate K] [--no-chapters] [--title T] [--loudness LUFS] [--gap S | --crossfade S] [--trim-silence] [--gapless] [--json] [--quiet] [--help]';
 
 export const HELP = `${USAGE}
 
@@ -34,10 +35,14 @@ Options:
                           {"output","format","durationSeconds","inputs","transcoded",
                            "chapters":[{"title","start","end"}],"bytes","sampleRate","channels"}
                           ("transcoded" lists the 0-based indexes of the inputs that went through
-                          a lossy encoder)
+                          a lossy encoder); with --loudness also "loudness":[{"input","measured",
+                          "gainDb"}] ("limited": true where the peak ceiling held a gain back), and
+                          "notes": the lines printed on stderr about shortened fades and limited gains
   -q, --quiet             no progress bar (it is only drawn when stderr is a terminal anyway)
   -h, --help              this text
   --                      everything after it is an input, even if it starts with "-"
+
+${SOUND_HELP}
 
 Chapters: MP3 as ID3v2.3 CTOC + CHAP frames, M4B/M4A as a QuickTime chapter track and a Nero chpl
 box, Opus/Ogg/FLAC as CHAPTERnnn comments; WAV carries none. MP3 and M4B hold at most 255

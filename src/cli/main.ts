@@ -77,10 +77,12 @@ export async function main(argv: string[]): Promise<number> {
       artist: args.artist,
       album: args.album,
       cover: args.cover,
+      ...args.sound,
       signal: controller.signal,
       onProgress: bar ? (p) => process.stderr.write(progressBar(p)) : undefined,
     });
     if (bar) process.stderr.write('\n');
+    for (const note of report.notes ?? []) process.stderr.write(`audio-merge: ${note}\n`);
     if (args.json) process.stdout.write(`${JSON.stringify(report)}\n`);
     return 0;
   } catch (err) {

@@ -10,3 +10,5 @@ export type { Tools, ProbeResult, MergeOptions, MergeReport } from './types.js';
 export { BITRATE_RANGE, bitRateDefaultsText, defaultBitRateKbps, formatFromPath, isLossy, isOutputFormat, OUTPUT_FORMATS } from './pipeline/formats.js';
 export type { OutputFormat } from './pipeline/formats.js';
 export type { Chapter, ChapterTitleSource } from './pipeline/chapters.js';
+export { checkSoundOptions, numberFromText, SOUND_LIMITS } from './pipeline/sound-options.js';
+export type { SoundOptions, SoundOptionName } from './pipeline/sound-options.js';

@@ -1,6 +1,8 @@
 // The engine's public shapes. The server and the CLI program against these only.
 import type { Chapter, ChapterTitleSource } from './pipeline/chapters.js';
 import type { OutputFormat } from './pipeline/formats.js';
+import type { LoudnessEntry } from './pipeline/sound-plan.js';
+import type { SoundOptions } from './pipeline/sound-options.js';
 
 /** Resolved ffmpeg/ffprobe binaries (see tools.ts for the lookup order). */
 export interface Tools {
@@ -37,7 +39,7 @@ export interface ProbeResult {
   };
 }
 
-export interface MergeOptions {
+export interface MergeOptions extends SoundOptions {
   /** Output format; defaults to the output's extension, else MP3. */
   format?: OutputFormat;
   /** Bit rate of lossy encodes, kb/s; each format has its default (formats.ts). */
@@ -76,4 +78,8 @@ export interface MergeReport {
   bytes: number;
   sampleRate: number;
   channels: number;
+  /** With loudness matching: per input, what was measured and the gain applied. */
+  loudness?: LoudnessEntry[];
+  /** Lines for a person about what the sound options could not do as asked (shortened fades, limited gains). */
+  notes?: string[];
 }

@@ -26,6 +26,8 @@ export interface RunRequest {
   onProgress?: (p: FfmpegProgress) => void;
   /** Called with the child's pid as soon as it exists (tests use it to check nothing is left). */
   onSpawn?: (pid: number) => void;
+  /** Every chunk of stderr as it comes (analysis filters log there; only the tail is kept otherwise). */
+  onStderr?: (chunk: string) => void;
 }
 
 export interface RunResult {
@@ -104,6 +106,7 @@ export const spawnRunner: Runner = (req) =>
     });
     child.stderr!.setEncoding('utf8');
     child.stderr!.on('data', (chunk: string) => {
+      req.onStderr?.(chunk);
       stderrTail = (stderrTail + chunk).slice(-STDERR_TAIL);
     });
 

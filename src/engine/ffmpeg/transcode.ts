@@ -38,11 +38,22 @@ export interface TranscodeJob<T = TranscodeTarget> {
   /** For error messages. */
   displayName?: string;
   index?: number;
+  /** An -af chain (the sound options: gain, trimmed ends, a gap); it then also does the cut at durationSeconds. */
+  filters?: string;
+  /** The input is raw PCM of this shape (a mixed stream), not a file ffmpeg can identify. */
+  raw?: PcmTarget;
 }
 
-export function transcodeArgs(input: string, output: string, t: TranscodeTarget, trimSeconds?: number): string[] {
+/** What every per-input ffmpeg reads, and how: a cut at a trusted end, the sound filters, raw PCM. */
+export interface InputHead {
+  trimSeconds?: number;
+  filters?: string;
+  raw?: PcmTarget;
+}
+
+export function transcodeArgs(input: string, output: string, t: TranscodeTarget, head: InputHead = {}): string[] {
   return [
-    ...inputArgs(input, trimSeconds),
+    ...inputArgs(input, head),
     '-c:a', 'libmp3lame', '-b:a', `${t.bitRateKbps}k`,
     '-ar', String(t.sampleRate), '-ac', String(t.channels),
     // The join writes one header and one tag for the whole output; these would only be skipped.
@@ -80,33 +91,43 @@ export async function runPartEncode(job: TranscodeJob<unknown>, args: string[], 
   }
 }
 
-const trimOf = (job: TranscodeJob<unknown>) => (job.trimToDuration ? job.durationSeconds : undefined);
+const headOf = (job: TranscodeJob<unknown>): InputHead => ({
+  trimSeconds: job.trimToDuration && !job.filters ? job.durationSeconds : undefined,
+  filters: job.filters,
+  raw: job.raw,
+});
 
 export function transcodeToMp3(job: TranscodeJob): Promise<void> {
-  return runPartEncode(job, transcodeArgs(job.input, job.output, job.target, trimOf(job)), 'encode MP3');
+  return runPartEncode(job, transcodeArgs(job.input, job.output, job.target, headOf(job)), 'encode MP3');
 }
 
-/** The common head of every per-input ffmpeg: first audio stream only, no tags, cut at a trusted end. */
-export function inputArgs(input: string, trimSeconds?: number): string[] {
+/**
+ * The common head of every per-input ffmpeg: first audio stream only, no tags, cut at a trusted
+ * end (by -t, or inside the sound filters, which may add a gap after that end).
+ */
+export function inputArgs(input: string, head: InputHead = {}): string[] {
+  const { trimSeconds, filters, raw } = head;
   return [
     '-hide_banner', '-nostdin', '-v', 'error', '-y',
+    ...(raw ? ['-f', raw.sampleFormat, '-ar', String(raw.sampleRate), '-ac', String(raw.channels)] : []),
     '-i', fileArg(input),
     '-vn', '-map', '0:a:0', '-map_metadata', '-1',
     ...(trimSeconds !== undefined && trimSeconds > 0 ? ['-t', trimSeconds.toFixed(6)] : []),
+    ...(filters ? ['-af', filters] : []),
   ];
 }
 
 /** AAC-LC in MP4, at the plan's rate and channels: a part whose packets the MP4 join copies. */
-export function aacArgs(input: string, output: string, t: TranscodeTarget, trimSeconds?: number): string[] {
+export function aacArgs(input: string, output: string, t: TranscodeTarget, head: InputHead = {}): string[] {
   return [
-    ...inputArgs(input, trimSeconds),
+    ...inputArgs(input, head),
     '-c:a', 'aac', '-b:a', `${t.bitRateKbps}k`, '-ar', String(t.sampleRate), '-ac', String(t.channels),
     '-f', 'mp4', '-progress', 'pipe:1', '-nostats', fileArg(output),
   ];
 }
 
 export function transcodeToAac(job: TranscodeJob): Promise<void> {
-  return runPartEncode(job, aacArgs(job.input, job.output, job.target, trimOf(job)), 'encode AAC');
+  return runPartEncode(job, aacArgs(job.input, job.output, job.target, headOf(job)), 'encode AAC');
 }
 
 export type PcmFormat = 's16le' | 's32le' | 'f32le';
@@ -118,15 +139,15 @@ export interface PcmTarget {
 }
 
 /** Raw PCM at the plan's rate and channels; its length in bytes counts the samples exactly. */
-export function pcmArgs(input: string, output: string, t: PcmTarget, trimSeconds?: number): string[] {
+export function pcmArgs(input: string, output: string, t: PcmTarget, head: InputHead = {}): string[] {
   const codec = t.sampleFormat === 'f32le' ? 'pcm_f32le' : `pcm_${t.sampleFormat}`;
   return [
-    ...inputArgs(input, trimSeconds),
+    ...inputArgs(input, head),
     '-c:a', codec, '-ar', String(t.sampleRate), '-ac', String(t.channels),
     '-f', t.sampleFormat, '-progress', 'pipe:1', '-nostats', fileArg(output),
   ];
 }
 
 export function decodeToPcm(job: TranscodeJob<PcmTarget>): Promise<void> {
-  return runPartEncode(job, pcmArgs(job.input, job.output, job.target, trimOf(job)), 'decode');
+  return runPartEncode(job, pcmArgs(job.input, job.output, job.target, headOf(job)), 'decode');
 }

@@ -3,6 +3,7 @@
 import { closeSync, openSync, write } from 'node:fs';
 import path from 'node:path';
 import { AbortError, InputError } from '../errors.js';
+import { FrameGain } from './gain.js';
 import { writeLameTag, type Gapless } from './lame.js';
 import { FormatChangeError, FrameWalker, FreeFormatError, OffsetLog } from './walk.js';
 import type { Mp3Scan } from './scan.js';
@@ -12,6 +13,8 @@ import { buildToc, buildXingFrame, planXingFrame } from './xing.js';
 export interface JoinPart {
   file: string;
   scan: Mp3Scan;
+  /** Loudness matching: whole global_gain steps written into each frame as it is copied. */
+  gainSteps?: number;
 }
 
 export interface JoinResult {
@@ -92,6 +95,8 @@ async function copyPart(
   progress: (consumed: number) => void,
 ): Promise<number> {
   const { audioStart, audioEnd } = part.scan;
+  const gain = part.gainSteps ? new FrameGain(part.scan.mpegVersion, part.scan.channels, part.gainSteps) : undefined;
+  const lengthOf = (w: number) => walker.lengthOf(w);
   let [buf, spare] = bufs;
   const fd = openSync(part.file, 'r');
   let writing: Promise<void> = Promise.resolve();
@@ -107,7 +112,10 @@ async function copyPart(
       const runs: number[] = [];
       let consumed: number;
       try {
-        consumed = walker.walk(buf, 0, len, final, (s, e) => void runs.push(s, e));
+        consumed = walker.walk(buf, 0, len, final, (s, e) => {
+          gain?.applyRun(buf, s, e, lengthOf);
+          runs.push(s, e);
+        });
       } catch (err) {
         if (err instanceof FreeFormatError) throw new InputError(part.file, err.message, -1, 'free-format');
         if (err instanceof FormatChangeError) throw new InputError(part.file, err.message, -1, 'bad-mp3');

@@ -20,6 +20,9 @@ import { mp3Route } from './route-mp3.js';
 import { mp4Route } from './route-mp4.js';
 import { pcmRoute } from './route-pcm.js';
 import { TEMP_PREFIX } from '../io/leftovers.js';
+import { mixedRoute } from './route-mixed.js';
+import { needsMeasuring, type SoundPlan } from './sound-plan.js';
+import { needsMixing, replanForSound, soundOptionsOf, soundStage } from './sound-stage.js';
 
 export interface MergeDeps {
   /** Injected ffmpeg/ffprobe runner (tests watch what it is asked). */
@@ -83,22 +86,40 @@ function chapterMaker(job: Job, probed: Probed[]) {
     job.opts.chapters === false ? [] : chaptersFromStarts(titles, starts, total, CHAPTER_LIMIT[job.format]);
 }
 
-/** Probe, plan, gather tags, then the format's route writes the partial file. */
-async function runRoute(job: Job): Promise<{ plan: OutputPlan; result: RouteResult; tracker: ProgressTracker }> {
-  const { opts, signal, names } = job;
+/** Probe, plan, gather tags, run the sound stage, then the format's route writes the partial file. */
+async function runRoute(job: Job): Promise<{ plan: OutputPlan; result: RouteResult; tracker: ProgressTracker; sound: SoundPlan | undefined }> {
+  const { opts, signal, names, inputs } = job;
   await claimOutput(job.output, job.target, job.partial);
   const tools = opts.tools ?? (await locateTools());
-  const probed = await probeAll(job.inputs, names, tools, signal, opts.runner, job.abort);
-  const plan = makePlan(job.format, probed, opts);
+  const probed = await probeAll(inputs, names, tools, signal, opts.runner, job.abort);
+  const soundOptions = soundOptionsOf(opts);
+  const plan = replanForSound(makePlan(job.format, probed, opts), soundOptions);
   const meta = await resolveMeta({ opts, probed, names, tools, runner: opts.runner, signal, scratch: job.scratch });
-  const decoded = plan.copy.flatMap((c, i) => (c ? [] : [i]));
-  const tracker = new ProgressTracker(probed.map((p) => p.result.durationSeconds), decoded, opts.onProgress, finalWeight(plan));
-  tracker.start();
+  const mixing = needsMixing(plan.route, soundOptions);
+  const tracker = startTracker(job, probed, plan, needsMeasuring(soundOptions), mixing);
   const concurrency = Math.max(1, opts.concurrency ?? os.availableParallelism());
-  const ctx: RouteContext = { ...job, probed, plan, tools, runner: opts.runner, concurrency, tracker, meta, chapters: chapterMaker(job, probed) };
-  const result = await ROUTES[routeOf(job.format)](ctx);
+  const sound = await soundStage({
+    inputs, names, probed, plan, options: soundOptions, tools, runner: opts.runner, signal, abort: job.abort, concurrency,
+    onMeasure: (i, f) => tracker.measure(i, f),
+  });
+  const ctx: RouteContext = {
+    ...job, probed, plan, tools, runner: opts.runner, concurrency, tracker, meta, chapters: chapterMaker(job, probed),
+    sound, gapInDecode: mixing || plan.route !== 'mp3-frames',
+  };
+  const result = await (mixing ? mixedRoute : ROUTES[routeOf(job.format)])(ctx);
   if (signal.aborted) throw new AbortError();
-  return { plan, result, tracker };
+  return { plan, result, tracker, sound };
+}
+
+/** Progress weighs each input by its duration: measured first when loudness is matched, then decoded, then joined. */
+function startTracker(job: Job, probed: Probed[], plan: OutputPlan, measuring: boolean, mixing: boolean): ProgressTracker {
+  const decoded = plan.copy.flatMap((c, i) => (c ? [] : [i]));
+  const measured = measuring ? job.inputs.map((_, i) => i) : [];
+  // Mixing ends in one encode of everything, which costs what a PCM route's final encode does.
+  const lastWeight = mixing ? finalWeight({ ...plan, route: 'pcm-encode' }) : finalWeight(plan);
+  const tracker = new ProgressTracker(probed.map((p) => p.result.durationSeconds), decoded, job.opts.onProgress, lastWeight, measured);
+  tracker.start();
+  return tracker;
 }
 
 /**
@@ -122,7 +143,7 @@ export async function mergeFiles(inputs: string[], output: string, opts: MergeOp
     names: inputs.map((f, i) => opts.displayNames?.[i] ?? f), signal: controller.signal, abort, scratch, opts,
   };
   try {
-    const { plan, result, tracker } = await runRoute(job);
+    const { plan, result, tracker, sound } = await runRoute(job);
     await rename(job.partial, target);
     const bytes = (await stat(target)).size;
     tracker.complete();
@@ -136,6 +157,8 @@ export async function mergeFiles(inputs: string[], output: string, opts: MergeOp
       bytes,
       sampleRate: plan.sampleRate,
       channels: plan.channels,
+      ...(sound?.loudness ? { loudness: sound.loudness } : {}),
+      ...(sound && sound.messages.length > 0 ? { notes: sound.messages } : {}),
     };
   } catch (err) {
     await rm(job.partial, { force: true });

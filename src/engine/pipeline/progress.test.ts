@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { JOIN_WEIGHT, ProgressTracker } from './progress.js';
+import { JOIN_WEIGHT, MEASURE_WEIGHT, ProgressTracker } from './progress.js';
 
 function track(durations: number[], transcoded: number[]) {
   const seen: number[] = [];
@@ -67,5 +67,26 @@ describe('progress arithmetic', () => {
     t.transcode(0, -3);
     t.transcode(0, 7);
     expect(seen).toEqual([0, Math.floor((10 / 10.5) * 100)]);
+  });
+});
+
+describe('progress with measuring first', () => {
+  it('weighs each measured input at a third of its transcode, never going back', () => {
+    const seen: number[] = [];
+    // Two 10 s inputs, both measured, one transcoded; join weight 0.05 per second of all audio.
+    const t = new ProgressTracker([10, 10], [1], (p) => seen.push(p), 0.05, [0, 1]);
+    t.start();
+    t.measure(0, 1);
+    t.measure(1, 1);
+    const total = 2 * 10 * MEASURE_WEIGHT + 10 + 20 * 0.05;
+    expect(t.percent).toBe(Math.floor((6 / total) * 100));
+    t.measure(0, 0.5); // a late, lower report changes nothing
+    t.transcode(1, 1);
+    expect(t.percent).toBe(Math.floor((16 / total) * 100));
+    t.join(1, 1);
+    expect(t.percent).toBe(99);
+    t.complete();
+    expect(seen).toEqual([...seen].sort((a, b) => a - b));
+    expect(seen.at(-1)).toBe(100);
   });
 });

@@ -8,10 +8,18 @@
  */
 export const JOIN_WEIGHT = 0.05;
 
+/**
+ * Measuring an input (loudness, true peak, silences) is one decode with no encode: about a third
+ * of a transcode of the same audio on this ffmpeg (the true-peak oversampling is most of it).
+ */
+export const MEASURE_WEIGHT = 0.3;
+
 export class ProgressTracker {
   private readonly transcodeWeight: number[];
   private readonly transcodeDone: number[];
   private readonly joinTotal: number;
+  private readonly measureWeight: number[];
+  private readonly measureDone: number[];
   private joinDone = 0;
   private last = -1;
   private finished = false;
@@ -22,18 +30,31 @@ export class ProgressTracker {
    * @param onPercent called only when the whole-number percentage changes
    * @param joinWeight the last phase's cost per second of audio, against one transcode's (a
    *   final encode of every input costs about as much as the decodes before it)
+   * @param measured indexes of the inputs measured first (the sound options)
    */
   constructor(
     durations: number[],
     transcoded: readonly number[],
     private readonly onPercent: (percent: number) => void = () => {},
     joinWeight = JOIN_WEIGHT,
+    measured: readonly number[] = [],
   ) {
     const safe = durations.map((d) => (Number.isFinite(d) && d > 0 ? d : 0));
     const re = new Set(transcoded);
     this.transcodeWeight = safe.map((d, i) => (re.has(i) ? d : 0));
     this.transcodeDone = safe.map(() => 0);
     this.joinTotal = safe.reduce((a, b) => a + b, 0) * joinWeight;
+    const m = new Set(measured);
+    this.measureWeight = safe.map((d, i) => (m.has(i) ? d * MEASURE_WEIGHT : 0));
+    this.measureDone = safe.map(() => 0);
+  }
+
+  /** `fraction` (0..1) of input `index`'s measuring decode is done. */
+  measure(index: number, fraction: number): void {
+    const w = this.measureWeight[index];
+    if (w === undefined || w === 0) return;
+    this.measureDone[index] = Math.max(this.measureDone[index], clamp01(fraction) * w);
+    this.update();
   }
 
   /** Current whole-number percentage. */
@@ -69,8 +90,9 @@ export class ProgressTracker {
 
   private update(): void {
     if (this.finished) return;
-    const total = this.transcodeWeight.reduce((a, b) => a + b, 0) + this.joinTotal;
-    const done = this.transcodeDone.reduce((a, b) => a + b, 0) + this.joinDone;
+    const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
+    const total = sum(this.measureWeight) + sum(this.transcodeWeight) + this.joinTotal;
+    const done = sum(this.measureDone) + sum(this.transcodeDone) + this.joinDone;
     const raw = total > 0 ? Math.floor((done / total) * 100) : 0;
     this.emit(Math.min(raw, 99));
   }

@@ -7,6 +7,7 @@ import { transcodeToAac } from '../ffmpeg/transcode.js';
 import { Mp4Error, readMp4Audio, type Mp4Audio } from '../mp4/read.js';
 import { mp4PartStarts, sameStream, writeMp4, type Mp4Part } from '../mp4/write.js';
 import { outputError } from './merge-output.js';
+import type { Chapter } from './chapters.js';
 import { partJob, perInput, type RouteContext, type RouteResult } from './route.js';
 
 async function encodePart(ctx: RouteContext, i: number): Promise<Mp4Part> {
@@ -34,7 +35,7 @@ function checkOneStream(ctx: RouteContext, audios: Mp4Audio[]): void {
 }
 
 export async function mp4Route(ctx: RouteContext): Promise<RouteResult> {
-  const { plan, meta } = ctx;
+  const { plan } = ctx;
   const made = await perInput(ctx, plan.transcoded, (i) => encodePart(ctx, i));
   const parts = ctx.inputs.map((_, i) => made.get(i) ?? copiedPart(ctx, i));
   const audios = parts.map((p) => p.audio);
@@ -42,6 +43,13 @@ export async function mp4Route(ctx: RouteContext): Promise<RouteResult> {
   const rate = audios[0].sampleRate;
   const { starts, total } = mp4PartStarts(audios);
   const chapters = ctx.chapters(starts.map((s) => s / rate), total / rate);
+  await writeMp4Output(ctx, parts, chapters);
+  return { durationSeconds: total / rate, chapters };
+}
+
+/** The MP4 of `parts` at the partial path, with the output's brand, tags and chapters. */
+export async function writeMp4Output(ctx: RouteContext, parts: Mp4Part[], chapters: Chapter[]): Promise<void> {
+  const { plan, meta } = ctx;
   await writeMp4(parts, ctx.partial, {
     brand: plan.format === 'm4b' ? 'M4B ' : 'M4A ',
     chapters,
@@ -56,5 +64,4 @@ export async function mp4Route(ctx: RouteContext): Promise<RouteResult> {
     if ((err as NodeJS.ErrnoException).syscall === 'write') throw outputError(`cannot write ${ctx.output}`, err);
     throw err;
   });
-  return { durationSeconds: total / rate, chapters };
 }

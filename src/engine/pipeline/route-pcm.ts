@@ -29,7 +29,7 @@ export function outputTags(format: PcmFormat, meta: OutputMeta, chapters: Chapte
   return pairs;
 }
 
-async function decodeAll(ctx: RouteContext, target: PcmTarget): Promise<{ files: string[]; samples: number[] }> {
+export async function decodeAll(ctx: RouteContext, target: PcmTarget): Promise<{ files: string[]; samples: number[] }> {
   const dir = await ctx.scratch();
   const all = ctx.inputs.map((_, i) => i);
   const done = await perInput(ctx, all, async (i) => {
@@ -48,17 +48,22 @@ async function writeCover(dir: string, meta: OutputMeta): Promise<string | undef
 }
 
 export async function pcmRoute(ctx: RouteContext): Promise<RouteResult> {
-  const { plan, meta } = ctx;
-  const format = plan.format as PcmFormat;
-  const target = pcmTarget(plan);
+  const target = pcmTarget(ctx.plan);
   const { files, samples } = await decodeAll(ctx, target);
   const starts: number[] = [];
   let total = 0;
   for (const n of samples) {
-    starts.push(total / plan.sampleRate);
+    starts.push(total / ctx.plan.sampleRate);
     total += n;
   }
-  const chapters = ctx.chapters(starts, total / plan.sampleRate);
+  return encodeJoined(ctx, files, target, { starts, total: total / ctx.plan.sampleRate });
+}
+
+/** One encode of the PCM files, in order, with the tags and the chapters of `timeline` (seconds). */
+export async function encodeJoined(ctx: RouteContext, files: string[], target: PcmTarget, timeline: { starts: number[]; total: number }): Promise<RouteResult> {
+  const { plan, meta } = ctx;
+  const format = plan.format as PcmFormat;
+  const chapters = ctx.chapters(timeline.starts, timeline.total);
   const dir = await ctx.scratch();
   const metadataFile = path.join(dir, 'tags.txt');
   await writeFile(metadataFile, ffmetadata(outputTags(format, meta, chapters)));
@@ -71,11 +76,11 @@ export async function pcmRoute(ctx: RouteContext): Promise<RouteResult> {
     metadataFile,
     coverFile: format === 'flac' ? await writeCover(dir, meta) : undefined,
     output: ctx.partial,
-    totalSeconds: total / plan.sampleRate,
+    totalSeconds: timeline.total,
     tools: ctx.tools,
     runner: ctx.runner,
     signal: ctx.signal,
     onProgress: (f) => ctx.tracker.join(f, 1),
   });
-  return { durationSeconds: total / plan.sampleRate, chapters };
+  return { durationSeconds: timeline.total, chapters };
 }

@@ -8,6 +8,8 @@ import type { OutputPlan } from './plan-output.js';
 import { runPool } from './pool.js';
 import type { Probed } from './probe.js';
 import type { ProgressTracker } from './progress.js';
+import type { SoundPlan } from './sound-plan.js';
+import { soundChain } from './sound-stage.js';
 
 export interface RouteContext {
   inputs: string[];
@@ -31,6 +33,10 @@ export interface RouteContext {
   meta: OutputMeta;
   /** The chapters to write, given where each input starts and the total (seconds); [] when off. */
   chapters: (starts: number[], total: number) => Chapter[];
+  /** What the sound options do to each input and join (absent when none is on). */
+  sound?: SoundPlan;
+  /** The route puts each gap inside the decode before it (the MP3 route adds silent frames instead). */
+  gapInDecode?: boolean;
 }
 
 export interface RouteResult {
@@ -46,7 +52,9 @@ export function perInput<T>(ctx: RouteContext, indexes: number[], task: (i: numb
 /** The fields every per-input ffmpeg job shares. */
 export function partJob<T>(ctx: RouteContext, i: number, output: string, target: T): TranscodeJob<T> {
   const p = ctx.probed[i].result;
+  const trustedEnd = trustsDuration(p.format) ? p.durationSeconds : undefined;
   return {
+    filters: ctx.sound && soundChain(ctx.sound, i, ctx.plan, trustedEnd, ctx.gapInDecode ?? false),
     input: ctx.inputs[i],
     output,
     target,

@@ -14,6 +14,11 @@ describe('mergemp3 options', () => {
     expect(engineOptions({ format: 'flac', bitrate: 96, title: 'T' })).toMatchObject({ format: 'flac', bitRateKbps: 96, title: 'T' });
   });
 
+  it('hands the sound options to the engine (a null loudness is off)', () => {
+    expect(engineOptions({ loudness: -16, gap: 0.5, trimSilence: true, gapless: true })).toMatchObject({ loudness: -16, gap: 0.5, trimSilence: true, gapless: true });
+    expect(engineOptions({ loudness: null, crossfade: 2 })).toMatchObject({ loudness: undefined, crossfade: 2 });
+  });
+
   it.each([
     [{ format: 'aiff' }, /Option "format" must be one of/],
     [{ bitrate: 96.5 }, /Option "bitrate" must be a whole number/],

@@ -1,7 +1,7 @@
 // Pure: mergemp3's "options" (CONTRACT section 3), checked one by one. An unknown or invalid option
 // is refused naming it; none at all is an MP3 exactly as before options existed.
 import { BITRATE_RANGE, isOutputFormat, type OutputFormat } from '../../engine/index.js';
-import type { MergeOptions } from '../../engine/index.js';
+import type { MergeOptions, SoundOptions } from '../../engine/index.js';
 
 /** The options as stored with the job (plain JSON) and handed to the engine. */
 export interface MergeOptionsData {
@@ -60,7 +60,9 @@ export function checkMergeOptions(raw: unknown): OptionsCheck {
 }
 
 /** The engine's options for a job's stored ones (the format defaulting to MP3, as before options). */
-export function engineOptions(o: MergeOptionsData): Pick<MergeOptions, 'format' | 'bitRateKbps' | 'chapters' | 'chapterTitles' | 'title' | 'artist' | 'album'> {
+export function engineOptions(
+  o: MergeOptionsData,
+): Pick<MergeOptions, 'format' | 'bitRateKbps' | 'chapters' | 'chapterTitles' | 'title' | 'artist' | 'album' | keyof SoundOptions> {
   return {
     format: o.format ?? 'mp3',
     bitRateKbps: o.bitrate,
@@ -69,5 +71,10 @@ export function engineOptions(o: MergeOptionsData): Pick<MergeOptions, 'format' 
     title: o.title,
     artist: o.artist,
     album: o.album,
+    loudness: o.loudness ?? undefined,
+    gap: o.gap,
+    crossfade: o.crossfade,
+    trimSilence: o.trimSilence,
+    gapless: o.gapless,
   };
 }

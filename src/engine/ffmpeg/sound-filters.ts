@@ -1,0 +1,28 @@
+// Pure: the ffmpeg filter chain that carries the sound options on an input that is decoded anyway
+// (gain, trimmed ends, a gap after), in the same decode as its encode.
+
+export interface InputSound {
+  /** Output rate and channel count every chain converts to, so the joins see one format. */
+  sampleRate: number;
+  channels: number;
+  /** Gain in dB (loudness matching). */
+  gainDb?: number;
+  /** Keep only [start, end) seconds of the decoded input (--trim-silence). */
+  keep?: { start: number; end: number };
+  /** Samples of silence after the input (--gap), at sampleRate. */
+  padSamples?: number;
+}
+
+const sec = (s: number) => s.toFixed(6);
+
+/** The filter chain for one decoded input; empty pieces are left out. */
+export function inputChain(o: InputSound): string {
+  const layout = o.channels === 1 ? 'mono' : o.channels === 2 ? 'stereo' : `${o.channels}c`;
+  const parts: string[] = [];
+  if (o.keep) parts.push(`atrim=start=${sec(o.keep.start)}:end=${sec(o.keep.end)}`, 'asetpts=PTS-STARTPTS');
+  parts.push(`aresample=${o.sampleRate}`, `aformat=sample_fmts=fltp:sample_rates=${o.sampleRate}:channel_layouts=${layout}`);
+  // Float samples, so a gain that lifts a peak past full scale before a later stage is not clipped here.
+  if (o.gainDb !== undefined && o.gainDb !== 0) parts.push(`volume=${o.gainDb.toFixed(2)}dB:precision=float`);
+  if (o.padSamples && o.padSamples > 0) parts.push(`apad=pad_len=${Math.round(o.padSamples)}`);
+  return parts.join(',');
+}

@@ -1,0 +1,94 @@
+// Parts the MP3 join copies like any other, made for the sound options without an encoder: an
+// input trimmed to whole frames (with its gain), and a gap of silent frames in the stream's format.
+// Each comes with the scan the join needs, so nothing is read twice to describe it.
+import { closeSync, openSync } from 'node:fs';
+import { AbortError } from '../errors.js';
+import { nextTurn, readFullSync, writeFullSync } from '../io/sync-io.js';
+import { readWord } from './frames.js';
+import { PartShaper, type PartSound } from './part-shaper.js';
+import type { Mp3Scan } from './scan.js';
+import { silentFrames } from './silence.js';
+import { FrameWalker } from './walk.js';
+
+const CHUNK = 1 << 20;
+
+function scanOf(like: Mp3Scan, frames: number, bytes: number, vbr: boolean): Mp3Scan {
+  const durationSeconds = (frames * like.samplesPerFrame) / like.sampleRate;
+  return {
+    ...like,
+    frames,
+    audioBytes: bytes,
+    audioStart: 0,
+    audioEnd: bytes,
+    durationSeconds,
+    bitRate: durationSeconds > 0 ? Math.round((bytes * 8) / durationSeconds) : like.bitRate,
+    vbr,
+    tags: {},
+  };
+}
+
+/** The header word of the first audio frame of a scanned file (the template for its silent frames). */
+export function firstFrameWord(file: string, scan: Mp3Scan): number {
+  const fd = openSync(file, 'r');
+  try {
+    const b = Buffer.alloc(4);
+    readFullSync(fd, b, 0, 4, scan.audioStart);
+    return readWord(b, 0);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/**
+ * `frames` silent frames shaped like `template`, written to `outFile`, with their scan. A
+ * constant-bit-rate stream gets them at its own bit rate, so the joined output stays CBR.
+ */
+export function writeGapPart(outFile: string, template: number, frames: number, like: Mp3Scan): Mp3Scan {
+  const data = silentFrames(template, frames, like.vbr ? undefined : (template >>> 12) & 15);
+  const fd = openSync(outFile, 'w');
+  try {
+    writeFullSync(fd, data, 0, data.length, 0);
+  } finally {
+    closeSync(fd);
+  }
+  return scanOf(like, frames, data.length, like.vbr);
+}
+
+/** Copy the audio frames of `file` to `outFile` as `sound` says (kept frames, gain); returns the new scan. */
+export async function writeShapedPart(file: string, scan: Mp3Scan, sound: PartSound, outFile: string, signal?: AbortSignal): Promise<Mp3Scan> {
+  const walker = new FrameWalker(scan.mpegVersion, scan.sampleRate, scan.channels);
+  const shaper = new PartShaper(scan.mpegVersion, scan.channels, sound, (w) => walker.lengthOf(w));
+  const input = openSync(file, 'r');
+  const out = openSync(outFile, 'w');
+  try {
+    const buf = Buffer.allocUnsafe(CHUNK + 8192);
+    let outPos = 0;
+    let len = 0;
+    for (let filePos = scan.audioStart; ; ) {
+      if (signal?.aborted) throw new AbortError();
+      const n = readFullSync(input, buf, len, Math.min(CHUNK, scan.audioEnd - filePos), filePos);
+      filePos += n;
+      len += n;
+      const final = filePos >= scan.audioEnd || n === 0;
+      const runs: number[] = [];
+      const consumed = walker.walk(buf, 0, len, final, (s, e) => void runs.push(s, e));
+      const shaped = shaper.shape(buf, runs);
+      if (shaped.prefix) {
+        writeFullSync(out, shaped.prefix, 0, shaped.prefix.length, outPos);
+        outPos += shaped.prefix.length;
+      }
+      for (let i = 0; i < shaped.runs.length; i += 2) {
+        writeFullSync(out, buf, shaped.runs[i], shaped.runs[i + 1] - shaped.runs[i], outPos);
+        outPos += shaped.runs[i + 1] - shaped.runs[i];
+      }
+      if (final) break;
+      buf.copy(buf, 0, consumed, len);
+      len -= consumed;
+      await nextTurn();
+    }
+    return scanOf(scan, shaper.written, outPos, scan.vbr || shaper.written !== walker.frames);
+  } finally {
+    closeSync(input);
+    closeSync(out);
+  }
+}

@@ -1,0 +1,76 @@
+// Crossfades and gapless joins: every input decoded to float PCM (in parallel, each through its
+// sound filters), the parts mixed into one stream with their fades, and that stream encoded once
+// in the output format, so no part brings encoder delay or padding of its own into the joins.
+// Chapter starts are counted samples, less the overlaps before each input.
+import path from 'node:path';
+import { transcodeToAac, transcodeToMp3, type PcmTarget, type TranscodeJob, type TranscodeTarget } from '../ffmpeg/transcode.js';
+import { joinMp3 } from '../mp3/join.js';
+import { scanMp3 } from '../mp3/scan.js';
+import { Mp4Error, readMp4Audio } from '../mp4/read.js';
+import type { Chapter } from './chapters.js';
+import { mixParts } from './pcm-mix.js';
+import type { RouteContext, RouteResult } from './route.js';
+import { id3Of, LAME_DELAY } from './route-mp3.js';
+import { writeMp4Output } from './route-mp4.js';
+import { decodeAll, encodeJoined } from './route-pcm.js';
+
+/** Overlaps in sample frames, each at most half of either neighbour as decoded. */
+export function fadeFrames(fadeSeconds: readonly number[], samples: readonly number[], rate: number): number[] {
+  return fadeSeconds.map((s, i) => Math.min(Math.round(s * rate), Math.floor(samples[i] / 2), Math.floor(samples[i + 1] / 2)));
+}
+
+/** Where each input starts (sample frames) once the overlaps are taken out, and the total. */
+export function mixedStarts(samples: readonly number[], fades: readonly number[]): { starts: number[]; total: number } {
+  const starts: number[] = [];
+  let t = 0;
+  samples.forEach((n, i) => {
+    starts.push(t);
+    t += n - (fades[i] ?? 0);
+  });
+  return { starts, total: t };
+}
+
+function encodeJob<T>(ctx: RouteContext, input: string, output: string, target: T, raw: PcmTarget, seconds: number): TranscodeJob<T> {
+  return { input, output, target, raw, durationSeconds: seconds, tools: ctx.tools, runner: ctx.runner, signal: ctx.signal, onProgress: (f) => ctx.tracker.join(f, 1) };
+}
+
+async function writeMp3(ctx: RouteContext, mixed: string, raw: PcmTarget, samples: number, chapters: Chapter[]): Promise<void> {
+  const file = path.join(await ctx.scratch(), 'mixed.mp3');
+  const target: TranscodeTarget = { sampleRate: ctx.plan.sampleRate, channels: ctx.plan.channels, bitRateKbps: ctx.plan.bitRateKbps! };
+  await transcodeToMp3(encodeJob(ctx, mixed, file, target, raw, samples / raw.sampleRate));
+  const outcome = await scanMp3(file, { signal: ctx.signal });
+  if (!outcome.ok) throw new Error(`the encoded output is unreadable (${outcome.reason})`);
+  const s = outcome.scan;
+  const padding = Math.max(0, s.frames * s.samplesPerFrame - LAME_DELAY - samples);
+  await joinMp3([{ file, scan: s }], ctx.partial, { id3: () => id3Of(ctx.meta, chapters), gapless: { delay: LAME_DELAY, padding }, signal: ctx.signal });
+}
+
+async function writeMp4(ctx: RouteContext, mixed: string, raw: PcmTarget, samples: number, chapters: Chapter[]): Promise<void> {
+  const file = path.join(await ctx.scratch(), 'mixed.m4a');
+  const target: TranscodeTarget = { sampleRate: ctx.plan.sampleRate, channels: ctx.plan.channels, bitRateKbps: ctx.plan.bitRateKbps! };
+  await transcodeToAac(encodeJob(ctx, mixed, file, target, raw, samples / raw.sampleRate));
+  try {
+    await writeMp4Output(ctx, [{ file, audio: readMp4Audio(file) }], chapters);
+  } catch (err) {
+    if (err instanceof Mp4Error) throw new Error(`the encoded output is unreadable (${err.message})`, { cause: err });
+    throw err;
+  }
+}
+
+export async function mixedRoute(ctx: RouteContext): Promise<RouteResult> {
+  const { plan } = ctx;
+  const rate = plan.sampleRate;
+  const raw: PcmTarget = { sampleRate: rate, channels: plan.channels, sampleFormat: 'f32le' };
+  const { files, samples } = await decodeAll(ctx, raw);
+  const fades = fadeFrames(ctx.sound?.fades.map((f) => f.seconds) ?? [], samples, rate);
+  const timeline = mixedStarts(samples, fades);
+  const seconds = { starts: timeline.starts.map((s) => s / rate), total: timeline.total / rate };
+  const mixed = path.join(await ctx.scratch(), 'mixed.f32');
+  const written = await mixParts(files.map((file, i) => ({ file, frames: samples[i] })), fades, plan.channels, mixed, ctx.signal);
+  if (written !== timeline.total) throw new Error('internal: the mixed stream is not the length its parts add up to');
+  if (plan.route === 'pcm-encode') return encodeJoined(ctx, [mixed], raw, seconds);
+  const chapters = ctx.chapters(seconds.starts, seconds.total);
+  if (plan.route === 'mp3-frames') await writeMp3(ctx, mixed, raw, timeline.total, chapters);
+  else await writeMp4(ctx, mixed, raw, timeline.total, chapters);
+  return { durationSeconds: seconds.total, chapters };
+}

@@ -1,0 +1,54 @@
+// The sound options in the MP3 route, without an encoder: copied inputs take their gain in the
+// join (global_gain) or, when trimmed, from a shaped copy of their frames; each gap is a part of
+// silent frames of the stream's own format. The join's parts then map back to the inputs.
+import path from 'node:path';
+import { framesForSeconds } from '../mp3/silence.js';
+import { firstFrameWord, writeGapPart, writeShapedPart } from '../mp3/sound-parts.js';
+import type { Mp3Part } from './route-mp3.js';
+import type { RouteContext } from './route.js';
+
+export interface SoundedParts {
+  parts: Mp3Part[];
+  /** The input each join part belongs to (a gap belongs to the input before it). */
+  owner: number[];
+}
+
+/** Frames per input from frames per join part. */
+export function framesPerInput(partFrames: readonly number[], owner: readonly number[], inputs: number): number[] {
+  const out = new Array<number>(inputs).fill(0);
+  partFrames.forEach((n, k) => (out[owner[k]] += n));
+  return out;
+}
+
+export async function soundParts(ctx: RouteContext, parts: Mp3Part[]): Promise<SoundedParts> {
+  const sound = ctx.sound;
+  if (!sound) return { parts, owner: parts.map((_, i) => i) };
+  const out: Mp3Part[] = [];
+  const owner: number[] = [];
+  const first = parts[0].scan;
+  const gapFrames = framesForSeconds(sound.gap, first.sampleRate, first.mpegVersion);
+  let gap: Mp3Part | undefined;
+  for (const [i, part] of parts.entries()) {
+    const s = sound.inputs[i];
+    let p = part;
+    if (ctx.plan.copy[i] && s.keepFrames) {
+      const file = path.join(await ctx.scratch(), `${i}.trimmed.mp3`);
+      const scan = await writeShapedPart(part.file, part.scan, { gainSteps: s.gain?.steps, keep: s.keepFrames }, file, ctx.signal);
+      // Cut at a frame, the part starts with its first kept frame and ends with its last.
+      p = { file, scan, delay: 0, padding: 0 };
+    } else if (ctx.plan.copy[i] && s.gain?.steps) {
+      p = { ...part, gainSteps: s.gain.steps };
+    }
+    out.push(p);
+    owner.push(i);
+    if (gapFrames > 0 && i + 1 < parts.length) {
+      if (!gap) {
+        const file = path.join(await ctx.scratch(), 'gap.mp3');
+        gap = { file, scan: writeGapPart(file, firstFrameWord(parts[0].file, first), gapFrames, first), delay: 0, padding: 0 };
+      }
+      out.push(gap);
+      owner.push(i);
+    }
+  }
+  return { parts: out, owner };
+}

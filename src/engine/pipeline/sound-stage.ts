@@ -1,0 +1,115 @@
+// Between the plan and the routes: which inputs the sound options make decoded after all, the
+// measuring decodes (one per input, in parallel), and the sound plan the routes follow.
+import type { Measurement } from '../ffmpeg/loudness.js';
+import type { Runner } from '../ffmpeg/runner.js';
+import { mp3DecodedSamples } from '../mp3/gapless.js';
+import { inputChain } from '../ffmpeg/sound-filters.js';
+import type { MergeOptions, Tools } from '../types.js';
+import { isLossy, type Route } from './formats.js';
+import { measureAll } from './measure.js';
+import type { OutputPlan } from './plan-output.js';
+import type { Probed } from './probe.js';
+import { decodesEverything, needsMeasuring, planSound, type SoundPlan } from './sound-plan.js';
+import type { SoundOptions } from './sound-options.js';
+
+export function soundOptionsOf(o: MergeOptions): SoundOptions {
+  const { loudness, gap, crossfade, trimSilence, gapless } = o;
+  return { loudness, gap, crossfade, trimSilence, gapless };
+}
+
+/** Whether any option changes the sound at all (with none, the merge is exactly as without them). */
+export function soundActive(o: SoundOptions): boolean {
+  return o.loudness !== undefined || (o.gap ?? 0) > 0 || (o.crossfade ?? 0) > 0 || o.trimSilence === true || o.gapless === true;
+}
+
+/**
+ * The plan with the inputs the sound options must decode: all of them for a crossfade or gapless
+ * join, and AAC packet copies whenever an option changes their sound (only MP3 frames can take a
+ * gain, a trim or a gap without a decode).
+ */
+export function replanForSound(plan: OutputPlan, o: SoundOptions): OutputPlan {
+  const decodeAll = decodesEverything(o) || (plan.route === 'mp4-packets' && soundActive(o));
+  if (!decodeAll || plan.copy.every((c) => !c)) return plan;
+  const all = plan.copy.map((_, i) => i);
+  return { ...plan, copy: plan.copy.map(() => false), transcoded: isLossy(plan.format) ? all : [] };
+}
+
+/** Whether the route must be the mixing one: fades, or gapless joins of separately encoded parts. */
+export function needsMixing(route: Route, o: SoundOptions): boolean {
+  return (o.crossfade ?? 0) > 0 || (o.gapless === true && route !== 'pcm-encode');
+}
+
+export interface SoundStageJob {
+  inputs: string[];
+  names: string[];
+  probed: Probed[];
+  plan: OutputPlan;
+  options: SoundOptions;
+  tools: Tools;
+  runner?: Runner;
+  signal: AbortSignal;
+  abort: () => void;
+  concurrency: number;
+  onMeasure: (index: number, fraction: number) => void;
+}
+
+/** Measure what the options need and plan the sound; undefined when no option is on. */
+export async function soundStage(job: SoundStageJob): Promise<SoundPlan | undefined> {
+  const o = job.options;
+  if (!soundActive(o)) return undefined;
+  const { plan, probed } = job;
+  const all = job.inputs.map((_, i) => i);
+  let measured: Array<Measurement | undefined> = [];
+  if (needsMeasuring(o)) {
+    const got = await measureAll(job.inputs, all, {
+      tools: job.tools,
+      concurrency: job.concurrency,
+      silence: o.trimSilence,
+      runner: job.runner,
+      signal: job.signal,
+      names: job.names,
+      durations: probed.map((p) => p.result.durationSeconds),
+      onProgress: job.onMeasure,
+      onFailure: job.abort,
+    });
+    measured = all.map((i) => got.get(i));
+  }
+  const inputs = all.map((i) => {
+    const scan = probed[i].scan;
+    const mp3Copy = plan.route === 'mp3-frames' && plan.copy[i] && scan !== undefined;
+    return {
+      name: job.names[i],
+      durationSeconds: decodedSeconds(probed[i], measured[i]),
+      copy: plan.copy[i],
+      mp3Copy,
+      lossyOutput: isLossy(plan.format),
+      mp3: mp3Copy ? { frames: scan!.frames, samplesPerFrame: scan!.samplesPerFrame, sampleRate: scan!.sampleRate, encoderDelay: scan!.gapless?.delay } : undefined,
+    };
+  });
+  return planSound(inputs, measured, o);
+}
+
+/**
+ * What a decode of the input gives, in seconds: an MP3's frames less the delay and padding its
+ * LAME tag states (ffmpeg trims both), else the measuring decode's length, else the probed one.
+ */
+function decodedSeconds(p: Probed, m: Measurement | undefined): number {
+  const scan = p.scan;
+  if (scan?.gapless) return mp3DecodedSamples(scan.frames, scan.samplesPerFrame, scan.gapless) / scan.sampleRate;
+  return m?.decodedSeconds || p.result.durationSeconds;
+}
+
+/**
+ * The -af chain of decoded input `i`: its gain, the kept range (and the cut at a trusted end),
+ * and, where the route puts gaps inside the decodes, the gap after it. Undefined when it needs none.
+ */
+export function soundChain(sound: SoundPlan, i: number, plan: OutputPlan, trustedEnd: number | undefined, gapInDecode: boolean): string | undefined {
+  const p = sound.inputs[i];
+  let keep = p.keep;
+  if (trustedEnd !== undefined) keep = { start: keep?.start ?? 0, end: Math.min(keep?.end ?? trustedEnd, trustedEnd) };
+  const last = i === sound.inputs.length - 1;
+  const padSamples = gapInDecode && !last ? Math.round(sound.gap * plan.sampleRate) : 0;
+  const gainDb = p.copy ? undefined : p.gain?.gainDb;
+  if (!keep && !gainDb && !padSamples) return undefined;
+  return inputChain({ sampleRate: plan.sampleRate, channels: plan.channels, gainDb, keep, padSamples });
+}
