@@ -125,7 +125,7 @@ describe('the widget when things go wrong', () => {
       await page.getByRole('button', { name: 'Make MP3' }).click();
       await page.waitForSelector('.audio-merge-result', { timeout: 120_000 });
       expect(await reloaded(page)).toBe(true);
-      expect(await page.locator('.audio-merge-result ol li').allTextContents()).toEqual(['a.wav', 'b.wav']);
+      expect(await page.locator('.audio-merge-result .audio-merge-sources li').allTextContents()).toEqual(['a.wav', 'b.wav']);
     } finally {
       await page.context().close();
     }
