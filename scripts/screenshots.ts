@@ -1,6 +1,7 @@
 // Takes the README's pictures the way a person would see them: the built server on a temporary
 // DATA_DIR, Debian's Chromium, generated audio uploaded through the page, a drag, a merge.
-// Writes docs/screenshot-{list,progress,results}.png. Run after `npm run build`:
+// Writes docs/screenshot-{list,progress,results}.png (the results below the widget and the upload
+// area, so the window is tall enough for them too). Run after `npm run build`:
 //   PORT=41100 SOCKET_PORT=41101 npx tsx scripts/screenshots.ts
 import path from 'node:path';
 import type { Page } from 'playwright-core';
@@ -33,7 +34,7 @@ const server = await startServer(path.join(work.dir, 'data'), ports);
 const browser = await launchBrowser();
 try {
   for (const f of FILES) await makeTone(path.join(work.dir, f.name), { seconds: f.seconds, frequency: f.frequency });
-  const page = await browser.newPage({ viewport: { width: 440, height: 1400 }, deviceScaleFactor: 1 });
+  const page = await browser.newPage({ viewport: { width: 440, height: 2600 }, deviceScaleFactor: 1 });
   await page.goto(server.url);
   await page.setInputFiles('#audio-merge-file-input', FILES.map((f) => path.join(work.dir, f.name)));
   await page.waitForSelector(`.audio-merge-row >> nth=${FILES.length - 1}`, { timeout: 120_000 });

@@ -3,13 +3,11 @@
 import type { FastifyInstance } from 'fastify';
 import type { AudioItem } from '../../../shared/types.js';
 import { requireSession } from '../session.js';
-import { APPID_PATTERN, documented, getDataJsonSchema } from './schemas.js';
+import { deleteItemSchema, documented, getDataJsonSchema, saveOrderSchema } from './schemas.js';
 import type { AppConfig } from '../../config.js';
 import type { ItemRow, Store } from '../../data/store.js';
 import { uploadRef, type FileStorage } from '../../files/storage.js';
 import { fail } from '../errors.js';
-
-const ID_SCHEMA = { type: 'string', minLength: 1, maxLength: 200 } as const;
 
 export interface ItemsRouteDeps {
   store: Store;
@@ -46,6 +44,7 @@ async function refuseIfInMerge(store: Store, item: ItemRow): Promise<void> {
 export async function itemsRoutes(app: FastifyInstance, { store, files, config }: ItemsRouteDeps): Promise<void> {
   // The store may hand back the same list while a session's items are unchanged: serialise it once.
   const answers = new WeakMap<readonly ItemRow[], string>();
+  const orderSchema = saveOrderSchema(config.maxFiles);
   app.post<{ Body: { appid: string } }>(
     '/app/merge/getDataJson',
     // This body schema validates (a bad appid is a 400); the answer is sent as text, never filtered.
@@ -64,7 +63,8 @@ export async function itemsRoutes(app: FastifyInstance, { store, files, config }
 
   app.post<{ Body: { id: string } }>(
     '/app/merge/deleteItem',
-    { schema: { body: { type: 'object', required: ['id'], properties: { id: ID_SCHEMA } } } },
+    // The body schema validates (no valid id is a 400); answers pass through unfiltered.
+    { schema: deleteItemSchema, serializerCompiler: documented(deleteItemSchema).serializerCompiler },
     async (request) => {
       const session = requireSession(request);
       const item = await ownItem(store, session.sid, request.body.id);
@@ -80,18 +80,7 @@ export async function itemsRoutes(app: FastifyInstance, { store, files, config }
 
   app.post<{ Body: { appid: string; ids: string[] } }>(
     '/app/merge/saveOrder',
-    {
-      schema: {
-        body: {
-          type: 'object',
-          required: ['appid', 'ids'],
-          properties: {
-            appid: { type: 'string', pattern: APPID_PATTERN },
-            ids: { type: 'array', items: ID_SCHEMA, maxItems: config.maxFiles, uniqueItems: true },
-          },
-        },
-      },
-    },
+    { schema: orderSchema, serializerCompiler: documented(orderSchema).serializerCompiler },
     async (request) => {
       const session = requireSession(request);
       const { appid, ids } = request.body;

@@ -7,6 +7,7 @@ import { statusOfJob } from '../../jobs/job-status.js';
 import type { JobQueue } from '../../jobs/queue.js';
 import { fail } from '../errors.js';
 import { requireSession } from '../session.js';
+import { cancelSchema, documented, mergeStatusSchema } from './schemas.js';
 
 export interface MergeControlDeps {
   store: Store;
@@ -22,7 +23,7 @@ export async function activeJob(store: Store, sid: string, requestId: string | n
 }
 
 export async function mergeControlRoutes(app: FastifyInstance, { store, jobs }: MergeControlDeps): Promise<void> {
-  app.get('/app/merge/status', async (request, reply): Promise<MergeStatusAnswer> => {
+  app.get('/app/merge/status', documented(mergeStatusSchema), async (request, reply): Promise<MergeStatusAnswer> => {
     const session = requireSession(request);
     void reply.header('cache-control', 'no-store');
     const job = await store.latestJob(session.sid);
@@ -31,11 +32,8 @@ export async function mergeControlRoutes(app: FastifyInstance, { store, jobs }: 
 
   app.post<{ Body: { requestId?: string | null } }>(
     '/app/merge/cancel',
-    {
-      schema: {
-        body: { type: 'object', properties: { requestId: { anyOf: [{ type: 'string', minLength: 1, maxLength: 100 }, { type: 'null' }] } } },
-      },
-    },
+    // The body schema validates; answers pass through unfiltered.
+    { schema: cancelSchema, serializerCompiler: documented(cancelSchema).serializerCompiler },
     async (request) => {
       const session = requireSession(request);
       const job = await activeJob(store, session.sid, request.body?.requestId ?? null);

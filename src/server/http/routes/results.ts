@@ -4,11 +4,13 @@ import type { Store } from '../../data/store.js';
 import { resultRef, type FileStorage } from '../../files/storage.js';
 import { fail } from '../errors.js';
 import { requireSession } from '../session.js';
+import { deleteResultSchema, documented } from './schemas.js';
 
 export async function resultsRoutes(app: FastifyInstance, { store, files }: { store: Store; files: FileStorage }): Promise<void> {
   app.post<{ Body: { id: string } }>(
     '/app/merge/deleteResult',
-    { schema: { body: { type: 'object', required: ['id'], properties: { id: { type: 'string', minLength: 1, maxLength: 200 } } } } },
+    // The body schema validates (no valid id is a 400); answers pass through unfiltered.
+    { schema: deleteResultSchema, serializerCompiler: documented(deleteResultSchema).serializerCompiler },
     async (request) => {
       const session = requireSession(request);
       const found = await store.resultById(request.body.id);

@@ -6,6 +6,7 @@
 import type { FastifySchema, RouteShorthandOptions } from 'fastify';
 // Types only (erased at run time): the OpenAPI fields (summary, tags, ...) @fastify/swagger adds to FastifySchema.
 import type {} from '@fastify/swagger';
+import { BITRATE_RANGE, OUTPUT_FORMATS } from '../../../engine/index.js';
 
 /** What an appid may be: it becomes part of a channel name. */
 export const APPID_PATTERN = '^[A-Za-z0-9_.-]{1,100}$';
@@ -26,7 +27,10 @@ const errorBody = (description: string) =>
   json(description, {
     type: 'object',
     required: ['error'],
-    properties: { error: { type: 'string', description: 'What is wrong, for a person; names the file when one is at fault' } },
+    properties: {
+      error: { type: 'string', description: 'What is wrong, for a person; names the file when one is at fault' },
+      code: { type: 'string', description: "The error's code from the server's one table (noSession, csrf, foreignItem, disk-full, ...), for a client to act on" },
+    },
   });
 
 const binary = (description: string, contentType: string) => ({
@@ -37,7 +41,16 @@ const binary = (description: string, contentType: string) => ({
 const common = {
   403: errorBody('No session (load the page first), a missing or wrong X-CSRF-TOKEN, or something of another session'),
   503: errorBody('The server is shutting down; try again shortly'),
+  507: errorBody("The server's disk is full, or storing this would leave less than MIN_FREE_MB free (code disk-full); nothing was kept"),
 };
+
+const ok = json('Done', { type: 'object', required: ['ok'], properties: { ok: { type: 'boolean', enum: [true] } } });
+
+const idBody = (what: string) => ({
+  type: 'object',
+  required: ['id'],
+  properties: { id: { type: 'string', minLength: 1, maxLength: 200, description: what } },
+});
 
 export const audioItem = {
   type: 'object',
@@ -115,12 +128,15 @@ export const uploadSchema = (perRequest: number): FastifySchema => ({
     422: errorBody('Every file was refused and the first as not usable audio; `errors` lists each'),
     429: errorBody('Too many uploads a minute from this session (120 by default)'),
     503: common[503],
+    507: common[507],
   },
 });
 
 export const getDataJsonSchema: FastifySchema = {
   summary: "This session's items",
-  description: 'The items of this session for that appid, in upload order, as JSON text.',
+  description:
+    'The items of this session for that appid, in the order last saved with saveOrder (upload order until then; ' +
+    'later uploads at the end), as JSON text.',
   tags: ['items'],
   headers: csrfHeader,
   body: {
@@ -136,12 +152,36 @@ export const getDataJsonSchema: FastifySchema = {
   },
 };
 
+/** mergemp3's "options" as src/server/jobs/merge-options.ts checks them (that check is what refuses). */
+const mergeOptions = {
+  type: 'object',
+  additionalProperties: false,
+  description:
+    'All optional; the command line\'s choices by another name. Without options the merge is an MP3 as before. ' +
+    'loudness, gap, crossfade, trimSilence and gapless are checked (an invalid one is a 400) but not yet applied by the merge.',
+  properties: {
+    format: { type: 'string', enum: [...OUTPUT_FORMATS], description: 'Output format (default mp3)' },
+    bitrate: { type: 'integer', minimum: BITRATE_RANGE.min, maximum: BITRATE_RANGE.max, description: 'kb/s of a lossy encode (default: the format\'s)' },
+    chapters: { type: 'boolean', description: 'One chapter per item (default true); false writes none' },
+    chapterTitles: { type: 'string', enum: ['tags', 'files'], description: 'Force chapter titles from the title tags or the file names' },
+    title: { type: 'string', maxLength: 500 },
+    artist: { type: 'string', maxLength: 500 },
+    album: { type: 'string', maxLength: 500 },
+    loudness: { type: 'number', nullable: true, minimum: -70, maximum: -5, description: 'Target LUFS, or null for off' },
+    gap: { type: 'number', minimum: 0, maximum: 60, description: 'Seconds of silence between items; not with crossfade' },
+    crossfade: { type: 'number', minimum: 0, maximum: 30, description: 'Seconds of overlap; not with gap' },
+    trimSilence: { type: 'boolean' },
+    gapless: { type: 'boolean' },
+  },
+};
+
 export const mergeSchema: FastifySchema = {
-  summary: 'Merge items into one MP3',
+  summary: 'Merge items into one file',
   description:
     'The items in the wanted order; only each `id` is read, and the same id may appear twice. Every id must be one of ' +
     'this session\'s items, else nothing is queued. Answers when the merge has finished; progress goes out on the ' +
-    'realtime channel meanwhile. The merge goes on if the client disconnects. 20 requests a minute per session by default.',
+    'realtime channel meanwhile, each payload carrying `requestId`. The merge goes on if the client disconnects. ' +
+    'The result is stored with its format\'s extension and listed with its format and chapters. 20 requests a minute per session by default.',
   tags: ['merge'],
   headers: csrfHeader,
   body: {
@@ -154,16 +194,179 @@ export const mergeSchema: FastifySchema = {
         description: 'At most MAX_FILES items, all from one appid',
         items: { type: 'object', required: ['id'], properties: { id: { type: 'string', minLength: 1, maxLength: 200 } } },
       },
+      options: mergeOptions,
+      requestId: {
+        type: 'string',
+        nullable: true,
+        pattern: '^[A-Za-z0-9_.:-]{1,100}$',
+        description: 'Chosen by the client; echoed in the merge\'s status (GET /app/merge/status, NewStatus payloads) and usable with cancel',
+      },
     },
   },
   response: {
     200: json('The merge is stored and listed on the page', { type: 'string', enum: ['success'] }),
-    400: errorBody('No items, an item without a valid id, more than MAX_FILES items, or items of more than one appid'),
+    400: errorBody('No items, an item without a valid id, more than MAX_FILES items, items of more than one appid, an invalid requestId, or an invalid option (named)'),
     403: errorBody('An id that is not this session\'s item (or unknown), no session, or no valid X-CSRF-TOKEN'),
+    409: errorBody('The merge was cancelled (code cancelled); nothing was kept'),
     422: errorBody('An input could not be used: "Could not merge: NAME is not audio (...)" naming the original file'),
     429: errorBody('Too many merges a minute from this session (20 by default)'),
     500: errorBody('The merge failed inside (details only in the server log)'),
     503: errorBody('The server is shutting down (or restarted during the merge)'),
+    507: errorBody("The server's disk filled up during the merge (code disk-full); no partial result is kept"),
+  },
+};
+
+export const deleteItemSchema: FastifySchema = {
+  summary: 'Remove an item',
+  description: 'The item and its stored file are removed; it is no longer in getDataJson. An item in a merge waiting or running stays until that merge has ended.',
+  tags: ['items'],
+  headers: csrfHeader,
+  body: idBody('The item id'),
+  response: {
+    200: ok,
+    400: errorBody('No valid id'),
+    403: errorBody('Another session\'s item, no session, or no valid X-CSRF-TOKEN'),
+    404: errorBody('No such item'),
+    409: errorBody('The item is in a merge waiting or running (code itemInMerge)'),
+    503: common[503],
+  },
+};
+
+/** `maxFiles`: the most ids one order may hold (MAX_FILES). */
+export const saveOrderSchema = (maxFiles: number): FastifySchema => ({
+  summary: 'Save the order of the items',
+  description:
+    'From then on getDataJson lists this session\'s items of that appid in this order (items uploaded later at the end). ' +
+    'Every id must be one of this session\'s items of that appid, else nothing is saved.',
+  tags: ['items'],
+  headers: csrfHeader,
+  body: {
+    type: 'object',
+    required: ['appid', 'ids'],
+    properties: {
+      appid: { type: 'string', pattern: APPID_PATTERN },
+      ids: { type: 'array', items: { type: 'string', minLength: 1, maxLength: 200 }, maxItems: maxFiles, uniqueItems: true },
+    },
+  },
+  response: {
+    200: ok,
+    400: errorBody('No valid appid, or ids that are not a list of distinct ids'),
+    403: errorBody('An id not this session\'s item of that appid (code foreignItem), no session, or no valid X-CSRF-TOKEN'),
+    503: common[503],
+  },
+});
+
+export const mergeStatusSchema: FastifySchema = {
+  summary: "This session's latest merge",
+  description: 'What a reloaded page needs to show a merge still running, or how the last one ended. Sent with Cache-Control: no-store.',
+  tags: ['merge'],
+  response: {
+    200: json('The latest merge, or {"state": "none"}', {
+      type: 'object',
+      required: ['state'],
+      properties: {
+        requestId: { type: 'string', nullable: true, description: 'The requestId given to mergemp3, else null' },
+        state: { type: 'string', enum: ['none', 'queued', 'running', 'succeeded', 'failed', 'cancelled'] },
+        percent: { type: 'number', nullable: true, description: '0 to 100 while running and when done; null while waiting and after a failure' },
+        text: { type: 'string', description: 'The progress text or a message for a person' },
+      },
+    }),
+    403: errorBody('No session (load the page first)'),
+    503: common[503],
+  },
+};
+
+export const cancelSchema: FastifySchema = {
+  summary: 'Cancel a merge',
+  description:
+    'Stops the named merge of this session, or without requestId its newest merge waiting or running. Answers once it has ' +
+    'stopped: its processes are gone and nothing is left behind; its mergemp3 call answers 409.',
+  tags: ['merge'],
+  headers: csrfHeader,
+  body: { type: 'object', properties: { requestId: { anyOf: [{ type: 'string', minLength: 1, maxLength: 100 }, { type: 'null' }] } } },
+  response: {
+    200: ok,
+    400: errorBody('A requestId that is not text'),
+    403: common[403],
+    404: errorBody('No merge of this session is waiting or running (code noMerge)'),
+    503: common[503],
+  },
+};
+
+export const deleteResultSchema: FastifySchema = {
+  summary: 'Delete a merged result',
+  description: 'The result and its file are gone: no longer listed on the page nor served.',
+  tags: ['files'],
+  headers: csrfHeader,
+  body: idBody('The result id (data-result-id on the page)'),
+  response: {
+    200: ok,
+    400: errorBody('No valid id'),
+    403: errorBody('Another session\'s result, no session, or no valid X-CSRF-TOKEN'),
+    404: errorBody('No such result'),
+    503: common[503],
+  },
+};
+
+const tusAnswers = {
+  403: common[403],
+  404: errorBody('No such upload of this session'),
+  429: errorBody('Too many tus requests a minute from this session'),
+  503: common[503],
+};
+
+/** The tus 1.0 routes (creation, termination); @tus/server answers after our own checks. */
+export const tusCreateSchema = (limitMb: string): FastifySchema => ({
+  summary: 'Start a resumable upload (tus 1.0 creation)',
+  description:
+    'Headers Tus-Resumable: 1.0.0, Upload-Length (required), Upload-Metadata with filename and appid (base64), and ' +
+    `X-CSRF-TOKEN. A declared length over ${limitMb} MB (MAX_FILE_MB) is refused before a byte is sent; MAX_FILES counts ` +
+    'uploads in progress. A creation may carry bytes (Content-Type application/offset+octet-stream); when they are all ' +
+    'the file, it is probed and stored as an item like a multipart upload.',
+  tags: ['items'],
+  headers: csrfHeader,
+  response: {
+    200: { description: 'Not sent by this route: a creation answers 201 (listed for completeness of the reference)' },
+    201: json('Created: Location holds the upload\'s URL; when the creation carried the whole file, the body is {"items":[item], "errors":[]}', {
+      type: 'object',
+    }),
+    400: errorBody('No or bad Upload-Length, bad Upload-Metadata, or an invalid appid'),
+    409: errorBody('The session holds MAX_FILES files and uploads (code tooManyFiles)'),
+    413: errorBody('The declared length is over MAX_FILE_MB'),
+    422: errorBody('The finished file is not usable audio; nothing is kept'),
+    ...tusAnswers,
+    507: common[507],
+  },
+});
+
+export const tusOptionsSchema: FastifySchema = {
+  summary: 'What the tus server supports',
+  description: 'Tus-Version, Tus-Extension (creation, creation-with-upload, termination) and Tus-Max-Size.',
+  tags: ['items'],
+  response: { 200: { description: 'The tus capabilities, in headers' }, 204: { description: 'The tus capabilities, in headers' } },
+};
+
+export const tusUploadSchema: FastifySchema = {
+  summary: 'Resume, send or end a resumable upload (tus 1.0 HEAD, PATCH, DELETE)',
+  description:
+    'Only the session that created the upload reaches it, with X-CSRF-TOKEN. HEAD: Upload-Offset, where to resume. ' +
+    'PATCH (application/offset+octet-stream, Upload-Offset): more bytes; 204 with the new offset, or, with the last byte, ' +
+    '200 {"items":[item], "errors":[]} once the file is probed and stored, or the reason it was refused (nothing kept). ' +
+    'DELETE: 204, the upload and its bytes are gone.',
+  tags: ['items'],
+  headers: csrfHeader,
+  params: { type: 'object', required: ['id'], properties: { id: { type: 'string', description: 'The upload id from Location' } } },
+  response: {
+    200: json('HEAD: the offset in headers; a PATCH that finished the file: the stored item', {
+      type: 'object',
+      properties: { items: { type: 'array', items: audioItem }, errors: { type: 'array', items: { type: 'object' } } },
+    }),
+    204: { description: 'PATCH: bytes taken (Upload-Offset); DELETE: the upload is gone' },
+    409: errorBody('PATCH at a wrong Upload-Offset, or the session is full'),
+    413: errorBody('More bytes than declared'),
+    422: errorBody('The finished file is not usable audio; nothing is kept'),
+    ...tusAnswers,
+    507: common[507],
   },
 };
 
@@ -207,12 +410,14 @@ export const pluginRouteSchemas: Record<string, FastifySchema> = {
 
 export const resultFileSchema: FastifySchema = {
   summary: 'Play or download a merged file',
-  description: 'A result of this session. With ?download=1, Content-Disposition: attachment with its download name.',
+  description:
+    'A result of this session, with its format\'s extension and MIME type. With ?download=1, Content-Disposition: ' +
+    'attachment with its download name (its title, else its first chapter, and the date; never twice the same in a session).',
   tags: ['files'],
-  params: fileParams('{id}.mp3'),
+  params: fileParams('{id}.{format}: mp3, m4b, m4a, opus, ogg, flac or wav'),
   querystring: {
     type: 'object',
     properties: { download: { type: 'string', enum: ['1'], description: '1: send as an attachment' } },
   },
-  response: fileAnswers('audio/mpeg'),
+  response: fileAnswers('audio/*'),
 };

@@ -15,7 +15,7 @@ import { TUS_ID, type TusUploads } from '../../files/tus-uploads.js';
 import { errorCodeOf } from '../../errors.js';
 import { AppError, ERRORS, fail } from '../errors.js';
 import { csrfMatches, CSRF_HEADER, randomId, requireSession } from '../session.js';
-import { APPID_PATTERN } from './schemas.js';
+import { APPID_PATTERN, documented, tusCreateSchema, tusOptionsSchema, tusUploadSchema } from './schemas.js';
 import { megabytes } from '../../../shared/format.js';
 import { displayName } from './upload-names.js';
 import { refuseIfDiskLow, type StoreUpload, type UploadStoreDeps } from './upload-store.js';
@@ -143,11 +143,13 @@ export async function tusRoutes(app: FastifyInstance, deps: TusRouteDeps): Promi
     // A creation tus refused (bad headers) holds no place.
     if (reply.raw.statusCode !== 201 && uploads.get(id)) await uploads.discard(id);
   };
-  app.post(TUS_PATH, { config: routeConfig }, create);
-  app.post(`${TUS_PATH}/`, { config: routeConfig }, create);
+  const createOptions = { ...documented(tusCreateSchema(limitMb)), config: routeConfig };
+  app.post(TUS_PATH, createOptions, create);
+  app.post(`${TUS_PATH}/`, createOptions, create);
   app.route({
     method: ['HEAD', 'PATCH', 'DELETE'],
     url: `${TUS_PATH}/:id`,
+    ...documented(tusUploadSchema),
     config: routeConfig,
     handler: async (request, reply) => {
       const id = checkOwner(request);
@@ -155,8 +157,8 @@ export async function tusRoutes(app: FastifyInstance, deps: TusRouteDeps): Promi
       if (request.method === 'DELETE' && reply.raw.statusCode === 204) await uploads.discard(id);
     },
   });
-  app.options(TUS_PATH, handOver);
-  app.options(`${TUS_PATH}/`, handOver);
+  app.options(TUS_PATH, documented(tusOptionsSchema), handOver);
+  app.options(`${TUS_PATH}/`, documented(tusOptionsSchema), handOver);
 }
 
 function parseMetadata(header: string | string[] | undefined): Record<string, string | null> {
