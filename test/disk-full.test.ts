@@ -1,13 +1,15 @@
 // A full disk, for real: DATA_DIR on a small tmpfs that a filler file takes up. Uploads and merges
 // say "The server's disk is full", keep nothing partial, pages, lists and downloads still work,
 // and everything works again once space returns.
-import { readdir, rm } from 'node:fs/promises';
+import { readFile, readdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { statusChannel } from '../src/shared/types.js';
 import { makeTone, tempDir } from './support/audio-fixtures.js';
 import { listenStatus } from './support/echo-client.js';
+import type { AddressInfo } from 'node:net';
 import { listItems, openSession, postJson, startTestApp, upload, type TestApp, type TestSession } from './support/server-harness.js';
+import { tusClient } from './support/tus-requests.js';
 import { fillDisk, freeBytes, mountSmallDisk, type SmallDisk } from './support/small-disk.js';
 
 const DISK_FULL = "The server's disk is full";
@@ -97,6 +99,33 @@ describe.skipIf(!disk.ok)('a full disk (DATA_DIR on an 8 MB tmpfs)', () => {
     expect(await app.store.listResults(s.sid)).toHaveLength(1);
     expect((await openSession(app.app)).sid).toMatch(/\S/);
     status.close();
+  });
+
+  it('a resumable upload that meets a full disk mid-PATCH is told so (507), and resumes once there is room', async () => {
+    const root = disk.ok ? disk.dir : '';
+    const real = await startTestApp({ dataDir: path.join(root, 'tus-full'), minFreeBytes: 0 });
+    try {
+      await real.app.listen({ host: '127.0.0.1', port: 0 });
+      const s = await openSession(real.app);
+      const tus = tusClient(`http://127.0.0.1:${(real.app.server.address() as AddressInfo).port}`, s);
+      const file = tone('a.mp3');
+      const length = (await readFile(file)).length;
+      const created = await tus.create(length, { filename: 'a.mp3', appid: s.appid });
+      expect(created.status).toBe(201);
+      const location = created.headers.location as string;
+      await fillDisk(`${filler}-tus`, 64 * 1024);
+      const cut = await tus.patch(location, file, 0, length);
+      expect(cut.status).toBe(507);
+      expect(JSON.parse(cut.body).error).toBe(DISK_FULL);
+      await rm(`${filler}-tus`);
+      const offset = Number((await tus.head(location)).headers['upload-offset']);
+      const rest = await tus.patch(location, file, offset, length);
+      expect(rest.status, rest.body).toBe(200);
+      expect(await listItems(real.app, s)).toHaveLength(1);
+    } finally {
+      await rm(`${filler}-tus`, { force: true });
+      await real.close();
+    }
   });
 
   it('refuses an upload that would leave less than MIN_FREE_MB free, asking the disk itself (statfs)', async () => {

@@ -12,7 +12,8 @@ import { Metadata, type Upload } from '@tus/utils';
 import type { AppConfig } from '../../config.js';
 import type { Store } from '../../data/store.js';
 import { TUS_ID, type TusUploads } from '../../files/tus-uploads.js';
-import { errorCodeOf } from '../../errors.js';
+import { errorCodeOf, isDiskFull } from '../../errors.js';
+import { wouldCrossWatermark } from '../../files/disk-space.js';
 import { AppError, ERRORS, fail } from '../errors.js';
 import { csrfMatches, CSRF_HEADER, randomId, requireSession } from '../session.js';
 import { APPID_PATTERN, documented, tusCreateSchema, tusOptionsSchema, tusUploadSchema } from './schemas.js';
@@ -65,7 +66,19 @@ export async function tusRoutes(app: FastifyInstance, deps: TusRouteDeps): Promi
       return { metadata: { filename: u.filename, appid: u.appid, sid: u.sid } };
     },
     onUploadFinish: (req, upload) => finish(req, upload),
+    onResponseError: (_req, err) => diskFullAnswer(err),
   });
+
+  /**
+   * A write that failed mid-PATCH: the file store does not always keep the error's code, so a
+   * server error while DATA_DIR's disk has (almost) no room left is told as a full disk too.
+   */
+  async function diskFullAnswer(err: Error | { status_code: number; body: string }) {
+    if ('status_code' in err && err.status_code < 500) return undefined;
+    const nearlyFull = () => wouldCrossWatermark(deps.freeSpace, config.dataDir, 0, Math.max(config.minFreeBytes, 1024 * 1024));
+    if (isDiskFull(err) || (await nearlyFull())) return tusError(ERRORS['disk-full'].status, ERRORS['disk-full'].message);
+    return undefined;
+  }
 
   /** The last byte is in: probe and store as an item, or refuse; the tus files go either way. */
   async function finish(req: TusRequest, upload: Upload) {
