@@ -2,9 +2,9 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
-import importX, { createNodeResolver } from 'eslint-plugin-import-x';
+import restrictedPaths from './eslint-rules/restricted-paths.js';
 
-/** The layer rules (import-x's no-restricted-paths: files in `target` may not import from `from`). */
+/** The layer rules (eslint-rules/restricted-paths.js: files in `target` may not import from `from`). */
 const ZONES = [
   {
     target: './src/engine/mp3',
@@ -70,15 +70,9 @@ export default tseslint.config(
     // Dependencies point one way, checked on resolved paths (a file that moves keeps its rules).
     // The zones are written out in docs/architecture.md; test/lint-zones.test.ts proves each one.
     files: ['src/**/*.{ts,tsx}'],
-    plugins: { 'import-x': importX },
-    settings: {
-      'import-x/resolver-next': [
-        // Sources import `./x.js` and mean `./x.ts`.
-        createNodeResolver({ extensions: ['.ts', '.tsx', '.js'], extensionAlias: { '.js': ['.ts', '.tsx', '.js'] } }),
-      ],
-    },
+    plugins: { local: { rules: { 'no-restricted-paths': restrictedPaths } } },
     rules: {
-      'import-x/no-restricted-paths': ['error', { zones: ZONES }],
+      'local/no-restricted-paths': ['error', { zones: ZONES }],
     },
   },
   {
