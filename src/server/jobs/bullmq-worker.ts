@@ -1,0 +1,121 @@
+// The merge queue's worker side on BullMQ: takes merges from Redis, runs the processor, reports
+// progress, and lets go of a merge in three ways that each keep the promise "at most 2 runs, no
+// partial result": cancel (never retried), a lost lock (another worker has it now), shutdown
+// (handed back to the line without counting a run).
+//
+// The processor runs on this thread. Lock renewal is a timer on the same event loop, so a merge
+// must never hold the loop for long: the frame join awaits a thread-pool write every MiB and
+// the transcodes are ffmpeg processes, so renewal runs every few milliseconds at worst.
+import { UnrecoverableError, WaitingError, Worker, type Job } from 'bullmq';
+import type { Redis } from 'ioredis';
+import type { MergeJobData, MergeJobResult, MergeProcessor } from './job-types-next.js';
+import { CANCELLED_REASON, MERGE_ATTEMPTS, QUEUE_NAME, QUEUE_PREFIX, cancelChannel, cancelFlag, type QueueNames } from './bullmq-queue.js';
+import { checkNoEviction, openRedis } from './redis-connection.js';
+
+const LOCK_LOST = 'audio-merge:lock-lost';
+const HAND_BACK = 'audio-merge:hand-back';
+
+export interface BullWorkerOptions {
+  redisUrl: string;
+  names?: Partial<QueueNames>;
+  /** Merges this process runs at once. */
+  concurrency: number;
+  /** A worker silent this long has its merge taken back (BullMQ lockDuration). */
+  lockMs?: number;
+  /** How often workers look for such merges. */
+  stalledCheckMs?: number;
+  /** A failure worded for a person (bad input): retrying cannot help. */
+  isPermanent?: (err: unknown) => boolean;
+  onError?: (err: Error) => void;
+}
+
+export interface BullWorker {
+  /** Job ids running here now. */
+  running(): string[];
+  /** Stop taking merges; let running ones finish for up to `graceMs`, then hand them back. */
+  close(graceMs?: number): Promise<void>;
+}
+
+const defaultPermanent = (err: unknown) => ['JobFailure', 'InputError'].includes((err as Error)?.name);
+
+/** Calls `report` only when the whole percentage or the text changes: each call is a Redis write. */
+function progressReporter(job: Job<MergeJobData>): (percent: number, text?: string) => void {
+  let last = '';
+  return (percent, text) => {
+    const key = `${Math.floor(percent)}|${text ?? ''}`;
+    if (key === last) return;
+    last = key;
+    void job.updateProgress({ percent: Math.floor(percent), ...(text === undefined ? {} : { text }) }).catch(() => undefined);
+  };
+}
+
+export async function startBullWorker(processor: MergeProcessor, opts: BullWorkerOptions): Promise<BullWorker> {
+  const names: QueueNames = { prefix: QUEUE_PREFIX, name: QUEUE_NAME, ...opts.names };
+  const isPermanent = opts.isPermanent ?? defaultPermanent;
+  const connection: Redis = openRedis(opts.redisUrl, 'audio-merge-worker');
+  const subscriber: Redis = openRedis(opts.redisUrl, 'audio-merge-cancel');
+  const running = new Set<string>();
+
+  const run = async (job: Job<MergeJobData, MergeJobResult>, token?: string, signal?: AbortSignal) => {
+    const id = job.id as string;
+    const abort = signal ?? new AbortController().signal;
+    if (await connection.exists(cancelFlag(names, id))) throw new UnrecoverableError(CANCELLED_REASON);
+    running.add(id);
+    try {
+      return await processor(job.data, progressReporter(job), abort);
+    } catch (err) {
+      if (abort.aborted && abort.reason === CANCELLED_REASON) throw new UnrecoverableError(CANCELLED_REASON);
+      if (abort.aborted && abort.reason === HAND_BACK) {
+        await job.moveToWait(token);
+        throw new WaitingError();
+      }
+      if (isPermanent(err)) throw new UnrecoverableError((err as Error).message);
+      throw err;
+    } finally {
+      running.delete(id);
+    }
+  };
+
+  const worker = new Worker<MergeJobData, MergeJobResult>(names.name, run, {
+    connection,
+    prefix: names.prefix,
+    concurrency: Math.max(1, Math.floor(opts.concurrency)),
+    lockDuration: opts.lockMs ?? 30_000,
+    stalledInterval: opts.stalledCheckMs ?? 30_000,
+    maxStalledCount: 1,
+    // Stalls and failures together: a merge starts twice at most.
+    maxStartedAttempts: MERGE_ATTEMPTS,
+    autorun: false,
+  });
+  worker.on('error', (err) => opts.onError?.(err));
+  // Another worker may already be running it: stop here, so one merge is not done twice at once.
+  worker.on('lockRenewalFailed', (ids) => ids.forEach((id) => worker.cancelJob(id, LOCK_LOST)));
+
+  subscriber.on('message', (_channel: string, jobId: string) => worker.cancelJob(jobId, CANCELLED_REASON));
+  try {
+    await checkNoEviction(connection);
+    await subscriber.subscribe(cancelChannel(names));
+    await worker.waitUntilReady();
+  } catch (err) {
+    await worker.close(true).catch(() => undefined);
+    connection.disconnect();
+    subscriber.disconnect();
+    throw err;
+  }
+  void worker.run().catch((err: Error) => opts.onError?.(err));
+
+  return {
+    running: () => [...running],
+    async close(graceMs = 10_000) {
+      const closing = worker.close();
+      const handBack = setTimeout(() => worker.cancelAllJobs(HAND_BACK), graceMs);
+      try {
+        await closing;
+      } finally {
+        clearTimeout(handBack);
+        subscriber.disconnect();
+        connection.disconnect();
+      }
+    },
+  };
+}
