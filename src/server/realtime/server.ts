@@ -4,7 +4,7 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { FastifyBaseLogger } from 'fastify';
-import { Server } from 'socket.io';
+import { Server, type ServerOptions } from 'socket.io';
 import { channelOf, mayJoin } from './channels.js';
 
 export interface Realtime {
@@ -23,6 +23,8 @@ export interface RealtimeOptions {
   /** The sid owned by the browser whose handshake carried this Cookie header, or null. */
   sidForCookieHeader: (cookieHeader: string | undefined) => string | null;
   log: FastifyBaseLogger;
+  /** Share rooms with other processes (the Redis adapter); alone when omitted. */
+  adapter?: ServerOptions['adapter'];
 }
 
 /** For apps built with realtime off (some tests). */
@@ -39,6 +41,7 @@ export async function createRealtime(opts: RealtimeOptions): Promise<Realtime> {
   const http = createServer();
   const io = new Server(http, {
     path: '/socket.io',
+    ...(opts.adapter ? { adapter: opts.adapter } : {}),
     allowEIO3: true,
     cors: { origin: (o, cb) => cb(null, opts.allowOrigin(o)), credentials: true },
     perMessageDeflate: { threshold: COMPRESSION_THRESHOLD },
