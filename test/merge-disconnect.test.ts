@@ -46,9 +46,9 @@ it('a client that disconnects from HTTP does not stop its job', async () => {
 
   await status.waitFor((d) => d === '100');
   status.close();
-  const [job] = app.store.jobsWithStatus('succeeded').filter((j) => j.sid === s.sid);
+  const [job] = (await app.store.jobsWithStatus('succeeded')).filter((j) => j.sid === s.sid);
   expect(job).toBeDefined();
-  const [result] = app.store.listResults(s.sid);
+  const [result] = await app.store.listResults(s.sid);
   expect(result.id).toBe(job.resultId);
   expect(result.duration).toBeGreaterThan(59);
   const page = await app.app.inject({ method: 'GET', url: '/', headers: { cookie: s.cookie } });

@@ -62,7 +62,7 @@ describe('merging through the app', () => {
     expect(status.errors).toEqual([]);
 
     const page = await app.app.inject({ method: 'GET', url: '/', headers: { cookie: s.cookie } });
-    const [result] = app.store.listResults(s.sid);
+    const [result] = await app.store.listResults(s.sid);
     expect(result.sources).toEqual(['high.flac', 'low.mp3', 'mid.wav']);
     const href = `/results/${s.sid}/${result.id}.mp3`;
     expect(page.body).toContain(href);
@@ -92,7 +92,7 @@ describe('merging through the app', () => {
     const res = await merge(alice, [alicesItem.id, bobsItem.id]);
     expect(res.statusCode).toBe(403);
     expect(JSON.parse(res.body).error).toMatch(/does not belong/);
-    const jobs = (['queued', 'running', 'succeeded', 'failed'] as const).flatMap((st) => app.store.jobsWithStatus(st));
+    const jobs = (await Promise.all((['queued', 'running', 'succeeded', 'failed', 'cancelled'] as const).map((st) => app.store.jobsWithStatus(st)))).flat();
     expect(jobs.filter((j) => j.sid === alice.sid)).toEqual([]);
   });
 
@@ -142,7 +142,7 @@ describe('merging through the app', () => {
   it('a job whose input was corrupted after upload fails naming the original file, leaving no result or temp file', async () => {
     const s = await openSession(app.app);
     const [a, b] = await uploadAll(s, ['low.mp3', 'mid.wav']);
-    const row = app.store.itemsOwnedBy(s.sid, [b.id])[0];
+    const [row] = await app.store.itemsOwnedBy(s.sid, [b.id]);
     await writeFile(app.storage.uploadPath(row), 'these are my notes, not audio\n'.repeat(50));
     const status = listenStatus(app.realtime.port, s.cookie, statusChannel(s.appid, s.sid));
     await status.ready;
@@ -153,9 +153,9 @@ describe('merging through the app', () => {
     await status.waitFor((d) => d === error);
     expect(status.data.at(-1)).toBe(error);
     status.close();
-    expect(app.store.listResults(s.sid)).toEqual([]);
+    expect(await app.store.listResults(s.sid)).toEqual([]);
     expect(await readdir(app.storage.resultsDir(s.sid)).catch(() => [])).toEqual([]);
     expect(await tmpEntries()).toEqual([]);
-    expect(app.store.jobsWithStatus('failed').find((j) => j.sid === s.sid)?.error).toBe(error);
+    expect((await app.store.jobsWithStatus('failed')).find((j) => j.sid === s.sid)?.error).toBe(error);
   });
 });

@@ -9,14 +9,14 @@ beforeAll(async () => {
 });
 afterAll(() => app?.dispose());
 
-const allJobs = () => (['queued', 'running', 'succeeded', 'failed'] as const).flatMap((s) => app.store.jobsWithStatus(s));
+const allJobs = async () => (await Promise.all((['queued', 'running', 'succeeded', 'failed', 'cancelled'] as const).map((s) => app.store.jobsWithStatus(s)))).flat();
 
 it('refuses mergemp3 without the CSRF token', async () => {
   const s = await openSession(app.app);
   const res = await postJson(app.app, s, '/app/merge/mergemp3', { items: [{ id: 'x' }] }, { csrf: null });
   expect(res.statusCode).toBe(403);
   expect(JSON.parse(res.body).error).toMatch(/CSRF/);
-  expect(allJobs()).toEqual([]);
+  expect(await allJobs()).toEqual([]);
 });
 
 it('refuses more items than MAX_FILES in one merge', async () => {
@@ -33,5 +33,5 @@ it('limits merges per session per minute, and the next session is not affected',
   expect(statuses).toEqual([403, 403, 403, 429]);
   const other = await openSession(app.app);
   expect((await postJson(app.app, other, '/app/merge/mergemp3', { items: [{ id: 'nope' }] })).statusCode).toBe(403);
-  expect(allJobs()).toEqual([]);
+  expect(await allJobs()).toEqual([]);
 });

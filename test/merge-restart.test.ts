@@ -5,6 +5,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { INTERRUPTED_MESSAGE, SHUTDOWN_MESSAGE } from '../src/server/jobs/job-messages.js';
 import { makeTone, tempDir } from './support/audio-fixtures.js';
+import { job } from './support/job-kit.js';
 import { listItems, openSession, postJson, startTestApp, upload, type TestApp } from './support/server-harness.js';
 
 let data: { dir: string; cleanup: () => Promise<void> };
@@ -35,10 +36,7 @@ describe('restart in the middle of a merge', () => {
     const [item] = await listItems(first.app, s);
     // What a process killed mid-merge leaves: a running row, a half-written work folder, and a
     // result file moved into place but never recorded.
-    first.store.addJob({
-      id: 'crashed-job', sid: s.sid, appid: s.appid, itemIds: [item.id], status: 'running',
-      error: null, resultId: null, createdAt: Date.now(), startedAt: Date.now(), finishedAt: null,
-    });
+    await first.store.addJob(job('crashed-job', s.sid, [item.id], s.appid, { status: 'running', createdAt: Date.now(), startedAt: Date.now() }));
     const work = path.join(first.storage.tmpDir, 'job-crashed-job');
     await mkdir(work, { recursive: true });
     await writeFile(path.join(work, 'merged.mp3'), Buffer.alloc(4096, 0xff));
@@ -48,8 +46,8 @@ describe('restart in the middle of a merge', () => {
     apps.splice(0);
 
     const second = await boot();
-    expect(second.store.getJob('crashed-job')).toMatchObject({ status: 'failed', error: INTERRUPTED_MESSAGE });
-    expect(second.store.listResults(s.sid)).toEqual([]);
+    expect(await second.store.getJob('crashed-job')).toMatchObject({ status: 'failed', error: INTERRUPTED_MESSAGE });
+    expect(await second.store.listResults(s.sid)).toEqual([]);
     expect(await readdir(second.storage.resultsDir(s.sid)).catch(() => [])).toEqual([]);
     expect(await jobFiles(second)).toEqual([]);
     const page = await second.app.inject({ method: 'GET', url: '/', headers: { cookie: s.cookie } });
@@ -64,7 +62,7 @@ describe('restart in the middle of a merge', () => {
     const [item] = await listItems(first.app, s);
     const answer = postJson(first.app, s, '/app/merge/mergemp3', { items: [{ id: item.id }] });
     // Wait (by turns, not by time) until the job is running, then stop with no grace.
-    while (first.store.jobsWithStatus('running').length === 0) await new Promise((r) => setImmediate(r));
+    while ((await first.store.jobsWithStatus('running')).length === 0) await new Promise((r) => setImmediate(r));
     await first.jobs.shutdown(0);
     const res = await answer;
     expect(res.statusCode).toBe(503);
@@ -73,9 +71,9 @@ describe('restart in the middle of a merge', () => {
     apps.splice(0);
 
     const second = await boot();
-    const jobs = second.store.jobsWithStatus('failed').filter((j) => j.sid === s.sid);
+    const jobs = (await second.store.jobsWithStatus('failed')).filter((j) => j.sid === s.sid);
     expect(jobs.map((j) => j.error)).toEqual([SHUTDOWN_MESSAGE]);
-    expect(second.store.listResults(s.sid)).toEqual([]);
+    expect(await second.store.listResults(s.sid)).toEqual([]);
     expect(await jobFiles(second)).toEqual([]);
   });
 });

@@ -13,9 +13,17 @@ export interface AudioItem {
   size?: number;
 }
 
+export type MergeState = 'queued' | 'running' | 'succeeded' | 'failed' | 'cancelled';
+
 /** Payload of the realtime NewStatus event. */
 export interface StatusPayload {
+  /** A whole-number percentage "0" to "100" while running and when done, else words for a person. */
   data: string;
+  /** The merge's own id, when the client gave one. */
+  requestId: string | null;
+  state: MergeState;
+  /** A number while running and when done; null while waiting and after a failure. */
+  percent: number | null;
 }
 
 export const STATUS_EVENT = 'NewStatus';

@@ -7,7 +7,7 @@ await startBullWorker(
     process.stdout.write(`started ${data.jobId}\n`);
     progress(5);
     await new Promise((_resolve, reject) => signal.addEventListener('abort', () => reject(new Error('aborted'))));
-    return { resultId: 'never' };
+    return { resultId: 'never', durationSeconds: 1, inputs: 2 };
   },
   {
     redisUrl: process.env.REDIS_URL as string,

@@ -1,37 +1,32 @@
-// Test kit for the job runner: a disk Storage in a temp folder, a recording Realtime, items and
+// Test kit for the job queue: disk storage in a temp folder, a recording Broadcaster, items and
 // jobs, and a scripted merge that shows what it was asked. Used by tests only (not built).
 import { mkdir, readdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { pino } from 'pino';
 import type { MergeOptions, MergeReport, Tools } from '../../src/engine/index.js';
 import { AbortError } from '../../src/engine/errors.js';
-import type { Realtime } from '../../src/server/realtime/server.js';
-import type { Storage } from '../../src/server/files/storage.js';
+import type { Broadcaster } from '../../src/server/realtime/broadcaster.js';
+import { createDiskStorage, type DiskStorage } from '../../src/server/files/disk-storage.js';
 import type { ItemRow, JobRow } from '../../src/server/data/store.js';
 
 export const silentLog = pino({ level: 'silent' });
 export const fakeTools: Tools = { ffmpeg: 'ffmpeg', ffprobe: 'ffprobe', source: 'path', ffmpegVersion: 'test' };
 
-export function diskStorage(root: string): Storage {
-  return {
-    root,
-    tmpDir: path.join(root, 'tmp'),
-    uploadPath: (i) => path.join(root, 'uploads', i.sid, `${i.newfilename}.${i.format}`),
-    resultsDir: (sid) => path.join(root, 'results', sid),
-    resultPath: (r) => path.join(root, 'results', r.sid, r.file),
-  };
+export function diskStorage(root: string): DiskStorage {
+  return createDiskStorage(root);
 }
 
-export class RecordingRealtime implements Realtime {
-  readonly port = 0;
-  events: Array<{ channel: string; event: string; data: string }> = [];
+export class RecordingBroadcaster implements Broadcaster {
+  events: Array<{ channel: string; event: string; data: string; payload: Record<string, unknown> }> = [];
   broadcast(channel: string, event: string, payload: Record<string, unknown>) {
-    this.events.push({ channel, event, data: String(payload.data) });
+    this.events.push({ channel, event, data: String(payload.data), payload });
   }
   dataOn(channel: string): string[] {
     return this.events.filter((e) => e.channel === channel).map((e) => e.data);
   }
-  async close() {}
+  payloadsOn(channel: string): Array<Record<string, unknown>> {
+    return this.events.filter((e) => e.channel === channel).map((e) => e.payload);
+  }
 }
 
 export function item(sid: string, n: number, filename: string, appid = 'app'): ItemRow {
@@ -41,8 +36,11 @@ export function item(sid: string, n: number, filename: string, appid = 'app'): I
   };
 }
 
-export function job(id: string, sid: string, itemIds: string[], appid = 'app'): JobRow {
-  return { id, sid, appid, itemIds, status: 'queued', error: null, resultId: null, createdAt: 0, startedAt: null, finishedAt: null };
+export function job(id: string, sid: string, itemIds: string[], appid = 'app', over: Partial<JobRow> = {}): JobRow {
+  return {
+    id, sid, appid, itemIds, status: 'queued', error: null, resultId: null, createdAt: 0, startedAt: null, finishedAt: null,
+    requestId: null, options: {}, percent: null, statusText: null, attempts: 0, ...over,
+  };
 }
 
 export interface MergeCall {

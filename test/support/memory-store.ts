@@ -1,83 +1,158 @@
-// An in-memory Store for unit tests of code that only needs the interface (jobs, routes).
-import type { ItemRow, JobRow, JobStatus, ResultRow, SessionRow, Store } from '../../src/server/data/store.js';
+// An in-memory Store for unit tests of code that only needs the interface (jobs, routes). It runs
+// the same contract suite as SQLite (src/server/data/store.contract.ts), so it cannot drift.
+import type { ItemRow, JobPatch, JobRow, JobStatus, ResultRow, SessionRow, Store } from '../../src/server/data/store.js';
+
+const copyJob = (j: JobRow): JobRow => ({ ...j, itemIds: [...j.itemIds], options: structuredClone(j.options) });
+const copyResult = (r: ResultRow): ResultRow => ({ ...r, sources: [...r.sources], chapters: r.chapters.map((c) => ({ ...c })) });
+const byNewest = (a: { createdAt: number; seq: number }, b: { createdAt: number; seq: number }) => b.createdAt - a.createdAt || b.seq - a.seq;
 
 export class MemoryStore implements Store {
   sessions = new Map<string, SessionRow & { secretHash: string }>();
-  items: ItemRow[] = [];
-  jobs = new Map<string, JobRow>();
-  results: ResultRow[] = [];
+  items: Array<ItemRow & { position: number | null }> = [];
+  jobs = new Map<string, JobRow & { seq: number }>();
+  results: Array<ResultRow & { seq: number }> = [];
   /** Every updateJob patch, in order, to check the transitions a job went through. */
-  jobHistory: Array<{ id: string; patch: Partial<JobRow> }> = [];
+  jobHistory: Array<{ id: string; patch: JobPatch }> = [];
+  private seq = 0;
 
-  createSession(secretHash: string, sid: string, csrfToken: string, now: number): SessionRow {
+  async createSession(secretHash: string, sid: string, csrfToken: string, now: number): Promise<SessionRow> {
+    if (this.sessions.has(sid) || (await this.sessionBySecretHash(secretHash))) throw new Error(`duplicate session ${sid}`);
     const row = { sid, csrfToken, createdAt: now, lastSeenAt: now };
     this.sessions.set(sid, { ...row, secretHash });
-    return row;
+    return { ...row };
   }
-  sessionBySecretHash(secretHash: string) {
-    return [...this.sessions.values()].find((s) => s.secretHash === secretHash);
+  async sessionBySecretHash(secretHash: string) {
+    const s = [...this.sessions.values()].find((x) => x.secretHash === secretHash);
+    return s && this.publicSession(s);
   }
-  sessionBySid(sid: string) {
-    return this.sessions.get(sid);
-  }
-  touchSession(sid: string, now: number) {
+  async sessionBySid(sid: string) {
     const s = this.sessions.get(sid);
-    if (s) s.lastSeenAt = now;
+    return s && this.publicSession(s);
   }
-  idleSessions(before: number) {
+  async touchSession(sid: string, now: number) {
+    const s = this.sessions.get(sid);
+    if (s && s.lastSeenAt < now) s.lastSeenAt = now;
+  }
+  async idleSessions(before: number) {
     const busy = new Set([...this.jobs.values()].filter((j) => j.status === 'queued' || j.status === 'running').map((j) => j.sid));
-    return [...this.sessions.values()].filter((s) => s.lastSeenAt < before && !busy.has(s.sid));
+    return [...this.sessions.values()]
+      .filter((s) => s.lastSeenAt < before && !busy.has(s.sid))
+      .sort((a, b) => a.lastSeenAt - b.lastSeenAt)
+      .map((s) => this.publicSession(s));
   }
-  deleteSession(sid: string) {
+  async deleteSession(sid: string) {
     this.sessions.delete(sid);
     this.items = this.items.filter((i) => i.sid !== sid);
     this.results = this.results.filter((r) => r.sid !== sid);
     for (const [id, j] of this.jobs) if (j.sid === sid) this.jobs.delete(id);
   }
 
-  addItem(item: ItemRow) {
-    this.items.push({ ...item });
+  async addItemIfUnder(item: ItemRow, limit: number) {
+    // No await before the push: the check and the insert happen in one turn of the event loop.
+    if (!this.sessions.has(item.sid)) throw new Error(`no session ${item.sid}`);
+    if (this.items.some((i) => i.id === item.id || (i.sid === item.sid && i.newfilename === item.newfilename))) {
+      throw new Error(`duplicate item ${item.id}`);
+    }
+    if (this.items.filter((i) => i.sid === item.sid).length >= limit) return false;
+    this.items.push({ ...item, position: null });
+    return true;
   }
-  listItems(sid: string, appid: string) {
-    return this.items.filter((i) => i.sid === sid && i.appid === appid);
+  async listItems(sid: string, appid: string) {
+    const mine = this.items.filter((i) => i.sid === sid && i.appid === appid);
+    const placed = mine.filter((i) => i.position !== null).sort((a, b) => a.position! - b.position!);
+    return [...placed, ...mine.filter((i) => i.position === null)].map((i) => this.publicItem(i));
   }
-  countItems(sid: string) {
+  async countItems(sid: string) {
     return this.items.filter((i) => i.sid === sid).length;
   }
-  itemsOwnedBy(sid: string, ids: string[]) {
-    return ids.flatMap((id) => this.items.filter((i) => i.id === id && i.sid === sid));
+  async itemsOwnedBy(sid: string, ids: string[]) {
+    return ids.flatMap((id) => this.items.filter((i) => i.id === id && i.sid === sid).map((i) => this.publicItem(i)));
   }
-  itemByStoredName(sid: string, newfilename: string) {
-    return this.items.find((i) => i.sid === sid && i.newfilename === newfilename);
+  async itemById(id: string) {
+    const i = this.items.find((x) => x.id === id);
+    return i && this.publicItem(i);
+  }
+  async itemByStoredName(sid: string, newfilename: string) {
+    const i = this.items.find((x) => x.sid === sid && x.newfilename === newfilename);
+    return i && this.publicItem(i);
+  }
+  async deleteItem(sid: string, id: string) {
+    const i = this.items.find((x) => x.id === id && x.sid === sid);
+    if (!i) return undefined;
+    this.items = this.items.filter((x) => x !== i);
+    return this.publicItem(i);
+  }
+  async saveOrder(sid: string, appid: string, ids: string[]) {
+    const mine = this.items.filter((i) => i.sid === sid && i.appid === appid);
+    for (const i of mine) i.position = null;
+    [...new Set(ids)].forEach((id, position) => {
+      const i = mine.find((x) => x.id === id);
+      if (i) i.position = position;
+    });
   }
 
-  addJob(job: JobRow) {
+  async addJob(job: JobRow) {
     if (this.jobs.has(job.id)) throw new Error(`duplicate job ${job.id}`);
-    this.jobs.set(job.id, { ...job, itemIds: [...job.itemIds] });
+    if (!this.sessions.has(job.sid)) throw new Error(`no session ${job.sid}`);
+    this.jobs.set(job.id, { ...copyJob(job), seq: ++this.seq });
   }
-  getJob(id: string) {
+  async getJob(id: string) {
     const j = this.jobs.get(id);
-    return j && { ...j };
+    return j && this.publicJob(j);
   }
-  updateJob(id: string, patch: Partial<Omit<JobRow, 'id' | 'sid' | 'appid' | 'itemIds'>>) {
+  async updateJob(id: string, patch: JobPatch) {
     const j = this.jobs.get(id);
-    if (!j) throw new Error(`no job ${id}`);
-    this.jobHistory.push({ id, patch: { ...patch } });
-    Object.assign(j, patch);
+    if (!j) return;
+    const defined = Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined)) as JobPatch;
+    this.jobHistory.push({ id, patch: { ...defined } });
+    Object.assign(j, structuredClone(defined));
   }
-  jobsWithStatus(status: JobStatus) {
-    return [...this.jobs.values()].filter((j) => j.status === status).map((j) => ({ ...j }));
+  async jobsWithStatus(status: JobStatus) {
+    return [...this.jobs.values()]
+      .filter((j) => j.status === status)
+      .sort((a, b) => a.createdAt - b.createdAt || a.seq - b.seq)
+      .map((j) => this.publicJob(j));
+  }
+  async latestJob(sid: string) {
+    const [j] = [...this.jobs.values()].filter((x) => x.sid === sid).sort(byNewest);
+    return j && this.publicJob(j);
   }
 
-  addResult(result: ResultRow) {
-    this.results.push({ ...result });
+  async addResult(result: ResultRow) {
+    if (this.results.some((r) => r.id === result.id)) throw new Error(`duplicate result ${result.id}`);
+    if (!this.jobs.has(result.jobId)) throw new Error(`no job ${result.jobId}`);
+    this.results.push({ ...copyResult(result), seq: ++this.seq });
   }
-  listResults(sid: string) {
-    return this.results.filter((r) => r.sid === sid).sort((a, b) => b.createdAt - a.createdAt);
+  async listResults(sid: string) {
+    return this.results.filter((r) => r.sid === sid).sort(byNewest).map((r) => this.publicResult(r));
   }
-  getResult(sid: string, id: string) {
-    return this.results.find((r) => r.sid === sid && r.id === id);
+  async getResult(sid: string, id: string) {
+    const r = this.results.find((x) => x.sid === sid && x.id === id);
+    return r && this.publicResult(r);
+  }
+  async resultById(id: string) {
+    const r = this.results.find((x) => x.id === id);
+    return r && this.publicResult(r);
+  }
+  async deleteResult(sid: string, id: string) {
+    const r = this.results.find((x) => x.sid === sid && x.id === id);
+    if (!r) return undefined;
+    this.results = this.results.filter((x) => x !== r);
+    return this.publicResult(r);
   }
 
-  close() {}
+  async close() {}
+
+  private publicSession({ secretHash: _h, ...s }: SessionRow & { secretHash: string }): SessionRow {
+    return { ...s };
+  }
+  private publicItem({ position: _p, ...i }: ItemRow & { position: number | null }): ItemRow {
+    return { ...i };
+  }
+  private publicJob({ seq: _s, ...j }: JobRow & { seq: number }): JobRow {
+    return copyJob(j);
+  }
+  private publicResult({ seq: _s, ...r }: ResultRow & { seq: number }): ResultRow {
+    return copyResult(r);
+  }
 }

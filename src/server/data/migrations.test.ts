@@ -38,19 +38,43 @@ describe('migrations', () => {
     }
   });
 
+  it('migration 2 keeps a version-1 database\'s rows, with defaults for the new fields, and allows "cancelled"', () => {
+    const db = new Database(':memory:');
+    db.pragma('foreign_keys = ON');
+    migrate(db, MIGRATIONS.slice(0, 1));
+    db.prepare("INSERT INTO sessions VALUES ('s1', 'h1', 't1', 1, 1)").run();
+    db.prepare("INSERT INTO items VALUES ('i1', 1, 's1', 'app', 'n1', 'mp3', 'a.mp3', 10, 1.5, 'mp3', 44100, 2, 1)").run();
+    db.prepare("INSERT INTO jobs VALUES ('j1', 's1', 'app', '[\"i1\"]', 'succeeded', NULL, 'r1', 1, 1, 2)").run();
+    db.prepare("INSERT INTO results VALUES ('r1', 's1', 'j1', 'r1.mp3', 'm.mp3', 1.5, 10, '[\"a.mp3\"]', 2)").run();
+    expect(migrate(db)).toBe(2);
+    expect(db.pragma('foreign_keys', { simple: true })).toBe(1);
+    expect(db.prepare('SELECT * FROM jobs').get()).toMatchObject({
+      id: 'j1', status: 'succeeded', result_id: 'r1', request_id: null, options: '{}', percent: null, status_text: null, attempts: 0,
+    });
+    expect(db.prepare('SELECT * FROM results').get()).toMatchObject({ id: 'r1', format: 'mp3', chapters: '[]', sources: '["a.mp3"]' });
+    expect(db.prepare('SELECT position FROM items').get()).toEqual({ position: null });
+    db.prepare("UPDATE jobs SET status = 'cancelled' WHERE id = 'j1'").run();
+    expect(() => db.prepare("UPDATE jobs SET status = 'bogus'").run()).toThrow(/CHECK/);
+    // The rebuilt jobs table is still what results and sessions cascade through.
+    db.prepare("DELETE FROM sessions WHERE sid = 's1'").run();
+    for (const t of ['items', 'jobs', 'results']) {
+      expect((db.prepare(`SELECT COUNT(*) AS n FROM ${t}`).get() as { n: number }).n).toBe(0);
+    }
+  });
+
   it('are idempotent on restart: data survives and nothing runs twice', async () => {
     const { dir, cleanup } = await tempDir();
     try {
       const file = path.join(dir, 'audio-merge.sqlite');
       const first = openSqliteStore(file);
-      first.createSession('hash', 'sid1', 'csrf', 1000);
-      first.close();
+      await first.createSession('hash', 'sid1', 'csrf', 1000);
+      await first.close();
       const second = openSqliteStore(file);
-      expect(second.sessionBySid('sid1')).toEqual({ sid: 'sid1', csrfToken: 'csrf', createdAt: 1000, lastSeenAt: 1000 });
+      expect(await second.sessionBySid('sid1')).toEqual({ sid: 'sid1', csrfToken: 'csrf', createdAt: 1000, lastSeenAt: 1000 });
       expect(schemaVersion(second.db)).toBe(MIGRATIONS.length);
       expect(second.db.pragma('journal_mode', { simple: true })).toBe('wal');
       expect(second.db.pragma('foreign_keys', { simple: true })).toBe(1);
-      second.close();
+      await second.close();
     } finally {
       await cleanup();
     }

@@ -1,5 +1,8 @@
 // Versioned schema migrations. The database's user_version is the number of migrations applied;
 // each migration runs once, in its own transaction, in order. Append new ones; never edit old ones.
+// Foreign keys are off while they run (SQLite's way to rebuild a table that others reference:
+// with them on, dropping the old table would cascade into its dependants) and are checked before
+// each migration commits.
 import type Database from 'better-sqlite3';
 
 export interface Migration {
@@ -71,6 +74,42 @@ export const MIGRATIONS: Migration[] = [
       `);
     },
   },
+  {
+    version: 2,
+    name: 'saved item order; job request id, options, progress, attempts and the cancelled state; result format and chapters',
+    up(db) {
+      db.exec(`
+        ALTER TABLE items ADD COLUMN position INTEGER;
+
+        CREATE TABLE jobs_new (
+          id TEXT PRIMARY KEY,
+          sid TEXT NOT NULL REFERENCES sessions(sid) ON DELETE CASCADE,
+          appid TEXT NOT NULL,
+          item_ids TEXT NOT NULL,
+          status TEXT NOT NULL CHECK (status IN ('queued', 'running', 'succeeded', 'failed', 'cancelled')),
+          error TEXT,
+          result_id TEXT,
+          created_at INTEGER NOT NULL,
+          started_at INTEGER,
+          finished_at INTEGER,
+          request_id TEXT,
+          options TEXT NOT NULL DEFAULT '{}',
+          percent REAL,
+          status_text TEXT,
+          attempts INTEGER NOT NULL DEFAULT 0
+        );
+        INSERT INTO jobs_new (id, sid, appid, item_ids, status, error, result_id, created_at, started_at, finished_at)
+          SELECT id, sid, appid, item_ids, status, error, result_id, created_at, started_at, finished_at FROM jobs;
+        DROP TABLE jobs;
+        ALTER TABLE jobs_new RENAME TO jobs;
+        CREATE INDEX jobs_by_status ON jobs(status, created_at);
+        CREATE INDEX jobs_by_session ON jobs(sid, created_at);
+
+        ALTER TABLE results ADD COLUMN format TEXT NOT NULL DEFAULT 'mp3';
+        ALTER TABLE results ADD COLUMN chapters TEXT NOT NULL DEFAULT '[]';
+      `);
+    },
+  },
 ];
 
 export function schemaVersion(db: Database.Database): number {
@@ -87,12 +126,21 @@ export function migrate(db: Database.Database, migrations: Migration[] = MIGRATI
   if (current > latest) {
     throw new Error(`The database is at schema version ${current}, newer than this server knows (${latest})`);
   }
-  for (const m of migrations) {
-    if (m.version <= current) continue;
-    db.transaction(() => {
-      m.up(db);
-      db.pragma(`user_version = ${m.version}`);
-    })();
+  const pending = migrations.filter((m) => m.version > current);
+  if (pending.length === 0) return current;
+  const foreignKeys = db.pragma('foreign_keys', { simple: true }) as number;
+  db.pragma('foreign_keys = OFF');
+  try {
+    for (const m of pending) {
+      db.transaction(() => {
+        m.up(db);
+        const broken = db.pragma('foreign_key_check') as unknown[];
+        if (broken.length > 0) throw new Error(`Migration ${m.version} (${m.name}) breaks ${broken.length} foreign key(s)`);
+        db.pragma(`user_version = ${m.version}`);
+      })();
+    }
+  } finally {
+    db.pragma(`foreign_keys = ${foreignKeys ? 'ON' : 'OFF'}`);
   }
   return schemaVersion(db);
 }

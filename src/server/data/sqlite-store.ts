@@ -1,115 +1,16 @@
-// The Store on better-sqlite3: one file under DATA_DIR, WAL mode, foreign keys on,
-// migrated at open. Synchronous calls are fine here: each is a short indexed query.
+// The Store on better-sqlite3: one file under DATA_DIR, WAL mode, foreign keys on, migrated at
+// open. The calls underneath are synchronous (each a short indexed query); the Promise surface is
+// the Store's, so Postgres can stand in. Rows are mapped to and from records in sqlite-rows.ts.
 import Database from 'better-sqlite3';
-import type { ItemRow, JobRow, JobStatus, ResultRow, SessionRow, Store } from './store.js';
+import type { JobRow, Store } from './store.js';
 import { migrate } from './migrations.js';
+import {
+  JOB_COLUMNS, jobParams, resultParams, toItem, toJob, toResult, toSession,
+  type ItemRecord, type JobRecord, type ResultRecord, type SessionRecord,
+} from './sqlite-rows.js';
 
-interface SessionRecord {
-  sid: string;
-  csrf_token: string;
-  created_at: number;
-  last_seen_at: number;
-}
-interface ItemRecord {
-  id: string;
-  sid: string;
-  appid: string;
-  newfilename: string;
-  format: string;
-  filename: string;
-  size: number;
-  duration: number;
-  codec: string;
-  sample_rate: number;
-  channels: number;
-  created_at: number;
-}
-interface JobRecord {
-  id: string;
-  sid: string;
-  appid: string;
-  item_ids: string;
-  status: JobStatus;
-  error: string | null;
-  result_id: string | null;
-  created_at: number;
-  started_at: number | null;
-  finished_at: number | null;
-}
-interface ResultRecord {
-  id: string;
-  sid: string;
-  job_id: string;
-  file: string;
-  download_name: string;
-  duration: number;
-  size: number;
-  sources: string;
-  created_at: number;
-}
-
-const toSession = (r: SessionRecord): SessionRow => ({
-  sid: r.sid,
-  csrfToken: r.csrf_token,
-  createdAt: r.created_at,
-  lastSeenAt: r.last_seen_at,
-});
-const toItem = (r: ItemRecord): ItemRow => ({
-  id: r.id,
-  sid: r.sid,
-  appid: r.appid,
-  newfilename: r.newfilename,
-  format: r.format,
-  filename: r.filename,
-  size: r.size,
-  duration: r.duration,
-  codec: r.codec,
-  sampleRate: r.sample_rate,
-  channels: r.channels,
-  createdAt: r.created_at,
-});
-const toJob = (r: JobRecord): JobRow => ({
-  id: r.id,
-  sid: r.sid,
-  appid: r.appid,
-  itemIds: JSON.parse(r.item_ids) as string[],
-  status: r.status,
-  error: r.error,
-  resultId: r.result_id,
-  createdAt: r.created_at,
-  startedAt: r.started_at,
-  finishedAt: r.finished_at,
-});
-const toResult = (r: ResultRecord): ResultRow => ({
-  id: r.id,
-  sid: r.sid,
-  jobId: r.job_id,
-  file: r.file,
-  downloadName: r.download_name,
-  duration: r.duration,
-  size: r.size,
-  sources: JSON.parse(r.sources) as string[],
-  createdAt: r.created_at,
-});
-
-const JOB_COLUMNS: Record<string, string> = {
-  status: 'status',
-  error: 'error',
-  resultId: 'result_id',
-  createdAt: 'created_at',
-  startedAt: 'started_at',
-  finishedAt: 'finished_at',
-};
-
-/** Open (creating and migrating as needed) the database at `file`; ':memory:' works for tests. */
-export function openSqliteStore(file: string): Store & { db: Database.Database } {
-  const db = new Database(file);
-  db.pragma('journal_mode = WAL');
-  db.pragma('foreign_keys = ON');
-  db.pragma('busy_timeout = 5000');
-  migrate(db);
-
-  const q = {
+function statements(db: Database.Database) {
+  return {
     createSession: db.prepare(
       'INSERT INTO sessions (sid, secret_hash, csrf_token, created_at, last_seen_at) VALUES (?, ?, ?, ?, ?)',
     ),
@@ -122,98 +23,124 @@ export function openSqliteStore(file: string): Store & { db: Database.Database }
        ORDER BY s.last_seen_at`,
     ),
     deleteSession: db.prepare('DELETE FROM sessions WHERE sid = ?'),
-    addItem: db.prepare(
+    // The count and the insert are one statement: SQLite runs it atomically.
+    addItemIfUnder: db.prepare(
       `INSERT INTO items (id, seq, sid, appid, newfilename, format, filename, size, duration, codec, sample_rate, channels, created_at)
-       VALUES (@id, (SELECT COALESCE(MAX(seq), 0) + 1 FROM items), @sid, @appid, @newfilename, @format, @filename,
-               @size, @duration, @codec, @sampleRate, @channels, @createdAt)`,
+       SELECT @id, (SELECT COALESCE(MAX(seq), 0) + 1 FROM items), @sid, @appid, @newfilename, @format, @filename,
+              @size, @duration, @codec, @sampleRate, @channels, @createdAt
+       WHERE (SELECT COUNT(*) FROM items WHERE sid = @sid) < @limit`,
     ),
-    listItems: db.prepare<[string, string], ItemRecord>('SELECT * FROM items WHERE sid = ? AND appid = ? ORDER BY seq'),
+    listItems: db.prepare<[string, string], ItemRecord>(
+      'SELECT * FROM items WHERE sid = ? AND appid = ? ORDER BY position IS NULL, position, seq',
+    ),
     countItems: db.prepare<[string], { n: number }>('SELECT COUNT(*) AS n FROM items WHERE sid = ?'),
-    itemById: db.prepare<[string, string], ItemRecord>('SELECT * FROM items WHERE id = ? AND sid = ?'),
+    ownedItem: db.prepare<[string, string], ItemRecord>('SELECT * FROM items WHERE id = ? AND sid = ?'),
+    itemById: db.prepare<[string], ItemRecord>('SELECT * FROM items WHERE id = ?'),
     itemByName: db.prepare<[string, string], ItemRecord>('SELECT * FROM items WHERE sid = ? AND newfilename = ?'),
+    deleteItem: db.prepare<[string, string]>('DELETE FROM items WHERE id = ? AND sid = ?'),
+    clearOrder: db.prepare<[string, string]>('UPDATE items SET position = NULL WHERE sid = ? AND appid = ?'),
+    setPosition: db.prepare<[number, string, string, string]>(
+      'UPDATE items SET position = ? WHERE id = ? AND sid = ? AND appid = ?',
+    ),
     addJob: db.prepare(
-      `INSERT INTO jobs (id, sid, appid, item_ids, status, error, result_id, created_at, started_at, finished_at)
-       VALUES (@id, @sid, @appid, @itemIds, @status, @error, @resultId, @createdAt, @startedAt, @finishedAt)`,
+      `INSERT INTO jobs (id, sid, appid, item_ids, status, error, result_id, created_at, started_at, finished_at,
+                         request_id, options, percent, status_text, attempts)
+       VALUES (@id, @sid, @appid, @itemIds, @status, @error, @resultId, @createdAt, @startedAt, @finishedAt,
+               @requestId, @options, @percent, @statusText, @attempts)`,
     ),
     getJob: db.prepare<[string], JobRecord>('SELECT * FROM jobs WHERE id = ?'),
     jobsWithStatus: db.prepare<[string], JobRecord>('SELECT * FROM jobs WHERE status = ? ORDER BY created_at, rowid'),
+    latestJob: db.prepare<[string], JobRecord>('SELECT * FROM jobs WHERE sid = ? ORDER BY created_at DESC, rowid DESC LIMIT 1'),
     addResult: db.prepare(
-      `INSERT INTO results (id, sid, job_id, file, download_name, duration, size, sources, created_at)
-       VALUES (@id, @sid, @jobId, @file, @downloadName, @duration, @size, @sources, @createdAt)`,
+      `INSERT INTO results (id, sid, job_id, file, download_name, format, duration, size, sources, chapters, created_at)
+       VALUES (@id, @sid, @jobId, @file, @downloadName, @format, @duration, @size, @sources, @chapters, @createdAt)`,
     ),
     listResults: db.prepare<[string], ResultRecord>(
       'SELECT * FROM results WHERE sid = ? ORDER BY created_at DESC, rowid DESC',
     ),
     getResult: db.prepare<[string, string], ResultRecord>('SELECT * FROM results WHERE sid = ? AND id = ?'),
+    resultById: db.prepare<[string], ResultRecord>('SELECT * FROM results WHERE id = ?'),
+    deleteResult: db.prepare<[string, string]>('DELETE FROM results WHERE sid = ? AND id = ?'),
   };
+}
+
+/** Open (creating and migrating as needed) the database at `file`; ':memory:' works for tests. */
+export function openSqliteStore(file: string): Store & { db: Database.Database } {
+  const db = new Database(file);
+  db.pragma('journal_mode = WAL');
+  db.pragma('foreign_keys = ON');
+  db.pragma('busy_timeout = 5000');
+  migrate(db);
+  const q = statements(db);
+  const maybe = <R, T>(record: R | undefined, to: (r: R) => T): T | undefined => (record === undefined ? undefined : to(record));
+
+  const saveOrder = db.transaction((sid: string, appid: string, ids: string[]) => {
+    q.clearOrder.run(sid, appid);
+    // The first place an id is named wins.
+    [...new Set(ids)].forEach((id, position) => q.setPosition.run(position, id, sid, appid));
+  });
+  const deleteItem = db.transaction((sid: string, id: string) => {
+    const row = q.ownedItem.get(id, sid);
+    if (row) q.deleteItem.run(id, sid);
+    return maybe(row, toItem);
+  });
+  const deleteResult = db.transaction((sid: string, id: string) => {
+    const row = q.getResult.get(sid, id);
+    if (row) q.deleteResult.run(sid, id);
+    return maybe(row, toResult);
+  });
 
   return {
     db,
-    createSession(secretHash, sid, csrfToken, now) {
+    async createSession(secretHash, sid, csrfToken, now) {
       q.createSession.run(sid, secretHash, csrfToken, now, now);
       return { sid, csrfToken, createdAt: now, lastSeenAt: now };
     },
-    sessionBySecretHash: (h) => {
-      const r = q.sessionByHash.get(h);
-      return r && toSession(r);
-    },
-    sessionBySid: (sid) => {
-      const r = q.sessionBySid.get(sid);
-      return r && toSession(r);
-    },
-    touchSession(sid, now) {
+    sessionBySecretHash: async (h) => maybe(q.sessionByHash.get(h), toSession),
+    sessionBySid: async (sid) => maybe(q.sessionBySid.get(sid), toSession),
+    async touchSession(sid, now) {
       q.touch.run(now, sid, now);
     },
-    idleSessions: (before) => q.idle.all(before).map(toSession),
-    deleteSession(sid) {
+    idleSessions: async (before) => q.idle.all(before).map(toSession),
+    async deleteSession(sid) {
       q.deleteSession.run(sid);
     },
-    addItem(item) {
-      q.addItem.run(item);
+
+    addItemIfUnder: async (item, limit) => q.addItemIfUnder.run({ ...item, limit }).changes === 1,
+    listItems: async (sid, appid) => q.listItems.all(sid, appid).map(toItem),
+    countItems: async (sid) => q.countItems.get(sid)?.n ?? 0,
+    itemsOwnedBy: async (sid, ids) => ids.flatMap((id) => maybe(q.ownedItem.get(id, sid), toItem) ?? []),
+    itemById: async (id) => maybe(q.itemById.get(id), toItem),
+    itemByStoredName: async (sid, newfilename) => maybe(q.itemByName.get(sid, newfilename), toItem),
+    deleteItem: async (sid, id) => deleteItem(sid, id),
+    async saveOrder(sid, appid, ids) {
+      saveOrder(sid, appid, ids);
     },
-    listItems: (sid, appid) => q.listItems.all(sid, appid).map(toItem),
-    countItems: (sid) => q.countItems.get(sid)?.n ?? 0,
-    itemsOwnedBy(sid, ids) {
-      const out: ItemRow[] = [];
-      for (const id of ids) {
-        const r = q.itemById.get(id, sid);
-        if (r) out.push(toItem(r));
-      }
-      return out;
+
+    async addJob(job) {
+      q.addJob.run(jobParams(job));
     },
-    itemByStoredName: (sid, newfilename) => {
-      const r = q.itemByName.get(sid, newfilename);
-      return r && toItem(r);
+    getJob: async (id) => maybe(q.getJob.get(id), toJob),
+    async updateJob(id, patch) {
+      const params = jobParams({ ...patch, id } as JobRow);
+      const keys = Object.keys(patch).filter((k) => JOB_COLUMNS[k] && patch[k as keyof typeof patch] !== undefined);
+      if (keys.length === 0) return;
+      const sets = keys.map((k) => `${JOB_COLUMNS[k]} = @${k}`).join(', ');
+      const values = Object.fromEntries(['id', ...keys].map((k) => [k, params[k]]));
+      db.prepare(`UPDATE jobs SET ${sets} WHERE id = @id`).run(values);
     },
-    addJob(job) {
-      q.addJob.run({ ...job, itemIds: JSON.stringify(job.itemIds) });
+    jobsWithStatus: async (status) => q.jobsWithStatus.all(status).map(toJob),
+    latestJob: async (sid) => maybe(q.latestJob.get(sid), toJob),
+
+    async addResult(result) {
+      q.addResult.run(resultParams(result));
     },
-    getJob: (id) => {
-      const r = q.getJob.get(id);
-      return r && toJob(r);
-    },
-    updateJob(id, patch) {
-      const sets: string[] = [];
-      const values: Record<string, unknown> = { id };
-      for (const [key, value] of Object.entries(patch)) {
-        const column = JOB_COLUMNS[key];
-        if (!column || value === undefined) continue;
-        sets.push(`${column} = @${key}`);
-        values[key] = value;
-      }
-      if (sets.length === 0) return;
-      db.prepare(`UPDATE jobs SET ${sets.join(', ')} WHERE id = @id`).run(values);
-    },
-    jobsWithStatus: (status) => q.jobsWithStatus.all(status).map(toJob),
-    addResult(result) {
-      q.addResult.run({ ...result, sources: JSON.stringify(result.sources) });
-    },
-    listResults: (sid) => q.listResults.all(sid).map(toResult),
-    getResult: (sid, id) => {
-      const r = q.getResult.get(sid, id);
-      return r && toResult(r);
-    },
-    close() {
+    listResults: async (sid) => q.listResults.all(sid).map(toResult),
+    getResult: async (sid, id) => maybe(q.getResult.get(sid, id), toResult),
+    resultById: async (id) => maybe(q.resultById.get(id), toResult),
+    deleteResult: async (sid, id) => deleteResult(sid, id),
+
+    async close() {
       if (db.open) db.close();
     },
   };

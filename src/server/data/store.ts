@@ -1,5 +1,6 @@
-// The data layer's whole surface. SQLite (better-sqlite3) stands behind it today; it is kept this
-// narrow so another database (Postgres) can stand behind it later.
+// The data layer's whole surface. Every method answers with a Promise so that a database on the
+// network (Postgres) can stand behind it as well as SQLite (better-sqlite3) does today. The
+// contract suite (store.contract.ts) runs the same cases against every implementation.
 
 export interface SessionRow {
   /** Public id: shown in the page, play paths and channel names. Never the cookie secret. */
@@ -27,7 +28,7 @@ export interface ItemRow {
   createdAt: number;
 }
 
-export type JobStatus = 'queued' | 'running' | 'succeeded' | 'failed';
+export type JobStatus = 'queued' | 'running' | 'succeeded' | 'failed' | 'cancelled';
 
 export interface JobRow {
   id: string;
@@ -36,12 +37,31 @@ export interface JobRow {
   /** Item ids in merge order. */
   itemIds: string[];
   status: JobStatus;
-  /** A message for a person when failed. */
+  /** A message for a person when failed or cancelled. */
   error: string | null;
   resultId: string | null;
   createdAt: number;
   startedAt: number | null;
   finishedAt: number | null;
+  /** The client's own name for this merge, echoed in its status events. */
+  requestId: string | null;
+  /** The merge options as the client gave them. */
+  options: Record<string, unknown>;
+  /** Whole-number progress while running (100 when done); null while waiting. */
+  percent: number | null;
+  /** Where the merge stands, for a person ("Waiting: 1 merge ahead of yours", "Merging: 40%"). */
+  statusText: string | null;
+  /** How many times a worker has started it. */
+  attempts: number;
+}
+
+export type JobPatch = Partial<Omit<JobRow, 'id' | 'sid' | 'appid' | 'itemIds'>>;
+
+export interface Chapter {
+  title: string;
+  /** Seconds from the start of the result. */
+  start: number;
+  end: number;
 }
 
 export interface ResultRow {
@@ -52,43 +72,67 @@ export interface ResultRow {
   file: string;
   /** Download name, e.g. merged-2026-11-21-1430.mp3 */
   downloadName: string;
+  /** The file's extension ('mp3'). */
+  format: string;
   duration: number;
   size: number;
   /** Original names of the sources, in merge order. */
   sources: string[];
+  chapters: Chapter[];
   createdAt: number;
 }
 
 export interface Store {
   // sessions
-  createSession(secretHash: string, sid: string, csrfToken: string, now: number): SessionRow;
-  sessionBySecretHash(secretHash: string): SessionRow | undefined;
-  sessionBySid(sid: string): SessionRow | undefined;
-  touchSession(sid: string, now: number): void;
+  createSession(secretHash: string, sid: string, csrfToken: string, now: number): Promise<SessionRow>;
+  sessionBySecretHash(secretHash: string): Promise<SessionRow | undefined>;
+  sessionBySid(sid: string): Promise<SessionRow | undefined>;
+  touchSession(sid: string, now: number): Promise<void>;
   /** Sessions whose lastSeenAt is before `before` and that have no queued or running job. */
-  idleSessions(before: number): SessionRow[];
-  deleteSession(sid: string): void;
+  idleSessions(before: number): Promise<SessionRow[]>;
+  /** The session and everything it owns: items, jobs, results. */
+  deleteSession(sid: string): Promise<void>;
 
   // items
-  addItem(item: ItemRow): void;
-  /** This session's items for the appid, in upload order. */
-  listItems(sid: string, appid: string): readonly ItemRow[];
-  countItems(sid: string): number;
+  /**
+   * Record the item unless its session already holds `limit` items: one atomic step, so uploads
+   * at once cannot pass the limit together. False when refused.
+   */
+  addItemIfUnder(item: ItemRow, limit: number): Promise<boolean>;
+  /**
+   * This session's items for the appid: in the order last saved with saveOrder, then the ones it
+   * did not name, in upload order. The list may be shared between callers: do not change it.
+   */
+  listItems(sid: string, appid: string): Promise<readonly ItemRow[]>;
+  countItems(sid: string): Promise<number>;
   /** The items with these ids that belong to `sid`, in the order of `ids` (missing ones left out). */
-  itemsOwnedBy(sid: string, ids: string[]): ItemRow[];
-  itemByStoredName(sid: string, newfilename: string): ItemRow | undefined;
+  itemsOwnedBy(sid: string, ids: string[]): Promise<ItemRow[]>;
+  /** Any session's item: the caller tells "not yours" from "not there". */
+  itemById(id: string): Promise<ItemRow | undefined>;
+  itemByStoredName(sid: string, newfilename: string): Promise<ItemRow | undefined>;
+  /** The deleted row, or undefined when `id` is not one of this session's items. */
+  deleteItem(sid: string, id: string): Promise<ItemRow | undefined>;
+  /** Remember this order for the session's items of `appid`; ids that are not those items are ignored. */
+  saveOrder(sid: string, appid: string, ids: string[]): Promise<void>;
 
   // jobs
-  addJob(job: JobRow): void;
-  getJob(id: string): JobRow | undefined;
-  updateJob(id: string, patch: Partial<Omit<JobRow, 'id' | 'sid' | 'appid' | 'itemIds'>>): void;
-  jobsWithStatus(status: JobStatus): JobRow[];
+  addJob(job: JobRow): Promise<void>;
+  getJob(id: string): Promise<JobRow | undefined>;
+  updateJob(id: string, patch: JobPatch): Promise<void>;
+  /** Oldest first. */
+  jobsWithStatus(status: JobStatus): Promise<JobRow[]>;
+  /** The session's most recently created job. */
+  latestJob(sid: string): Promise<JobRow | undefined>;
 
   // results
-  addResult(result: ResultRow): void;
+  addResult(result: ResultRow): Promise<void>;
   /** Newest first. */
-  listResults(sid: string): ResultRow[];
-  getResult(sid: string, id: string): ResultRow | undefined;
+  listResults(sid: string): Promise<ResultRow[]>;
+  getResult(sid: string, id: string): Promise<ResultRow | undefined>;
+  /** Any session's result: the caller tells "not yours" from "not there". */
+  resultById(id: string): Promise<ResultRow | undefined>;
+  /** The deleted row, or undefined when `id` is not one of this session's results. */
+  deleteResult(sid: string, id: string): Promise<ResultRow | undefined>;
 
-  close(): void;
+  close(): Promise<void>;
 }

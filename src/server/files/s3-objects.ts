@@ -35,8 +35,8 @@ export interface ObjectStore {
   putFile(key: string, localPath: string, contentType?: string): Promise<{ size: number }>;
   /** The object, or bytes start..end (inclusive) of it; undefined when there is none. */
   read(key: string, range?: { start: number; end: number }): Promise<ObjectRead | undefined>;
-  /** The object's size, or undefined when there is none. */
-  head(key: string): Promise<{ size: number } | undefined>;
+  /** The object's size and time, or undefined when there is none. */
+  head(key: string): Promise<{ size: number; modifiedAt: Date } | undefined>;
   delete(key: string): Promise<void>;
   /** Delete every object whose key starts with `prefix`; returns how many. */
   deletePrefix(prefix: string): Promise<number>;
@@ -94,7 +94,7 @@ export function createS3Objects(cfg: S3Config, client: S3Client = createS3Client
     async head(key) {
       try {
         const out = await client.send(new HeadObjectCommand({ Bucket, Key: key }));
-        return { size: Number(out.ContentLength) };
+        return { size: Number(out.ContentLength), modifiedAt: out.LastModified ?? new Date(0) };
       } catch (err) {
         if (isMissing(err)) return undefined;
         throw err;

@@ -1,71 +1,56 @@
-// Where files live under DATA_DIR. Paths are built only from ids and names the server made;
-// every builder re-checks its parts and that the result stays under the root.
-import { mkdirSync } from 'node:fs';
-import path from 'node:path';
+// The file storage port: where uploads and results live (DATA_DIR today, a bucket later), and a
+// local scratch area for uploads in flight and merges in progress. Routes and jobs use only
+// this; a file is named by a FileRef built from database rows, never from a client's path.
+import type { Readable } from 'node:stream';
 import type { ItemRow, ResultRow } from '../data/store.js';
 
-export interface Storage {
-  root: string;
-  /** DATA_DIR/tmp: uploads in flight and merges in progress. */
-  tmpDir: string;
-  uploadPath(item: Pick<ItemRow, 'sid' | 'newfilename' | 'format'>): string;
-  resultsDir(sid: string): string;
-  resultPath(result: Pick<ResultRow, 'sid' | 'file'>): string;
+export type FileArea = 'uploads' | 'results';
+
+export interface FileRef {
+  area: FileArea;
+  sid: string;
+  /** The stored name with its extension: `{newfilename}.{format}` or a result's `file`. */
+  name: string;
 }
 
-export interface DiskStorage extends Storage {
-  uploadsRoot: string;
-  resultsRoot: string;
-  uploadsDir(sid: string): string;
-  /** The folders that hold a session's files (uploads and results). */
-  sessionDirs(sid: string): string[];
+export interface FileInfo {
+  size: number;
+  modifiedAt: Date;
 }
 
-/** Names the server makes: random ids and short lowercase formats. Anything else is a bug or an attack. */
-export const SAFE_NAME = /^[A-Za-z0-9_-]{1,128}$/;
-export const SAFE_FORMAT = /^[a-z0-9]{1,10}$/;
-export const SAFE_FILE = /^[A-Za-z0-9_-]{1,128}\.[a-z0-9]{1,10}$/;
-
-export function check(value: string, pattern: RegExp, what: string): string {
-  if (!pattern.test(value)) throw new Error(`Refusing unsafe ${what} in a storage path: ${JSON.stringify(value)}`);
-  return value;
+/** Inclusive byte offsets, as in an HTTP Range. */
+export interface ByteRange {
+  start: number;
+  end: number;
 }
 
-/** True when `target` is `root` itself or inside it (both already absolute and normalised). */
-export function isInside(root: string, target: string): boolean {
-  const rel = path.relative(root, target);
-  return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
+export interface FileStorage {
+  /** Move a finished local file (an upload's temp file, a merge's output) in under `ref`; the local file is gone after. */
+  put(ref: FileRef, localPath: string): Promise<void>;
+  /** Size and time of a stored file, or undefined when there is none. */
+  stat(ref: FileRef): Promise<FileInfo | undefined>;
+  /** The file's bytes, or only `range` of them. */
+  read(ref: FileRef, range?: ByteRange): Promise<Readable>;
+  /** A local path with the file's bytes, for the engine: the file itself on disk, a download into `scratchDir` elsewhere. */
+  localPath(ref: FileRef, scratchDir: string): Promise<string>;
+  /** Remove a stored file; no error when it is not there. */
+  remove(ref: FileRef): Promise<void>;
+  /** Remove every file of a session (uploads and results). */
+  removeSession(sid: string): Promise<void>;
+  /** A path in this process's local scratch area (not created), named `name`. */
+  scratchPath(name: string): string;
+  /** Remove what is in the scratch area whose name starts with `prefix` (everything without one). */
+  clearScratch(prefix?: string): Promise<void>;
 }
 
-export function createStorage(dataDir: string): DiskStorage {
-  const root = path.resolve(dataDir);
-  const tmpDir = path.join(root, 'tmp');
-  const uploadsRoot = path.join(root, 'uploads');
-  const resultsRoot = path.join(root, 'results');
-  for (const dir of [root, tmpDir, uploadsRoot, resultsRoot]) mkdirSync(dir, { recursive: true });
+export const uploadRef = (item: Pick<ItemRow, 'sid' | 'newfilename' | 'format'>): FileRef => ({
+  area: 'uploads',
+  sid: item.sid,
+  name: `${item.newfilename}.${item.format}`,
+});
 
-  const under = (base: string, ...parts: string[]): string => {
-    const p = path.join(base, ...parts);
-    if (!isInside(base, p)) throw new Error(`Refusing a path outside ${base}`);
-    return p;
-  };
-  const uploadsDir = (sid: string) => under(uploadsRoot, check(sid, SAFE_NAME, 'sid'));
-  const resultsDir = (sid: string) => under(resultsRoot, check(sid, SAFE_NAME, 'sid'));
-
-  return {
-    root,
-    tmpDir,
-    uploadsRoot,
-    resultsRoot,
-    uploadsDir,
-    resultsDir,
-    uploadPath(item) {
-      const name = `${check(item.newfilename, SAFE_NAME, 'file name')}.${check(item.format, SAFE_FORMAT, 'format')}`;
-      return under(uploadsDir(item.sid), name);
-    },
-    resultPath(result) {
-      return under(resultsDir(result.sid), check(result.file, SAFE_FILE, 'result file'));
-    },
-    sessionDirs: (sid) => [uploadsDir(sid), resultsDir(sid)],
-  };
-}
+export const resultRef = (result: Pick<ResultRow, 'sid' | 'file'>): FileRef => ({
+  area: 'results',
+  sid: result.sid,
+  name: result.file,
+});

@@ -5,9 +5,11 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { makeTone, tempDir } from '../../../test/support/audio-fixtures.js';
 import { listItems, openSession, startTestApp, upload } from '../../../test/support/server-harness.js';
 import { openSqliteStore } from '../data/sqlite-store.js';
-import { createStorage, type DiskStorage } from './storage.js';
+import { createDiskStorage, type DiskStorage } from './disk-storage.js';
 import type { Store } from '../data/store.js';
-import { createSweeper, removeInside } from './sweep.js';
+import { job } from '../../../test/support/job-kit.js';
+import { removeInside } from './remove-inside.js';
+import { createSweeper } from './sweep.js';
 
 const HOUR = 3600_000;
 const quiet = { info() {}, warn() {}, error() {} };
@@ -19,7 +21,7 @@ let store: Store;
 let outside: string;
 
 async function sessionWithFiles(sid: string, lastSeenAt: number) {
-  store.createSession(`hash-${sid}`, sid, 'csrf', lastSeenAt);
+  await store.createSession(`hash-${sid}`, sid, 'csrf', lastSeenAt);
   await mkdir(storage.uploadsDir(sid), { recursive: true });
   await mkdir(storage.resultsDir(sid), { recursive: true });
   await writeFile(path.join(storage.uploadsDir(sid), 'a.mp3'), 'audio');
@@ -28,14 +30,14 @@ async function sessionWithFiles(sid: string, lastSeenAt: number) {
 
 beforeEach(async () => {
   ({ dir: root, cleanup } = await tempDir('audio-merge-sweep-'));
-  storage = createStorage(path.join(root, 'data'));
+  storage = createDiskStorage(path.join(root, 'data'));
   store = openSqliteStore(path.join(storage.root, 'audio-merge.sqlite'));
   outside = path.join(root, 'outside');
   await mkdir(outside);
   await writeFile(path.join(outside, 'keep.txt'), 'not ours');
 });
 afterEach(async () => {
-  store.close();
+  await store.close();
   await cleanup();
 });
 
@@ -45,18 +47,15 @@ describe('the retention sweep', () => {
     await sessionWithFiles('idle', now - 25 * HOUR);
     await sessionWithFiles('live', now - 1 * HOUR);
     await sessionWithFiles('busy', now - 30 * HOUR);
-    store.addJob({
-      id: 'j', sid: 'busy', appid: 'a', itemIds: [], status: 'running', error: null, resultId: null,
-      createdAt: 0, startedAt: 0, finishedAt: null,
-    });
-    const sweeper = createSweeper({ store, storage, retentionHours: 24, intervalMs: 0, now: () => now, log: quiet });
+    await store.addJob(job('j', 'busy', [], 'a', { status: 'running', startedAt: 0 }));
+    const sweeper = createSweeper({ store, files: storage, retentionHours: 24, intervalMs: 0, now: () => now, log: quiet });
 
     expect(await sweeper.sweepOnce()).toEqual(['idle']);
-    expect(store.sessionBySid('idle')).toBeUndefined();
+    expect(await store.sessionBySid('idle')).toBeUndefined();
     expect(existsSync(storage.uploadsDir('idle'))).toBe(false);
     expect(existsSync(storage.resultsDir('idle'))).toBe(false);
     for (const sid of ['live', 'busy']) {
-      expect(store.sessionBySid(sid)).toBeDefined();
+      expect(await store.sessionBySid(sid)).toBeDefined();
       expect(existsSync(path.join(storage.uploadsDir(sid), 'a.mp3'))).toBe(true);
       expect(existsSync(path.join(storage.resultsDir(sid), 'r.mp3'))).toBe(true);
     }
@@ -68,14 +67,14 @@ describe('the retention sweep', () => {
     try {
       let now = 0;
       await sessionWithFiles('s1', 0);
-      const sweeper = createSweeper({ store, storage, retentionHours: 1, intervalMs: 10 * 60_000, now: () => now, log: quiet });
+      const sweeper = createSweeper({ store, files: storage, retentionHours: 1, intervalMs: 10 * 60_000, now: () => now, log: quiet });
       sweeper.start();
       now = 30 * 60_000;
       await vi.advanceTimersByTimeAsync(10 * 60_000);
-      expect(store.sessionBySid('s1')).toBeDefined();
+      expect(await store.sessionBySid('s1')).toBeDefined();
       now = 2 * HOUR;
       await vi.advanceTimersByTimeAsync(10 * 60_000);
-      await vi.waitFor(() => expect(store.sessionBySid('s1')).toBeUndefined());
+      await vi.waitFor(async () => expect(await store.sessionBySid('s1')).toBeUndefined());
       sweeper.stop();
     } finally {
       vi.useRealTimers();
@@ -83,11 +82,11 @@ describe('the retention sweep', () => {
   });
 
   it('removes a link in place of a session folder without following it out of DATA_DIR', async () => {
-    store.createSession('h', 'linked', 'csrf', 0);
+    await store.createSession('h', 'linked', 'csrf', 0);
     await symlink(outside, storage.uploadsDir('linked'));
     await mkdir(storage.resultsDir('linked'), { recursive: true });
     await symlink(path.join(outside, 'keep.txt'), path.join(storage.resultsDir('linked'), 'r.mp3'));
-    const sweeper = createSweeper({ store, storage, retentionHours: 1, intervalMs: 0, now: () => 10 * HOUR, log: quiet });
+    const sweeper = createSweeper({ store, files: storage, retentionHours: 1, intervalMs: 0, now: () => 10 * HOUR, log: quiet });
 
     expect(await sweeper.sweepOnce()).toEqual(['linked']);
     expect(existsSync(storage.uploadsDir('linked'))).toBe(false);
@@ -107,12 +106,12 @@ describe('the retention sweep', () => {
     const now = 100 * HOUR;
     await sessionWithFiles('s1', 0);
     const realIdle = store.idleSessions.bind(store);
-    store.idleSessions = (before) => {
-      const list = realIdle(before);
-      store.touchSession('s1', now);
+    store.idleSessions = async (before) => {
+      const list = await realIdle(before);
+      await store.touchSession('s1', now);
       return list;
     };
-    const sweeper = createSweeper({ store, storage, retentionHours: 1, intervalMs: 0, now: () => now, log: quiet });
+    const sweeper = createSweeper({ store, files: storage, retentionHours: 1, intervalMs: 0, now: () => now, log: quiet });
     expect(await sweeper.sweepOnce()).toEqual([]);
     expect(existsSync(path.join(storage.uploadsDir('s1'), 'a.mp3'))).toBe(true);
   });

@@ -1,15 +1,11 @@
-// Retention: sessions idle longer than RETENTION_HOURS are deleted with their files. Every path is
-// checked to lie under DATA_DIR (after resolving links of its parent), and links are removed,
-// never followed.
-import { lstat, realpath, rm } from 'node:fs/promises';
-import path from 'node:path';
+// Retention: sessions idle longer than RETENTION_HOURS are deleted with their files.
 import type { FastifyBaseLogger } from 'fastify';
-import { isInside, type DiskStorage } from './storage.js';
+import type { FileStorage } from './storage.js';
 import type { Store } from '../data/store.js';
 
 export interface SweeperDeps {
   store: Store;
-  storage: DiskStorage;
+  files: Pick<FileStorage, 'removeSession'>;
   retentionHours: number;
   intervalMs: number;
   now: () => number;
@@ -23,39 +19,21 @@ export interface Sweeper {
   stop(): void;
 }
 
-/**
- * Remove `dir` when it is safely inside `root`: its parent, links resolved, must be inside the
- * real root; a link in its place is unlinked, not followed (rm does not follow links inside).
- */
-export async function removeInside(root: string, dir: string): Promise<boolean> {
-  const realRoot = await realpath(root);
-  const parent = await realpath(path.dirname(dir)).catch(() => undefined);
-  if (!parent) return false;
-  const target = path.join(parent, path.basename(dir));
-  if (!isInside(realRoot, target) || target === realRoot || parent === path.parse(parent).root) {
-    throw new Error(`Refusing to delete ${dir}: it is not inside ${root}`);
-  }
-  const info = await lstat(target).catch(() => undefined);
-  if (!info) return false;
-  await rm(target, { recursive: info.isDirectory(), force: true });
-  return true;
-}
-
 export function createSweeper(deps: SweeperDeps): Sweeper {
-  const { store, storage, log } = deps;
+  const { store, files, log } = deps;
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<string[]> | undefined;
 
   async function pass(): Promise<string[]> {
     const before = deps.now() - deps.retentionHours * 3600_000;
     const deleted: string[] = [];
-    for (const session of store.idleSessions(before)) {
+    for (const session of await store.idleSessions(before)) {
       // Look again: the session may have been used since the list was read.
-      const fresh = store.sessionBySid(session.sid);
+      const fresh = await store.sessionBySid(session.sid);
       if (!fresh || fresh.lastSeenAt >= before) continue;
       try {
-        for (const dir of storage.sessionDirs(session.sid)) await removeInside(storage.root, dir);
-        store.deleteSession(session.sid);
+        await files.removeSession(session.sid);
+        await store.deleteSession(session.sid);
         deleted.push(session.sid);
       } catch (err) {
         log.error({ err, sid: session.sid }, 'sweep could not delete a session');

@@ -1,7 +1,7 @@
-// Builds the whole server from a typed config: database, storage, tools, realtime, jobs, routes.
-// It does not listen; src/main.ts does.
+// Builds the whole server from a typed config, in named phases: the data (store and files), the
+// tools, realtime, the job queue and its listeners, the HTTP plugins and guards, the routes, the
+// sweeper. It does not listen; src/main.ts does.
 import { randomUUID } from 'node:crypto';
-import { rmSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply } from 'fastify';
@@ -13,19 +13,22 @@ import { locateTools, probeFile, type Tools } from '../../engine/index.js';
 import { resolveConfig, type AppConfig } from '../config.js';
 import { withItemListCache } from '../data/item-list-cache.js';
 import { openSqliteStore } from '../data/sqlite-store.js';
+import type { Store } from '../data/store.js';
+import { createDiskStorage, type DiskStorage } from '../files/disk-storage.js';
+import { createSweeper, type Sweeper } from '../files/sweep.js';
+import { createInProcessQueue } from '../jobs/in-process-queue.js';
+import { createMergeProcessor, engineConcurrencyFor, type MergeFn } from '../jobs/merge-processor.js';
+import type { JobQueue } from '../jobs/queue.js';
+import { createRealtime, nullRealtime, type Realtime } from '../realtime/server.js';
+import { broadcastJobStatus } from '../realtime/status-broadcasts.js';
 import { AppError, ERRORS } from './errors.js';
 import { createFlash } from './flash.js';
-import { createJobRunner, type JobRunner } from '../jobs/job-runner.js';
-import { createRealtime, nullRealtime, type Realtime } from '../realtime/server.js';
 import { filesRoutes } from './routes/files.js';
 import { itemsRoutes } from './routes/items.js';
 import { mergeRoutes } from './routes/merge.js';
 import { pageRoutes } from './routes/page.js';
 import { uploadRoutes, type Prober } from './routes/upload.js';
 import { requireSessionAndCsrf, sessionHook, sidForCookieHeader } from './session.js';
-import { createStorage, type DiskStorage } from '../files/storage.js';
-import type { Store } from '../data/store.js';
-import { createSweeper, type Sweeper } from '../files/sweep.js';
 
 /** The package root, from src/server/http or dist/server/http alike. */
 export const PACKAGE_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
@@ -33,6 +36,8 @@ export const PACKAGE_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.
 export interface AppDeps {
   /** The engine's probe; tests may wrap it to see what it was asked. */
   probe?: Prober;
+  /** The engine's mergeFiles; tests may wrap it. */
+  merge?: MergeFn;
   now?: () => number;
 }
 
@@ -41,17 +46,95 @@ export interface App {
   store: Store;
   storage: DiskStorage;
   realtime: Realtime;
-  jobs: JobRunner;
+  jobs: JobQueue;
   config: AppConfig;
   tools: Tools;
   sweeper: Sweeper;
   close(): Promise<void>;
 }
 
+/** What has been started so far, so a failed start can stop it again. */
+interface Started {
+  store: Store;
+  realtime: Realtime;
+  jobs?: JobQueue;
+  stopBroadcasts?: () => void;
+}
+
 export async function createApp(partial: Partial<AppConfig> = {}, deps: AppDeps = {}): Promise<App> {
   const config = resolveConfig(partial);
   const now = deps.now ?? Date.now;
-  const app = Fastify({
+  const app = createFastify(config);
+  const storage = createDiskStorage(config.dataDir);
+  const started: Started = {
+    store: withItemListCache(openSqliteStore(path.join(storage.root, 'audio-merge.sqlite'))),
+    realtime: nullRealtime,
+  };
+  const { store } = started;
+  let closing = false;
+  try {
+    const tools = await findTools(app, config);
+    if (config.realtime) started.realtime = await startRealtime(app, config, store);
+    const jobs = (started.jobs = createInProcessQueue({
+      store,
+      files: storage,
+      processor: createMergeProcessor({ store, files: storage, tools, merge: deps.merge, engineConcurrency: engineConcurrencyFor(config.mergeConcurrency) }),
+      concurrency: config.mergeConcurrency,
+      log: app.log.child({ component: 'jobs' }),
+    }));
+    started.stopBroadcasts = broadcastJobStatus(jobs.events, started.realtime);
+    await jobs.recover();
+    // Anything else left in scratch belongs to a process that is gone.
+    await storage.clearScratch();
+
+    await installRequestGuards(app, store, now, () => closing);
+    const flash = createFlash();
+    const realtime = started.realtime;
+    await app.register(fastifyStatic, {
+      root: path.join(PACKAGE_ROOT, 'dist', 'widget'),
+      prefix: '/widget/',
+      decorateReply: false,
+      index: false,
+      list: false,
+    });
+    await app.register(pageRoutes, { store, config, socketPort: () => realtime.port, flash, now });
+    await app.register(uploadRoutes, { store, files: storage, config, tools, probe: deps.probe ?? probeFile, now, flash });
+    await app.register(itemsRoutes, { store });
+    await app.register(filesRoutes, { store, files: storage });
+    await app.register(async (scope) => mergeRoutes(scope, { store, jobs, config, now }));
+
+    const sweeper = createSweeper({
+      store,
+      files: storage,
+      retentionHours: config.retentionHours,
+      intervalMs: config.sweepIntervalMs,
+      now,
+      log: app.log.child({ component: 'sweep' }),
+    });
+    sweeper.start();
+    await app.ready();
+
+    let closePromise: Promise<void> | undefined;
+    return {
+      app, store, storage, realtime, jobs, config, tools, sweeper,
+      close() {
+        // Once close() has begun, new requests are turned away while running merges finish.
+        closing = true;
+        closePromise ??= (async () => {
+          sweeper.stop();
+          await stopAll(app, started);
+        })();
+        return closePromise;
+      },
+    };
+  } catch (err) {
+    await stopAll(app, started).catch(() => {});
+    throw err;
+  }
+}
+
+function createFastify(config: AppConfig): FastifyInstance {
+  return Fastify({
     logger: {
       level: config.logLevel,
       redact: {
@@ -68,132 +151,69 @@ export async function createApp(partial: Partial<AppConfig> = {}, deps: AppDeps 
       void (reply as FastifyReply).status(400).send({ error: ERRORS.badRequest.message });
     },
   });
+}
 
-  const storage = createStorage(config.dataDir);
-  const store = withItemListCache(openSqliteStore(path.join(storage.root, 'audio-merge.sqlite')));
-  let realtime: Realtime = nullRealtime;
-  let closing = false;
-  let closePromise: Promise<void> | undefined;
-  let jobs: JobRunner | undefined;
-  try {
-    const tools = await locateTools(
-      config.ffmpegPath && config.ffprobePath
-        ? { FFMPEG_PATH: config.ffmpegPath, FFPROBE_PATH: config.ffprobePath }
-        : undefined,
-    );
-    app.log.info({ ffmpeg: tools.ffmpeg, ffprobe: tools.ffprobe, source: tools.source, version: tools.ffmpegVersion },
-      `using ffmpeg ${tools.ffmpegVersion} at ${tools.ffmpeg}`);
+async function findTools(app: FastifyInstance, config: AppConfig): Promise<Tools> {
+  const tools = await locateTools(
+    config.ffmpegPath && config.ffprobePath ? { FFMPEG_PATH: config.ffmpegPath, FFPROBE_PATH: config.ffprobePath } : undefined,
+  );
+  app.log.info({ ffmpeg: tools.ffmpeg, ffprobe: tools.ffprobe, source: tools.source, version: tools.ffmpegVersion },
+    `using ffmpeg ${tools.ffmpegVersion} at ${tools.ffmpeg}`);
+  return tools;
+}
 
-    if (config.realtime) {
-      realtime = await createRealtime({
-        host: config.host,
-        port: config.socketPort,
-        allowOrigin: (origin) => isOwnOrigin(origin, config.host, listenPort(app, config)),
-        sidForCookieHeader: (header) => sidForCookieHeader(store, header),
-        log: app.log.child({ component: 'realtime' }),
-      });
+function startRealtime(app: FastifyInstance, config: AppConfig, store: Store): Promise<Realtime> {
+  return createRealtime({
+    host: config.host,
+    port: config.socketPort,
+    allowOrigin: (origin) => isOwnOrigin(origin, config.host, listenPort(app, config)),
+    sidForCookieHeader: (header) => sidForCookieHeader(store, header),
+    log: app.log.child({ component: 'realtime' }),
+  });
+}
+
+/** Plugins, the session and CSRF hooks, and the one error handler every answer goes through. */
+async function installRequestGuards(app: FastifyInstance, store: Store, now: () => number, closing: () => boolean): Promise<void> {
+  await app.register(fastifyCookie);
+  await app.register(fastifyMultipart, { throwFileSizeLimit: false });
+  await app.register(fastifyRateLimit, {
+    global: false,
+    keyGenerator: (request) => request.amSession?.sid ?? request.ip,
+    errorResponseBuilder: () => new AppError('rateLimited'),
+  });
+  app.decorateRequest('amSession', null);
+  app.addHook('onRequest', async (_request, reply) => {
+    if (closing()) {
+      reply.header('connection', 'close');
+      throw new AppError('unavailable');
     }
-    jobs = createJobRunner({
-      store,
-      storage,
-      realtime,
-      tools,
-      concurrency: config.mergeConcurrency,
-      log: app.log.child({ component: 'jobs' }),
-    });
-    await jobs.recoverInterrupted();
-    // Anything left in tmp/ belongs to a process that is gone.
-    rmSync(storage.tmpDir, { recursive: true, force: true });
-    createStorage(config.dataDir);
+  });
+  app.addHook('onRequest', sessionHook(store, now));
+  // Before the body is read: a cross-site post without the token is refused whatever it carries.
+  app.addHook('onRequest', requireSessionAndCsrf);
+  // Only JSON and multipart bodies are spoken; text/plain is what a cross-site form can send.
+  app.removeContentTypeParser('text/plain');
+  app.setErrorHandler((error: FastifyError | AppError, request, reply) => {
+    if (error instanceof AppError) {
+      return reply.status(error.status).send({ error: error.message, ...error.extra });
+    }
+    const status = typeof error.statusCode === 'number' && error.statusCode >= 400 ? error.statusCode : 500;
+    if (status >= 500) {
+      request.log.error({ err: error }, 'request failed');
+      return reply.status(status).send({ error: ERRORS.internal.message });
+    }
+    return reply.status(status).send({ error: error.validation ? ERRORS.badRequest.message : error.message });
+  });
+  app.setNotFoundHandler((_request, reply) => reply.status(404).send({ error: ERRORS.notFound.message }));
+}
 
-    await app.register(fastifyCookie);
-    await app.register(fastifyMultipart, { throwFileSizeLimit: false });
-    await app.register(fastifyRateLimit, {
-      global: false,
-      keyGenerator: (request) => request.amSession?.sid ?? request.ip,
-      errorResponseBuilder: () => new AppError('rateLimited'),
-    });
-    app.decorateRequest('amSession', null);
-    // Once close() has begun, new requests are turned away while running merges finish.
-    app.addHook('onRequest', async (_request, reply) => {
-      if (closing) {
-        reply.header('connection', 'close');
-        throw new AppError('unavailable');
-      }
-    });
-    app.addHook('onRequest', sessionHook(store, now));
-    // Before the body is read: a cross-site post without the token is refused whatever it carries.
-    app.addHook('onRequest', requireSessionAndCsrf);
-    // Only JSON and multipart bodies are spoken; text/plain is what a cross-site form can send.
-    app.removeContentTypeParser('text/plain');
-    app.setErrorHandler((error: FastifyError | AppError, request, reply) => {
-      if (error instanceof AppError) {
-        return reply.status(error.status).send({ error: error.message, ...error.extra });
-      }
-      const status = typeof error.statusCode === 'number' && error.statusCode >= 400 ? error.statusCode : 500;
-      if (status >= 500) {
-        request.log.error({ err: error }, 'request failed');
-        return reply.status(status).send({ error: ERRORS.internal.message });
-      }
-      return reply.status(status).send({ error: error.validation ? ERRORS.badRequest.message : error.message });
-    });
-    app.setNotFoundHandler((_request, reply) => reply.status(404).send({ error: ERRORS.notFound.message }));
-
-    await app.register(fastifyStatic, {
-      root: path.join(PACKAGE_ROOT, 'dist', 'widget'),
-      prefix: '/widget/',
-      decorateReply: false,
-      index: false,
-      list: false,
-    });
-    const flash = createFlash();
-    await app.register(pageRoutes, { store, config, realtime, flash, now });
-    await app.register(uploadRoutes, { store, storage, config, tools, probe: deps.probe ?? probeFile, now, flash });
-    await app.register(itemsRoutes, { store });
-    await app.register(filesRoutes, { store, storage });
-    await app.register(async (scope) => mergeRoutes(scope, { store, jobs: jobs as JobRunner, config }));
-
-    const sweeper = createSweeper({
-      store,
-      storage,
-      retentionHours: config.retentionHours,
-      intervalMs: config.sweepIntervalMs,
-      now,
-      log: app.log.child({ component: 'sweep' }),
-    });
-    sweeper.start();
-    await app.ready();
-
-    const runner = jobs;
-    const rt = realtime;
-    return {
-      app,
-      store,
-      storage,
-      realtime: rt,
-      jobs: runner,
-      config,
-      tools,
-      sweeper,
-      close() {
-        closing = true;
-        closePromise ??= (async () => {
-          sweeper.stop();
-          await runner.shutdown();
-          await rt.close();
-          await app.close();
-          store.close();
-        })();
-        return closePromise;
-      },
-    };
-  } catch (err) {
-    await jobs?.shutdown().catch(() => {});
-    await realtime.close().catch(() => {});
-    await app.close().catch(() => {});
-    store.close();
-    throw err;
-  }
+/** Stop in the order that loses nothing: jobs finish (or fail cleanly), then realtime, HTTP, the store. */
+async function stopAll(app: FastifyInstance, started: Started): Promise<void> {
+  await started.jobs?.shutdown();
+  started.stopBroadcasts?.();
+  await started.realtime.close();
+  await app.close();
+  await started.store.close();
 }
 
 function listenPort(app: FastifyInstance, config: AppConfig): number {

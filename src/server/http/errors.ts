@@ -15,6 +15,7 @@ export const ERRORS = {
   noItems: { status: 400, message: 'There is nothing to merge' },
   rateLimited: { status: 429, message: 'Too many requests; wait a moment' },
   mergeFailed: { status: 500, message: 'The merge failed' },
+  cancelled: { status: 409, message: 'The merge was cancelled' },
   unavailable: { status: 503, message: 'The server is shutting down; try again shortly' },
   internal: { status: 500, message: 'Something went wrong on the server' },
 } as const satisfies Record<string, { status: number; message: string }>;

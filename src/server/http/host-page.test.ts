@@ -9,6 +9,8 @@ const result = (over: Partial<ResultRow>): ResultRow => ({
   jobId: 'j1',
   file: 'r1.mp3',
   downloadName: 'merged.mp3',
+  format: 'mp3',
+  chapters: [],
   duration: 75.4,
   size: 3 * 1024 * 1024,
   sources: ['intro.wav', 'talk.mp3'],

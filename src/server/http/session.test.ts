@@ -26,9 +26,9 @@ describe('sessions and CSRF', () => {
 
   it('keeps only the hash of the cookie secret in the database', async () => {
     const s = await openSession(t.app);
-    const row = t.store.sessionBySecretHash(hashSecret(s.secret));
+    const row = await t.store.sessionBySecretHash(hashSecret(s.secret));
     expect(row?.sid).toBe(s.sid);
-    expect(t.store.sessionBySecretHash(s.secret)).toBeUndefined();
+    expect(await t.store.sessionBySecretHash(s.secret)).toBeUndefined();
   });
 
   it('a returning browser keeps its session; an unknown cookie gets a new one', async () => {
@@ -63,8 +63,8 @@ describe('sessions and CSRF', () => {
 
   it('tells the realtime server which sid a Cookie header owns', async () => {
     const s = await openSession(t.app);
-    expect(sidForCookieHeader(t.store, `other=1; ${s.cookie}`)).toBe(s.sid);
-    expect(sidForCookieHeader(t.store, 'am_session=forged')).toBeNull();
-    expect(sidForCookieHeader(t.store, undefined)).toBeNull();
+    expect(await sidForCookieHeader(t.store, `other=1; ${s.cookie}`)).toBe(s.sid);
+    expect(await sidForCookieHeader(t.store, 'am_session=forged')).toBeNull();
+    expect(await sidForCookieHeader(t.store, undefined)).toBeNull();
   });
 });

@@ -22,34 +22,34 @@ export const randomId = (bytes: number): string => randomBytes(bytes).toString('
 export const hashSecret = (secret: string): string => createHash('sha256').update(secret).digest('hex');
 
 /** The session of a cookie secret, or undefined. Malformed secrets never reach the database. */
-export function sessionForSecret(store: Store, secret: string | undefined): SessionRow | undefined {
+export async function sessionForSecret(store: Store, secret: string | undefined): Promise<SessionRow | undefined> {
   if (!secret || !/^[A-Za-z0-9_-]{43}$/.test(secret)) return undefined;
   return store.sessionBySecretHash(hashSecret(secret));
 }
 
 /** For the realtime server: the sid owned by the browser whose handshake sent this Cookie header. */
-export function sidForCookieHeader(store: Store, cookieHeader: string | undefined): string | null {
+export async function sidForCookieHeader(store: Store, cookieHeader: string | undefined): Promise<string | null> {
   if (!cookieHeader) return null;
   const cookies = fastifyCookie.parse(cookieHeader);
-  return sessionForSecret(store, cookies[SESSION_COOKIE])?.sid ?? null;
+  return (await sessionForSecret(store, cookies[SESSION_COOKIE]))?.sid ?? null;
 }
 
 /** onRequest hook: find the request's session from its cookie and mark it seen. */
 export function sessionHook(store: Store, now: () => number = Date.now) {
   return async (request: FastifyRequest): Promise<void> => {
-    const session = sessionForSecret(store, request.cookies[SESSION_COOKIE]) ?? null;
+    const session = (await sessionForSecret(store, request.cookies[SESSION_COOKIE])) ?? null;
     request.amSession = session;
     if (session) {
       const t = now();
-      if (t - session.lastSeenAt >= TOUCH_EVERY_MS) store.touchSession(session.sid, t);
+      if (t - session.lastSeenAt >= TOUCH_EVERY_MS) await store.touchSession(session.sid, t);
     }
   };
 }
 
 /** Start a session and set its cookie on the reply. */
-export function startSession(store: Store, reply: FastifyReply, now: number = Date.now()): SessionRow {
+export async function startSession(store: Store, reply: FastifyReply, now: number): Promise<SessionRow> {
   const secret = randomId(32);
-  const session = store.createSession(hashSecret(secret), randomId(16), randomId(32), now);
+  const session = await store.createSession(hashSecret(secret), randomId(16), randomId(32), now);
   reply.setCookie(SESSION_COOKIE, secret, {
     httpOnly: true,
     sameSite: 'lax',

@@ -7,7 +7,8 @@ import { afterEach, describe, expect, inject, it } from 'vitest';
 import { startRedis } from '../../../test/support/services.js';
 import { openBullQueue, type BullQueue, type QueueEvent } from './bullmq-queue.js';
 import { startBullWorker, type BullWorker } from './bullmq-worker.js';
-import type { MergeJobData, MergeProcessor } from './job-types-next.js';
+import type { MergeJobData, Processor as MergeProcessor } from './queue.js';
+import { inputFailure } from './job-errors.js';
 import { RedisPolicyError } from './redis-connection.js';
 
 const open: Array<{ close(): Promise<void> }> = [];
@@ -56,14 +57,16 @@ describe('BullMQ merge queue', () => {
         progress(p);
         await sleep(5);
       }
-      return { resultId: `result-of-${d.jobId}` };
+      return { resultId: `result-of-${d.jobId}`, durationSeconds: 1, inputs: 2 };
     });
     await queue.enqueue(data('job-a'));
     await web.until((e) => e.type === 'completed');
 
     expect(seen).toEqual([data('job-a')]);
     expect(web.events.filter((e) => e.type === 'progress').map((e) => (e as { percent: number }).percent)).toEqual([0, 10, 55, 100]);
-    expect(web.events.at(-1)).toEqual({ type: 'completed', jobId: 'job-a', result: { resultId: 'result-of-job-a' } });
+    expect(web.events.at(-1)).toEqual({
+      type: 'completed', jobId: 'job-a', result: { resultId: 'result-of-job-a', durationSeconds: 1, inputs: 2 },
+    });
   });
 
   it('stores only ids and options in Redis, never file contents or paths', async () => {
@@ -85,7 +88,7 @@ describe('BullMQ merge queue', () => {
       starts++;
       progress(1);
       await new Promise((_res, rej) => signal.addEventListener('abort', () => rej(new Error('stopped'))));
-      return { resultId: 'x' };
+      return { resultId: 'x', durationSeconds: 1, inputs: 2 };
     });
     await queue.enqueue(data('job-c'));
     await until((e) => e.type === 'progress');
@@ -104,7 +107,7 @@ describe('BullMQ merge queue', () => {
     let starts = 0;
     await worker(queue, async () => {
       starts++;
-      return { resultId: 'x' };
+      return { resultId: 'x', durationSeconds: 1, inputs: 2 };
     });
     await queue.enqueue(data('job-after'));
     await until((e) => e.type === 'completed' && e.jobId === 'job-after');
@@ -131,7 +134,7 @@ describe('BullMQ merge queue', () => {
     const runs: string[] = [];
     await worker(queue, async (d) => {
       runs.push(d.jobId);
-      return { resultId: 'done-elsewhere' };
+      return { resultId: 'done-elsewhere', durationSeconds: 1, inputs: 2 };
     }, { lockMs: 1500 });
     await until((e) => e.type === 'completed' && e.jobId === 'job-k');
     expect(runs).toEqual(['job-k']);
@@ -142,7 +145,7 @@ describe('BullMQ merge queue', () => {
     const starts: string[] = [];
     await worker(queue, async (d) => {
       starts.push(d.jobId);
-      if (d.jobId === 'job-bad') throw Object.assign(new Error('"b.mp3" is not audio'), { name: 'JobFailure' });
+      if (d.jobId === 'job-bad') throw inputFailure('"b.mp3" is not audio');
       throw new Error('disk vanished');
     });
     await queue.enqueue(data('job-bad'));
@@ -165,7 +168,7 @@ describe('BullMQ merge queue', () => {
         while (Date.now() < slice);
         await new Promise((r) => setImmediate(r));
       }
-      return { resultId: 'long' };
+      return { resultId: 'long', durationSeconds: 1, inputs: 2 };
     }, { lockMs: 1000 });
     await queue.enqueue(data('job-long'));
     await until((e) => e.type === 'completed');
@@ -178,12 +181,12 @@ describe('BullMQ merge queue', () => {
     const first = await worker(queue, async (_d, progress, signal) => {
       progress(3);
       await new Promise((_res, rej) => signal.addEventListener('abort', () => rej(new Error('stopped'))));
-      return { resultId: 'x' };
+      return { resultId: 'x', durationSeconds: 1, inputs: 2 };
     });
     await queue.enqueue(data('job-h'));
     await until((e) => e.type === 'progress');
     await first.close(100);
-    await worker(queue, async () => ({ resultId: 'second' }));
+    await worker(queue, async () => ({ resultId: 'second', durationSeconds: 1, inputs: 2 }));
     await until((e) => e.type === 'completed' && e.jobId === 'job-h');
   });
 });
@@ -212,7 +215,7 @@ describe('Redis for the merge queue', () => {
           progress(1);
           await sleep(3000);
           progress(99);
-          return { resultId: 'survived' };
+          return { resultId: 'survived', durationSeconds: 1, inputs: 2 };
         },
         { redisUrl: redis.url, names: queue.names, concurrency: 1 },
       );

@@ -4,7 +4,8 @@
 // that listens hears every job's events, once each, in order.
 import { Queue, QueueEvents } from 'bullmq';
 import type { Redis } from 'ioredis';
-import type { MergeJobData, MergeJobResult } from './job-types-next.js';
+import type { FailureKind, JobFailure } from './job-errors.js';
+import type { MergeJobData, MergeJobResult } from './queue.js';
 import { checkNoEviction, openRedis } from './redis-connection.js';
 
 export const QUEUE_NAME = 'merges';
@@ -20,13 +21,27 @@ export interface QueueNames {
   prefix: string;
   name: string;
 }
+/** A final failure as BullMQ's failedReason: the message for a person and its kind, as JSON. */
+export const encodeFailure = (f: Pick<JobFailure, 'message' | 'kind'>) => JSON.stringify({ kind: f.kind, message: f.message });
+
+/** failedReason back to a failure; one BullMQ wrote itself (a merge stalled twice) is 'unavailable'. */
+export function decodeFailure(reason: string): { kind: FailureKind; message: string } {
+  try {
+    const f = JSON.parse(reason) as { kind?: FailureKind; message?: string };
+    if (f && typeof f.message === 'string' && f.kind) return { kind: f.kind, message: f.message };
+  } catch {
+    // Not ours.
+  }
+  return { kind: 'unavailable', message: reason };
+}
+
 export const cancelChannel = (q: QueueNames) => `${q.prefix}:${q.name}:cancel`;
 export const cancelFlag = (q: QueueNames, jobId: string) => `${q.prefix}:${q.name}:cancelled:${jobId}`;
 
 export type QueueEvent =
   | { type: 'progress'; jobId: string; percent: number; text?: string }
   | { type: 'completed'; jobId: string; result: MergeJobResult }
-  | { type: 'failed'; jobId: string; message: string }
+  | { type: 'failed'; jobId: string; message: string; kind: FailureKind }
   | { type: 'cancelled'; jobId: string }
   /** Its worker stopped answering; the merge goes back in line for another worker. */
   | { type: 'stalled'; jobId: string };
@@ -81,7 +96,7 @@ export async function openBullQueue(opts: BullQueueOptions): Promise<BullQueue> 
     emit({ type: 'completed', jobId, result });
   });
   events.on('failed', ({ jobId, failedReason }) =>
-    emit(failedReason === CANCELLED_REASON ? { type: 'cancelled', jobId } : { type: 'failed', jobId, message: failedReason }),
+    emit(failedReason === CANCELLED_REASON ? { type: 'cancelled', jobId } : { type: 'failed', jobId, ...decodeFailure(failedReason) }),
   );
   // Only cancel removes a job before it ran.
   events.on('removed', ({ jobId }) => emit({ type: 'cancelled', jobId }));

@@ -8,8 +8,12 @@
 // the transcodes are ffmpeg processes, so renewal runs every few milliseconds at worst.
 import { UnrecoverableError, WaitingError, Worker, type Job } from 'bullmq';
 import type { Redis } from 'ioredis';
-import type { MergeJobData, MergeJobResult, MergeProcessor } from './job-types-next.js';
-import { CANCELLED_REASON, MERGE_ATTEMPTS, QUEUE_NAME, QUEUE_PREFIX, cancelChannel, cancelFlag, type QueueNames } from './bullmq-queue.js';
+import { asJobFailure, type JobFailure } from './job-errors.js';
+import { CANCELLED_MESSAGE } from './job-messages.js';
+import type { MergeJobData, MergeJobResult, Processor as MergeProcessor } from './queue.js';
+import {
+  CANCELLED_REASON, MERGE_ATTEMPTS, QUEUE_NAME, QUEUE_PREFIX, cancelChannel, cancelFlag, encodeFailure, type QueueNames,
+} from './bullmq-queue.js';
 import { checkNoEviction, openRedis } from './redis-connection.js';
 
 const LOCK_LOST = 'audio-merge:lock-lost';
@@ -24,10 +28,28 @@ export interface BullWorkerOptions {
   lockMs?: number;
   /** How often workers look for such merges. */
   stalledCheckMs?: number;
-  /** A failure worded for a person (bad input): retrying cannot help. */
-  isPermanent?: (err: unknown) => boolean;
+  /** Records and tells each run's course (the job's row, the session's channel); nothing when omitted. */
+  reporter?: RunReporter;
   onError?: (err: Error) => void;
 }
+
+export type RunEnding = { state: 'cancelled'; message: string } | { state: 'failed'; failure: JobFailure };
+
+/** What the worker tells about a run, at each step; each promise settles before the step after it. */
+export interface RunReporter {
+  started(data: MergeJobData, attempt: number): Promise<void>;
+  progress(data: MergeJobData, percent: number, text?: string): void;
+  succeeded(data: MergeJobData, result: MergeJobResult): Promise<void>;
+  /** The merge's final end, not one run's: a run that will be retried is not reported. */
+  ended(data: MergeJobData, ending: RunEnding): Promise<void>;
+}
+
+const silentReporter: RunReporter = {
+  started: async () => undefined,
+  progress: () => undefined,
+  succeeded: async () => undefined,
+  ended: async () => undefined,
+};
 
 export interface BullWorker {
   /** Job ids running here now. */
@@ -35,8 +57,6 @@ export interface BullWorker {
   /** Stop taking merges; let running ones finish for up to `graceMs`, then hand them back. */
   close(graceMs?: number): Promise<void>;
 }
-
-const defaultPermanent = (err: unknown) => ['JobFailure', 'InputError'].includes((err as Error)?.name);
 
 /** Calls `report` only when the whole percentage or the text changes: each call is a Redis write. */
 function progressReporter(job: Job<MergeJobData>): (percent: number, text?: string) => void {
@@ -51,26 +71,47 @@ function progressReporter(job: Job<MergeJobData>): (percent: number, text?: stri
 
 export async function startBullWorker(processor: MergeProcessor, opts: BullWorkerOptions): Promise<BullWorker> {
   const names: QueueNames = { prefix: QUEUE_PREFIX, name: QUEUE_NAME, ...opts.names };
-  const isPermanent = opts.isPermanent ?? defaultPermanent;
+  const reporter = opts.reporter ?? silentReporter;
   const connection: Redis = openRedis(opts.redisUrl, 'audio-merge-worker');
   const subscriber: Redis = openRedis(opts.redisUrl, 'audio-merge-cancel');
   const running = new Set<string>();
 
+  const cancelled = async (data: MergeJobData): Promise<never> => {
+    await reporter.ended(data, { state: 'cancelled', message: CANCELLED_MESSAGE });
+    throw new UnrecoverableError(CANCELLED_REASON);
+  };
+
   const run = async (job: Job<MergeJobData, MergeJobResult>, token?: string, signal?: AbortSignal) => {
     const id = job.id as string;
     const abort = signal ?? new AbortController().signal;
-    if (await connection.exists(cancelFlag(names, id))) throw new UnrecoverableError(CANCELLED_REASON);
+    if (await connection.exists(cancelFlag(names, id))) return cancelled(job.data);
+    const attempt = job.attemptsStarted;
     running.add(id);
     try {
-      return await processor(job.data, progressReporter(job), abort);
+      await reporter.started(job.data, attempt);
+      const tell = progressReporter(job);
+      const result = await processor(
+        job.data,
+        (percent, text) => {
+          reporter.progress(job.data, percent, text);
+          tell(percent, text);
+        },
+        abort,
+      );
+      await reporter.succeeded(job.data, result);
+      return result;
     } catch (err) {
-      if (abort.aborted && abort.reason === CANCELLED_REASON) throw new UnrecoverableError(CANCELLED_REASON);
+      if (abort.aborted && abort.reason === CANCELLED_REASON) return cancelled(job.data);
       if (abort.aborted && abort.reason === HAND_BACK) {
         await job.moveToWait(token);
         throw new WaitingError();
       }
-      if (isPermanent(err)) throw new UnrecoverableError((err as Error).message);
-      throw err;
+      // Another worker has the merge now: it tells what happens next.
+      if (abort.aborted && abort.reason === LOCK_LOST) throw err;
+      const failure = asJobFailure(err, false);
+      if (failure.retryable && attempt < MERGE_ATTEMPTS) throw err;
+      await reporter.ended(job.data, { state: 'failed', failure });
+      throw new UnrecoverableError(encodeFailure(failure));
     } finally {
       running.delete(id);
     }

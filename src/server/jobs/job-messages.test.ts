@@ -1,13 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { AbortError, InputError } from '../../engine/errors.js';
-import {
-  downloadName, failureMessage, INTERNAL_MESSAGE, INTERRUPTED_MESSAGE, jobFailureKind, SHUTDOWN_MESSAGE, waitingText,
-} from './job-messages.js';
+import { asJobFailure, inputFailure } from './job-errors.js';
+import { downloadName, inputFailureMessage, INTERNAL_MESSAGE, SHUTDOWN_MESSAGE, waitingText } from './job-messages.js';
 
 describe('job messages', () => {
   it('names the original file, not the stored path, and reads as a sentence', () => {
     const names = ['intro.mp3', 'notes.txt'];
-    const msg = (reason: string) => failureMessage(new InputError('/data/uploads/x/abc.bin', reason, 1), names, false);
+    const msg = (reason: string) => inputFailureMessage(new InputError('/data/uploads/x/abc.bin', reason, 1), names);
     expect(msg('not audio (no audio stream)')).toBe('Could not merge: notes.txt is not audio (no audio stream)');
     expect(msg('empty file')).toBe('Could not merge: notes.txt is an empty file');
     expect(msg('no decodable audio (zero duration)')).toBe('Could not merge: notes.txt has no decodable audio (zero duration)');
@@ -16,16 +15,16 @@ describe('job messages', () => {
   });
 
   it('falls back to the engine display name when the index is unknown', () => {
-    expect(failureMessage(new InputError('b.wav', 'not audio (x)'), ['a.mp3'], false)).toBe('Could not merge: b.wav is not audio (x)');
+    expect(inputFailureMessage(new InputError('b.wav', 'not audio (x)'), ['a.mp3'])).toBe('Could not merge: b.wav is not audio (x)');
   });
 
-  it('keeps internal details out of the message and tells shutdown apart', () => {
-    expect(failureMessage(new Error('ENOSPC /data/tmp'), [], false)).toBe(INTERNAL_MESSAGE);
-    expect(failureMessage(new AbortError(), [], false)).toBe(SHUTDOWN_MESSAGE);
-    expect(jobFailureKind(failureMessage(new InputError('a', 'empty file', 0), ['a'], false))).toBe('input');
-    expect(jobFailureKind(SHUTDOWN_MESSAGE)).toBe('unavailable');
-    expect(jobFailureKind(INTERRUPTED_MESSAGE)).toBe('unavailable');
-    expect(jobFailureKind(INTERNAL_MESSAGE)).toBe('internal');
+  it('keeps internal details out of the message, tells shutdown apart, and never retries bad input', () => {
+    expect(asJobFailure(new Error('EACCES /data/tmp'), false)).toMatchObject({ message: INTERNAL_MESSAGE, kind: 'internal', retryable: true });
+    expect(asJobFailure(new AbortError(), false)).toMatchObject({ message: SHUTDOWN_MESSAGE, kind: 'unavailable', retryable: true });
+    expect(asJobFailure(new Error('killed'), true)).toMatchObject({ message: SHUTDOWN_MESSAGE, kind: 'unavailable' });
+    const refused = inputFailure('Could not merge: a is an empty file');
+    expect(asJobFailure(refused, true)).toBe(refused);
+    expect(refused).toMatchObject({ kind: 'input', retryable: false });
   });
 
   it('counts the merges ahead in plain words', () => {

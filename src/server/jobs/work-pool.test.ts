@@ -94,6 +94,30 @@ describe('WorkPool', () => {
     expect(secondStarted).toBe(false);
   });
 
+  it('withdraw takes one waiting task out of line and moves those behind it up', async () => {
+    const pool = new WorkPool(1);
+    const gate = deferred();
+    const waits: Array<[string, number]> = [];
+    const started: string[] = [];
+    const task = (name: string) => ({
+      onWait: (ahead: number) => waits.push([name, ahead]),
+      start: async () => {
+        started.push(name);
+        if (name === 'a') await gate.promise;
+      },
+    });
+    const [a, b, c] = [task('a'), task('b'), task('c')];
+    const done = [pool.submit(a), pool.submit(b), pool.submit(c)];
+    await tick();
+    expect(pool.withdraw(b, new Error('cancelled'))).toBe(true);
+    await expect(done[1]).rejects.toThrow('cancelled');
+    expect(waits).toEqual([['b', 1], ['c', 2], ['c', 1]]);
+    expect(pool.withdraw(a, new Error('running'))).toBe(false);
+    gate.resolve();
+    await Promise.all([done[0], done[2]]);
+    expect(started).toEqual(['a', 'c']);
+  });
+
   it('refuses a concurrency below one', () => {
     expect(() => new WorkPool(0)).toThrow(/concurrency/);
   });

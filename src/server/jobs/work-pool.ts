@@ -42,6 +42,16 @@ export class WorkPool {
     return this.line.splice(0).map((w) => ({ ...w.task, cancel: w.reject }));
   }
 
+  /** Take one waiting task out of the line; it never starts, and its caller gets `reason`. False when it is not waiting. */
+  withdraw(task: PoolTask<unknown>, reason: unknown): boolean {
+    const at = this.line.findIndex((w) => w.task === task);
+    if (at < 0) return false;
+    const [gone] = this.line.splice(at, 1);
+    gone.reject(reason);
+    this.pump();
+    return true;
+  }
+
   private pump(): void {
     while (this.running < this.concurrency && this.line.length > 0) {
       const next = this.line.shift()!;

@@ -5,11 +5,11 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { FastifyBaseLogger } from 'fastify';
 import { Server, type ServerOptions } from 'socket.io';
+import type { Broadcaster } from './broadcaster.js';
 import { channelOf, mayJoin } from './channels.js';
 
-export interface Realtime {
-  /** Send `event` to the channel's members as Echo expects: emit(event, channel, payload). */
-  broadcast(channel: string, event: string, payload: Record<string, unknown>): void;
+/** The socket server; its broadcast reaches a channel's members as Echo expects: emit(event, channel, payload). */
+export interface Realtime extends Broadcaster {
   /** The port actually listened on (useful when configured as 0). */
   readonly port: number;
   close(): Promise<void>;
@@ -21,7 +21,7 @@ export interface RealtimeOptions {
   /** CORS: the app's own origin(s), with credentials. */
   allowOrigin: (origin: string | undefined) => boolean;
   /** The sid owned by the browser whose handshake carried this Cookie header, or null. */
-  sidForCookieHeader: (cookieHeader: string | undefined) => string | null;
+  sidForCookieHeader: (cookieHeader: string | undefined) => Promise<string | null> | string | null;
   log: FastifyBaseLogger;
   /** Share rooms with other processes (the Redis adapter); alone when omitted. */
   adapter?: ServerOptions['adapter'];
@@ -58,13 +58,13 @@ export async function createRealtime(opts: RealtimeOptions): Promise<Realtime> {
 
   io.on('connection', (socket) => {
     const cookie = socket.handshake.headers.cookie;
-    socket.on('subscribe', (payload: unknown) => {
+    socket.on('subscribe', async (payload: unknown) => {
       const channel = channelOf(payload);
       if (channel === null) return;
       // The session is looked up per subscribe, so a session swept meanwhile is refused.
       let sid: string | null = null;
       try {
-        sid = opts.sidForCookieHeader(cookie);
+        sid = await opts.sidForCookieHeader(cookie);
       } catch (err) {
         opts.log.warn({ err }, 'realtime: session lookup failed');
       }

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeTone, tempDir } from '../../../../test/support/audio-fixtures.js';
 import { listItems, openSession, startTestApp, upload, type TestApp, type TestSession } from '../../../../test/support/server-harness.js';
+import { job } from '../../../../test/support/job-kit.js';
 
 let t: TestApp;
 let dir: string;
@@ -106,18 +107,14 @@ describe('GET /results/{sid}/{id}.mp3', () => {
   it('serves a result with Range, and as an attachment with its download name', async () => {
     const mp3 = await makeTone(path.join(dir, 'merged.mp3'), { seconds: 1 });
     const resultBytes = await readFile(mp3);
-    const job = {
-      id: 'job1', sid: owner.sid, appid: owner.appid, itemIds: [item.id], status: 'succeeded' as const,
-      error: null, resultId: 'res1', createdAt: 1, startedAt: 1, finishedAt: 2,
-    };
-    t.store.addJob(job);
+    await t.store.addJob(job('job1', owner.sid, [item.id], owner.appid, { status: 'succeeded', resultId: 'res1', startedAt: 1, finishedAt: 2 }));
     const result = {
-      id: 'res1', sid: owner.sid, jobId: 'job1', file: 'res1.mp3', downloadName: 'merged-2026-11-21-1430.mp3',
-      duration: 1, size: resultBytes.length, sources: ['voice.wav'], createdAt: Date.now(),
+      id: 'res1', sid: owner.sid, jobId: 'job1', file: 'res1.mp3', downloadName: 'merged-2026-11-21-1430.mp3', format: 'mp3',
+      duration: 1, size: resultBytes.length, sources: ['voice.wav'], chapters: [], createdAt: Date.now(),
     };
     await mkdir(t.storage.resultsDir(owner.sid), { recursive: true });
     await copyFile(mp3, t.storage.resultPath(result));
-    t.store.addResult(result);
+    await t.store.addResult(result);
 
     const whole = await get(`/results/${owner.sid}/res1.mp3`);
     expect(whole.statusCode).toBe(200);

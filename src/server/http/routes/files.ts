@@ -1,17 +1,15 @@
 // GET /upload/{sid}/{newfilename}.{format} and GET /results/{sid}/{id}.mp3, with Range.
-// The file is found by looking the names up in the database; the path comes from Storage only.
-import { createReadStream } from 'node:fs';
-import { stat } from 'node:fs/promises';
+// The file is found by looking the names up in the database; its bytes come from FileStorage only.
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { fail } from '../errors.js';
 import { contentTypeFor, parseRange } from '../../files/range.js';
 import { requireSession } from '../session.js';
-import type { Storage } from '../../files/storage.js';
+import { resultRef, uploadRef, type FileRef, type FileStorage } from '../../files/storage.js';
 import type { Store } from '../../data/store.js';
 
 export interface FilesRouteDeps {
   store: Store;
-  storage: Storage;
+  files: FileStorage;
 }
 
 const STORED_NAME = /^([A-Za-z0-9_-]{1,128})\.([a-z0-9]{1,10})$/;
@@ -23,16 +21,17 @@ interface FileParams {
 
 async function sendFile(
   reply: FastifyReply,
-  filePath: string,
+  files: FileStorage,
+  ref: FileRef,
   contentType: string,
   rangeHeader: string | undefined,
 ): Promise<FastifyReply> {
-  const info = await stat(filePath).catch(() => undefined);
-  if (!info?.isFile()) fail('notFound');
+  const info = await files.stat(ref);
+  if (!info) fail('notFound');
   const range = parseRange(rangeHeader, info.size);
   reply
     .header('accept-ranges', 'bytes')
-    .header('last-modified', info.mtime.toUTCString())
+    .header('last-modified', info.modifiedAt.toUTCString())
     .header('cache-control', 'private, no-cache')
     .header('x-content-type-options', 'nosniff');
   if (range.kind === 'unsatisfiable') {
@@ -44,9 +43,9 @@ async function sendFile(
       .status(206)
       .header('content-range', `bytes ${range.start}-${range.end}/${info.size}`)
       .header('content-length', range.end - range.start + 1)
-      .send(createReadStream(filePath, { start: range.start, end: range.end }));
+      .send(await files.read(ref, range));
   }
-  return reply.status(200).header('content-length', info.size).send(createReadStream(filePath));
+  return reply.status(200).header('content-length', info.size).send(await files.read(ref));
 }
 
 /** RFC 6266 attachment with an ASCII fallback and the UTF-8 name. */
@@ -55,16 +54,16 @@ export function attachment(name: string): string {
   return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(name)}`;
 }
 
-export async function filesRoutes(app: FastifyInstance, { store, storage }: FilesRouteDeps): Promise<void> {
+export async function filesRoutes(app: FastifyInstance, { store, files }: FilesRouteDeps): Promise<void> {
   app.get<{ Params: FileParams }>('/upload/:sid/:file', async (request, reply) => {
     const session = requireSession(request);
     const { sid, file } = request.params;
     if (sid !== session.sid) fail('foreignFile');
     const m = STORED_NAME.exec(file);
     if (!m) fail('notFound');
-    const item = store.itemByStoredName(session.sid, m[1]);
+    const item = await store.itemByStoredName(session.sid, m[1]);
     if (!item || item.format !== m[2]) fail('notFound');
-    return sendFile(reply, storage.uploadPath(item), contentTypeFor(item.format), request.headers.range);
+    return sendFile(reply, files, uploadRef(item), contentTypeFor(item.format), request.headers.range);
   });
 
   app.get<{ Params: FileParams; Querystring: { download?: string } }>('/results/:sid/:file', async (request, reply) => {
@@ -73,9 +72,9 @@ export async function filesRoutes(app: FastifyInstance, { store, storage }: File
     if (sid !== session.sid) fail('foreignFile');
     const m = /^([A-Za-z0-9_-]{1,128})\.mp3$/.exec(file);
     if (!m) fail('notFound');
-    const result = store.getResult(session.sid, m[1]);
+    const result = await store.getResult(session.sid, m[1]);
     if (!result) fail('notFound');
     if (request.query.download === '1') reply.header('content-disposition', attachment(result.downloadName));
-    return sendFile(reply, storage.resultPath(result), 'audio/mpeg', request.headers.range);
+    return sendFile(reply, files, resultRef(result), 'audio/mpeg', request.headers.range);
   });
 }

@@ -1,4 +1,4 @@
-// POST /app/merge/getDataJson {"appid"}: this session's items for the appid, in upload order.
+// POST /app/merge/getDataJson {"appid"}: this session's items for the appid, in the saved order.
 import type { FastifyInstance } from 'fastify';
 import type { AudioItem } from '../../../shared/types.js';
 import { requireSession } from '../session.js';
@@ -34,7 +34,7 @@ export async function itemsRoutes(app: FastifyInstance, { store }: { store: Stor
     },
     async (request, reply) => {
       const session = requireSession(request);
-      const rows = store.listItems(session.sid, request.body.appid);
+      const rows = await store.listItems(session.sid, request.body.appid);
       let json = answers.get(rows);
       if (json === undefined) {
         json = JSON.stringify(rows.map(toAudioItem));

@@ -1,5 +1,5 @@
 // The merge route on its own: a bare Fastify with a session taken from a test header, the real
-// job runner over an in-memory store, and a scripted merge. The whole app is tested in test/.
+// in-process job queue over an in-memory store, and a scripted merge. The whole app is tested in test/.
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { InputError } from '../../../engine/errors.js';
@@ -8,13 +8,15 @@ import { tempDir } from '../../../../test/support/audio-fixtures.js';
 import { MemoryStore } from '../../../../test/support/memory-store.js';
 import { resolveConfig } from '../../config.js';
 import { AppError } from '../errors.js';
-import { createJobRunner } from '../../jobs/job-runner.js';
-import { diskStorage, fakeTools, item, RecordingRealtime, scriptedMerge, silentLog } from '../../../../test/support/job-kit.js';
+import { createInProcessQueue } from '../../jobs/in-process-queue.js';
+import { createMergeProcessor } from '../../jobs/merge-processor.js';
+import { broadcastJobStatus } from '../../realtime/status-broadcasts.js';
+import { diskStorage, fakeTools, item, RecordingBroadcaster, scriptedMerge, silentLog } from '../../../../test/support/job-kit.js';
 import { mergeRoutes } from './merge.js';
 
 let app: FastifyInstance;
 let store: MemoryStore;
-let realtime: RecordingRealtime;
+let realtime: RecordingBroadcaster;
 let cleanup: () => Promise<void>;
 let script: NonNullable<Parameters<typeof scriptedMerge>[0]>;
 let calls: ReturnType<typeof scriptedMerge>['calls'];
@@ -23,27 +25,27 @@ beforeEach(async () => {
   const tmp = await tempDir('merge-route-');
   cleanup = tmp.cleanup;
   store = new MemoryStore();
-  realtime = new RecordingRealtime();
-  for (const sid of ['S1', 'S2']) store.createSession(`h-${sid}`, sid, 'csrf', 0);
-  ['a.mp3', 'b.wav', 'c.flac'].forEach((name, n) => store.addItem(item('S1', n, name)));
-  store.addItem(item('S1', 9, 'other.mp3', 'other-app'));
-  store.addItem(item('S2', 0, 'bob.mp3'));
+  realtime = new RecordingBroadcaster();
+  for (const sid of ['S1', 'S2']) await store.createSession(`h-${sid}`, sid, 'csrf', 0);
+  const items = [...['a.mp3', 'b.wav', 'c.flac'].map((name, n) => item('S1', n, name)), item('S1', 9, 'other.mp3', 'other-app'), item('S2', 0, 'bob.mp3')];
+  for (const i of items) await store.addItemIfUnder(i, 100);
   script = {};
   // Read at call time, so a test may script a failure after setup.
   const scripted = scriptedMerge(script);
   calls = scripted.calls;
-  const jobs = createJobRunner({
-    store, storage: diskStorage(tmp.dir), realtime, tools: fakeTools, concurrency: 1, log: silentLog, merge: scripted.merge,
-  });
+  const files = diskStorage(tmp.dir);
+  const processor = createMergeProcessor({ store, files, tools: fakeTools, merge: scripted.merge, engineConcurrency: 1 });
+  const jobs = createInProcessQueue({ store, files, processor, concurrency: 1, log: silentLog });
+  broadcastJobStatus(jobs.events, realtime);
   app = Fastify();
   app.decorateRequest('amSession', null);
   app.addHook('onRequest', async (request) => {
-    request.amSession = store.sessionBySid(String(request.headers['x-test-sid'])) ?? null;
+    request.amSession = (await store.sessionBySid(String(request.headers['x-test-sid']))) ?? null;
   });
   app.setErrorHandler((error, _request, reply) =>
     error instanceof AppError ? reply.status(error.status).send({ error: error.message }) : reply.status(500).send({ error: 'internal' }),
   );
-  await app.register(async (scope) => mergeRoutes(scope, { store, jobs, config: resolveConfig({ maxFiles: 5 }) }));
+  await app.register(async (scope) => mergeRoutes(scope, { store, jobs, config: resolveConfig({ maxFiles: 5 }), now: Date.now }));
 });
 
 afterEach(async () => {

@@ -5,16 +5,17 @@ import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { MERGE_SUCCESS } from '../../../shared/types.js';
 import type { AppConfig } from '../../config.js';
-import { AppError, fail } from '../errors.js';
-import { jobFailureKind } from '../../jobs/job-messages.js';
-import type { JobRunner } from '../../jobs/job-runner.js';
+import { AppError, fail, type ErrorCode } from '../errors.js';
+import { QueueClosedError, type FailureKind } from '../../jobs/job-errors.js';
+import { queuedJobRow, type JobOutcome, type JobQueue, type MergeJobData } from '../../jobs/queue.js';
 import { requireSession } from '../session.js';
-import type { JobRow, Store } from '../../data/store.js';
+import type { Store } from '../../data/store.js';
 
 export interface MergeRouteDeps {
   store: Store;
-  jobs: JobRunner;
+  jobs: JobQueue;
   config: AppConfig;
+  now: () => number;
 }
 
 const MAX_ID_LENGTH = 200;
@@ -34,40 +35,41 @@ export function orderedIds(body: unknown, maxFiles: number): string[] {
   });
 }
 
-export async function mergeRoutes(app: FastifyInstance, { store, jobs, config }: MergeRouteDeps): Promise<void> {
+const FAILURE_CODES: Record<FailureKind, ErrorCode> = { input: 'notAudio', unavailable: 'unavailable', internal: 'mergeFailed' };
+
+/** A job that did not succeed, as the HTTP answer it gets. */
+export function outcomeError(outcome: Exclude<JobOutcome, { state: 'succeeded' }>): AppError {
+  if (outcome.state === 'cancelled') return new AppError('cancelled', outcome.message);
+  return new AppError(FAILURE_CODES[outcome.kind], outcome.message);
+}
+
+export async function mergeRoutes(app: FastifyInstance, { store, jobs, config, now }: MergeRouteDeps): Promise<void> {
   app.post(
     '/app/merge/mergemp3',
     { config: { rateLimit: { max: config.mergeRateLimit, timeWindow: '1 minute' } } },
     async (request, reply) => {
       const session = requireSession(request);
       const ids = orderedIds(request.body, config.maxFiles);
-      const owned = store.itemsOwnedBy(session.sid, [...new Set(ids)]);
+      const owned = await store.itemsOwnedBy(session.sid, [...new Set(ids)]);
       const byId = new Map(owned.map((i) => [i.id, i]));
       // Nothing is queued unless every id is this session's.
       if (ids.some((id) => !byId.has(id))) fail('foreignItem');
       const appids = new Set(owned.map((i) => i.appid));
       if (appids.size !== 1) fail('badRequest', 'The items come from more than one widget (appid)');
 
-      const job: JobRow = {
-        id: randomUUID(),
-        sid: session.sid,
-        appid: owned[0].appid,
-        itemIds: ids,
-        status: 'queued',
-        error: null,
-        resultId: null,
-        createdAt: Date.now(),
-        startedAt: null,
-        finishedAt: null,
-      };
-      store.addJob(job);
-      request.log.info({ job: job.id, items: ids.length }, 'merge queued');
+      const data: MergeJobData = { jobId: randomUUID(), sid: session.sid, appid: owned[0].appid, itemIds: ids, options: {}, requestId: null };
+      await store.addJob(queuedJobRow(data, now()));
+      request.log.info({ job: data.jobId, items: ids.length }, 'merge queued');
       // The job is not tied to this request: a client that goes away does not stop it.
-      const done = await jobs.run(job);
-      if (done.status === 'succeeded') return reply.type('application/json').send(JSON.stringify(MERGE_SUCCESS));
-      const kind = jobFailureKind(done.error);
-      const code = kind === 'input' ? 'notAudio' : kind === 'unavailable' ? 'unavailable' : 'mergeFailed';
-      throw new AppError(code, done.error ?? undefined);
+      let outcome: JobOutcome;
+      try {
+        outcome = await (await jobs.enqueue(data)).finished;
+      } catch (err) {
+        if (err instanceof QueueClosedError) fail('unavailable');
+        throw err;
+      }
+      if (outcome.state === 'succeeded') return reply.type('application/json').send(JSON.stringify(MERGE_SUCCESS));
+      throw outcomeError(outcome);
     },
   );
 }

@@ -3,19 +3,20 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AppConfig } from '../../config.js';
 import type { Flash } from '../flash.js';
 import { renderHostPage } from '../host-page.js';
-import type { Realtime } from '../../realtime/server.js';
+
 import { startSession } from '../session.js';
 import type { Store } from '../../data/store.js';
 
 export interface PageRouteDeps {
   store: Store;
   config: AppConfig;
-  realtime: Realtime;
+  /** The port the realtime server really listens on (config may say 0 in tests); 0 when off. */
+  socketPort: () => number;
   flash: Flash;
   now: () => number;
 }
 
-export async function pageRoutes(app: FastifyInstance, { store, config, realtime, flash, now }: PageRouteDeps): Promise<void> {
+export async function pageRoutes(app: FastifyInstance, { store, config, socketPort, flash, now }: PageRouteDeps): Promise<void> {
   // Each page view without a session stores one: limit those per address, so a flood of cookieless
   // requests cannot grow the database without bound (a browser with its session is never limited).
   const rateLimit = {
@@ -25,15 +26,14 @@ export async function pageRoutes(app: FastifyInstance, { store, config, realtime
     allowList: (request: FastifyRequest) => request.amSession !== null,
   };
   app.get('/', { config: { rateLimit } }, async (request, reply) => {
-    const session = request.amSession ?? startSession(store, reply, now());
+    const session = request.amSession ?? (await startSession(store, reply, now()));
     const html = renderHostPage({
       csrfToken: session.csrfToken,
       sid: session.sid,
       appid: config.appId,
-      // The port the realtime server really listens on (config may say 0 in tests).
-      socketPort: realtime.port || config.socketPort,
+      socketPort: socketPort() || config.socketPort,
       maxFileMb: Number((config.maxFileBytes / (1024 * 1024)).toFixed(2)),
-      results: store.listResults(session.sid),
+      results: await store.listResults(session.sid),
       notices: flash.take(session.sid),
     });
     return reply

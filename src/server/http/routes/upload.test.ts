@@ -82,7 +82,7 @@ describe('POST /app/merge/upload', () => {
     expect(res.statusCode).toBe(422);
     expect(res.json().error).toMatch(/^notes\.mp3 was not stored: not audio\b/);
     expect(res.json().errors).toEqual([{ filename: 'notes.mp3', error: res.json().error }]);
-    expect(t.store.countItems(s.sid)).toBe(0);
+    expect(await t.store.countItems(s.sid)).toBe(0);
     expect(await filesIn('tmp')).toEqual([]);
     expect(await readdir(path.join(t.dataDir, 'uploads'))).not.toContain(s.sid);
   });
@@ -92,7 +92,7 @@ describe('POST /app/merge/upload', () => {
     const res = await upload(t.app, s, [f('big.wav')]);
     expect(res.statusCode).toBe(413);
     expect(res.json().error).toBe('big.wav is larger than the 0.25 MB limit');
-    expect(t.store.countItems(s.sid)).toBe(0);
+    expect(await t.store.countItems(s.sid)).toBe(0);
     expect(await filesIn('tmp')).toEqual([]);
     expect(await readdir(path.join(t.dataDir, 'uploads'))).not.toContain(s.sid);
   });
@@ -119,7 +119,16 @@ describe('POST /app/merge/upload', () => {
     const again = await upload(t.app, s, [f('three.flac')]);
     expect(again.statusCode).toBe(409);
     expect(again.json().error).toMatch(/three\.flac.*at most 4 files/);
-    expect(t.store.countItems(s.sid)).toBe(4);
+    expect(await t.store.countItems(s.sid)).toBe(4);
+    expect(await filesIn(path.join('uploads', s.sid))).toHaveLength(4);
+  });
+
+  it('stores exactly MAX_FILES when many uploads of one session arrive at once, and no stray file', async () => {
+    const s = await openSession(t.app);
+    const answers = await Promise.all(Array.from({ length: 7 }, (_, n) => upload(t.app, s, [f('one.mp3', `at-once-${n}.mp3`)])));
+    expect(answers.map((a) => a.statusCode).sort()).toEqual([200, 200, 200, 200, 409, 409, 409]);
+    expect(await t.store.countItems(s.sid)).toBe(4);
+    expect(await listItems(t.app, s)).toHaveLength(4);
     expect(await filesIn(path.join('uploads', s.sid))).toHaveLength(4);
   });
 
@@ -140,7 +149,7 @@ describe('POST /app/merge/upload', () => {
     expect(wrong.statusCode).toBe(403);
     const wrongField = await upload(t.app, s, [f('one.mp3')], { csrf: null, fields: { _csrf: 'nope' } });
     expect(wrongField.statusCode).toBe(403);
-    expect(t.store.countItems(s.sid)).toBe(0);
+    expect(await t.store.countItems(s.sid)).toBe(0);
     expect(await filesIn('tmp')).toEqual([]);
   });
 
@@ -175,7 +184,7 @@ describe('POST /app/merge/upload', () => {
     const s = await openSession(t.app);
     const res = await upload(t.app, s, [f('one.mp3')], { appid: '../x' });
     expect(res.statusCode).toBe(400);
-    expect(t.store.countItems(s.sid)).toBe(0);
+    expect(await t.store.countItems(s.sid)).toBe(0);
     expect(await filesIn('tmp')).toEqual([]);
   });
 
@@ -212,7 +221,7 @@ describe('POST /app/merge/upload', () => {
     await vi.waitFor(async () => expect(await filesIn('tmp')).not.toEqual([]), { timeout: 20_000, interval: 20 });
     socket.destroy();
     await vi.waitFor(async () => expect(await filesIn('tmp')).toEqual([]), { timeout: 20_000, interval: 50 });
-    expect(t.store.countItems(s.sid)).toBe(0);
+    expect(await t.store.countItems(s.sid)).toBe(0);
     expect(await readdir(path.join(t.dataDir, 'uploads'))).not.toContain(s.sid);
   });
 });

@@ -1,8 +1,7 @@
 // POST /app/merge/upload: stream each part to tmp/, probe it with the engine, and only then store
 // it under a new random name with the real format. A refused file leaves nothing behind.
 import { createWriteStream } from 'node:fs';
-import { mkdir, rename, stat, unlink } from 'node:fs/promises';
-import path from 'node:path';
+import { stat, unlink } from 'node:fs/promises';
 import { pipeline } from 'node:stream/promises';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { InputError, type ProbeResult, type Tools } from '../../../engine/index.js';
@@ -11,8 +10,8 @@ import type { AppConfig } from '../../config.js';
 import { AppError, fail, type ErrorCode } from '../errors.js';
 import type { Flash } from '../flash.js';
 import { csrfMatches, CSRF_HEADER, randomId, requireSession } from '../session.js';
-import type { DiskStorage } from '../../files/storage.js';
-import type { Store } from '../../data/store.js';
+import { uploadRef, type FileStorage } from '../../files/storage.js';
+import type { ItemRow, Store } from '../../data/store.js';
 import { displayName, isBrokenMultipart, megabytes, wantsHtml } from './upload-names.js';
 import { APPID_PATTERN, toAudioItem } from './items.js';
 
@@ -20,7 +19,7 @@ export type Prober = (file: string, opts: { tools?: Tools; displayName?: string 
 
 export interface UploadRouteDeps {
   store: Store;
-  storage: DiskStorage;
+  files: FileStorage;
   config: AppConfig;
   tools: Tools;
   probe: Prober;
@@ -51,7 +50,7 @@ const SAFE_FORMAT = /^[a-z0-9]{1,10}$/;
 const removeQuietly = (file: string) => unlink(file).catch(() => {});
 
 export async function uploadRoutes(app: FastifyInstance, deps: UploadRouteDeps): Promise<void> {
-  const { store, storage, config } = deps;
+  const { store, files, config } = deps;
   const limitMb = megabytes(config.maxFileBytes);
 
   app.post(
@@ -93,12 +92,12 @@ export async function uploadRoutes(app: FastifyInstance, deps: UploadRouteDeps):
             part.file.resume();
             continue;
           }
-          if (store.countItems(session.sid) + probed.length >= config.maxFiles) {
+          if ((await store.countItems(session.sid)) + probed.length >= config.maxFiles) {
             part.file.resume();
             refused.push(tooMany(filename, config.maxFiles));
             continue;
           }
-          const tmp = path.join(storage.tmpDir, `${randomId(16)}.upload`);
+          const tmp = files.scratchPath(`${randomId(16)}.upload`);
           inFlight.add(tmp);
           await pipeline(part.file, createWriteStream(tmp, { flags: 'wx' }));
           if (part.file.truncated) {
@@ -156,12 +155,12 @@ function tooMany(filename: string, limit: number): Refusal {
 }
 
 /**
- * Move a probed temp file into uploads/{sid}/ and record it. The count check and the insert are
- * one synchronous step, so two uploads at once cannot pass the limit together.
+ * Move a probed temp file into storage and record it. The count check and the insert are one
+ * atomic store operation, so two uploads at once cannot pass the limit together.
  */
-async function storeOne(deps: UploadRouteDeps, sid: string, appid: string, p: Probed) {
-  const { store, storage, config } = deps;
-  const item = {
+async function storeOne(deps: UploadRouteDeps, sid: string, appid: string, p: Probed): Promise<ItemRow | undefined> {
+  const { store, files, config } = deps;
+  const item: ItemRow = {
     id: randomId(16),
     sid,
     appid,
@@ -175,19 +174,14 @@ async function storeOne(deps: UploadRouteDeps, sid: string, appid: string, p: Pr
     channels: p.probe.channels,
     createdAt: deps.now(),
   };
-  const finalPath = storage.uploadPath(item);
-  await mkdir(storage.uploadsDir(sid), { recursive: true });
-  await rename(p.tmp, finalPath);
+  const ref = uploadRef(item);
+  await files.put(ref, p.tmp);
+  let added = false;
   try {
-    if (store.countItems(sid) >= config.maxFiles) {
-      await removeQuietly(finalPath);
-      return undefined;
-    }
-    store.addItem(item);
-    return item;
-  } catch (err) {
-    await removeQuietly(finalPath);
-    throw err;
+    added = await store.addItemIfUnder(item, config.maxFiles);
+    return added ? item : undefined;
+  } finally {
+    if (!added) await files.remove(ref).catch(() => {});
   }
 }
 

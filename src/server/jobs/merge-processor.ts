@@ -1,0 +1,112 @@
+// The merge processor: one job's data in, one stored result out. It reads the items from the
+// store and their files from storage itself, so the data it is given stays plain JSON. All
+// that is in flight lives in the job's own scratch folder (removed whatever happens); the result
+// file is named after the job id, so a restart can tell a finished-but-unrecorded file apart.
+import { mkdir, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { AbortError, InputError } from '../../engine/errors.js';
+import type { MergeOptions, MergeReport, Tools } from '../../engine/index.js';
+import type { ItemRow, ResultRow, Store } from '../data/store.js';
+import { resultRef, uploadRef, type FileStorage } from '../files/storage.js';
+import { inputFailure } from './job-errors.js';
+import { downloadName, inputFailureMessage, MISSING_MESSAGE } from './job-messages.js';
+import type { MergeJobData, Processor } from './queue.js';
+
+export type MergeFn = (inputs: string[], output: string, opts: MergeOptions) => Promise<MergeReport>;
+
+export interface MergeProcessorDeps {
+  store: Store;
+  files: FileStorage;
+  tools: Tools;
+  /** The engine's mergeFiles unless a test injects its own. */
+  merge?: MergeFn;
+  now?: () => Date;
+  /** Parallel transcodes inside one merge. */
+  engineConcurrency: number;
+}
+
+/** Merges share the cores: with `workers` merges at once, each may run this many transcodes. */
+export const engineConcurrencyFor = (workers: number) => Math.max(1, Math.floor(os.availableParallelism() / Math.max(1, workers)));
+
+export const jobScratchName = (jobId: string) => `job-${jobId}`;
+export const resultFileName = (jobId: string, format = 'mp3') => `${jobId}.${format}`;
+
+/** The job's items in merge order, duplicates kept; a JobFailure when one is gone. */
+export async function orderedItems(store: Store, data: Pick<MergeJobData, 'sid' | 'itemIds'>): Promise<ItemRow[]> {
+  const owned = new Map((await store.itemsOwnedBy(data.sid, [...new Set(data.itemIds)])).map((i) => [i.id, i]));
+  return data.itemIds.map((id) => {
+    const item = owned.get(id);
+    if (!item) throw inputFailure(MISSING_MESSAGE);
+    return item;
+  });
+}
+
+export function createMergeProcessor(deps: MergeProcessorDeps): Processor {
+  const { store, files } = deps;
+  // Loaded on first use, so the server (and its tests) do not pull in the whole engine up front.
+  const merge: MergeFn =
+    deps.merge ?? (async (inputs, output, opts) => (await import('../../engine/index.js')).mergeFiles(inputs, output, opts));
+  const now = deps.now ?? (() => new Date());
+
+  async function runEngine(data: MergeJobData, items: ItemRow[], work: string, progress: (p: number) => void, signal: AbortSignal) {
+    const names = items.map((i) => i.filename);
+    const inputs = await Promise.all(items.map((i) => files.localPath(uploadRef(i), work)));
+    const output = path.join(work, 'merged.mp3');
+    try {
+      const report = await merge(inputs, output, {
+        onProgress: progress,
+        signal,
+        tmpDir: work,
+        displayNames: names,
+        tools: deps.tools,
+        concurrency: deps.engineConcurrency,
+      });
+      return { output, report };
+    } catch (err) {
+      // The same inputs would fail again: worded for a person, and never retried.
+      if (err instanceof InputError) throw inputFailure(inputFailureMessage(err, names));
+      throw err;
+    }
+  }
+
+  /** Move the output into storage, then record it; a result is listed only once its file is in place. */
+  async function storeResult(data: MergeJobData, items: ItemRow[], output: string, report: MergeReport): Promise<ResultRow> {
+    const at = now();
+    const result: ResultRow = {
+      id: data.jobId,
+      sid: data.sid,
+      jobId: data.jobId,
+      file: resultFileName(data.jobId),
+      downloadName: downloadName(at),
+      format: 'mp3',
+      duration: report.durationSeconds,
+      size: report.bytes,
+      sources: items.map((i) => i.filename),
+      chapters: [],
+      createdAt: at.getTime(),
+    };
+    await files.put(resultRef(result), output);
+    try {
+      await store.addResult(result);
+    } catch (err) {
+      await files.remove(resultRef(result));
+      throw err;
+    }
+    return result;
+  }
+
+  return async (data, progress, signal) => {
+    const items = await orderedItems(store, data);
+    const work = files.scratchPath(jobScratchName(data.jobId));
+    try {
+      await mkdir(work, { recursive: true });
+      if (signal.aborted) throw new AbortError();
+      const { output, report } = await runEngine(data, items, work, (p) => progress(p), signal);
+      const result = await storeResult(data, items, output, report);
+      return { resultId: result.id, durationSeconds: result.duration, inputs: items.length };
+    } finally {
+      await rm(work, { recursive: true, force: true });
+    }
+  };
+}
