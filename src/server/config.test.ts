@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { configFromEnv, describeConfig, resolveConfig } from './config.js';
+import { checkRole, configFromEnv, describeConfig, resolveConfig } from './config.js';
 
 describe('configuration for more than one machine', () => {
   const env = {
@@ -33,6 +33,14 @@ describe('configuration for more than one machine', () => {
     expect(() => configFromEnv({ ROLE: 'both' })).toThrow(/ROLE must be one of all, web, worker, got "both"/);
     expect(() => configFromEnv({ DATABASE_URL: 'mysql://x' })).toThrow(/DATABASE_URL/);
     expect(() => configFromEnv({ S3_ENDPOINT: 'http://minio:9000' })).toThrow(/S3_BUCKET/);
+  });
+
+  it('refuses a web or worker role without the database, queue and bucket it must share', () => {
+    expect(() => checkRole(resolveConfig(configFromEnv({ ROLE: 'worker', REDIS_URL: env.REDIS_URL })))).toThrow(
+      'ROLE=worker needs DATABASE_URL, S3_BUCKET (shared by every web and worker process)',
+    );
+    expect(() => checkRole(resolveConfig(configFromEnv(env)))).not.toThrow();
+    expect(() => checkRole(resolveConfig(configFromEnv({})))).not.toThrow();
   });
 
   it('describes itself for the start-up log without passwords or the secret key', () => {

@@ -139,6 +139,16 @@ function scaledFromEnv(env: NodeJS.ProcessEnv, num: (name: string) => number | u
   return out;
 }
 
+/**
+ * Web and worker processes share everything through PostgreSQL, Redis and a bucket: a role
+ * without all three would take uploads no worker can read, or merges no web process hears of.
+ */
+export function checkRole(c: AppConfig): void {
+  if (c.role === 'all') return;
+  const missing = [!c.databaseUrl && 'DATABASE_URL', !c.redisUrl && 'REDIS_URL', !c.s3 && 'S3_BUCKET'].filter(Boolean);
+  if (missing.length > 0) throw new Error(`ROLE=${c.role} needs ${missing.join(', ')} (shared by every web and worker process)`);
+}
+
 /** The configuration as a start-up log may show it: no passwords, no secret keys. */
 export function describeConfig(c: AppConfig): Record<string, unknown> {
   const hidePassword = (url: string | undefined) => {

@@ -10,20 +10,25 @@ import fastifyMultipart from '@fastify/multipart';
 import fastifyRateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
 import { locateTools, probeFile, type Tools } from '../../engine/index.js';
+import { openBackends, type Backends } from '../backends.js';
 import { resolveConfig, type AppConfig } from '../config.js';
-import { withItemListCache } from '../data/item-list-cache.js';
-import { openSqliteStore } from '../data/sqlite-store.js';
 import type { Store } from '../data/store.js';
-import { createDiskStorage, type DiskStorage } from '../files/disk-storage.js';
+import type { DiskStorage } from '../files/disk-storage.js';
+import type { FileStorage } from '../files/storage.js';
 import { createSweeper, type Sweeper } from '../files/sweep.js';
+import { openBullQueue } from '../jobs/bullmq-queue.js';
+import { createBullJobQueue } from '../jobs/bullmq-job-queue.js';
 import { createInProcessQueue } from '../jobs/in-process-queue.js';
 import { createMergeProcessor, engineConcurrencyFor, type MergeFn } from '../jobs/merge-processor.js';
+import { startMergeWorker, type MergeWorker } from '../jobs/merge-worker.js';
 import type { JobQueue } from '../jobs/queue.js';
+import { redisAdapter, type RedisAdapterHandle } from '../realtime/redis-fanout.js';
 import { createRealtime, nullRealtime, type Realtime } from '../realtime/server.js';
 import { broadcastJobStatus } from '../realtime/status-broadcasts.js';
 import { AppError, ERRORS } from './errors.js';
 import { createFlash } from './flash.js';
 import { filesRoutes } from './routes/files.js';
+import { healthRoutes, type ReadinessCheck } from './routes/health.js';
 import { itemsRoutes } from './routes/items.js';
 import { mergeRoutes } from './routes/merge.js';
 import { pageRoutes } from './routes/page.js';
@@ -44,7 +49,10 @@ export interface AppDeps {
 export interface App {
   app: FastifyInstance;
   store: Store;
+  /** DATA_DIR: scratch, and the files themselves unless they are in a bucket. */
   storage: DiskStorage;
+  /** Where uploads and results live. */
+  files: FileStorage;
   realtime: Realtime;
   jobs: JobQueue;
   config: AppConfig;
@@ -55,9 +63,13 @@ export interface App {
 
 /** What has been started so far, so a failed start can stop it again. */
 interface Started {
-  store: Store;
+  backends: Backends;
   realtime: Realtime;
+  adapter?: RedisAdapterHandle;
   jobs?: JobQueue;
+  worker?: MergeWorker;
+  /** For /readyz when the queue is elsewhere (Redis). */
+  queueCheck?: ReadinessCheck;
   stopBroadcasts?: () => void;
 }
 
@@ -65,24 +77,14 @@ export async function createApp(partial: Partial<AppConfig> = {}, deps: AppDeps 
   const config = resolveConfig(partial);
   const now = deps.now ?? Date.now;
   const app = createFastify(config);
-  const storage = createDiskStorage(config.dataDir);
-  const started: Started = {
-    store: withItemListCache(openSqliteStore(path.join(storage.root, 'audio-merge.sqlite'))),
-    realtime: nullRealtime,
-  };
-  const { store } = started;
+  const started: Started = { backends: await openBackends(config), realtime: nullRealtime };
+  const { store, files, disk: storage } = started.backends;
   let closing = false;
   try {
     const tools = await findTools(app, config);
-    if (config.realtime) started.realtime = await startRealtime(app, config, store);
-    const jobs = (started.jobs = createInProcessQueue({
-      store,
-      files: storage,
-      processor: createMergeProcessor({ store, files: storage, tools, merge: deps.merge, engineConcurrency: engineConcurrencyFor(config.mergeConcurrency) }),
-      concurrency: config.mergeConcurrency,
-      log: app.log.child({ component: 'jobs' }),
-    }));
-    started.stopBroadcasts = broadcastJobStatus(jobs.events, started.realtime);
+    if (config.redisUrl) started.adapter = await redisAdapter(config.redisUrl);
+    if (config.realtime) started.realtime = await startRealtime(app, config, store, started.adapter);
+    const jobs = (started.jobs = await startJobs(app, config, started, tools, deps.merge));
     await jobs.recover();
     // Anything else left in scratch belongs to a process that is gone.
     await storage.clearScratch();
@@ -97,15 +99,18 @@ export async function createApp(partial: Partial<AppConfig> = {}, deps: AppDeps 
       index: false,
       list: false,
     });
+    const checks: ReadinessCheck[] = [...started.backends.checks];
+    if (started.queueCheck) checks.push(started.queueCheck);
+    await app.register(healthRoutes, { checks });
     await app.register(pageRoutes, { store, config, socketPort: () => realtime.port, flash, now });
-    await app.register(uploadRoutes, { store, files: storage, config, tools, probe: deps.probe ?? probeFile, now, flash });
+    await app.register(uploadRoutes, { store, files, config, tools, probe: deps.probe ?? probeFile, now, flash });
     await app.register(itemsRoutes, { store });
-    await app.register(filesRoutes, { store, files: storage });
+    await app.register(filesRoutes, { store, files });
     await app.register(async (scope) => mergeRoutes(scope, { store, jobs, config, now }));
 
     const sweeper = createSweeper({
       store,
-      files: storage,
+      files,
       retentionHours: config.retentionHours,
       intervalMs: config.sweepIntervalMs,
       now,
@@ -116,7 +121,7 @@ export async function createApp(partial: Partial<AppConfig> = {}, deps: AppDeps 
 
     let closePromise: Promise<void> | undefined;
     return {
-      app, store, storage, realtime, jobs, config, tools, sweeper,
+      app, store, storage, files, realtime, jobs, config, tools, sweeper,
       close() {
         // Once close() has begun, new requests are turned away while running merges finish.
         closing = true;
@@ -162,14 +167,42 @@ async function findTools(app: FastifyInstance, config: AppConfig): Promise<Tools
   return tools;
 }
 
-function startRealtime(app: FastifyInstance, config: AppConfig, store: Store): Promise<Realtime> {
+function startRealtime(app: FastifyInstance, config: AppConfig, store: Store, adapter?: RedisAdapterHandle): Promise<Realtime> {
   return createRealtime({
     host: config.host,
     port: config.socketPort,
     allowOrigin: (origin) => isOwnOrigin(origin, config.host, listenPort(app, config)),
     sidForCookieHeader: (header) => sidForCookieHeader(store, header),
     log: app.log.child({ component: 'realtime' }),
+    adapter: adapter?.adapter,
   });
+}
+
+/**
+ * The merge queue: in this process by default; with REDIS_URL, BullMQ, with this process's own
+ * worker when ROLE=all. There the workers tell progress to the browsers; here, the in-process
+ * queue's events are broadcast by this process.
+ */
+async function startJobs(app: FastifyInstance, config: AppConfig, started: Started, tools: Tools, merge?: MergeFn): Promise<JobQueue> {
+  const { store, files } = started.backends;
+  const log = app.log.child({ component: 'jobs' });
+  if (!config.redisUrl) {
+    const jobs = createInProcessQueue({
+      store,
+      files,
+      processor: createMergeProcessor({ store, files, tools, merge, engineConcurrency: engineConcurrencyFor(config.mergeConcurrency) }),
+      concurrency: config.mergeConcurrency,
+      log,
+    });
+    started.stopBroadcasts = broadcastJobStatus(jobs.events, started.realtime);
+    return jobs;
+  }
+  const redisUrl = config.redisUrl;
+  const jobs = createBullJobQueue({ queue: await openBullQueue({ redisUrl }), store, broadcaster: started.realtime, log });
+  started.queueCheck = { name: 'queue', check: () => jobs.ping() };
+  started.jobs = jobs;
+  if (config.role === 'all') started.worker = await startMergeWorker({ config: { ...config, redisUrl }, store, files, tools, log, merge });
+  return jobs;
 }
 
 /** Plugins, the session and CSRF hooks, and the one error handler every answer goes through. */
@@ -209,11 +242,13 @@ async function installRequestGuards(app: FastifyInstance, store: Store, now: () 
 
 /** Stop in the order that loses nothing: jobs finish (or fail cleanly), then realtime, HTTP, the store. */
 async function stopAll(app: FastifyInstance, started: Started): Promise<void> {
+  await started.worker?.close();
   await started.jobs?.shutdown();
   started.stopBroadcasts?.();
   await started.realtime.close();
+  started.adapter?.close();
   await app.close();
-  await started.store.close();
+  await started.backends.close();
 }
 
 function listenPort(app: FastifyInstance, config: AppConfig): number {

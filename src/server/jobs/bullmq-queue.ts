@@ -5,6 +5,7 @@
 import { Queue, QueueEvents } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { FailureKind, JobFailure } from './job-errors.js';
+import { INTERRUPTED_MESSAGE } from './job-messages.js';
 import type { MergeJobData, MergeJobResult } from './queue.js';
 import { checkNoEviction, openRedis } from './redis-connection.js';
 
@@ -24,7 +25,7 @@ export interface QueueNames {
 /** A final failure as BullMQ's failedReason: the message for a person and its kind, as JSON. */
 export const encodeFailure = (f: Pick<JobFailure, 'message' | 'kind'>) => JSON.stringify({ kind: f.kind, message: f.message });
 
-/** failedReason back to a failure; one BullMQ wrote itself (a merge stalled twice) is 'unavailable'. */
+/** failedReason back to a failure; one BullMQ wrote itself (the merge's workers died twice) is told as an interruption. */
 export function decodeFailure(reason: string): { kind: FailureKind; message: string } {
   try {
     const f = JSON.parse(reason) as { kind?: FailureKind; message?: string };
@@ -32,7 +33,7 @@ export function decodeFailure(reason: string): { kind: FailureKind; message: str
   } catch {
     // Not ours.
   }
-  return { kind: 'unavailable', message: reason };
+  return { kind: 'unavailable', message: INTERRUPTED_MESSAGE };
 }
 
 export const cancelChannel = (q: QueueNames) => `${q.prefix}:${q.name}:cancel`;
@@ -55,8 +56,8 @@ export interface BullQueueOptions {
 export interface BullQueue {
   names: QueueNames;
   enqueue(data: MergeJobData): Promise<void>;
-  /** Stop the merge wherever it is: out of the line if waiting, aborted on its worker if running. */
-  cancel(jobId: string): Promise<void>;
+  /** Stop the merge wherever it is: out of the line if waiting ('removed'), aborted on its worker if running ('signalled'). */
+  cancel(jobId: string): Promise<'removed' | 'signalled'>;
   /** Listen to every job's events; returns the unsubscribe. */
   onEvent(listener: (e: QueueEvent) => void): () => void;
   /** BullMQ's state of the job ('waiting', 'active', 'completed', ...), or 'unknown'. */
@@ -115,8 +116,9 @@ export async function openBullQueue(opts: BullQueueOptions): Promise<BullQueue> 
     async cancel(jobId) {
       // The flag first: a worker that takes the job from now on sees it before it starts.
       await connection.set(cancelFlag(names, jobId), '1', 'EX', KEEP_SECONDS);
-      if ((await queue.remove(jobId)) === 1) return;
+      if ((await queue.remove(jobId)) === 1) return 'removed';
       await connection.publish(cancelChannel(names), jobId);
+      return 'signalled';
     },
     onEvent(listener) {
       listeners.add(listener);

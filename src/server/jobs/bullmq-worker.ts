@@ -40,6 +40,8 @@ export interface RunReporter {
   started(data: MergeJobData, attempt: number): Promise<void>;
   progress(data: MergeJobData, percent: number, text?: string): void;
   succeeded(data: MergeJobData, result: MergeJobResult): Promise<void>;
+  /** This run stopped and the merge goes on elsewhere (retried, handed back, taken over). */
+  interrupted(data: MergeJobData): Promise<void>;
   /** The merge's final end, not one run's: a run that will be retried is not reported. */
   ended(data: MergeJobData, ending: RunEnding): Promise<void>;
 }
@@ -48,6 +50,7 @@ const silentReporter: RunReporter = {
   started: async () => undefined,
   progress: () => undefined,
   succeeded: async () => undefined,
+  interrupted: async () => undefined,
   ended: async () => undefined,
 };
 
@@ -103,13 +106,16 @@ export async function startBullWorker(processor: MergeProcessor, opts: BullWorke
     } catch (err) {
       if (abort.aborted && abort.reason === CANCELLED_REASON) return cancelled(job.data);
       if (abort.aborted && abort.reason === HAND_BACK) {
+        await reporter.interrupted(job.data);
         await job.moveToWait(token);
         throw new WaitingError();
       }
-      // Another worker has the merge now: it tells what happens next.
-      if (abort.aborted && abort.reason === LOCK_LOST) throw err;
       const failure = asJobFailure(err, false);
-      if (failure.retryable && attempt < MERGE_ATTEMPTS) throw err;
+      // Another worker has the merge now (it tells what happens next), or it runs once more.
+      if ((abort.aborted && abort.reason === LOCK_LOST) || (failure.retryable && attempt < MERGE_ATTEMPTS)) {
+        await reporter.interrupted(job.data);
+        throw err;
+      }
       await reporter.ended(job.data, { state: 'failed', failure });
       throw new UnrecoverableError(encodeFailure(failure));
     } finally {
