@@ -2,5 +2,6 @@
 export { probeFile } from './pipeline/probe.js';
 export { mergeFiles } from './pipeline/merge.js';
 export { locateTools, resolveToolPaths, lazyToolPaths } from './ffmpeg/tools.js';
-export { InputError, ToolError, AbortError } from './errors.js';
+export { EngineError, InputError, OutputError, ToolError, AbortError } from './errors.js';
+export type { EngineErrorCode, InputErrorCode } from './errors.js';
 export type { Tools, ProbeResult, MergeOptions, MergeReport } from './types.js';

@@ -1,5 +1,5 @@
 // Re-encode one input to a temporary MP3 with exactly the plan's rate, channels and bit rate.
-import { InputError, ToolError } from '../errors.js';
+import { InputError, OutputError, ToolError } from '../errors.js';
 import { fileArg, lastLine, spawnRunner, type Runner } from './runner.js';
 import { assertToolWorks } from './tool-check.js';
 import type { Tools } from '../types.js';
@@ -75,7 +75,9 @@ export async function transcodeToMp3(job: TranscodeJob): Promise<void> {
     }
     if (!result.signal) await assertToolWorks(runner, job.tools.ffmpeg, 'ffmpeg');
     // Failures of the machine, not of the input, must not be blamed on the file.
-    if (/No space left|Disk quota|Read-only file system/i.test(why)) throw new Error(`cannot write a temporary file: ${why}`);
-    throw new InputError(job.displayName ?? job.input, `could not be re-encoded (${why})`, job.index ?? -1);
+    // ffmpeg says so only in words: its stderr is all there is to read.
+    if (/No space left|Disk quota/i.test(why)) throw new OutputError(`cannot write a temporary file: ${why}`, 'disk-full');
+    if (/Read-only file system/i.test(why)) throw new OutputError(`cannot write a temporary file: ${why}`);
+    throw new InputError(job.displayName ?? job.input, `could not be re-encoded (${why})`, job.index ?? -1, 'reencode-failed');
   }
 }

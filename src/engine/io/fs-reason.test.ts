@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fsReason } from './fs-reason.js';
+import { fsReason, isDiskFull } from './fs-reason.js';
 
 const err = (code: string, message = `${code}: something, open '/x'`) => Object.assign(new Error(message), { code });
 
@@ -15,5 +15,15 @@ describe('fsReason', () => {
     expect(fsReason(err('EWEIRD'))).toBe('EWEIRD');
     expect(fsReason(new Error('it broke'))).toBe('it broke');
     expect(fsReason('odd')).toBe('odd');
+  });
+});
+
+describe('isDiskFull', () => {
+  it('knows a full disk and a spent quota by their codes, and nothing by its words', () => {
+    expect(isDiskFull(err('ENOSPC'))).toBe(true);
+    expect(isDiskFull(err('EDQUOT'))).toBe(true);
+    expect(isDiskFull(err('EACCES'))).toBe(false);
+    expect(isDiskFull(new Error('ENOSPC: no space left on device'))).toBe(false);
+    expect(isDiskFull(undefined)).toBe(false);
   });
 });

@@ -16,6 +16,12 @@ const WORDS: Record<string, string> = {
   EIO: 'input/output error',
 };
 
+/** True for the errors of a full disk (or a spent quota), which are the machine's fault, not the file's. */
+export function isDiskFull(err: unknown): boolean {
+  const code = (err as NodeJS.ErrnoException | undefined)?.code;
+  return code === 'ENOSPC' || code === 'EDQUOT';
+}
+
 /** "no such file or folder" for ENOENT, and so on; Node's own message for codes not listed. */
 export function fsReason(err: unknown): string {
   const e = err as NodeJS.ErrnoException | undefined;

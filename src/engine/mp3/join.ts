@@ -34,12 +34,14 @@ function checkCompatible(parts: JoinPart[]): void {
   const a = parts[0].scan;
   for (const p of parts) {
     const s = p.scan;
-    if (s.layer !== 3) throw new InputError(p.file, 'not MPEG layer III audio');
+    if (s.layer !== 3) throw new InputError(p.file, 'not MPEG layer III audio', -1, 'bad-mp3');
     if (s.mpegVersion !== a.mpegVersion || s.sampleRate !== a.sampleRate || s.channels !== a.channels) {
       throw new InputError(
         p.file,
         `MPEG-${s.mpegVersion} ${s.sampleRate} Hz ${s.channels} ch cannot be joined frame by frame with ` +
           `MPEG-${a.mpegVersion} ${a.sampleRate} Hz ${a.channels} ch (${parts[0].file})`,
+        -1,
+        'bad-mp3',
       );
     }
   }
@@ -98,7 +100,8 @@ async function copyPart(
       try {
         consumed = walker.walk(buf, 0, len, final, (s, e) => void runs.push(s, e));
       } catch (err) {
-        if (err instanceof FreeFormatError || err instanceof FormatChangeError) throw new InputError(part.file, err.message);
+        if (err instanceof FreeFormatError) throw new InputError(part.file, err.message, -1, 'free-format');
+        if (err instanceof FormatChangeError) throw new InputError(part.file, err.message, -1, 'bad-mp3');
         throw err;
       }
       await writing; // the spare buffer is free once its write is done
@@ -134,7 +137,7 @@ export async function joinMp3(parts: JoinPart[], outFile: string, opts: JoinOpti
   if (parts.length === 0) throw new Error('joinMp3 needs at least one part');
   checkCompatible(parts);
   for (const p of parts) {
-    if (path.resolve(p.file) === path.resolve(outFile)) throw new InputError(p.file, 'is also the output file');
+    if (path.resolve(p.file) === path.resolve(outFile)) throw new InputError(p.file, 'is also the output file', -1, 'same-as-output');
   }
   const first = parts[0].scan;
   const format = { mpegVersion: first.mpegVersion, sampleRate: first.sampleRate, channels: first.channels };
@@ -165,7 +168,7 @@ export async function joinMp3(parts: JoinPart[], outFile: string, opts: JoinOpti
       mask |= walker.bitRateMask;
       firstWord ||= walker.firstWord;
     }
-    if (frames === 0) throw new InputError(parts[0].file, 'no MP3 audio frames to join');
+    if (frames === 0) throw new InputError(parts[0].file, 'no MP3 audio frames to join', -1, 'bad-mp3');
     const streamBytes = plan.length + audioBytes;
     const vbr = (mask & (mask - 1)) !== 0;
     const toc = buildToc(offsets.data, frames, audioBytes);

@@ -2,9 +2,9 @@
 import { mkdtemp, rename, rm, stat, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { AbortError, InputError } from '../errors.js';
+import { AbortError, InputError, OutputError } from '../errors.js';
 import type { Runner } from '../ffmpeg/runner.js';
-import { fsReason } from '../io/fs-reason.js';
+import { fsReason, isDiskFull } from '../io/fs-reason.js';
 import { joinMp3, type JoinPart } from '../mp3/join.js';
 import { scanMp3, type Mp3Scan } from '../mp3/scan.js';
 import { planMerge } from './plan.js';
@@ -14,6 +14,11 @@ import { ProgressTracker } from './progress.js';
 import { locateTools } from '../ffmpeg/tools.js';
 import { transcodeToMp3, trustsDuration } from '../ffmpeg/transcode.js';
 import type { MergeOptions, MergeReport, ProbeResult } from '../types.js';
+
+/** A file-system error while writing, as an OutputError: "what: why", coded disk-full when it is. */
+function outputError(what: string, err: unknown): OutputError {
+  return new OutputError(`${what}: ${fsReason(err)}`, isDiskFull(err) ? 'disk-full' : 'output-unwritable');
+}
 
 export interface MergeDeps {
   /** Injected ffmpeg/ffprobe runner (tests watch what it is asked). */
@@ -66,12 +71,12 @@ export async function mergeFiles(
   let tempDir: string | undefined;
   try {
     const outDir = await stat(path.dirname(target)).catch(() => undefined);
-    if (!outDir?.isDirectory()) throw new Error(`cannot write ${output}: no folder ${path.dirname(target)}`);
-    if ((await stat(target).catch(() => undefined))?.isDirectory()) throw new Error(`cannot write ${output}: it is a folder`);
-    if (/[\\/]$/.test(output)) throw new Error(`cannot write ${output}: that names a folder, not a file`);
+    if (!outDir?.isDirectory()) throw new OutputError(`cannot write ${output}: no folder ${path.dirname(target)}`);
+    if ((await stat(target).catch(() => undefined))?.isDirectory()) throw new OutputError(`cannot write ${output}: it is a folder`);
+    if (/[\\/]$/.test(output)) throw new OutputError(`cannot write ${output}: that names a folder, not a file`);
     // Made now, so an output folder that cannot be written fails before any work is done.
     await writeFile(partial, '', { flag: 'wx' }).catch((err: unknown) => {
-      throw new Error(`cannot write ${output}: ${fsReason(err)}`);
+      throw outputError(`cannot write ${output}`, err);
     });
     const tools = opts.tools ?? (await locateTools());
     const all = inputs.map((_, i) => i);
@@ -94,7 +99,7 @@ export async function mergeFiles(
     const scans = new Map<number, { file: string; scan: Mp3Scan }>();
     if (plan.transcoded.length > 0) {
       tempDir = await mkdtemp(path.join(workDir, '.audio-merge-')).catch((err: unknown) => {
-        throw new Error(`cannot make a temporary folder in ${workDir}: ${fsReason(err)}`);
+        throw outputError(`cannot make a temporary folder in ${workDir}`, err);
       });
       const made = await runPool(
         plan.transcoded,
@@ -115,7 +120,7 @@ export async function mergeFiles(
             index: i,
           });
           const outcome = await scanMp3(file, { signal });
-          if (!outcome.ok) throw new InputError(names[i], `re-encoded audio is unreadable (${outcome.reason})`, i);
+          if (!outcome.ok) throw new InputError(names[i], `re-encoded audio is unreadable (${outcome.reason})`, i, 'reencode-failed');
           return { file, scan: outcome.scan };
         },
         () => job.abort(),
@@ -142,10 +147,10 @@ export async function mergeFiles(
       // The join names files by path (a temporary one for a transcoded input); name the input.
       if (err instanceof InputError) {
         const i = parts.findIndex((p) => p.file === err.file);
-        if (i >= 0) throw new InputError(names[i], err.reason, i);
+        if (i >= 0) throw new InputError(names[i], err.reason, i, err.code);
       }
       // A full disk while writing the output is the output's problem, not an input's.
-      if ((err as NodeJS.ErrnoException).syscall === 'write') throw new Error(`cannot write ${output}: ${fsReason(err)}`);
+      if ((err as NodeJS.ErrnoException).syscall === 'write') throw outputError(`cannot write ${output}`, err);
       throw err;
     });
     if (signal.aborted) throw new AbortError();

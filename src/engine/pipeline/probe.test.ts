@@ -99,6 +99,20 @@ describe('probeFile', () => {
     expect(await reason('noise.bin')).toBe('not audio (unrecognised format)');
   });
 
+  it('gives each refusal a code callers can act on without reading the words', async () => {
+    const code = async (file: string) => ((await probeFile(file, { tools }).catch((e) => e)) as InputError).code;
+    expect(await code(await makeBad(dir, 'empty.mp3'))).toBe('empty');
+    expect(await code(await makeBad(dir, 'cover.png'))).toBe('not-audio');
+    expect(await code(await makeBad(dir, 'header-only.wav'))).toBe('not-audio');
+    expect(await code(await makeBad(dir, 'noise.bin'))).toBe('not-audio');
+    expect(await code(path.join(dir, 'nope.wav'))).toBe('unreadable');
+    expect(await code(dir)).toBe('unreadable');
+    const broken = path.join(dir, 'broken-ffprobe');
+    await writeFile(broken, '#!/bin/sh\nexit 132\n', { mode: 0o755 });
+    const wav = await makeTone(path.join(dir, 'coded.wav'), { seconds: 1 });
+    expect(((await probeFile(wav, { tools: { ...tools, ffprobe: broken } }).catch((e) => e)) as ToolError).code).toBe('tool-missing');
+  });
+
   it('blames a broken ffprobe, not the input', async () => {
     const fake = path.join(dir, 'fake-ffprobe');
     await writeFile(fake, '#!/bin/sh\necho "Illegal instruction" >&2\nexit 132\n', { mode: 0o755 });

@@ -1,7 +1,7 @@
 // Probe one input: MP3s in-process by the frame parser (a spawn of ffprobe costs more than
 // joining a whole file), everything else through ffprobe's JSON plus a short decode of the head.
 import { closeSync, lstatSync, openSync, statSync } from 'node:fs';
-import { InputError } from '../errors.js';
+import { InputError, type InputErrorCode } from '../errors.js';
 import { fileArg, lastLine, spawnRunner, type Runner } from '../ffmpeg/runner.js';
 import { fsReason } from '../io/fs-reason.js';
 import { formatFromProbe, type FfprobeJson } from '../ffmpeg/probe-format.js';
@@ -116,20 +116,20 @@ export interface Probed {
 /** probeFile, keeping the frame scan that the join needs for copied MP3s. */
 export async function probeInput(file: string, opts: ProbeOptions = {}): Promise<Probed> {
   const name = opts.displayName ?? file;
-  const refuse = (reason: string) => new InputError(name, reason, opts.index ?? -1);
+  const refuse = (reason: string, code: InputErrorCode) => new InputError(name, reason, opts.index ?? -1, code);
 
   let size: number;
   let first: Buffer;
   try {
     const st = statSync(file);
-    if (!st.isFile()) throw refuse('not a file');
+    if (!st.isFile()) throw refuse('not a file', 'unreadable');
     size = st.size;
     first = head(file, 4);
   } catch (err) {
     if (err instanceof InputError) throw err;
-    throw refuse(`cannot be read (${unreadable(file, err)})`);
+    throw refuse(`cannot be read (${unreadable(file, err)})`, 'unreadable');
   }
-  if (size === 0) throw refuse('empty file');
+  if (size === 0) throw refuse('empty file', 'empty');
 
   let scanReason: string | undefined;
   // MP3 frames of more than one format (files joined with cat): ffmpeg decodes them all, so the
@@ -157,7 +157,7 @@ export async function probeInput(file: string, opts: ProbeOptions = {}): Promise
   }
   if (!json) {
     await assertToolWorks(runner, tools.ffprobe, 'ffprobe');
-    throw refuse(probed.code === 0 ? 'not audio (ffprobe gave no readable answer)' : `not audio (${toolReason(probed.stderrTail)})`);
+    throw refuse(probed.code === 0 ? 'not audio (ffprobe gave no readable answer)' : `not audio (${toolReason(probed.stderrTail)})`, 'not-audio');
   }
   // An MP3 without the usual first bytes (junk or padding ahead of the frames): the parser may
   // still read it, and then its frames can be copied rather than re-encoded.
@@ -168,18 +168,18 @@ export async function probeInput(file: string, opts: ProbeOptions = {}): Promise
     formatChange = outcome.formatChange === true;
   }
   const stream = json.streams?.find((s) => s.codec_type === 'audio');
-  if (!stream) throw refuse('not audio (no audio stream)');
+  if (!stream) throw refuse('not audio (no audio stream)', 'not-audio');
   const sampleRate = Number(stream.sample_rate);
   const channels = Number(stream.channels);
-  if (!(sampleRate > 0) || !(channels > 0)) throw refuse('not audio (no sample rate or channel count)');
+  if (!(sampleRate > 0) || !(channels > 0)) throw refuse('not audio (no sample rate or channel count)', 'not-audio');
 
   // The head must really decode: ffprobe alone accepts some junk (random bytes named .mp3).
   const decoded = await decode(runner, tools.ffmpeg, file, opts.signal, HEAD_SECONDS);
   if (decoded.code !== 0) await assertToolWorks(runner, tools.ffmpeg, 'ffmpeg');
-  if (decoded.code !== 0) throw refuse(`no decodable audio (${toolReason(decoded.stderrTail)})`);
-  if (decoded.seconds <= 0) throw refuse('no decodable audio (zero duration)');
+  if (decoded.code !== 0) throw refuse(`no decodable audio (${toolReason(decoded.stderrTail)})`, 'not-audio');
+  if (decoded.seconds <= 0) throw refuse('no decodable audio (zero duration)', 'not-audio');
   if (stream.codec_name === 'mp3' && scanReason && !formatChange && decoded.stderrTail.trim()) {
-    throw refuse(`not a readable MP3 (${scanReason})`);
+    throw refuse(`not a readable MP3 (${scanReason})`, 'bad-mp3');
   }
 
   let duration = Number(stream.duration ?? json.format?.duration);
@@ -187,7 +187,7 @@ export async function probeInput(file: string, opts: ProbeOptions = {}): Promise
     // No stated length (some raw streams): the decode measures it, whole if the head was not.
     duration = decoded.seconds < HEAD_SECONDS ? decoded.seconds : (await decode(runner, tools.ffmpeg, file, opts.signal)).seconds;
   }
-  if (!(duration > 0)) throw refuse('zero duration');
+  if (!(duration > 0)) throw refuse('zero duration', 'not-audio');
 
   const tags: Record<string, string> = {};
   for (const [k, v] of Object.entries({ ...json.format?.tags, ...stream.tags })) tags[k.toLowerCase()] = String(v);

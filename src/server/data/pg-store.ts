@@ -50,6 +50,18 @@ export async function openPgStore(url: string, opts: PgStoreOptions = {}): Promi
     }
   }
 
+  /** Runs `work` after every earlier call for the same key has settled. */
+  const turns = new Map<string, Promise<unknown>>();
+  function inTurn<T>(key: string, work: () => Promise<T>): Promise<T> {
+    const before = turns.get(key) ?? Promise.resolve();
+    const mine = before.catch(() => undefined).then(work);
+    turns.set(key, mine);
+    void mine.catch(() => undefined).finally(() => {
+      if (turns.get(key) === mine) turns.delete(key);
+    });
+    return mine;
+  }
+
   return {
     pool,
     async createSession(secretHash, sid, csrfToken, now) {
@@ -84,18 +96,21 @@ export async function openPgStore(url: string, opts: PgStoreOptions = {}): Promi
     },
 
     // Exact under concurrent uploads from any process: the session row is locked first, so the
-    // count the insert checks already includes every insert that got the lock before it.
+    // count the insert checks already includes every insert that got the lock before it. Within
+    // this process a session's uploads queue up in call order, so upload order is call order.
     addItemIfUnder: (item, limit) =>
-      transaction(async (c) => {
-        const locked = await c.query('SELECT 1 FROM sessions WHERE sid = $1 FOR NO KEY UPDATE', [item.sid]);
-        if (locked.rowCount === 0) throw new Error(`No session ${item.sid}`);
-        const inserted = await c.query(
-          `${ITEM_INSERT} SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12
-           WHERE (SELECT COUNT(*) FROM items WHERE sid = $2) < $13`,
-          [...itemValues(item), limit],
-        );
-        return inserted.rowCount === 1;
-      }),
+      inTurn(item.sid, () =>
+        transaction(async (c) => {
+          const locked = await c.query('SELECT 1 FROM sessions WHERE sid = $1 FOR NO KEY UPDATE', [item.sid]);
+          if (locked.rowCount === 0) throw new Error(`No session ${item.sid}`);
+          const inserted = await c.query(
+            `${ITEM_INSERT} SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12
+             WHERE (SELECT COUNT(*) FROM items WHERE sid = $2) < $13`,
+            [...itemValues(item), limit],
+          );
+          return inserted.rowCount === 1;
+        }),
+      ),
     listItems: async (sid, appid) =>
       (
         await all<ItemRecord>('SELECT * FROM items WHERE sid = $1 AND appid = $2 ORDER BY position NULLS LAST, seq', [

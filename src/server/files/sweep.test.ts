@@ -8,6 +8,7 @@ import { openSqliteStore } from '../data/sqlite-store.js';
 import { createDiskStorage, type DiskStorage } from './disk-storage.js';
 import type { Store } from '../data/store.js';
 import { job } from '../../../test/support/job-kit.js';
+import { clockAt } from '../../shared/clock.js';
 import { removeInside } from './remove-inside.js';
 import { createSweeper } from './sweep.js';
 
@@ -48,7 +49,7 @@ describe('the retention sweep', () => {
     await sessionWithFiles('live', now - 1 * HOUR);
     await sessionWithFiles('busy', now - 30 * HOUR);
     await store.addJob(job('j', 'busy', [], 'a', { status: 'running', startedAt: 0 }));
-    const sweeper = createSweeper({ store, files: storage, retentionHours: 24, intervalMs: 0, now: () => now, log: quiet });
+    const sweeper = createSweeper({ store, files: storage, retentionHours: 24, intervalMs: 0, clock: { now: () => now }, log: quiet });
 
     expect(await sweeper.sweepOnce()).toEqual(['idle']);
     expect(await store.sessionBySid('idle')).toBeUndefined();
@@ -67,7 +68,7 @@ describe('the retention sweep', () => {
     try {
       let now = 0;
       await sessionWithFiles('s1', 0);
-      const sweeper = createSweeper({ store, files: storage, retentionHours: 1, intervalMs: 10 * 60_000, now: () => now, log: quiet });
+      const sweeper = createSweeper({ store, files: storage, retentionHours: 1, intervalMs: 10 * 60_000, clock: { now: () => now }, log: quiet });
       sweeper.start();
       now = 30 * 60_000;
       await vi.advanceTimersByTimeAsync(10 * 60_000);
@@ -86,7 +87,7 @@ describe('the retention sweep', () => {
     await symlink(outside, storage.uploadsDir('linked'));
     await mkdir(storage.resultsDir('linked'), { recursive: true });
     await symlink(path.join(outside, 'keep.txt'), path.join(storage.resultsDir('linked'), 'r.mp3'));
-    const sweeper = createSweeper({ store, files: storage, retentionHours: 1, intervalMs: 0, now: () => 10 * HOUR, log: quiet });
+    const sweeper = createSweeper({ store, files: storage, retentionHours: 1, intervalMs: 0, clock: { now: () => 10 * HOUR }, log: quiet });
 
     expect(await sweeper.sweepOnce()).toEqual(['linked']);
     expect(existsSync(storage.uploadsDir('linked'))).toBe(false);
@@ -111,14 +112,14 @@ describe('the retention sweep', () => {
       await store.touchSession('s1', now);
       return list;
     };
-    const sweeper = createSweeper({ store, files: storage, retentionHours: 1, intervalMs: 0, now: () => now, log: quiet });
+    const sweeper = createSweeper({ store, files: storage, retentionHours: 1, intervalMs: 0, clock: { now: () => now }, log: quiet });
     expect(await sweeper.sweepOnce()).toEqual([]);
     expect(existsSync(path.join(storage.uploadsDir('s1'), 'a.mp3'))).toBe(true);
   });
 
   it('through the app: an idle session loses its uploads and its cookie; a session in use keeps everything', async () => {
     let clock = 1_000 * HOUR;
-    const t = await startTestApp({ retentionHours: 24 }, { now: () => clock });
+    const t = await startTestApp({ retentionHours: 24 }, { clock: clockAt(() => clock) });
     try {
       const tone = await makeTone(path.join(root, 'tone.wav'), { seconds: 0.5 });
       const idle = await openSession(t.app);

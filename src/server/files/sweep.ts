@@ -1,5 +1,6 @@
 // Retention: sessions idle longer than RETENTION_HOURS are deleted with their files.
 import type { FastifyBaseLogger } from 'fastify';
+import type { Clock } from '../../shared/clock.js';
 import type { FileStorage } from './storage.js';
 import type { Store } from '../data/store.js';
 
@@ -8,7 +9,7 @@ export interface SweeperDeps {
   files: Pick<FileStorage, 'removeSession'>;
   retentionHours: number;
   intervalMs: number;
-  now: () => number;
+  clock: Pick<Clock, 'now'>;
   log: Pick<FastifyBaseLogger, 'info' | 'warn' | 'error'>;
 }
 
@@ -25,7 +26,7 @@ export function createSweeper(deps: SweeperDeps): Sweeper {
   let running: Promise<string[]> | undefined;
 
   async function pass(): Promise<string[]> {
-    const before = deps.now() - deps.retentionHours * 3600_000;
+    const before = deps.clock.now() - deps.retentionHours * 3600_000;
     const deleted: string[] = [];
     for (const session of await store.idleSessions(before)) {
       // Look again: the session may have been used since the list was read.

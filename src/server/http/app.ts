@@ -10,6 +10,7 @@ import fastifyMultipart from '@fastify/multipart';
 import fastifyRateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
 import { locateTools, probeFile, type Tools } from '../../engine/index.js';
+import { systemClock, type Clock } from '../../shared/clock.js';
 import { openBackends, type Backends } from '../backends.js';
 import { resolveConfig, type AppConfig } from '../config.js';
 import type { Store } from '../data/store.js';
@@ -25,6 +26,7 @@ import type { JobQueue } from '../jobs/queue.js';
 import { redisAdapter, type RedisAdapterHandle } from '../realtime/redis-fanout.js';
 import { createRealtime, nullRealtime, type Realtime } from '../realtime/server.js';
 import { broadcastJobStatus } from '../realtime/status-broadcasts.js';
+import { errorCodeOf } from '../errors.js';
 import { AppError, ERRORS } from './errors.js';
 import { createFlash } from './flash.js';
 import { filesRoutes } from './routes/files.js';
@@ -43,7 +45,8 @@ export interface AppDeps {
   probe?: Prober;
   /** The engine's mergeFiles; tests may wrap it. */
   merge?: MergeFn;
-  now?: () => number;
+  /** Time and timers for everything in the server (tests drive their own). */
+  clock?: Clock;
 }
 
 export interface App {
@@ -75,7 +78,7 @@ interface Started {
 
 export async function createApp(partial: Partial<AppConfig> = {}, deps: AppDeps = {}): Promise<App> {
   const config = resolveConfig(partial);
-  const now = deps.now ?? Date.now;
+  const clock = deps.clock ?? systemClock;
   const app = createFastify(config);
   const started: Started = { backends: await openBackends(config), realtime: nullRealtime };
   const { store, files, disk: storage } = started.backends;
@@ -84,12 +87,12 @@ export async function createApp(partial: Partial<AppConfig> = {}, deps: AppDeps 
     const tools = await findTools(app, config);
     if (config.redisUrl) started.adapter = await redisAdapter(config.redisUrl);
     if (config.realtime) started.realtime = await startRealtime(app, config, store, started.adapter);
-    const jobs = (started.jobs = await startJobs(app, config, started, tools, deps.merge));
+    const jobs = (started.jobs = await startJobs(app, config, started, { tools, clock, merge: deps.merge }));
     await jobs.recover();
     // Anything else left in scratch belongs to a process that is gone.
     await storage.clearScratch();
 
-    await installRequestGuards(app, store, now, () => closing);
+    await installRequestGuards(app, store, clock, () => closing);
     const flash = createFlash();
     const realtime = started.realtime;
     await app.register(fastifyStatic, {
@@ -102,18 +105,18 @@ export async function createApp(partial: Partial<AppConfig> = {}, deps: AppDeps 
     const checks: ReadinessCheck[] = [...started.backends.checks];
     if (started.queueCheck) checks.push(started.queueCheck);
     await app.register(healthRoutes, { checks });
-    await app.register(pageRoutes, { store, config, socketPort: () => realtime.port, flash, now });
-    await app.register(uploadRoutes, { store, files, config, tools, probe: deps.probe ?? probeFile, now, flash });
+    await app.register(pageRoutes, { store, config, socketPort: () => realtime.port, flash, clock });
+    await app.register(uploadRoutes, { store, files, config, tools, probe: deps.probe ?? probeFile, clock, flash });
     await app.register(itemsRoutes, { store });
     await app.register(filesRoutes, { store, files });
-    await app.register(async (scope) => mergeRoutes(scope, { store, jobs, config, now }));
+    await app.register(async (scope) => mergeRoutes(scope, { store, jobs, config, clock }));
 
     const sweeper = createSweeper({
       store,
       files,
       retentionHours: config.retentionHours,
       intervalMs: config.sweepIntervalMs,
-      now,
+      clock,
       log: app.log.child({ component: 'sweep' }),
     });
     sweeper.start();
@@ -183,30 +186,36 @@ function startRealtime(app: FastifyInstance, config: AppConfig, store: Store, ad
  * worker when ROLE=all. There the workers tell progress to the browsers; here, the in-process
  * queue's events are broadcast by this process.
  */
-async function startJobs(app: FastifyInstance, config: AppConfig, started: Started, tools: Tools, merge?: MergeFn): Promise<JobQueue> {
+async function startJobs(
+  app: FastifyInstance,
+  config: AppConfig,
+  started: Started,
+  { tools, clock, merge }: { tools: Tools; clock: Clock; merge?: MergeFn },
+): Promise<JobQueue> {
   const { store, files } = started.backends;
   const log = app.log.child({ component: 'jobs' });
   if (!config.redisUrl) {
     const jobs = createInProcessQueue({
       store,
       files,
-      processor: createMergeProcessor({ store, files, tools, merge, engineConcurrency: engineConcurrencyFor(config.mergeConcurrency) }),
+      processor: createMergeProcessor({ store, files, tools, merge, clock, engineConcurrency: engineConcurrencyFor(config.mergeConcurrency) }),
       concurrency: config.mergeConcurrency,
       log,
+      clock,
     });
     started.stopBroadcasts = broadcastJobStatus(jobs.events, started.realtime);
     return jobs;
   }
   const redisUrl = config.redisUrl;
-  const jobs = createBullJobQueue({ queue: await openBullQueue({ redisUrl }), store, broadcaster: started.realtime, log });
+  const jobs = createBullJobQueue({ queue: await openBullQueue({ redisUrl }), store, broadcaster: started.realtime, log, clock });
   started.queueCheck = { name: 'queue', check: () => jobs.ping() };
   started.jobs = jobs;
-  if (config.role === 'all') started.worker = await startMergeWorker({ config: { ...config, redisUrl }, store, files, tools, log, merge });
+  if (config.role === 'all') started.worker = await startMergeWorker({ config: { ...config, redisUrl }, store, files, tools, log, merge, clock });
   return jobs;
 }
 
 /** Plugins, the session and CSRF hooks, and the one error handler every answer goes through. */
-async function installRequestGuards(app: FastifyInstance, store: Store, now: () => number, closing: () => boolean): Promise<void> {
+async function installRequestGuards(app: FastifyInstance, store: Store, clock: Clock, closing: () => boolean): Promise<void> {
   await app.register(fastifyCookie);
   await app.register(fastifyMultipart, { throwFileSizeLimit: false });
   await app.register(fastifyRateLimit, {
@@ -221,7 +230,7 @@ async function installRequestGuards(app: FastifyInstance, store: Store, now: () 
       throw new AppError('unavailable');
     }
   });
-  app.addHook('onRequest', sessionHook(store, now));
+  app.addHook('onRequest', sessionHook(store, clock));
   // Before the body is read: a cross-site post without the token is refused whatever it carries.
   app.addHook('onRequest', requireSessionAndCsrf);
   // Only JSON and multipart bodies are spoken; text/plain is what a cross-site form can send.
@@ -229,6 +238,12 @@ async function installRequestGuards(app: FastifyInstance, store: Store, now: () 
   app.setErrorHandler((error: FastifyError | AppError, request, reply) => {
     if (error instanceof AppError) {
       return reply.status(error.status).send({ error: error.message, ...error.extra });
+    }
+    // The engine's errors and a full disk answer by their code, with the table's words.
+    const code = errorCodeOf(error);
+    if (code) {
+      if (ERRORS[code].status >= 500) request.log.error({ err: error }, 'request failed');
+      return reply.status(ERRORS[code].status).send({ error: ERRORS[code].message });
     }
     const status = typeof error.statusCode === 'number' && error.statusCode >= 400 ? error.statusCode : 500;
     if (status >= 500) {

@@ -4,6 +4,7 @@ import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { fastifyCookie } from '@fastify/cookie';
 import { fail } from './errors.js';
+import type { Clock } from '../../shared/clock.js';
 import type { SessionRow, Store } from '../data/store.js';
 
 export const SESSION_COOKIE = 'am_session';
@@ -35,12 +36,12 @@ export async function sidForCookieHeader(store: Store, cookieHeader: string | un
 }
 
 /** onRequest hook: find the request's session from its cookie and mark it seen. */
-export function sessionHook(store: Store, now: () => number = Date.now) {
+export function sessionHook(store: Store, clock: Clock) {
   return async (request: FastifyRequest): Promise<void> => {
     const session = (await sessionForSecret(store, request.cookies[SESSION_COOKIE])) ?? null;
     request.amSession = session;
     if (session) {
-      const t = now();
+      const t = clock.now();
       if (t - session.lastSeenAt >= TOUCH_EVERY_MS) await store.touchSession(session.sid, t);
     }
   };

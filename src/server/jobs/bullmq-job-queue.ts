@@ -4,6 +4,7 @@
 // one BullMQ itself gave up on (its workers died twice). Its `events` are this process's own
 // jobs' events; they are not broadcast here (the worker does that, once).
 import type { FastifyBaseLogger } from 'fastify';
+import { systemClock, type Clock } from '../../shared/clock.js';
 import type { JobPatch, Store } from '../data/store.js';
 import type { Broadcaster } from '../realtime/broadcaster.js';
 import { broadcastJobStatus } from '../realtime/status-broadcasts.js';
@@ -18,7 +19,7 @@ export interface BullJobQueueDeps {
   /** For the rows this side writes (see above). */
   broadcaster: Broadcaster;
   log: Pick<FastifyBaseLogger, 'info' | 'warn' | 'error'>;
-  now?: () => number;
+  clock?: Clock;
 }
 
 /** A queued row younger than this may still be on its way into Redis: recover() leaves it alone. */
@@ -31,7 +32,7 @@ const refOf = (d: MergeJobData): JobRef => ({ jobId: d.jobId, sid: d.sid, appid:
 
 export function createBullJobQueue(deps: BullJobQueueDeps): JobQueue & { ping(): Promise<void> } {
   const { queue, store, log } = deps;
-  const now = deps.now ?? Date.now;
+  const now = () => (deps.clock ?? systemClock).now();
   const events = createJobEvents((err) => log.error({ err }, 'a job event listener failed'));
   const told = createJobEvents((err) => log.error({ err }, 'a job status broadcast failed'));
   const stopBroadcasts = broadcastJobStatus(told, deps.broadcaster);
@@ -62,8 +63,8 @@ export function createBullJobQueue(deps: BullJobQueueDeps): JobQueue & { ping():
     } else if (e.type === 'failed') {
       const { message } = e;
       await settleRow(own.data, { status: 'failed', error: message, statusText: message, percent: null },
-        { ...ref, type: 'failed', message, kind: e.kind, retryable: false });
-      own.resolve({ state: 'failed', message, kind: e.kind });
+        { ...ref, type: 'failed', message, code: e.code, retryable: false });
+      own.resolve({ state: 'failed', message, code: e.code });
     } else if (e.type === 'cancelled') {
       own.resolve({ state: 'cancelled', message: CANCELLED_MESSAGE });
     }
@@ -103,10 +104,10 @@ export function createBullJobQueue(deps: BullJobQueueDeps): JobQueue & { ping():
       try {
         await queue.enqueue(data);
       } catch (err) {
-        const failure = new JobFailure(SHUTDOWN_MESSAGE, 'unavailable', true);
+        const failure = new JobFailure('mergeStopped');
         await settleRow(data, { status: 'failed', error: failure.message, statusText: failure.message, percent: null },
-          { ...refOf(data), type: 'failed', message: failure.message, kind: failure.kind, retryable: true });
-        resolve({ state: 'failed', message: failure.message, kind: failure.kind });
+          { ...refOf(data), type: 'failed', message: failure.message, code: failure.code, retryable: true });
+        resolve({ state: 'failed', message: failure.message, code: failure.code });
         log.error({ err, job: data.jobId }, 'could not queue a merge');
       }
       return { jobId: data.jobId, finished };
@@ -142,7 +143,7 @@ export function createBullJobQueue(deps: BullJobQueueDeps): JobQueue & { ping():
       // Merges go on on their workers; a request still waiting gets an answer before this process goes.
       const all = Promise.allSettled([...pending.values()].map((p) => p.finished));
       await Promise.race([all, new Promise((r) => setTimeout(r, graceMs).unref())]);
-      for (const p of pending.values()) p.resolve({ state: 'failed', message: SHUTDOWN_MESSAGE, kind: 'unavailable' });
+      for (const p of pending.values()) p.resolve({ state: 'failed', message: SHUTDOWN_MESSAGE, code: 'mergeStopped' });
       stopListening();
       stopBroadcasts();
       await queue.close();

@@ -145,7 +145,7 @@ describe('BullMQ merge queue', () => {
     const starts: string[] = [];
     await worker(queue, async (d) => {
       starts.push(d.jobId);
-      if (d.jobId === 'job-bad') throw inputFailure('"b.mp3" is not audio');
+      if (d.jobId === 'job-bad') throw inputFailure('not-audio', '"b.mp3" is not audio');
       throw new Error('disk vanished');
     });
     await queue.enqueue(data('job-bad'));

@@ -4,8 +4,8 @@
 // that listens hears every job's events, once each, in order.
 import { Queue, QueueEvents } from 'bullmq';
 import type { Redis } from 'ioredis';
-import type { FailureKind, JobFailure } from './job-errors.js';
-import { INTERRUPTED_MESSAGE } from './job-messages.js';
+import { ERRORS, isErrorCode, type ErrorCode } from '../errors.js';
+import type { JobFailure } from './job-errors.js';
 import type { MergeJobData, MergeJobResult } from './queue.js';
 import { checkNoEviction, openRedis } from './redis-connection.js';
 
@@ -22,18 +22,18 @@ export interface QueueNames {
   prefix: string;
   name: string;
 }
-/** A final failure as BullMQ's failedReason: the message for a person and its kind, as JSON. */
-export const encodeFailure = (f: Pick<JobFailure, 'message' | 'kind'>) => JSON.stringify({ kind: f.kind, message: f.message });
+/** A final failure as BullMQ's failedReason: its code and the message for a person, as JSON. */
+export const encodeFailure = (f: Pick<JobFailure, 'message' | 'code'>) => JSON.stringify({ code: f.code, message: f.message });
 
 /** failedReason back to a failure; one BullMQ wrote itself (the merge's workers died twice) is told as an interruption. */
-export function decodeFailure(reason: string): { kind: FailureKind; message: string } {
+export function decodeFailure(reason: string): { code: ErrorCode; message: string } {
   try {
-    const f = JSON.parse(reason) as { kind?: FailureKind; message?: string };
-    if (f && typeof f.message === 'string' && f.kind) return { kind: f.kind, message: f.message };
+    const f = JSON.parse(reason) as { code?: unknown; message?: unknown };
+    if (f && typeof f.message === 'string' && isErrorCode(f.code)) return { code: f.code, message: f.message };
   } catch {
     // Not ours.
   }
-  return { kind: 'unavailable', message: INTERRUPTED_MESSAGE };
+  return { code: 'interrupted', message: ERRORS.interrupted.message };
 }
 
 export const cancelChannel = (q: QueueNames) => `${q.prefix}:${q.name}:cancel`;
@@ -42,7 +42,7 @@ export const cancelFlag = (q: QueueNames, jobId: string) => `${q.prefix}:${q.nam
 export type QueueEvent =
   | { type: 'progress'; jobId: string; percent: number; text?: string }
   | { type: 'completed'; jobId: string; result: MergeJobResult }
-  | { type: 'failed'; jobId: string; message: string; kind: FailureKind }
+  | { type: 'failed'; jobId: string; message: string; code: ErrorCode }
   | { type: 'cancelled'; jobId: string }
   /** Its worker stopped answering; the merge goes back in line for another worker. */
   | { type: 'stalled'; jobId: string };

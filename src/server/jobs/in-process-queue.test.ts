@@ -13,7 +13,7 @@ import { QueueClosedError } from './job-errors.js';
 import { CANCELLED_MESSAGE, INTERNAL_MESSAGE, INTERRUPTED_MESSAGE, MISSING_MESSAGE, SHUTDOWN_MESSAGE } from './job-messages.js';
 import { createInProcessQueue } from './in-process-queue.js';
 import { createMergeProcessor, engineConcurrencyFor } from './merge-processor.js';
-import type { Clock } from './progress-throttle.js';
+import type { Clock } from '../../shared/clock.js';
 import type { JobEvent, JobQueue, MergeJobData } from './queue.js';
 import {
   diskStorage, fakeTools, filesUnder, item, job, RecordingBroadcaster, scriptedMerge, silentLog, until, type MergeCall,
@@ -160,14 +160,14 @@ describe('the in-process job queue', () => {
 
   it('a refused input fails the job with a message naming the original file, leaving no result or temp file', async () => {
     const { merge } = scriptedMerge({
-      failWith: (c: MergeCall) => new InputError(c.opts.displayNames![1], 'not audio (no audio stream)', 1),
+      failWith: (c: MergeCall) => new InputError(c.opts.displayNames![1], 'not audio (no audio stream)', 1, 'not-audio'),
     });
     const failures: JobEvent[] = [];
     const q = queue(merge);
     q.events.on((e) => e.type === 'failed' && failures.push(e));
     const done = await run(q, 'J1', ['item-S1-0', 'item-S1-1']);
     expect(done).toMatchObject({ status: 'failed', error: 'Could not merge: notes.txt is not audio (no audio stream)', percent: null });
-    expect(failures).toEqual([expect.objectContaining({ kind: 'input', retryable: false, message: done.error })]);
+    expect(failures).toEqual([expect.objectContaining({ code: 'not-audio', retryable: false, message: done.error })]);
     expect(broadcaster.dataOn(chan).at(-1)).toBe(done.error);
     expect(broadcaster.payloadsOn(chan).at(-1)).toMatchObject({ state: 'failed', percent: null });
     expect(store.results).toEqual([]);
@@ -181,7 +181,7 @@ describe('the in-process job queue', () => {
     const failures: JobEvent[] = [];
     q.events.on((e) => e.type === 'failed' && failures.push(e));
     expect(await run(q, 'J1', ['item-S1-0'])).toMatchObject({ status: 'failed', error: INTERNAL_MESSAGE });
-    expect(failures).toEqual([expect.objectContaining({ kind: 'internal', retryable: true })]);
+    expect(failures).toEqual([expect.objectContaining({ code: 'mergeFailed', retryable: true })]);
   });
 
   it('an item deleted before the job starts fails it without calling the engine', async () => {

@@ -7,9 +7,10 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { JobPatch, Store } from '../data/store.js';
 import { resultRef, type FileStorage } from '../files/storage.js';
 import { asJobFailure, JobFailure, QueueClosedError } from './job-errors.js';
-import { CANCELLED_MESSAGE, DONE_TEXT, INTERRUPTED_MESSAGE, runningText, SHUTDOWN_MESSAGE, waitingText } from './job-messages.js';
+import { CANCELLED_MESSAGE, DONE_TEXT, INTERRUPTED_MESSAGE, runningText, waitingText } from './job-messages.js';
 import { jobScratchName, resultFileName } from './merge-processor.js';
-import { createProgressThrottle, realClock, type Clock } from './progress-throttle.js';
+import { systemClock, type Clock } from '../../shared/clock.js';
+import { createProgressThrottle } from './progress-throttle.js';
 import { createJobEvents, type JobEvent, type JobOutcome, type JobQueue, type JobRef, type MergeJobData, type Processor } from './queue.js';
 import { WorkPool, type PoolTask } from './work-pool.js';
 
@@ -50,7 +51,7 @@ const refOf = (d: MergeJobData): JobRef => ({ jobId: d.jobId, sid: d.sid, appid:
 
 export function createInProcessQueue(deps: InProcessQueueDeps): JobQueue {
   const { store, files, log } = deps;
-  const clock = deps.clock ?? realClock;
+  const clock = deps.clock ?? systemClock;
   const events = createJobEvents((err) => log.error({ err }, 'a job event listener failed'));
   const pool = new WorkPool(Math.max(1, Math.floor(deps.concurrency) || 1));
   /** Jobs of this process not yet ended: their data, their place in line while waiting, and their end. */
@@ -84,8 +85,8 @@ export function createInProcessQueue(deps: InProcessQueueDeps): JobQueue {
     }
     const f = ending.failure;
     await store.updateJob(data.jobId, { status: 'failed', error: f.message, statusText: f.message, percent: null, finishedAt });
-    events.emit({ ...ref, type: 'failed', message: f.message, kind: f.kind, retryable: f.retryable });
-    return { state: 'failed', message: f.message, kind: f.kind };
+    events.emit({ ...ref, type: 'failed', message: f.message, code: f.code, retryable: f.retryable });
+    return { state: 'failed', message: f.message, code: f.code };
   }
 
   async function execute(data: MergeJobData, run: { controller: AbortController; cancelled: boolean }): Promise<JobOutcome> {
@@ -121,7 +122,7 @@ export function createInProcessQueue(deps: InProcessQueueDeps): JobQueue {
       await report(null, null);
       if (run.cancelled) return end(data, { state: 'cancelled', message: CANCELLED_MESSAGE });
       const failure = asJobFailure(err, run.controller.signal.aborted);
-      if (failure.kind === 'input') log.info({ job: data.jobId, reason: failure.message }, 'merge refused an input');
+      if (!failure.retryable) log.info({ job: data.jobId, reason: failure.message }, 'merge refused an input');
       else log.error({ job: data.jobId, err }, 'merge failed');
       return end(data, { state: 'failed', failure });
     }
@@ -166,7 +167,7 @@ export function createInProcessQueue(deps: InProcessQueueDeps): JobQueue {
 
     async enqueue(data) {
       if (closing) {
-        await end(data, { state: 'failed', failure: new JobFailure(SHUTDOWN_MESSAGE, 'unavailable', true) });
+        await end(data, { state: 'failed', failure: new JobFailure('mergeStopped') });
         throw new QueueClosedError();
       }
       const task = taskFor(data);
@@ -174,7 +175,7 @@ export function createInProcessQueue(deps: InProcessQueueDeps): JobQueue {
         .submit(task)
         .catch((reason: unknown) => {
           if (reason === CANCELLED) return end(data, { state: 'cancelled', message: CANCELLED_MESSAGE });
-          const failure = reason === DRAINED ? new JobFailure(SHUTDOWN_MESSAGE, 'unavailable', true) : asJobFailure(reason, false);
+          const failure = reason === DRAINED ? new JobFailure('mergeStopped') : asJobFailure(reason, false);
           return end(data, { state: 'failed', failure });
         })
         .finally(() => {
@@ -228,7 +229,7 @@ export function createInProcessQueue(deps: InProcessQueueDeps): JobQueue {
       if (await settleWithin(all(), ABORT_WAIT_MS)) return;
       for (const id of running.keys()) {
         const job = jobs.get(id);
-        if (job) await end(job.data, { state: 'failed', failure: new JobFailure(SHUTDOWN_MESSAGE, 'unavailable', true) });
+        if (job) await end(job.data, { state: 'failed', failure: new JobFailure('mergeStopped') });
       }
     },
   };

@@ -1,37 +1,41 @@
-// How a job fails: a message for a person, what kind of failure it is (the HTTP status follows
-// from it), and whether running it again could help. Bad input never retries; a worker that
-// stopped or a fault inside the server may.
-import { AbortError } from '../../engine/errors.js';
-import { INTERNAL_MESSAGE, SHUTDOWN_MESSAGE } from './job-messages.js';
-
-export type FailureKind = 'input' | 'unavailable' | 'internal';
+// How a job fails: a code from the one error table (the HTTP status and the words follow from
+// it), a message for a person, and whether running it again could help. Bad input never
+// retries; a worker that stopped, a full disk or a fault inside the server may.
+import { AbortError, EngineError, InputError } from '../../engine/errors.js';
+import { ERRORS, errorCodeOf, type ErrorCode } from '../errors.js';
 
 export class JobFailure extends Error {
   override name = 'JobFailure';
   constructor(
-    /** Already worded for a person. */
-    message: string,
-    readonly kind: FailureKind,
-    readonly retryable: boolean,
+    readonly code: ErrorCode,
+    /** Worded for a person; the table's message for the code unless given. */
+    message: string = ERRORS[code].message,
+    readonly retryable = true,
   ) {
     super(message);
   }
 }
 
 /** A failure the same input will fail again with: never retried. */
-export const inputFailure = (message: string) => new JobFailure(message, 'input', false);
+export const inputFailure = (code: ErrorCode, message?: string) => new JobFailure(code, message, false);
 
-/** Any error from a processor as a JobFailure; `stopping` when the queue was shutting down. */
+/** Any error from a processor as a JobFailure; `stopping` when the queue was stopping it. */
 export function asJobFailure(err: unknown, stopping: boolean): JobFailure {
   if (err instanceof JobFailure) return err;
-  if (err instanceof AbortError || stopping) return new JobFailure(SHUTDOWN_MESSAGE, 'unavailable', true);
-  return new JobFailure(INTERNAL_MESSAGE, 'internal', true);
+  if (err instanceof AbortError || stopping) return new JobFailure('mergeStopped');
+  // An InputError that reached here was not worded by the processor: still the input's fault.
+  if (err instanceof InputError) return inputFailure(err.code);
+  const code = errorCodeOf(err);
+  // Engine codes about the machine (a full disk, a missing tool) and a full disk anywhere else.
+  if (code && (err instanceof EngineError || code === 'disk-full')) return new JobFailure(code);
+  return new JobFailure('mergeFailed');
 }
 
 /** Thrown by enqueue while the queue is shutting down. */
 export class QueueClosedError extends Error {
   override name = 'QueueClosedError';
+  readonly code = 'mergeStopped';
   constructor() {
-    super(SHUTDOWN_MESSAGE);
+    super(ERRORS.mergeStopped.message);
   }
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { AbortError, InputError } from '../../engine/errors.js';
+import { AbortError, InputError, OutputError, ToolError } from '../../engine/errors.js';
 import { asJobFailure, inputFailure } from './job-errors.js';
 import { downloadName, inputFailureMessage, INTERNAL_MESSAGE, SHUTDOWN_MESSAGE, waitingText } from './job-messages.js';
 
@@ -19,12 +19,23 @@ describe('job messages', () => {
   });
 
   it('keeps internal details out of the message, tells shutdown apart, and never retries bad input', () => {
-    expect(asJobFailure(new Error('EACCES /data/tmp'), false)).toMatchObject({ message: INTERNAL_MESSAGE, kind: 'internal', retryable: true });
-    expect(asJobFailure(new AbortError(), false)).toMatchObject({ message: SHUTDOWN_MESSAGE, kind: 'unavailable', retryable: true });
-    expect(asJobFailure(new Error('killed'), true)).toMatchObject({ message: SHUTDOWN_MESSAGE, kind: 'unavailable' });
-    const refused = inputFailure('Could not merge: a is an empty file');
+    expect(asJobFailure(new Error('EACCES /data/tmp'), false)).toMatchObject({ message: INTERNAL_MESSAGE, code: 'mergeFailed', retryable: true });
+    expect(asJobFailure(new AbortError(), false)).toMatchObject({ message: SHUTDOWN_MESSAGE, code: 'mergeStopped', retryable: true });
+    expect(asJobFailure(new Error('killed'), true)).toMatchObject({ message: SHUTDOWN_MESSAGE, code: 'mergeStopped' });
+    const refused = inputFailure('empty', 'Could not merge: a is an empty file');
     expect(asJobFailure(refused, true)).toBe(refused);
-    expect(refused).toMatchObject({ kind: 'input', retryable: false });
+    expect(refused).toMatchObject({ code: 'empty', retryable: false });
+    expect(asJobFailure(new InputError('a.mp3', 'not audio (x)', 0, 'not-audio'), false)).toMatchObject({ code: 'not-audio', retryable: false });
+  });
+
+  it('tells a full disk apart from other faults, by its code and never by words', () => {
+    const enospc = Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' });
+    expect(asJobFailure(enospc, false)).toMatchObject({ code: 'disk-full', message: "The server's disk is full", retryable: true });
+    expect(asJobFailure(new OutputError('cannot write /x/merged.mp3: no space left on the device', 'disk-full'), false)).toMatchObject({ code: 'disk-full' });
+    expect(asJobFailure(new OutputError('cannot write /x: permission denied'), false)).toMatchObject({ code: 'output-unwritable' });
+    expect(asJobFailure(new ToolError('ffmpeg not found'), false)).toMatchObject({ code: 'tool-missing' });
+    // A message that only looks like a full disk is not one.
+    expect(asJobFailure(new Error('No space left on device'), false)).toMatchObject({ code: 'mergeFailed' });
   });
 
   it('counts the merges ahead in plain words', () => {

@@ -1,5 +1,7 @@
-// What a person reads about a job: the queue and progress texts, failure messages, the download name.
+// What a person reads about a job: the queue and progress texts, failure messages (from the one
+// error table, ../errors.ts), the download name.
 import { InputError } from '../../engine/errors.js';
+import { ERRORS } from '../errors.js';
 
 export function waitingText(ahead: number): string {
   return `Waiting: ${ahead} merge${ahead === 1 ? '' : 's'} ahead of yours`;
@@ -10,11 +12,11 @@ export const runningText = (percent: number) => `Merging: ${percent}%`;
 export const DONE_TEXT = 'Done';
 
 const INPUT_PREFIX = 'Could not merge: ';
-export const INTERRUPTED_MESSAGE = 'The server restarted while this merge was running; please press make again';
-export const SHUTDOWN_MESSAGE = 'The server is shutting down and stopped this merge; please press make again shortly';
-export const INTERNAL_MESSAGE = 'The merge failed on the server; please try again';
-export const MISSING_MESSAGE = `${INPUT_PREFIX}a file in the list was deleted before the merge started`;
-export const CANCELLED_MESSAGE = 'The merge was cancelled';
+export const INTERRUPTED_MESSAGE = ERRORS.interrupted.message;
+export const SHUTDOWN_MESSAGE = ERRORS.mergeStopped.message;
+export const INTERNAL_MESSAGE = ERRORS.mergeFailed.message;
+export const MISSING_MESSAGE = ERRORS.itemGone.message;
+export const CANCELLED_MESSAGE = ERRORS.cancelled.message;
 
 /** Engine reasons are fragments ("not audio (...)", "no decodable audio", "cannot be read"): make a sentence. */
 export function describeReason(name: string, reason: string): string {

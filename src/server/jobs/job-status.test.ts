@@ -12,7 +12,7 @@ describe('job status', () => {
       .toEqual({ data: '42', requestId: 'req-1', state: 'running', percent: 42 });
     expect(statusPayload(statusOfEvent({ ...ref, type: 'completed', resultId: 'J1', text: 'Done' })))
       .toEqual({ data: '100', requestId: 'req-1', state: 'succeeded', percent: 100 });
-    expect(statusPayload(statusOfEvent({ ...ref, type: 'failed', message: 'Could not merge: a.mp3 is an empty file', kind: 'input', retryable: false })))
+    expect(statusPayload(statusOfEvent({ ...ref, type: 'failed', message: 'Could not merge: a.mp3 is an empty file', code: 'empty', retryable: false })))
       .toEqual({ data: 'Could not merge: a.mp3 is an empty file', requestId: 'req-1', state: 'failed', percent: null });
     expect(statusPayload(statusOfEvent({ ...ref, type: 'cancelled', message: 'The merge was cancelled' })))
       .toEqual({ data: 'The merge was cancelled', requestId: 'req-1', state: 'cancelled', percent: null });

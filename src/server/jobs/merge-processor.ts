@@ -8,10 +8,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { AbortError, InputError } from '../../engine/errors.js';
 import type { MergeOptions, MergeReport, Tools } from '../../engine/index.js';
+import { systemClock, type Clock } from '../../shared/clock.js';
 import type { ItemRow, ResultRow, Store } from '../data/store.js';
 import { resultRef, uploadRef, type FileStorage } from '../files/storage.js';
 import { inputFailure } from './job-errors.js';
-import { downloadName, inputFailureMessage, MISSING_MESSAGE } from './job-messages.js';
+import { downloadName, inputFailureMessage } from './job-messages.js';
 import type { MergeJobData, Processor } from './queue.js';
 
 export type MergeFn = (inputs: string[], output: string, opts: MergeOptions) => Promise<MergeReport>;
@@ -22,7 +23,7 @@ export interface MergeProcessorDeps {
   tools: Tools;
   /** The engine's mergeFiles unless a test injects its own. */
   merge?: MergeFn;
-  now?: () => Date;
+  clock?: Clock;
   /** Parallel transcodes inside one merge. */
   engineConcurrency: number;
   /**
@@ -44,7 +45,7 @@ export async function orderedItems(store: Store, data: Pick<MergeJobData, 'sid' 
   const owned = new Map((await store.itemsOwnedBy(data.sid, [...new Set(data.itemIds)])).map((i) => [i.id, i]));
   return data.itemIds.map((id) => {
     const item = owned.get(id);
-    if (!item) throw inputFailure(MISSING_MESSAGE);
+    if (!item) throw inputFailure('itemGone');
     return item;
   });
 }
@@ -54,7 +55,7 @@ export function createMergeProcessor(deps: MergeProcessorDeps): Processor {
   // Loaded on first use, so the server (and its tests) do not pull in the whole engine up front.
   const merge: MergeFn =
     deps.merge ?? (async (inputs, output, opts) => (await import('../../engine/index.js')).mergeFiles(inputs, output, opts));
-  const now = deps.now ?? (() => new Date());
+  const clock = deps.clock ?? systemClock;
 
   async function runEngine(data: MergeJobData, items: ItemRow[], work: string, progress: (p: number) => void, signal: AbortSignal) {
     const names = items.map((i) => i.filename);
@@ -72,14 +73,14 @@ export function createMergeProcessor(deps: MergeProcessorDeps): Processor {
       return { output, report };
     } catch (err) {
       // The same inputs would fail again: worded for a person, and never retried.
-      if (err instanceof InputError) throw inputFailure(inputFailureMessage(err, names));
+      if (err instanceof InputError) throw inputFailure(err.code, inputFailureMessage(err, names));
       throw err;
     }
   }
 
   /** Move the output into storage, then record it; a result is listed only once its file is in place. */
   async function storeResult(data: MergeJobData, items: ItemRow[], output: string, report: MergeReport, run: string): Promise<ResultRow> {
-    const at = now();
+    const at = new Date(clock.now());
     const result: ResultRow = {
       id: data.jobId,
       sid: data.sid,

@@ -3,6 +3,7 @@
 // row and told through Redis to whichever web process the browser is connected to.
 import type { FastifyBaseLogger } from 'fastify';
 import type { Tools } from '../../engine/index.js';
+import type { Clock } from '../../shared/clock.js';
 import type { AppConfig } from '../config.js';
 import type { Store } from '../data/store.js';
 import type { FileStorage } from '../files/storage.js';
@@ -18,6 +19,7 @@ export interface MergeWorkerDeps {
   tools: Tools;
   log: FastifyBaseLogger;
   merge?: MergeFn;
+  clock?: Clock;
 }
 
 export interface MergeWorker {
@@ -28,9 +30,9 @@ export interface MergeWorker {
 export async function startMergeWorker(deps: MergeWorkerDeps): Promise<MergeWorker> {
   const { config, store, files, log } = deps;
   const broadcaster = emitterBroadcaster(config.redisUrl);
-  const reporter = createRunReporter({ store, broadcaster, log });
+  const reporter = createRunReporter({ store, broadcaster, log, clock: deps.clock });
   const processor = createMergeProcessor({
-    store, files, tools: deps.tools, merge: deps.merge, engineConcurrency: engineConcurrencyFor(config.mergeConcurrency), freshPerRun: true,
+    store, files, tools: deps.tools, merge: deps.merge, clock: deps.clock, engineConcurrency: engineConcurrencyFor(config.mergeConcurrency), freshPerRun: true,
   });
   let worker;
   try {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { createProgressThrottle, type Clock } from './progress-throttle.js';
+import type { Clock } from '../../shared/clock.js';
+import { createProgressThrottle } from './progress-throttle.js';
 
 /** A hand-driven clock: time moves only when the test says so. */
 function fakeClock() {

@@ -2,17 +2,7 @@
 // going back, and no more than `perSecond` sends. A value that arrives too soon is not dropped:
 // the latest one goes out when the interval allows.
 
-export interface Clock {
-  now(): number;
-  setTimeout(fn: () => void, ms: number): unknown;
-  clearTimeout(handle: unknown): void;
-}
-
-export const realClock: Clock = {
-  now: () => Date.now(),
-  setTimeout: (fn, ms) => setTimeout(fn, ms),
-  clearTimeout: (h) => clearTimeout(h as NodeJS.Timeout),
-};
+import { systemClock, type Clock } from '../../shared/clock.js';
 
 export interface ProgressThrottle {
   /** A new progress reading, any number; rounded down and clamped to 0..100. */
@@ -23,7 +13,7 @@ export interface ProgressThrottle {
   cancel(): void;
 }
 
-export function createProgressThrottle(send: (percent: number) => void, perSecond = 20, clock: Clock = realClock): ProgressThrottle {
+export function createProgressThrottle(send: (percent: number) => void, perSecond = 20, clock: Clock = systemClock): ProgressThrottle {
   const interval = 1000 / perSecond;
   let lastSent = -1;
   let lastSentAt = -Infinity;

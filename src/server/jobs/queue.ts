@@ -2,7 +2,7 @@
 // a result, and a queue that runs processors and tells what happened through events kept apart
 // from the worker. The in-process queue (in-process-queue.ts) is the implementation today.
 import type { JobRow } from '../data/store.js';
-import type { FailureKind } from './job-errors.js';
+import type { ErrorCode } from '../errors.js';
 import { QUEUED_TEXT } from './job-messages.js';
 
 /** Everything a worker needs to run one merge; plain JSON, so it can cross a process boundary. */
@@ -57,14 +57,14 @@ export type JobEvent = JobRef &
   (
     | { type: 'progress'; state: 'queued' | 'running'; percent: number | null; text: string }
     | { type: 'completed'; resultId: string; text: string }
-    | { type: 'failed'; message: string; kind: FailureKind; retryable: boolean }
+    | { type: 'failed'; message: string; code: ErrorCode; retryable: boolean }
     | { type: 'cancelled'; message: string }
   );
 
 /** How a job ended, for whoever waits on it (the mergemp3 request). */
 export type JobOutcome =
   | { state: 'succeeded'; resultId: string }
-  | { state: 'failed'; message: string; kind: FailureKind }
+  | { state: 'failed'; message: string; code: ErrorCode }
   | { state: 'cancelled'; message: string };
 
 export interface JobEvents {

@@ -8,7 +8,8 @@ import type { Broadcaster } from '../realtime/broadcaster.js';
 import { broadcastJobStatus } from '../realtime/status-broadcasts.js';
 import type { RunReporter } from './bullmq-worker.js';
 import { DONE_TEXT, runningText } from './job-messages.js';
-import { createProgressThrottle, realClock, type Clock, type ProgressThrottle } from './progress-throttle.js';
+import { systemClock, type Clock } from '../../shared/clock.js';
+import { createProgressThrottle, type ProgressThrottle } from './progress-throttle.js';
 import { createJobEvents, type JobEvent, type JobRef, type MergeJobData } from './queue.js';
 
 export interface RunReporterDeps {
@@ -29,7 +30,7 @@ const refOf = (d: MergeJobData): JobRef => ({ jobId: d.jobId, sid: d.sid, appid:
 
 export function createRunReporter(deps: RunReporterDeps): RunReporter & { close(): void } {
   const { store, log } = deps;
-  const clock = deps.clock ?? realClock;
+  const clock = deps.clock ?? systemClock;
   const events = createJobEvents((err) => log.error({ err }, 'a job event listener failed'));
   const stopBroadcasts = broadcastJobStatus(events, deps.broadcaster);
   const runs = new Map<string, Run>();
@@ -89,7 +90,7 @@ export function createRunReporter(deps: RunReporterDeps): RunReporter & { close(
       const event: JobEvent =
         ending.state === 'cancelled'
           ? { ...refOf(data), type: 'cancelled', message }
-          : { ...refOf(data), type: 'failed', message, kind: ending.failure.kind, retryable: ending.failure.retryable };
+          : { ...refOf(data), type: 'failed', message, code: ending.failure.code, retryable: ending.failure.retryable };
       await report(run, data, patch, event);
     },
     close() {

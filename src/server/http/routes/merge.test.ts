@@ -2,7 +2,8 @@
 // in-process job queue over an in-memory store, and a scripted merge. The whole app is tested in test/.
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { InputError } from '../../../engine/errors.js';
+import { InputError, OutputError } from '../../../engine/errors.js';
+import { systemClock } from '../../../shared/clock.js';
 import { statusChannel } from '../../../shared/types.js';
 import { tempDir } from '../../../../test/support/audio-fixtures.js';
 import { MemoryStore } from '../../../../test/support/memory-store.js';
@@ -45,7 +46,7 @@ beforeEach(async () => {
   app.setErrorHandler((error, _request, reply) =>
     error instanceof AppError ? reply.status(error.status).send({ error: error.message }) : reply.status(500).send({ error: 'internal' }),
   );
-  await app.register(async (scope) => mergeRoutes(scope, { store, jobs, config: resolveConfig({ maxFiles: 5 }), now: Date.now }));
+  await app.register(async (scope) => mergeRoutes(scope, { store, jobs, config: resolveConfig({ maxFiles: 5 }), clock: systemClock }));
 });
 
 afterEach(async () => {
@@ -102,6 +103,15 @@ describe('POST /app/merge/mergemp3', () => {
     expect(res.statusCode).toBe(422);
     expect(res.json()).toEqual({ error: 'Could not merge: b.wav is not audio (no audio stream)' });
     expect([...store.jobs.values()][0]).toMatchObject({ status: 'failed', error: 'Could not merge: b.wav is not audio (no audio stream)' });
+  });
+
+  it('answers 507 "The server\'s disk is full" when the disk fills during the merge, and nothing is kept', async () => {
+    script.failWith = () => new OutputError('cannot write /data/tmp/job-x/merged.mp3: no space left on the device', 'disk-full');
+    const res = await post({ items: [{ id: 'item-S1-0' }] });
+    expect(res.statusCode).toBe(507);
+    expect(res.json()).toEqual({ error: "The server's disk is full" });
+    expect([...store.jobs.values()][0]).toMatchObject({ status: 'failed', error: "The server's disk is full" });
+    expect(store.results).toEqual([]);
   });
 
   it('answers 500 with a plain message when the merge breaks inside', async () => {

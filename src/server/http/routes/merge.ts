@@ -3,10 +3,11 @@
 // more than once (a person may want a segment twice). Answers when the merge has finished.
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
+import type { Clock } from '../../../shared/clock.js';
 import { MERGE_SUCCESS } from '../../../shared/types.js';
 import type { AppConfig } from '../../config.js';
-import { AppError, fail, type ErrorCode } from '../errors.js';
-import { QueueClosedError, type FailureKind } from '../../jobs/job-errors.js';
+import { AppError, fail } from '../errors.js';
+import { QueueClosedError } from '../../jobs/job-errors.js';
 import { queuedJobRow, type JobOutcome, type JobQueue, type MergeJobData } from '../../jobs/queue.js';
 import { requireSession } from '../session.js';
 import type { Store } from '../../data/store.js';
@@ -15,7 +16,7 @@ export interface MergeRouteDeps {
   store: Store;
   jobs: JobQueue;
   config: AppConfig;
-  now: () => number;
+  clock: Clock;
 }
 
 const MAX_ID_LENGTH = 200;
@@ -35,15 +36,12 @@ export function orderedIds(body: unknown, maxFiles: number): string[] {
   });
 }
 
-const FAILURE_CODES: Record<FailureKind, ErrorCode> = { input: 'notAudio', unavailable: 'unavailable', internal: 'mergeFailed' };
-
-/** A job that did not succeed, as the HTTP answer it gets. */
+/** A job that did not succeed, as the HTTP answer it gets: the status follows the code. */
 export function outcomeError(outcome: Exclude<JobOutcome, { state: 'succeeded' }>): AppError {
-  if (outcome.state === 'cancelled') return new AppError('cancelled', outcome.message);
-  return new AppError(FAILURE_CODES[outcome.kind], outcome.message);
+  return new AppError(outcome.state === 'cancelled' ? 'cancelled' : outcome.code, outcome.message);
 }
 
-export async function mergeRoutes(app: FastifyInstance, { store, jobs, config, now }: MergeRouteDeps): Promise<void> {
+export async function mergeRoutes(app: FastifyInstance, { store, jobs, config, clock }: MergeRouteDeps): Promise<void> {
   app.post(
     '/app/merge/mergemp3',
     { config: { rateLimit: { max: config.mergeRateLimit, timeWindow: '1 minute' } } },
@@ -58,7 +56,7 @@ export async function mergeRoutes(app: FastifyInstance, { store, jobs, config, n
       if (appids.size !== 1) fail('badRequest', 'The items come from more than one widget (appid)');
 
       const data: MergeJobData = { jobId: randomUUID(), sid: session.sid, appid: owned[0].appid, itemIds: ids, options: {}, requestId: null };
-      await store.addJob(queuedJobRow(data, now()));
+      await store.addJob(queuedJobRow(data, clock.now()));
       request.log.info({ job: data.jobId, items: ids.length }, 'merge queued');
       // The job is not tied to this request: a client that goes away does not stop it.
       let outcome: JobOutcome;

@@ -5,6 +5,7 @@ import type { Flash } from '../flash.js';
 import { renderHostPage } from '../host-page.js';
 
 import { startSession } from '../session.js';
+import type { Clock } from '../../../shared/clock.js';
 import type { Store } from '../../data/store.js';
 
 export interface PageRouteDeps {
@@ -13,10 +14,10 @@ export interface PageRouteDeps {
   /** The port the realtime server really listens on (config may say 0 in tests); 0 when off. */
   socketPort: () => number;
   flash: Flash;
-  now: () => number;
+  clock: Clock;
 }
 
-export async function pageRoutes(app: FastifyInstance, { store, config, socketPort, flash, now }: PageRouteDeps): Promise<void> {
+export async function pageRoutes(app: FastifyInstance, { store, config, socketPort, flash, clock }: PageRouteDeps): Promise<void> {
   // Each page view without a session stores one: limit those per address, so a flood of cookieless
   // requests cannot grow the database without bound (a browser with its session is never limited).
   const rateLimit = {
@@ -26,7 +27,7 @@ export async function pageRoutes(app: FastifyInstance, { store, config, socketPo
     allowList: (request: FastifyRequest) => request.amSession !== null,
   };
   app.get('/', { config: { rateLimit } }, async (request, reply) => {
-    const session = request.amSession ?? (await startSession(store, reply, now()));
+    const session = request.amSession ?? (await startSession(store, reply, clock.now()));
     const html = renderHostPage({
       csrfToken: session.csrfToken,
       sid: session.sid,

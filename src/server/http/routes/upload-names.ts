@@ -26,12 +26,3 @@ export function wantsHtml(accept: string | undefined): boolean {
   const json = types.indexOf('application/json');
   return html !== -1 && (json === -1 || html < json);
 }
-
-/**
- * A multipart body the parser could not read (cut short, no boundary, a boundary too long): the
- * client's fault, so a 400. The parser throws plain Errors without a code; fs errors have one.
- */
-export function isBrokenMultipart(err: unknown): boolean {
-  if (!(err instanceof Error) || err.constructor !== Error || 'code' in err) return false;
-  return /multipart|needle/i.test(err.message);
-}

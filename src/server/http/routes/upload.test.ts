@@ -123,15 +123,6 @@ describe('POST /app/merge/upload', () => {
     expect(await filesIn(path.join('uploads', s.sid))).toHaveLength(4);
   });
 
-  it('stores exactly MAX_FILES when many uploads of one session arrive at once, and no stray file', async () => {
-    const s = await openSession(t.app);
-    const answers = await Promise.all(Array.from({ length: 7 }, (_, n) => upload(t.app, s, [f('one.mp3', `at-once-${n}.mp3`)])));
-    expect(answers.map((a) => a.statusCode).sort()).toEqual([200, 200, 200, 200, 409, 409, 409]);
-    expect(await t.store.countItems(s.sid)).toBe(4);
-    expect(await listItems(t.app, s)).toHaveLength(4);
-    expect(await filesIn(path.join('uploads', s.sid))).toHaveLength(4);
-  });
-
   it('keeps only the base name of the client\'s file name, without control characters', async () => {
     const s = await openSession(t.app);
     const res = await upload(t.app, s, [f('one.mp3', '..\\..\\etc/pass\u0007wd.mp3')]);
@@ -198,6 +189,24 @@ describe('POST /app/merge/upload', () => {
         payload: JSON.stringify(body),
       });
       expect(res.statusCode).toBe(400);
+    }
+  });
+
+  it('answers 507 "The server\'s disk is full" when the disk fills while storing, and keeps nothing', async () => {
+    const full = await startTestApp({}, {
+      probe: async () => {
+        throw Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC', syscall: 'write' });
+      },
+    });
+    try {
+      const s = await openSession(full.app);
+      const res = await upload(full.app, s, [f('one.mp3')]);
+      expect(res.statusCode).toBe(507);
+      expect(res.json()).toEqual({ error: "The server's disk is full" });
+      expect(await full.store.countItems(s.sid)).toBe(0);
+      expect(await readdir(full.storage.tmpDir)).toEqual([]);
+    } finally {
+      await full.dispose();
     }
   });
 
