@@ -4,6 +4,8 @@ import pg from 'pg';
 
 export interface TestDatabase {
   url: string;
+  /** Look at the rows directly, as an operator would with psql. */
+  query<R extends pg.QueryResultRow>(sql: string, values?: unknown[]): Promise<R[]>;
   drop(): Promise<void>;
 }
 
@@ -18,9 +20,15 @@ export async function freshDatabase(serverUrl: string): Promise<TestDatabase> {
   }
   const url = new URL(serverUrl);
   url.pathname = `/${name}`;
+  let pool: pg.Pool | undefined;
   return {
     url: url.toString(),
+    async query<R extends pg.QueryResultRow>(sql: string, values: unknown[] = []) {
+      pool ??= new pg.Pool({ connectionString: url.toString(), max: 1 });
+      return (await pool.query<R>(sql, values)).rows;
+    },
     async drop() {
+      await pool?.end();
       const c = new pg.Client({ connectionString: serverUrl });
       await c.connect();
       try {

@@ -6,6 +6,7 @@
 // The processor runs on this thread. Lock renewal is a timer on the same event loop, so a merge
 // must never hold the loop for long: the frame join awaits a thread-pool write every MiB and
 // the transcodes are ffmpeg processes, so renewal runs every few milliseconds at worst.
+import os from 'node:os';
 import { UnrecoverableError, WaitingError, Worker, type Job } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { asJobFailure, type JobFailure } from './job-errors.js';
@@ -127,6 +128,8 @@ export async function startBullWorker(processor: MergeProcessor, opts: BullWorke
     connection,
     prefix: names.prefix,
     concurrency: Math.max(1, Math.floor(opts.concurrency)),
+    // Stored on each job it takes (processedBy): which process runs a merge, for people and tests.
+    name: `${os.hostname()}:${process.pid}`,
     lockDuration: opts.lockMs ?? 30_000,
     stalledInterval: opts.stalledCheckMs ?? 30_000,
     maxStalledCount: 1,
