@@ -5,6 +5,12 @@ import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import pino from 'pino';
+import { openPgStore } from '../src/server/data/pg-store.js';
+import { ERRORS } from '../src/server/errors.js';
+import { createBullJobQueue } from '../src/server/jobs/bullmq-job-queue.js';
+import { openBullQueue } from '../src/server/jobs/bullmq-queue.js';
+import { nullBroadcaster } from '../src/server/realtime/broadcaster.js';
 import { statusChannel } from '../src/shared/types.js';
 import { ffprobeJson, makeTone, tempDir } from './support/audio-fixtures.js';
 import { listenStatus, type StatusListener } from './support/echo-client.js';
@@ -158,6 +164,30 @@ describe('two web and two worker processes', () => {
     listeners.push(spy);
     await spy.ready;
     expect(spy.errors).toEqual([[statusChannel(owner.appid, owner.sid), 403]]);
+  });
+
+  it('cancel from another web process stops a merge running on a worker: mergemp3 answers 409, nothing is listed', async () => {
+    const s = await openHttpSession(webA.url);
+    const [a, b] = await uploadTo(webA, s, ['long1.wav', 'long2.wav']);
+    const status = listen(webA, s);
+    await status.ready;
+    const answer = merge(webB, s, [a.id, b.id]);
+    await status.waitFor((d) => /^\d+$/.test(d) && Number(d) > 0);
+    // A third web-side process: the JobQueue the cancel route of any web process calls.
+    const store = await openPgStore(db.url, { poolSize: 2 });
+    const queue = await openBullQueue({ redisUrl: redis.url });
+    const jobs = createBullJobQueue({ queue, store, broadcaster: nullBroadcaster, log: pino({ level: 'silent' }) });
+    try {
+      expect(await jobs.cancel(await latestJobId(s))).toBe(true);
+    } finally {
+      await jobs.shutdown(0);
+      await store.close();
+    }
+    const res = await answer;
+    expect(res.status, res.text).toBe(409);
+    await status.waitFor((d) => d === ERRORS.cancelled.message);
+    expect(await resultIds(webA, s)).toEqual([]);
+    expect(await db.query('SELECT status FROM jobs WHERE sid = $1', [s.sid])).toEqual([{ status: 'cancelled' }]);
   });
 
   it('SIGKILL of the worker running a merge: the other worker finishes it, and one result is listed', async () => {

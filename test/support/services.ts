@@ -28,15 +28,14 @@ const taken = new Set<number>();
 export async function freePortFrom(from = Number(process.env.SCALED_PORT_BASE ?? 41700), span = 100): Promise<number> {
   for (let port = from; port < from + span; port++) {
     if (taken.has(port)) continue;
+    // Reserved before the probe: concurrent callers must not both find the same port free.
+    taken.add(port);
     const free = await new Promise<boolean>((resolve) => {
       const srv = net.createServer();
       srv.once('error', () => resolve(false));
       srv.listen(port, '127.0.0.1', () => srv.close(() => resolve(true)));
     });
-    if (free) {
-      taken.add(port);
-      return port;
-    }
+    if (free) return port;
   }
   throw new Error(`No free port in ${from}-${from + span - 1}`);
 }
