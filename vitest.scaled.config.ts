@@ -10,5 +10,7 @@ export default defineConfig({
     hookTimeout: 180_000,
     pool: 'forks',
     fileParallelism: false,
+    // Real services and processes on a shared CI machine: a case that fails once runs once more.
+    retry: 1,
   },
 });
