@@ -6,11 +6,12 @@ import { fileURLToPath } from 'node:url';
 import { makeCorpus } from './corpus.js';
 import { engineFigures } from './engine-figures.js';
 import { machineLine, tableRows, type Figure } from './report.js';
+import { scaledFigures } from './scaled-figures.js';
 import { serverFigures } from './server-figures.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const rounds = Number(process.env.BENCH_ROUNDS ?? 5);
-const only = process.env.BENCH_ONLY; // 'engine' | 'server'
+const only = process.env.BENCH_ONLY; // 'engine' | 'server' | 'scaled' (needs redis-server, PostgreSQL)
 
 const progress = (msg: string) => {
   if (process.stderr.isTTY) process.stderr.write(`\r\x1b[2K${msg}`);
@@ -18,12 +19,16 @@ const progress = (msg: string) => {
 };
 
 const started = Date.now();
-const corpus = await makeCorpus(progress);
 const work = await mkdtemp(path.join(os.tmpdir(), 'audio-merge-bench-'));
 const figures: Figure[] = [];
 try {
-  if (only !== 'server') figures.push(...(await engineFigures(corpus, work, rounds, progress)));
-  if (only !== 'engine') figures.push(...(await serverFigures(corpus, work, rounds, progress)));
+  if (only === 'scaled') {
+    figures.push(...(await scaledFigures(work, rounds, progress)));
+  } else {
+    const corpus = await makeCorpus(progress);
+    if (only !== 'server') figures.push(...(await engineFigures(corpus, work, rounds, progress)));
+    if (only !== 'engine') figures.push(...(await serverFigures(corpus, work, rounds, progress)));
+  }
 } finally {
   await rm(work, { recursive: true, force: true });
 }
