@@ -1,6 +1,7 @@
 // The product as a scaled deployment runs it: two web and two worker processes (real
 // `node dist/main.js` with ROLE and the section 6 variables) sharing PostgreSQL, Redis and an
 // S3-compatible bucket, driven over HTTP and a stock Laravel Echo client like a browser would.
+import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { Redis } from 'ioredis';
@@ -221,4 +222,32 @@ describe('two web and two worker processes', () => {
     expect(res.status, res.text).toBe(200);
     expect(await resultIds(webA, s)).toHaveLength(1);
   });
+
+  it('a worker listens on no port; each role logs its configuration and exits 0 on SIGTERM', async () => {
+    const worker = workers[0];
+    expect(listeningPorts(worker.pid)).toEqual([]);
+    expect(listeningPorts(webB.pid).sort()).toEqual([Number(new URL(webB.url).port), webB.socketPort].sort());
+    expect(worker.output()).toContain('"role":"worker"');
+    expect(webB.output()).toContain('"role":"web"');
+    expect(await worker.stop()).toBe(0);
+    expect(await webB.stop()).toBe(0);
+  });
 });
+
+/** TCP ports a process listens on, from /proc (its socket inodes against the kernel's table). */
+function listeningPorts(pid: number): number[] {
+  const inodes = new Set(
+    readdirSync(`/proc/${pid}/fd`).flatMap((fd) => {
+      try {
+        return [/^socket:\[(\d+)\]$/.exec(readlinkSync(`/proc/${pid}/fd/${fd}`))?.[1] ?? []].flat();
+      } catch {
+        return [];
+      }
+    }),
+  );
+  const rows = ['/proc/net/tcp', '/proc/net/tcp6'].flatMap((f) => readFileSync(f, 'utf8').trim().split('\n').slice(1));
+  return rows
+    .map((r) => r.trim().split(/\s+/))
+    .filter((c) => c[3] === '0A' && inodes.has(c[9]))
+    .map((c) => parseInt(c[1].split(':')[1], 16));
+}
