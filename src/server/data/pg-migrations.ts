@@ -86,6 +86,11 @@ export const PG_MIGRATIONS: PgMigration[] = [
       CREATE INDEX results_by_session ON results (sid, created_at);
     `,
   },
+  {
+    version: 2,
+    name: "a session's items version, for lists kept in each process",
+    sql: `ALTER TABLE sessions ADD COLUMN items_version BIGINT NOT NULL DEFAULT 0;`,
+  },
 ];
 
 async function appliedVersions(client: PoolClient): Promise<Set<number>> {

@@ -2,6 +2,7 @@
 // Migrated at open (see pg-migrations.ts). Nothing is cached in the process: another process may
 // change any row at any time.
 import pg from 'pg';
+import { itemListCache } from './pg-item-lists.js';
 import { migratePg } from './pg-migrations.js';
 import {
   JOB_COLUMNS, PG_TYPES, toItem, toJob, toResult, toSession,
@@ -13,6 +14,9 @@ export interface PgStoreOptions {
   /** Connections this process keeps at most. */
   poolSize?: number;
 }
+
+/** Every change to a session's items bumps its version, in the same transaction. */
+const BUMP_ITEMS = 'UPDATE sessions SET items_version = items_version + 1 WHERE sid = $1';
 
 const ITEM_INSERT = `INSERT INTO items (id, sid, appid, newfilename, format, filename, size, duration, codec, sample_rate, channels, created_at)`;
 const itemValues = (i: ItemRow) => [
@@ -49,6 +53,12 @@ export async function openPgStore(url: string, opts: PgStoreOptions = {}): Promi
       c.release();
     }
   }
+
+  const lists = itemListCache(
+    async (sid) => (await one<{ items_version: number }>('SELECT items_version FROM sessions WHERE sid = $1', [sid]))?.items_version,
+    async (sid, appid) =>
+      (await all<ItemRecord>('SELECT * FROM items WHERE sid = $1 AND appid = $2 ORDER BY position NULLS LAST, seq', [sid, appid])).map(toItem),
+  );
 
   /** Runs `work` after every earlier call for the same key has settled. */
   const turns = new Map<string, Promise<unknown>>();
@@ -93,6 +103,7 @@ export async function openPgStore(url: string, opts: PgStoreOptions = {}): Promi
       ).map(toSession),
     async deleteSession(sid) {
       await pool.query('DELETE FROM sessions WHERE sid = $1', [sid]);
+      lists.forget(sid);
     },
 
     // Exact under concurrent uploads from any process: the session row is locked first, so the
@@ -108,16 +119,11 @@ export async function openPgStore(url: string, opts: PgStoreOptions = {}): Promi
              WHERE (SELECT COUNT(*) FROM items WHERE sid = $2) < $13`,
             [...itemValues(item), limit],
           );
+          if (inserted.rowCount === 1) await c.query(BUMP_ITEMS, [item.sid]);
           return inserted.rowCount === 1;
         }),
       ),
-    listItems: async (sid, appid) =>
-      (
-        await all<ItemRecord>('SELECT * FROM items WHERE sid = $1 AND appid = $2 ORDER BY position NULLS LAST, seq', [
-          sid,
-          appid,
-        ])
-      ).map(toItem),
+    listItems: (sid, appid) => lists.get(sid, appid),
     countItems: async (sid) => Number((await one<{ n: number }>('SELECT COUNT(*) AS n FROM items WHERE sid = $1', [sid]))?.n ?? 0),
     async itemsOwnedBy(sid, ids) {
       const rows = await all<ItemRecord>('SELECT * FROM items WHERE sid = $1 AND id = ANY($2)', [sid, ids]);
@@ -133,7 +139,12 @@ export async function openPgStore(url: string, opts: PgStoreOptions = {}): Promi
       return r && toItem(r);
     },
     deleteItem: async (sid, id) => {
-      const r = await one<ItemRecord>('DELETE FROM items WHERE sid = $1 AND id = $2 RETURNING *', [sid, id]);
+      const r = await one<ItemRecord>(
+        `WITH gone AS (DELETE FROM items WHERE sid = $1 AND id = $2 RETURNING *),
+              bump AS (UPDATE sessions SET items_version = items_version + 1 WHERE sid = $1 AND EXISTS (SELECT 1 FROM gone))
+         SELECT * FROM gone`,
+        [sid, id],
+      );
       return r && toItem(r);
     },
     saveOrder: (sid, appid, ids) =>
@@ -145,6 +156,7 @@ export async function openPgStore(url: string, opts: PgStoreOptions = {}): Promi
           [sid, appid, ids],
         );
         await c.query('UPDATE items SET position = NULL WHERE sid = $1 AND appid = $2 AND NOT (id = ANY($3))', [sid, appid, ids]);
+        await c.query(BUMP_ITEMS, [sid]);
       }),
 
     async addJob(j) {
