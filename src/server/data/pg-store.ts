@@ -35,6 +35,9 @@ export async function openPgStore(url: string, opts: PgStoreOptions = {}): Promi
   }
   const one = async <R extends pg.QueryResultRow>(sql: string, values: unknown[]): Promise<R | undefined> =>
     (await pool.query<R>(sql, values)).rows[0];
+  /** For the queries of every request: prepared once per connection, then only executed. */
+  const prepared = async <R extends pg.QueryResultRow>(name: string, text: string, values: unknown[]): Promise<R[]> =>
+    (await pool.query<R>({ name, text, values })).rows;
   const all = async <R extends pg.QueryResultRow>(sql: string, values: unknown[]): Promise<R[]> =>
     (await pool.query<R>(sql, values)).rows;
 
@@ -55,9 +58,15 @@ export async function openPgStore(url: string, opts: PgStoreOptions = {}): Promi
   }
 
   const lists = itemListCache(
-    async (sid) => (await one<{ items_version: number }>('SELECT items_version FROM sessions WHERE sid = $1', [sid]))?.items_version,
+    async (sid) =>
+      (await prepared<{ items_version: number }>('items-version', 'SELECT items_version FROM sessions WHERE sid = $1', [sid]))[0]?.items_version,
     async (sid, appid) =>
-      (await all<ItemRecord>('SELECT * FROM items WHERE sid = $1 AND appid = $2 ORDER BY position NULLS LAST, seq', [sid, appid])).map(toItem),
+      (
+        await prepared<ItemRecord>('list-items', 'SELECT * FROM items WHERE sid = $1 AND appid = $2 ORDER BY position NULLS LAST, seq', [
+          sid,
+          appid,
+        ])
+      ).map(toItem),
   );
 
   /** Runs `work` after every earlier call for the same key has settled. */
@@ -82,7 +91,7 @@ export async function openPgStore(url: string, opts: PgStoreOptions = {}): Promi
       return { sid, csrfToken, createdAt: now, lastSeenAt: now };
     },
     sessionBySecretHash: async (h) => {
-      const r = await one<SessionRecord>('SELECT * FROM sessions WHERE secret_hash = $1', [h]);
+      const [r] = await prepared<SessionRecord>('session-by-hash', 'SELECT * FROM sessions WHERE secret_hash = $1', [h]);
       return r && toSession(r);
     },
     sessionBySid: async (sid) => {
