@@ -217,11 +217,38 @@ describe('the in-process job queue', () => {
     expect(await q.cancel('J2')).toBe(true);
     expect((await second).status).toBe('cancelled');
     await tick();
-    expect(broadcaster.dataOn(chan).at(-1)).toBe('Waiting: 1 merge ahead of yours');
+    const data = broadcaster.dataOn(chan);
+    expect(data.slice(data.indexOf('Waiting: 2 merges ahead of yours') + 1)).toContain('Waiting: 1 merge ahead of yours');
+    expect(broadcaster.payloadsOn(chan)).toContainEqual({ data: CANCELLED_MESSAGE, requestId: null, state: 'cancelled', percent: null });
     gate.open();
     expect((await Promise.all([first, third])).map((j) => j.status)).toEqual(['succeeded', 'succeeded']);
     expect(calls.map((c) => c.opts.displayNames)).toEqual([['intro.mp3'], ['outro.wav']]);
     expect(await q.cancel('nope')).toBe(false);
+  });
+
+  it('a job\'s changes land in order even when the store is slow: a cancelled waiting job stays cancelled', async () => {
+    // A store (on the network, say) that is slow to write the waiting text.
+    const write = store.updateJob.bind(store);
+    const writes: Promise<void>[] = [];
+    store.updateJob = (id, patch) => {
+      const slow = patch.statusText?.startsWith('Waiting') ? new Promise((r) => setTimeout(r, 20)) : Promise.resolve();
+      const done = slow.then(() => write(id, patch));
+      writes.push(done);
+      return done;
+    };
+    const gate = deferred();
+    const { merge, calls } = scriptedMerge({ gate: () => gate.promise });
+    const q = queue(merge, 1);
+    const first = run(q, 'J1', ['item-S1-0']);
+    await until(() => calls.length > 0);
+    const { finished } = await q.enqueue(dataOf(await record('J2', ['item-S1-1'])));
+    expect(await q.cancel('J2')).toBe(true);
+    await finished;
+    await Promise.all(writes);
+    expect(await store.getJob('J2')).toMatchObject({ status: 'cancelled', statusText: CANCELLED_MESSAGE });
+    expect(broadcaster.payloadsOn(chan).at(-1)).toMatchObject({ state: 'cancelled' });
+    gate.open();
+    await first;
   });
 
   it('recover fails jobs a dead process left running and removes their files', async () => {

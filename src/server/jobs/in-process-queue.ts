@@ -49,48 +49,49 @@ function settleWithin(p: Promise<unknown>, ms: number): Promise<boolean> {
 
 const refOf = (d: MergeJobData): JobRef => ({ jobId: d.jobId, sid: d.sid, appid: d.appid, requestId: d.requestId });
 
+/** Writes a change to the job's row, then tells it; a job's changes go through one, in order. */
+type Report = (patch: JobPatch | null, event: JobEvent | null) => Promise<void>;
+
 export function createInProcessQueue(deps: InProcessQueueDeps): JobQueue {
   const { store, files, log } = deps;
   const clock = deps.clock ?? systemClock;
   const events = createJobEvents((err) => log.error({ err }, 'a job event listener failed'));
   const pool = new WorkPool(Math.max(1, Math.floor(deps.concurrency) || 1));
   /** Jobs of this process not yet ended: their data, their place in line while waiting, and their end. */
-  const jobs = new Map<string, { data: MergeJobData; task: PoolTask<JobOutcome>; finished: Promise<JobOutcome> }>();
+  const jobs = new Map<string, { data: MergeJobData; report: Report; task: PoolTask<JobOutcome>; finished: Promise<JobOutcome> }>();
   const running = new Map<string, { controller: AbortController; cancelled: boolean; done: Promise<JobOutcome> }>();
   let closing = false;
 
-  /** Writes of one job happen in order, each before the event that tells it. */
-  function reporter(data: MergeJobData) {
+  function reporter(jobId: string): Report {
     let last: Promise<void> = Promise.resolve();
-    return {
-      report(patch: JobPatch | null, event: JobEvent | null): Promise<void> {
-        last = last
-          .then(() => (patch ? store.updateJob(data.jobId, patch) : undefined))
-          .then(() => {
-            if (event) events.emit(event);
-          })
-          .catch((err: unknown) => log.error({ err, job: data.jobId }, 'could not record a job change'));
-        return last;
-      },
+    return (patch, event) => {
+      last = last
+        .then(() => (patch ? store.updateJob(jobId, patch) : undefined))
+        .then(() => {
+          if (event) events.emit(event);
+        })
+        .catch((err: unknown) => log.error({ err, job: jobId }, 'could not record a job change'));
+      return last;
     };
   }
 
-  async function end(data: MergeJobData, ending: Ending): Promise<JobOutcome> {
+  async function end(data: MergeJobData, ending: Ending, report: Report): Promise<JobOutcome> {
     const ref = refOf(data);
     const finishedAt = clock.now();
     if (ending.state === 'cancelled') {
-      await store.updateJob(data.jobId, { status: 'cancelled', error: ending.message, statusText: ending.message, percent: null, finishedAt });
-      events.emit({ ...ref, type: 'cancelled', message: ending.message });
-      return { state: 'cancelled', message: ending.message };
+      const message = ending.message;
+      await report({ status: 'cancelled', error: message, statusText: message, percent: null, finishedAt }, { ...ref, type: 'cancelled', message });
+      return { state: 'cancelled', message };
     }
     const f = ending.failure;
-    await store.updateJob(data.jobId, { status: 'failed', error: f.message, statusText: f.message, percent: null, finishedAt });
-    events.emit({ ...ref, type: 'failed', message: f.message, code: f.code, retryable: f.retryable });
+    await report(
+      { status: 'failed', error: f.message, statusText: f.message, percent: null, finishedAt },
+      { ...ref, type: 'failed', message: f.message, code: f.code, retryable: f.retryable },
+    );
     return { state: 'failed', message: f.message, code: f.code };
   }
 
-  async function execute(data: MergeJobData, run: { controller: AbortController; cancelled: boolean }): Promise<JobOutcome> {
-    const { report } = reporter(data);
+  async function execute(data: MergeJobData, run: { controller: AbortController; cancelled: boolean }, report: Report): Promise<JobOutcome> {
     const attempts = ((await store.getJob(data.jobId))?.attempts ?? 0) + 1;
     let text: string | undefined;
     const sendProgress = (percent: number) => {
@@ -119,25 +120,23 @@ export function createInProcessQueue(deps: InProcessQueueDeps): JobQueue {
       return { state: 'succeeded', resultId: result.resultId };
     } catch (err) {
       throttle.cancel();
-      await report(null, null);
-      if (run.cancelled) return end(data, { state: 'cancelled', message: CANCELLED_MESSAGE });
+      if (run.cancelled) return end(data, { state: 'cancelled', message: CANCELLED_MESSAGE }, report);
       const failure = asJobFailure(err, run.controller.signal.aborted);
       if (!failure.retryable) log.info({ job: data.jobId, reason: failure.message }, 'merge refused an input');
       else log.error({ job: data.jobId, err }, 'merge failed');
-      return end(data, { state: 'failed', failure });
+      return end(data, { state: 'failed', failure }, report);
     }
   }
 
-  function start(data: MergeJobData): Promise<JobOutcome> {
+  function start(data: MergeJobData, report: Report): Promise<JobOutcome> {
     const run = { controller: new AbortController(), cancelled: false, done: undefined as unknown as Promise<JobOutcome> };
-    run.done = execute(data, run).finally(() => running.delete(data.jobId));
+    run.done = execute(data, run, report).finally(() => running.delete(data.jobId));
     running.set(data.jobId, run);
     return run.done;
   }
 
   /** The pool's task for a job: tell its place while it waits (again every few seconds), then run it. */
-  function taskFor(data: MergeJobData): PoolTask<JobOutcome> & { stopRepeat(): void } {
-    const { report } = reporter(data);
+  function taskFor(data: MergeJobData, report: Report): PoolTask<JobOutcome> & { stopRepeat(): void } {
     let text = '';
     let repeat: unknown = null;
     const tell = (patch: JobPatch | null) => report(patch, { ...refOf(data), type: 'progress', state: 'queued', percent: null, text });
@@ -156,7 +155,7 @@ export function createInProcessQueue(deps: InProcessQueueDeps): JobQueue {
       },
       start() {
         stopRepeat();
-        return start(data);
+        return start(data, report);
       },
       stopRepeat,
     };
@@ -167,22 +166,25 @@ export function createInProcessQueue(deps: InProcessQueueDeps): JobQueue {
 
     async enqueue(data) {
       if (closing) {
-        await end(data, { state: 'failed', failure: new JobFailure('mergeStopped') });
+        await end(data, { state: 'failed', failure: new JobFailure('mergeStopped') }, reporter(data.jobId));
         throw new QueueClosedError();
       }
-      const task = taskFor(data);
+      const report = reporter(data.jobId);
+      const task = taskFor(data, report);
       const finished = pool
         .submit(task)
         .catch((reason: unknown) => {
-          if (reason === CANCELLED) return end(data, { state: 'cancelled', message: CANCELLED_MESSAGE });
+          // Out of line before it started: no more reminders of its place.
+          task.stopRepeat();
+          if (reason === CANCELLED) return end(data, { state: 'cancelled', message: CANCELLED_MESSAGE }, report);
           const failure = reason === DRAINED ? new JobFailure('mergeStopped') : asJobFailure(reason, false);
-          return end(data, { state: 'failed', failure });
+          return end(data, { state: 'failed', failure }, report);
         })
         .finally(() => {
           task.stopRepeat();
           jobs.delete(data.jobId);
         });
-      jobs.set(data.jobId, { data, task, finished });
+      jobs.set(data.jobId, { data, report, task, finished });
       return { jobId: data.jobId, finished };
     },
 
@@ -229,7 +231,7 @@ export function createInProcessQueue(deps: InProcessQueueDeps): JobQueue {
       if (await settleWithin(all(), ABORT_WAIT_MS)) return;
       for (const id of running.keys()) {
         const job = jobs.get(id);
-        if (job) await end(job.data, { state: 'failed', failure: new JobFailure('mergeStopped') });
+        if (job) await end(job.data, { state: 'failed', failure: new JobFailure('mergeStopped') }, job.report);
       }
     },
   };

@@ -3,7 +3,7 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { InputError, OutputError } from '../../../engine/errors.js';
-import { systemClock } from '../../../shared/clock.js';
+import { clockAt } from '../../../shared/clock.js';
 import { statusChannel } from '../../../shared/types.js';
 import { tempDir } from '../../../../test/support/audio-fixtures.js';
 import { MemoryStore } from '../../../../test/support/memory-store.js';
@@ -11,6 +11,7 @@ import { resolveConfig } from '../../config.js';
 import { AppError } from '../errors.js';
 import { createInProcessQueue } from '../../jobs/in-process-queue.js';
 import { createMergeProcessor } from '../../jobs/merge-processor.js';
+import { downloadName } from '../../jobs/job-messages.js';
 import { broadcastJobStatus } from '../../realtime/status-broadcasts.js';
 import { diskStorage, fakeTools, item, RecordingBroadcaster, scriptedMerge, silentLog } from '../../../../test/support/job-kit.js';
 import { mergeRoutes } from './merge.js';
@@ -21,6 +22,8 @@ let realtime: RecordingBroadcaster;
 let cleanup: () => Promise<void>;
 let script: NonNullable<Parameters<typeof scriptedMerge>[0]>;
 let calls: ReturnType<typeof scriptedMerge>['calls'];
+/** The server's clock in these tests: time stands still. */
+const NOW = Date.UTC(2026, 10, 21, 14, 30);
 
 beforeEach(async () => {
   const tmp = await tempDir('merge-route-');
@@ -35,8 +38,9 @@ beforeEach(async () => {
   const scripted = scriptedMerge(script);
   calls = scripted.calls;
   const files = diskStorage(tmp.dir);
-  const processor = createMergeProcessor({ store, files, tools: fakeTools, merge: scripted.merge, engineConcurrency: 1 });
-  const jobs = createInProcessQueue({ store, files, processor, concurrency: 1, log: silentLog });
+  const clock = clockAt(() => NOW);
+  const processor = createMergeProcessor({ store, files, tools: fakeTools, merge: scripted.merge, engineConcurrency: 1, clock });
+  const jobs = createInProcessQueue({ store, files, processor, concurrency: 1, log: silentLog, clock });
   broadcastJobStatus(jobs.events, realtime);
   app = Fastify();
   app.decorateRequest('amSession', null);
@@ -46,7 +50,7 @@ beforeEach(async () => {
   app.setErrorHandler((error, _request, reply) =>
     error instanceof AppError ? reply.status(error.status).send({ error: error.message }) : reply.status(500).send({ error: 'internal' }),
   );
-  await app.register(async (scope) => mergeRoutes(scope, { store, jobs, config: resolveConfig({ maxFiles: 5 }), clock: systemClock }));
+  await app.register(async (scope) => mergeRoutes(scope, { store, jobs, config: resolveConfig({ maxFiles: 5 }), clock }));
 });
 
 afterEach(async () => {
@@ -66,7 +70,8 @@ describe('POST /app/merge/mergemp3', () => {
     expect(calls[0].opts.displayNames).toEqual(['c.flac', 'a.mp3', 'c.flac']);
     expect(calls[0].inputs.every((p) => !p.includes('passwd'))).toBe(true);
     const [job] = store.jobs.values();
-    expect(job).toMatchObject({ sid: 'S1', appid: 'app', status: 'succeeded', itemIds: ['item-S1-2', 'item-S1-0', 'item-S1-2'] });
+    expect(job).toMatchObject({ sid: 'S1', appid: 'app', status: 'succeeded', itemIds: ['item-S1-2', 'item-S1-0', 'item-S1-2'], createdAt: NOW, startedAt: NOW, finishedAt: NOW });
+    expect(await store.listResults('S1')).toEqual([expect.objectContaining({ createdAt: NOW, downloadName: downloadName(new Date(NOW)) })]);
     expect(realtime.dataOn(statusChannel('app', 'S1')).at(-1)).toBe('100');
   });
 
