@@ -2,6 +2,44 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
+import importX, { createNodeResolver } from 'eslint-plugin-import-x';
+
+/** The layer rules (import-x's no-restricted-paths: files in `target` may not import from `from`). */
+const ZONES = [
+  {
+    target: './src/engine/mp3',
+    from: ['./src/engine/ffmpeg', './src/engine/pipeline'],
+    message: 'mp3/ is the codec-free frame library: it imports nothing from ffmpeg/ or pipeline/.',
+  },
+  {
+    target: './src/engine',
+    from: ['./src/cli', './src/server', './src/widget', './src/main.ts'],
+    message: 'The engine knows nothing of its consumers.',
+  },
+  {
+    target: ['./src/cli', './src/server', './src/main.ts'],
+    from: './src/engine',
+    except: ['./index.ts'],
+    message: 'Consumers use the engine through src/engine/index.ts only.',
+  },
+  {
+    target: './src/widget',
+    from: './src',
+    except: ['./widget', './shared'],
+    message: 'The widget imports only src/widget and src/shared (and npm packages).',
+  },
+  {
+    target: './src/shared',
+    from: './src',
+    except: ['./shared'],
+    message: 'src/shared imports nothing from the other src folders.',
+  },
+  {
+    target: './src/**/!(*.test).{ts,tsx}',
+    from: './test',
+    message: 'Nothing in src/ imports test/ (only tests beside the code may).',
+  },
+];
 
 export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', 'data/**', 'coverage/**', 'bench/.corpus/**'] },
@@ -29,16 +67,34 @@ export default tseslint.config(
     },
   },
   {
-    // Dependencies point one way: the engine knows nothing of HTTP or storage, the widget only shared.
-    files: ['src/engine/**/*.ts'],
+    // Dependencies point one way, checked on resolved paths (a file that moves keeps its rules).
+    // The zones are written out in docs/architecture.md; test/lint-zones.test.ts proves each one.
+    files: ['src/**/*.{ts,tsx}'],
+    plugins: { 'import-x': importX },
+    settings: {
+      'import-x/resolver-next': [
+        // Sources import `./x.js` and mean `./x.ts`.
+        createNodeResolver({ extensions: ['.ts', '.tsx', '.js'], extensionAlias: { '.js': ['.ts', '.tsx', '.js'] } }),
+      ],
+    },
     rules: {
-      'no-restricted-imports': ['error', { patterns: ['../server/*', '../widget/*', 'fastify', 'better-sqlite3', 'socket.io'] }],
+      'import-x/no-restricted-paths': ['error', { zones: ZONES }],
     },
   },
   {
-    files: ['src/widget/**/*.{ts,tsx}'],
+    files: ['src/engine/**/*.ts'],
     rules: {
-      'no-restricted-imports': ['error', { patterns: ['../server/*', '../engine/*', '../../server/*', '../../engine/*'] }],
+      'no-restricted-imports': ['error', { paths: ['fastify', 'better-sqlite3', 'socket.io', 'react'] }],
+    },
+  },
+  {
+    // The frame library never spawns a process (its tests may run ffmpeg to check what it wrote).
+    files: ['src/engine/mp3/**/*.ts'],
+    ignores: ['**/*.test.ts'],
+    rules: {
+      'no-restricted-imports': ['error', {
+        paths: ['fastify', 'better-sqlite3', 'socket.io', 'react', 'node:child_process', 'child_process'],
+      }],
     },
   },
 );

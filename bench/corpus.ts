@@ -13,6 +13,8 @@ export interface Corpus {
   dir: string;
   /** One hour of CBR 128 kb/s 44.1 kHz stereo MP3 as 12 files of 5 minutes. */
   hourMp3: string[];
+  /** One hour of 128 kb/s 44.1 kHz stereo AAC in M4A as 12 files of 5 minutes. */
+  hourM4a: string[];
   /** 12 minutes of FLAC as 6 files alternating 44.1 and 48 kHz. */
   flac: string[];
   /** Three 1-hour MP3s. */
@@ -64,6 +66,16 @@ export async function makeCorpus(log: (msg: string) => void): Promise<Corpus> {
     }
   }
 
+  const hourM4a = hourMp3.map((f) => f.replace(/\.mp3$/, '.m4a'));
+  const baseM4a = p('five-minutes.m4a');
+  if (!(await exists(baseM4a))) {
+    log('corpus: encoding 5 minutes of 128 kb/s AAC');
+    await ffmpeg([...source(300, 44100, 440), '-ac', '2', '-c:a', 'aac', '-b:a', '128k', baseM4a]);
+  }
+  for (const [i, f] of hourM4a.entries()) {
+    if (!(await exists(f))) await ffmpeg(['-i', baseM4a, '-c', 'copy', '-metadata', `title=Segment ${i + 1}`, f]);
+  }
+
   const threeHours = [1, 2, 3].map((i) => p(`three-hours-${i}.mp3`));
   for (const f of threeHours) if (!(await exists(f))) {
     log(`corpus: ${path.basename(f)}`);
@@ -88,5 +100,5 @@ export async function makeCorpus(log: (msg: string) => void): Promise<Corpus> {
     // 1 GiB of 16-bit stereo at 44.1 kHz is about 6087 seconds.
     await ffmpeg([...source(6087, 44100, 220), '-ac', '2', '-c:a', 'pcm_s16le', bigWav]);
   }
-  return { dir, hourMp3, flac, threeHours, clips, bigWav };
+  return { dir, hourMp3, hourM4a, flac, threeHours, clips, bigWav };
 }

@@ -76,13 +76,17 @@ export function runOnce(c: Command): Promise<RunResult> {
   });
 }
 
-/** Alternate the contenders `rounds` times after one untimed warm-up each; per-contender stats. */
+/**
+ * Alternate the contenders `rounds` times after one untimed warm-up each (none with warmUp false,
+ * for encodes of an hour whose inputs other figures have already read); per-contender stats.
+ */
 export async function alternate(
   commands: Command[],
   rounds: number,
   progress: (msg: string) => void,
+  warmUp = true,
 ): Promise<Map<string, { time: Stats; rss?: Stats }>> {
-  for (const c of commands) await runOnce(c); // warm the page cache and the binaries
+  if (warmUp) for (const c of commands) await runOnce(c); // warm the page cache and the binaries
   const times = new Map<string, number[]>(commands.map((c) => [c.label, []]));
   const rss = new Map<string, number[]>(commands.map((c) => [c.label, []]));
   for (let r = 0; r < rounds; r++) {

@@ -5,13 +5,15 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { makeCorpus } from './corpus.js';
 import { engineFigures } from './engine-figures.js';
+import { formatFigures } from './format-figures.js';
 import { machineLine, tableRows, type Figure } from './report.js';
 import { scaledFigures } from './scaled-figures.js';
 import { serverFigures } from './server-figures.js';
+import { tusFigures } from './tus-figures.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const rounds = Number(process.env.BENCH_ROUNDS ?? 5);
-const only = process.env.BENCH_ONLY; // 'engine' | 'server' | 'scaled' (needs redis-server, PostgreSQL)
+const only = process.env.BENCH_ONLY; // 'engine' | 'formats' | 'server' | 'tus' | 'scaled' (needs redis-server, PostgreSQL)
 
 const progress = (msg: string) => {
   if (process.stderr.isTTY) process.stderr.write(`\r\x1b[2K${msg}`);
@@ -26,8 +28,10 @@ try {
     figures.push(...(await scaledFigures(work, rounds, progress)));
   } else {
     const corpus = await makeCorpus(progress);
-    if (only !== 'server') figures.push(...(await engineFigures(corpus, work, rounds, progress)));
-    if (only !== 'engine') figures.push(...(await serverFigures(corpus, work, rounds, progress)));
+    if (!only || only === 'engine') figures.push(...(await engineFigures(corpus, work, rounds, progress)));
+    if (!only || only === 'formats') figures.push(...(await formatFigures(corpus, work, rounds, progress)));
+    if (!only || only === 'server') figures.push(...(await serverFigures(corpus, work, rounds, progress)));
+    if (!only || only === 'server' || only === 'tus') figures.push(...(await tusFigures(corpus, work, rounds, progress)));
   }
 } finally {
   await rm(work, { recursive: true, force: true });

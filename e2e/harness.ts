@@ -37,9 +37,14 @@ export function build(): void {
 
 export interface RunningServer {
   url: string;
+  port: number;
   socketPort: number;
+  /** The server process, whose children (ffmpeg) a test may look for. */
+  pid: number;
   output: () => string;
   stop: () => Promise<void>;
+  /** Kill the process with `signal` (no shutdown of its own) and wait until it has exited. */
+  kill: (signal: NodeJS.Signals) => Promise<void>;
 }
 
 export async function waitForHttp(url: string, child: ChildProcess, output: () => string): Promise<void> {
@@ -55,8 +60,10 @@ export async function waitForHttp(url: string, child: ChildProcess, output: () =
   }
 }
 
-export async function startServer(dataDir: string): Promise<RunningServer> {
-  const [port, socketPort] = [await freePort(), await freePort()];
+/** The built server on `dataDir`; on the given ports (a restart), else on free ones. */
+export async function startServer(dataDir: string, ports: { port?: number; socketPort?: number } = {}): Promise<RunningServer> {
+  const port = ports.port ?? (await freePort());
+  const socketPort = ports.socketPort ?? (await freePort());
   const child = spawn(process.execPath, ['dist/main.js'], {
     cwd: ROOT,
     env: personEnv({ PORT: String(port), SOCKET_PORT: String(socketPort), DATA_DIR: dataDir, HOST: '127.0.0.1' }),
@@ -67,16 +74,20 @@ export async function startServer(dataDir: string): Promise<RunningServer> {
   child.stderr!.on('data', (d) => (log += d));
   const url = `http://127.0.0.1:${port}`;
   await waitForHttp(`${url}/`, child, () => log);
+  const killWith = (signal: NodeJS.Signals) =>
+    new Promise<void>((resolve) => {
+      if (child.exitCode !== null || child.signalCode !== null) return resolve();
+      child.once('exit', () => resolve());
+      child.kill(signal);
+    });
   return {
     url,
+    port,
     socketPort,
+    pid: child.pid as number,
     output: () => log,
-    stop: () =>
-      new Promise<void>((resolve) => {
-        if (child.exitCode !== null) return resolve();
-        child.once('exit', () => resolve());
-        child.kill('SIGTERM');
-      }),
+    stop: () => killWith('SIGTERM'),
+    kill: killWith,
   };
 }
 

@@ -131,7 +131,7 @@ describe('the widget in a real browser against the real server', () => {
     release();
     await page.waitForSelector('.audio-merge-result', { timeout: 120_000 });
     expect(await page.evaluate(() => (window as unknown as { beforeReload?: boolean }).beforeReload)).toBeUndefined();
-    const sources = await page.locator('.audio-merge-result').first().locator('ol li').allTextContents();
+    const sources = await page.locator('.audio-merge-result').first().locator('.audio-merge-sources li').allTextContents();
     expect(sources).toEqual(shown);
     // Every player on the page has a name, and the download link says which result it fetches.
     await poll(() => page.locator('audio:not([aria-label])').count()).toBe(0);

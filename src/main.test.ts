@@ -1,10 +1,12 @@
 // The real process: environment in, listening, logs without secrets, SIGTERM exits 0.
 import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
+import net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempDir } from '../test/support/audio-fixtures.js';
+import { damagePage, makeDatabase } from '../test/support/damaged-db.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 let dataDir: string;
@@ -60,6 +62,84 @@ describe('src/main.ts', () => {
       expect(out).not.toContain(csrf);
     } finally {
       if (child.exitCode === null) child.kill('SIGKILL');
+    }
+  });
+
+  it('refuses to start on a damaged database with one line saying what to do, and exits non-zero', async () => {
+    const { dir, cleanup: remove } = await tempDir('audio-merge-main-damaged-');
+    try {
+      const file = path.join(dir, 'audio-merge.sqlite');
+      await makeDatabase(file);
+      await damagePage(file);
+      const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'src/main.ts')], {
+        cwd: root,
+        env: { ...process.env, DATA_DIR: dir, PORT: '0', SOCKET_PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'error' },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let stdout = '';
+      let stderr = '';
+      child.stdout.on('data', (d) => (stdout += d));
+      child.stderr.on('data', (d) => (stderr += d));
+      const code = await new Promise<number | null>((resolve) => child.on('exit', (c) => resolve(c)));
+      expect(code).toBe(1);
+      expect(stdout).not.toMatch(/http:\/\//);
+      const lines = stderr.trim().split('\n');
+      expect(lines).toHaveLength(1);
+      expect(lines[0]).toMatch(/^audio-merge: cannot start: the database \S+audio-merge\.sqlite is damaged .*move that file/);
+    } finally {
+      await remove();
+    }
+  });
+
+  it('SIGTERM while a client trickles an upload: exits 0 after the grace, leaving no temporary file', async () => {
+    const { dir, cleanup: done } = await tempDir('audio-merge-main-grace-');
+    const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'src/main.ts')], {
+      cwd: root,
+      env: { ...process.env, DATA_DIR: dir, PORT: '0', SOCKET_PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', SHUTDOWN_GRACE_SECONDS: '1' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    child.stdout.on('data', (d) => (out += d));
+    child.stderr.on('data', (d) => (out += d));
+    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+    let trickle: NodeJS.Timeout | undefined;
+    try {
+      const url = new URL(
+        await new Promise<string>((resolve, reject) => {
+          child.stdout.on('data', () => {
+            const m = /audio-merge: (http:\/\/127\.0\.0\.1:\d+\/)/.exec(out);
+            if (m) resolve(m[1]);
+          });
+          child.on('exit', () => reject(new Error(`exited early:\n${out}`)));
+        }),
+      );
+      const page = await fetch(url);
+      const cookie = /am_session=[^;]+/.exec(page.headers.get('set-cookie') ?? '')?.[0] as string;
+      const csrf = /name="csrf-token" content="([^"]+)"/.exec(await page.text())?.[1] as string;
+
+      // A 10 MB file announced, a few bytes sent every 200 ms, for as long as the socket is open.
+      const boundary = 'trickle';
+      const socket = net.connect(Number(url.port), '127.0.0.1');
+      const closed = new Promise<void>((resolve) => socket.on('close', () => resolve()));
+      socket.on('error', () => {});
+      socket.write(
+        `POST /app/merge/upload HTTP/1.1\r\nHost: ${url.host}\r\nCookie: ${cookie}\r\nX-CSRF-TOKEN: ${csrf}\r\n` +
+          `Content-Type: multipart/form-data; boundary=${boundary}\r\nContent-Length: ${10 * 1024 * 1024}\r\n\r\n` +
+          `--${boundary}\r\nContent-Disposition: form-data; name="files"; filename="slow.mp3"\r\n\r\n`,
+      );
+      socket.write(Buffer.alloc(64 * 1024, 0x55));
+      trickle = setInterval(() => socket.writable && socket.write(Buffer.alloc(16, 0x55)), 200);
+      const tmp = path.join(dir, 'tmp');
+      while (!readdirSync(tmp).some((f) => f.endsWith('.upload'))) await new Promise((r) => setTimeout(r, 50));
+
+      child.kill('SIGTERM');
+      expect(await exited).toBe(0);
+      await closed;
+      expect(readdirSync(tmp)).toEqual([]);
+    } finally {
+      clearInterval(trickle);
+      if (child.exitCode === null) child.kill('SIGKILL');
+      await done();
     }
   });
 });

@@ -6,12 +6,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import pino from 'pino';
-import { openPgStore } from '../src/server/data/pg-store.js';
 import { ERRORS } from '../src/server/errors.js';
-import { createBullJobQueue } from '../src/server/jobs/bullmq-job-queue.js';
-import { openBullQueue } from '../src/server/jobs/bullmq-queue.js';
-import { nullBroadcaster } from '../src/server/realtime/broadcaster.js';
 import { statusChannel } from '../src/shared/types.js';
 import { ffprobeJson, makeTone, tempDir } from './support/audio-fixtures.js';
 import { listenStatus, type StatusListener } from './support/echo-client.js';
@@ -20,6 +15,7 @@ import { freshDatabase, type TestDatabase } from './support/pg-db.js';
 import { scaledEnv, startProcess, type ClusterProcess } from './support/scaled-cluster.js';
 import type { TestSession } from './support/server-harness.js';
 import { startRedis, type RedisService } from './support/services.js';
+import { tusClient } from './support/tus-requests.js';
 
 let db: TestDatabase;
 let redis: RedisService;
@@ -123,6 +119,29 @@ describe('two web and two worker processes', () => {
     expect(played.bytes.equals((await readFile(tone('low.mp3'))).subarray(0, 100))).toBe(true);
   });
 
+  it('a resumable (tus) upload through A, resumed after a dropped line, lands in the bucket: B lists and plays it; B does not know the upload (tus needs sticky routing)', async () => {
+    const s = await openHttpSession(webA.url);
+    const file = tone('long1.wav');
+    const total = (await readFile(file)).length;
+    const tus = tusClient(webA.url, s);
+    const created = await tus.create(total, { filename: 'long1.wav', appid: s.appid });
+    expect(created.status, created.body).toBe(201);
+    const location = created.headers.location as string;
+    const first = await tus.patch(location, file, 0, total, { cutAfter: 1024 * 1024 });
+    expect(first.status).toBe(0);
+    // The partial upload lives on A's disk only.
+    expect((await tusClient(webB.url, s).head(location)).status).toBe(404);
+    const offset = Number((await tus.head(location)).headers['upload-offset']);
+    expect(offset).toBeGreaterThan(0);
+    const rest = await tus.patch(location, file, offset, total);
+    expect(rest.status, rest.body).toBe(200);
+    const [item] = JSON.parse(rest.body).items as Array<{ id: string; newfilename: string; format: string }>;
+    expect((await listed(webB, s)).map((i) => i.id)).toEqual([item.id]);
+    const played = await httpGetBytes(webB.url, s, `/upload/${s.sid}/${item.newfilename}.${item.format}`);
+    expect(played.status).toBe(200);
+    expect(played.bytes.equals(await readFile(file))).toBe(true);
+  });
+
   it('a merge posted through B runs on a worker; Echo on A hears it once each, in order, to "100"; A lists and serves the result', async () => {
     const s = await openHttpSession(webA.url);
     const [low, mid, high] = await uploadTo(webA, s, ['low.mp3', 'mid.mp3', 'high.mp3']);
@@ -167,28 +186,25 @@ describe('two web and two worker processes', () => {
     expect(spy.errors).toEqual([[statusChannel(owner.appid, owner.sid), 403]]);
   });
 
-  it('cancel from another web process stops a merge running on a worker: mergemp3 answers 409, nothing is listed', async () => {
+  it('cancel through web A stops a merge posted through B and running on a worker: mergemp3 answers 409, nothing is listed', async () => {
     const s = await openHttpSession(webA.url);
     const [a, b] = await uploadTo(webA, s, ['long1.wav', 'long2.wav']);
     const status = listen(webA, s);
     await status.ready;
     const answer = merge(webB, s, [a.id, b.id]);
     await status.waitFor((d) => /^\d+$/.test(d) && Number(d) > 0);
-    // A third web-side process: the JobQueue the cancel route of any web process calls.
-    const store = await openPgStore(db.url, { poolSize: 2 });
-    const queue = await openBullQueue({ redisUrl: redis.url });
-    const jobs = createBullJobQueue({ queue, store, broadcaster: nullBroadcaster, log: pino({ level: 'silent' }) });
-    try {
-      expect(await jobs.cancel(await latestJobId(s))).toBe(true);
-    } finally {
-      await jobs.shutdown(0);
-      await store.close();
-    }
+    await workerRunning(await latestJobId(s));
+    const cancel = await httpPost(webA.url, s, '/app/merge/cancel', {});
+    expect(cancel.status, cancel.text).toBe(200);
+    expect(cancel.json()).toEqual({ ok: true });
     const res = await answer;
     expect(res.status, res.text).toBe(409);
+    expect(res.json()).toMatchObject({ error: ERRORS.cancelled.message, code: 'cancelled' });
     await status.waitFor((d) => d === ERRORS.cancelled.message);
     expect(await resultIds(webA, s)).toEqual([]);
     expect(await db.query('SELECT status FROM jobs WHERE sid = $1', [s.sid])).toEqual([{ status: 'cancelled' }]);
+    // Nothing left to cancel: the route says so.
+    expect((await httpPost(webA.url, s, '/app/merge/cancel', {})).status).toBe(404);
   });
 
   it('SIGKILL of the worker running a merge: the other worker finishes it, and one result is listed', async () => {

@@ -1,60 +1,85 @@
 // Pure: the command line's arguments, parsed or refused with a usage message.
+import { BITRATE_RANGE, formatFromPath, isOutputFormat, OUTPUT_FORMATS, type OutputFormat } from '../engine/index.js';
+import type { ChapterTitleSource } from '../engine/index.js';
+
+export { HELP, USAGE } from './help.js';
 
 export interface CliArgs {
   output: string;
   inputs: string[];
   json: boolean;
   quiet: boolean;
+  format: OutputFormat;
+  bitRateKbps?: number;
+  chapters: boolean;
+  chapterTitles?: ChapterTitleSource;
   title?: string;
+  artist?: string;
+  album?: string;
+  cover?: string;
 }
 
 export type ParsedArgs = { kind: 'run'; args: CliArgs } | { kind: 'help' } | { kind: 'usage'; message: string };
 
-export const USAGE = 'usage: audio-merge -o OUT.mp3 IN1 IN2 ... [--json] [--title T] [--quiet] [--help]';
+type Draft = Partial<CliArgs> & { inputs: string[]; formatName?: string };
+/** Each option that takes a value: store it in the draft, or say what is wrong with it. */
+type Setter = (d: Draft, v: string) => string | undefined;
 
-export const HELP = `${USAGE}
+const text = (key: 'title' | 'artist' | 'album'): Setter => (d, v) => void (d[key] = v);
 
-Joins the inputs, in the order given, into one MP3 at OUT.
+const VALUED: Record<string, Setter> = {
+  '-o': (d, v) => (d.output !== undefined ? 'only one output (-o) may be given' : v ? void (d.output = v) : '-o needs a file name'),
+  '--title': text('title'),
+  '--artist': text('artist'),
+  '--album': text('album'),
+  '--cover': (d, v) => (v ? void (d.cover = v) : '--cover needs an image file'),
+  '--format': (d, v) => (isOutputFormat(v.toLowerCase()) ? void (d.formatName = v.toLowerCase()) : `--format must be one of ${OUTPUT_FORMATS.join(', ')} (not ${JSON.stringify(v)})`),
+  '--bitrate': (d, v) => {
+    const n = Number(v.replace(/k$/i, ''));
+    if (!Number.isInteger(n) || n < BITRATE_RANGE.min || n > BITRATE_RANGE.max) return `--bitrate must be a whole number of kb/s from ${BITRATE_RANGE.min} to ${BITRATE_RANGE.max} (not ${JSON.stringify(v)})`;
+    d.bitRateKbps = n;
+  },
+  '--chapter-titles': (d, v) => (v === 'tags' || v === 'files' ? void (d.chapterTitles = v) : `--chapter-titles must be tags or files (not ${JSON.stringify(v)})`),
+};
+VALUED['--output'] = (d, v) => VALUED['-o'](d, v)?.replace('-o needs', '--output needs');
 
-Inputs may be any audio ffmpeg decodes (mp3, wav, flac, ogg/vorbis, opus, m4a/aac, ...), with any
-sample rate and channel count, mixed freely. The output takes the sample rate and channel count
-shared by most MP3 inputs (44.1 kHz stereo when there is none); MP3 inputs that match are joined
-frame by frame without re-encoding, the others are re-encoded with LAME to match.
+const FLAGS: Record<string, (d: Draft) => void> = {
+  '--json': (d) => void (d.json = true),
+  '-q': (d) => void (d.quiet = true),
+  '--quiet': (d) => void (d.quiet = true),
+  '--no-chapters': (d) => void (d.chapters = false),
+};
 
-Options:
-  -o, --output OUT   where to write the MP3 (also --output=OUT); must not be one of the inputs
-  --json             print one JSON object on stdout when done:
-                     {"output","durationSeconds","inputs","transcoded","bytes","sampleRate","channels"}
-                     ("transcoded" lists the 0-based indexes of the re-encoded inputs)
-  --title T          title tag of the output (default: the first input's title, else its file name)
-  -q, --quiet        no progress bar (it is only drawn when stderr is a terminal anyway)
-  -h, --help         this text
-  --                 everything after it is an input, even if it starts with "-"
+/**
+ * The format --format names, else OUT's extension; a usage message when neither names one. A
+ * folder names no format either, but the merge then says why it cannot be written (exit 1).
+ */
+function resolveFormat(d: Draft, isFolder: (p: string) => boolean): OutputFormat | string {
+  if (d.formatName) return d.formatName as OutputFormat;
+  const byName = formatFromPath(d.output!);
+  if (byName) return byName;
+  if (/[\\/]$/.test(d.output!) || isFolder(d.output!)) return 'mp3';
+  const ext = /\.([^./\\]+)$/.exec(d.output!)?.[1];
+  return `${ext ? `the output's extension .${ext}` : 'an output with no extension'} names no format: use one of ${OUTPUT_FORMATS.map((f) => `.${f}`).join(', ')}, or --format`;
+}
 
-Exit status:
-  0    success
-  1    an input cannot be used (stderr names it and the reason), or the merge failed
-       (ffmpeg unusable, disk full); OUT is never left behind half-written
-  2    usage error
-  130  cancelled by SIGINT (143 for SIGTERM, 129 for SIGHUP); nothing is left behind
+function finish(d: Draft, isFolder: (p: string) => boolean): ParsedArgs {
+  if (d.output === undefined) return { kind: 'usage', message: 'no output given (-o OUT.mp3)' };
+  if (d.inputs.length === 0) return { kind: 'usage', message: 'no inputs given' };
+  const format = resolveFormat(d, isFolder);
+  if (!isOutputFormat(format)) return { kind: 'usage', message: format };
+  const { formatName: _, ...rest } = d;
+  return { kind: 'run', args: { json: false, quiet: false, chapters: true, ...rest, output: d.output, format } };
+}
 
-ffmpeg/ffprobe: FFMPEG_PATH and FFPROBE_PATH if set, else those on PATH, else the ones the npm
-packages @ffmpeg-installer/ffmpeg and @ffprobe-installer/ffprobe ship.
-`;
-
-export function parseArgs(argv: readonly string[]): ParsedArgs {
-  let output: string | undefined;
-  let title: string | undefined;
-  let json = false;
-  let quiet = false;
-  const inputs: string[] = [];
+/** `isFolder` tells whether OUT is an existing folder (the one fact looked up outside). */
+export function parseArgs(argv: readonly string[], isFolder: (p: string) => boolean = () => false): ParsedArgs {
+  const d: Draft = { inputs: [] };
   let options = true;
-  const usage = (message: string): ParsedArgs => ({ kind: 'usage', message });
-
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     if (!options || a === '-' || !a.startsWith('-')) {
-      inputs.push(a);
+      d.inputs.push(a);
       continue;
     }
     if (a === '--') {
@@ -63,42 +88,17 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
     }
     const eq = a.startsWith('--') ? a.indexOf('=') : -1;
     const name = eq >= 0 ? a.slice(0, eq) : a;
-    const inline = eq >= 0 ? a.slice(eq + 1) : undefined;
-    const value = (): string | undefined => {
-      if (inline !== undefined) return inline;
-      if (i + 1 >= argv.length) return undefined;
-      return argv[++i];
-    };
-    switch (name) {
-      case '-h':
-      case '--help':
-        return { kind: 'help' };
-      case '--json':
-        json = true;
-        break;
-      case '-q':
-      case '--quiet':
-        quiet = true;
-        break;
-      case '-o':
-      case '--output': {
-        const v = value();
-        if (!v) return usage(`${name} needs a file name`);
-        if (output !== undefined) return usage('only one output (-o) may be given');
-        output = v;
-        break;
-      }
-      case '--title': {
-        const v = value();
-        if (v === undefined) return usage('--title needs a value');
-        title = v;
-        break;
-      }
-      default:
-        return usage(`unknown option ${a}`);
+    if (name === '-h' || name === '--help') return { kind: 'help' };
+    if (FLAGS[name] && eq < 0) {
+      FLAGS[name](d);
+      continue;
     }
+    const set = VALUED[name];
+    if (!set) return { kind: 'usage', message: `unknown option ${a}` };
+    const value = eq >= 0 ? a.slice(eq + 1) : argv[++i];
+    if (value === undefined) return { kind: 'usage', message: name === '-o' || name === '--output' ? `${name} needs a file name` : `${name} needs a value` };
+    const wrong = set(d, value);
+    if (wrong) return { kind: 'usage', message: wrong };
   }
-  if (output === undefined) return usage('no output given (-o OUT.mp3)');
-  if (inputs.length === 0) return usage('no inputs given');
-  return { kind: 'run', args: { output, inputs, json, quiet, title } };
+  return finish(d, isFolder);
 }

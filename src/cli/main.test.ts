@@ -60,7 +60,10 @@ describe('audio-merge on the command line', () => {
     const report = JSON.parse(r.stdout);
     expect(report).toMatchObject({ output: target, inputs: 3, transcoded: [], sampleRate: 44100, channels: 2 });
     expect(report.bytes).toBe(readFileSync(target).length);
-    expect(Number((await ffprobeJson(target)).format.duration)).toBeCloseTo(report.durationSeconds, 2);
+    // The output's LAME tag has players skip the first input's encoder delay and the last one's padding.
+    expect(Math.abs((await decodePcm(target)).length / 8000 - report.durationSeconds)).toBeLessThan(0.002);
+    expect(report.format).toBe('mp3');
+    expect(report.chapters.map((c: { title: string }) => c.title)).toEqual(['k-tagged', 'c-vbr', 'a-cbr']);
     expect(await decodeErrors(target)).toBe('');
     const pcm = await decodePcm(target);
     const seg = report.durationSeconds / 3;
@@ -122,11 +125,35 @@ describe('audio-merge on the command line', () => {
     [['-o', 'x.mp3'], /no inputs/],
     [['-o', 'x.mp3', '--loud', 'in.mp3'], /unknown option --loud/],
     [['-o', 'same.mp3', './same.mp3'], /is also an input/],
+    [['-o', 'book.wma', 'plain.wav'], /extension \.wma names no format/],
+    [['-o', 'book.m4b', '--bitrate', 'lots', 'plain.wav'], /--bitrate must be a whole number/],
   ])('exits 2 with a usage line for %j', async (args, why) => {
     const r = await runCli(args, { cwd: dir });
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(why);
-    expect(r.stderr).toMatch(/usage: audio-merge -o OUT\.mp3/);
+    expect(r.stderr).toMatch(/usage: audio-merge -o OUT IN1/);
+  });
+
+  it('writes the format OUT names (or --format), with chapters and the report the contract asks for', async () => {
+    const a = await makeTone(path.join(dir, 'One.wav'), { seconds: 1, frequency: 400 });
+    const b = await makeTone(path.join(dir, 'Two.mp3'), { seconds: 1.5, frequency: 800 });
+    const target = path.join(out, 'book.m4b');
+    const r = await runCli(['-o', target, '--json', '--artist', 'Someone', a, b]);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    const report = JSON.parse(r.stdout);
+    expect(report).toMatchObject({ output: target, format: 'm4b', inputs: 2, transcoded: [0, 1] });
+    expect(report.chapters.map((c: { title: string }) => c.title)).toEqual(['One', 'Two']);
+    expect(report.chapters[0]).toEqual({ title: 'One', start: 0, end: report.chapters[1].start });
+    expect(report.chapters[1].end).toBe(report.durationSeconds);
+    const probe = await ffprobeJson(target);
+    expect(probe.streams[0].codec_name).toBe('aac');
+    expect(probe.format.tags?.artist).toBe('Someone');
+    const forced = path.join(out, 'book.audio');
+    const f = await runCli(['-o', forced, '--format', 'opus', '--no-chapters', '--json', a]);
+    expect(f.code).toBe(0);
+    expect(JSON.parse(f.stdout)).toMatchObject({ format: 'opus', chapters: [] });
+    expect((await ffprobeJson(forced)).streams[0].codec_name).toBe('opus');
   });
 
   it('documents itself with --help', async () => {

@@ -18,6 +18,14 @@ function sameFile(a: string, b: string): boolean {
   }
 }
 
+function isFolder(p: string): boolean {
+  try {
+    return statSync(p).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
 function progressBar(percent: number): string {
   const width = 30;
   const full = Math.round((percent / 100) * width);
@@ -25,7 +33,7 @@ function progressBar(percent: number): string {
 }
 
 export async function main(argv: string[]): Promise<number> {
-  const parsed = parseArgs(argv);
+  const parsed = parseArgs(argv, isFolder);
   if (parsed.kind === 'help') {
     process.stdout.write(HELP);
     return 0;
@@ -41,7 +49,9 @@ export async function main(argv: string[]): Promise<number> {
     return 2;
   }
 
-  const { mergeFiles, lazyToolPaths, AbortError } = await import('../engine/index.js');
+  const { mergeFiles, lazyToolPaths, AbortError, sweepLeftovers } = await import('../engine/index.js');
+  // What a killed run left beside its output (its .partial file and temporary folder) goes now.
+  await sweepLeftovers(path.dirname(path.resolve(args.output)));
 
   const controller = new AbortController();
   let stoppedBy: NodeJS.Signals | undefined;
@@ -59,7 +69,14 @@ export async function main(argv: string[]): Promise<number> {
     const tools = lazyToolPaths();
     const report = await mergeFiles(args.inputs, args.output, {
       tools,
+      format: args.format,
+      bitRateKbps: args.bitRateKbps,
+      chapters: args.chapters,
+      chapterTitles: args.chapterTitles,
       title: args.title,
+      artist: args.artist,
+      album: args.album,
+      cover: args.cover,
       signal: controller.signal,
       onProgress: bar ? (p) => process.stderr.write(progressBar(p)) : undefined,
     });

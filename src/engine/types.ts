@@ -1,4 +1,6 @@
 // The engine's public shapes. The server and the CLI program against these only.
+import type { Chapter, ChapterTitleSource } from './pipeline/chapters.js';
+import type { OutputFormat } from './pipeline/formats.js';
 
 /** Resolved ffmpeg/ffprobe binaries (see tools.ts for the lookup order). */
 export interface Tools {
@@ -21,6 +23,8 @@ export interface ProbeResult {
   /** Bits per second (average for VBR). */
   bitRate: number;
   tags: Record<string, string>;
+  /** Bits per sample of a lossless or PCM stream, when ffprobe states it. */
+  bitsPerSample?: number;
   /** Present when the file was read by the in-process MP3 frame parser. */
   mp3?: {
     /** 1, 2 or 2.5 */
@@ -34,8 +38,20 @@ export interface ProbeResult {
 }
 
 export interface MergeOptions {
-  /** Output title tag; defaults to the first input's title. */
+  /** Output format; defaults to the output's extension, else MP3. */
+  format?: OutputFormat;
+  /** Bit rate of lossy encodes, kb/s; each format has its default (formats.ts). */
+  bitRateKbps?: number;
+  /** One chapter per input (default true); false writes none. */
+  chapters?: boolean;
+  /** Chapter titles from the inputs' title tags or their file names; by default tags when every input has a distinct one. */
+  chapterTitles?: ChapterTitleSource;
+  /** Output tags; each defaults to the first input that has it (the title then to the first file's name). */
   title?: string;
+  artist?: string;
+  album?: string;
+  /** A JPEG or PNG file for the cover; defaults to the first input's embedded picture. */
+  cover?: string;
   /** Whole-number percentage 0..100, never decreasing; 100 only when the output is complete. */
   onProgress?: (percent: number) => void;
   signal?: AbortSignal;
@@ -50,10 +66,13 @@ export interface MergeOptions {
 
 export interface MergeReport {
   output: string;
+  format: OutputFormat;
   durationSeconds: number;
   inputs: number;
   /** Indexes of the inputs that were re-encoded. */
   transcoded: number[];
+  /** The chapters written, in seconds of the decoded output (empty with chapters off). */
+  chapters: Chapter[];
   bytes: number;
   sampleRate: number;
   channels: number;

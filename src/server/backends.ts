@@ -3,9 +3,9 @@
 import { access } from 'node:fs/promises';
 import path from 'node:path';
 import type { AppConfig } from './config.js';
+import { openCheckedSqliteStore } from './data/db-check.js';
 import { withItemListCache } from './data/item-list-cache.js';
 import { openPgStore } from './data/pg-store.js';
-import { openSqliteStore } from './data/sqlite-store.js';
 import type { Store } from './data/store.js';
 import { createDiskStorage, type DiskStorage } from './files/disk-storage.js';
 import { createS3Objects } from './files/s3-objects.js';
@@ -23,13 +23,14 @@ export interface Backends {
   close(): Promise<void>;
 }
 
-export async function openBackends(config: AppConfig): Promise<Backends> {
+/** `log` hears of a SQLite check that ran out of time; a damaged SQLite file is refused (DatabaseDamagedError). */
+export async function openBackends(config: AppConfig, log: { warn(obj: object, msg: string): void }): Promise<Backends> {
   const disk = createDiskStorage(config.dataDir);
   // Any number of processes share PostgreSQL, so nothing of it may be cached in one of them;
   // SQLite is written by this process alone.
   const store = config.databaseUrl
     ? await openPgStore(config.databaseUrl)
-    : withItemListCache(openSqliteStore(path.join(disk.root, 'audio-merge.sqlite')));
+    : withItemListCache(await openCheckedSqliteStore(path.join(disk.root, 'audio-merge.sqlite'), config.dbCheckTimeoutMs, log));
   const objects = config.s3 ? createS3Objects(config.s3) : undefined;
   const files = objects ? createS3Storage(objects, config.dataDir) : disk;
   return {

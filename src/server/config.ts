@@ -20,12 +20,19 @@ export interface AppConfig {
   dataDir: string;
   /** Largest accepted upload, bytes. */
   maxFileBytes: number;
+  /**
+   * Uploads are refused (507) when they would leave less than this free on DATA_DIR's disk, so
+   * the disk never fills up with them (MIN_FREE_MB).
+   */
+  minFreeBytes: number;
   /** Uploads per session. */
   maxFiles: number;
   /** Idle sessions older than this are deleted with their files. */
   retentionHours: number;
   /** How often the retention sweep runs, ms. */
   sweepIntervalMs: number;
+  /** How long the start-up check of the database (PRAGMA quick_check) may take before it is skipped. */
+  dbCheckTimeoutMs: number;
   /** Merges that run at once; more wait in order. */
   mergeConcurrency: number;
   /** Requests per minute per session. */
@@ -33,9 +40,19 @@ export interface AppConfig {
   mergeRateLimit: number;
   /** New sessions (page views without one) per minute per client address: each is a database row. */
   sessionRateLimit: number;
+  /** tus requests (creations, chunks, offsets, terminations) per minute per session; at least MAX_FILES x 4 is used. */
+  tusRateLimit: number;
+  /** A request whose whole body has not arrived in this time is cut (slow-trickle bound), ms. */
+  requestTimeoutMs: number;
+  /** A request whose headers have not all arrived in this time is cut, ms. */
+  headersTimeoutMs: number;
+  /** A connection that sends nothing for this long is closed, ms. */
+  idleTimeoutMs: number;
+  /** On shutdown, uploads still arriving after this long are cut and their temporary files removed, ms. */
+  shutdownGraceMs: number;
   /** The appid the host page puts on the widget element. */
   appId: string;
-  /** Explicit ffmpeg/ffprobe; otherwise CONTRACT section 1 lookup. */
+  /** Explicit ffmpeg/ffprobe; otherwise docs/api.md section 1 lookup. */
   ffmpegPath?: string;
   ffprobePath?: string;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
@@ -49,6 +66,8 @@ export interface AppConfig {
   role: Role;
   /** With REDIS_URL: a worker silent this long (it died) has its merge run again elsewhere. */
   mergeStallMs: number;
+  /** Collect the routes' schemas into an OpenAPI document (`npm run docs:api`); off to start faster. */
+  apiDocs: boolean;
 }
 
 export const DEFAULT_CONFIG: AppConfig = {
@@ -58,26 +77,36 @@ export const DEFAULT_CONFIG: AppConfig = {
   realtime: true,
   dataDir: path.resolve('data'),
   maxFileBytes: 500 * 1024 * 1024,
+  minFreeBytes: 64 * 1024 * 1024,
   maxFiles: 500,
   retentionHours: 24,
   sweepIntervalMs: 10 * 60 * 1000,
+  dbCheckTimeoutMs: 10_000,
   mergeConcurrency: os.availableParallelism(),
   uploadRateLimit: 120,
   mergeRateLimit: 20,
   sessionRateLimit: 300,
+  tusRateLimit: 2000,
+  requestTimeoutMs: 60 * 60 * 1000,
+  headersTimeoutMs: 20_000,
+  idleTimeoutMs: 60_000,
+  shutdownGraceMs: 10_000,
   appId: 'audio-merge',
   logLevel: 'info',
   role: 'all',
   mergeStallMs: 30_000,
+  apiDocs: false,
 };
 
 export function resolveConfig(partial: Partial<AppConfig> = {}): AppConfig {
   const c = { ...DEFAULT_CONFIG, ...partial };
   c.dataDir = path.resolve(c.dataDir);
+  // Node refuses a header timeout longer than the whole request's.
+  if (c.requestTimeoutMs > 0) c.headersTimeoutMs = Math.min(c.headersTimeoutMs, c.requestTimeoutMs);
   return c;
 }
 
-/** CONTRACT section 1 variables to a partial config. Used by src/main.ts only. */
+/** docs/api.md section 1 variables to a partial config. Used by src/main.ts only. */
 export function configFromEnv(env: NodeJS.ProcessEnv): Partial<AppConfig> {
   const num = (name: string): number | undefined => {
     const v = env[name];
@@ -97,8 +126,12 @@ export function configFromEnv(env: NodeJS.ProcessEnv): Partial<AppConfig> {
   const mb = num('MAX_FILE_MB');
   set('maxFileBytes', mb === undefined ? undefined : Math.floor(mb * 1024 * 1024));
   set('maxFiles', num('MAX_FILES'));
+  const freeMb = num('MIN_FREE_MB');
+  set('minFreeBytes', freeMb === undefined ? undefined : Math.floor(freeMb * 1024 * 1024));
   set('retentionHours', num('RETENTION_HOURS'));
   set('mergeConcurrency', num('MERGE_CONCURRENCY'));
+  const grace = num('SHUTDOWN_GRACE_SECONDS');
+  set('shutdownGraceMs', grace === undefined ? undefined : Math.round(grace * 1000));
   set('ffmpegPath', env.FFMPEG_PATH || undefined);
   set('ffprobePath', env.FFPROBE_PATH || undefined);
   const level = env.LOG_LEVEL as AppConfig['logLevel'] | undefined;

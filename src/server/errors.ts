@@ -16,6 +16,8 @@ const REQUEST_ERRORS = {
   foreignFile: { status: 403, message: 'That file does not belong to this session' },
   foreignChannel: { status: 403, message: 'That channel does not belong to this session' },
   notFound: { status: 404, message: 'Not found' },
+  noMerge: { status: 404, message: 'No merge of this session is waiting or running' },
+  itemInMerge: { status: 409, message: 'That file is in a merge under way; remove it when the merge has ended' },
   tooLarge: { status: 413, message: 'The file is too large' },
   tooManyFiles: { status: 409, message: 'Too many files in this session' },
   noItems: { status: 400, message: 'There is nothing to merge' },
@@ -53,10 +55,22 @@ export type ErrorCode = keyof typeof ERRORS;
 
 export const isErrorCode = (code: unknown): code is ErrorCode => typeof code === 'string' && Object.hasOwn(ERRORS, code);
 
+/** The file system's and SQLite's codes for a full disk (or a spent quota), and the engine's. */
+const DISK_FULL_CODES = new Set(['ENOSPC', 'EDQUOT', 'SQLITE_FULL', 'disk-full']);
+
+/** A full disk, known by its code anywhere along the `cause` chain (wrappers keep what they wrap). */
+export function isDiskFull(err: unknown): boolean {
+  for (let e = err, depth = 0; e && depth < 8; e = (e as { cause?: unknown }).cause, depth++) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === 'string' && DISK_FULL_CODES.has(code)) return true;
+  }
+  return false;
+}
+
 /** The code of any error the server meets: its own code, the engine's, or a full disk's. */
 export function errorCodeOf(err: unknown): ErrorCode | undefined {
+  if (isDiskFull(err)) return 'disk-full';
   const code = (err as { code?: unknown } | null)?.code;
-  if (code === 'ENOSPC' || code === 'EDQUOT') return 'disk-full';
   // Node's own codes (ENOENT, FST_...) are not ours: only codes this table knows count.
   return isErrorCode(code) ? code : undefined;
 }

@@ -14,7 +14,7 @@ export interface WorkerProcess {
 export async function startWorkerProcess(config: AppConfig & { redisUrl: string }): Promise<WorkerProcess> {
   const log = pino({ level: config.logLevel });
   log.info(describeConfig(config), 'audio-merge: worker starting');
-  const backends = await openBackends(config);
+  const backends = await openBackends(config, log);
   try {
     const tools = await locateTools(
       config.ffmpegPath && config.ffprobePath ? { FFMPEG_PATH: config.ffmpegPath, FFPROBE_PATH: config.ffprobePath } : undefined,

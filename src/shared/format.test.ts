@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { formatDuration, formatSize, itemMeta } from './format.js';
+import { formatDuration, formatSize, formatUtcMinute, itemMeta, megabytes } from './format.js';
 
 describe('formatting for people', () => {
   it('durations read as m:ss or h:mm:ss', () => {
     expect(formatDuration(0)).toBe('0:00');
     expect(formatDuration(75.4)).toBe('1:15');
+    expect(formatDuration(59.6)).toBe('1:00');
     expect(formatDuration(3725)).toBe('1:02:05');
     expect(formatDuration(Number.NaN)).toBe('');
   });
@@ -14,6 +15,17 @@ describe('formatting for people', () => {
     expect(formatSize(1536)).toBe('1.5 KB');
     expect(formatSize(5_000_000)).toBe('4.8 MB');
     expect(formatSize(20 * 1024 * 1024)).toBe('20 MB');
+    expect(formatSize(3 * 1024 * 1024)).toBe('3.0 MB');
+  });
+
+  it('limits read as plain MB numbers', () => {
+    expect(megabytes(500 * 1024 * 1024)).toBe('500');
+    expect(megabytes(256 * 1024)).toBe('0.25');
+    expect(megabytes(1.5 * 1024 * 1024)).toBe('1.5');
+  });
+
+  it('times read to the minute in UTC', () => {
+    expect(formatUtcMinute(Date.UTC(2026, 10, 21, 14, 30, 59))).toBe('2026-11-21 14:30 UTC');
   });
 
   it('the row meta line shows duration and format when present', () => {

@@ -1,4 +1,5 @@
-// Human-readable durations and sizes for the rows and the upload list.
+// Durations, sizes and times for people: one way of writing them, for the widget (rows, upload
+// list) and the server (host page, messages).
 
 /** 75.4 -> "1:15", 3725 -> "1:02:05". */
 export function formatDuration(seconds: number): string {
@@ -22,6 +23,17 @@ export function formatSize(bytes: number): string {
     u++;
   }
   return `${u === 0 || v >= 10 ? Math.round(v) : v.toFixed(1)} ${units[u]}`;
+}
+
+/** Bytes as a whole or short decimal number of MB, for limits in messages ("500", "0.05"). */
+export function megabytes(bytes: number): string {
+  const mb = bytes / (1024 * 1024);
+  return Number.isInteger(mb) ? String(mb) : String(Number(mb.toFixed(2)));
+}
+
+/** A moment to the minute, in UTC so every reader sees the same: "2026-11-21 14:30 UTC". */
+export function formatUtcMinute(ms: number): string {
+  return `${new Date(ms).toISOString().slice(0, 16).replace('T', ' ')} UTC`;
 }
 
 /** The small line under a file name: "2:05 · MP3", or just one of them. */

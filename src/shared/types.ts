@@ -1,6 +1,6 @@
-// Names and shapes that both the server and the widget rely on (CONTRACT sections 3-5).
+// Names and shapes that both the server and the widget rely on (docs/api.md sections 3-5).
 
-/** One uploaded audio file as the widget sees it (SPEC section 3). */
+/** One uploaded audio file as the widget sees it (docs/api.md section 3). */
 export interface AudioItem {
   id: string;
   sid: string;
@@ -26,12 +26,33 @@ export interface StatusPayload {
   percent: number | null;
 }
 
+/** GET /app/merge/status: the session's latest merge. */
+export type MergeStatusAnswer =
+  | { state: 'none' }
+  | { requestId: string | null; state: MergeState; percent: number | null; text: string };
+
+/** An error answer: `{"error": message}`, with the error's code from the server's table. */
+export interface ErrorAnswer {
+  error: string;
+  code?: string;
+}
+
+/** Error codes that mean the page's session or token is gone: only a reload helps. */
+export const EXPIRED_ERROR_CODES: readonly string[] = ['noSession', 'csrf'];
+
 export const STATUS_EVENT = 'NewStatus';
 
 export const API = {
   getDataJson: '/app/merge/getDataJson',
   merge: '/app/merge/mergemp3',
   upload: '/app/merge/upload',
+  /** tus 1.0 resumable uploads (docs/api.md section 7). */
+  tus: '/app/merge/tus',
+  deleteItem: '/app/merge/deleteItem',
+  saveOrder: '/app/merge/saveOrder',
+  status: '/app/merge/status',
+  cancel: '/app/merge/cancel',
+  deleteResult: '/app/merge/deleteResult',
   widgetScript: '/widget/audio-merge.js',
 } as const;
 

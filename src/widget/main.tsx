@@ -2,8 +2,9 @@
 // enhance the upload form where there is one, and name the merged results' players and links.
 // A page with none of them gets nothing.
 import { WIDGET_ELEMENT_ID } from '../shared/types.js';
-import { mount, remount } from './mount.js';
-import { labelResults } from './components/result-labels.js';
+import { mount, remount, setUploading } from './mount.js';
+import { enhanceResults } from './components/results.js';
+import { enableChapterSeek } from './components/result-labels.js';
 import { injectStyles } from './components/styles.js';
 import { UPLOAD_FORM_ID, enhanceUploadForm } from './components/upload-area.js';
 
@@ -14,8 +15,9 @@ function boot(): void {
   const form = document.getElementById(UPLOAD_FORM_ID);
   if (tool || form) injectStyles();
   if (tool) mount(tool);
-  if (form instanceof HTMLFormElement) enhanceUploadForm(form, { onAllDone: remount });
-  labelResults(document);
+  if (form instanceof HTMLFormElement) enhanceUploadForm(form, { onAllDone: remount, onBusyChange: setUploading });
+  enhanceResults(document);
+  enableChapterSeek(document);
 }
 
 if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', boot, { once: true });

@@ -2,7 +2,7 @@
 import '@testing-library/jest-dom/vitest';
 import { act, fireEvent, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { fakeFetch, FakeSocket, item, json } from '../../test/support/widget-fakes.js';
+import { fakeFetch, FakeSocket, item, json, stackRows } from '../../test/support/widget-fakes.js';
 
 const sockets: FakeSocket[] = [];
 vi.mock('socket.io-client', () => ({ io: vi.fn(() => { const s = new FakeSocket(); sockets.push(s); return s; }) }));
@@ -57,7 +57,10 @@ describe('mounting', () => {
     await act(async () => {
       await import('./main.js');
     });
-    expect(document.querySelector('.audio-merge-result audio')).toHaveAttribute('aria-label', 'Play merged MP3 of intro.mp3 and 1 more, 2026-11-22 01:22 UTC');
+    // The time is shown in the browser's zone (results.test.ts); the names carry it as shown.
+    const shown = document.querySelector('.audio-merge-result time')!.textContent;
+    expect(shown).not.toBe('2026-11-22 01:22 UTC');
+    expect(document.querySelector('.audio-merge-result audio')).toHaveAttribute('aria-label', `Play merged MP3 of intro.mp3 and 1 more, ${shown}`);
     expect(screen.getByRole('link', { name: /^Download merged MP3 of intro\.mp3/ })).toBeInTheDocument();
   });
 
@@ -81,8 +84,8 @@ describe('mounting', () => {
     vi.stubGlobal('fetch', f.fn);
     const { mount } = await import('./mount.js');
     await act(async () => mount(document.getElementById('audio-merge-tool')!));
-    await waitFor(() => expect(f.calls).toHaveLength(1));
-    const [call] = f.calls;
+    await waitFor(() => expect(f.calls.filter((c) => c.url === '/app/merge/getDataJson')).toHaveLength(1));
+    const call = f.calls.find((c) => c.url === '/app/merge/getDataJson')!;
     expect(call.url).toBe('/app/merge/getDataJson');
     expect(call.init.method).toBe('POST');
     expect(call.init.credentials).toBe('same-origin');
@@ -92,7 +95,7 @@ describe('mounting', () => {
     expect(headers['Content-Type']).toBe('application/json');
   });
 
-  it('logs a failed getDataJson as Error and shows the empty list', async () => {
+  it('logs a failed getDataJson as Error and says the list could not be loaded', async () => {
     hostPage();
     const f = fakeFetch({ '/app/merge/getDataJson': () => json({ error: 'no session' }, 403) });
     vi.stubGlobal('fetch', f.fn);
@@ -100,7 +103,8 @@ describe('mounting', () => {
     const { mount } = await import('./mount.js');
     await act(async () => mount(document.getElementById('audio-merge-tool')!));
     await waitFor(() => expect(errors).toHaveBeenCalledWith('Error', expect.any(Error)));
-    expect(screen.getByText(/Nothing to merge yet/)).toBeInTheDocument();
+    expect(screen.getByText('Your files could not be loaded: no session. Reload the page to try again.')).toBeInTheDocument();
+    expect(screen.queryByText(/Nothing to merge yet/)).toBeNull();
     expect(screen.getByRole('button', { name: 'Join them' })).toBeDisabled();
   });
 
@@ -122,15 +126,9 @@ describe('mounting', () => {
   it('files uploaded after a reorder join the end; the order the person chose stays', async () => {
     hostPage();
     let answer = [item('1', 'one.mp3'), item('2', 'two.mp3')];
-    const f = fakeFetch({ '/app/merge/getDataJson': () => json(answer) });
+    const f = fakeFetch({ '/app/merge/getDataJson': () => json(answer), '/app/merge/saveOrder': () => json({ ok: true }) });
     vi.stubGlobal('fetch', f.fn);
-    // jsdom has no layout; give each row the box it would have, stacked 130 px apart.
-    vi.spyOn(Element.prototype, 'getBoundingClientRect').mockImplementation(function (this: Element) {
-      const i = Array.from(document.querySelectorAll('.audio-merge-row')).indexOf(this);
-      const top = i < 0 ? 0 : i * 130;
-      const height = i < 0 ? 400 : 120;
-      return { x: 0, y: top, top, left: 0, width: 320, height, right: 320, bottom: top + height, toJSON: () => ({}) } as DOMRect;
-    });
+    stackRows();
     const { mount, remount } = await import('./mount.js');
     await act(async () => mount(document.getElementById('audio-merge-tool')!));
     const row = await screen.findByRole('listitem', { name: /one\.mp3/ });
@@ -148,5 +146,18 @@ describe('mounting', () => {
     await screen.findByText('three.mp3');
     expect(names()).toEqual(['two.mp3', 'one.mp3', 'three.mp3']);
     expect(document.querySelectorAll('.audio-merge-root')).toHaveLength(1);
+  });
+
+  it('while the upload area sends files the list says so, and make still works on what is listed', async () => {
+    hostPage();
+    vi.stubGlobal('fetch', fakeFetch({ '/app/merge/getDataJson': () => json([item('1', 'one.mp3')]) }).fn);
+    const { mount, setUploading } = await import('./mount.js');
+    await act(async () => mount(document.getElementById('audio-merge-tool')!));
+    await screen.findByText('one.mp3');
+    act(() => setUploading(true));
+    expect(screen.getByText('Uploading: new files join the end of the list.')).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Join them' })).toBeEnabled();
+    act(() => setUploading(false));
+    expect(screen.queryByText(/Uploading:/)).toBeNull();
   });
 });

@@ -1,19 +1,23 @@
-// Mounting the widget into the host element: a wrapper of our own holds the React root.
+// Mounting the widget into the host element: a wrapper of our own holds the React root, and the
+// headless store lives as long as the mount, so the upload area can tell it what happens.
 import { createRoot, type Root } from 'react-dom/client';
 import { AudioMergeTool, type WidgetConfig } from './components/AudioMergeTool.js';
 import type { ListenHandler } from './components/RowPlayer.js';
 import { injectStyles } from './components/styles.js';
+import { createWidgetStore, type WidgetStore, type WidgetStoreDeps } from './store/widget-store.js';
+import { parseFormats } from '../shared/output-formats.js';
 
 export const WRAPPER_CLASS = 'audio-merge-root';
 
 export interface MountOptions {
   onListen?: ListenHandler;
   listenInterval?: number;
+  storeDeps?: WidgetStoreDeps;
 }
 
-let mounted: { root: Root; wrapper: HTMLElement; host: HTMLElement; options: MountOptions; reloads: number } | null = null;
+let mounted: { root: Root; wrapper: HTMLElement; store: WidgetStore } | null = null;
 
-/** The host element's data attributes (CONTRACT section 4). */
+/** The host element's data attributes (docs/api.md section 4). */
 export function readConfig(el: HTMLElement): WidgetConfig {
   const d = el.dataset;
   return {
@@ -22,25 +26,23 @@ export function readConfig(el: HTMLElement): WidgetConfig {
     port: d.port ?? '6001',
     makeLabel: d.makeLabel ?? 'Make MP3',
     title: d.title ?? '',
+    formats: parseFormats(d.formats),
   };
 }
 
 /** Render the widget into a fresh wrapper inside `element`; an earlier mount is removed first. */
-export function mount(element: HTMLElement, options: MountOptions = {}): void {
+export function mount(element: HTMLElement, options: MountOptions = {}): WidgetStore {
   unmount();
   injectStyles(element.ownerDocument);
   const wrapper = element.ownerDocument.createElement('div');
   wrapper.className = WRAPPER_CLASS;
   element.appendChild(wrapper);
   const root = createRoot(wrapper);
-  mounted = { root, wrapper, host: element, options, reloads: 0 };
-  render();
-}
-
-function render(): void {
-  if (!mounted) return;
-  const { root, host, options, reloads } = mounted;
-  root.render(<AudioMergeTool {...readConfig(host)} {...options} reloadToken={reloads} />);
+  const config = readConfig(element);
+  const store = createWidgetStore(config, options.storeDeps);
+  mounted = { root, wrapper, store };
+  root.render(<AudioMergeTool {...config} onListen={options.onListen} listenInterval={options.listenInterval} store={store} />);
+  return store;
 }
 
 export function unmount(): void {
@@ -50,17 +52,21 @@ export function unmount(): void {
   mounted = null;
 }
 
-/** True while the progress view is up: a re-mount then would hide a running merge. */
+/** True while the progress view is up: the list is frozen then. */
 export function isMerging(): boolean {
-  return mounted?.wrapper.querySelector('.audio-merge-progress') != null;
+  return mounted?.store.getState().showSpinner ?? false;
 }
 
 /**
- * Load the items again where the widget is, so items uploaded since appear. The same React root
- * is kept, so the order the person has already chosen survives (new items join the end).
+ * Load the items again where the widget is, so items uploaded since appear. The order the person
+ * has already chosen survives (new items join the end).
  */
 export function remount(): void {
   if (!mounted || isMerging()) return;
-  mounted.reloads++;
-  render();
+  void mounted.store.actions.load();
+}
+
+/** The upload area is sending files (true) or has finished (false). */
+export function setUploading(busy: boolean): void {
+  mounted?.store.actions.setUploading(busy);
 }

@@ -6,6 +6,8 @@ import { io, type Socket } from 'socket.io-client';
 export interface StatusListener {
   /** Every `data` received on the channel, in order. */
   data: string[];
+  /** Every payload received on the channel, in order (data, requestId, state, percent). */
+  payloads: Array<{ data: string; requestId?: string | null; state?: string; percent?: number | null }>;
   /** Every subscription_error received: [channel, status]. */
   errors: Array<[string, number]>;
   /** Resolves once the server has handled the subscription (accepted or refused). */
@@ -28,11 +30,13 @@ export function listenStatus(port: number, cookie: string, channel: string): Sta
   });
   const socket = (echo.connector as unknown as { socket: Socket }).socket;
   const data: string[] = [];
+  const payloads: StatusListener['payloads'] = [];
   const errors: Array<[string, number]> = [];
   const waiters: Array<{ pred: (d: string) => boolean; resolve: () => void }> = [];
   socket.on('subscription_error', (ch: string, status: number) => errors.push([ch, status]));
-  echo.channel(channel).listen('.NewStatus', (payload: { data: string }) => {
+  echo.channel(channel).listen('.NewStatus', (payload: StatusListener['payloads'][number]) => {
     data.push(payload.data);
+    payloads.push(payload);
     for (const w of [...waiters]) {
       if (w.pred(payload.data)) {
         waiters.splice(waiters.indexOf(w), 1);
@@ -55,6 +59,7 @@ export function listenStatus(port: number, cookie: string, channel: string): Sta
   });
   return {
     data,
+    payloads,
     errors,
     ready,
     waitFor(pred) {

@@ -74,7 +74,9 @@ export function scriptedMerge(script: { gate?: () => Promise<void>; failWith?: (
     if (script.failWith) throw script.failWith(call);
     const bytes = Buffer.from(inputs.join('\n'));
     await writeFile(output, bytes);
-    return { output, durationSeconds: inputs.length, inputs: inputs.length, transcoded: [], bytes: bytes.length, sampleRate: 44100, channels: 2 };
+    // One chapter per input titled by its display name, as the engine would with chapters on.
+    const chapters = opts.chapters === false ? [] : inputs.map((_, i) => ({ title: opts.displayNames?.[i] ?? `part ${i + 1}`, start: i, end: i + 1 }));
+    return { output, format: opts.format ?? 'mp3', durationSeconds: inputs.length, inputs: inputs.length, transcoded: [], chapters, bytes: bytes.length, sampleRate: 44100, channels: 2 };
   };
   return { merge, calls };
 }

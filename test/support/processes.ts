@@ -1,5 +1,5 @@
 // Whether a process is still running, for tests that check nothing is left behind.
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 
 /**
  * True while `pid` exists and is not a zombie. An orphan killed after its parent exited stays a
@@ -23,4 +23,21 @@ export function isRunning(pid: number): boolean {
 export async function waitUntilGone(pid: number, attempts = 100): Promise<boolean> {
   for (let i = 0; i < attempts && isRunning(pid); i++) await new Promise((r) => setTimeout(r, 20));
   return !isRunning(pid);
+}
+
+/** Live processes whose parent is `parent` and whose command name contains `name` (Linux /proc). */
+export function childrenNamed(name: string, parent = process.pid): number[] {
+  const found: number[] = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const comm = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+      const [state, ppid] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      if (Number(ppid) === parent && state !== 'Z' && comm.includes(name)) found.push(Number(entry));
+    } catch {
+      // Gone while we looked.
+    }
+  }
+  return found;
 }

@@ -7,6 +7,10 @@ export interface FfprobeStream {
   channels?: number;
   duration?: string;
   bit_rate?: string;
+  bits_per_raw_sample?: string;
+  bits_per_sample?: number;
+  profile?: string;
+  disposition?: { attached_pic?: number };
   tags?: Record<string, string>;
 }
 

@@ -67,6 +67,7 @@ describe('transcoding one input', () => {
     const err = await transcodeToMp3({ input: 'a.wav', output: 'o.mp3', target, durationSeconds: 1, tools, runner }).catch((e) => e);
     expect(err).not.toBeInstanceOf(InputError);
     expect(err.message).toMatch(/cannot write a temporary file: .*No space left on device/);
+    expect(err.code).toBe('disk-full');
   });
 
   it('gives a clear ToolError when ffmpeg has no MP3 encoder or cannot run', async () => {

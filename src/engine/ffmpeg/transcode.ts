@@ -6,7 +6,7 @@ import type { Tools } from '../types.js';
 
 export interface TranscodeTarget {
   sampleRate: number;
-  channels: 1 | 2;
+  channels: number;
   bitRateKbps: number;
 }
 
@@ -22,10 +22,10 @@ export function trustsDuration(format: string): boolean {
   return EXACT_DURATION_FORMATS.has(format);
 }
 
-export interface TranscodeJob {
+export interface TranscodeJob<T = TranscodeTarget> {
   input: string;
   output: string;
-  target: TranscodeTarget;
+  target: T;
   /** The input's probed duration, to turn ffmpeg's out_time into a fraction. */
   durationSeconds: number;
   /** Cut the decode at durationSeconds (only for formats where trustsDuration). */
@@ -42,10 +42,7 @@ export interface TranscodeJob {
 
 export function transcodeArgs(input: string, output: string, t: TranscodeTarget, trimSeconds?: number): string[] {
   return [
-    '-hide_banner', '-nostdin', '-v', 'error', '-y',
-    '-i', fileArg(input),
-    '-vn', '-map', '0:a:0', '-map_metadata', '-1',
-    ...(trimSeconds !== undefined && trimSeconds > 0 ? ['-t', trimSeconds.toFixed(6)] : []),
+    ...inputArgs(input, trimSeconds),
     '-c:a', 'libmp3lame', '-b:a', `${t.bitRateKbps}k`,
     '-ar', String(t.sampleRate), '-ac', String(t.channels),
     // The join writes one header and one tag for the whole output; these would only be skipped.
@@ -56,11 +53,12 @@ export function transcodeArgs(input: string, output: string, t: TranscodeTarget,
   ];
 }
 
-export async function transcodeToMp3(job: TranscodeJob): Promise<void> {
+/** Run one ffmpeg that reads an input and writes a part; failures are the input's unless the tool or disk failed. */
+export async function runPartEncode(job: TranscodeJob<unknown>, args: string[], what: string): Promise<void> {
   const runner = job.runner ?? spawnRunner;
   const result = await runner({
     bin: job.tools.ffmpeg,
-    args: transcodeArgs(job.input, job.output, job.target, job.trimToDuration ? job.durationSeconds : undefined),
+    args,
     signal: job.signal,
     onProgress: (p) => {
       if (!job.onProgress) return;
@@ -71,7 +69,7 @@ export async function transcodeToMp3(job: TranscodeJob): Promise<void> {
   if (result.code !== 0) {
     const why = result.signal ? `ffmpeg was killed by ${result.signal}` : lastLine(result.stderrTail);
     if (/Unknown encoder|Encoder .* not found|Unrecognized option/i.test(why)) {
-      throw new ToolError(`${job.tools.ffmpeg} cannot encode MP3 (${why}); use an ffmpeg built with libmp3lame`);
+      throw new ToolError(`${job.tools.ffmpeg} cannot ${what} (${why}); use an ffmpeg built with the encoders in README`);
     }
     if (!result.signal) await assertToolWorks(runner, job.tools.ffmpeg, 'ffmpeg');
     // Failures of the machine, not of the input, must not be blamed on the file.
@@ -80,4 +78,55 @@ export async function transcodeToMp3(job: TranscodeJob): Promise<void> {
     if (/Read-only file system/i.test(why)) throw new OutputError(`cannot write a temporary file: ${why}`);
     throw new InputError(job.displayName ?? job.input, `could not be re-encoded (${why})`, job.index ?? -1, 'reencode-failed');
   }
+}
+
+const trimOf = (job: TranscodeJob<unknown>) => (job.trimToDuration ? job.durationSeconds : undefined);
+
+export function transcodeToMp3(job: TranscodeJob): Promise<void> {
+  return runPartEncode(job, transcodeArgs(job.input, job.output, job.target, trimOf(job)), 'encode MP3');
+}
+
+/** The common head of every per-input ffmpeg: first audio stream only, no tags, cut at a trusted end. */
+export function inputArgs(input: string, trimSeconds?: number): string[] {
+  return [
+    '-hide_banner', '-nostdin', '-v', 'error', '-y',
+    '-i', fileArg(input),
+    '-vn', '-map', '0:a:0', '-map_metadata', '-1',
+    ...(trimSeconds !== undefined && trimSeconds > 0 ? ['-t', trimSeconds.toFixed(6)] : []),
+  ];
+}
+
+/** AAC-LC in MP4, at the plan's rate and channels: a part whose packets the MP4 join copies. */
+export function aacArgs(input: string, output: string, t: TranscodeTarget, trimSeconds?: number): string[] {
+  return [
+    ...inputArgs(input, trimSeconds),
+    '-c:a', 'aac', '-b:a', `${t.bitRateKbps}k`, '-ar', String(t.sampleRate), '-ac', String(t.channels),
+    '-f', 'mp4', '-progress', 'pipe:1', '-nostats', fileArg(output),
+  ];
+}
+
+export function transcodeToAac(job: TranscodeJob): Promise<void> {
+  return runPartEncode(job, aacArgs(job.input, job.output, job.target, trimOf(job)), 'encode AAC');
+}
+
+export type PcmFormat = 's16le' | 's32le' | 'f32le';
+
+export interface PcmTarget {
+  sampleRate: number;
+  channels: number;
+  sampleFormat: PcmFormat;
+}
+
+/** Raw PCM at the plan's rate and channels; its length in bytes counts the samples exactly. */
+export function pcmArgs(input: string, output: string, t: PcmTarget, trimSeconds?: number): string[] {
+  const codec = t.sampleFormat === 'f32le' ? 'pcm_f32le' : `pcm_${t.sampleFormat}`;
+  return [
+    ...inputArgs(input, trimSeconds),
+    '-c:a', codec, '-ar', String(t.sampleRate), '-ac', String(t.channels),
+    '-f', t.sampleFormat, '-progress', 'pipe:1', '-nostats', fileArg(output),
+  ];
+}
+
+export function decodeToPcm(job: TranscodeJob<PcmTarget>): Promise<void> {
+  return runPartEncode(job, pcmArgs(job.input, job.output, job.target, trimOf(job)), 'decode');
 }

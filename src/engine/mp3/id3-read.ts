@@ -36,7 +36,7 @@ export function decodeTextFrame(body: Uint8Array): string {
 }
 
 /** Parse the text frames we report from a whole ID3v2 tag (`tag` starts at 'ID3'; may be cut short). */
-export function readId3v2Text(tag: Uint8Array): Record<string, string> {
+export function readId3v2Text(tag: Uint8Array, seen?: Set<string>): Record<string, string> {
   const out: Record<string, string> = {};
   if (tag.length < 10) return out;
   const major = tag[3];
@@ -67,6 +67,7 @@ export function readId3v2Text(tag: Uint8Array): Record<string, string> {
     const fmt = major === 2 ? 0 : body[p + 9];
     let data = body.subarray(p + headLen, Math.min(body.length, p + headLen + len));
     p += headLen + len;
+    seen?.add(id);
     const name = NAMES[id];
     if (!name || name in out) continue;
     if (major === 3 && fmt & 0xc0) continue; // compressed or encrypted

@@ -34,4 +34,32 @@ describe('the output ID3v2.3 tag', () => {
     expect(id3v2Size(tag, 0)).toBe(tag.length);
     expect(tag.length).toBe(10 + 10 + 1 + 300);
   });
+
+  it('writes chapters as one top-level ordered CTOC listing CHAP frames with times and titles', () => {
+    const tag = buildId3v23({ title: 'Book', chapters: [{ title: 'One', startMs: 0, endMs: 1500.4 }, { title: 'Zwei «2»', startMs: 1500.4, endMs: 4000 }] });
+    expect(id3v2Size(tag, 0)).toBe(tag.length);
+    const ctoc = tag.indexOf('CTOC');
+    const body = tag.subarray(ctoc + 10, ctoc + 10 + tag.readUInt32BE(ctoc + 4));
+    expect([...body.subarray(0, 6)]).toEqual([...Buffer.from('toc\0'), 0x03, 2]);
+    expect(body.subarray(6).toString('latin1')).toBe('ch0\0ch1\0');
+    const second = tag.indexOf('CHAP', tag.indexOf('CHAP') + 4);
+    const chap = tag.subarray(second + 10);
+    expect(chap.subarray(0, 4).toString('latin1')).toBe('ch1\0');
+    expect([chap.readUInt32BE(4), chap.readUInt32BE(8), chap.readUInt32BE(12), chap.readUInt32BE(16)]).toEqual([1500, 4000, 0xffffffff, 0xffffffff]);
+    expect(chap.subarray(20, 24).toString('latin1')).toBe('TIT2');
+    expect(chap.subarray(30, 30 + 9).equals(Buffer.from('\0Zwei «2»', 'latin1'))).toBe(true);
+  });
+
+  it('refuses more than 255 chapters (a CTOC counts them in one byte)', () => {
+    const chapters = Array.from({ length: 256 }, (_, i) => ({ title: `c${i}`, startMs: i, endMs: i + 1 }));
+    expect(() => buildId3v23({ chapters })).toThrow(/at most 255/);
+  });
+
+  it('writes the cover as a front-cover APIC frame', () => {
+    const data = Buffer.from([0x89, 0x50, 0x4e, 0x47, 1, 2, 3]);
+    const tag = buildId3v23({ cover: { mime: 'image/png', data } });
+    const at = tag.indexOf('APIC');
+    const body = tag.subarray(at + 10, at + 10 + tag.readUInt32BE(at + 4));
+    expect(body.equals(Buffer.concat([Buffer.from('\0image/png\0\x03\0', 'latin1'), data]))).toBe(true);
+  });
 });

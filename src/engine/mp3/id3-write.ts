@@ -1,10 +1,31 @@
 // The output's ID3v2.3 tag: version 2.3 because every player reads it (2.4 support is patchy).
+// Text frames, a front cover (APIC), and chapters as podcast players read them: one top-level,
+// ordered CTOC listing CHAP frames, each with its title as a TIT2 sub-frame.
 
 export interface Id3Text {
   title?: string;
   artist?: string;
   album?: string;
 }
+
+export interface Id3Chapter {
+  title: string;
+  startMs: number;
+  endMs: number;
+}
+
+export interface Id3Picture {
+  mime: 'image/jpeg' | 'image/png';
+  data: Buffer;
+}
+
+export interface Id3Content extends Id3Text {
+  chapters?: Id3Chapter[];
+  cover?: Id3Picture;
+}
+
+/** A CTOC counts its children in one byte. */
+export const MAX_ID3_CHAPTERS = 255;
 
 const IDS: [keyof Id3Text, string][] = [
   ['title', 'TIT2'],
@@ -23,18 +44,45 @@ function synchsafe(n: number): Buffer {
   return Buffer.from([(n >>> 21) & 0x7f, (n >>> 14) & 0x7f, (n >>> 7) & 0x7f, n & 0x7f]);
 }
 
-/** An ID3v2.3 tag holding the given texts; an empty buffer when there is nothing to say. */
-export function buildId3v23(tags: Id3Text): Buffer {
-  const frames: Buffer[] = [];
-  for (const [key, id] of IDS) {
-    const value = tags[key]?.replace(/\0/g, '').trim();
-    if (!value) continue;
-    const body = encodeText(value);
-    const head = Buffer.alloc(10);
-    head.write(id, 0, 'latin1');
-    head.writeUInt32BE(body.length, 4);
-    frames.push(head, body);
-  }
+function frame(id: string, body: Buffer): Buffer {
+  const head = Buffer.alloc(10);
+  head.write(id, 0, 'latin1');
+  head.writeUInt32BE(body.length, 4);
+  return Buffer.concat([head, body]);
+}
+
+const clean = (t: string | undefined) => t?.replace(/\0/g, '').trim() ?? '';
+const zString = (s: string) => Buffer.from(`${s}\0`, 'latin1');
+
+function textFrames(tags: Id3Text): Buffer[] {
+  return IDS.flatMap(([key, id]) => (clean(tags[key]) ? [frame(id, encodeText(clean(tags[key])))] : []));
+}
+
+function chapterFrames(chapters: Id3Chapter[]): Buffer[] {
+  if (chapters.length === 0) return [];
+  if (chapters.length > MAX_ID3_CHAPTERS) throw new Error(`at most ${MAX_ID3_CHAPTERS} ID3 chapters`);
+  const ids = chapters.map((_, i) => `ch${i}`);
+  // Top-level (2) and ordered (1); byte offsets "unknown" (all ones) so players go by time.
+  const toc = Buffer.concat([zString('toc'), Buffer.from([0x03, chapters.length]), ...ids.map(zString)]);
+  const chaps = chapters.map((c, i) => {
+    const times = Buffer.alloc(16, 0xff);
+    times.writeUInt32BE(Math.max(0, Math.round(c.startMs)), 0);
+    times.writeUInt32BE(Math.max(0, Math.round(c.endMs)), 4);
+    const title = clean(c.title) ? frame('TIT2', encodeText(clean(c.title))) : Buffer.alloc(0);
+    return frame('CHAP', Buffer.concat([zString(ids[i]), times, title]));
+  });
+  return [frame('CTOC', toc), ...chaps];
+}
+
+function pictureFrame(cover: Id3Picture | undefined): Buffer[] {
+  if (!cover) return [];
+  // Latin-1 description (empty), picture type 3: front cover.
+  return [frame('APIC', Buffer.concat([Buffer.from([0]), zString(cover.mime), Buffer.from([3, 0]), cover.data]))];
+}
+
+/** An ID3v2.3 tag holding the given texts, chapters and cover; an empty buffer when there is nothing to say. */
+export function buildId3v23(tags: Id3Content): Buffer {
+  const frames = [...textFrames(tags), ...chapterFrames(tags.chapters ?? []), ...pictureFrame(tags.cover)];
   if (frames.length === 0) return Buffer.alloc(0);
   const body = Buffer.concat(frames);
   if (body.length >= 1 << 28) throw new Error('ID3 tag too large');

@@ -7,10 +7,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decodeErrors, decodePcm, dominantFrequency, ffprobeJson, makeTone, tempDir, tools } from '../../../test/support/audio-fixtures.js';
 import { makeToneWithArt } from '../../../test/support/mp3-fixtures.js';
 import { parseFrameHeader, readWord } from './frames.js';
+import { buildId3v23 } from './id3-write.js';
 import { joinMp3, type JoinPart } from './join.js';
 import { scanMp3, type Mp3Scan } from './scan.js';
 import { id3v2Size } from './tags.js';
-import { isHeaderFrame, readXingFrame } from './xing.js';
+import { readXingFrame } from '../../../test/support/xing-read.js';
+import { isHeaderFrame } from './xing.js';
 
 let dir: string;
 let cleanup: () => Promise<void>;
@@ -60,7 +62,7 @@ describe('joinMp3', () => {
     ];
     const out = path.join(dir, 'out.mp3');
     const seen: [number, number][] = [];
-    const result = await joinMp3(parts, out, { tags: { title: 'Joined «ü»', artist: 'Me' }, onProgress: (d, t) => seen.push([d, t]) });
+    const result = await joinMp3(parts, out, { id3: () => buildId3v23({ title: 'Joined «ü»', artist: 'Me' }), onProgress: (d, t) => seen.push([d, t]) });
 
     const bytes = await readFile(out);
     const { start, headerFrames, frames } = walkOutput(bytes);
@@ -139,7 +141,7 @@ describe('joinMp3', () => {
         makeTone(path.join(dir, `${n}${rate}.mp3`), { seconds: 1.5, frequency: f, sampleRate: rate, channels: 1, codecArgs: ['-c:a', 'libmp3lame', '-b:a', '24k'] });
       const parts = [await part(await mk('x', 300)), await part(await mk('y', 600))];
       const out = path.join(dir, `low${rate}.mp3`);
-      await joinMp3(parts, out, { tags: { title: `Rate ${rate}` } });
+      await joinMp3(parts, out, { id3: () => buildId3v23({ title: `Rate ${rate}` }) });
       expect(await decodeErrors(out)).toBe('');
       const probed = await ffprobeJson(out);
       const sum = ((parts[0].scan.frames + parts[1].scan.frames) * 576) / rate;
@@ -149,16 +151,59 @@ describe('joinMp3', () => {
     }
   });
 
-  it('skips junk spliced between frames and counts only the frames it copied', async () => {
-    const src = await part(await makeTone(path.join(dir, 'clean.mp3'), { seconds: 2, codecArgs: CBR }));
+  /** The clean file with `junk` written in at `at`, and where its frames start. */
+  async function withJunk(src: JoinPart, name: string, at: (starts: number[]) => number, junk: Buffer) {
     const b = await readFile(src.file);
-    let cut = src.scan.audioStart;
-    for (let i = 0; i < 20; i++) cut += parseFrameHeader(readWord(b, cut))!.frameLength;
-    const junk = Buffer.concat([Buffer.from('<<junk between frames>>'), Buffer.from([0xff, 0xfb, 0x90, 0x64, 1, 2, 3]), Buffer.from('tail')]);
-    const dirty = path.join(dir, 'dirty.mp3');
-    await writeFile(dirty, Buffer.concat([b.subarray(0, cut), junk, b.subarray(cut)]));
+    const starts: number[] = [];
+    for (let q = src.scan.audioStart; q < src.scan.audioEnd; q += parseFrameHeader(readWord(b, q))!.frameLength) starts.push(q);
+    const cut = at(starts);
+    const file = path.join(dir, name);
+    await writeFile(file, Buffer.concat([b.subarray(0, cut), junk, b.subarray(cut)]));
+    return { file, starts, bytes: b };
+  }
+  const JUNK = Buffer.concat([Buffer.from('<<junk in the stream>>'), Buffer.from([0xff, 0xfb, 0x90, 0x64, 1, 2, 3]), Buffer.from('tail')]);
+
+  it('drops the frame that junk was written into, so the output decodes without an error there', async () => {
+    const src = await part(await makeTone(path.join(dir, 'clean-mid.mp3'), { seconds: 2, codecArgs: CBR }));
+    // Into the side information (where a copied frame is a decoding error: "big_values too big")
+    // and into the main data.
+    for (const into of [8, 20, 150]) {
+      const { file } = await withJunk(src, `junk-mid-${into}.mp3`, (s) => s[20] + into, JUNK);
+      expect(await decodeErrors(file)).not.toBe(''); // the damage a player would stumble on
+      const p = await part(file);
+      const out = path.join(dir, `junk-mid-${into}-out.mp3`);
+      const r = await joinMp3([p], out);
+      expect(await decodeErrors(out)).toBe('');
+      expect(r.frames).toBe(src.scan.frames - 1);
+      expect(walkOutput(await readFile(out)).frames).toBe(src.scan.frames - 1);
+      expect(p.scan.frames).toBe(r.frames); // the scan and the join agree on what is copied
+    }
+  });
+
+  it('loses no frame of a clean input, and keeps the frame before a tag (files joined with cat)', async () => {
+    const src = await part(await makeTone(path.join(dir, 'clean-all.mp3'), { seconds: 2, codecArgs: CBR }));
+    const out = path.join(dir, 'clean-all-out.mp3');
+    const r = await joinMp3([src], out);
+    expect(r.frames).toBe(src.scan.frames);
+    const bytes = await readFile(out);
+    const { start } = walkOutput(bytes);
+    const xingLen = parseFrameHeader(readWord(bytes, start))!.frameLength;
+    expect(bytes.subarray(start + xingLen).equals(await audioOf(src))).toBe(true);
+
+    const v1 = Buffer.alloc(128);
+    v1.write('TAGa title');
+    const tagged = await withJunk(src, 'tag-between.mp3', (s) => s[20], v1);
+    const t = await part(tagged.file);
+    expect(t.scan.frames).toBe(src.scan.frames);
+  });
+
+  it('skips junk spliced between frames, dropping the frame before it, and counts only the frames it copied', async () => {
+    const src = await part(await makeTone(path.join(dir, 'clean.mp3'), { seconds: 2, codecArgs: CBR }));
+    // Junk after a whole frame cannot be told from junk written into it, so that frame goes too.
+    const { file: dirty, starts, bytes: b } = await withJunk(src, 'dirty.mp3', (s) => s[20], JUNK);
     const scanned = await part(dirty);
-    expect(scanned.scan.frames).toBe(src.scan.frames);
+    expect(scanned.scan.frames).toBe(src.scan.frames - 1);
+    const kept = Buffer.concat([b.subarray(src.scan.audioStart, starts[19]), b.subarray(starts[20], src.scan.audioEnd)]);
 
     // a scan taken before the junk arrived: the header must still carry what was really copied
     const stale: JoinPart = { file: dirty, scan: { ...scanned.scan, frames: 9999, audioBytes: 1 } };
@@ -168,10 +213,10 @@ describe('joinMp3', () => {
       const bytes = await readFile(out);
       const { start, frames } = walkOutput(bytes);
       const xingLen = parseFrameHeader(readWord(bytes, start))!.frameLength;
-      expect(frames).toBe(src.scan.frames);
-      expect(r.frames).toBe(src.scan.frames);
-      expect(readXingFrame(bytes.subarray(start, start + xingLen))).toMatchObject({ frames: src.scan.frames, bytes: xingLen + src.scan.audioBytes });
-      expect(bytes.subarray(start + xingLen).equals(await audioOf(src))).toBe(true);
+      expect(frames).toBe(src.scan.frames - 1);
+      expect(r.frames).toBe(src.scan.frames - 1);
+      expect(readXingFrame(bytes.subarray(start, start + xingLen))).toMatchObject({ frames: src.scan.frames - 1, bytes: xingLen + kept.length });
+      expect(bytes.subarray(start + xingLen).equals(kept)).toBe(true);
       expect(await decodeErrors(out)).toBe('');
     }
   });

@@ -3,7 +3,7 @@
 import { closeSync, openSync, write } from 'node:fs';
 import path from 'node:path';
 import { AbortError, InputError } from '../errors.js';
-import { buildId3v23, type Id3Text } from './id3-write.js';
+import { writeLameTag, type Gapless } from './lame.js';
 import { FormatChangeError, FrameWalker, FreeFormatError, OffsetLog } from './walk.js';
 import type { Mp3Scan } from './scan.js';
 import { readFullSync, writeFullSync } from '../io/sync-io.js';
@@ -18,10 +18,19 @@ export interface JoinResult {
   bytes: number;
   frames: number;
   durationSeconds: number;
+  /** Audio frames written from each part, in order. */
+  partFrames: number[];
 }
 
 export interface JoinOptions {
-  tags?: Id3Text;
+  /**
+   * The ID3 tag to write ahead of the audio, given each part's frame count: called with the scans'
+   * counts before the copy and again with the counts actually written, if they differ (the tag
+   * must keep its length, as it would with chapter times changed).
+   */
+  id3?: (partFrames: number[]) => Buffer;
+  /** Encoder delay of the first part and padding of the last, for the LAME tag. */
+  gapless?: Gapless;
   signal?: AbortSignal;
   /** Cumulative input audio-region bytes processed, of the total. */
   onProgress?: (doneBytes: number, totalBytes: number) => void;
@@ -129,6 +138,14 @@ async function copyPart(
   }
 }
 
+/** When the frames written differ from the scans' counts (junk dropped), the tag is redone with the real ones. */
+function rewriteTag(out: number, id3: Buffer, parts: JoinPart[], written: number[], build: JoinOptions['id3']): void {
+  if (!build || written.every((n, i) => n === parts[i].scan.frames)) return;
+  const again = build(written);
+  if (again.length !== id3.length) throw new Error('internal: the ID3 tag changed length');
+  writeFullSync(out, again, 0, again.length, 0);
+}
+
 /**
  * Stream-join the parts' audio frames into `outFile` (created/truncated). All parts must share MPEG
  * version, sample rate and channel count. On abort it throws AbortError; the caller deletes outFile.
@@ -143,7 +160,8 @@ export async function joinMp3(parts: JoinPart[], outFile: string, opts: JoinOpti
   const format = { mpegVersion: first.mpegVersion, sampleRate: first.sampleRate, channels: first.channels };
   const allCbr = parts.every((p) => !p.scan.vbr && Math.abs(p.scan.bitRate - first.bitRate) < first.bitRate * 0.01);
   const plan = planXingFrame(format, allCbr ? first.bitRate : undefined);
-  const id3 = buildId3v23(opts.tags ?? {});
+  const id3 = opts.id3?.(parts.map((p) => p.scan.frames)) ?? Buffer.alloc(0);
+  const partFrames: number[] = [];
   const totalBytes = parts.reduce((n, p) => n + (p.scan.audioEnd - p.scan.audioStart), 0);
   const offsets = new OffsetLog(parts.reduce((n, p) => n + p.scan.frames, 0));
   let frames = 0;
@@ -164,6 +182,7 @@ export async function joinMp3(parts: JoinPart[], outFile: string, opts: JoinOpti
         opts.onProgress?.(Math.min(done, totalBytes), totalBytes);
       });
       frames += walker.frames;
+      partFrames.push(walker.frames);
       audioBytes += walker.audioBytes;
       mask |= walker.bitRateMask;
       firstWord ||= walker.firstWord;
@@ -176,11 +195,14 @@ export async function joinMp3(parts: JoinPart[], outFile: string, opts: JoinOpti
     const mode = (firstWord >>> 6) & 3;
     const headerPlan = firstWord ? planXingFrame({ ...format, channelMode: mode }, allCbr ? first.bitRate : undefined) : plan;
     const header = buildXingFrame(headerPlan, { vbr, frames, bytes: streamBytes, toc });
+    if (opts.gapless) writeLameTag(header, headerPlan, opts.gapless, streamBytes);
     writeFullSync(out, header, 0, header.length, id3.length);
+    rewriteTag(out, id3, parts, partFrames, opts.id3);
     return {
       bytes: id3.length + streamBytes,
       frames,
       durationSeconds: (frames * first.samplesPerFrame) / first.sampleRate,
+      partFrames,
     };
   } finally {
     closeSync(out);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseFrameHeader, readWord } from './frames.js';
-import { crc16, readLameCounts, trustedCounts } from './lame.js';
+import { crc16, readGapless, readLameCounts, trustedCounts, writeLameTag } from './lame.js';
 import { buildXingFrame, planXingFrame } from './xing.js';
 
 const fmt = { mpegVersion: 1 as const, sampleRate: 44100, channels: 2 as const };
@@ -49,5 +49,17 @@ describe('the LAME tag', () => {
     const plain = buildXingFrame(planXingFrame(fmt, 128000), { vbr: false, frames: 5, bytes: 5, toc: new Uint8Array(100) });
     const h = parseFrameHeader(readWord(plain, 0))!;
     expect(trustedCounts(plain, h, 5 * 417, audio128)).toBeNull();
+  });
+
+  it('carries encoder delay and padding in 12 bits each, read back as ffmpeg reads them, under a good CRC', () => {
+    const plan = planXingFrame(fmt, 128000);
+    const f = buildXingFrame(plan, { vbr: false, frames: 100, bytes: 41800, toc: new Uint8Array(100) });
+    const h = parseFrameHeader(readWord(f, 0))!;
+    expect(readGapless(f, h)).toBeNull();
+    writeLameTag(f, plan, { delay: 576, padding: 1234 }, 41800);
+    expect(readGapless(f, h)).toEqual({ delay: 576, padding: 1234 });
+    expect(readLameCounts(f, h)).toMatchObject({ musicLength: 41800, crcOk: true });
+    writeLameTag(f, plan, { delay: 5000, padding: -3 }, 41800);
+    expect(readGapless(f, h)).toEqual({ delay: 4095, padding: 0 });
   });
 });

@@ -2,7 +2,7 @@
 // under a CRC. When both hold for the file as it is, the scan can take the count from it instead
 // of reading every byte, so a copied input is read once (by the join, which re-checks every frame).
 import { readWord, type FrameHeader } from './frames.js';
-import { XING_FLAGS } from './xing.js';
+import { XING_FLAGS, type XingPlan } from './xing.js';
 
 /** CRC-16/ARC (polynomial 0x8005 reflected), as LAME computes its tag and music CRCs. */
 export function crc16(b: Uint8Array, from: number, to: number): number {
@@ -79,4 +79,52 @@ export function trustedCounts(
     if (avg < unpadded || avg > unpadded + 1) return null;
   } else if (avg < 20 || avg > 1441) return null;
   return { frames: c.frames, audioBytes: regionBytes, vbr: c.kind === 'Xing' };
+}
+
+/** Where the LAME extension starts in a header frame: after the Xing fields we write (no quality field). */
+function lameAt(frame: Uint8Array, h: FrameHeader): number | null {
+  const at = 4 + h.sideInfoSize;
+  if (at + 8 > frame.length) return null;
+  const tag = readWord(frame, at);
+  if (tag !== 0x58696e67 && tag !== 0x496e666f) return null;
+  const flags = readWord(frame, at + 4);
+  let lame = at + 8;
+  if (flags & XING_FLAGS.frames) lame += 4;
+  if (flags & XING_FLAGS.bytes) lame += 4;
+  if (flags & XING_FLAGS.toc) lame += 100;
+  if (flags & XING_FLAGS.quality) lame += 4;
+  return lame + 36 <= frame.length ? lame : null;
+}
+
+export interface Gapless {
+  /** Samples the encoder put before the audio (the decoder's own 529 not included). */
+  delay: number;
+  /** Samples after the audio in the last frame(s). */
+  padding: number;
+}
+
+/** Encoder delay and padding from a LAME (or ffmpeg's Lavf/Lavc) tag, as ffmpeg reads them; null without one. */
+export function readGapless(frame: Uint8Array, h: FrameHeader): Gapless | null {
+  const lame = lameAt(frame, h);
+  if (lame === null) return null;
+  const version = Buffer.from(frame.subarray(lame, lame + 4)).toString('latin1');
+  if (version !== 'LAME' && version !== 'Lavf' && version !== 'Lavc') return null;
+  const v = (frame[lame + 21] << 16) | (frame[lame + 22] << 8) | frame[lame + 23];
+  return { delay: v >>> 12, padding: v & 4095 };
+}
+
+/**
+ * Fill in the LAME extension of a header frame built by buildXingFrame: encoder delay of the
+ * first part and padding of the last (gapless players trim both), the music length, the tag CRC.
+ */
+export function writeLameTag(frame: Buffer, plan: XingPlan, gapless: Gapless, musicLength: number): void {
+  const lame = plan.tagAt + 16 + 100;
+  frame.write('LAME3.100', lame, 'latin1');
+  const delay = Math.max(0, Math.min(4095, Math.round(gapless.delay)));
+  const padding = Math.max(0, Math.min(4095, Math.round(gapless.padding)));
+  frame[lame + 21] = delay >>> 4;
+  frame[lame + 22] = ((delay & 15) << 4) | (padding >>> 8);
+  frame[lame + 23] = padding & 255;
+  frame.writeUInt32BE(Math.min(musicLength, 0xffffffff) >>> 0, lame + 28);
+  frame.writeUInt16BE(crc16(frame, 0, lame + 34), lame + 34);
 }

@@ -3,7 +3,7 @@ import { closeSync, fstatSync, openSync } from 'node:fs';
 import { AbortError } from '../errors.js';
 import { readId3v2Text } from './id3-read.js';
 import { parseFrameHeader, readWord, type FrameHeader } from './frames.js';
-import { trustedCounts } from './lame.js';
+import { readGapless, trustedCounts, type Gapless } from './lame.js';
 import { FormatChangeError, FrameWalker, FreeFormatError } from './walk.js';
 import { findStreamStart } from './sync.js';
 import { headTagSize, readId3v1, tailTag, TAIL_WINDOW } from './tags.js';
@@ -31,6 +31,10 @@ export interface Mp3Scan {
   vbr: boolean;
   /** title/artist/album when present. */
   tags: Record<string, string>;
+  /** Encoder delay and padding from the stream's LAME tag, when it has one. */
+  gapless?: Gapless;
+  /** The ID3v2 tag holds a picture (APIC). */
+  hasPicture?: boolean;
 }
 
 export type Mp3ScanOutcome =
@@ -111,6 +115,14 @@ function fromLameTag(
   };
 }
 
+const hasPicture = (ids: Set<string>) => ids.has('APIC') || ids.has('PIC');
+
+/** The LAME tag's delay and padding when the stream starts with a header frame that has one. */
+function headGapless(head: Buffer, offset: number, len: number, h: FrameHeader): Gapless | undefined {
+  if (offset + h.frameLength > len || !isHeaderFrame(head, offset, 4 + h.sideInfoSize)) return undefined;
+  return readGapless(head.subarray(offset, offset + h.frameLength), h) ?? undefined;
+}
+
 /**
  * Streaming scan (chunked reads, never the whole file). Not an MP3, free-format, or layers I/II:
  * ok:false with a reason, so the caller can fall back to ffprobe. A truncated last frame is dropped.
@@ -127,6 +139,7 @@ export async function scanMp3(
     const size = fstatSync(fd).size;
     const small = Buffer.alloc(32);
     const tags: Record<string, string> = {};
+    const frameIds = new Set<string>();
     let start = 0;
     for (let guard = 0; guard < 64; guard++) {
       const n = readAt(fd, small, start, 32);
@@ -135,7 +148,7 @@ export async function scanMp3(
       if (small[0] === 0x49 && Object.keys(tags).length === 0) {
         const tagBuf = Buffer.alloc(Math.min(t, MAX_TAG_READ));
         readAt(fd, tagBuf, start, tagBuf.length);
-        Object.assign(tags, readId3v2Text(tagBuf));
+        Object.assign(tags, readId3v2Text(tagBuf, frameIds));
       }
       start += t;
     }
@@ -164,9 +177,10 @@ export async function scanMp3(
     const mpegVersion = h.mpegVersion;
     const channels = h.channels;
     const walker = new FrameWalker(mpegVersion, h.sampleRate, channels);
+    const gapless = headGapless(buf, found.offset, len, h);
     if (!opts.fullWalk) {
       const fast = fromLameTag(fd, buf, found.offset, len, start, end, walker, h);
-      if (fast) return { ok: true, scan: { ...fast, tags } };
+      if (fast) return { ok: true, scan: { ...fast, tags, gapless, hasPicture: hasPicture(frameIds) } };
     }
     if (end - start > len && buf.length < CHUNK + 8192) {
       const big = Buffer.allocUnsafe(Math.min(CHUNK, end - start) + 8192);
@@ -221,6 +235,8 @@ export async function scanMp3(
         bitRate: Math.round((walker.audioBytes * 8) / durationSeconds),
         vbr: popcount(walker.bitRateMask) > 1,
         tags,
+        gapless,
+        hasPicture: hasPicture(frameIds),
       },
     };
   } finally {

@@ -1,6 +1,6 @@
 // Walks Layer III frames of one known format through a buffer, chunk by chunk. Shared by the scan and
 // the join so both count the same frames: junk is skipped, header frames (Xing/Info/VBRI) dropped.
-import { lengthTable, readWord, sideInfoSize, STREAM_MASK, formatWord, type MpegVersion } from './frames.js';
+import { lengthTable, parseFrameHeader, readWord, sideInfoSize, STREAM_MASK, formatWord, type MpegVersion } from './frames.js';
 import { streamAt } from './sync.js';
 import { isHeaderFrame } from './xing.js';
 
@@ -50,14 +50,19 @@ export class FormatChangeError extends Error {
 const formatName = (version: MpegVersion, layer: number, sampleRate: number, channels: number): string =>
   `MPEG-${version} layer ${'I'.repeat(layer)} ${sampleRate} Hz ${channels === 1 ? 'mono' : 'stereo'}`;
 
+/** 'ID3', 'TAG' (ID3v1), 'APETAGEX', 'LYRICSBEGIN': four bytes are enough to tell them from audio. */
+const TAG_STARTS = [0x49443300, 0x54414700, 0x41504554, 0x4c595249];
+
+function startsTag(buf: Uint8Array, at: number): boolean {
+  const w = readWord(buf, at);
+  return TAG_STARTS.some((t) => (t & 0xff) === 0 ? (w & 0xffffff00) === t : w === t);
+}
+
 export type RunSink = (start: number, end: number) => void;
 
 export class FrameWalker {
   frames = 0;
   audioBytes = 0;
-  /** Bytes that were neither audio frames nor header frames (junk, a truncated tail). */
-  skippedBytes = 0;
-  headerFrames = 0;
   /** Bit i set when a frame used bit rate index i. */
   bitRateMask = 0;
   /** Header word of the first audio frame (0 until one is seen): its channel mode is copied. */
@@ -185,21 +190,26 @@ export class FrameWalker {
         if (final) {
           if (runStart >= 0) sink?.(runStart, pos);
           runStart = -1;
-          this.skippedBytes += len - pos;
           pos = len;
         }
         break;
       }
       let fl = this.lengthOf(readWord(buf, pos));
       if (fl > 0 && !this.syncing) {
-        // A frame counts when the next header follows it. When one does not, and a frame of the
-        // stream starts inside this one, this one was cut short (a truncated file with more after it).
+        // A frame counts when the next header follows it. When one does not, the frame was most
+        // likely cut: by junk written into it (its bytes are then junk that decoders stumble on) or
+        // by a truncation with more appended. Only a tag right after it (files joined with cat)
+        // or the header of another stream shows that it ended whole, unless a frame of this stream
+        // starts inside it.
         const next = pos + fl;
         if (next + 4 > len && !final) break;
         if (next + 4 <= len && this.lengthOf(readWord(buf, next)) <= 0) {
-          const cut = this.startsWithin(buf, pos + 1, next, len, final);
-          if (cut < 0) break;
-          if (cut > 0) fl = 0;
+          if (!startsTag(buf, next) && !parseFrameHeader(readWord(buf, next))) fl = 0;
+          else {
+            const cut = this.startsWithin(buf, pos + 1, next, len, final);
+            if (cut < 0) break;
+            if (cut > 0) fl = 0;
+          }
         }
       }
       if (fl > 0 && this.syncing) {
@@ -211,7 +221,6 @@ export class FrameWalker {
         else confirmed = next <= len;
         if (!confirmed) {
           pos++;
-          this.skippedBytes++;
           continue;
         }
         this.syncing = false;
@@ -221,7 +230,6 @@ export class FrameWalker {
           if (final) {
             if (runStart >= 0) sink?.(runStart, pos);
             runStart = -1;
-            this.skippedBytes += len - pos;
             pos = len;
           }
           break;
@@ -229,7 +237,6 @@ export class FrameWalker {
         if (isHeaderFrame(buf, pos, this.xingAt)) {
           if (runStart >= 0) sink?.(runStart, pos);
           runStart = -1;
-          this.headerFrames++;
           pos += fl;
           continue;
         }
@@ -250,10 +257,8 @@ export class FrameWalker {
       if (runStart >= 0) sink?.(runStart, pos);
       runStart = -1;
       this.syncing = true;
-      const before = pos;
       pos++;
       while (pos < len && buf[pos] !== 0xff) pos++;
-      this.skippedBytes += pos - before;
     }
     if (runStart >= 0 && pos > runStart) sink?.(runStart, pos);
     return pos;

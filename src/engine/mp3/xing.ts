@@ -4,15 +4,14 @@ import {
   bitRateKbps,
   formatWord,
   frameLength,
-  parseFrameHeader,
   readWord,
   sideInfoSize,
   type MpegVersion,
 } from './frames.js';
 
-const XING = 0x58696e67; // 'Xing'
-const INFO = 0x496e666f; // 'Info'
-const VBRI = 0x56425249; // 'VBRI'
+export const XING = 0x58696e67; // 'Xing'
+export const INFO = 0x496e666f; // 'Info'
+export const VBRI = 0x56425249; // 'VBRI'
 
 export const XING_FLAGS = { frames: 1, bytes: 2, toc: 4, quality: 8 } as const;
 
@@ -52,7 +51,8 @@ export interface XingPlan {
   tagAt: number;
 }
 
-const BODY = 4 + 4 + 4 + 4 + 100; // tag, flags, frames, bytes, TOC
+// Tag, flags, frames, bytes, TOC, then the 36-byte LAME extension (encoder delay and padding).
+const BODY = 4 + 4 + 4 + 4 + 100 + 36;
 
 /**
  * Choose the header frame's bit rate: the stream's own when it is CBR and the frame is big enough
@@ -116,40 +116,4 @@ export function buildToc(offsets: Float64Array, frames: number, totalBytes: numb
     toc[i] = Math.min(255, Math.floor((offsets[k] * 256) / totalBytes));
   }
   return toc;
-}
-
-export interface XingRead {
-  kind: 'Xing' | 'Info' | 'VBRI';
-  frames?: number;
-  bytes?: number;
-  toc?: Uint8Array;
-}
-
-/** Read the header frame at the start of `frame`; null when it is not one. */
-export function readXingFrame(frame: Uint8Array): XingRead | null {
-  const h = parseFrameHeader(readWord(frame, 0));
-  if (!h || h.layer !== 3) return null;
-  const crc = h.crc ? 2 : 0;
-  for (const at of [4 + h.sideInfoSize, 4 + h.sideInfoSize + crc]) {
-    if (at + 8 > frame.length) continue;
-    const tag = readWord(frame, at);
-    if (tag !== XING && tag !== INFO) continue;
-    const flags = readWord(frame, at + 4);
-    let p = at + 8;
-    const out: XingRead = { kind: tag === XING ? 'Xing' : 'Info' };
-    if (flags & XING_FLAGS.frames) {
-      out.frames = readWord(frame, p);
-      p += 4;
-    }
-    if (flags & XING_FLAGS.bytes) {
-      out.bytes = readWord(frame, p);
-      p += 4;
-    }
-    if (flags & XING_FLAGS.toc) out.toc = Uint8Array.from(frame.subarray(p, p + 100));
-    return out;
-  }
-  if (frame.length >= 52 && readWord(frame, 36) === VBRI) {
-    return { kind: 'VBRI', bytes: readWord(frame, 36 + 10), frames: readWord(frame, 36 + 14) };
-  }
-  return null;
 }

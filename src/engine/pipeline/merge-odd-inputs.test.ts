@@ -3,6 +3,8 @@ import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mergeFiles } from './merge.js';
+import { parseFrameHeader, readWord } from '../mp3/frames.js';
+import { scanMp3 } from '../mp3/scan.js';
 import type { Tools } from '../types.js';
 import { decodeErrors, decodePcm, dominantFrequency, ffprobeJson, makeTone, tempDir, tools as fixtureTools } from '../../../test/support/audio-fixtures.js';
 
@@ -39,4 +41,27 @@ describe('mergeFiles with odd inputs', () => {
     expect(Math.round(dominantFrequency(pcm, 0.5, 1.5) / 10) * 10).toBe(500);
     expect(Math.round(dominantFrequency(pcm, 2.6, 3.6) / 10) * 10).toBe(1200);
   });
+
+  it('copies an MP3 with junk written into the middle of a frame without the damaged frame: the output decodes cleanly', async () => {
+    const clean = await tone('clean-for-junk.mp3', 700);
+    const bytes = await readFile(clean);
+    // Into the side information of a frame well inside the audio (a 128 kb/s frame is 417 or 418 bytes).
+    const scanned = await scanMp3(clean);
+    if (!scanned.ok) throw new Error(scanned.reason);
+    let frame = scanned.scan.audioStart;
+    for (let i = 0; i < 30; i++) frame += parseFrameHeader(readWord(bytes, frame))!.frameLength;
+    const at = frame + 10;
+    const damaged = path.join(dir, 'junk-in-a-frame.mp3');
+    await writeFile(damaged, Buffer.concat([bytes.subarray(0, at), Buffer.from('~junk written into a frame~'.repeat(3)), bytes.subarray(at)]));
+    expect(await decodeErrors(damaged)).not.toBe('');
+    const other = await tone('after-junk.mp3', 300);
+    const target = path.join(dir, 'out-junk-in-a-frame.mp3');
+
+    const report = await mergeFiles([damaged, other], target, { tools });
+
+    expect(report.transcoded).toEqual([]); // copied frame by frame
+    expect(await decodeErrors(target)).toBe('');
+    expect(report.durationSeconds).toBeGreaterThan(3.9);
+  });
 });
+

@@ -43,12 +43,12 @@ function median(values: number[]): number {
   return s.length % 2 ? s[mid] : (s[mid - 1] + s[mid]) / 2;
 }
 
-/** The valid bit rate nearest to `kbps` (the higher one on a tie), but not below the floor. */
-export function pickBitRate(kbps: number, version: 1 | 2 | 2.5, channels: 1 | 2): number {
+/** The valid bit rate nearest to `kbps` (the higher one on a tie), but not below the floor unless `floor` is false (a rate the user asked for). */
+export function pickBitRate(kbps: number, version: 1 | 2 | 2.5, channels: 1 | 2, floor = true): number {
   const valid = validBitRates(version);
   let best = valid[0];
   for (const v of valid) if (Math.abs(v - kbps) <= Math.abs(best - kbps)) best = v;
-  return Math.max(best, floorKbps(version, channels));
+  return floor ? Math.max(best, floorKbps(version, channels)) : best;
 }
 
 function isMp3(p: PlanInput): boolean {

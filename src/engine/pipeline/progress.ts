@@ -20,17 +20,20 @@ export class ProgressTracker {
    * @param durations seconds per input, in input order
    * @param transcoded indexes of the inputs that are re-encoded
    * @param onPercent called only when the whole-number percentage changes
+   * @param joinWeight the last phase's cost per second of audio, against one transcode's (a
+   *   final encode of every input costs about as much as the decodes before it)
    */
   constructor(
     durations: number[],
     transcoded: readonly number[],
     private readonly onPercent: (percent: number) => void = () => {},
+    joinWeight = JOIN_WEIGHT,
   ) {
     const safe = durations.map((d) => (Number.isFinite(d) && d > 0 ? d : 0));
     const re = new Set(transcoded);
     this.transcodeWeight = safe.map((d, i) => (re.has(i) ? d : 0));
     this.transcodeDone = safe.map(() => 0);
-    this.joinTotal = safe.reduce((a, b) => a + b, 0) * JOIN_WEIGHT;
+    this.joinTotal = safe.reduce((a, b) => a + b, 0) * joinWeight;
   }
 
   /** Current whole-number percentage. */

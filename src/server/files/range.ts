@@ -39,6 +39,7 @@ const CONTENT_TYPES: Record<string, string> = {
   oga: 'audio/ogg',
   opus: 'audio/ogg; codecs=opus',
   m4a: 'audio/mp4',
+  m4b: 'audio/mp4',
   mp4: 'audio/mp4',
   aac: 'audio/aac',
   webm: 'audio/webm',

@@ -15,6 +15,7 @@ import { openBackends, type Backends } from '../backends.js';
 import { resolveConfig, type AppConfig } from '../config.js';
 import type { Store } from '../data/store.js';
 import type { DiskStorage } from '../files/disk-storage.js';
+import { statfsFreeSpace, type FreeSpace } from '../files/disk-space.js';
 import type { FileStorage } from '../files/storage.js';
 import { createSweeper, type Sweeper } from '../files/sweep.js';
 import { openBullQueue } from '../jobs/bullmq-queue.js';
@@ -25,17 +26,24 @@ import { startMergeWorker, type MergeWorker } from '../jobs/merge-worker.js';
 import type { JobQueue } from '../jobs/queue.js';
 import { redisAdapter, type RedisAdapterHandle } from '../realtime/redis-fanout.js';
 import { createRealtime, nullRealtime, type Realtime } from '../realtime/server.js';
-import { broadcastJobStatus } from '../realtime/status-broadcasts.js';
+import { broadcastJobStatus, latestStatusWelcome } from '../realtime/status-broadcasts.js';
 import { errorCodeOf } from '../errors.js';
+import { registerApiDocs } from './api-docs.js';
 import { AppError, ERRORS } from './errors.js';
 import { createFlash } from './flash.js';
 import { filesRoutes } from './routes/files.js';
 import { healthRoutes, type ReadinessCheck } from './routes/health.js';
 import { itemsRoutes } from './routes/items.js';
 import { mergeRoutes } from './routes/merge.js';
+import { mergeControlRoutes } from './routes/merge-control.js';
+import { resultsRoutes } from './routes/results.js';
 import { pageRoutes } from './routes/page.js';
 import { uploadRoutes, type Prober } from './routes/upload.js';
 import { requireSessionAndCsrf, sessionHook, sidForCookieHeader } from './session.js';
+import { createTusUploads } from '../files/tus-uploads.js';
+import { tusRoutes } from './routes/tus.js';
+import { createStoreUpload } from './routes/upload-store.js';
+import { trackUploads, type UploadsInFlight } from './uploads-in-flight.js';
 
 /** The package root, from src/server/http or dist/server/http alike. */
 export const PACKAGE_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
@@ -47,6 +55,8 @@ export interface AppDeps {
   merge?: MergeFn;
   /** Time and timers for everything in the server (tests drive their own). */
   clock?: Clock;
+  /** Free bytes on a folder's disk (tests make the disk look full). */
+  freeSpace?: FreeSpace;
 }
 
 export interface App {
@@ -74,13 +84,14 @@ interface Started {
   /** For /readyz when the queue is elsewhere (Redis). */
   queueCheck?: ReadinessCheck;
   stopBroadcasts?: () => void;
+  uploads?: UploadsInFlight;
 }
 
 export async function createApp(partial: Partial<AppConfig> = {}, deps: AppDeps = {}): Promise<App> {
   const config = resolveConfig(partial);
   const clock = deps.clock ?? systemClock;
   const app = createFastify(config);
-  const started: Started = { backends: await openBackends(config), realtime: nullRealtime };
+  const started: Started = { backends: await openBackends(config, app.log), realtime: nullRealtime };
   const { store, files, disk: storage } = started.backends;
   let closing = false;
   try {
@@ -92,7 +103,8 @@ export async function createApp(partial: Partial<AppConfig> = {}, deps: AppDeps 
     // Anything else left in scratch belongs to a process that is gone.
     await storage.clearScratch();
 
-    await installRequestGuards(app, store, clock, () => closing);
+    if (config.apiDocs) await registerApiDocs(app);
+    started.uploads = await installRequestGuards(app, store, clock, () => closing);
     const flash = createFlash();
     const realtime = started.realtime;
     await app.register(fastifyStatic, {
@@ -106,10 +118,21 @@ export async function createApp(partial: Partial<AppConfig> = {}, deps: AppDeps 
     if (started.queueCheck) checks.push(started.queueCheck);
     await app.register(healthRoutes, { checks });
     await app.register(pageRoutes, { store, config, socketPort: () => realtime.port, flash, clock });
-    await app.register(uploadRoutes, { store, files, config, tools, probe: deps.probe ?? probeFile, clock, flash });
-    await app.register(itemsRoutes, { store });
+    // Resumable uploads in progress hold places against MAX_FILES, multipart's too. Their bytes
+    // stay on this process's disk until the last one (docs/deploy.md: tus needs sticky routing).
+    const tusUploads = createTusUploads(storage.root);
+    await tusUploads.load();
+    const uploadDeps = {
+      store, files, config, tools, probe: deps.probe ?? probeFile, clock, heldElsewhere: tusUploads.countFor,
+      freeSpace: deps.freeSpace ?? statfsFreeSpace,
+    };
+    await app.register(uploadRoutes, { ...uploadDeps, flash });
+    await app.register(tusRoutes, { store, config, uploads: tusUploads, storeUpload: createStoreUpload(uploadDeps), freeSpace: uploadDeps.freeSpace });
+    await app.register(itemsRoutes, { store, files, config });
+    await app.register(resultsRoutes, { store, files });
     await app.register(filesRoutes, { store, files });
     await app.register(async (scope) => mergeRoutes(scope, { store, jobs, config, clock }));
+    await app.register(mergeControlRoutes, { store, jobs });
 
     const sweeper = createSweeper({
       store,
@@ -118,6 +141,8 @@ export async function createApp(partial: Partial<AppConfig> = {}, deps: AppDeps 
       intervalMs: config.sweepIntervalMs,
       clock,
       log: app.log.child({ component: 'sweep' }),
+      tusUploads,
+      disk: storage,
     });
     sweeper.start();
     await app.ready();
@@ -130,13 +155,13 @@ export async function createApp(partial: Partial<AppConfig> = {}, deps: AppDeps 
         closing = true;
         closePromise ??= (async () => {
           sweeper.stop();
-          await stopAll(app, started);
+          await stopAll(app, started, clock, config.shutdownGraceMs);
         })();
         return closePromise;
       },
     };
   } catch (err) {
-    await stopAll(app, started).catch(() => {});
+    await stopAll(app, started, clock).catch(() => {});
     throw err;
   }
 }
@@ -154,6 +179,15 @@ function createFastify(config: AppConfig): FastifyInstance {
     requestIdHeader: false,
     bodyLimit: 1024 * 1024,
     trustProxy: false,
+    // Slow clients are bounded: no bytes for idleTimeoutMs, headers not done in headersTimeoutMs,
+    // or a body not done in requestTimeoutMs, and the connection is closed.
+    connectionTimeout: config.idleTimeoutMs,
+    requestTimeout: config.requestTimeoutMs,
+    http: {
+      headersTimeout: config.headersTimeoutMs,
+      // How often Node checks those two; its 30 s default would let a header stall last 50 s.
+      connectionsCheckingInterval: Math.max(250, Math.min(30_000, Math.floor(config.headersTimeoutMs / 4))),
+    },
     // A URL that cannot be decoded: the app's own JSON error, without echoing the URL back.
     frameworkErrors: (_error, _request, reply) => {
       void (reply as FastifyReply).status(400).send({ error: ERRORS.badRequest.message });
@@ -176,6 +210,7 @@ function startRealtime(app: FastifyInstance, config: AppConfig, store: Store, ad
     port: config.socketPort,
     allowOrigin: (origin) => isOwnOrigin(origin, config.host, listenPort(app, config)),
     sidForCookieHeader: (header) => sidForCookieHeader(store, header),
+    welcome: latestStatusWelcome(store),
     log: app.log.child({ component: 'realtime' }),
     adapter: adapter?.adapter,
   });
@@ -215,7 +250,7 @@ async function startJobs(
 }
 
 /** Plugins, the session and CSRF hooks, and the one error handler every answer goes through. */
-async function installRequestGuards(app: FastifyInstance, store: Store, clock: Clock, closing: () => boolean): Promise<void> {
+async function installRequestGuards(app: FastifyInstance, store: Store, clock: Clock, closing: () => boolean): Promise<UploadsInFlight> {
   await app.register(fastifyCookie);
   await app.register(fastifyMultipart, { throwFileSizeLimit: false });
   await app.register(fastifyRateLimit, {
@@ -224,26 +259,28 @@ async function installRequestGuards(app: FastifyInstance, store: Store, clock: C
     errorResponseBuilder: () => new AppError('rateLimited'),
   });
   app.decorateRequest('amSession', null);
+  const uploads = trackUploads(app);
   app.addHook('onRequest', async (_request, reply) => {
     if (closing()) {
       reply.header('connection', 'close');
       throw new AppError('unavailable');
     }
   });
-  app.addHook('onRequest', sessionHook(store, clock));
+  app.addHook('onRequest', sessionHook(store, clock, app.log));
   // Before the body is read: a cross-site post without the token is refused whatever it carries.
   app.addHook('onRequest', requireSessionAndCsrf);
   // Only JSON and multipart bodies are spoken; text/plain is what a cross-site form can send.
   app.removeContentTypeParser('text/plain');
   app.setErrorHandler((error: FastifyError | AppError, request, reply) => {
     if (error instanceof AppError) {
-      return reply.status(error.status).send({ error: error.message, ...error.extra });
+      // The code lets a client tell "your session is gone" from "not yours" (both 403).
+      return reply.status(error.status).send({ error: error.message, code: error.code, ...error.extra });
     }
     // The engine's errors and a full disk answer by their code, with the table's words.
     const code = errorCodeOf(error);
     if (code) {
       if (ERRORS[code].status >= 500) request.log.error({ err: error }, 'request failed');
-      return reply.status(ERRORS[code].status).send({ error: ERRORS[code].message });
+      return reply.status(ERRORS[code].status).send({ error: ERRORS[code].message, code });
     }
     const status = typeof error.statusCode === 'number' && error.statusCode >= 400 ? error.statusCode : 500;
     if (status >= 500) {
@@ -253,16 +290,35 @@ async function installRequestGuards(app: FastifyInstance, store: Store, clock: C
     return reply.status(status).send({ error: error.validation ? ERRORS.badRequest.message : error.message });
   });
   app.setNotFoundHandler((_request, reply) => reply.status(404).send({ error: ERRORS.notFound.message }));
+  return uploads;
 }
 
-/** Stop in the order that loses nothing: jobs finish (or fail cleanly), then realtime, HTTP, the store. */
-async function stopAll(app: FastifyInstance, started: Started): Promise<void> {
-  await started.worker?.close();
-  await started.jobs?.shutdown();
-  started.stopBroadcasts?.();
-  await started.realtime.close();
-  started.adapter?.close();
-  await app.close();
+/**
+ * Stop in the order that loses nothing: jobs finish (or fail cleanly), then realtime, HTTP, the
+ * store. Uploads still arriving after `graceMs` are cut (their handlers remove their temporary
+ * files), and once the grace is over no connection keeps the process.
+ */
+async function stopAll(app: FastifyInstance, started: Started, clock: Clock, graceMs = 0): Promise<void> {
+  let timer: unknown;
+  const graceOver = new Promise<void>((resolve) => {
+    timer = clock.setTimeout(() => {
+      started.uploads?.cutAll();
+      resolve();
+    }, graceMs);
+  });
+  try {
+    await started.worker?.close();
+    await started.jobs?.shutdown();
+    started.stopBroadcasts?.();
+    await started.realtime.close();
+    started.adapter?.close();
+    const closed = app.close();
+    await Promise.race([closed, graceOver]);
+    app.server.closeAllConnections();
+    await Promise.all([closed, started.uploads?.drained()]);
+  } finally {
+    clock.clearTimeout(timer);
+  }
   await started.backends.close();
 }
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openSession, startTestApp, type TestApp } from '../../../test/support/server-harness.js';
-import { formatDuration, formatMegabytes, renderHostPage } from './host-page.js';
+import { renderHostPage } from './host-page.js';
 import type { ResultRow } from '../data/store.js';
 
 const result = (over: Partial<ResultRow>): ResultRow => ({
@@ -36,12 +36,25 @@ describe('the host page', () => {
     );
     expect(html).toContain('<ul id="audio-merge-upload-list" class="audio-merge-upload-list"></ul>');
     expect(html).toContain(
-      '<div id="audio-merge-tool" data-appid="APPID" data-sid="SID" data-port="6001" data-make-label="Make MP3" data-title="Drag the files into the order you want"></div>',
+      '<div id="audio-merge-tool" data-appid="APPID" data-sid="SID" data-port="6001" data-make-label="Make MP3" data-title="Drag the files into the order you want" data-formats="mp3 m4b m4a opus ogg flac wav"></div>',
     );
     expect(html).toContain('<section id="audio-merge-results" class="audio-merge-results">');
     expect(html).toContain('No merged files yet');
     expect(html).toContain('<script type="module" src="/widget/audio-merge.js"></script>');
     expect(html).toContain('<meta name="viewport" content="width=device-width, initial-scale=1">');
+  });
+
+  it('shows each result in its format, with its chapters as buttons that carry their start', () => {
+    const html = renderHostPage({
+      ...base,
+      results: [result({ id: 'book', format: 'm4b', file: 'book.m4b', chapters: [{ title: 'One <1>', start: 0, end: 61.5 }, { title: 'Two', start: 61.5, end: 75.4 }] })],
+    });
+    expect(html).toContain('<article class="audio-merge-result" data-result-id="book" data-format="m4b">');
+    expect(html).toContain('src="/results/SID/book.m4b"');
+    expect(html).toContain('<span class="audio-merge-format">M4B</span>');
+    expect(html).toContain('<button type="button" class="audio-merge-chapter" data-start="61.5"><span class="audio-merge-chapter-time">1:02</span> Two</button>');
+    expect(html).toContain('One &lt;1&gt;');
+    expect(renderHostPage({ ...base, results: [result({})] })).not.toContain('class="audio-merge-chapters"');
   });
 
   it('lists results newest first as given, with player, download link, duration, size, time and sources in order', () => {
@@ -50,7 +63,10 @@ describe('the host page', () => {
       results: [result({ id: 'newer', sources: ['b.mp3', 'a.mp3'] }), result({ id: 'older' })],
     });
     expect(html).not.toContain('No merged files yet');
-    expect(html.match(/<article class="audio-merge-result">/g)).toHaveLength(2);
+    expect(html.match(/<article class="audio-merge-result" data-result-id="[^"]+" data-format="mp3">/g)).toEqual([
+      '<article class="audio-merge-result" data-result-id="newer" data-format="mp3">',
+      '<article class="audio-merge-result" data-result-id="older" data-format="mp3">',
+    ]);
     expect(html.indexOf('/results/SID/newer.mp3')).toBeLessThan(html.indexOf('/results/SID/older.mp3'));
     expect(html).toContain('<audio controls preload="metadata" src="/results/SID/newer.mp3"></audio>');
     expect(html).toContain('<a class="audio-merge-download" href="/results/SID/newer.mp3?download=1" download>Download</a>');
@@ -72,13 +88,6 @@ describe('the host page', () => {
     expect(html).toContain('a&amp;b &quot;c&quot;.wav');
   });
 
-  it('formats durations and sizes for people', () => {
-    expect(formatDuration(0)).toBe('0:00');
-    expect(formatDuration(59.6)).toBe('1:00');
-    expect(formatDuration(3723)).toBe('1:02:03');
-    expect(formatMegabytes(512 * 1024)).toBe('0.5 MB');
-    expect(formatMegabytes(123 * 1024 * 1024)).toBe('123 MB');
-  });
 });
 
 describe('GET / with realtime on', () => {

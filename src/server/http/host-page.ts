@@ -1,5 +1,7 @@
-// The host page: the upload form, the widget element (CONTRACT section 4) and this session's
+// The host page: the upload form, the widget element (docs/api.md section 4) and this session's
 // merged results. A pure function of its inputs; every value is HTML-escaped.
+import { formatDuration, formatSize, formatUtcMinute } from '../../shared/format.js';
+import { OUTPUT_FORMATS } from '../../shared/output-formats.js';
 import { API, WIDGET_ELEMENT_ID } from '../../shared/types.js';
 import type { ResultRow } from '../data/store.js';
 
@@ -19,32 +21,30 @@ export interface HostPageInput {
 const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 export const escapeHtml = (value: string | number): string => String(value).replace(/[&<>"']/g, (c) => ESCAPES[c]);
 
-/** 75.4 -> "1:15"; hours when long ("1:02:03"). */
-export function formatDuration(seconds: number): string {
-  const total = Math.max(0, Math.round(seconds));
-  const h = Math.floor(total / 3600);
-  const m = Math.floor((total % 3600) / 60);
-  const s = String(total % 60).padStart(2, '0');
-  return h > 0 ? `${h}:${String(m).padStart(2, '0')}:${s}` : `${m}:${s}`;
-}
-
-export function formatMegabytes(bytes: number): string {
-  return `${(bytes / (1024 * 1024)).toFixed(bytes < 10 * 1024 * 1024 ? 1 : 0)} MB`;
+/** Each chapter as a button that seeks the result's player (the widget script wires the click). */
+function renderChapters(r: ResultRow): string {
+  if (r.chapters.length === 0) return '';
+  const items = r.chapters.map(
+    (c) =>
+      `<li><button type="button" class="audio-merge-chapter" data-start="${escapeHtml(c.start)}"><span class="audio-merge-chapter-time">${escapeHtml(formatDuration(c.start))}</span> ${escapeHtml(c.title)}</button></li>`,
+  );
+  return `\n      <ol class="audio-merge-chapters" aria-label="Chapters">${items.join('')}</ol>`;
 }
 
 function renderResult(r: ResultRow): string {
-  const src = `/results/${encodeURIComponent(r.sid)}/${encodeURIComponent(r.id)}.mp3`;
+  const src = `/results/${encodeURIComponent(r.sid)}/${encodeURIComponent(r.id)}.${encodeURIComponent(r.format)}`;
   const when = new Date(r.createdAt);
   const sources = r.sources.map((name) => `<li>${escapeHtml(name)}</li>`).join('');
-  return `<article class="audio-merge-result">
+  return `<article class="audio-merge-result" data-result-id="${escapeHtml(r.id)}" data-format="${escapeHtml(r.format)}">
       <audio controls preload="metadata" src="${escapeHtml(src)}"></audio>
       <p class="audio-merge-result-meta">
         <a class="audio-merge-download" href="${escapeHtml(src)}?download=1" download>Download</a>
+        <span class="audio-merge-format">${escapeHtml(r.format.toUpperCase())}</span>
         <span class="audio-merge-duration">${escapeHtml(formatDuration(r.duration))}</span>
-        <span class="audio-merge-size">${escapeHtml(formatMegabytes(r.size))}</span>
-        <time datetime="${escapeHtml(when.toISOString())}">${escapeHtml(when.toISOString().slice(0, 16).replace('T', ' '))} UTC</time>
+        <span class="audio-merge-size">${escapeHtml(formatSize(r.size))}</span>
+        <time datetime="${escapeHtml(when.toISOString())}">${escapeHtml(formatUtcMinute(r.createdAt))}</time>
       </p>
-      <ol class="audio-merge-sources">${sources}</ol>
+      <ol class="audio-merge-sources">${sources}</ol>${renderChapters(r)}
     </article>`;
 }
 
@@ -70,6 +70,10 @@ const STYLE = `
   .audio-merge-result { border-top: 1px solid #e6e9ef; padding: .75rem 0; }
   .audio-merge-result:first-of-type { border-top: 0; }
   .audio-merge-result audio { width: 100%; }
+  .audio-merge-chapters { margin: .25rem 0; padding-left: 1.25rem; font-size: .9rem; }
+  .audio-merge-chapter { border: 0; background: none; padding: .1rem 0; color: #1f5fbf; cursor: pointer; font: inherit; text-align: left; }
+  .audio-merge-chapter:hover, .audio-merge-chapter:focus-visible { text-decoration: underline; }
+  .audio-merge-chapter-time { color: #4a5263; font-variant-numeric: tabular-nums; }
   .audio-merge-result-meta { display: flex; flex-wrap: wrap; gap: .4rem 1rem; margin: .25rem 0; color: #4a5263; font-size: .9rem; }
   .audio-merge-sources { margin: .25rem 0 0; padding-left: 1.4rem; font-size: .9rem; }
   .empty { color: #4a5263; margin: 0; }
@@ -112,7 +116,7 @@ export function renderHostPage(input: HostPageInput): string {
     <p class="hint">Up to ${e(input.maxFileMb)} MB per file: MP3, WAV, FLAC, Ogg, Opus, M4A/AAC and more.</p>
     <ul id="audio-merge-upload-list" class="audio-merge-upload-list"></ul>${notices}
   </section>
-  <div id="${WIDGET_ELEMENT_ID}" data-appid="${e(input.appid)}" data-sid="${e(input.sid)}" data-port="${e(input.socketPort)}" data-make-label="${e(makeLabel)}" data-title="${e(title)}"></div>
+  <div id="${WIDGET_ELEMENT_ID}" data-appid="${e(input.appid)}" data-sid="${e(input.sid)}" data-port="${e(input.socketPort)}" data-make-label="${e(makeLabel)}" data-title="${e(title)}" data-formats="${e(OUTPUT_FORMATS.join(' '))}"></div>
   <section id="audio-merge-results" class="audio-merge-results">
     <h2>Merged files</h2>
     ${results}
@@ -120,6 +124,16 @@ export function renderHostPage(input: HostPageInput): string {
 </main>
 <script type="module" src="${e(API.widgetScript)}"></script>
 </body>
+</html>
+`;
+}
+
+/** A page that only tells a person something (the server cannot serve the tool right now). */
+export function renderNoticePage(message: string): string {
+  return `<!doctype html>
+<html lang="en">
+<head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Audio merge</title></head>
+<body><main><p role="alert">${escapeHtml(message)}</p></main></body>
 </html>
 `;
 }

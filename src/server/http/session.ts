@@ -1,7 +1,7 @@
 // Sessions: the cookie carries a random secret the database keeps only as a SHA-256 hash; the
 // public sid (page, play paths, channels) is a separate random id; one CSRF token per session.
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from 'fastify';
 import { fastifyCookie } from '@fastify/cookie';
 import { fail } from './errors.js';
 import type { Clock } from '../../shared/clock.js';
@@ -35,14 +35,22 @@ export async function sidForCookieHeader(store: Store, cookieHeader: string | un
   return (await sessionForSecret(store, cookies[SESSION_COOKIE]))?.sid ?? null;
 }
 
-/** onRequest hook: find the request's session from its cookie and mark it seen. */
-export function sessionHook(store: Store, clock: Clock) {
+/**
+ * onRequest hook: find the request's session from its cookie and mark it seen. Marking is only
+ * bookkeeping for retention: a database that cannot write (a full disk) must not fail the request.
+ */
+export function sessionHook(store: Store, clock: Clock, log?: Pick<FastifyBaseLogger, 'warn'>) {
   return async (request: FastifyRequest): Promise<void> => {
     const session = (await sessionForSecret(store, request.cookies[SESSION_COOKIE])) ?? null;
     request.amSession = session;
     if (session) {
       const t = clock.now();
-      if (t - session.lastSeenAt >= TOUCH_EVERY_MS) await store.touchSession(session.sid, t);
+      if (t - session.lastSeenAt < TOUCH_EVERY_MS) return;
+      try {
+        await store.touchSession(session.sid, t);
+      } catch (err) {
+        log?.warn({ err, sid: session.sid }, 'could not mark the session as seen');
+      }
     }
   };
 }

@@ -2,7 +2,7 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { InputError } from '../../engine/errors.js';
+import { InputError } from '../../engine/index.js';
 import { statusChannel } from '../../shared/types.js';
 import { tempDir } from '../../../test/support/audio-fixtures.js';
 import { MemoryStore } from '../../../test/support/memory-store.js';
@@ -182,6 +182,33 @@ describe('the in-process job queue', () => {
     q.events.on((e) => e.type === 'failed' && failures.push(e));
     expect(await run(q, 'J1', ['item-S1-0'])).toMatchObject({ status: 'failed', error: INTERNAL_MESSAGE });
     expect(failures).toEqual([expect.objectContaining({ code: 'mergeFailed', retryable: true })]);
+  });
+
+  it('a merge that fills the disk fails with "The server\'s disk is full" and leaves nothing behind', async () => {
+    const enospc = Object.assign(new Error('write'), { code: 'ENOSPC' });
+    const { merge } = scriptedMerge({ failWith: () => new Error('cannot write x', { cause: enospc }) });
+    const failures: JobEvent[] = [];
+    const q = queue(merge);
+    q.events.on((e) => e.type === 'failed' && failures.push(e));
+    const done = await run(q, 'J1', ['item-S1-0']);
+    expect(done).toMatchObject({ status: 'failed', error: "The server's disk is full" });
+    expect(failures).toEqual([expect.objectContaining({ code: 'disk-full', retryable: true })]);
+    expect(broadcaster.dataOn(chan).at(-1)).toBe("The server's disk is full");
+    expect(store.results).toEqual([]);
+    expect(await filesUnder(path.join(root, 'results'))).toEqual([]);
+    expect(await filesUnder(storage.tmpDir)).toEqual([]);
+  });
+
+  it('a database that cannot record the job (disk full) still tells the browser why, and answers', async () => {
+    const { merge, calls } = scriptedMerge();
+    store.updateJob = async () => {
+      throw Object.assign(new Error('database or disk is full'), { code: 'SQLITE_FULL' });
+    };
+    const q = queue(merge);
+    const { finished } = await q.enqueue(dataOf(await record('J1', ['item-S1-0'])));
+    expect(await finished).toEqual({ state: 'failed', message: "The server's disk is full", code: 'disk-full' });
+    expect(calls).toHaveLength(0);
+    expect(broadcaster.dataOn(chan)).toEqual(["The server's disk is full"]);
   });
 
   it('an item deleted before the job starts fails it without calling the engine', async () => {

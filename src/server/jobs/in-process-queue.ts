@@ -49,8 +49,12 @@ function settleWithin(p: Promise<unknown>, ms: number): Promise<boolean> {
 
 const refOf = (d: MergeJobData): JobRef => ({ jobId: d.jobId, sid: d.sid, appid: d.appid, requestId: d.requestId });
 
-/** Writes a change to the job's row, then tells it; a job's changes go through one, in order. */
-type Report = (patch: JobPatch | null, event: JobEvent | null) => Promise<void>;
+/**
+ * Writes a change to the job's row, then tells it; a job's changes go through one, in order.
+ * Resolves with the write's error, if any: the event goes out all the same (a database that
+ * cannot write, a full disk, must not keep the browser from hearing why).
+ */
+type Report = (patch: JobPatch | null, event: JobEvent | null) => Promise<unknown>;
 
 export function createInProcessQueue(deps: InProcessQueueDeps): JobQueue {
   const { store, files, log } = deps;
@@ -63,14 +67,21 @@ export function createInProcessQueue(deps: InProcessQueueDeps): JobQueue {
   let closing = false;
 
   function reporter(jobId: string): Report {
-    let last: Promise<void> = Promise.resolve();
+    let last: Promise<unknown> = Promise.resolve();
     return (patch, event) => {
       last = last
         .then(() => (patch ? store.updateJob(jobId, patch) : undefined))
-        .then(() => {
+        .then(
+          () => undefined,
+          (err: unknown) => {
+            log.error({ err, job: jobId }, 'could not record a job change');
+            return err;
+          },
+        )
+        .then((unrecorded) => {
           if (event) events.emit(event);
-        })
-        .catch((err: unknown) => log.error({ err, job: jobId }, 'could not record a job change'));
+          return unrecorded;
+        });
       return last;
     };
   }
@@ -92,16 +103,18 @@ export function createInProcessQueue(deps: InProcessQueueDeps): JobQueue {
   }
 
   async function execute(data: MergeJobData, run: { controller: AbortController; cancelled: boolean }, report: Report): Promise<JobOutcome> {
-    const attempts = ((await store.getJob(data.jobId))?.attempts ?? 0) + 1;
     let text: string | undefined;
     const sendProgress = (percent: number) => {
       const statusText = text ?? runningText(percent);
       void report({ percent, statusText }, { ...refOf(data), type: 'progress', state: 'running', percent, text: statusText });
     };
-    await report({ status: 'running', startedAt: clock.now(), attempts, percent: 0, statusText: runningText(0) }, null);
     const throttle = createProgressThrottle(sendProgress, 20, clock);
-    throttle.update(0);
     try {
+      const attempts = ((await store.getJob(data.jobId))?.attempts ?? 0) + 1;
+      const unrecorded = await report({ status: 'running', startedAt: clock.now(), attempts, percent: 0, statusText: runningText(0) }, null);
+      // A job the database cannot mark as running (a full disk) is not started: it fails, saying why.
+      if (unrecorded !== undefined) throw unrecorded;
+      throttle.update(0);
       const result = await deps.processor(
         data,
         (percent, words) => {

@@ -1,7 +1,7 @@
 // How a job fails: a code from the one error table (the HTTP status and the words follow from
 // it), a message for a person, and whether running it again could help. Bad input never
 // retries; a worker that stopped, a full disk or a fault inside the server may.
-import { AbortError, EngineError, InputError } from '../../engine/errors.js';
+import { AbortError, EngineError, InputError } from '../../engine/index.js';
 import { ERRORS, errorCodeOf, type ErrorCode } from '../errors.js';
 
 export class JobFailure extends Error {

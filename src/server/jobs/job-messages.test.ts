@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { AbortError, InputError, OutputError, ToolError } from '../../engine/errors.js';
+import { AbortError, InputError, OutputError, ToolError } from '../../engine/index.js';
 import { asJobFailure, inputFailure } from './job-errors.js';
-import { downloadName, inputFailureMessage, INTERNAL_MESSAGE, SHUTDOWN_MESSAGE, waitingText } from './job-messages.js';
+import { describedDownloadName, downloadName, inputFailureMessage, INTERNAL_MESSAGE, SHUTDOWN_MESSAGE, uniqueDownloadName, waitingText } from './job-messages.js';
 
 describe('job messages', () => {
   it('names the original file, not the stored path, and reads as a sentence', () => {
@@ -34,6 +34,10 @@ describe('job messages', () => {
     expect(asJobFailure(new OutputError('cannot write /x/merged.mp3: no space left on the device', 'disk-full'), false)).toMatchObject({ code: 'disk-full' });
     expect(asJobFailure(new OutputError('cannot write /x: permission denied'), false)).toMatchObject({ code: 'output-unwritable' });
     expect(asJobFailure(new ToolError('ffmpeg not found'), false)).toMatchObject({ code: 'tool-missing' });
+    // Wrapped (the cause chain is followed), a spent quota, and SQLite's own code.
+    expect(asJobFailure(new Error('cannot write out.mp3: no space left on the device', { cause: enospc }), false)).toMatchObject({ code: 'disk-full' });
+    expect(asJobFailure(Object.assign(new Error('quota'), { code: 'EDQUOT' }), false)).toMatchObject({ code: 'disk-full' });
+    expect(asJobFailure(Object.assign(new Error('database or disk is full'), { code: 'SQLITE_FULL' }), false)).toMatchObject({ code: 'disk-full' });
     // A message that only looks like a full disk is not one.
     expect(asJobFailure(new Error('No space left on device'), false)).toMatchObject({ code: 'mergeFailed' });
   });
@@ -46,5 +50,17 @@ describe('job messages', () => {
   it('names the download after the local time, like merged-2026-11-21-1430.mp3', () => {
     expect(downloadName(new Date(2026, 10, 21, 14, 30, 59))).toBe('merged-2026-11-21-1430.mp3');
     expect(downloadName(new Date(2027, 0, 2, 3, 4))).toBe('merged-2027-01-02-0304.mp3');
+  });
+
+  it('names a download by its title and date, safe as a file name, in its format', () => {
+    const at = new Date(2026, 10, 21, 14, 30);
+    expect(describedDownloadName('My Book: Part 1/2', at, 'm4b')).toBe('My Book Part 1 2 2026-11-21 1430.m4b');
+    expect(describedDownloadName('..\u0000', at, 'opus')).toBe('merged-2026-11-21-1430.opus');
+    expect(describedDownloadName(undefined, at, 'flac')).toBe('merged-2026-11-21-1430.flac');
+  });
+
+  it('never gives two results of a session the same download name', () => {
+    expect(uniqueDownloadName('a.mp3', new Set(['b.mp3']))).toBe('a.mp3');
+    expect(uniqueDownloadName('a.mp3', new Set(['a.mp3', 'a (2).mp3']))).toBe('a (3).mp3');
   });
 });

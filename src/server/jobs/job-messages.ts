@@ -1,6 +1,6 @@
 // What a person reads about a job: the queue and progress texts, failure messages (from the one
 // error table, ../errors.ts), the download name.
-import { InputError } from '../../engine/errors.js';
+import { InputError } from '../../engine/index.js';
 import { ERRORS } from '../errors.js';
 
 export function waitingText(ahead: number): string {
@@ -40,4 +40,26 @@ const pad = (n: number) => String(n).padStart(2, '0');
 /** merged-2026-11-21-1430.mp3, from local time. */
 export function downloadName(at: Date, format = 'mp3'): string {
   return `merged-${at.getFullYear()}-${pad(at.getMonth() + 1)}-${pad(at.getDate())}-${pad(at.getHours())}${pad(at.getMinutes())}.${format}`;
+}
+
+/** A title made safe as a file name: no path separators, reserved or control characters, at most 80 characters. */
+export function safeFileTitle(title: string): string {
+  // eslint-disable-next-line no-control-regex
+  const clean = title.replace(/[\u0000-\u001f\u007f/\\:*?"<>|]+/g, ' ').replace(/\s+/g, ' ').trim().replace(/^\.+/, '');
+  return [...clean].slice(0, 80).join('').trim();
+}
+
+/** "Title 2026-11-21 1430.m4b": what the result is, then when; today's name when there is no title. */
+export function describedDownloadName(title: string | undefined, at: Date, format: string): string {
+  const safe = title ? safeFileTitle(title) : '';
+  if (!safe) return downloadName(at, format);
+  return `${safe} ${at.getFullYear()}-${pad(at.getMonth() + 1)}-${pad(at.getDate())} ${pad(at.getHours())}${pad(at.getMinutes())}.${format}`;
+}
+
+/** `name`, or "name (2).ext", "name (3).ext"... whichever no other result of the session has. */
+export function uniqueDownloadName(name: string, taken: ReadonlySet<string>): string {
+  if (!taken.has(name)) return name;
+  const dot = name.lastIndexOf('.');
+  const [stem, ext] = dot > 0 ? [name.slice(0, dot), name.slice(dot)] : [name, ''];
+  for (let n = 2; ; n++) if (!taken.has(`${stem} (${n})${ext}`)) return `${stem} (${n})${ext}`;
 }

@@ -6,13 +6,14 @@ import { randomBytes } from 'node:crypto';
 import { mkdir, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { AbortError, InputError } from '../../engine/errors.js';
+import { AbortError, InputError } from '../../engine/index.js';
 import type { MergeOptions, MergeReport, Tools } from '../../engine/index.js';
 import { systemClock, type Clock } from '../../shared/clock.js';
 import type { ItemRow, ResultRow, Store } from '../data/store.js';
 import { resultRef, uploadRef, type FileStorage } from '../files/storage.js';
 import { inputFailure } from './job-errors.js';
-import { downloadName, inputFailureMessage } from './job-messages.js';
+import { describedDownloadName, inputFailureMessage, uniqueDownloadName } from './job-messages.js';
+import { engineOptions, type MergeOptionsData } from './merge-options.js';
 import type { MergeJobData, Processor } from './queue.js';
 
 export type MergeFn = (inputs: string[], output: string, opts: MergeOptions) => Promise<MergeReport>;
@@ -60,9 +61,11 @@ export function createMergeProcessor(deps: MergeProcessorDeps): Processor {
   async function runEngine(data: MergeJobData, items: ItemRow[], work: string, progress: (p: number) => void, signal: AbortSignal) {
     const names = items.map((i) => i.filename);
     const inputs = await Promise.all(items.map((i) => files.localPath(uploadRef(i), work)));
-    const output = path.join(work, 'merged.mp3');
+    const chosen = engineOptions(data.options as MergeOptionsData);
+    const output = path.join(work, `merged.${chosen.format}`);
     try {
       const report = await merge(inputs, output, {
+        ...chosen,
         onProgress: progress,
         signal,
         tmpDir: work,
@@ -78,20 +81,39 @@ export function createMergeProcessor(deps: MergeProcessorDeps): Processor {
     }
   }
 
+  // Two merges of one session may end in the same minute: each picks its download name and
+  // records its result before the next picks, so no two results of a session share a name.
+  const naming = new Map<string, Promise<unknown>>();
+  function oneAtATime<T>(sid: string, step: () => Promise<T>): Promise<T> {
+    const next = (naming.get(sid) ?? Promise.resolve()).then(step, step);
+    const settled = next.catch(() => undefined);
+    naming.set(sid, settled);
+    void settled.then(() => naming.get(sid) === settled && naming.delete(sid));
+    return next;
+  }
+
   /** Move the output into storage, then record it; a result is listed only once its file is in place. */
+  /** What the download is called: the title when given, else the first chapter's, plus the date; unique in the session. */
+  async function nameFor(data: MergeJobData, report: MergeReport, at: Date): Promise<string> {
+    const title = (data.options as MergeOptionsData).title ?? report.chapters[0]?.title;
+    const named = Object.keys(data.options).length > 0 ? describedDownloadName(title, at, report.format) : describedDownloadName(undefined, at, report.format);
+    const taken = new Set((await store.listResults(data.sid)).map((r) => r.downloadName));
+    return uniqueDownloadName(named, taken);
+  }
+
   async function storeResult(data: MergeJobData, items: ItemRow[], output: string, report: MergeReport, run: string): Promise<ResultRow> {
     const at = new Date(clock.now());
     const result: ResultRow = {
       id: data.jobId,
       sid: data.sid,
       jobId: data.jobId,
-      file: resultFileName(`${data.jobId}${run}`),
-      downloadName: downloadName(at),
-      format: 'mp3',
+      file: resultFileName(`${data.jobId}${run}`, report.format),
+      downloadName: await nameFor(data, report, at),
+      format: report.format,
       duration: report.durationSeconds,
       size: report.bytes,
       sources: items.map((i) => i.filename),
-      chapters: [],
+      chapters: report.chapters,
       createdAt: at.getTime(),
     };
     await files.put(resultRef(result), output);
@@ -114,7 +136,7 @@ export function createMergeProcessor(deps: MergeProcessorDeps): Processor {
       await mkdir(work, { recursive: true });
       if (signal.aborted) throw new AbortError();
       const { output, report } = await runEngine(data, items, work, (p) => progress(p), signal);
-      const result = await storeResult(data, items, output, report, run);
+      const result = await oneAtATime(data.sid, () => storeResult(data, items, output, report, run));
       return { resultId: result.id, durationSeconds: result.duration, inputs: items.length };
     } finally {
       await rm(work, { recursive: true, force: true });

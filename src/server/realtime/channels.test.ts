@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { channelOf, mayJoin, MAX_CHANNEL_LENGTH } from './channels.js';
+import { appidOf, channelOf, mayJoin, MAX_CHANNEL_LENGTH } from './channels.js';
 
 describe('Echo channel rules', () => {
   it('reads the channel of a subscribe payload and ignores anything else', () => {
@@ -24,5 +24,10 @@ describe('Echo channel rules', () => {
     expect(mayJoin('status-channel--Ab_9', 'Ab_9')).toBe(false);
     expect(mayJoin('private-status-channel-app-Ab_9', 'Ab_9')).toBe(false);
     expect(mayJoin('presence-app-Ab_9', 'Ab_9')).toBe(false);
+  });
+
+  it('reads the appid back out of a channel, dashes and all', () => {
+    expect(appidOf('status-channel-my-app-Ab_9', 'Ab_9')).toBe('my-app');
+    expect(appidOf('status-channel-a-b-c-d', 'c-d')).toBe('a-b');
   });
 });

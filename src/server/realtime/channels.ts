@@ -26,3 +26,8 @@ export function mayJoin(channel: string, sid: string | null): boolean {
     channel.length > PREFIX.length + suffix.length
   );
 }
+
+/** The appid part of a channel `mayJoin` accepted for `sid`. */
+export function appidOf(channel: string, sid: string): string {
+  return channel.slice(PREFIX.length, channel.length - sid.length - 1);
+}

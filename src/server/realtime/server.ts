@@ -1,10 +1,10 @@
-// Realtime: socket.io speaking the Laravel Echo protocol (CONTRACT section 5).
+// Realtime: socket.io speaking the Laravel Echo protocol (docs/api.md section 5).
 // Echo clients emit `subscribe`/`unsubscribe` {channel, auth}; broadcasts reach a channel's room as
 // emit(event, channel, payload). A browser may join only the status channels of its own session.
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { FastifyBaseLogger } from 'fastify';
-import { Server, type ServerOptions } from 'socket.io';
+import { Server, type ServerOptions, type Socket } from 'socket.io';
 import type { Broadcaster } from './broadcaster.js';
 import { channelOf, mayJoin } from './channels.js';
 
@@ -25,6 +25,11 @@ export interface RealtimeOptions {
   log: FastifyBaseLogger;
   /** Share rooms with other processes (the Redis adapter); alone when omitted. */
   adapter?: ServerOptions['adapter'];
+  /**
+   * What a new member of `channel` (owned by `sid`) is told at once, so it never waits for a
+   * change that will not come; null for nothing.
+   */
+  welcome?: (channel: string, sid: string) => Promise<{ event: string; payload: Record<string, unknown> } | null>;
 }
 
 /** For apps built with realtime off (some tests). */
@@ -34,7 +39,7 @@ export const nullRealtime: Realtime = {
   async close() {},
 };
 
-/** CONTRACT section 5 seed constant. */
+/** docs/api.md section 5 seed constant. */
 const COMPRESSION_THRESHOLD = 1024;
 
 export async function createRealtime(opts: RealtimeOptions): Promise<Realtime> {
@@ -56,6 +61,15 @@ export async function createRealtime(opts: RealtimeOptions): Promise<Realtime> {
     },
   });
 
+  async function sendWelcome(socket: Socket, channel: string, sid: string): Promise<void> {
+    try {
+      const welcome = await opts.welcome?.(channel, sid);
+      if (welcome && socket.connected) socket.emit(welcome.event, channel, welcome.payload);
+    } catch (err) {
+      opts.log.warn({ err }, 'realtime: could not tell a new subscriber the current status');
+    }
+  }
+
   io.on('connection', (socket) => {
     const cookie = socket.handshake.headers.cookie;
     socket.on('subscribe', async (payload: unknown) => {
@@ -73,7 +87,8 @@ export async function createRealtime(opts: RealtimeOptions): Promise<Realtime> {
         socket.emit('subscription_error', channel, 403);
         return;
       }
-      void socket.join(channel);
+      await socket.join(channel);
+      await sendWelcome(socket, channel, sid as string);
     });
     socket.on('unsubscribe', (payload: unknown) => {
       const channel = channelOf(payload);

@@ -1,10 +1,35 @@
-// The widget's two HTTP calls (SPEC section 7): same-origin credentials and the page's CSRF token.
-import { API, MERGE_SUCCESS, type AudioItem } from '../../shared/types.js';
+// The widget's HTTP calls (docs/api.md sections 3-4): same-origin credentials and the
+// page's CSRF token. A refusal rejects with an ApiError carrying the status and the server's words.
+import { API, EXPIRED_ERROR_CODES, MERGE_SUCCESS, type AudioItem, type ErrorAnswer, type MergeStatusAnswer } from '../../shared/types.js';
 import { parseItems } from '../store/state.js';
 
 /** The token from <meta name="csrf-token">; empty when the page has none. */
 export function csrfToken(doc: Document = document): string {
   return doc.querySelector<HTMLMetaElement>('meta[name="csrf-token"]')?.content ?? '';
+}
+
+export class ApiError extends Error {
+  override name = 'ApiError';
+  constructor(
+    readonly url: string,
+    readonly status: number,
+    /** The server's `error` text, for a person; the raw body when it had none. */
+    readonly reason: string,
+    readonly code: string | undefined,
+  ) {
+    super(`${url} answered ${status}: ${reason}`);
+  }
+}
+
+/** True when the answer means the page's session is gone (swept, or the token no longer matches). */
+export function isExpired(err: unknown): boolean {
+  return err instanceof ApiError && (err.status === 419 || (err.status === 403 && EXPIRED_ERROR_CODES.includes(err.code ?? '')));
+}
+
+/** The words to show a person for a failed call. */
+export function reasonOf(err: unknown): string {
+  if (err instanceof ApiError) return err.reason;
+  return err instanceof Error ? err.message : String(err);
 }
 
 function jsonHeaders(): Record<string, string> {
@@ -16,29 +41,42 @@ function jsonHeaders(): Record<string, string> {
   };
 }
 
-async function postJson(url: string, body: unknown): Promise<string> {
-  const res = await fetch(url, {
-    method: 'POST',
-    credentials: 'same-origin',
-    headers: jsonHeaders(),
-    body: JSON.stringify(body),
-  });
+function errorOf(url: string, status: number, text: string): ApiError {
+  try {
+    const body = JSON.parse(text) as Partial<ErrorAnswer>;
+    if (typeof body?.error === 'string') return new ApiError(url, status, body.error, typeof body.code === 'string' ? body.code : undefined);
+  } catch {
+    // Not JSON: the text itself is the reason.
+  }
+  return new ApiError(url, status, text || `HTTP ${status}`, undefined);
+}
+
+async function call(url: string, init: RequestInit): Promise<string> {
+  const res = await fetch(url, { credentials: 'same-origin', ...init });
   const text = await res.text();
-  if (!res.ok) throw new Error(`${url} answered ${res.status}: ${text}`);
+  if (!res.ok) throw errorOf(url, res.status, text);
   return text;
 }
 
-/** POST getDataJson {appid}; resolves with the session's items in upload order. */
+function postJson(url: string, body: unknown, extra: RequestInit = {}): Promise<string> {
+  return call(url, { method: 'POST', headers: jsonHeaders(), body: JSON.stringify(body), ...extra });
+}
+
+/** POST getDataJson {appid}; resolves with the session's items in their saved order. */
 export async function fetchItems(appid: string): Promise<AudioItem[]> {
   return parseItems(await postJson(API.getDataJson, { appid }));
 }
 
 /**
- * POST mergemp3 {items} in the order given; resolves true when the server answered "success",
- * false for any other answer. Rejects when the request fails.
+ * POST mergemp3 {items, requestId} in the order given (and {options} when the person chose any);
+ * `success` is true when the server answered "success". Rejects when the request fails.
  */
-export async function requestMerge(items: AudioItem[]): Promise<{ success: boolean; answer: unknown }> {
-  const text = await postJson(API.merge, { items });
+export async function requestMerge(
+  items: AudioItem[],
+  requestId: string,
+  options?: Record<string, unknown>,
+): Promise<{ success: boolean; answer: unknown }> {
+  const text = await postJson(API.merge, options ? { items, requestId, options } : { items, requestId });
   let answer: unknown = text;
   try {
     answer = JSON.parse(text);
@@ -47,3 +85,31 @@ export async function requestMerge(items: AudioItem[]): Promise<{ success: boole
   }
   return { success: answer === MERGE_SUCCESS, answer };
 }
+
+/** POST deleteItem {id}. `keepalive` lets the call outlive the page (sent as it unloads). */
+export async function deleteItem(id: string, opts: { keepalive?: boolean } = {}): Promise<void> {
+  await postJson(API.deleteItem, { id }, opts.keepalive ? { keepalive: true } : {});
+}
+
+/** POST saveOrder {appid, ids}. */
+export async function saveOrder(appid: string, ids: string[]): Promise<void> {
+  await postJson(API.saveOrder, { appid, ids });
+}
+
+/** GET status: the session's latest merge. */
+export async function mergeStatus(): Promise<MergeStatusAnswer> {
+  return JSON.parse(await call(API.status, { method: 'GET', headers: { Accept: 'application/json' } })) as MergeStatusAnswer;
+}
+
+/** POST cancel {requestId}; a null requestId cancels the session's queued or running merge. */
+export async function cancelMerge(requestId: string | null): Promise<void> {
+  await postJson(API.cancel, requestId === null ? {} : { requestId });
+}
+
+/** POST deleteResult {id}. */
+export async function deleteResult(id: string): Promise<void> {
+  await postJson(API.deleteResult, { id });
+}
+
+export const httpApi = { fetchItems, requestMerge, deleteItem, saveOrder, mergeStatus, cancelMerge };
+export type WidgetApi = typeof httpApi;

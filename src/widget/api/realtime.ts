@@ -1,6 +1,9 @@
-// Status subscription over socket.io, speaking the Laravel Echo protocol (CONTRACT section 5).
+// Status subscription over socket.io, speaking the Laravel Echo protocol (docs/api.md section 5).
 import { io, type Socket } from 'socket.io-client';
-import { STATUS_EVENT, type StatusPayload } from '../../shared/types.js';
+import { STATUS_EVENT } from '../../shared/types.js';
+import { parseStatus, type MergeStatus } from '../store/status.js';
+
+export type Subscribe = typeof subscribeStatus;
 
 export interface StatusSubscription {
   /** Settles once the first subscribe has been sent (the socket connected). */
@@ -8,7 +11,7 @@ export interface StatusSubscription {
   close(): void;
 }
 
-/** Seed constants of the realtime client (SPEC section 9). */
+/** Seed constants of the realtime client (docs/api.md section 5). */
 export function socketOptions() {
   return {
     path: '/socket.io',
@@ -23,7 +26,13 @@ export function socketUrl(port: string, loc: Pick<Location, 'protocol' | 'hostna
   return `${loc.protocol}//${loc.hostname}:${port}`;
 }
 
-export function subscribeStatus(port: string, channel: string, onStatus: (data: string) => void): StatusSubscription {
+export interface StatusHandlers {
+  onStatus: (status: MergeStatus) => void;
+  /** The socket lost the server; it keeps trying, and subscribes again when it is back. */
+  onDisconnect?: () => void;
+}
+
+export function subscribeStatus(port: string, channel: string, handlers: StatusHandlers): StatusSubscription {
   const socket: Socket = io(socketUrl(port), socketOptions());
   let markReady: () => void = () => {};
   const ready = new Promise<void>((resolve) => (markReady = resolve));
@@ -32,9 +41,12 @@ export function subscribeStatus(port: string, channel: string, onStatus: (data: 
     socket.emit('subscribe', { channel, auth: { headers: {} } });
     markReady();
   });
-  socket.on(STATUS_EVENT, (ch: string, payload: StatusPayload | undefined) => {
-    if (ch !== channel || payload == null || payload.data === undefined) return;
-    onStatus(String(payload.data));
+  socket.on(STATUS_EVENT, (ch: string, payload: unknown) => {
+    const status = ch === channel ? parseStatus(payload) : null;
+    if (status) handlers.onStatus(status);
+  });
+  socket.on('disconnect', (reason: string) => {
+    if (reason !== 'io client disconnect') handlers.onDisconnect?.();
   });
   return {
     ready,

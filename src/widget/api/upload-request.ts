@@ -1,5 +1,5 @@
-// One upload request per file (XHR, for upload progress) and the reading of the server's answer.
-import { API, type AudioItem } from '../../shared/types.js';
+// What the server's answer to an upload (tus or multipart) says about one file.
+import type { AudioItem } from '../../shared/types.js';
 
 export type UploadOutcome = { ok: true; items: AudioItem[] } | { ok: false; message: string };
 
@@ -31,34 +31,4 @@ export function uploadOutcome(status: number, text: string, filename: string): U
   }
   if (status === 413 && !body.error) return { ok: false, message: `${filename} is too large for the server.` };
   return { ok: false, message: mine ?? body.error ?? `${filename}: the server refused the upload (HTTP ${status}).` };
-}
-
-export interface UploadRequest {
-  file: File;
-  appid: string;
-  csrf: string;
-  /** Fraction 0-1 of the request body sent. */
-  onProgress?: (fraction: number) => void;
-  createXhr?: () => XMLHttpRequest;
-}
-
-export function uploadFile({ file, appid, csrf, onProgress, createXhr }: UploadRequest): Promise<UploadOutcome> {
-  return new Promise((resolve) => {
-    const xhr = createXhr ? createXhr() : new XMLHttpRequest();
-    const body = new FormData();
-    // Fields before the file, so the server knows the app before the bytes arrive.
-    body.append('appid', appid);
-    body.append('_csrf', csrf);
-    body.append('files', file, file.name);
-    xhr.open('POST', API.upload);
-    xhr.setRequestHeader('X-CSRF-TOKEN', csrf);
-    xhr.setRequestHeader('Accept', 'application/json');
-    xhr.upload.onprogress = (e) => {
-      if (e.lengthComputable && e.total > 0) onProgress?.(e.loaded / e.total);
-    };
-    xhr.onload = () => resolve(uploadOutcome(xhr.status, xhr.responseText, file.name));
-    xhr.onerror = () => resolve(uploadOutcome(0, '', file.name));
-    xhr.onabort = () => resolve({ ok: false, message: `${file.name}: the upload was cancelled.` });
-    xhr.send(body);
-  });
 }

@@ -1,10 +1,11 @@
 // @vitest-environment jsdom
+// The widget through its HTTP and socket layers: make, the progress view, and every way a merge ends.
 import '@testing-library/jest-dom/vitest';
-import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { io } from 'socket.io-client';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { AudioMergeTool } from './AudioMergeTool.js';
-import { fakeFetch, FakeSocket, item, json } from '../../../test/support/widget-fakes.js';
+import { fakeFetch, FakeSocket, item, json, stackRows } from '../../../test/support/widget-fakes.js';
 
 const sockets: FakeSocket[] = [];
 vi.mock('socket.io-client', () => ({
@@ -17,9 +18,11 @@ vi.mock('socket.io-client', () => ({
 
 const three = [item('a', 'alpha.wav', { duration: 65, format: 'wav' }), item('b', 'bravo.mp3'), item('c', 'charlie.ogg')];
 const CHANNEL = 'status-channel-app-7-sid-1';
+const EXPIRED = 'This page has expired; reload to start again';
 
 let reload: ReturnType<typeof vi.fn>;
 let mergeAnswer: () => Response | Promise<Response>;
+let statusAnswer: () => Response;
 let f: ReturnType<typeof fakeFetch>;
 
 beforeEach(() => {
@@ -29,9 +32,13 @@ beforeEach(() => {
   vi.stubGlobal('location', { ...window.location, protocol: 'http:', hostname: 'example.test', reload });
   vi.spyOn(window, 'scrollTo').mockImplementation(() => {});
   mergeAnswer = () => new Promise<Response>(() => {});
+  statusAnswer = () => json({ state: 'none' });
   f = fakeFetch({
     '/app/merge/getDataJson': () => json(three),
     '/app/merge/mergemp3': () => mergeAnswer(),
+    '/app/merge/status': () => statusAnswer(),
+    '/app/merge/saveOrder': () => json({ ok: true }),
+    '/app/merge/cancel': () => json({ ok: true }),
   });
   vi.stubGlobal('fetch', f.fn);
 });
@@ -46,84 +53,28 @@ async function renderTool() {
   await screen.findByText('alpha.wav');
 }
 
-const visibleOrder = () =>
-  Array.from(document.querySelectorAll('.audio-merge-row')).map(
-    (r) => `${r.querySelector('.audio-merge-position')!.textContent} ${r.querySelector('.audio-merge-filename')!.textContent}`,
-  );
+const statusText = () => document.querySelector('.audio-merge-status')!.textContent;
+const mergeCall = () => f.calls.find((c) => c.url === '/app/merge/mergemp3');
+const event = (payload: Record<string, unknown>) => act(() => sockets[0].serverEmit('NewStatus', CHANNEL, payload));
 
 async function pressMake() {
   await act(async () => fireEvent.click(screen.getByRole('button', { name: 'Make MP3' })));
-  await waitFor(() => expect(f.calls.some((c) => c.url === '/app/merge/mergemp3')).toBe(true));
+  await waitFor(() => expect(mergeCall()).toBeDefined());
 }
 
-describe('the list view', () => {
-  it('shows one row per item with player, position and file name', async () => {
-    await renderTool();
-    expect(visibleOrder()).toEqual(['1 alpha.wav', '2 bravo.mp3', '3 charlie.ogg']);
-    const player = screen.getByLabelText('Play alpha.wav') as HTMLAudioElement;
-    expect(player.tagName).toBe('AUDIO');
-    expect(player.getAttribute('preload')).toBe('metadata');
-    expect(player.getAttribute('src')).toBe('/upload/sid-1/stored-a.wav');
-    expect(player.controls).toBe(true);
-    const first = document.querySelector('.audio-merge-row')!;
-    expect(within(first as HTMLElement).getByText('1:05 · WAV')).toBeInTheDocument();
-  });
-
-  it('reorders with the keyboard: Space lifts, ArrowDown moves, Space drops', async () => {
-    // jsdom has no layout; give each row the box it would have, stacked 130 px apart.
-    vi.spyOn(Element.prototype, 'getBoundingClientRect').mockImplementation(function (this: Element) {
-      const rows = Array.from(document.querySelectorAll('.audio-merge-row'));
-      const i = rows.indexOf(this);
-      const top = i < 0 ? 0 : i * 130;
-      const height = i < 0 ? 400 : 120;
-      return { x: 0, y: top, top, left: 0, width: 320, height, right: 320, bottom: top + height, toJSON: () => ({}) } as DOMRect;
-    });
-    await renderTool();
-    const row = screen.getByRole('listitem', { name: /alpha\.wav/ });
-    row.focus();
-    const tick = () => act(() => new Promise((r) => setTimeout(r, 0)));
-    fireEvent.keyDown(row, { code: 'Space', key: ' ' });
-    await tick();
-    fireEvent.keyDown(document.activeElement ?? row, { code: 'ArrowDown', key: 'ArrowDown' });
-    await tick();
-    fireEvent.keyDown(document.activeElement ?? row, { code: 'Space', key: ' ' });
-    await tick();
-    await waitFor(() => expect(visibleOrder()).toEqual(['1 bravo.mp3', '2 alpha.wav', '3 charlie.ogg']));
-    // The live region spoke the move by file name.
-    expect(document.body.textContent).toMatch(/alpha\.wav was dropped at position 2 of 3/);
-  });
-
-  it('Space inside a player does not lift the row', async () => {
-    await renderTool();
-    const player = screen.getByLabelText('Play bravo.mp3');
-    fireEvent.keyDown(player, { code: 'Space', key: ' ' });
-    await act(() => new Promise((r) => setTimeout(r, 0)));
-    expect(document.querySelector('.audio-merge-row--lifted')).toBeNull();
-    expect(document.body.textContent).not.toMatch(/Picked up/);
-  });
-});
-
 describe('make', () => {
-  it('switches to the progress view, scrolls up, subscribes and posts the items in the current order', async () => {
+  it('switches to the progress view, scrolls up, subscribes and posts the items in the current order with a requestId', async () => {
+    stackRows();
     await renderTool();
     // A reorder first, through the same path a drop takes.
-    vi.spyOn(Element.prototype, 'getBoundingClientRect').mockImplementation(function (this: Element) {
-      const i = Array.from(document.querySelectorAll('.audio-merge-row')).indexOf(this);
-      const top = i < 0 ? 0 : i * 130;
-      return { x: 0, y: top, top, left: 0, width: 320, height: i < 0 ? 400 : 120, right: 320, bottom: top + 120, toJSON: () => ({}) } as DOMRect;
-    });
     const row = screen.getByRole('listitem', { name: /charlie\.ogg/ });
     row.focus();
     const tick = () => act(() => new Promise((r) => setTimeout(r, 0)));
-    fireEvent.keyDown(row, { code: 'Space', key: ' ' });
-    await tick();
-    fireEvent.keyDown(row, { code: 'ArrowUp', key: 'ArrowUp' });
-    await tick();
-    fireEvent.keyDown(row, { code: 'ArrowUp', key: 'ArrowUp' });
-    await tick();
-    fireEvent.keyDown(row, { code: 'Space', key: ' ' });
-    await tick();
-    await waitFor(() => expect(visibleOrder()).toEqual(['1 charlie.ogg', '2 alpha.wav', '3 bravo.mp3']));
+    for (const key of ['Space', 'ArrowUp', 'ArrowUp', 'Space']) {
+      fireEvent.keyDown(row, { code: key, key: key === 'Space' ? ' ' : key });
+      await tick();
+    }
+    await waitFor(() => expect(Array.from(document.querySelectorAll('.audio-merge-filename'), (e) => e.textContent)).toEqual(['charlie.ogg', 'alpha.wav', 'bravo.mp3']));
 
     await pressMake();
     expect(window.scrollTo).toHaveBeenCalledWith(0, 0);
@@ -131,9 +82,10 @@ describe('make', () => {
     expect(document.querySelector('.audio-merge-spinner')).not.toBeNull();
     expect(document.querySelector('.audio-merge-row')).toBeNull();
     expect(screen.getByRole('progressbar')).toHaveAttribute('aria-valuenow', '0');
-    expect(document.querySelector('.audio-merge-status')!.textContent).toBe('0%');
+    expect(statusText()).toBe('0%');
     // Focus lands on a named group, so a screen reader says where it is now that the button is gone.
     expect(screen.getByRole('group', { name: 'Merging your files' })).toHaveFocus();
+    expect(screen.getByRole('button', { name: 'Cancel merge' })).toBeEnabled();
 
     expect(io).toHaveBeenCalledWith('http://example.test:6123', {
       path: '/socket.io',
@@ -144,43 +96,56 @@ describe('make', () => {
     });
     expect(sockets[0].emitted).toContainEqual(['subscribe', { channel: CHANNEL, auth: { headers: {} } }]);
 
-    const merge = f.calls.find((c) => c.url === '/app/merge/mergemp3')!;
+    const merge = mergeCall()!;
     expect(merge.init.method).toBe('POST');
     expect(merge.init.credentials).toBe('same-origin');
     expect((merge.init.headers as Record<string, string>)['X-CSRF-TOKEN']).toBe('tok-123');
-    expect((merge.body as { items: Array<{ id: string }> }).items.map((i) => i.id)).toEqual(['c', 'a', 'b']);
+    const body = merge.body as { items: Array<{ id: string }>; requestId: string };
+    expect(body.items.map((i) => i.id)).toEqual(['c', 'a', 'b']);
+    expect(body.requestId).toMatch(/^[0-9a-f-]{32,36}$/);
   });
 
-  it('status events replace the text; whole numbers move the bar, messages leave it', async () => {
+  it("follows only its own merge: another tab's events never move the bar, and it never moves backwards", async () => {
     await renderTool();
     await pressMake();
+    const requestId = (mergeCall()!.body as { requestId: string }).requestId;
     const bar = screen.getByRole('progressbar');
     const fill = bar.querySelector<HTMLElement>('.audio-merge-bar-fill')!;
-    const status = () => document.querySelector('.audio-merge-status')!.textContent;
 
-    act(() => sockets[0].serverEmit('NewStatus', CHANNEL, { data: '35' }));
-    expect(status()).toBe('35%');
+    event({ data: '35', requestId, state: 'running', percent: 35 });
+    expect(statusText()).toBe('35%');
     expect(bar).toHaveAttribute('aria-valuenow', '35');
     expect(fill.style.width).toBe('35%');
 
-    act(() => sockets[0].serverEmit('NewStatus', CHANNEL, { data: 'Encoding bravo.mp3' }));
-    expect(status()).toBe('Encoding bravo.mp3');
+    event({ data: '90', requestId: 'the-other-tab', state: 'running', percent: 90 });
+    event({ data: '5', requestId: 'the-other-tab', state: 'running', percent: 5 });
+    event({ data: 'Could not merge: x.wav is not audio', requestId: 'the-other-tab', state: 'failed', percent: null });
+    expect(statusText()).toBe('35%');
+    expect(bar).toHaveAttribute('aria-valuenow', '35');
+
+    event({ data: 'Encoding bravo.mp3', requestId, state: 'running', percent: null });
+    expect(statusText()).toBe('Encoding bravo.mp3');
     expect(bar).toHaveAttribute('aria-valuenow', '35');
 
     // Another channel's event is not ours.
     act(() => sockets[0].serverEmit('NewStatus', 'status-channel-app-7-other', { data: '99' }));
-    expect(status()).toBe('Encoding bravo.mp3');
+    expect(statusText()).toBe('Encoding bravo.mp3');
 
-    act(() => sockets[0].serverEmit('NewStatus', CHANNEL, { data: '80' }));
-    expect(status()).toBe('80%');
+    event({ data: '20', requestId, state: 'running', percent: 20 });
+    expect(fill.style.width).toBe('35%');
+    event({ data: '80', requestId, state: 'running', percent: 80 });
+    expect(statusText()).toBe('80%');
     expect(fill.style.width).toBe('80%');
   });
 
-  it('the answer "success" reloads the page', async () => {
+  it('the answer "success" shows 100% for a moment, then reloads the page', async () => {
     mergeAnswer = () => json('success');
     await renderTool();
     await pressMake();
-    await waitFor(() => expect(reload).toHaveBeenCalledTimes(1));
+    await waitFor(() => expect(statusText()).toBe('100%'));
+    expect(screen.getByRole('progressbar')).toHaveAttribute('aria-valuenow', '100');
+    expect(reload).not.toHaveBeenCalled();
+    await waitFor(() => expect(reload).toHaveBeenCalledTimes(1), { timeout: 3000 });
   });
 
   it('any other answer logs Error and keeps the progress view', async () => {
@@ -194,22 +159,103 @@ describe('make', () => {
     expect(document.querySelector('.audio-merge-row')).toBeNull();
   });
 
-  it('a failed request logs Error and keeps the progress view', async () => {
-    mergeAnswer = () => json({ error: 'item x is not yours' }, 403);
+  it('a refused merge logs Error, shows its message and a Reload button, and stays in the progress view', async () => {
+    mergeAnswer = () => json({ error: 'Could not merge: notes.txt is not audio (no audio stream)' }, 422);
     const errors = vi.spyOn(console, 'error').mockImplementation(() => {});
     await renderTool();
     await pressMake();
-    await waitFor(() => expect(errors).toHaveBeenCalledWith('Error', expect.objectContaining({ message: expect.stringMatching(/403/) })));
-    expect(reload).not.toHaveBeenCalled();
+    await waitFor(() => expect(errors).toHaveBeenCalledWith('Error', expect.objectContaining({ message: expect.stringMatching(/422/) })));
+    expect(statusText()).toBe('Could not merge: notes.txt is not audio (no audio stream)');
     expect(document.querySelector('.audio-merge-progress')).not.toBeNull();
+    expect(document.querySelector('.audio-merge-row')).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Cancel merge' })).toBeNull();
+    const again = screen.getByRole('button', { name: 'Reload' });
+    await waitFor(() => expect(again).toHaveFocus());
+    expect(reload).not.toHaveBeenCalled();
+    fireEvent.click(again);
+    expect(reload).toHaveBeenCalledTimes(1);
   });
 
-  it('an empty list says so and cannot be made', async () => {
-    f = fakeFetch({ '/app/merge/getDataJson': () => json([]) });
-    vi.stubGlobal('fetch', f.fn);
+  it('a merge lost to a restart ends with the message the server sends when the socket is back', async () => {
+    const errors = vi.spyOn(console, 'error').mockImplementation(() => {});
+    mergeAnswer = () => Promise.reject(new TypeError('Failed to fetch'));
+    await renderTool();
+    await pressMake();
+    const requestId = (mergeCall()!.body as { requestId: string }).requestId;
+    await waitFor(() => expect(statusText()).toMatch(/Lost the connection/));
+    act(() => sockets[0].serverEmit('disconnect', 'transport close'));
+    act(() => sockets[0].serverEmit('connect'));
+    event({ data: 'The server restarted while this merge was running; please press make again', requestId, state: 'failed', percent: 20 });
+    expect(statusText()).toBe('The server restarted while this merge was running; please press make again');
+    expect(screen.getByRole('button', { name: 'Reload' })).toBeInTheDocument();
+    expect(errors).toHaveBeenCalledWith('Error', expect.any(TypeError));
+  });
+
+  it('an expired session says "This page has expired; reload to start again"', async () => {
+    mergeAnswer = () => json({ error: 'No session: load the page first', code: 'noSession' }, 403);
+    vi.spyOn(console, 'error').mockImplementation(() => {});
+    await renderTool();
+    await pressMake();
+    await waitFor(() => expect(statusText()).toBe(EXPIRED));
+    expect(screen.getByRole('button', { name: 'Reload' })).toBeInTheDocument();
+  });
+
+  it('cancel posts this merge\'s requestId, then reloads to the list', async () => {
+    await renderTool();
+    await pressMake();
+    const requestId = (mergeCall()!.body as { requestId: string }).requestId;
+    await act(async () => fireEvent.click(screen.getByRole('button', { name: 'Cancel merge' })));
+    await waitFor(() => expect(reload).toHaveBeenCalledTimes(1));
+    const cancel = f.calls.find((c) => c.url === '/app/merge/cancel')!;
+    expect(cancel.body).toEqual({ requestId });
+    expect((cancel.init.headers as Record<string, string>)['X-CSRF-TOKEN']).toBe('tok-123');
+  });
+});
+
+describe('a merge found on load', () => {
+  it('shows the running merge instead of the list, and reloads when it succeeds', async () => {
+    statusAnswer = () => json({ requestId: 'from-before', state: 'running', percent: 42, text: '42' });
     render(<AudioMergeTool appid="app-7" sid="sid-1" port="6123" makeLabel="Make MP3" title="T" />);
-    await waitFor(() => expect(f.calls).toHaveLength(1));
-    expect(await screen.findByText(/Nothing to merge yet/)).toBeInTheDocument();
-    expect(screen.getByRole('button', { name: 'Make MP3' })).toBeDisabled();
+    await waitFor(() => expect(document.querySelector('.audio-merge-progress')).not.toBeNull());
+    expect(f.calls.find((c) => c.url === '/app/merge/status')!.init.method).toBe('GET');
+    expect(statusText()).toBe('42%');
+    expect(document.querySelector('.audio-merge-row')).toBeNull();
+    await waitFor(() => expect(sockets[0]?.emitted).toContainEqual(['subscribe', { channel: CHANNEL, auth: { headers: {} } }]));
+    event({ data: '70', requestId: 'from-before', state: 'running', percent: 70 });
+    expect(statusText()).toBe('70%');
+    event({ data: '100', requestId: 'from-before', state: 'succeeded', percent: 100 });
+    expect(statusText()).toBe('100%');
+    await waitFor(() => expect(reload).toHaveBeenCalledTimes(1), { timeout: 3000 });
+    expect(mergeCall()).toBeUndefined();
+  });
+
+  it('a merge that already ended leaves the list', async () => {
+    statusAnswer = () => json({ requestId: 'x', state: 'failed', percent: 30, text: 'It failed' });
+    await renderTool();
+    await waitFor(() => expect(f.calls.some((c) => c.url === '/app/merge/status')).toBe(true));
+    expect(document.querySelector('.audio-merge-progress')).toBeNull();
+    expect(screen.getByRole('button', { name: 'Make MP3' })).toBeEnabled();
+  });
+});
+
+describe('the output choice', () => {
+  it('with one format offered shows no choice and posts no options, as before', async () => {
+    await renderTool();
+    expect(screen.queryByLabelText('Format')).toBeNull();
+    await pressMake();
+    const call = f.calls.find((c) => c.url === '/app/merge/mergemp3')!;
+    expect(Object.keys(call.body as object)).toEqual(['items', 'requestId']);
+  });
+
+  it('with several formats offered, posts the chosen format and the chapters switch beside the items', async () => {
+    render(<AudioMergeTool appid="app-7" sid="sid-1" port="6123" makeLabel="Make MP3" title="T" formats={['mp3', 'm4b', 'flac']} />);
+    await screen.findByText('alpha.wav');
+    const select = screen.getByLabelText('Format') as HTMLSelectElement;
+    expect(Array.from(select.options, (o) => o.value)).toEqual(['mp3', 'm4b', 'flac']);
+    fireEvent.change(select, { target: { value: 'm4b' } });
+    fireEvent.click(screen.getByLabelText('Chapters'));
+    await pressMake();
+    const call = f.calls.find((c) => c.url === '/app/merge/mergemp3')!;
+    expect((call.body as { options: unknown }).options).toEqual({ format: 'm4b', chapters: false });
   });
 });

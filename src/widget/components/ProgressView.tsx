@@ -1,34 +1,62 @@
-// The progress view (SPEC section 2): a determinate bar, the status text and a spinner.
+// The progress view (docs/api.md section 4): a determinate bar, the status text and a spinner; a cancel
+// button while the merge runs, and when it ends otherwise than in success, its message and a reload.
 import { useEffect, useRef } from 'react';
-import { statusLabel } from '../store/state.js';
+import { statusLine, type WidgetState } from '../store/state.js';
+import { texts } from '../texts.js';
 
 export interface ProgressViewProps {
-  progress: string;
-  percent: number;
+  state: Pick<WidgetState, 'phase' | 'progress' | 'percent' | 'message' | 'cancelling'>;
+  onCancel: () => void;
+  onReload: () => void;
 }
 
-export function ProgressView({ progress, percent }: ProgressViewProps) {
+export function ProgressView({ state, onCancel, onReload }: ProgressViewProps) {
   const ref = useRef<HTMLDivElement>(null);
+  const reloadRef = useRef<HTMLButtonElement>(null);
+  const ended = state.phase === 'failed' || state.phase === 'expired';
   // The make button is gone; keep keyboard and screen-reader focus in the widget, on something
   // with a role, since a name on a plain div is not spoken. Without scrolling: make has just
-  // scrolled the window to the top (SPEC section 4), and focus would scroll it back down.
+  // scrolled the window to the top (docs/api.md section 4), and focus would scroll it back down.
   useEffect(() => ref.current?.focus({ preventScroll: true }), []);
+  // When the merge has ended badly, the one thing left to do is reload: put focus there.
+  useEffect(() => {
+    if (ended) reloadRef.current?.focus({ preventScroll: true });
+  }, [ended]);
+
+  const stopped = ended || state.phase === 'done';
   return (
-    <div ref={ref} className="audio-merge-progress" tabIndex={-1} role="group" aria-label="Merging your files">
-      <div className="audio-merge-spinner" aria-hidden="true" />
+    <div
+      ref={ref}
+      className={ended ? 'audio-merge-progress audio-merge-progress--failed' : 'audio-merge-progress'}
+      tabIndex={-1}
+      role="group"
+      aria-label={ended ? texts.progressFailedGroup : texts.progressGroup}
+      data-phase={state.phase}
+    >
+      <div className={stopped ? 'audio-merge-spinner audio-merge-spinner--stopped' : 'audio-merge-spinner'} aria-hidden="true" />
       <div
         className="audio-merge-bar"
         role="progressbar"
-        aria-label="Merge progress"
+        aria-label={texts.progressBar}
         aria-valuemin={0}
         aria-valuemax={100}
-        aria-valuenow={percent}
+        aria-valuenow={state.percent}
       >
-        <div className="audio-merge-bar-fill" style={{ width: `${percent}%` }} />
+        <div className="audio-merge-bar-fill" style={{ width: `${state.percent}%` }} />
       </div>
-      <p className="audio-merge-status" aria-live="polite">
-        {statusLabel(progress)}
+      <p className="audio-merge-status" aria-live={ended ? 'assertive' : 'polite'}>
+        {statusLine(state)}
       </p>
+      {state.phase === 'merging' && (
+        <button type="button" className="audio-merge-cancel" disabled={state.cancelling} onClick={onCancel}>
+          {state.cancelling ? texts.cancelling : texts.cancel}
+        </button>
+      )}
+      {ended && (
+        <button ref={reloadRef} type="button" className="audio-merge-reload" onClick={onReload}>
+          {texts.reload}
+        </button>
+      )}
     </div>
   );
 }

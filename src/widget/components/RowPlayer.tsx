@@ -1,4 +1,4 @@
-// The audio player of a row: metadata preloaded, and a "listen" report while it plays (SPEC section 9).
+// The audio player of a row: metadata preloaded, and a "listen" report while it plays (docs/api.md section 4).
 import { useEffect, useRef } from 'react';
 import { playPath, type AudioItem } from '../../shared/types.js';
 

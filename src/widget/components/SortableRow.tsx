@@ -1,45 +1,63 @@
-// One row of the list (320x120 px): drag handle, position, file name, duration/format, player.
+// One row of the list (320x120 px): drag grip, position, file name, remove button, duration/format,
+// player. A mouse drag starts anywhere on the row but the player and the button, which keep working.
 import { useSortable } from '@dnd-kit/sortable';
 import { CSS } from '@dnd-kit/utilities';
 import type { KeyboardEvent, PointerEvent } from 'react';
 import type { AudioItem } from '../../shared/types.js';
 import { itemMeta } from '../../shared/format.js';
 import { RowPlayer, type ListenHandler } from './RowPlayer.js';
-import { livePosition } from '../store/state.js';
+import { livePosition } from '../store/order.js';
+import { texts } from '../texts.js';
 
 export interface SortableRowProps {
   item: AudioItem;
   index: number;
   count: number;
+  /** The id of the one-line keyboard hint, so a focused row points to it. */
+  hintId?: string;
+  onRemove: (id: string) => void;
   onListen?: ListenHandler;
   listenInterval?: number;
 }
 
-export function SortableRow({ item, index, count, onListen, listenInterval }: SortableRowProps) {
+/** Controls inside the row that must keep their own pointer and keyboard behaviour. */
+const OWN_CONTROLS = 'audio, button, a, input, select, textarea';
+
+function isOwnControl(target: EventTarget | null, row: Element): boolean {
+  const control = target instanceof Element ? target.closest(OWN_CONTROLS) : null;
+  return control !== null && row.contains(control);
+}
+
+export function SortableRow({ item, index, count, hintId, onRemove, onListen, listenInterval }: SortableRowProps) {
   const { attributes, listeners, setNodeRef, transform, transition, isDragging, activeIndex, overIndex } = useSortable({
     id: item.id,
-    attributes: { role: 'listitem', roleDescription: 'sortable row' },
+    attributes: { role: 'listitem', roleDescription: texts.rowRole },
   });
   const meta = itemMeta(item);
   const position = livePosition(index, activeIndex, overIndex) + 1;
 
-  // Space on the focused row lifts it; Space inside the player must still play and pause.
+  // Space on the focused row lifts it; Space inside the player or on the button must still work.
   const onKeyDown = (e: KeyboardEvent<HTMLLIElement>) => {
     if (e.target === e.currentTarget) listeners?.onKeyDown?.(e);
+  };
+  const onPointerDown = (e: PointerEvent<HTMLLIElement>) => {
+    if (!isOwnControl(e.target, e.currentTarget)) listeners?.onPointerDown?.(e);
   };
 
   return (
     <li
       ref={setNodeRef}
       {...attributes}
-      aria-label={`${item.filename}, position ${position} of ${count}`}
+      aria-label={texts.rowLabel(item.filename, position, count)}
+      aria-describedby={hintId ? `${attributes['aria-describedby']} ${hintId}` : attributes['aria-describedby']}
       className={isDragging ? 'audio-merge-row audio-merge-row--lifted' : 'audio-merge-row'}
       style={{ transform: CSS.Translate.toString(transform), transition }}
       onKeyDown={onKeyDown}
+      onPointerDown={onPointerDown}
       data-id={item.id}
     >
-      {/* Pointer drags start only on the handle, so seeking in the player never drags the row. */}
-      <span className="audio-merge-handle" aria-hidden="true" title="Drag to reorder" onPointerDown={(e: PointerEvent<HTMLSpanElement>) => listeners?.onPointerDown?.(e)}>
+      {/* The grip shows the row can move, and is where a touch drag starts (the rest of the row scrolls the page). */}
+      <span className="audio-merge-handle" aria-hidden="true" title={texts.hint}>
         <svg viewBox="0 0 10 16" width="10" height="16" focusable="false">
           <circle cx="2" cy="2" r="1.5" /><circle cx="8" cy="2" r="1.5" />
           <circle cx="2" cy="8" r="1.5" /><circle cx="8" cy="8" r="1.5" />
@@ -50,6 +68,11 @@ export function SortableRow({ item, index, count, onListen, listenInterval }: So
         <div className="audio-merge-row-head">
           <span className="audio-merge-position">{position}</span>
           <span className="audio-merge-filename" title={item.filename}>{item.filename}</span>
+          <button type="button" className="audio-merge-remove" aria-label={texts.remove(item.filename)} title={texts.remove(item.filename)} onClick={() => onRemove(item.id)}>
+            <svg viewBox="0 0 12 12" width="12" height="12" focusable="false" aria-hidden="true">
+              <path d="M2 2l8 8M10 2l-8 8" stroke="currentColor" strokeWidth="1.8" strokeLinecap="round" />
+            </svg>
+          </button>
         </div>
         {meta && <span className="audio-merge-meta">{meta}</span>}
         <RowPlayer item={item} onListen={onListen} listenInterval={listenInterval} />

@@ -1,8 +1,8 @@
 // @vitest-environment jsdom
 import '@testing-library/jest-dom/vitest';
 import { screen } from '@testing-library/dom';
-import { afterEach, describe, expect, it } from 'vitest';
-import { labelResults } from './result-labels.js';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { enableChapterSeek, labelResults } from './result-labels.js';
 
 // The markup the host page gives each merged result (src/server/host-page.ts).
 const result = (id: string, sources: string[], when: string) => `<article class="audio-merge-result">
@@ -42,5 +42,20 @@ describe('merged results on the host page', () => {
     document.body.innerHTML = result('r1', ['x.wav'], 'now').replace('<audio ', '<audio aria-label="Episode 4" ');
     labelResults(document);
     expect(document.querySelector('audio')).toHaveAttribute('aria-label', 'Episode 4');
+  });
+
+  it('seeks a result\'s player to a chapter when the chapter is clicked, and plays', () => {
+    document.body.innerHTML = `<article class="audio-merge-result" data-format="m4b"><audio></audio>
+      <ol class="audio-merge-chapters"><li><button class="audio-merge-chapter" data-start="12.5">Two</button></li></ol></article>
+      <article class="audio-merge-result"><audio></audio></article>`;
+    const [first, second] = Array.from(document.querySelectorAll('audio'));
+    const play = vi.fn(() => Promise.resolve());
+    first.play = play;
+    const off = enableChapterSeek(document);
+    (document.querySelector('.audio-merge-chapter') as HTMLElement).click();
+    expect(first.currentTime).toBe(12.5);
+    expect(second.currentTime).toBe(0);
+    expect(play).toHaveBeenCalledTimes(1);
+    off();
   });
 });

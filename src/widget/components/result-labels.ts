@@ -1,15 +1,22 @@
 // Names for the host page's merged results, so a screen reader can tell the players and the
 // download links apart: the server's markup gives every player none and every link "Download".
+import { texts } from '../texts.js';
 
-const RESULT = '.audio-merge-result';
+export const RESULT = '.audio-merge-result';
 
-/** "merged MP3 of intro.wav and 2 more, 2026-11-22 01:22 UTC", from what the result shows. */
+/** The result's format, from its player's file extension ("mp3" when it cannot tell). */
+function formatOf(article: Element): string {
+  const src = article.querySelector('audio')?.getAttribute('src') ?? '';
+  return /\.([a-z0-9]+)(?:[?#]|$)/i.exec(src)?.[1] ?? 'mp3';
+}
+
+/** "merged MP3 of intro.wav and 2 more, 22 Nov 2026, 01:22", from what the result shows. */
 export function resultName(article: Element): string {
   const sources = Array.from(article.querySelectorAll('.audio-merge-sources li'), (li) => li.textContent?.trim() ?? '').filter(Boolean);
   const when = article.querySelector('time')?.textContent?.trim();
-  let name = 'merged MP3';
-  if (sources.length > 0) name += ` of ${sources[0]}${sources.length > 1 ? ` and ${sources.length - 1} more` : ''}`;
-  return when ? `${name}, ${when}` : name;
+  let name = texts.merged(formatOf(article));
+  if (sources.length > 0) name = texts.mergedOf(name, sources[0], sources.length - 1);
+  return when ? texts.mergedAt(name, when) : name;
 }
 
 /** Label every result's player and download link that has no name of its own. */
@@ -17,9 +24,26 @@ export function labelResults(root: ParentNode = document): void {
   for (const article of Array.from(root.querySelectorAll(RESULT))) {
     const name = resultName(article);
     const audio = article.querySelector('audio');
-    if (audio && !audio.hasAttribute('aria-label')) audio.setAttribute('aria-label', `Play ${name}`);
+    if (audio && !audio.hasAttribute('aria-label')) audio.setAttribute('aria-label', texts.playResult(name));
     const link = article.querySelector('a.audio-merge-download');
     // The visible word stays first in the name, so speech control by "Download" still works.
-    if (link && !link.hasAttribute('aria-label')) link.setAttribute('aria-label', `Download ${name}`);
+    if (link && !link.hasAttribute('aria-label')) link.setAttribute('aria-label', texts.downloadResult(name));
   }
+}
+
+/**
+ * A click on one of a result's chapters seeks that result's player there and plays. Delegated
+ * from `root`, so results the page adds later work too. Returns a function that removes it.
+ */
+export function enableChapterSeek(root: Document | HTMLElement = document): () => void {
+  const onClick = (event: Event) => {
+    const button = (event.target as Element | null)?.closest?.('.audio-merge-chapter');
+    const audio = button?.closest(RESULT)?.querySelector('audio');
+    const start = Number(button?.getAttribute('data-start'));
+    if (!audio || !Number.isFinite(start)) return;
+    audio.currentTime = start;
+    void audio.play().catch(() => undefined); // a browser may refuse to play without a gesture it counts
+  };
+  root.addEventListener('click', onClick);
+  return () => root.removeEventListener('click', onClick);
 }

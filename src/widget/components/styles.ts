@@ -28,7 +28,22 @@ ${AREAS} {
 }
 
 /* The list view */
-.audio-merge-root .audio-merge-title { margin: 0 0 14px; font-size: 17px; font-weight: 600; }
+.audio-merge-root .audio-merge-title { margin: 0 0 6px; font-size: 17px; font-weight: 600; }
+.audio-merge-root .audio-merge-hint { margin: 0 0 12px; color: var(--am-muted); font-size: 13px; }
+.audio-merge-root .audio-merge-uploading { margin: 0 0 12px; color: var(--am-muted); font-size: 14px; }
+.audio-merge-root .audio-merge-removals { display: grid; gap: 6px; margin: 0 0 12px; }
+.audio-merge-root .audio-merge-removals:empty { display: none; }
+.audio-merge-root .audio-merge-removal, .audio-merge-root .audio-merge-notice {
+  display: flex; align-items: center; justify-content: space-between; gap: 12px; margin: 0; padding: 8px 8px 8px 12px;
+  border-radius: 10px; font-size: 14px; overflow-wrap: anywhere;
+}
+.audio-merge-root .audio-merge-removal { background: var(--am-bg-soft); border: 1px solid var(--am-line); }
+.audio-merge-root .audio-merge-notice { margin: 0 0 12px; color: var(--am-danger); background: #fef2f2; border: 1px solid #fecaca; }
+.audio-merge-root .audio-merge-undo, .audio-merge-root .audio-merge-dismiss {
+  flex: none; min-height: 32px; padding: 0 12px; border: 1px solid var(--am-line); border-radius: 8px; cursor: pointer;
+  font: inherit; font-weight: 600; color: var(--am-accent-dark); background: var(--am-bg);
+}
+.audio-merge-root .audio-merge-load-failed, .audio-merge-root .audio-merge-expired { color: var(--am-danger); border-color: #fecaca; background: #fef2f2; }
 .audio-merge-root .audio-merge-empty {
   margin: 0 0 16px; padding: 22px 16px; text-align: center; color: var(--am-muted);
   background: var(--am-bg-soft); border: 1px dashed var(--am-line); border-radius: 10px;
@@ -40,9 +55,10 @@ ${AREAS} {
   position: relative; display: flex; align-items: stretch; gap: 10px;
   width: 320px; max-width: 100%; height: 120px; padding: 10px 12px 10px 6px; overflow: hidden;
   background: var(--am-bg); border: 1px solid var(--am-line); border-radius: 10px;
-  box-shadow: 0 1px 2px rgb(0 0 0 / 0.05); cursor: default;
+  box-shadow: 0 1px 2px rgb(0 0 0 / 0.05); cursor: grab; user-select: none;
   transition: box-shadow 160ms ease, border-color 160ms ease;
 }
+.audio-merge-root .audio-merge-row audio { cursor: auto; }
 .audio-merge-root .audio-merge-row:hover { border-color: #c7d2fe; }
 .audio-merge-root .audio-merge-row:focus-visible { outline: 3px solid var(--am-accent); outline-offset: 2px; }
 .audio-merge-root .audio-merge-row--lifted {
@@ -59,6 +75,13 @@ ${AREAS} {
 .audio-merge-root .audio-merge-handle svg { display: block; width: 10px; height: 16px; fill: currentColor; }
 .audio-merge-root .audio-merge-row-body { display: flex; flex-direction: column; min-width: 0; flex: 1 1 auto; gap: 2px; }
 .audio-merge-root .audio-merge-row-head { display: flex; align-items: center; gap: 8px; min-width: 0; }
+.audio-merge-root .audio-merge-remove {
+  display: inline-flex; align-items: center; justify-content: center; flex: 0 0 28px; width: 28px; height: 28px;
+  margin: -2px -4px -2px auto; padding: 0; border: 0; border-radius: 8px; cursor: pointer;
+  color: var(--am-muted); background: transparent;
+}
+.audio-merge-root .audio-merge-remove:hover { color: var(--am-danger); background: #fef2f2; }
+.audio-merge-root .audio-merge-remove svg { display: block; width: 12px; height: 12px; }
 .audio-merge-root .audio-merge-position {
   display: inline-flex; align-items: center; justify-content: center; flex: 0 0 auto;
   min-width: 24px; height: 24px; padding: 0 6px; border-radius: 12px;
@@ -71,7 +94,7 @@ ${AREAS} {
 .audio-merge-root .audio-merge-meta { color: var(--am-muted); font-size: 13px; padding-left: 32px; }
 .audio-merge-root .audio-merge-player { display: block; width: 100%; height: 40px; margin-top: auto; }
 
-.audio-merge-root .audio-merge-make, .audio-merge-upload .audio-merge-upload-button {
+.audio-merge-root .audio-merge-make, .audio-merge-root .audio-merge-reload, .audio-merge-upload .audio-merge-upload-button {
   display: inline-flex; align-items: center; justify-content: center; gap: 8px;
   min-height: 44px; padding: 0 22px; border: 0; border-radius: 10px; cursor: pointer;
   font: inherit; font-weight: 600; color: #fff; background: var(--am-accent);
@@ -80,6 +103,13 @@ ${AREAS} {
 .audio-merge-root .audio-merge-make:hover:not(:disabled) { background: var(--am-accent-dark); }
 .audio-merge-root .audio-merge-make:active:not(:disabled) { transform: translateY(1px); }
 .audio-merge-root .audio-merge-make:disabled { cursor: not-allowed; color: #f3f4f6; background: #a5b4fc; }
+
+/* The output choice beside the make button (only when the host offers more than one format) */
+.audio-merge-root .audio-merge-actions { display: flex; flex-wrap: wrap; align-items: center; justify-content: flex-end; gap: 10px; }
+.audio-merge-root .audio-merge-output { display: inline-flex; align-items: center; gap: 10px; font-size: 14px; }
+.audio-merge-root .audio-merge-format { min-height: 44px; padding: 0 8px; border: 1px solid #cbd2e1; border-radius: 8px; font: inherit; background: #fff; }
+.audio-merge-root .audio-merge-chapters-switch { display: inline-flex; align-items: center; gap: 6px; min-height: 44px; cursor: pointer; }
+.audio-merge-root .audio-merge-visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
 
 /* The progress view */
 .audio-merge-root .audio-merge-progress {
@@ -102,6 +132,15 @@ ${AREAS} {
   margin: 0; font-size: 18px; font-weight: 600; text-align: center; font-variant-numeric: tabular-nums;
   overflow-wrap: anywhere;
 }
+.audio-merge-root .audio-merge-progress--failed .audio-merge-status { color: var(--am-danger); font-size: 16px; max-width: 480px; }
+.audio-merge-root .audio-merge-spinner--stopped { animation: none; border-color: var(--am-line); }
+.audio-merge-root .audio-merge-progress--failed .audio-merge-spinner--stopped { border-color: #fecaca; border-top-color: var(--am-danger); }
+.audio-merge-root .audio-merge-cancel {
+  min-height: 40px; padding: 0 18px; border: 1px solid var(--am-line); border-radius: 10px; cursor: pointer;
+  font: inherit; font-weight: 600; color: var(--am-text); background: var(--am-bg);
+}
+.audio-merge-root .audio-merge-cancel:hover:not(:disabled) { border-color: var(--am-danger); color: var(--am-danger); }
+.audio-merge-root .audio-merge-cancel:disabled { cursor: progress; color: var(--am-muted); }
 @keyframes audio-merge-spin { to { transform: rotate(360deg); } }
 @media (prefers-reduced-motion: reduce) {
   .audio-merge-root .audio-merge-spinner { animation-duration: 3s; }
@@ -169,9 +208,17 @@ ${AREAS} {
   text-underline-offset: 3px; cursor: pointer;
 }
 .audio-merge-results .audio-merge-download:hover { color: var(--am-accent); }
+.audio-merge-results .audio-merge-result-delete {
+  margin-left: auto; min-height: 32px; padding: 0 12px; border: 1px solid var(--am-line); border-radius: 8px; cursor: pointer;
+  font: inherit; font-size: 14px; font-weight: 600; color: var(--am-danger); background: var(--am-bg);
+}
+.audio-merge-results .audio-merge-result-delete:hover:not(:disabled) { border-color: var(--am-danger); background: #fef2f2; }
+.audio-merge-results .audio-merge-result-delete:disabled { cursor: progress; color: var(--am-muted); }
+.audio-merge-results .audio-merge-result-error { margin: 0; color: var(--am-danger); font-size: 14px; }
+.audio-merge-results .audio-merge-result-error:empty { display: none; }
 .audio-merge-results ol { margin: 0; padding-left: 22px; color: var(--am-muted); font-size: 14px; }
 .audio-merge-results .audio-merge-result-meta {
-  display: flex; flex-wrap: wrap; align-items: baseline; gap: 4px 14px; margin: 0; color: var(--am-muted); font-size: 14px;
+  display: flex; flex-wrap: wrap; align-items: center; gap: 4px 14px; margin: 0; color: var(--am-muted); font-size: 14px;
   font-variant-numeric: tabular-nums;
 }
 .audio-merge-results .audio-merge-sources::before { content: "Joined from"; display: block; margin-left: -22px; font-weight: 600; color: var(--am-text); }

@@ -1,47 +1,9 @@
 // @vitest-environment jsdom
 import '@testing-library/jest-dom/vitest';
-import { fireEvent, screen, within } from '@testing-library/dom';
+import { fireEvent, screen, waitFor, within } from '@testing-library/dom';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { enhanceUploadForm } from './upload-area.js';
-
-/** An XMLHttpRequest double: records the request; the test answers it. */
-class FakeXhr {
-  static all: FakeXhr[] = [];
-  method = '';
-  url = '';
-  headers: Record<string, string> = {};
-  body: FormData | null = null;
-  status = 0;
-  responseText = '';
-  upload: { onprogress: ((e: ProgressEvent) => void) | null } = { onprogress: null };
-  onload: (() => void) | null = null;
-  onerror: (() => void) | null = null;
-  onabort: (() => void) | null = null;
-  constructor() {
-    FakeXhr.all.push(this);
-  }
-  open(method: string, url: string) {
-    this.method = method;
-    this.url = url;
-  }
-  setRequestHeader(k: string, v: string) {
-    this.headers[k] = v;
-  }
-  send(body: FormData) {
-    this.body = body;
-  }
-  get file() {
-    return this.body?.get('files') as File;
-  }
-  progress(loaded: number, total: number) {
-    this.upload.onprogress?.({ lengthComputable: true, loaded, total } as ProgressEvent);
-  }
-  answer(status: number, body: unknown) {
-    this.status = status;
-    this.responseText = JSON.stringify(body);
-    this.onload?.();
-  }
-}
+import { FakeTusServer } from '../../../test/support/fake-tus-server.js';
+import { enhanceUploadForm, type UploadAreaOptions } from './upload-area.js';
 
 function page(maxMb = 500) {
   document.head.innerHTML = '<meta name="csrf-token" content="tok-9">';
@@ -57,8 +19,7 @@ function page(maxMb = 500) {
   return document.getElementById('audio-merge-upload-form') as HTMLFormElement;
 }
 
-const audioFile = (name: string, bytes = 1000) => new File([new Uint8Array(bytes)], name, { type: 'audio/mpeg' });
-const flush = () => new Promise((r) => setTimeout(r, 0));
+const audioFile = (name: string, bytes = 1000) => new File([new Uint8Array(bytes).fill(7)], name, { type: 'audio/mpeg', lastModified: 1 });
 
 function choose(files: File[]) {
   const input = document.getElementById('audio-merge-file-input') as HTMLInputElement;
@@ -66,127 +27,171 @@ function choose(files: File[]) {
   fireEvent.change(input);
 }
 
+let server: FakeTusServer;
+function enhance(opts: UploadAreaOptions = {}) {
+  enhanceUploadForm(page(), { tusOptions: { httpStack: server }, ...opts });
+}
+const rows = () => Array.from(document.querySelectorAll<HTMLElement>('.audio-merge-upload-item'));
+const row = (name: string) => rows().find((r) => r.textContent!.includes(name))!;
+
 beforeEach(() => {
-  FakeXhr.all = [];
+  server = new FakeTusServer();
+  localStorage.clear();
 });
 
 describe('the upload area', () => {
-  it('sends one request per file with the appid and CSRF header, each with its own progress', async () => {
-    const form = page();
-    enhanceUploadForm(form, { createXhr: () => new FakeXhr() as unknown as XMLHttpRequest, concurrency: 3 });
-    choose([audioFile('one.mp3'), audioFile('two.mp3')]);
-    expect(FakeXhr.all).toHaveLength(2);
-    for (const x of FakeXhr.all) {
-      expect(x.method).toBe('POST');
-      expect(x.url).toBe('/app/merge/upload');
-      expect(x.headers['X-CSRF-TOKEN']).toBe('tok-9');
-      expect(x.body!.get('appid')).toBe('app-7');
-    }
-    expect(FakeXhr.all.map((x) => x.file.name)).toEqual(['one.mp3', 'two.mp3']);
-    FakeXhr.all[0].progress(250, 1000);
-    FakeXhr.all[1].progress(900, 1000);
-    const rows = document.querySelectorAll<HTMLElement>('.audio-merge-upload-item');
-    expect(within(rows[0]).getByText('25%')).toBeInTheDocument();
-    expect(rows[0].querySelector<HTMLElement>('.audio-merge-upload-bar-fill')!.style.width).toBe('25%');
-    expect(within(rows[1]).getByText('90%')).toBeInTheDocument();
+  it('creates each upload with tus, with its file name, appid and CSRF header, each with its own bar', async () => {
+    enhance({ concurrency: 3 });
+    server.hold('one.mp3');
+    server.hold('two.mp3');
+    choose([audioFile('one.mp3', 4000), audioFile('two.mp3', 4000)]);
+    await waitFor(() => expect(server.requests.filter((r) => r.method === 'PATCH')).toHaveLength(2));
+    const posts = server.requests.filter((r) => r.method === 'POST');
+    expect(posts.map((p) => p.url)).toEqual(['/app/merge/tus/', '/app/merge/tus/']);
+    expect(posts.every((p) => p.headers['x-csrf-token'] === 'tok-9')).toBe(true);
+    expect([...server.uploads.values()].map((u) => u.metadata)).toEqual([
+      { filename: 'one.mp3', filetype: 'audio/mpeg', appid: 'app-7' },
+      { filename: 'two.mp3', filetype: 'audio/mpeg', appid: 'app-7' },
+    ]);
+    server.release('one.mp3');
+    // One is stored; the other file's bar has not moved.
+    await waitFor(() => expect(within(row('one.mp3')).getByText('Uploaded')).toBeInTheDocument());
+    expect(row('one.mp3').querySelector<HTMLElement>('.audio-merge-upload-bar-fill')!.style.width).toBe('100%');
+    expect(row('two.mp3').querySelector<HTMLElement>('.audio-merge-upload-bar-fill')!.style.width).toBe('0%');
+    server.release('two.mp3');
+    await waitFor(() => expect(server.finished).toEqual(['one.mp3', 'two.mp3']));
+  });
+
+  it('sends a few files at once, but they become items in the order chosen', async () => {
+    const onAllDone = vi.fn();
+    enhance({ concurrency: 3, onAllDone });
+    server.hold('first.mp3');
+    choose([audioFile('first.mp3', 5000), audioFile('second.mp3', 300), audioFile('third.mp3', 300), audioFile('fourth.mp3', 300)]);
+    // Three go up at once; the fourth waits for a free place.
+    await waitFor(() => expect(server.uploads.size).toBe(3));
+    // The small ones have sent all but their last byte, and wait for the first to finish.
+    await waitFor(() => expect(server.bytesSent('third.mp3')).toBe(299));
+    expect(server.finished).toEqual([]);
+    await waitFor(() => expect(within(row('third.mp3')).getByText('Sent; waits for the files before it')).toBeInTheDocument());
+    server.release('first.mp3');
+    await waitFor(() => expect(onAllDone).toHaveBeenCalledTimes(1));
+    expect(server.finished).toEqual(['first.mp3', 'second.mp3', 'third.mp3', 'fourth.mp3']);
+    expect(screen.getByRole('status')).toHaveTextContent('4 files uploaded. They are at the end of the list to order.');
+    expect(rows()).toEqual([]);
+  });
+
+  it('a dropped connection is retried and resumes at the server offset, sending no byte twice', async () => {
+    enhance();
+    server.script('PATCH', 'drop-half');
+    choose([audioFile('flaky.mp3', 10_000)]);
+    await waitFor(() => expect(server.finished).toEqual(['flaky.mp3']), { timeout: 5000 });
+    const methods = server.requests.map((r) => r.method);
+    // The retry carries the rest, last byte included (its file is first in line).
+    expect(methods).toEqual(['POST', 'PATCH', 'HEAD', 'PATCH']);
+    expect(server.bytesSent('flaky.mp3')).toBe(10_000);
+    await waitFor(() => expect(screen.getByRole('status')).toHaveTextContent('1 file uploaded.'));
+  });
+
+  it('a 429 waits for the Retry-After and goes on; it is never shown as a failure', async () => {
+    enhance();
+    server.script('POST', { status: 429, headers: { 'Retry-After': '1' }, body: '{"error":"Too many requests; wait a moment"}' });
+    choose([audioFile('busy.mp3')]);
+    await waitFor(() => expect(server.requests.map((r) => r.method)).toEqual(['POST']));
+    await new Promise((r) => setTimeout(r, 500));
+    expect(server.requests).toHaveLength(1); // still waiting as told
+    expect(screen.queryByRole('alert')).toBeNull();
+    await waitFor(() => expect(server.finished).toEqual(['busy.mp3']), { timeout: 3000 });
+    expect(screen.queryByRole('alert')).toBeNull();
+  });
+
+  it('a reloaded page resumes an unfinished upload of the same file where the server has it', async () => {
+    const firstPage = server.stack();
+    enhanceUploadForm(page(), { tusOptions: { httpStack: firstPage } });
+    server.hold('long.mp3');
+    const file = audioFile('long.mp3', 8000);
+    choose([file]);
+    await waitFor(() => expect(server.requests.map((r) => r.method)).toEqual(['POST', 'PATCH']));
+    // The page goes away while the bytes go up: half of them arrived.
+    server.kill(firstPage);
+    server.release('long.mp3');
+    await waitFor(() => expect(server.bytesSent('long.mp3')).toBe(3999));
+    server.requests = [];
+
+    enhanceUploadForm(page(), { tusOptions: { httpStack: server.stack() } });
+    choose([file]);
+    await waitFor(() => expect(server.finished).toEqual(['long.mp3']));
+    expect(server.requests.map((r) => r.method)).toEqual(['HEAD', 'PATCH']);
+    expect(server.requests[1].bytes).toBe(8000 - 3999);
+    expect(server.uploads.size).toBe(1);
   });
 
   it("shows the server's refusal next to that file and re-mounts once all are done", async () => {
-    const form = page();
     const onAllDone = vi.fn();
-    enhanceUploadForm(form, { createXhr: () => new FakeXhr() as unknown as XMLHttpRequest, concurrency: 2, onAllDone });
+    enhance({ concurrency: 2, onAllDone });
+    server.onFinish = (u) =>
+      u.metadata.filename === 'notes.txt'
+        ? { status: 422, body: JSON.stringify({ error: 'notes.txt was not stored: not audio' }) }
+        : { status: 200, body: JSON.stringify({ items: [{ id: u.id }], errors: [] }) };
     choose([audioFile('good.mp3'), audioFile('notes.txt'), audioFile('late.wav')]);
-    expect(FakeXhr.all).toHaveLength(2); // the third waits for a free slot
-    FakeXhr.all[1].answer(422, { error: 'notes.txt is not an audio file ffmpeg can read' });
-    await flush();
-    expect(FakeXhr.all).toHaveLength(3);
-    FakeXhr.all[0].answer(200, { items: [{ id: '1', filename: 'good.mp3' }], errors: [] });
-    await flush();
-    expect(onAllDone).not.toHaveBeenCalled();
-    FakeXhr.all[2].answer(200, { items: [{ id: '2', filename: 'late.wav' }], errors: [] });
-    await flush();
-    expect(onAllDone).toHaveBeenCalledTimes(1);
-
-    const rows = Array.from(document.querySelectorAll<HTMLElement>('.audio-merge-upload-item'));
-    const bad = rows.find((r) => r.textContent!.includes('notes.txt'))!;
-    expect(within(bad).getByRole('alert')).toHaveTextContent('notes.txt is not an audio file ffmpeg can read');
+    await waitFor(() => expect(onAllDone).toHaveBeenCalledTimes(1));
+    const bad = row('notes.txt');
+    expect(within(bad).getByRole('alert')).toHaveTextContent('notes.txt was not stored: not audio');
     expect(bad).toHaveClass('audio-merge-upload-item--failed');
     // The stored files are rows of the widget now; their upload lines give way to one summary.
-    expect(rows.map((r) => r.textContent)).toEqual([expect.stringContaining('notes.txt')]);
+    expect(rows().map((r) => r.textContent)).toEqual([expect.stringContaining('notes.txt')]);
     expect(screen.getByRole('status')).toHaveTextContent('2 of 3 files uploaded.');
   });
 
-  it('forty files: while they go up each has its line; when the batch ends one line says so, not forty', async () => {
-    const form = page();
-    enhanceUploadForm(form, { createXhr: () => new FakeXhr() as unknown as XMLHttpRequest });
-    choose(Array.from({ length: 40 }, (_, i) => audioFile(`clip${i + 1}.wav`)));
-    expect(document.querySelectorAll('.audio-merge-upload-item')).toHaveLength(40);
-    for (let i = 0; i < 40; i++) {
-      FakeXhr.all[i].answer(200, { items: [{ id: String(i), filename: `clip${i + 1}.wav` }] });
-      await flush();
-    }
-    expect(document.querySelectorAll('.audio-merge-upload-item')).toHaveLength(0);
-    expect(screen.getByRole('status')).toBeVisible();
-    expect(screen.getByRole('status')).toHaveTextContent('40 files uploaded. They are at the end of the list to order.');
-  });
-
-  it('a screen reader hears how many files were stored when the uploads end', async () => {
-    const form = page();
-    enhanceUploadForm(form, { createXhr: () => new FakeXhr() as unknown as XMLHttpRequest });
-    const spoken = screen.getByRole('status');
-    choose([audioFile('one.mp3'), audioFile('notes.txt'), audioFile('two.wav')]);
-    FakeXhr.all[0].progress(500, 1000);
-    expect(spoken).toHaveTextContent(/^$/); // progress itself is not spoken, only its end
-    FakeXhr.all[0].answer(200, { items: [{ id: '1', filename: 'one.mp3' }] });
-    await flush();
-    FakeXhr.all[1].answer(422, { error: 'notes.txt is not audio' });
-    await flush();
-    expect(spoken).toHaveTextContent(/^$/);
-    FakeXhr.all[2].answer(200, { items: [{ id: '2', filename: 'two.wav' }] });
-    await flush();
-    expect(spoken).toHaveTextContent('2 of 3 files uploaded. They are at the end of the list to order.');
-    choose([audioFile('three.mp3')]);
-    FakeXhr.all[3].answer(200, { items: [{ id: '3', filename: 'three.mp3' }] });
-    await flush();
-    expect(spoken).toHaveTextContent('1 file uploaded. It is at the end of the list to order.');
+  it('says when a batch starts sending and when its last upload has ended, refused or not', async () => {
+    const busy = vi.fn();
+    enhance({ concurrency: 3, onBusyChange: busy });
+    server.hold('one.mp3');
+    server.onFinish = (u) =>
+      u.metadata.filename === 'two.mp3'
+        ? { status: 422, body: JSON.stringify({ error: 'two.mp3 is not audio' }) }
+        : { status: 200, body: JSON.stringify({ items: [{ id: u.id }], errors: [] }) };
+    choose([audioFile('one.mp3'), audioFile('two.mp3')]);
+    expect(busy.mock.calls).toEqual([[true]]);
+    await waitFor(() => expect(server.requests.filter((r) => r.method === 'PATCH').length).toBeGreaterThan(0));
+    expect(busy.mock.calls).toEqual([[true]]);
+    server.release('one.mp3');
+    await waitFor(() => expect(busy.mock.calls).toEqual([[true], [false]]));
   });
 
   it('refuses a file over the size limit without sending it, and does not re-mount for nothing', async () => {
-    const form = page(1);
     const onAllDone = vi.fn();
-    enhanceUploadForm(form, { createXhr: () => new FakeXhr() as unknown as XMLHttpRequest, onAllDone });
+    enhanceUploadForm(page(1), { tusOptions: { httpStack: server }, onAllDone });
     choose([audioFile('huge.wav', 2 * 1024 * 1024)]);
-    expect(FakeXhr.all).toHaveLength(0);
     expect(screen.getByRole('alert')).toHaveTextContent('huge.wav is larger than the 1 MB limit.');
-    await flush();
+    await new Promise((r) => setTimeout(r, 50));
+    expect(server.requests).toEqual([]);
     expect(onAllDone).not.toHaveBeenCalled();
   });
 
-  it('takes dropped files and keeps the plain form from submitting', () => {
-    const form = page();
-    enhanceUploadForm(form, { createXhr: () => new FakeXhr() as unknown as XMLHttpRequest });
+  it('takes dropped files and keeps the plain form from submitting', async () => {
+    enhance();
     const zone = document.querySelector('.audio-merge-dropzone')!;
     expect(zone.contains(document.getElementById('audio-merge-file-input'))).toBe(true);
     const drop = new Event('drop', { bubbles: true, cancelable: true });
     Object.defineProperty(drop, 'dataTransfer', { value: { files: [audioFile('dropped.flac')] } });
     zone.dispatchEvent(drop);
     expect(drop.defaultPrevented).toBe(true);
-    expect(FakeXhr.all.map((x) => x.file.name)).toEqual(['dropped.flac']);
+    await waitFor(() => expect(server.finished).toEqual(['dropped.flac']));
 
     const submit = new Event('submit', { bubbles: true, cancelable: true });
-    form.dispatchEvent(submit);
+    document.getElementById('audio-merge-upload-form')!.dispatchEvent(submit);
     expect(submit.defaultPrevented).toBe(true);
   });
 
-  it('a file dropped beside the zone is neither opened by the browser nor uploaded', () => {
-    const form = page();
-    enhanceUploadForm(form, { createXhr: () => new FakeXhr() as unknown as XMLHttpRequest });
+  it('a file dropped beside the zone is neither opened by the browser nor uploaded', async () => {
+    enhance();
     const outside = document.createElement('div');
     document.body.append(outside);
     const drop = new Event('drop', { bubbles: true, cancelable: true });
     Object.defineProperty(drop, 'dataTransfer', { value: { types: ['Files'], files: [audioFile('stray.mp3')] } });
     outside.dispatchEvent(drop);
     expect(drop.defaultPrevented).toBe(true);
-    expect(FakeXhr.all).toHaveLength(0);
+    await new Promise((r) => setTimeout(r, 50));
+    expect(server.requests).toEqual([]);
   });
 });

@@ -1,165 +1,127 @@
-// Enhances the host page's upload form: a drop zone and the picker, several files at once,
-// one request per file with its own progress bar, and the server's refusal next to that file.
+// Enhances the host page's upload form: a drop zone and the picker, a few files going up at once
+// with tus (each with its bar, resuming after a dropped connection or a reload), items arriving in
+// the order chosen, and the server's refusal next to its file. Without the script the plain
+// multipart form still works.
+import type { UploadOptions } from 'tus-js-client';
 import { csrfToken } from '../api/http.js';
-import { formatSize } from '../../shared/format.js';
-import { uploadFile, type UploadOutcome } from '../api/upload-request.js';
+import { startTusUpload } from '../api/tus-upload.js';
+import type { UploadOutcome } from '../api/upload-request.js';
+import { createUploadQueue, type UploadQueue } from './upload-queue.js';
+import { addRow, el, endBatch, showOutcome, showProgress, type UploadRow } from './upload-rows.js';
+
+export { batchSummary } from './upload-rows.js';
 
 export const UPLOAD_FORM_ID = 'audio-merge-upload-form';
 export const UPLOAD_LIST_ID = 'audio-merge-upload-list';
+/** Files going up at once: enough to fill the line, few enough that each bar moves. */
+export const DEFAULT_CONCURRENCY = 3;
 
 export interface UploadAreaOptions {
-  /** Called when the last running upload finishes and at least one file was stored. */
+  /** Called when a batch ends with at least one file stored. */
   onAllDone?: () => void;
-  createXhr?: () => XMLHttpRequest;
-  /** Uploads running at once; one by default, so items arrive in the order the files were chosen. */
+  /** true when a batch starts sending, false when its last upload has ended (stored or not). */
+  onBusyChange?: (busy: boolean) => void;
+  /** Files going up at once. */
   concurrency?: number;
+  /** tus-js-client options for tests (httpStack, urlStorage). */
+  tusOptions?: Partial<UploadOptions>;
 }
 
-interface Row {
-  li: HTMLLIElement;
-  state: HTMLElement;
-  fill: HTMLElement;
+interface Entry {
+  file: File;
+  row: UploadRow;
 }
 
-function el<K extends keyof HTMLElementTagNameMap>(doc: Document, tag: K, cls: string, text?: string) {
-  const e = doc.createElement(tag);
-  e.className = cls;
-  if (text !== undefined) e.textContent = text;
-  return e;
+interface Area {
+  doc: Document;
+  section: HTMLElement | null;
+  form: HTMLFormElement;
+  zone: HTMLElement;
+  list: HTMLElement;
+  summary: HTMLElement;
+  appid: string;
+  maxMb: number;
 }
 
-/** What a screen reader hears when a batch ends with `stored` of `tried` files kept. */
-export function batchSummary(stored: number, tried: number): string {
-  const where = stored === 1 ? 'It is' : 'They are';
-  const what = stored === tried ? `${stored} ${stored === 1 ? 'file' : 'files'}` : `${stored} of ${tried} files`;
-  return `${what} uploaded. ${where} at the end of the list to order.`;
-}
-
-export function enhanceUploadForm(form: HTMLFormElement, opts: UploadAreaOptions = {}): void {
+/** Phase 1: the list, the drop zone around the picker, and the batch summary line. */
+function buildArea(form: HTMLFormElement, input: HTMLInputElement): Area {
   const doc = form.ownerDocument;
   const section = form.closest<HTMLElement>('.audio-merge-upload');
-  const input = form.querySelector<HTMLInputElement>('input[type="file"]');
-  if (!input) return;
   let list = doc.getElementById(UPLOAD_LIST_ID);
   if (!list) {
     list = el(doc, 'ul', 'audio-merge-upload-list');
     list.id = UPLOAD_LIST_ID;
     form.after(list);
   }
-  const appid = form.querySelector<HTMLInputElement>('input[name="appid"]')?.value ?? section?.dataset.appid ?? '';
-  const maxMb = Number(section?.dataset.maxFileMb);
-  const concurrency = Math.max(1, opts.concurrency ?? 1);
-
   // The picker sits inside a label that is also the drop zone.
   const zone = el(doc, 'label', 'audio-merge-dropzone');
   zone.append(el(doc, 'strong', '', 'Choose audio files'), el(doc, 'span', '', 'or drop them here. Several at once are fine.'));
   input.before(zone);
   zone.append(input);
   form.classList.add('audio-merge-upload-form--enhanced');
-
   // One line says how each batch ended (a screen reader hears only that, not every percent).
   const summary = el(doc, 'p', 'audio-merge-upload-summary');
   summary.setAttribute('role', 'status');
   list.after(summary);
+  const appid = form.querySelector<HTMLInputElement>('input[name="appid"]')?.value ?? section?.dataset.appid ?? '';
+  return { doc, section, form, zone, list, summary, appid, maxMb: Number(section?.dataset.maxFileMb) };
+}
 
-  const waiting: Array<{ file: File; row: Row }> = [];
-  let running = 0;
-  let storedInBatch = 0;
-  let triedInBatch = 0;
-
-  const addRow = (file: File): Row => {
-    const li = el(doc, 'li', 'audio-merge-upload-item');
-    const state = el(doc, 'span', 'audio-merge-upload-state', 'Waiting');
-    const bar = el(doc, 'span', 'audio-merge-upload-bar');
-    const fill = el(doc, 'span', 'audio-merge-upload-bar-fill');
-    bar.append(fill);
-    // Name and size apart, so a long name is cut short and the size still shows.
-    const name = el(doc, 'span', 'audio-merge-upload-name');
-    name.title = file.name;
-    name.append(el(doc, 'span', 'audio-merge-upload-file', file.name), el(doc, 'span', 'audio-merge-upload-size', ` (${formatSize(file.size)})`));
-    li.append(name, state, bar);
-    list.append(li);
-    return { li, state, fill };
-  };
-
-  const finish = (row: Row, outcome: UploadOutcome) => {
-    if (outcome.ok) {
-      storedInBatch++;
-      row.li.classList.add('audio-merge-upload-item--done');
-      row.state.textContent = 'Uploaded';
-      row.fill.style.width = '100%';
-    } else {
-      row.li.classList.add('audio-merge-upload-item--failed');
-      row.state.textContent = 'Refused';
-      const msg = el(doc, 'p', 'audio-merge-upload-error', outcome.message);
-      msg.setAttribute('role', 'alert');
-      row.li.append(msg);
-    }
-  };
-
-  const pump = () => {
-    while (running < concurrency && waiting.length > 0) {
-      const { file, row } = waiting.shift()!;
-      running++;
+/** Phase 2: the queue that sends each file with tus and says how each ended. */
+function buildQueue(area: Area, opts: UploadAreaOptions): UploadQueue<Entry> {
+  return createUploadQueue<Entry>(Math.max(1, opts.concurrency ?? DEFAULT_CONCURRENCY), {
+    send: ({ file, row }, mayFinish) => {
       row.state.textContent = '0%';
-      void uploadFile({
+      return startTusUpload({
         file,
-        appid,
-        csrf: csrfToken(doc),
-        createXhr: opts.createXhr,
-        onProgress: (f) => {
-          const pct = Math.round(f * 100);
-          row.fill.style.width = `${pct}%`;
-          // Sent is not stored: the server still checks the file after the last byte.
-          row.state.textContent = pct >= 100 ? 'Checking…' : `${pct}%`;
-        },
-      }).then((outcome) => {
-        finish(row, outcome);
-        running--;
-        if (running === 0 && waiting.length === 0) {
-          const stored = storedInBatch;
-          const tried = triedInBatch;
-          storedInBatch = 0;
-          triedInBatch = 0;
-          if (stored > 0) {
-            // The stored files are rows of the widget now: forty "Uploaded" lines would only push
-            // the list off the screen. Refusals stay, each next to its reason.
-            for (const done of Array.from(list.querySelectorAll('.audio-merge-upload-item--done'))) done.remove();
-            summary.textContent = batchSummary(stored, tried);
-            opts.onAllDone?.();
-          }
-        } else pump();
-      });
-    }
-  };
+        appid: area.appid,
+        csrf: csrfToken(area.doc),
+        mayFinish,
+        onProgress: (f) => showProgress(row, f),
+        tusOptions: opts.tusOptions,
+      }).done;
+    },
+    settled: ({ row }, outcome) => showOutcome(row, outcome),
+    waiting: ({ row }) => void (row.state.textContent = 'Sent; waits for the files before it'),
+    batchEnded: (stored, tried) => {
+      opts.onBusyChange?.(false);
+      if (stored === 0) return;
+      endBatch(area.list, area.summary, stored, tried);
+      opts.onAllDone?.();
+    },
+  });
+}
 
+/** A file over the page's limit is refused before a byte is sent. */
+function tooLarge(area: Area, file: File): UploadOutcome | undefined {
+  if (!Number.isFinite(area.maxMb) || area.maxMb <= 0 || file.size <= area.maxMb * 1024 * 1024) return undefined;
+  return { ok: false, message: `${file.name} is larger than the ${area.maxMb} MB limit.` };
+}
+
+/** Phase 3: files chosen, submitted or dropped go into the queue in the order given. */
+function listen(area: Area, input: HTMLInputElement, queue: UploadQueue<Entry>, opts: UploadAreaOptions): void {
   const enqueue = (files: FileList | File[] | null | undefined) => {
-    if (running === 0 && waiting.length === 0) summary.textContent = '';
+    const wasIdle = queue.idle;
+    if (wasIdle) area.summary.textContent = '';
     for (const file of Array.from(files ?? [])) {
-      triedInBatch++;
-      const row = addRow(file);
-      if (Number.isFinite(maxMb) && maxMb > 0 && file.size > maxMb * 1024 * 1024) {
-        finish(row, { ok: false, message: `${file.name} is larger than the ${maxMb} MB limit.` });
-        continue;
-      }
-      waiting.push({ file, row });
+      const entry = { file, row: addRow(area.list, file) };
+      const refusal = tooLarge(area, file);
+      if (refusal) queue.refuseNow(entry, refusal);
+      else queue.add(entry);
     }
-    if (running === 0 && waiting.length === 0) triedInBatch = 0; // all refused before sending
-    pump();
+    if (wasIdle && !queue.idle) opts.onBusyChange?.(true);
   };
-
   input.addEventListener('change', () => {
     enqueue(input.files);
     input.value = '';
   });
-  form.addEventListener('submit', (e) => {
+  area.form.addEventListener('submit', (e) => {
     e.preventDefault();
     enqueue(input.files);
     input.value = '';
   });
-
-  const dropTarget = section ?? form;
-  const over = (on: boolean) => zone.classList.toggle('audio-merge-dropzone--over', on);
+  const dropTarget = area.section ?? area.form;
+  const over = (on: boolean) => area.zone.classList.toggle('audio-merge-dropzone--over', on);
   dropTarget.addEventListener('dragover', (e) => {
     e.preventDefault();
     over(true);
@@ -172,7 +134,10 @@ export function enhanceUploadForm(form: HTMLFormElement, opts: UploadAreaOptions
     over(false);
     enqueue(e.dataTransfer?.files);
   });
-  // A file dropped just beside the zone must not make the browser open it and leave the page.
+}
+
+/** A file dropped just beside the zone must not make the browser open it and leave the page. */
+function guardWindow(doc: Document): void {
   const win = doc.defaultView;
   const carriesFiles = (e: DragEvent) => Array.from(e.dataTransfer?.types ?? []).includes('Files');
   win?.addEventListener('dragover', (e) => {
@@ -181,4 +146,12 @@ export function enhanceUploadForm(form: HTMLFormElement, opts: UploadAreaOptions
   win?.addEventListener('drop', (e) => {
     if (carriesFiles(e)) e.preventDefault();
   });
+}
+
+export function enhanceUploadForm(form: HTMLFormElement, opts: UploadAreaOptions = {}): void {
+  const input = form.querySelector<HTMLInputElement>('input[type="file"]');
+  if (!input) return;
+  const area = buildArea(form, input);
+  listen(area, input, buildQueue(area, opts), opts);
+  guardWindow(area.doc);
 }

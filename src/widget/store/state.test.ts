@@ -1,66 +1,114 @@
 import { describe, expect, it } from 'vitest';
 import type { AudioItem } from '../../shared/types.js';
-import { initialState, keepOrder, livePosition, moveItem, parseItems, percentOf, statusLabel, widgetReducer } from './state.js';
+import { texts } from '../texts.js';
+import { initialState, parseItems, statusLine, widgetReducer, type WidgetAction, type WidgetState } from './state.js';
+import { parseStatus } from './status.js';
 
 const item = (id: string, filename = `${id}.mp3`): AudioItem => ({ id, sid: 's1', newfilename: `n${id}`, format: 'mp3', filename });
 const abc = [item('a'), item('b'), item('c')];
+const ids = (s: WidgetState) => s.items.map((i) => i.id);
+const run = (actions: WidgetAction[], from: WidgetState = initialState) => actions.reduce(widgetReducer, from);
+const loaded = run([{ type: 'loaded', items: abc }]);
+const status = (payload: Record<string, unknown>): WidgetAction => ({ type: 'status', status: parseStatus(payload)! });
+const merging = run([{ type: 'makePressed', requestId: 'r1' }], loaded);
 
 describe('widget state', () => {
-  it('starts in the list view with progress text "0"', () => {
-    expect(initialState).toEqual({ showSpinner: false, items: [], progress: '0', percent: 0 });
+  it('starts in the list view, idle, loading, with progress text "0"', () => {
+    expect(initialState).toMatchObject({ phase: 'idle', showSpinner: false, items: [], progress: '0', percent: 0, load: 'loading' });
   });
 
-  it('loaded replaces the items in the order given', () => {
-    const s = widgetReducer(initialState, { type: 'loaded', items: abc });
-    expect(s.items.map((i) => i.id)).toEqual(['a', 'b', 'c']);
+  it('loaded shows the items in the order the server gave', () => {
+    expect(ids(loaded)).toEqual(['a', 'b', 'c']);
+    expect(loaded.load).toBe('loaded');
   });
 
-  it('a reload keeps the order chosen: new items join the end, gone items leave', () => {
-    const chosen = widgetReducer({ ...initialState, items: abc }, { type: 'reordered', activeId: 'c', overId: 'a' });
-    const renamed = { ...item('a'), filename: 'fresh.mp3' };
-    const s = widgetReducer(chosen, { type: 'loaded', items: [renamed, item('c'), item('d'), item('e')] });
-    expect(s.items.map((i) => i.id)).toEqual(['c', 'a', 'd', 'e']);
-    expect(s.items[1].filename).toBe('fresh.mp3');
-    expect(keepOrder([], abc)).toEqual(abc);
+  it('a failed load says so instead of looking like an empty list', () => {
+    const s = run([{ type: 'loadFailed', reason: 'The server is down' }]);
+    expect(s).toMatchObject({ load: 'failed', loadError: 'The server is down', items: [] });
+    // Once there is a list, a failed reload keeps it and says what went wrong.
+    const t = run([{ type: 'loadFailed', reason: 'gone' }], loaded);
+    expect(t).toMatchObject({ load: 'loaded', notice: texts.loadFailed('gone') });
+    expect(ids(t)).toEqual(['a', 'b', 'c']);
   });
 
-  it('reordering moves the dragged item to where it was dropped', () => {
-    const s = widgetReducer({ ...initialState, items: abc }, { type: 'reordered', activeId: 'c', overId: 'a' });
-    expect(s.items.map((i) => i.id)).toEqual(['c', 'a', 'b']);
-    const t = widgetReducer(s, { type: 'reordered', activeId: 'c', overId: 'b' });
-    expect(t.items.map((i) => i.id)).toEqual(['a', 'b', 'c']);
+  it('uploading is a state of the list view, and only of it', () => {
+    expect(run([{ type: 'uploading', busy: true }], loaded).phase).toBe('uploading');
+    expect(run([{ type: 'uploading', busy: true }, { type: 'uploading', busy: false }], loaded).phase).toBe('idle');
+    expect(run([{ type: 'uploading', busy: true }], merging).phase).toBe('merging');
   });
 
-  it('an unknown id or a drop in place leaves the order alone', () => {
-    expect(moveItem(abc, 'a', 'zz')).toBe(abc);
-    expect(moveItem(abc, 'b', 'b')).toBe(abc);
+  it('a removed row leaves the list at once and comes back where it was on undo', () => {
+    const removed = run([{ type: 'removed', id: 'b' }], loaded);
+    expect(ids(removed)).toEqual(['a', 'c']);
+    expect(removed.removals).toEqual([{ item: abc[1], index: 1 }]);
+    // A reload meanwhile (the server still has it) does not bring it back.
+    expect(ids(run([{ type: 'loaded', items: abc }], removed))).toEqual(['a', 'c']);
+    const undone = run([{ type: 'removalUndone', id: 'b' }], removed);
+    expect(ids(undone)).toEqual(['a', 'b', 'c']);
+    expect(undone.removals).toEqual([]);
+    const done = run([{ type: 'removalDone', id: 'b' }], removed);
+    expect(ids(done)).toEqual(['a', 'c']);
+    expect(done.removals).toEqual([]);
   });
 
-  it('make moves to the progress view and freezes the order', () => {
-    const s = widgetReducer({ ...initialState, items: abc }, { type: 'makePressed' });
-    expect(s.showSpinner).toBe(true);
-    expect(s.progress).toBe('0');
-    const t = widgetReducer(s, { type: 'reordered', activeId: 'c', overId: 'a' });
-    expect(t.items.map((i) => i.id)).toEqual(['a', 'b', 'c']);
+  it('a removal the server refused puts the row back and says why', () => {
+    const s = run([{ type: 'removed', id: 'a' }, { type: 'removalFailed', id: 'a', reason: 'The server is busy' }], loaded);
+    expect(ids(s)).toEqual(['a', 'b', 'c']);
+    expect(s.notice).toBe(texts.removeFailed('a.mp3', 'The server is busy'));
   });
 
-  it('a whole-number status moves the bar; a message is shown and leaves the bar', () => {
-    let s = widgetReducer({ ...initialState, showSpinner: true }, { type: 'status', data: '42' });
-    expect(s).toMatchObject({ progress: '42', percent: 42 });
-    s = widgetReducer(s, { type: 'status', data: 'Joining chapter.mp3' });
-    expect(s).toMatchObject({ progress: 'Joining chapter.mp3', percent: 42 });
-    s = widgetReducer(s, { type: 'status', data: '12.5' });
-    expect(s).toMatchObject({ progress: '12.5', percent: 42 });
-    s = widgetReducer(s, { type: 'status', data: '100' });
-    expect(s).toMatchObject({ progress: '100', percent: 100 });
+  it('make moves to the progress view with its requestId and freezes the order', () => {
+    expect(merging).toMatchObject({ phase: 'merging', showSpinner: true, requestId: 'r1', progress: '0', percent: 0 });
+    expect(ids(run([{ type: 'reordered', activeId: 'c', overId: 'a' }], merging))).toEqual(['a', 'b', 'c']);
+    expect(run([{ type: 'removed', id: 'a' }], merging).items).toHaveLength(3);
+    // Nothing to merge: nothing happens.
+    expect(run([{ type: 'makePressed', requestId: 'r' }])).toBe(initialState);
   });
 
-  it('the status line shows a whole number as a percentage', () => {
-    expect(statusLabel('0')).toBe('0%');
-    expect(statusLabel('73')).toBe('73%');
-    expect(statusLabel('bad.wav is not audio')).toBe('bad.wav is not audio');
-    expect(percentOf('250')).toBe(100);
-    expect(percentOf('-3')).toBeNull();
+  it("follows only its own merge's events, and the bar never moves backwards", () => {
+    let s = run([status({ data: '35', requestId: 'r1', state: 'running', percent: 35 })], merging);
+    expect(s).toMatchObject({ progress: '35', percent: 35 });
+    s = run([status({ data: '80', requestId: 'other', state: 'running', percent: 80 })], s);
+    expect(s.percent).toBe(35);
+    s = run([status({ data: '20', requestId: 'r1', state: 'running', percent: 20 })], s);
+    expect(s.percent).toBe(35);
+    expect(statusLine(s)).toBe('35%');
+    s = run([status({ data: 'Encoding bravo.mp3', requestId: 'r1', state: 'running', percent: null })], s);
+    expect(s).toMatchObject({ progress: 'Encoding bravo.mp3', percent: 35 });
+    expect(statusLine(s)).toBe('Encoding bravo.mp3');
+  });
+
+  it("a server that sends only data still moves the bar (SPEC: each event replaces the text)", () => {
+    const s = run([status({ data: '42' }), status({ data: 'Joining' })], merging);
+    expect(s).toMatchObject({ progress: 'Joining', percent: 42 });
+  });
+
+  it('succeeded is done at 100%; failed and cancelled end with their message', () => {
+    expect(run([status({ data: '100', requestId: 'r1', state: 'succeeded', percent: 100 })], merging)).toMatchObject({ phase: 'done', percent: 100 });
+    const failed = run([status({ data: 'The server restarted while this merge was running', requestId: 'r1', state: 'failed', percent: 40 })], merging);
+    expect(failed).toMatchObject({ phase: 'failed', message: 'The server restarted while this merge was running', showSpinner: true });
+    expect(statusLine(failed)).toBe('The server restarted while this merge was running');
+    // Events after the end change nothing.
+    expect(run([status({ data: '90', requestId: 'r1', state: 'running', percent: 90 })], failed)).toBe(failed);
+    const cancelled = run([status({ data: '40', requestId: 'r1', state: 'cancelled', percent: 40 })], merging);
+    expect(cancelled).toMatchObject({ phase: 'failed', message: texts.mergeCancelled });
+  });
+
+  it('a merge found running on load shows in the progress view, following its requestId', () => {
+    const found = parseStatus({ data: '37', requestId: 'r9', state: 'running', percent: 37 })!;
+    const s = run([{ type: 'attached', status: { ...found, requestId: 'r9' } }], loaded);
+    expect(s).toMatchObject({ phase: 'merging', showSpinner: true, requestId: 'r9', percent: 37 });
+  });
+
+  it('an expired session says so; the list gives way to it', () => {
+    const s = run([{ type: 'expired' }], loaded);
+    expect(s).toMatchObject({ phase: 'expired', message: texts.expired, showSpinner: false });
+    expect(statusLine(run([{ type: 'expired' }], merging))).toBe(texts.expired);
+  });
+
+  it('a lost connection says so while the merge is followed', () => {
+    expect(run([{ type: 'connectionLost' }], merging).progress).toBe(texts.connectionLost);
+    expect(run([{ type: 'connectionLost' }], loaded)).toBe(loaded);
   });
 
   it('parses the item list from the JSON text, also when it is a JSON string', () => {
@@ -71,14 +119,5 @@ describe('widget state', () => {
     expect(parseItems('[{"id":7,"sid":"s","newfilename":"n","format":"wav","filename":"f.wav"},{"x":1}]')).toEqual([
       { id: '7', sid: 's', newfilename: 'n', format: 'wav', filename: 'f.wav' },
     ]);
-  });
-
-  it('while dragging, the numbers follow where the rows would land', () => {
-    // Dragging the last of four to the top: it becomes 0, the others shift down by one.
-    expect([0, 1, 2, 3].map((i) => livePosition(i, 3, 0))).toEqual([1, 2, 3, 0]);
-    // Dragging the first to the third place.
-    expect([0, 1, 2, 3].map((i) => livePosition(i, 0, 2))).toEqual([2, 0, 1, 3]);
-    // No drag: as they stand.
-    expect([0, 1, 2].map((i) => livePosition(i, -1, -1))).toEqual([0, 1, 2]);
   });
 });

@@ -1,89 +1,172 @@
-// The widget's state as a plain reducer, so its rules are tested without a browser (SPEC section 3-4).
+// The widget's state and its rules, as a plain reducer tested without a browser (docs/api.md section 4).
+// Side effects (calls, timers, the socket) live in widget-store.ts; this file only decides.
 import type { AudioItem } from '../../shared/types.js';
+import { texts } from '../texts.js';
+import { insertAt, keepOrder, moveItem } from './order.js';
+import { isFollowed, percentOf, type MergeStatus } from './status.js';
+
+/**
+ * Every state a person can see. idle/uploading: the list. merging: the progress view, following
+ * one merge. done: that merge succeeded (100% shows until the reload). failed: it ended otherwise,
+ * its message shows with a reload button. expired: the session is gone, only a reload helps.
+ */
+export type Phase = 'idle' | 'uploading' | 'merging' | 'done' | 'failed' | 'expired';
+
+export type LoadState = 'loading' | 'loaded' | 'failed';
+
+/** A row removed on screen whose delete waits for the undo window to pass. */
+export interface PendingRemoval {
+  item: AudioItem;
+  index: number;
+}
 
 export interface WidgetState {
-  /** true selects the progress view; there is no way back short of a reload. */
+  phase: Phase;
+  /** SPEC: true selects the progress view; there is no way back short of a reload. */
   showSpinner: boolean;
+  /** SPEC: the list, in merge order. */
   items: AudioItem[];
-  /** The status text: starts at "0", replaced by each NewStatus payload. */
+  /** SPEC: the status text, starts at "0", replaced by each of the followed merge's events. */
   progress: string;
-  /** Where the bar stands, 0-100; moved only by whole-number statuses. */
+  /** Where the bar stands, 0-100; it never moves backwards. */
   percent: number;
+  load: LoadState;
+  /** Why the list could not be loaded, when load is 'failed'. */
+  loadError: string | null;
+  /** Something the list could not do (remove a file, save the order), for a person. */
+  notice: string | null;
+  removals: PendingRemoval[];
+  /** The followed merge's requestId (null when it was made without one). */
+  requestId: string | null;
+  /** The message shown when failed or expired. */
+  message: string | null;
+  cancelling: boolean;
 }
 
 export type WidgetAction =
   | { type: 'loaded'; items: AudioItem[] }
+  | { type: 'loadFailed'; reason: string }
+  | { type: 'uploading'; busy: boolean }
   | { type: 'reordered'; activeId: string; overId: string }
-  | { type: 'makePressed' }
-  | { type: 'status'; data: string };
+  | { type: 'removed'; id: string }
+  | { type: 'removalUndone'; id: string }
+  | { type: 'removalDone'; id: string }
+  | { type: 'removalFailed'; id: string; reason: string }
+  | { type: 'notice'; text: string | null }
+  | { type: 'makePressed'; requestId: string }
+  | { type: 'attached'; status: MergeStatus & { requestId: string | null } }
+  | { type: 'status'; status: MergeStatus }
+  | { type: 'connectionLost' }
+  | { type: 'succeeded' }
+  | { type: 'failed'; message: string }
+  | { type: 'expired' }
+  | { type: 'cancelRequested' };
 
-export const initialState: WidgetState = { showSpinner: false, items: [], progress: '0', percent: 0 };
+export const initialState: WidgetState = {
+  phase: 'idle',
+  showSpinner: false,
+  items: [],
+  progress: '0',
+  percent: 0,
+  load: 'loading',
+  loadError: null,
+  notice: null,
+  removals: [],
+  requestId: null,
+  message: null,
+  cancelling: false,
+};
 
-const WHOLE_NUMBER = /^\s*\d+\s*$/;
+/** The list view's phases: the only ones in which the list may change or a merge be made. */
+export const inList = (s: Pick<WidgetState, 'phase'>) => s.phase === 'idle' || s.phase === 'uploading';
+const following = (s: WidgetState) => s.phase === 'merging' || s.phase === 'done';
 
-/** The bar position a status text stands for, or null when it is a message for a person. */
-export function percentOf(text: string): number | null {
-  if (!WHOLE_NUMBER.test(text)) return null;
-  return Math.min(100, Math.max(0, Number.parseInt(text, 10)));
-}
-
-/** What the status line shows: a whole number as "N%", anything else as it came. */
-export function statusLabel(progress: string): string {
-  const p = percentOf(progress);
-  return p === null ? progress : `${p}%`;
-}
-
-/** The list with the item `activeId` moved to where `overId` stands. */
-export function moveItem(items: AudioItem[], activeId: string, overId: string): AudioItem[] {
-  const from = items.findIndex((i) => i.id === activeId);
-  const to = items.findIndex((i) => i.id === overId);
-  if (from < 0 || to < 0 || from === to) return items;
-  const next = items.slice();
-  const [moved] = next.splice(from, 1);
-  next.splice(to, 0, moved);
+function withStatus(state: WidgetState, status: MergeStatus): WidgetState {
+  const percent = Math.max(state.percent, status.percent ?? state.percent);
+  const next = { ...state, progress: status.data, percent };
+  if (status.state === 'succeeded') return { ...next, phase: 'done', percent: 100 };
+  if (status.state === 'failed' || status.state === 'cancelled') {
+    const fallback = status.state === 'failed' ? texts.mergeFailed : texts.mergeCancelled;
+    const said = percentOf(status.data) === null && status.data.trim() !== '';
+    return { ...next, phase: 'failed', message: said ? status.data : fallback };
+  }
   return next;
 }
 
-/**
- * The list from a fresh load, keeping the order the person has already chosen: known items stay
- * where they were (with the fresh data), new ones join the end in the order loaded, gone ones go.
- */
-export function keepOrder(current: AudioItem[], loaded: AudioItem[]): AudioItem[] {
-  const fresh = new Map(loaded.map((i) => [i.id, i]));
-  const kept = current.flatMap((i) => fresh.get(i.id) ?? []);
-  const known = new Set(current.map((i) => i.id));
-  return [...kept, ...loaded.filter((i) => !known.has(i.id))];
-}
-
-/**
- * Where the row at `index` lands if the drag in progress (activeIndex -> overIndex) is dropped now,
- * so the numbers follow the order on screen while dragging; -1 means no drag.
- */
-export function livePosition(index: number, activeIndex: number, overIndex: number): number {
-  if (activeIndex < 0 || overIndex < 0) return index;
-  if (index === activeIndex) return overIndex;
-  if (activeIndex < overIndex && index > activeIndex && index <= overIndex) return index - 1;
-  if (overIndex < activeIndex && index >= overIndex && index < activeIndex) return index + 1;
-  return index;
+function removalsReducer(state: WidgetState, action: WidgetAction): WidgetState {
+  switch (action.type) {
+    case 'removed': {
+      const index = state.items.findIndex((i) => i.id === action.id);
+      if (index < 0 || !inList(state)) return state;
+      const removals = [...state.removals, { item: state.items[index], index }];
+      return { ...state, items: state.items.filter((i) => i.id !== action.id), removals };
+    }
+    case 'removalUndone':
+    case 'removalFailed': {
+      const pending = state.removals.find((r) => r.item.id === action.id);
+      if (!pending) return state;
+      const removals = state.removals.filter((r) => r !== pending);
+      const notice = action.type === 'removalFailed' ? texts.removeFailed(pending.item.filename, action.reason) : state.notice;
+      // Once the merge is under way the list is frozen; the row comes back with the next page.
+      const items = inList(state) ? insertAt(state.items, pending.item, pending.index) : state.items;
+      return { ...state, items, removals, notice };
+    }
+    case 'removalDone':
+      return { ...state, removals: state.removals.filter((r) => r.item.id !== action.id) };
+    default:
+      return state;
+  }
 }
 
 export function widgetReducer(state: WidgetState, action: WidgetAction): WidgetState {
   switch (action.type) {
-    case 'loaded':
-      return { ...state, items: keepOrder(state.items, action.items) };
+    case 'loaded': {
+      const hidden = new Set(state.removals.map((r) => r.item.id));
+      return { ...state, load: 'loaded', loadError: null, items: keepOrder(state.items, action.items, hidden) };
+    }
+    case 'loadFailed':
+      return state.load === 'loaded' ? { ...state, notice: texts.loadFailed(action.reason) } : { ...state, load: 'failed', loadError: action.reason };
+    case 'uploading':
+      return inList(state) ? { ...state, phase: action.busy ? 'uploading' : 'idle' } : state;
     case 'reordered': {
       // The order is frozen once the merge has been asked for.
-      if (state.showSpinner) return state;
+      if (!inList(state)) return state;
       const items = moveItem(state.items, action.activeId, action.overId);
       return items === state.items ? state : { ...state, items };
     }
+    case 'removed':
+    case 'removalUndone':
+    case 'removalDone':
+    case 'removalFailed':
+      return removalsReducer(state, action);
+    case 'notice':
+      return { ...state, notice: action.text };
     case 'makePressed':
-      return { ...state, showSpinner: true };
-    case 'status': {
-      const p = percentOf(action.data);
-      return { ...state, progress: action.data, percent: p ?? state.percent };
-    }
+      if (!inList(state) || state.items.length === 0) return state;
+      return { ...state, phase: 'merging', showSpinner: true, requestId: action.requestId, progress: '0', percent: 0 };
+    case 'attached':
+      if (!inList(state)) return state;
+      return withStatus({ ...state, phase: 'merging', showSpinner: true, requestId: action.status.requestId, percent: 0 }, action.status);
+    case 'status':
+      if (!following(state) || !isFollowed(action.status, state.requestId)) return state;
+      return withStatus(state, action.status);
+    case 'connectionLost':
+      return state.phase === 'merging' ? { ...state, progress: texts.connectionLost } : state;
+    case 'succeeded':
+      return following(state) ? { ...state, phase: 'done', progress: '100', percent: 100 } : state;
+    case 'failed':
+      return following(state) ? { ...state, phase: 'failed', message: action.message } : state;
+    case 'expired':
+      return { ...state, phase: 'expired', message: texts.expired };
+    case 'cancelRequested':
+      return state.phase === 'merging' ? { ...state, cancelling: true } : state;
   }
+}
+
+/** What the status line says: the failure, or the bar's percentage, or the latest message. */
+export function statusLine(state: Pick<WidgetState, 'phase' | 'progress' | 'percent' | 'message'>): string {
+  if ((state.phase === 'failed' || state.phase === 'expired') && state.message) return state.message;
+  return percentOf(state.progress) === null ? state.progress : texts.percent(state.percent);
 }
 
 /**

@@ -143,4 +143,27 @@ describe('GET /results/{sid}/{id}.mp3', () => {
     expect(page.body).toContain(`href="/results/${owner.sid}/res1.mp3?download=1" download>Download</a>`);
     expect(page.body).toContain('<li>voice.wav</li>');
   });
+
+  it('serves a result in its own format and MIME type, and only under its own extension', async () => {
+    const m4a = await makeTone(path.join(dir, 'merged.m4a'), { seconds: 1 });
+    const bytes = await readFile(m4a);
+    await t.store.addJob(job('job2', owner.sid, [item.id], owner.appid, { status: 'succeeded', resultId: 'res2', startedAt: 1, finishedAt: 2 }));
+    const result = {
+      id: 'res2', sid: owner.sid, jobId: 'job2', file: 'res2.m4b', downloadName: 'Book 2026-11-21 1430.m4b', format: 'm4b',
+      duration: 1, size: bytes.length, sources: ['voice.wav'], chapters: [{ title: 'Voice', start: 0, end: 1 }], createdAt: Date.now(),
+    };
+    await mkdir(t.storage.resultsDir(owner.sid), { recursive: true });
+    await copyFile(m4a, t.storage.resultPath(result));
+    await t.store.addResult(result);
+    const res = await get(`/results/${owner.sid}/res2.m4b`);
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toBe('audio/mp4');
+    expect(res.rawPayload.equals(bytes)).toBe(true);
+    expect((await get(`/results/${owner.sid}/res2.mp3`)).statusCode).toBe(404);
+    const download = await get(`/results/${owner.sid}/res2.m4b?download=1`);
+    expect(download.headers['content-disposition']).toContain('filename="Book 2026-11-21 1430.m4b"');
+    const page = await get('/');
+    expect(page.body).toContain(`src="/results/${owner.sid}/res2.m4b"`);
+    expect(page.body).toContain('class="audio-merge-chapter" data-start="0"');
+  });
 });

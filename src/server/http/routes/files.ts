@@ -1,9 +1,10 @@
-// GET /upload/{sid}/{newfilename}.{format} and GET /results/{sid}/{id}.mp3, with Range.
+// GET /upload/{sid}/{newfilename}.{format} and GET /results/{sid}/{id}.{format}, with Range.
 // The file is found by looking the names up in the database; its bytes come from FileStorage only.
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { fail } from '../errors.js';
 import { contentTypeFor, parseRange } from '../../files/range.js';
 import { requireSession } from '../session.js';
+import { documented, resultFileSchema, uploadFileSchema } from './schemas.js';
 import { resultRef, uploadRef, type FileRef, type FileStorage } from '../../files/storage.js';
 import type { Store } from '../../data/store.js';
 
@@ -55,7 +56,7 @@ export function attachment(name: string): string {
 }
 
 export async function filesRoutes(app: FastifyInstance, { store, files }: FilesRouteDeps): Promise<void> {
-  app.get<{ Params: FileParams }>('/upload/:sid/:file', async (request, reply) => {
+  app.get<{ Params: FileParams }>('/upload/:sid/:file', documented(uploadFileSchema), async (request, reply) => {
     const session = requireSession(request);
     const { sid, file } = request.params;
     if (sid !== session.sid) fail('foreignFile');
@@ -66,15 +67,15 @@ export async function filesRoutes(app: FastifyInstance, { store, files }: FilesR
     return sendFile(reply, files, uploadRef(item), contentTypeFor(item.format), request.headers.range);
   });
 
-  app.get<{ Params: FileParams; Querystring: { download?: string } }>('/results/:sid/:file', async (request, reply) => {
+  app.get<{ Params: FileParams; Querystring: { download?: string } }>('/results/:sid/:file', documented(resultFileSchema), async (request, reply) => {
     const session = requireSession(request);
     const { sid, file } = request.params;
     if (sid !== session.sid) fail('foreignFile');
-    const m = /^([A-Za-z0-9_-]{1,128})\.mp3$/.exec(file);
+    const m = STORED_NAME.exec(file);
     if (!m) fail('notFound');
     const result = await store.getResult(session.sid, m[1]);
-    if (!result) fail('notFound');
+    if (!result || result.format !== m[2]) fail('notFound');
     if (request.query.download === '1') reply.header('content-disposition', attachment(result.downloadName));
-    return sendFile(reply, files, resultRef(result), 'audio/mpeg', request.headers.range);
+    return sendFile(reply, files, resultRef(result), contentTypeFor(result.format), request.headers.range);
   });
 }

@@ -1,6 +1,7 @@
 // GET /healthz and GET /readyz, for load balancers: the first answers while the process is up; the
 // second only while everything a request needs answers (database, queue, files), naming what does not.
 import type { FastifyInstance } from 'fastify';
+import { documented, healthzSchema, readyzSchema } from './schemas.js';
 
 export interface ReadinessCheck {
   /** What a person operating the service calls it: "database", "queue", "files". */
@@ -19,9 +20,9 @@ function within<T>(p: Promise<T>, ms: number): Promise<T> {
 }
 
 export async function healthRoutes(app: FastifyInstance, { checks }: { checks: ReadinessCheck[] }): Promise<void> {
-  app.get('/healthz', async () => ({ ok: true }));
+  app.get('/healthz', documented(healthzSchema), async () => ({ ok: true }));
 
-  app.get('/readyz', async (request, reply) => {
+  app.get('/readyz', documented(readyzSchema), async (request, reply) => {
     const results = await Promise.all(
       checks.map(async (c) => {
         try {

@@ -1,10 +1,21 @@
-// POST /app/merge/getDataJson {"appid"}: this session's items for the appid, in the saved order.
+// The session's list of items (docs/api.md section 3): getDataJson {"appid"} in the saved order,
+// deleteItem {"id"} (the row and its stored file), saveOrder {"appid", "ids"}.
 import type { FastifyInstance } from 'fastify';
 import type { AudioItem } from '../../../shared/types.js';
 import { requireSession } from '../session.js';
+import { APPID_PATTERN, documented, getDataJsonSchema } from './schemas.js';
+import type { AppConfig } from '../../config.js';
 import type { ItemRow, Store } from '../../data/store.js';
+import { uploadRef, type FileStorage } from '../../files/storage.js';
+import { fail } from '../errors.js';
 
-export const APPID_PATTERN = '^[A-Za-z0-9_.-]{1,100}$';
+const ID_SCHEMA = { type: 'string', minLength: 1, maxLength: 200 } as const;
+
+export interface ItemsRouteDeps {
+  store: Store;
+  files: FileStorage;
+  config: Pick<AppConfig, 'maxFiles'>;
+}
 
 export function toAudioItem(row: ItemRow): AudioItem {
   return {
@@ -18,20 +29,27 @@ export function toAudioItem(row: ItemRow): AudioItem {
   };
 }
 
-export async function itemsRoutes(app: FastifyInstance, { store }: { store: Store }): Promise<void> {
+/** Another session's item is refused (403), one that does not exist is not found (404). */
+async function ownItem(store: Store, sid: string, id: string): Promise<ItemRow> {
+  const item = await store.itemById(id);
+  if (!item) fail('notFound');
+  if (item.sid !== sid) fail('foreignItem');
+  return item;
+}
+
+/** A merge waiting or running reads this item's file: it stays until that merge has ended. */
+async function refuseIfInMerge(store: Store, item: ItemRow): Promise<void> {
+  const job = await store.latestJob(item.sid);
+  if (job && (job.status === 'queued' || job.status === 'running') && job.itemIds.includes(item.id)) fail('itemInMerge');
+}
+
+export async function itemsRoutes(app: FastifyInstance, { store, files, config }: ItemsRouteDeps): Promise<void> {
   // The store may hand back the same list while a session's items are unchanged: serialise it once.
   const answers = new WeakMap<readonly ItemRow[], string>();
   app.post<{ Body: { appid: string } }>(
     '/app/merge/getDataJson',
-    {
-      schema: {
-        body: {
-          type: 'object',
-          required: ['appid'],
-          properties: { appid: { type: 'string', pattern: APPID_PATTERN } },
-        },
-      },
-    },
+    // This body schema validates (a bad appid is a 400); the answer is sent as text, never filtered.
+    { schema: getDataJsonSchema, serializerCompiler: documented(getDataJsonSchema).serializerCompiler },
     async (request, reply) => {
       const session = requireSession(request);
       const rows = await store.listItems(session.sid, request.body.appid);
@@ -41,6 +59,47 @@ export async function itemsRoutes(app: FastifyInstance, { store }: { store: Stor
         answers.set(rows, json);
       }
       return reply.type('application/json; charset=utf-8').send(json);
+    },
+  );
+
+  app.post<{ Body: { id: string } }>(
+    '/app/merge/deleteItem',
+    { schema: { body: { type: 'object', required: ['id'], properties: { id: ID_SCHEMA } } } },
+    async (request) => {
+      const session = requireSession(request);
+      const item = await ownItem(store, session.sid, request.body.id);
+      await refuseIfInMerge(store, item);
+      // The row first: once it is gone no merge can pick the file up; a second delete finds nothing.
+      const deleted = await store.deleteItem(session.sid, item.id);
+      if (!deleted) fail('notFound');
+      await files.remove(uploadRef(deleted));
+      request.log.info({ item: deleted.id }, 'item deleted');
+      return { ok: true };
+    },
+  );
+
+  app.post<{ Body: { appid: string; ids: string[] } }>(
+    '/app/merge/saveOrder',
+    {
+      schema: {
+        body: {
+          type: 'object',
+          required: ['appid', 'ids'],
+          properties: {
+            appid: { type: 'string', pattern: APPID_PATTERN },
+            ids: { type: 'array', items: ID_SCHEMA, maxItems: config.maxFiles, uniqueItems: true },
+          },
+        },
+      },
+    },
+    async (request) => {
+      const session = requireSession(request);
+      const { appid, ids } = request.body;
+      // Nothing is saved unless every id is one of this session's items of this appid.
+      const owned = await store.itemsOwnedBy(session.sid, ids);
+      if (owned.length !== ids.length || owned.some((i) => i.appid !== appid)) fail('foreignItem');
+      await store.saveOrder(session.sid, appid, ids);
+      return { ok: true };
     },
   );
 }

@@ -2,7 +2,7 @@
 // in-process job queue over an in-memory store, and a scripted merge. The whole app is tested in test/.
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { InputError, OutputError } from '../../../engine/errors.js';
+import { InputError, OutputError } from '../../../engine/index.js';
 import { clockAt } from '../../../shared/clock.js';
 import { statusChannel } from '../../../shared/types.js';
 import { tempDir } from '../../../../test/support/audio-fixtures.js';
@@ -73,6 +73,42 @@ describe('POST /app/merge/mergemp3', () => {
     expect(job).toMatchObject({ sid: 'S1', appid: 'app', status: 'succeeded', itemIds: ['item-S1-2', 'item-S1-0', 'item-S1-2'], createdAt: NOW, startedAt: NOW, finishedAt: NOW });
     expect(await store.listResults('S1')).toEqual([expect.objectContaining({ createdAt: NOW, downloadName: downloadName(new Date(NOW)) })]);
     expect(realtime.dataOn(statusChannel('app', 'S1')).at(-1)).toBe('100');
+  });
+
+  it('merges in the format the options ask for, stored and named with its extension, chapters kept', async () => {
+    const res = await post({ items: [{ id: 'item-S1-0' }, { id: 'item-S1-1' }], options: { format: 'm4b', title: 'My Book', chapters: true }, requestId: 'req-1' });
+    expect(res.statusCode).toBe(200);
+    expect(calls[0].opts).toMatchObject({ format: 'm4b', title: 'My Book', chapters: true });
+    expect(calls[0].output).toMatch(/merged\.m4b$/);
+    const [result] = await store.listResults('S1');
+    expect(result).toMatchObject({ format: 'm4b', file: `${result.id}.m4b`, chapters: [{ title: 'a.mp3', start: 0, end: 1 }, { title: 'b.wav', start: 1, end: 2 }] });
+    expect(result.downloadName).toMatch(/^My Book \d{4}-\d\d-\d\d \d{4}\.m4b$/);
+    const [job] = store.jobs.values();
+    expect(job).toMatchObject({ requestId: 'req-1', options: { format: 'm4b', title: 'My Book', chapters: true } });
+    // The same title again: another name, never the same download name twice.
+    await post({ items: [{ id: 'item-S1-0' }], options: { format: 'm4b', title: 'My Book' } });
+    const names = (await store.listResults('S1')).map((r) => r.downloadName);
+    expect(new Set(names).size).toBe(2);
+  });
+
+  it('makes an MP3 exactly as before when no options are given', async () => {
+    await post({ items: [{ id: 'item-S1-0' }] });
+    expect(calls[0].opts.format).toBe('mp3');
+    const [result] = await store.listResults('S1');
+    expect(result).toMatchObject({ format: 'mp3', file: `${result.id}.mp3` });
+    expect(result.downloadName).toMatch(/^merged-\d{4}-\d\d-\d\d-\d{4}\.mp3$/);
+  });
+
+  it.each([
+    [{ format: 'aiff' }, 'Option "format" must be one of mp3, m4b, m4a, opus, ogg, flac, wav'],
+    [{ bitrate: 'high' }, 'Option "bitrate" must be a whole number of kb/s from 8 to 320'],
+    [{ speed: 2 }, 'Unknown option "speed"'],
+  ])('refuses the invalid option %j with 400 naming it, and queues nothing', async (options, message) => {
+    const res = await post({ items: [{ id: 'item-S1-0' }], options });
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toEqual({ error: message });
+    expect(store.jobs.size).toBe(0);
+    expect(calls).toHaveLength(0);
   });
 
   it('refuses an item from another session with 403 and queues nothing', async () => {

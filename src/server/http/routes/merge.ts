@@ -1,4 +1,4 @@
-// POST /app/merge/mergemp3 (CONTRACT section 3): {"items":[item...]} in the wanted order.
+// POST /app/merge/mergemp3 (docs/api.md section 3): {"items":[item...], "requestId"?} in the wanted order.
 // Only each item's `id` is read; everything else comes from the database. The same id may appear
 // more than once (a person may want a segment twice). Answers when the merge has finished.
 import { randomUUID } from 'node:crypto';
@@ -9,7 +9,9 @@ import type { AppConfig } from '../../config.js';
 import { AppError, fail } from '../errors.js';
 import { QueueClosedError } from '../../jobs/job-errors.js';
 import { queuedJobRow, type JobOutcome, type JobQueue, type MergeJobData } from '../../jobs/queue.js';
+import { checkMergeOptions, type MergeOptionsData } from '../../jobs/merge-options.js';
 import { requireSession } from '../session.js';
+import { documented, mergeSchema } from './schemas.js';
 import type { Store } from '../../data/store.js';
 
 export interface MergeRouteDeps {
@@ -36,6 +38,19 @@ export function orderedIds(body: unknown, maxFiles: number): string[] {
   });
 }
 
+/** The body's "options" and "requestId", or a 400 naming what is wrong. */
+export function mergeChoices(body: unknown): { options: MergeOptionsData; requestId: string | null } {
+  const b = body as { options?: unknown; requestId?: unknown };
+  const checked = checkMergeOptions(b.options);
+  if (!checked.ok) fail('badRequest', checked.message);
+  const r = b.requestId;
+  // It is echoed in status payloads and matched by the widget: a short name, nothing more.
+  if (r !== undefined && r !== null && (typeof r !== 'string' || !/^[A-Za-z0-9_.:-]{1,100}$/.test(r))) {
+    fail('badRequest', '"requestId" must be 1 to 100 letters, digits or _ . : -');
+  }
+  return { options: checked.options, requestId: typeof r === 'string' ? r : null };
+}
+
 /** A job that did not succeed, as the HTTP answer it gets: the status follows the code. */
 export function outcomeError(outcome: Exclude<JobOutcome, { state: 'succeeded' }>): AppError {
   return new AppError(outcome.state === 'cancelled' ? 'cancelled' : outcome.code, outcome.message);
@@ -44,10 +59,11 @@ export function outcomeError(outcome: Exclude<JobOutcome, { state: 'succeeded' }
 export async function mergeRoutes(app: FastifyInstance, { store, jobs, config, clock }: MergeRouteDeps): Promise<void> {
   app.post(
     '/app/merge/mergemp3',
-    { config: { rateLimit: { max: config.mergeRateLimit, timeWindow: '1 minute' } } },
+    { ...documented(mergeSchema), config: { rateLimit: { max: config.mergeRateLimit, timeWindow: '1 minute' } } },
     async (request, reply) => {
       const session = requireSession(request);
       const ids = orderedIds(request.body, config.maxFiles);
+      const { options, requestId } = mergeChoices(request.body);
       const owned = await store.itemsOwnedBy(session.sid, [...new Set(ids)]);
       const byId = new Map(owned.map((i) => [i.id, i]));
       // Nothing is queued unless every id is this session's.
@@ -55,9 +71,9 @@ export async function mergeRoutes(app: FastifyInstance, { store, jobs, config, c
       const appids = new Set(owned.map((i) => i.appid));
       if (appids.size !== 1) fail('badRequest', 'The items come from more than one widget (appid)');
 
-      const data: MergeJobData = { jobId: randomUUID(), sid: session.sid, appid: owned[0].appid, itemIds: ids, options: {}, requestId: null };
+      const data: MergeJobData = { jobId: randomUUID(), sid: session.sid, appid: owned[0].appid, itemIds: ids, options: { ...options }, requestId };
       await store.addJob(queuedJobRow(data, clock.now()));
-      request.log.info({ job: data.jobId, items: ids.length }, 'merge queued');
+      request.log.info({ job: data.jobId, items: ids.length, requestId }, 'merge queued');
       // The job is not tied to this request: a client that goes away does not stop it.
       let outcome: JobOutcome;
       try {

@@ -2,9 +2,11 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AppConfig } from '../../config.js';
 import type { Flash } from '../flash.js';
-import { renderHostPage } from '../host-page.js';
-
+import { ERRORS } from '../errors.js';
+import { renderHostPage, renderNoticePage } from '../host-page.js';
+import { isDiskFull } from '../../errors.js';
 import { startSession } from '../session.js';
+import { documented, hostPageSchema } from './schemas.js';
 import type { Clock } from '../../../shared/clock.js';
 import type { Store } from '../../data/store.js';
 
@@ -26,8 +28,21 @@ export async function pageRoutes(app: FastifyInstance, { store, config, socketPo
     keyGenerator: (request: FastifyRequest) => request.ip,
     allowList: (request: FastifyRequest) => request.amSession !== null,
   };
-  app.get('/', { config: { rateLimit } }, async (request, reply) => {
-    const session = request.amSession ?? (await startSession(store, reply, clock.now()));
+  app.get('/', { ...documented(hostPageSchema), config: { rateLimit } }, async (request, reply) => {
+    let session = request.amSession;
+    try {
+      session ??= await startSession(store, reply, clock.now());
+    } catch (err) {
+      // A new session is a database row; on a full disk say so in a page, not a bare 500.
+      if (!isDiskFull(err)) throw err;
+      request.log.warn({ err }, 'no new session: the disk is full');
+      return reply
+        .status(ERRORS['disk-full'].status)
+        .header('cache-control', 'no-store')
+        .header('retry-after', '60')
+        .type('text/html; charset=utf-8')
+        .send(renderNoticePage(`${ERRORS['disk-full'].message}; please try again later.`));
+    }
     const html = renderHostPage({
       csrfToken: session.csrfToken,
       sid: session.sid,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { displayName, megabytes, wantsHtml } from './upload-names.js';
+import { displayName, wantsHtml } from './upload-names.js';
 
 describe('displayName', () => {
   it('keeps the base name only, without control or direction-override characters', () => {
@@ -21,14 +21,6 @@ describe('displayName', () => {
     const name = displayName('\u{1F3B5}'.repeat(300) + '.mp3');
     expect([...name]).toHaveLength(255);
     expect(name).toBe('\u{1F3B5}'.repeat(255));
-  });
-});
-
-describe('megabytes', () => {
-  it('prints whole MB plainly and fractions shortly', () => {
-    expect(megabytes(500 * 1024 * 1024)).toBe('500');
-    expect(megabytes(256 * 1024)).toBe('0.25');
-    expect(megabytes(1.5 * 1024 * 1024)).toBe('1.5');
   });
 });
 

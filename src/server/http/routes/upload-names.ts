@@ -1,4 +1,4 @@
-// Small pure helpers of the upload route: display names, sizes, content negotiation.
+// Small pure helpers of the upload route: display names, content negotiation, broken bodies.
 
 /**
  * The client's file name, for display only: no folders, no control or bidi-override characters,
@@ -10,12 +10,6 @@ export function displayName(raw: string | undefined): string {
   const clean = base.replace(/[\u0000-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069]/g, '').trim();
   // By code points, so a long name of emoji is not cut inside a surrogate pair.
   return Array.from(clean || 'unnamed file').slice(0, 255).join('');
-}
-
-/** Bytes as a whole or short decimal number of MB, for messages ("500", "0.05"). */
-export function megabytes(bytes: number): string {
-  const mb = bytes / (1024 * 1024);
-  return Number.isInteger(mb) ? String(mb) : String(Number(mb.toFixed(2)));
 }
 
 /** A plain form post (no JS) asks for HTML; fetch and XHR send JSON or any. */

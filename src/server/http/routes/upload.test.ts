@@ -202,7 +202,7 @@ describe('POST /app/merge/upload', () => {
       const s = await openSession(full.app);
       const res = await upload(full.app, s, [f('one.mp3')]);
       expect(res.statusCode).toBe(507);
-      expect(res.json()).toEqual({ error: "The server's disk is full" });
+      expect(res.json()).toEqual({ error: "The server's disk is full", code: 'disk-full' });
       expect(await full.store.countItems(s.sid)).toBe(0);
       expect(await readdir(full.storage.tmpDir)).toEqual([]);
     } finally {

@@ -3,31 +3,34 @@
 // The handler runs in named phases: receive the parts, check the form, store what was probed,
 // answer.
 import { createWriteStream } from 'node:fs';
-import { stat, unlink } from 'node:fs/promises';
 import { pipeline } from 'node:stream/promises';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { MultipartFile, Multipart } from '@fastify/multipart';
-import { InputError, type ProbeResult, type Tools } from '../../../engine/index.js';
-import type { Clock } from '../../../shared/clock.js';
 import type { AudioItem } from '../../../shared/types.js';
-import type { AppConfig } from '../../config.js';
-import { AppError, fail, type ErrorCode } from '../errors.js';
+import { AppError, fail } from '../errors.js';
 import type { Flash } from '../flash.js';
 import { csrfMatches, CSRF_HEADER, randomId, requireSession } from '../session.js';
-import { uploadRef, type FileStorage } from '../../files/storage.js';
-import type { ItemRow, SessionRow, Store } from '../../data/store.js';
-import { displayName, megabytes, wantsHtml } from './upload-names.js';
-import { APPID_PATTERN, toAudioItem } from './items.js';
+import type { SessionRow } from '../../data/store.js';
+import { megabytes } from '../../../shared/format.js';
+import { displayName, wantsHtml } from './upload-names.js';
+import { toAudioItem } from './items.js';
+import { APPID_PATTERN, documented, uploadSchema } from './schemas.js';
+import {
+  isRefusal,
+  keepUpload,
+  probeUpload,
+  refuseIfDiskLow,
+  removeQuietly,
+  roomFor,
+  tooMany,
+  type Probed,
+  type Refusal,
+  type UploadStoreDeps,
+} from './upload-store.js';
 
-export type Prober = (file: string, opts: { tools?: Tools; displayName?: string }) => Promise<ProbeResult>;
+export type { Prober } from './upload-store.js';
 
-export interface UploadRouteDeps {
-  store: Store;
-  files: FileStorage;
-  config: AppConfig;
-  tools: Tools;
-  probe: Prober;
-  clock: Clock;
+export interface UploadRouteDeps extends UploadStoreDeps {
   /** Where a plain form post's refusals wait for the page it is redirected to. */
   flash: Flash;
 }
@@ -37,17 +40,6 @@ export const MAX_FILES_PER_REQUEST = 100;
 /** Form fields one request may carry (appid, _csrf and a few a host page might add). */
 const MAX_FIELDS_PER_REQUEST = 20;
 
-interface Refusal {
-  filename: string;
-  error: string;
-  code: ErrorCode;
-}
-interface Probed {
-  tmp: string;
-  filename: string;
-  probe: ProbeResult;
-  size: number;
-}
 /** What one upload request has gathered so far. */
 interface Upload {
   session: SessionRow;
@@ -59,17 +51,25 @@ interface Upload {
   inFlight: Set<string>;
 }
 
-const SAFE_FORMAT = /^[a-z0-9]{1,10}$/;
 const BROKEN_MULTIPART = 'The upload is not valid multipart/form-data (cut short or malformed)';
-
-const removeQuietly = (file: string) => unlink(file).catch(() => {});
+/**
+ * The multipart parser's buffer, above the largest chunk a socket delivers (64 KiB). With the
+ * default 16 KiB a chunk fills it, and when that chunk also ends a part the parser skips (no
+ * Content-Disposition, a bare CR/LF in its name) busboy ends its inner parser while waiting for
+ * it to drain, and never finishes: the request got no answer (issue 14).
+ */
+const PARSER_HIGH_WATER_MARK = 1024 * 1024;
 
 export async function uploadRoutes(app: FastifyInstance, deps: UploadRouteDeps): Promise<void> {
   app.post(
     '/app/merge/upload',
-    { config: { csrfInForm: true, rateLimit: { max: deps.config.uploadRateLimit, timeWindow: '1 minute' } } },
+    {
+      ...documented(uploadSchema(MAX_FILES_PER_REQUEST)),
+      config: { csrfInForm: true, upload: true, rateLimit: { max: deps.config.uploadRateLimit, timeWindow: '1 minute' } },
+    },
     async (request, reply) => {
       if (!request.isMultipart()) fail('badRequest', 'Send the files as multipart/form-data');
+      await refuseIfDiskLow(deps, Number(request.headers['content-length']) || 0);
       const upload: Upload = {
         session: requireSession(request),
         // The onRequest hook has checked the header when there is one; otherwise `_csrf` must come first.
@@ -96,6 +96,7 @@ export async function uploadRoutes(app: FastifyInstance, deps: UploadRouteDeps):
 async function receiveParts(request: FastifyRequest, upload: Upload, deps: UploadRouteDeps): Promise<void> {
   for await (const part of parserPhase(() =>
     request.parts({
+      highWaterMark: PARSER_HIGH_WATER_MARK,
       limits: {
         fileSize: deps.config.maxFileBytes,
         files: MAX_FILES_PER_REQUEST,
@@ -127,7 +128,7 @@ async function receiveFile(upload: Upload, part: MultipartFile, deps: UploadRout
     part.file.resume();
     return;
   }
-  if ((await store.countItems(upload.session.sid)) + upload.probed.length >= config.maxFiles) {
+  if ((await store.countItems(upload.session.sid)) + upload.probed.length >= roomFor(deps, upload.session.sid)) {
     part.file.resume();
     upload.refused.push(tooMany(filename, config.maxFiles));
     return;
@@ -150,17 +151,10 @@ async function receiveFile(upload: Upload, part: MultipartFile, deps: UploadRout
 
 /** Probe a received file: kept for storing, or the reason it is refused. */
 async function probeReceived(upload: Upload, tmp: string, filename: string, deps: UploadRouteDeps): Promise<Refusal | undefined> {
-  try {
-    const probe = await deps.probe(tmp, { tools: deps.tools, displayName: filename });
-    if (!SAFE_FORMAT.test(probe.format)) {
-      throw new InputError(filename, `its container (${probe.format}) is not supported`, -1, 'not-audio');
-    }
-    upload.probed.push({ tmp, filename, probe, size: (await stat(tmp)).size });
-    return undefined;
-  } catch (err) {
-    if (!(err instanceof InputError)) throw err;
-    return { filename, code: err.code, error: `${filename} was not stored: ${err.reason}` };
-  }
+  const p = await probeUpload(deps, tmp, filename);
+  if (isRefusal(p)) return p;
+  upload.probed.push(p);
+  return undefined;
 }
 
 /** Phase 2: nothing is stored without the CSRF token and a valid appid. */
@@ -173,43 +167,12 @@ function checkForm(upload: Upload): void {
 async function storeProbed(upload: Upload, deps: UploadRouteDeps): Promise<AudioItem[]> {
   const stored: AudioItem[] = [];
   for (const p of upload.probed) {
-    const item = await storeOne(deps, upload.session.sid, upload.appid, p);
+    const kept = await keepUpload(deps, upload.session.sid, upload.appid, p);
     upload.inFlight.delete(p.tmp);
-    if (item) stored.push(toAudioItem(item));
-    else upload.refused.push(tooMany(p.filename, deps.config.maxFiles));
+    if (isRefusal(kept)) upload.refused.push(kept);
+    else stored.push(toAudioItem(kept));
   }
   return stored;
-}
-
-/**
- * Move a probed temp file into storage and record it. The count check and the insert are one
- * atomic store operation, so two uploads at once cannot pass the limit together.
- */
-async function storeOne(deps: UploadRouteDeps, sid: string, appid: string, p: Probed): Promise<ItemRow | undefined> {
-  const { store, files, config } = deps;
-  const item: ItemRow = {
-    id: randomId(16),
-    sid,
-    appid,
-    newfilename: randomId(16),
-    format: p.probe.format,
-    filename: p.filename,
-    size: p.size,
-    duration: p.probe.durationSeconds,
-    codec: p.probe.codec,
-    sampleRate: p.probe.sampleRate,
-    channels: p.probe.channels,
-    createdAt: deps.clock.now(),
-  };
-  const ref = uploadRef(item);
-  await files.put(ref, p.tmp);
-  let added = false;
-  try {
-    added = await store.addItemIfUnder(item, config.maxFiles);
-    return added ? item : undefined;
-  } finally {
-    if (!added) await files.remove(ref).catch(() => {});
-  }
 }
 
 /** Phase 4: JSON for scripts; a plain form post goes back to the page, its refusals shown there once. */
@@ -224,10 +187,6 @@ function respond(request: FastifyRequest, reply: FastifyReply, flash: Flash, upl
   if (stored.length > 0) return reply.status(200).send({ items: stored, errors });
   if (refused.length === 0) fail('badRequest', 'The upload held no files');
   throw new AppError(refused[0].code, errors.map((e) => e.error).join('; '), { errors });
-}
-
-function tooMany(filename: string, limit: number): Refusal {
-  return { filename, code: 'tooManyFiles', error: `${filename} was not stored: a session holds at most ${limit} files` };
 }
 
 /** A Node system error (file system, network) carries the call that failed; the parser's errors do not. */

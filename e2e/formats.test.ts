@@ -1,0 +1,66 @@
+// End to end: choose M4B in the widget, make it, and find an .m4b result whose chapters the
+// results list shows and whose player seeks to a chapter on a click.
+import path from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { makeTone, tempDir } from '../test/support/audio-fixtures.js';
+import { build, launchBrowser, startServer, type RunningServer } from './harness.js';
+
+const FILES = [
+  { name: 'Opening.wav', seconds: 3, frequency: 400 },
+  { name: 'Second part.mp3', seconds: 4, frequency: 800 },
+];
+
+let server: RunningServer;
+let browser: Browser;
+let page: Page;
+let work: { dir: string; cleanup: () => Promise<void> };
+const poll = <T>(fn: () => T | Promise<T>) => expect.poll(fn, { timeout: 120_000, interval: 100 });
+
+beforeAll(async () => {
+  if (!process.env.E2E_SKIP_BUILD) build();
+  work = await tempDir('audio-merge-e2e-formats-');
+  for (const f of FILES) await makeTone(path.join(work.dir, f.name), { seconds: f.seconds, frequency: f.frequency });
+  server = await startServer(path.join(work.dir, 'data'));
+  browser = await launchBrowser();
+  page = await browser.newPage({ viewport: { width: 900, height: 1400 } });
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+  await work?.cleanup();
+});
+
+describe('choosing a format in the widget', () => {
+  it('makes an M4B whose chapters the results list shows, and a click on one seeks its player', async () => {
+    await page.goto(server.url);
+    await page.setInputFiles('#audio-merge-file-input', FILES.map((f) => path.join(work.dir, f.name)));
+    await poll(() => page.locator('.audio-merge-row').count()).toBe(2);
+
+    await page.getByLabel('Format').selectOption('m4b');
+    expect(await page.getByLabel('Chapters').isChecked()).toBe(true);
+    await page.getByRole('button', { name: 'Make MP3' }).click();
+    await page.waitForSelector('.audio-merge-result', { timeout: 120_000 });
+
+    const result = page.locator('.audio-merge-result').first();
+    expect(await result.getAttribute('data-format')).toBe('m4b');
+    expect(await result.locator('.audio-merge-format').textContent()).toBe('M4B');
+    expect(await result.locator('audio').getAttribute('src')).toMatch(/\.m4b$/);
+    const chapters = result.locator('.audio-merge-chapter');
+    expect(await chapters.allTextContents()).toEqual(['0:00 Opening', '0:03 Second part']);
+    const start = Number(await chapters.nth(1).getAttribute('data-start'));
+    expect(start).toBeGreaterThan(2.9);
+    expect(start).toBeLessThan(3.1);
+
+    await chapters.nth(1).click();
+    await poll(() => result.locator('audio').evaluate((el: HTMLAudioElement) => el.currentTime)).toBeGreaterThanOrEqual(start - 0.05);
+    const played = await result.locator('audio').evaluate((el: HTMLAudioElement) => el.currentTime);
+    expect(played).toBeLessThan(start + 2);
+
+    const href = (await result.locator('.audio-merge-download').getAttribute('href'))!;
+    const download = await page.request.get(new URL(href, server.url).toString());
+    expect(download.headers()['content-type']).toBe('audio/mp4');
+    expect(download.headers()['content-disposition']).toMatch(/filename="Opening \d{4}-\d\d-\d\d \d{4}\.m4b"/);
+  });
+});

@@ -1,0 +1,69 @@
+// Takes the README's pictures the way a person would see them: the built server on a temporary
+// DATA_DIR, Debian's Chromium, generated audio uploaded through the page, a drag, a merge.
+// Writes docs/screenshot-{list,progress,results}.png. Run after `npm run build`:
+//   PORT=41100 SOCKET_PORT=41101 npx tsx scripts/screenshots.ts
+import path from 'node:path';
+import type { Page } from 'playwright-core';
+import { makeTone, tempDir } from '../test/support/audio-fixtures.js';
+import { launchBrowser, ROOT, startServer } from '../e2e/harness.js';
+
+const DOCS = path.join(ROOT, 'docs');
+const FILES = [
+  { name: 'Chapter 1 - The harbour.wav', seconds: 240, frequency: 330 },
+  { name: 'Chapter 2 - Night train.flac', seconds: 300, frequency: 440 },
+  { name: 'Opening credits.mp3', seconds: 25, frequency: 550 },
+  { name: 'Chapter 3 - Home.ogg', seconds: 180, frequency: 660 },
+];
+
+/**
+ * A picture of one element, clipped from the page: the viewport is tall enough that nothing
+ * scrolls, since scrolling an element into view mid-drag makes the sortable list shift its rows.
+ */
+async function shoot(page: Page, selector: string, file: string): Promise<void> {
+  const box = await page.locator(selector).boundingBox();
+  if (!box) throw new Error(`${selector} is not on the page`);
+  await page.screenshot({ path: path.join(DOCS, file), clip: box });
+}
+
+const work = await tempDir('audio-merge-screens-');
+const ports = process.env.PORT && process.env.SOCKET_PORT
+  ? { port: Number(process.env.PORT), socketPort: Number(process.env.SOCKET_PORT) }
+  : undefined;
+const server = await startServer(path.join(work.dir, 'data'), ports);
+const browser = await launchBrowser();
+try {
+  for (const f of FILES) await makeTone(path.join(work.dir, f.name), { seconds: f.seconds, frequency: f.frequency });
+  const page = await browser.newPage({ viewport: { width: 440, height: 1400 }, deviceScaleFactor: 1 });
+  await page.goto(server.url);
+  await page.setInputFiles('#audio-merge-file-input', FILES.map((f) => path.join(work.dir, f.name)));
+  await page.waitForSelector(`.audio-merge-row >> nth=${FILES.length - 1}`, { timeout: 120_000 });
+
+  // The credits belong first: drag the third row's handle above the first, and catch it mid-air.
+  const handle = page.locator('.audio-merge-row').nth(2).locator('.audio-merge-handle');
+  const from = (await handle.boundingBox())!;
+  const to = (await page.locator('.audio-merge-row').first().boundingBox())!;
+  await page.mouse.move(from.x + from.width / 2, from.y + from.height / 2);
+  await page.mouse.down();
+  await page.mouse.move(from.x + from.width / 2, from.y + from.height / 2 - 10, { steps: 4 });
+  await page.mouse.move(from.x + from.width / 2, to.y + 10, { steps: 20 });
+  await shoot(page, '#audio-merge-tool', 'screenshot-list.png');
+  await page.mouse.up();
+
+  await page.getByRole('button', { name: 'Make MP3' }).click();
+  await page.waitForFunction(
+    () => /^[3-6]\d%$/.test(document.querySelector('.audio-merge-status')?.textContent ?? ''),
+    undefined,
+    { timeout: 120_000, polling: 10 },
+  );
+  await shoot(page, '#audio-merge-tool', 'screenshot-progress.png');
+
+  await page.waitForSelector('.audio-merge-result', { timeout: 300_000 });
+  await page.waitForLoadState('load');
+  await page.waitForTimeout(500);
+  await shoot(page, '#audio-merge-results', 'screenshot-results.png');
+  console.log('wrote docs/screenshot-{list,progress,results}.png');
+} finally {
+  await browser.close();
+  await server.stop();
+  await work.cleanup();
+}

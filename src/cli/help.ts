@@ -1,0 +1,57 @@
+// The command line's usage line and --help text.
+import { bitRateDefaultsText, OUTPUT_FORMATS } from '../engine/index.js';
+
+export const USAGE = 'usage: audio-merge -o OUT IN1 IN2 ... [--format F] [--bitrate K] [--no-chapters] [--title T] [--json] [--quiet] [--help]';
+
+export const HELP = `${USAGE}
+
+Joins the inputs, in the order given, into one file at OUT, in the format OUT's extension names
+(${OUTPUT_FORMATS.join(', ')}) or --format gives.
+
+Inputs may be any audio ffmpeg decodes (mp3, wav, flac, ogg/vorbis, opus, m4a/aac, ...), with any
+sample rate and channel count, mixed freely. Nothing is re-encoded that can be copied:
+  mp3        MP3 inputs of the output's rate and channels are joined frame by frame; the output
+             takes the rate and channels most MP3 inputs share (44.1 kHz stereo when none)
+  m4b, m4a   AAC (in MP4) inputs of the output's rate and channels are copied packet for packet;
+             the others are encoded to AAC in parallel, one per core
+  opus, ogg  every input is decoded and the whole encoded once (Opus at 48 kHz)
+  flac, wav  every decoded sample is kept; bit depth is the highest of the inputs (16 or 24)
+
+Options:
+  -o, --output OUT        where to write (also --output=OUT); must not be one of the inputs
+  --format F              ${OUTPUT_FORMATS.join('|')}; wins over OUT's extension
+  --bitrate K             kb/s of lossy encodes (8 to 320). Defaults, stereo (mono):
+                          ${bitRateDefaultsText()};
+                          an MP3 output first matches its copied MP3s' own rate
+  --no-chapters           write no chapters (by default one per input, starting where it starts)
+  --chapter-titles S      tags|files: chapter titles from the inputs' title tags or file names
+                          (default: tags when every input has a distinct one, else file names)
+  --title T, --artist A, --album A
+                          the output's tags (default: the first input that has each; the title
+                          falls back to the first input's file name)
+  --cover IMAGE           a JPEG or PNG as the cover (default: the first input's embedded picture)
+  --json                  print one JSON object on stdout when done:
+                          {"output","format","durationSeconds","inputs","transcoded",
+                           "chapters":[{"title","start","end"}],"bytes","sampleRate","channels"}
+                          ("transcoded" lists the 0-based indexes of the inputs that went through
+                          a lossy encoder)
+  -q, --quiet             no progress bar (it is only drawn when stderr is a terminal anyway)
+  -h, --help              this text
+  --                      everything after it is an input, even if it starts with "-"
+
+Chapters: MP3 as ID3v2.3 CTOC + CHAP frames, M4B/M4A as a QuickTime chapter track and a Nero chpl
+box, Opus/Ogg/FLAC as CHAPTERnnn comments; WAV carries none. MP3 and M4B hold at most 255
+chapters, Opus/Ogg/FLAC 999: with more inputs than that, consecutive inputs share a chapter
+(evenly grouped, titled by the first of each group).
+
+Exit status:
+  0    success
+  1    an input cannot be used (stderr names it and the reason), or the merge failed
+       (ffmpeg unusable, disk full); OUT is never left behind half-written
+  2    usage error (unknown option, bad value, an output extension that names no format and
+       no --format)
+  130  cancelled by SIGINT (143 for SIGTERM, 129 for SIGHUP); nothing is left behind
+
+ffmpeg/ffprobe: FFMPEG_PATH and FFPROBE_PATH if set, else those on PATH, else the ones the npm
+packages @ffmpeg-installer/ffmpeg and @ffprobe-installer/ffprobe ship.
+`;

@@ -1,0 +1,69 @@
+// The single encode of the Opus, Vorbis, FLAC and WAV outputs: every part's raw PCM, in order,
+// read as one stream (ffmpeg's concat protocol joins the bytes), tags from an ffmetadata file.
+import { OutputError } from '../errors.js';
+import type { OutputFormat } from '../pipeline/formats.js';
+import type { Tools } from '../types.js';
+import { fileArg, lastLine, spawnRunner, type Runner } from './runner.js';
+import { assertToolWorks } from './tool-check.js';
+import type { PcmTarget } from './transcode.js';
+
+export interface EncodeOnceJob {
+  pcmFiles: string[];
+  pcm: PcmTarget;
+  format: Extract<OutputFormat, 'opus' | 'ogg' | 'flac' | 'wav'>;
+  bitRateKbps?: number;
+  bitDepth?: 16 | 24;
+  metadataFile: string;
+  /** FLAC only: an image file written as the PICTURE block. */
+  coverFile?: string;
+  output: string;
+  totalSeconds: number;
+  tools: Tools;
+  runner?: Runner;
+  signal?: AbortSignal;
+  onProgress?: (fraction: number) => void;
+}
+
+function codecArgs(job: EncodeOnceJob): string[] {
+  switch (job.format) {
+    case 'opus':
+      return ['-c:a', 'libopus', '-b:a', `${job.bitRateKbps}k`, '-f', 'opus'];
+    case 'ogg':
+      return ['-c:a', 'libvorbis', '-b:a', `${job.bitRateKbps}k`, '-f', 'ogg'];
+    case 'flac':
+      return ['-c:a', 'flac', '-sample_fmt', job.bitDepth === 24 ? 's32' : 's16', '-f', 'flac'];
+    case 'wav':
+      return ['-c:a', job.bitDepth === 24 ? 'pcm_s24le' : 'pcm_s16le', '-f', 'wav'];
+  }
+}
+
+export function encodeOnceArgs(job: EncodeOnceJob): string[] {
+  const cover = job.format === 'flac' && job.coverFile;
+  return [
+    '-hide_banner', '-nostdin', '-v', 'error', '-y',
+    '-f', job.pcm.sampleFormat, '-ar', String(job.pcm.sampleRate), '-ac', String(job.pcm.channels),
+    '-i', `concat:${job.pcmFiles.map(fileArg).join('|')}`,
+    '-f', 'ffmetadata', '-i', fileArg(job.metadataFile),
+    ...(cover ? ['-i', fileArg(job.coverFile!)] : []),
+    '-map', '0:a', '-map_metadata', '1', '-map_chapters', '-1',
+    ...(cover ? ['-map', '2:v', '-c:v', 'copy', '-disposition:v', 'attached_pic'] : []),
+    ...codecArgs(job),
+    '-progress', 'pipe:1', '-nostats', fileArg(job.output),
+  ];
+}
+
+/** Encode; a failure here is the tool's or the disk's, never an input's. */
+export async function encodeOnce(job: EncodeOnceJob): Promise<void> {
+  if (job.pcmFiles.some((f) => f.includes('|'))) throw new Error(`internal: a temporary path holds '|' (${job.pcmFiles[0]})`);
+  const runner = job.runner ?? spawnRunner;
+  const result = await runner({
+    bin: job.tools.ffmpeg,
+    args: encodeOnceArgs(job),
+    signal: job.signal,
+    onProgress: (p) => job.onProgress?.(p.end ? 1 : Math.min(1, p.outTimeSeconds / Math.max(job.totalSeconds, 1e-9))),
+  });
+  if (result.code === 0) return;
+  if (!result.signal) await assertToolWorks(runner, job.tools.ffmpeg, 'ffmpeg');
+  const why = result.signal ? `ffmpeg was killed by ${result.signal}` : lastLine(result.stderrTail);
+  throw new OutputError(`cannot write the ${job.format} output: ${why}`, /No space left|Disk quota/i.test(why) ? 'disk-full' : 'output-unwritable');
+}

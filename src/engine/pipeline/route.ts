@@ -1,0 +1,62 @@
+// What every route (MP3 frames, MP4 packets, one PCM encode) is given, and what it hands back.
+import { trustsDuration, type TranscodeJob } from '../ffmpeg/transcode.js';
+import type { Runner } from '../ffmpeg/runner.js';
+import type { Tools } from '../types.js';
+import type { Chapter } from './chapters.js';
+import type { OutputMeta } from './meta.js';
+import type { OutputPlan } from './plan-output.js';
+import { runPool } from './pool.js';
+import type { Probed } from './probe.js';
+import type { ProgressTracker } from './progress.js';
+
+export interface RouteContext {
+  inputs: string[];
+  /** Names for messages, index-aligned with inputs. */
+  names: string[];
+  probed: Probed[];
+  plan: OutputPlan;
+  /** The output as the caller named it (for messages). */
+  output: string;
+  /** The hidden file the output is written to before its rename. */
+  partial: string;
+  /** Makes (once) the job's temporary folder. */
+  scratch: () => Promise<string>;
+  tools: Tools;
+  runner?: Runner;
+  signal: AbortSignal;
+  /** Stops every other task of the job. */
+  abort: () => void;
+  concurrency: number;
+  tracker: ProgressTracker;
+  meta: OutputMeta;
+  /** The chapters to write, given where each input starts and the total (seconds); [] when off. */
+  chapters: (starts: number[], total: number) => Chapter[];
+}
+
+export interface RouteResult {
+  durationSeconds: number;
+  chapters: Chapter[];
+}
+
+/** Run `task` for each index, one per core, stopping the rest at the first failure. */
+export function perInput<T>(ctx: RouteContext, indexes: number[], task: (i: number) => Promise<T>): Promise<Map<number, T>> {
+  return runPool(indexes, ctx.concurrency, task, () => ctx.abort());
+}
+
+/** The fields every per-input ffmpeg job shares. */
+export function partJob<T>(ctx: RouteContext, i: number, output: string, target: T): TranscodeJob<T> {
+  const p = ctx.probed[i].result;
+  return {
+    input: ctx.inputs[i],
+    output,
+    target,
+    durationSeconds: p.durationSeconds,
+    trimToDuration: trustsDuration(p.format),
+    tools: ctx.tools,
+    runner: ctx.runner,
+    signal: ctx.signal,
+    onProgress: (f) => ctx.tracker.transcode(i, f),
+    displayName: ctx.names[i],
+    index: i,
+  };
+}

@@ -1,0 +1,62 @@
+import { mkdir, readdir, utimes, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { tempDir } from '../../../test/support/audio-fixtures.js';
+import { createTusUploads } from './tus-uploads.js';
+
+let dir: string;
+let cleanup: () => Promise<void>;
+beforeEach(async () => {
+  ({ dir, cleanup } = await tempDir('audio-merge-tus-uploads-'));
+});
+afterEach(async () => {
+  await cleanup();
+});
+
+const HOUR = 3600_000;
+const id = (n: number) => `upload${String(n).padStart(16, '0')}`;
+
+/** An upload as @tus/file-store leaves it: the bytes and an info file; its last byte `ageHours` ago. */
+async function leave(n: number, sid: string | undefined, ageHours: number) {
+  const tus = path.join(dir, 'tus');
+  await mkdir(tus, { recursive: true });
+  const data = path.join(tus, id(n));
+  await writeFile(data, 'some bytes');
+  const metadata = sid ? { sid, appid: 'audio-merge', filename: `f${n}.mp3` } : {};
+  await writeFile(`${data}.json`, JSON.stringify({ id: id(n), size: 100, metadata }));
+  const t = new Date(Date.now() - ageHours * HOUR);
+  await utimes(data, t, t);
+}
+
+describe('resumable uploads on disk', () => {
+  it('uploads left by a previous run are known again, by session, and count for it', async () => {
+    await leave(1, 'alice', 0);
+    await leave(2, 'alice', 0);
+    await leave(3, 'bob', 0);
+    await leave(4, undefined, 0); // no session: not ours to keep
+    const uploads = createTusUploads(dir);
+    await uploads.load();
+    expect(uploads.get(id(1))).toMatchObject({ sid: 'alice', filename: 'f1.mp3', size: 100 });
+    expect([uploads.countFor('alice'), uploads.countFor('bob'), uploads.countFor('carol')]).toEqual([2, 1, 0]);
+    expect(uploads.get(id(4))).toBeUndefined();
+    expect(await readdir(path.join(dir, 'tus'))).not.toContain(id(4));
+  });
+
+  it('the sweep removes an upload with no byte since the cut-off and one whose session is gone, and keeps the rest', async () => {
+    await leave(1, 'alice', 30); // abandoned
+    await leave(2, 'alice', 1); // going on
+    await leave(3, 'gone', 1); // its session was deleted
+    const uploads = createTusUploads(dir);
+    await uploads.load();
+    const removed = await uploads.sweep(Date.now() - 24 * HOUR, async (sid) => sid !== 'gone');
+    expect(removed).toBe(2);
+    expect((await readdir(path.join(dir, 'tus'))).sort()).toEqual([id(2), `${id(2)}.json`]);
+    expect(uploads.countFor('alice')).toBe(1);
+    expect(uploads.countFor('gone')).toBe(0);
+  });
+
+  it('never builds a path from an id it did not make', () => {
+    const uploads = createTusUploads(dir);
+    expect(() => uploads.dataPath('../../etc/passwd')).toThrow(/unsafe/);
+  });
+});

@@ -1,0 +1,49 @@
+// The session's merge from the outside (docs/api.md section 3): GET status (the latest merge, as a
+// reloaded page needs it) and POST cancel {"requestId"} (or {}: the one waiting or running).
+import type { FastifyInstance } from 'fastify';
+import type { MergeStatusAnswer } from '../../../shared/types.js';
+import type { JobRow, Store } from '../../data/store.js';
+import { statusOfJob } from '../../jobs/job-status.js';
+import type { JobQueue } from '../../jobs/queue.js';
+import { fail } from '../errors.js';
+import { requireSession } from '../session.js';
+
+export interface MergeControlDeps {
+  store: Store;
+  jobs: JobQueue;
+}
+
+/** The session's merge that is waiting or running: the one named, else the newest. */
+export async function activeJob(store: Store, sid: string, requestId: string | null): Promise<JobRow | undefined> {
+  const active = [...(await store.jobsWithStatus('queued')), ...(await store.jobsWithStatus('running'))]
+    .filter((j) => j.sid === sid && (requestId === null || j.requestId === requestId))
+    .sort((a, b) => b.createdAt - a.createdAt);
+  return active[0];
+}
+
+export async function mergeControlRoutes(app: FastifyInstance, { store, jobs }: MergeControlDeps): Promise<void> {
+  app.get('/app/merge/status', async (request, reply): Promise<MergeStatusAnswer> => {
+    const session = requireSession(request);
+    void reply.header('cache-control', 'no-store');
+    const job = await store.latestJob(session.sid);
+    return job ? statusOfJob(job) : { state: 'none' };
+  });
+
+  app.post<{ Body: { requestId?: string | null } }>(
+    '/app/merge/cancel',
+    {
+      schema: {
+        body: { type: 'object', properties: { requestId: { anyOf: [{ type: 'string', minLength: 1, maxLength: 100 }, { type: 'null' }] } } },
+      },
+    },
+    async (request) => {
+      const session = requireSession(request);
+      const job = await activeJob(store, session.sid, request.body?.requestId ?? null);
+      if (!job) fail('noMerge');
+      // Resolves once the merge has stopped: its processes are gone and its files removed.
+      if (!(await jobs.cancel(job.id))) fail('noMerge');
+      request.log.info({ job: job.id }, 'merge cancelled');
+      return { ok: true };
+    },
+  );
+}

@@ -1,0 +1,25 @@
+// POST /app/merge/deleteResult {"id"} (docs/api.md section 3): the result's row and its file.
+import type { FastifyInstance } from 'fastify';
+import type { Store } from '../../data/store.js';
+import { resultRef, type FileStorage } from '../../files/storage.js';
+import { fail } from '../errors.js';
+import { requireSession } from '../session.js';
+
+export async function resultsRoutes(app: FastifyInstance, { store, files }: { store: Store; files: FileStorage }): Promise<void> {
+  app.post<{ Body: { id: string } }>(
+    '/app/merge/deleteResult',
+    { schema: { body: { type: 'object', required: ['id'], properties: { id: { type: 'string', minLength: 1, maxLength: 200 } } } } },
+    async (request) => {
+      const session = requireSession(request);
+      const found = await store.resultById(request.body.id);
+      if (!found) fail('notFound');
+      if (found.sid !== session.sid) fail('foreignFile');
+      // The row first: from then on the file is neither listed nor served.
+      const deleted = await store.deleteResult(session.sid, found.id);
+      if (!deleted) fail('notFound');
+      await files.remove(resultRef(deleted));
+      request.log.info({ result: deleted.id }, 'result deleted');
+      return { ok: true };
+    },
+  );
+}

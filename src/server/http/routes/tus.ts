@@ -1,0 +1,169 @@
+// tus 1.0 (creation, termination) at /app/merge/tus/, behind the session, CSRF and limits of the
+// multipart upload. Our own checks run first, as Fastify routes (a declared length over the limit
+// is refused before a byte is sent; MAX_FILES counts uploads in progress; an upload is its
+// session's only); then @tus/server takes the raw request and streams the bytes to disk. When the
+// last byte is in, the file is probed and stored like a multipart upload, or refused with a reason.
+import { once } from 'node:events';
+import type { IncomingMessage } from 'node:http';
+import { setTimeout as delay } from 'node:timers/promises';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { Server, type ServerOptions } from '@tus/server';
+import { Metadata, type Upload } from '@tus/utils';
+import type { AppConfig } from '../../config.js';
+import type { Store } from '../../data/store.js';
+import { TUS_ID, type TusUploads } from '../../files/tus-uploads.js';
+import { errorCodeOf } from '../../errors.js';
+import { AppError, ERRORS, fail } from '../errors.js';
+import { csrfMatches, CSRF_HEADER, randomId, requireSession } from '../session.js';
+import { APPID_PATTERN } from './schemas.js';
+import { megabytes } from '../../../shared/format.js';
+import { displayName } from './upload-names.js';
+import { refuseIfDiskLow, type StoreUpload, type UploadStoreDeps } from './upload-store.js';
+
+export const TUS_PATH = '/app/merge/tus';
+/** How long a request whose client has gone may still run (a last chunk being stored). */
+const CLOSED_SETTLE_MS = 2000;
+
+export interface TusRouteDeps {
+  store: Store;
+  config: AppConfig;
+  uploads: TusUploads;
+  storeUpload: StoreUpload;
+  /** Free bytes on the disk of a folder, for the MIN_FREE_MB watermark. */
+  freeSpace: UploadStoreDeps['freeSpace'];
+}
+
+type TusRequest = Parameters<NonNullable<ServerOptions['onUploadFinish']>>[0];
+
+/** The Node request behind @tus/server's web Request. */
+const nodeRequest = (req: TusRequest): IncomingMessage | undefined =>
+  (req as { runtime?: { node?: { req?: IncomingMessage } } }).runtime?.node?.req;
+
+/** tus answers carry our JSON errors, so a client shows the same message as for multipart. */
+const tusError = (status: number, error: string) => ({ status_code: status, body: JSON.stringify({ error }) });
+
+export async function tusRoutes(app: FastifyInstance, deps: TusRouteDeps): Promise<void> {
+  const { config, uploads } = deps;
+  const limitMb = megabytes(config.maxFileBytes);
+  // Ids chosen by our creation check, handed to tus's naming function for the same request.
+  const newIds = new WeakMap<IncomingMessage, string>();
+
+  const tus = new Server({
+    path: TUS_PATH,
+    datastore: uploads.datastore,
+    relativeLocation: true,
+    maxSize: config.maxFileBytes,
+    // Same origin only: no Access-Control-Allow-Origin for anyone.
+    allowedOrigins: [],
+    namingFunction: (req) => {
+      const id = newIds.get(nodeRequest(req) as IncomingMessage);
+      if (!id) throw tusError(500, ERRORS.internal.message);
+      return id;
+    },
+    onUploadCreate: async (_req, upload) => {
+      const u = uploads.get(upload.id) as NonNullable<ReturnType<TusUploads['get']>>;
+      return { metadata: { filename: u.filename, appid: u.appid, sid: u.sid } };
+    },
+    onUploadFinish: (req, upload) => finish(req, upload),
+  });
+
+  /** The last byte is in: probe and store as an item, or refuse; the tus files go either way. */
+  async function finish(req: TusRequest, upload: Upload) {
+    const u = uploads.get(upload.id);
+    if (!u) throw tusError(404, ERRORS.notFound.message);
+    // From here it is counted as an item (or refused), no longer as an upload in progress.
+    uploads.release(u.id);
+    try {
+      const outcome = await deps.storeUpload({ sid: u.sid, appid: u.appid, filename: u.filename, localPath: uploads.dataPath(u.id) });
+      if (!outcome.ok) throw tusError(outcome.status, outcome.error);
+      const body = JSON.stringify({ items: [outcome.item], errors: [] });
+      // A creation that carried all the bytes keeps its 201 (and Location); a PATCH says 200 with the item.
+      return req.method === 'POST' ? { body } : { status_code: 200, body, headers: { 'Content-Type': 'application/json' } };
+    } catch (err) {
+      if (err && typeof err === 'object' && 'status_code' in err) throw err;
+      // A code of the one table (a full disk) answers with its own status and words.
+      const code = errorCodeOf(err) ?? 'internal';
+      if (ERRORS[code].status >= 500) app.log.error({ err, upload: u.id }, 'storing a finished tus upload failed');
+      throw tusError(ERRORS[code].status, ERRORS[code].message);
+    } finally {
+      await uploads.discard(u.id);
+    }
+  }
+
+  /** POST: the declared length and the session's count are checked before tus creates anything. */
+  async function checkCreation(request: FastifyRequest): Promise<string> {
+    const session = requireSession(request);
+    const meta = parseMetadata(request.headers['upload-metadata']);
+    const filename = displayName(meta.filename ?? undefined);
+    const appid = meta.appid ?? config.appId;
+    if (!new RegExp(APPID_PATTERN).test(appid)) fail('badRequest', 'The appid metadata is not valid');
+    const length = Number(request.headers['upload-length']);
+    if (request.headers['upload-length'] === undefined || !Number.isSafeInteger(length) || length < 0) {
+      fail('badRequest', `${filename}: the upload must declare its length (Upload-Length)`);
+    }
+    if (length > config.maxFileBytes) fail('tooLarge', `${filename} is larger than the ${limitMb} MB limit`);
+    await refuseIfDiskLow({ freeSpace: deps.freeSpace, config }, length);
+
+    const id = randomId(16);
+    uploads.reserve({ id, sid: session.sid, appid, filename, size: length });
+    const items = await deps.store.countItems(session.sid);
+    if (items + uploads.countFor(session.sid) > config.maxFiles) {
+      await uploads.discard(id);
+      fail('tooManyFiles', `${filename} was not stored: a session holds at most ${config.maxFiles} files`);
+    }
+    return id;
+  }
+
+  /** HEAD, PATCH, DELETE: only the session that created the upload may reach it. */
+  function checkOwner(request: FastifyRequest): string {
+    const session = requireSession(request);
+    if (!csrfMatches(session, request.headers[CSRF_HEADER])) fail('csrf');
+    const id = (request.params as { id?: string }).id ?? '';
+    if (!TUS_ID.test(id) || uploads.get(id)?.sid !== session.sid) fail('notFound');
+    return id;
+  }
+
+  async function handOver(request: FastifyRequest, reply: FastifyReply) {
+    reply.hijack();
+    const handled = tus.handle(request.raw, reply.raw);
+    // When the client has gone, tus may never hear that its answer was delivered: stop waiting
+    // once the connection is closed and tus had a moment to finish its own work.
+    const gone = once(reply.raw, 'close').then(() => delay(CLOSED_SETTLE_MS));
+    await Promise.race([handled, gone]);
+  }
+
+  // tus streams the PATCH body itself: Fastify must not read it.
+  app.addContentTypeParser('application/offset+octet-stream', (_request, _payload, done) => done(null));
+  const routeConfig = { upload: true, rateLimit: { max: Math.max(config.tusRateLimit, 4 * config.maxFiles), timeWindow: '1 minute' } };
+
+  const create = async (request: FastifyRequest, reply: FastifyReply) => {
+    const id = await checkCreation(request);
+    newIds.set(request.raw, id);
+    await handOver(request, reply);
+    // A creation tus refused (bad headers) holds no place.
+    if (reply.raw.statusCode !== 201 && uploads.get(id)) await uploads.discard(id);
+  };
+  app.post(TUS_PATH, { config: routeConfig }, create);
+  app.post(`${TUS_PATH}/`, { config: routeConfig }, create);
+  app.route({
+    method: ['HEAD', 'PATCH', 'DELETE'],
+    url: `${TUS_PATH}/:id`,
+    config: routeConfig,
+    handler: async (request, reply) => {
+      const id = checkOwner(request);
+      await handOver(request, reply);
+      if (request.method === 'DELETE' && reply.raw.statusCode === 204) await uploads.discard(id);
+    },
+  });
+  app.options(TUS_PATH, handOver);
+  app.options(`${TUS_PATH}/`, handOver);
+}
+
+function parseMetadata(header: string | string[] | undefined): Record<string, string | null> {
+  if (header === undefined) return {};
+  try {
+    return Metadata.parse(String(header));
+  } catch {
+    throw new AppError('badRequest', 'The Upload-Metadata header is not valid');
+  }
+}

@@ -1,0 +1,119 @@
+// The one path every upload takes once its bytes are on local disk, multipart or tus: probe it,
+// then keep it as an item of the session, or refuse it with a reason naming the file. A refused
+// file is removed; nothing is half-stored.
+import { stat, unlink } from 'node:fs/promises';
+import { InputError, type ProbeResult, type Tools } from '../../../engine/index.js';
+import type { Clock } from '../../../shared/clock.js';
+import type { AudioItem } from '../../../shared/types.js';
+import type { AppConfig } from '../../config.js';
+import type { ItemRow, Store } from '../../data/store.js';
+import { wouldCrossWatermark, type FreeSpace } from '../../files/disk-space.js';
+import { uploadRef, type FileStorage } from '../../files/storage.js';
+import { ERRORS, fail, type ErrorCode } from '../errors.js';
+import { randomId } from '../session.js';
+import { toAudioItem } from './items.js';
+
+export type Prober = (file: string, opts: { tools?: Tools; displayName?: string }) => Promise<ProbeResult>;
+
+export interface UploadStoreDeps {
+  store: Store;
+  files: FileStorage;
+  config: AppConfig;
+  tools: Tools;
+  probe: Prober;
+  clock: Clock;
+  /** Places held by this session's uploads still in progress elsewhere (tus); they count against MAX_FILES. */
+  heldElsewhere?: (sid: string) => number;
+  /** Free bytes on the disk of a folder, for the MIN_FREE_MB watermark. */
+  freeSpace: FreeSpace;
+}
+
+export interface Refusal {
+  filename: string;
+  error: string;
+  code: ErrorCode;
+}
+
+export interface Probed {
+  tmp: string;
+  filename: string;
+  probe: ProbeResult;
+  size: number;
+}
+
+export type StoreOutcome = { ok: true; item: AudioItem } | ({ ok: false; status: number } & Refusal);
+
+/** Probe, then keep: what a tus upload goes through when its last byte is in. */
+export type StoreUpload = (input: { sid: string; appid: string; filename: string; localPath: string }) => Promise<StoreOutcome>;
+
+const SAFE_FORMAT = /^[a-z0-9]{1,10}$/;
+
+export const removeQuietly = (file: string) => unlink(file).catch(() => {});
+
+export function tooMany(filename: string, limit: number): Refusal {
+  return { filename, code: 'tooManyFiles', error: `${filename} was not stored: a session holds at most ${limit} files` };
+}
+
+export const isRefusal = (v: object): v is Refusal => 'code' in v && 'error' in v;
+
+/** The session's limit less the places its other uploads in progress hold. */
+export const roomFor = (deps: UploadStoreDeps, sid: string) => deps.config.maxFiles - (deps.heldElsewhere?.(sid) ?? 0);
+
+/** Before a byte is stored: `incoming` bytes must fit on DATA_DIR's disk and still leave MIN_FREE_MB free. */
+export async function refuseIfDiskLow(deps: Pick<UploadStoreDeps, 'freeSpace' | 'config'>, incoming: number): Promise<void> {
+  if (await wouldCrossWatermark(deps.freeSpace, deps.config.dataDir, incoming, deps.config.minFreeBytes)) fail('disk-full');
+}
+
+/** Phase 1: is it audio we can use? Kept for storing, or the reason it is refused. Other failures are thrown. */
+export async function probeUpload(deps: UploadStoreDeps, tmp: string, filename: string): Promise<Probed | Refusal> {
+  try {
+    const probe = await deps.probe(tmp, { tools: deps.tools, displayName: filename });
+    if (!SAFE_FORMAT.test(probe.format)) {
+      throw new InputError(filename, `its container (${probe.format}) is not supported`, -1, 'not-audio');
+    }
+    return { tmp, filename, probe, size: (await stat(tmp)).size };
+  } catch (err) {
+    if (!(err instanceof InputError)) throw err;
+    return { filename, code: err.code, error: `${filename} was not stored: ${err.reason}` };
+  }
+}
+
+/**
+ * Phase 2: move a probed file into storage and record it. The count check and the insert are one
+ * atomic store operation, so two uploads at once cannot pass the limit together.
+ */
+export async function keepUpload(deps: UploadStoreDeps, sid: string, appid: string, p: Probed): Promise<ItemRow | Refusal> {
+  const { store, files } = deps;
+  const item: ItemRow = {
+    id: randomId(16),
+    sid,
+    appid,
+    newfilename: randomId(16),
+    format: p.probe.format,
+    filename: p.filename,
+    size: p.size,
+    duration: p.probe.durationSeconds,
+    codec: p.probe.codec,
+    sampleRate: p.probe.sampleRate,
+    channels: p.probe.channels,
+    createdAt: deps.clock.now(),
+  };
+  const ref = uploadRef(item);
+  await files.put(ref, p.tmp);
+  let added = false;
+  try {
+    added = await store.addItemIfUnder(item, roomFor(deps, sid));
+    return added ? item : tooMany(p.filename, deps.config.maxFiles);
+  } finally {
+    if (!added) await files.remove(ref).catch(() => {});
+  }
+}
+
+export function createStoreUpload(deps: UploadStoreDeps): StoreUpload {
+  return async ({ sid, appid, filename, localPath }) => {
+    const probed = await probeUpload(deps, localPath, filename);
+    const kept = isRefusal(probed) ? probed : await keepUpload(deps, sid, appid, probed);
+    if (isRefusal(kept)) return { ok: false, status: ERRORS[kept.code].status, ...kept };
+    return { ok: true, item: toAudioItem(kept) };
+  };
+}

@@ -1,0 +1,33 @@
+import { describe, expect, it } from 'vitest';
+import { checkMergeOptions, engineOptions } from './merge-options.js';
+
+describe('mergemp3 options', () => {
+  it('takes none as an MP3 exactly as before', () => {
+    expect(checkMergeOptions(undefined)).toEqual({ ok: true, options: {} });
+    expect(engineOptions({})).toMatchObject({ format: 'mp3', chapters: undefined });
+  });
+
+  it('takes every option of the contract with a valid value', () => {
+    const all = { format: 'm4b', bitrate: 96, chapters: false, chapterTitles: 'files', title: 'T', artist: 'A', album: 'B', loudness: -16, gap: 0.5, crossfade: 0, trimSilence: true, gapless: false };
+    expect(checkMergeOptions(all)).toEqual({ ok: true, options: all });
+    expect(checkMergeOptions({ loudness: null })).toMatchObject({ ok: true });
+    expect(engineOptions({ format: 'flac', bitrate: 96, title: 'T' })).toMatchObject({ format: 'flac', bitRateKbps: 96, title: 'T' });
+  });
+
+  it.each([
+    [{ format: 'aiff' }, /Option "format" must be one of/],
+    [{ bitrate: 96.5 }, /Option "bitrate" must be a whole number/],
+    [{ bitrate: 1000 }, /Option "bitrate"/],
+    [{ chapters: 'yes' }, /Option "chapters" must be true or false/],
+    [{ chapterTitles: 'names' }, /Option "chapterTitles"/],
+    [{ title: 5 }, /Option "title" must be text/],
+    [{ loudness: 3 }, /Option "loudness"/],
+    [{ volume: 3 }, /Unknown option "volume"/],
+    [{ gap: 1, crossfade: 1 }, /"gap" and "crossfade" cannot be used together/],
+    [[1], /"options" must be an object/],
+  ])('refuses %j, naming the option', (raw, message) => {
+    const r = checkMergeOptions(raw);
+    expect(r.ok).toBe(false);
+    if (!r.ok) expect(r.message).toMatch(message);
+  });
+});

@@ -1,0 +1,50 @@
+import { mkdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { tempDir } from '../../../test/support/audio-fixtures.js';
+import { diskStorage, fakeTools, item, job, scriptedMerge } from '../../../test/support/job-kit.js';
+import { MemoryStore } from '../../../test/support/memory-store.js';
+import { clockAt } from '../../shared/clock.js';
+import { createMergeProcessor } from './merge-processor.js';
+
+let dir: { dir: string; cleanup: () => Promise<void> };
+beforeEach(async () => {
+  dir = await tempDir('merge-processor-');
+});
+afterEach(async () => {
+  await dir.cleanup();
+});
+
+describe('the merge processor', () => {
+  it('gives each result of a session its own download name, also for merges that end together', async () => {
+    const store = new MemoryStore();
+    const files = diskStorage(dir.dir);
+    for (const sid of ['s1', 's2']) await store.createSession(`hash-${sid}`, sid, 'csrf', 0);
+    const a = item('s1', 1, 'a.mp3');
+    await store.addItemIfUnder(a, 10);
+    await mkdir(path.join(dir.dir, 'uploads', 's1'), { recursive: true });
+    await writeFile(path.join(dir.dir, 'uploads', 's1', 'stored1.mp3'), 'x');
+    const { merge } = scriptedMerge();
+    // Every merge ends in the same minute.
+    const processor = createMergeProcessor({ store, files, tools: fakeTools, merge, clock: clockAt(() => new Date(2026, 10, 22, 14, 30, 5).getTime()), engineConcurrency: 1 });
+    for (const id of ['j1', 'j2', 'j3', 'j4']) await store.addJob(job(id, 's1', [a.id]));
+    await store.addJob(job('k1', 's2', ['item-s2-1']));
+    const run = (jobId: string) => processor({ jobId, sid: 's1', appid: 'app', itemIds: [a.id], options: {}, requestId: null }, () => {}, new AbortController().signal);
+    await Promise.all([run('j1'), run('j2'), run('j3')]);
+    await run('j4');
+    const names = (await store.listResults('s1')).map((r) => r.downloadName).sort();
+    expect(names).toEqual([
+      'merged-2026-11-22-1430 (2).mp3',
+      'merged-2026-11-22-1430 (3).mp3',
+      'merged-2026-11-22-1430 (4).mp3',
+      'merged-2026-11-22-1430.mp3',
+    ]);
+    // Another session may use the plain name.
+    const b = item('s2', 1, 'b.mp3');
+    await store.addItemIfUnder(b, 10);
+    await mkdir(path.join(dir.dir, 'uploads', 's2'), { recursive: true });
+    await writeFile(path.join(dir.dir, 'uploads', 's2', 'stored1.mp3'), 'x');
+    await processor({ jobId: 'k1', sid: 's2', appid: 'app', itemIds: [b.id], options: {}, requestId: null }, () => {}, new AbortController().signal);
+    expect((await store.listResults('s2')).map((r) => r.downloadName)).toEqual(['merged-2026-11-22-1430.mp3']);
+  });
+});

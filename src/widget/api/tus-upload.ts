@@ -1,0 +1,120 @@
+// One file sent with tus (docs/api.md section 7): resumable across dropped connections (retries with
+// back-off, resuming at the server's offset) and page reloads (tus-js-client's fingerprint and
+// URL storage). A 429 waits for the server's Retry-After and goes on; it is never a failure.
+import { Upload, type DetailedError, type HttpRequest, type UploadOptions } from 'tus-js-client';
+import { API } from '../../shared/types.js';
+import { uploadOutcome, type UploadOutcome } from './upload-request.js';
+
+/** Back-off for a connection that dropped or a server that failed; then the file is given up. */
+export const RETRY_DELAYS_MS = [500, 1000, 2000, 4000, 8000, 15_000, 30_000, 30_000, 30_000, 30_000];
+/** When a 429 comes without a usable Retry-After. */
+const DEFAULT_RATE_WAIT_MS = 5000;
+
+export interface TusUploadRequest {
+  file: File;
+  appid: string;
+  csrf: string;
+  /** Fraction 0-1 of the file the server has. */
+  onProgress?: (fraction: number) => void;
+  /**
+   * Resolves when this file may be completed: the request carrying its last bytes waits for it,
+   * so files finish (and become items) in the order they were chosen.
+   */
+  mayFinish?: () => Promise<void>;
+  /** tus-js-client options for tests (httpStack, urlStorage, fileReader). */
+  tusOptions?: Partial<UploadOptions>;
+}
+
+export interface TusUploadHandle {
+  done: Promise<UploadOutcome>;
+  abort(): void;
+}
+
+/** Seconds in Retry-After (or an HTTP date), as milliseconds. */
+export function retryAfterMs(header: string | undefined, now = Date.now()): number {
+  if (!header) return DEFAULT_RATE_WAIT_MS;
+  const seconds = Number(header);
+  if (Number.isFinite(seconds) && seconds >= 0) return seconds * 1000;
+  const at = Date.parse(header);
+  return Number.isFinite(at) ? Math.max(0, at - now) : DEFAULT_RATE_WAIT_MS;
+}
+
+const statusOf = (err: Error): number => (err as DetailedError).originalResponse?.getStatus() ?? 0;
+
+/** Network failures and server errors are retried; refusals are not, nor a 429 (waited for apart). */
+function shouldRetry(err: DetailedError): boolean {
+  const status = statusOf(err);
+  if (status === 0 || status >= 500) return true;
+  // An offset conflict or a locked upload: tus asks the offset again and resumes.
+  return (status === 409 || status === 423) && err.originalRequest?.getMethod() === 'PATCH';
+}
+
+/**
+ * The request that carries the last byte waits for `mayFinish`. Each file is sent as two
+ * requests (all but its last byte, then the last byte), so the bulk of several files goes up at
+ * once while only the finishing is in order.
+ */
+function finishGate(file: File, chunkSize: number, mayFinish?: () => Promise<void>) {
+  return async (req: HttpRequest) => {
+    if (!mayFinish || req.getMethod() !== 'PATCH') return;
+    const offset = Number(req.getHeader('Upload-Offset'));
+    if (offset + chunkSize >= file.size) await mayFinish();
+  };
+}
+
+export function startTusUpload(r: TusUploadRequest): TusUploadHandle {
+  let upload: Upload | undefined;
+  let stopped = false;
+  let rateTimer: ReturnType<typeof setTimeout> | undefined;
+  const chunkSize = r.file.size > 1 ? r.file.size - 1 : Number.POSITIVE_INFINITY;
+
+  const done = new Promise<UploadOutcome>((resolve) => {
+    const fail = (err: Error) => {
+      const res = (err as DetailedError).originalResponse;
+      if (res && res.getStatus() === 429 && !stopped) {
+        // Not a failure: wait as the server asks, then go on from where the upload stands.
+        rateTimer = setTimeout(() => upload?.start(), retryAfterMs(res.getHeader('Retry-After')));
+        return;
+      }
+      resolve(uploadOutcome(res?.getStatus() ?? 0, res?.getBody() ?? '', r.file.name));
+    };
+    upload = new Upload(r.file, {
+      endpoint: `${API.tus}/`,
+      metadata: { filename: r.file.name, filetype: r.file.type, appid: r.appid },
+      headers: { 'X-CSRF-TOKEN': r.csrf },
+      chunkSize,
+      retryDelays: RETRY_DELAYS_MS,
+      onShouldRetry: (err) => shouldRetry(err),
+      // A finished upload is not offered again to a reloaded page.
+      removeFingerprintOnSuccess: true,
+      onBeforeRequest: finishGate(r.file, chunkSize, r.mayFinish),
+      onProgress: (sent, total) => {
+        if (total > 0) r.onProgress?.(sent / total);
+      },
+      onSuccess: ({ lastResponse }) => resolve(uploadOutcome(lastResponse.getStatus(), lastResponse.getBody(), r.file.name)),
+      onError: fail,
+      ...r.tusOptions,
+    });
+    void resumeOrStart(upload);
+  });
+
+  return {
+    done,
+    abort() {
+      stopped = true;
+      clearTimeout(rateTimer);
+      void upload?.abort();
+    },
+  };
+}
+
+/** A reloaded page picks up an unfinished upload of the same file where the server has it. */
+async function resumeOrStart(upload: Upload): Promise<void> {
+  try {
+    const previous = await upload.findPreviousUploads();
+    if (previous.length > 0) upload.resumeFromPreviousUpload(previous[0]);
+  } catch {
+    // No storage (private mode): start afresh.
+  }
+  upload.start();
+}

@@ -1,0 +1,93 @@
+// The list view: the title, the hint, the rows (or why there are none), the undo lines, make.
+import { useId, useState } from 'react';
+import type { OutputFormat } from '../../shared/output-formats.js';
+import type { WidgetState } from '../store/state.js';
+import type { WidgetActions } from '../store/widget-store.js';
+import { texts } from '../texts.js';
+import { AudioList } from './AudioList.js';
+import { OutputChoice, type OutputChoiceValue } from './OutputChoice.js';
+import { RemovalNotices } from './RemovalNotices.js';
+import type { ListenHandler } from './RowPlayer.js';
+
+export interface ListViewProps {
+  state: WidgetState;
+  actions: WidgetActions;
+  title: string;
+  makeLabel: string;
+  onListen?: ListenHandler;
+  listenInterval?: number;
+  /** The formats the host offers; with more than one, a choice sits beside make. */
+  formats?: OutputFormat[];
+}
+
+function Placeholder({ state }: { state: WidgetState }) {
+  if (state.load === 'failed') {
+    return (
+      <p className="audio-merge-empty audio-merge-load-failed" role="alert">
+        {texts.loadFailed(state.loadError ?? '')}
+      </p>
+    );
+  }
+  return <p className="audio-merge-empty">{state.load === 'loading' ? texts.loading : texts.empty}</p>;
+}
+
+function MakeButton({ disabled, label, onMake }: { disabled: boolean; label: string; onMake: () => Promise<void> }) {
+  return (
+    <button type="button" className="audio-merge-make" disabled={disabled} onClick={() => void onMake()}>
+      {label}
+    </button>
+  );
+}
+
+export function ListView({ state, actions, title, makeLabel, onListen, listenInterval, formats = ['mp3'] }: ListViewProps) {
+  const titleId = useId();
+  const hintId = useId();
+  const [output, setOutput] = useState<OutputChoiceValue>({ format: formats[0], chapters: true });
+  const choosing = formats.length > 1;
+  if (state.phase === 'expired') {
+    return (
+      <div className="audio-merge-tool-view">
+        <p className="audio-merge-title">{title}</p>
+        <p className="audio-merge-empty audio-merge-expired" role="alert">{texts.expired}</p>
+        <button type="button" className="audio-merge-make" onClick={actions.reload}>
+          {texts.reload}
+        </button>
+      </div>
+    );
+  }
+  const empty = state.items.length === 0;
+  return (
+    <div className="audio-merge-tool-view">
+      <p className="audio-merge-title" id={titleId}>
+        {title}
+      </p>
+      {empty ? (
+        <Placeholder state={state} />
+      ) : (
+        <>
+          <p className="audio-merge-hint" id={hintId}>{texts.hint}</p>
+          <AudioList
+            items={state.items}
+            titleId={titleId}
+            hintId={hintId}
+            onReorder={actions.reorder}
+            onRemove={actions.remove}
+            onListen={onListen}
+            listenInterval={listenInterval}
+          />
+        </>
+      )}
+      {state.phase === 'uploading' && <p className="audio-merge-uploading">{texts.uploading}</p>}
+      <RemovalNotices removals={state.removals} notice={state.notice} onUndo={actions.undo} onDismiss={actions.dismissNotice} />
+      {/* make never rejects: its failures are shown and logged by the store. */}
+      {choosing ? (
+        <div className="audio-merge-actions">
+          <OutputChoice formats={formats} value={output} onChange={setOutput} />
+          <MakeButton disabled={empty} label={makeLabel} onMake={() => actions.make({ format: output.format, chapters: output.chapters })} />
+        </div>
+      ) : (
+        <MakeButton disabled={empty} label={makeLabel} onMake={() => actions.make()} />
+      )}
+    </div>
+  );
+}

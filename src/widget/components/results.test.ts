@@ -1,0 +1,80 @@
+// @vitest-environment jsdom
+import '@testing-library/jest-dom/vitest';
+import { screen, waitFor } from '@testing-library/dom';
+import { userEvent } from '@testing-library/user-event';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { ApiError } from '../api/http.js';
+import { enhanceResults } from './results.js';
+
+// The markup the host page gives each merged result (src/server/http/host-page.ts).
+const result = (id: string, sources: string[], iso: string) => `<article class="audio-merge-result" data-result-id="${id}">
+  <audio controls preload="metadata" src="/results/SID/${id}.mp3"></audio>
+  <p class="audio-merge-result-meta">
+    <a class="audio-merge-download" href="/results/SID/${id}.mp3?download=1" download>Download</a>
+    <span class="audio-merge-duration">0:12</span><span class="audio-merge-size">0.2 MB</span>
+    <time datetime="${iso}">${iso.slice(0, 16).replace('T', ' ')} UTC</time>
+  </p>
+  <ol class="audio-merge-sources">${sources.map((s) => `<li>${s}</li>`).join('')}</ol>
+</article>`;
+
+const page = () => {
+  document.body.innerHTML = `<section class="audio-merge-results"><h2>Merged files</h2>${result('r2', ['b.mp3', 'a.wav'], '2026-11-22T01:22:00.000Z')}${result('r1', ['only.wav'], '2026-07-01T16:05:00.000Z')}</section>`;
+};
+
+let tz: string | undefined;
+beforeEach(() => {
+  tz = process.env.TZ;
+  process.env.TZ = 'America/New_York';
+});
+afterEach(() => {
+  process.env.TZ = tz;
+  if (tz === undefined) delete process.env.TZ;
+  document.body.innerHTML = '';
+  vi.restoreAllMocks();
+});
+
+describe('merged results on the host page', () => {
+  it("shows each result's time in the browser's own time zone, summer time included", () => {
+    page();
+    enhanceResults(document, { deleteResult: vi.fn(), locale: 'en-GB' });
+    const times = Array.from(document.querySelectorAll('time'), (t) => t.textContent);
+    expect(times).toEqual(['21 Nov 2026, 20:22', '1 Jul 2026, 12:05']);
+    expect(screen.getByRole('link', { name: 'Download merged MP3 of b.mp3 and 1 more, 21 Nov 2026, 20:22' })).toBeInTheDocument();
+  });
+
+  it('a delete button removes the result on the server and from the page', async () => {
+    page();
+    const deleteResult = vi.fn(async (_id: string) => {});
+    enhanceResults(document, { deleteResult, locale: 'en-GB' });
+    const user = userEvent.setup();
+    await user.click(screen.getByRole('button', { name: 'Delete merged MP3 of b.mp3 and 1 more, 21 Nov 2026, 20:22' }));
+    expect(deleteResult).toHaveBeenCalledWith('r2');
+    await waitFor(() => expect(document.querySelectorAll('.audio-merge-result')).toHaveLength(1));
+    // Focus goes to the next result's delete button rather than being lost.
+    expect(screen.getByRole('button', { name: /^Delete merged MP3 of only\.wav/ })).toHaveFocus();
+    await user.click(screen.getByRole('button', { name: /^Delete merged MP3 of only\.wav/ }));
+    await waitFor(() => expect(document.querySelector('.audio-merge-result')).toBeNull());
+    expect(screen.getByText('No merged files yet.')).toBeInTheDocument();
+  });
+
+  it('a refused delete keeps the result and says why', async () => {
+    page();
+    vi.spyOn(console, 'error').mockImplementation(() => {});
+    const deleteResult = vi.fn(async () => {
+      throw new ApiError('/app/merge/deleteResult', 403, 'That file does not belong to this session', 'foreignFile');
+    });
+    enhanceResults(document, { deleteResult, locale: 'en-GB' });
+    await userEvent.setup().click(screen.getAllByRole('button', { name: /^Delete / })[1]);
+    expect(await screen.findByRole('alert')).toHaveTextContent('Could not delete this file: That file does not belong to this session');
+    expect(document.querySelectorAll('.audio-merge-result')).toHaveLength(2);
+    expect(screen.getAllByRole('button', { name: /^Delete / })[1]).toBeEnabled();
+  });
+
+  it('a result without an id gets no delete button; running twice adds nothing', () => {
+    page();
+    document.querySelector('[data-result-id="r1"]')!.removeAttribute('data-result-id');
+    enhanceResults(document, { deleteResult: vi.fn() });
+    enhanceResults(document, { deleteResult: vi.fn() });
+    expect(document.querySelectorAll('.audio-merge-result-delete')).toHaveLength(1);
+  });
+});

@@ -1,0 +1,81 @@
+// The host page's merged results, enhanced: times in the browser's own time zone, a delete button
+// on each (POST deleteResult), and names that tell the players and links apart (result-labels.ts).
+import { deleteResult, isExpired, reasonOf } from '../api/http.js';
+import { texts } from '../texts.js';
+import { labelResults, RESULT, resultName } from './result-labels.js';
+
+export interface ResultsDeps {
+  deleteResult: (id: string) => Promise<void>;
+  /** Undefined: the browser's own locale and time zone. */
+  locale?: string;
+}
+
+const TIME_FORMAT: Intl.DateTimeFormatOptions = { year: 'numeric', month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit' };
+
+/** The server writes UTC (it cannot know the reader's zone); the browser knows. */
+export function showLocalTime(time: HTMLTimeElement, locale?: string): void {
+  const at = new Date(time.dateTime);
+  if (Number.isNaN(at.getTime())) return;
+  time.textContent = at.toLocaleString(locale, TIME_FORMAT);
+  time.title = at.toISOString();
+}
+
+function afterDelete(article: Element): void {
+  const section = article.closest('.audio-merge-results');
+  const next = article.nextElementSibling?.matches(RESULT) ? article.nextElementSibling : article.previousElementSibling;
+  article.remove();
+  if (!section) return;
+  if (!section.querySelector(RESULT)) {
+    const empty = section.ownerDocument.createElement('p');
+    empty.className = 'empty';
+    empty.textContent = texts.noResults;
+    section.append(empty);
+  }
+  // The button that had focus is gone: the next result's button, else the section, takes it.
+  const target = next?.matches(RESULT) ? next.querySelector<HTMLElement>('.audio-merge-result-delete') : section.querySelector<HTMLElement>('h2');
+  if (target && !target.hasAttribute('tabindex') && target.tagName === 'H2') target.tabIndex = -1;
+  target?.focus();
+}
+
+function addDeleteButton(article: HTMLElement, deps: ResultsDeps): void {
+  const id = article.dataset.resultId;
+  const meta = article.querySelector('.audio-merge-result-meta');
+  if (!id || !meta || article.querySelector('.audio-merge-result-delete')) return;
+  const doc = article.ownerDocument;
+  const button = doc.createElement('button');
+  button.type = 'button';
+  button.className = 'audio-merge-result-delete';
+  button.textContent = texts.deleteResult;
+  button.setAttribute('aria-label', texts.deleteResultLabel(resultName(article)));
+  const say = (words: string) => {
+    let problem = article.querySelector('.audio-merge-result-error');
+    if (!problem) {
+      problem = doc.createElement('p');
+      problem.className = 'audio-merge-result-error';
+      problem.setAttribute('role', 'alert');
+      article.append(problem);
+    }
+    problem.textContent = words;
+  };
+  button.addEventListener('click', () => {
+    button.disabled = true;
+    button.textContent = texts.deletingResult;
+    deps.deleteResult(id).then(
+      () => afterDelete(article),
+      (err: unknown) => {
+        console.error('Error', err);
+        button.disabled = false;
+        button.textContent = texts.deleteResult;
+        say(isExpired(err) ? texts.expired : texts.deleteResultFailed(reasonOf(err)));
+      },
+    );
+  });
+  meta.append(button);
+}
+
+export function enhanceResults(root: ParentNode = document, deps: ResultsDeps = { deleteResult }): void {
+  const articles = Array.from(root.querySelectorAll<HTMLElement>(RESULT));
+  for (const time of articles.flatMap((a) => Array.from(a.querySelectorAll('time')))) showLocalTime(time, deps.locale);
+  labelResults(root);
+  for (const article of articles) addDeleteButton(article, deps);
+}

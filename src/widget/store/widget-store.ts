@@ -1,0 +1,77 @@
+// The widget as one headless store: its state, its actions, and a subscribe for the views.
+// Everything it calls (HTTP, the socket, timers, the page) is injectable, so it is tested alone.
+import { httpApi, type WidgetApi } from '../api/http.js';
+import { subscribeStatus, type Subscribe } from '../api/realtime.js';
+import { browserEnv, createContainer, type WidgetEnv } from './container.js';
+import { createListActions, type ListActions } from './list-actions.js';
+import { createMergeActions, type MergeActions } from './merge-actions.js';
+import type { WidgetState } from './state.js';
+
+export interface WidgetStoreConfig {
+  appid: string;
+  sid: string;
+  port: string;
+}
+
+export interface WidgetStoreDeps {
+  api?: WidgetApi;
+  subscribe?: Subscribe;
+  env?: Partial<WidgetEnv>;
+  undoMs?: number;
+  successPauseMs?: number;
+  subscribeWaitMs?: number;
+}
+
+export type WidgetActions = ListActions &
+  Omit<MergeActions, 'close'> & {
+    /** Load the list and look for a merge under way. */
+    start(): Promise<void>;
+    /** Stop following; removals still waiting are sent. */
+    dispose(): void;
+  };
+
+export interface WidgetStore {
+  getState(): WidgetState;
+  subscribe(listener: () => void): () => void;
+  actions: WidgetActions;
+}
+
+export const UNDO_MS = 5000;
+export const SUCCESS_PAUSE_MS = 800;
+export const SUBSCRIBE_WAIT_MS = 2000;
+
+export function createWidgetStore(config: WidgetStoreConfig, deps: WidgetStoreDeps = {}): WidgetStore {
+  const container = createContainer();
+  const env: WidgetEnv = { ...browserEnv, ...deps.env };
+  const api = deps.api ?? httpApi;
+  const list = createListActions(container, { appid: config.appid, api, env, undoMs: deps.undoMs ?? UNDO_MS });
+  const merge = createMergeActions(container, {
+    ...config,
+    api,
+    env,
+    subscribe: deps.subscribe ?? subscribeStatus,
+    beforeMerge: () => list.flushRemovals(),
+    successPauseMs: deps.successPauseMs ?? SUCCESS_PAUSE_MS,
+    subscribeWaitMs: deps.subscribeWaitMs ?? SUBSCRIBE_WAIT_MS,
+  });
+  // A removal the person made happens even when they leave within the undo window.
+  const stopLeaving = env.onLeave(() => list.flushRemovals({ keepalive: true }));
+  const { close, ...mergeActions } = merge;
+
+  return {
+    getState: container.getState,
+    subscribe: container.subscribe,
+    actions: {
+      ...list,
+      ...mergeActions,
+      async start() {
+        await Promise.all([list.load(), merge.attachToRunning()]);
+      },
+      dispose() {
+        stopLeaving();
+        list.flushRemovals({ keepalive: true });
+        close();
+      },
+    },
+  };
+}
