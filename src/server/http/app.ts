@@ -18,15 +18,12 @@ import type { DiskStorage } from '../files/disk-storage.js';
 import { statfsFreeSpace, type FreeSpace } from '../files/disk-space.js';
 import type { FileStorage } from '../files/storage.js';
 import { createSweeper, type Sweeper } from '../files/sweep.js';
-import { openBullQueue } from '../jobs/bullmq-queue.js';
-import { createBullJobQueue } from '../jobs/bullmq-job-queue.js';
-import { createInProcessQueue } from '../jobs/in-process-queue.js';
-import { createMergeProcessor, engineConcurrencyFor, type MergeFn } from '../jobs/merge-processor.js';
-import { startMergeWorker, type MergeWorker } from '../jobs/merge-worker.js';
+import type { MergeFn } from '../jobs/merge-processor.js';
+import { startJobs, type StartedJobs } from '../jobs/start-jobs.js';
 import type { JobQueue } from '../jobs/queue.js';
 import { redisAdapter, type RedisAdapterHandle } from '../realtime/redis-fanout.js';
 import { createRealtime, nullRealtime, type Realtime } from '../realtime/server.js';
-import { broadcastJobStatus, latestStatusWelcome } from '../realtime/status-broadcasts.js';
+import { latestStatusWelcome } from '../realtime/status-broadcasts.js';
 import { errorCodeOf } from '../errors.js';
 import { registerApiDocs } from './api-docs.js';
 import { AppError, ERRORS } from './errors.js';
@@ -75,15 +72,10 @@ export interface App {
 }
 
 /** What has been started so far, so a failed start can stop it again. */
-interface Started {
+interface Started extends StartedJobs {
   backends: Backends;
   realtime: Realtime;
   adapter?: RedisAdapterHandle;
-  jobs?: JobQueue;
-  worker?: MergeWorker;
-  /** For /readyz when the queue is elsewhere (Redis). */
-  queueCheck?: ReadinessCheck;
-  stopBroadcasts?: () => void;
   uploads?: UploadsInFlight;
 }
 
@@ -98,7 +90,10 @@ export async function createApp(partial: Partial<AppConfig> = {}, deps: AppDeps 
     const tools = await findTools(app, config);
     if (config.redisUrl) started.adapter = await redisAdapter(config.redisUrl);
     if (config.realtime) started.realtime = await startRealtime(app, config, store, started.adapter);
-    const jobs = (started.jobs = await startJobs(app, config, started, { tools, clock, merge: deps.merge }));
+    const jobs = await startJobs(
+      { config, backends: started.backends, broadcaster: started.realtime, log: app.log.child({ component: 'jobs' }), tools, clock, merge: deps.merge },
+      started,
+    );
     await jobs.recover();
     // Anything else left in scratch belongs to a process that is gone.
     await storage.clearScratch();
@@ -214,39 +209,6 @@ function startRealtime(app: FastifyInstance, config: AppConfig, store: Store, ad
     log: app.log.child({ component: 'realtime' }),
     adapter: adapter?.adapter,
   });
-}
-
-/**
- * The merge queue: in this process by default; with REDIS_URL, BullMQ, with this process's own
- * worker when ROLE=all. There the workers tell progress to the browsers; here, the in-process
- * queue's events are broadcast by this process.
- */
-async function startJobs(
-  app: FastifyInstance,
-  config: AppConfig,
-  started: Started,
-  { tools, clock, merge }: { tools: Tools; clock: Clock; merge?: MergeFn },
-): Promise<JobQueue> {
-  const { store, files } = started.backends;
-  const log = app.log.child({ component: 'jobs' });
-  if (!config.redisUrl) {
-    const jobs = createInProcessQueue({
-      store,
-      files,
-      processor: createMergeProcessor({ store, files, tools, merge, clock, engineConcurrency: engineConcurrencyFor(config.mergeConcurrency) }),
-      concurrency: config.mergeConcurrency,
-      log,
-      clock,
-    });
-    started.stopBroadcasts = broadcastJobStatus(jobs.events, started.realtime);
-    return jobs;
-  }
-  const redisUrl = config.redisUrl;
-  const jobs = createBullJobQueue({ queue: await openBullQueue({ redisUrl }), store, broadcaster: started.realtime, log, clock });
-  started.queueCheck = { name: 'queue', check: () => jobs.ping() };
-  started.jobs = jobs;
-  if (config.role === 'all') started.worker = await startMergeWorker({ config: { ...config, redisUrl }, store, files, tools, log, merge, clock });
-  return jobs;
 }
 
 /** Plugins, the session and CSRF hooks, and the one error handler every answer goes through. */
