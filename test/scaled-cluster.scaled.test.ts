@@ -1,6 +1,7 @@
 // The product as a scaled deployment runs it: two web and two worker processes (real
 // `node dist/main.js` with ROLE and the section 6 variables) sharing PostgreSQL, Redis and an
-// S3-compatible bucket, driven over HTTP and a stock Laravel Echo client like a browser would.
+// S3-compatible bucket, driven over HTTP (multipart and tus) and a stock Laravel Echo client like a
+// browser would.
 import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -9,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { ERRORS } from '../src/server/errors.js';
 import { statusChannel } from '../src/shared/types.js';
 import { ffprobeJson, makeTone, tempDir } from './support/audio-fixtures.js';
+import { ffprobeChapters } from './support/chapter-readers.js';
 import { listenStatus, type StatusListener } from './support/echo-client.js';
 import { httpGetBytes, httpPost, httpUpload, openHttpSession, type HttpAnswer } from './support/http-session.js';
 import { freshDatabase, type TestDatabase } from './support/pg-db.js';
@@ -173,6 +175,28 @@ describe('two web and two worker processes', () => {
     expect(tail.bytes.equals(viaA.bytes.subarray(viaA.bytes.length - 500))).toBe(true);
   });
 
+  it('an M4B with chapters and a title, posted through A, is made on a worker and served from the bucket through B', async () => {
+    const s = await openHttpSession(webA.url);
+    const items = await uploadTo(webA, s, ['low.mp3', 'mid.mp3', 'high.mp3']);
+    const res = await httpPost(webA.url, s, '/app/merge/mergemp3', {
+      items: items.map((i) => ({ id: i.id })),
+      options: { format: 'm4b', chapters: true, title: 'Tones' },
+    });
+    expect(res.status, res.text).toBe(200);
+    const [row] = await db.query<{ id: string; file: string; download_name: string; format: string }>(
+      'SELECT id, file, download_name, format FROM results WHERE sid = $1', [s.sid]);
+    expect(row.format).toBe('m4b');
+    expect(row.download_name).toMatch(/^Tones \d{4}-\d{2}-\d{2} \d{4}\.m4b$/);
+    const got = await httpGetBytes(webB.url, s, `/results/${s.sid}/${row.id}.m4b?download=1`);
+    expect(got.status).toBe(200);
+    const file = path.join(media.dir, 'downloaded.m4b');
+    await writeFile(file, got.bytes);
+    expect(Number((await ffprobeJson(file)).format.duration)).toBeCloseTo(6, 0);
+    const chapters = await ffprobeChapters(file);
+    expect(chapters.map((c) => c.title)).toEqual(['low', 'mid', 'high']);
+    expect(chapters.map((c) => Math.round(c.start))).toEqual([0, 2, 4]);
+  });
+
   it('session isolation holds across processes: items, files, merges and channels', async () => {
     const owner = await openHttpSession(webA.url);
     const [item] = await uploadTo(webA, owner, ['low.mp3']);
@@ -203,6 +227,11 @@ describe('two web and two worker processes', () => {
     await status.waitFor((d) => d === ERRORS.cancelled.message);
     expect(await resultIds(webA, s)).toEqual([]);
     expect(await db.query('SELECT status FROM jobs WHERE sid = $1', [s.sid])).toEqual([{ status: 'cancelled' }]);
+    // A page opened later on B learns how it ended: from GET status, and at once on subscribing.
+    const shown = await httpGetBytes(webB.url, s, '/app/merge/status');
+    expect(JSON.parse(shown.bytes.toString())).toMatchObject({ state: 'cancelled', text: ERRORS.cancelled.message });
+    const late = listen(webB, s);
+    await late.waitFor((d) => d === ERRORS.cancelled.message);
     // Nothing left to cancel: the route says so.
     expect((await httpPost(webA.url, s, '/app/merge/cancel', {})).status).toBe(404);
   });
