@@ -1,6 +1,6 @@
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
 
 const require = createRequire(import.meta.url);
 // The widget runs tus-js-client's browser build; tests under jsdom must get the same one (the
@@ -13,6 +13,8 @@ export default defineConfig({
   },
   test: {
     include: ['src/**/*.test.ts', 'src/**/*.test.tsx', 'test/**/*.test.ts'],
+    // Those need real PostgreSQL, Redis and S3: `npm run test:scaled`.
+    exclude: [...configDefaults.exclude, '**/*.scaled.test.ts'],
     // ffmpeg-backed tests spawn real processes; give them room on a 2-core machine.
     testTimeout: 60_000,
     hookTimeout: 120_000,

@@ -22,7 +22,7 @@ export function freePort(): Promise<number> {
 }
 
 /** The environment a person's shell would have: not vitest's NODE_ENV=test. */
-function personEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+export function personEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   const env = { ...process.env, ...extra };
   delete env.NODE_ENV;
   delete env.VITEST;
@@ -47,7 +47,7 @@ export interface RunningServer {
   kill: (signal: NodeJS.Signals) => Promise<void>;
 }
 
-async function waitForHttp(url: string, child: ChildProcess, output: () => string): Promise<void> {
+export async function waitForHttp(url: string, child: ChildProcess, output: () => string): Promise<void> {
   for (;;) {
     if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}:\n${output()}`);
     try {

@@ -2,6 +2,10 @@
 // the environment; tests build the app from a plain object.
 import os from 'node:os';
 import path from 'node:path';
+import type { S3Config } from './files/s3-objects.js';
+
+export type Role = 'all' | 'web' | 'worker';
+const ROLES: Role[] = ['all', 'web', 'worker'];
 
 export interface AppConfig {
   /** HTTP listen address. */
@@ -52,6 +56,16 @@ export interface AppConfig {
   ffmpegPath?: string;
   ffprobePath?: string;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+  /** postgres://...: metadata in PostgreSQL instead of SQLite under DATA_DIR. */
+  databaseUrl?: string;
+  /** redis://...: merges through a BullMQ queue, realtime shared across web processes. */
+  redisUrl?: string;
+  /** Uploads and results in this bucket instead of DATA_DIR (which then holds scratch files only). */
+  s3?: S3Config;
+  /** all: web and merges in one process; web: HTTP and realtime only; worker: merges only, no ports. */
+  role: Role;
+  /** With REDIS_URL: a worker silent this long (it died) has its merge run again elsewhere. */
+  mergeStallMs: number;
   /** Collect the routes' schemas into an OpenAPI document (`npm run docs:api`); off to start faster. */
   apiDocs: boolean;
 }
@@ -79,6 +93,8 @@ export const DEFAULT_CONFIG: AppConfig = {
   shutdownGraceMs: 10_000,
   appId: 'audio-merge',
   logLevel: 'info',
+  role: 'all',
+  mergeStallMs: 30_000,
   apiDocs: false,
 };
 
@@ -120,5 +136,69 @@ export function configFromEnv(env: NodeJS.ProcessEnv): Partial<AppConfig> {
   set('ffprobePath', env.FFPROBE_PATH || undefined);
   const level = env.LOG_LEVEL as AppConfig['logLevel'] | undefined;
   set('logLevel', level || undefined);
+  Object.assign(out, scaledFromEnv(env, num));
   return out;
+}
+
+/** CONTRACT section 6: the variables for more than one machine. */
+function scaledFromEnv(env: NodeJS.ProcessEnv, num: (name: string) => number | undefined): Partial<AppConfig> {
+  const out: Partial<AppConfig> = {};
+  if (env.DATABASE_URL) {
+    if (!/^postgres(ql)?:\/\//.test(env.DATABASE_URL)) throw new Error('DATABASE_URL must be a postgres:// URL');
+    out.databaseUrl = env.DATABASE_URL;
+  }
+  if (env.REDIS_URL) {
+    if (!/^rediss?:\/\//.test(env.REDIS_URL)) throw new Error('REDIS_URL must be a redis:// or rediss:// URL');
+    out.redisUrl = env.REDIS_URL;
+  }
+  const anyS3 = Object.keys(env).some((k) => k.startsWith('S3_') && env[k]);
+  if (anyS3) {
+    if (!env.S3_BUCKET) throw new Error('S3_BUCKET must be set when any S3_ variable is');
+    out.s3 = {
+      endpoint: env.S3_ENDPOINT || undefined,
+      bucket: env.S3_BUCKET,
+      region: env.S3_REGION || 'us-east-1',
+      accessKeyId: env.S3_ACCESS_KEY_ID || undefined,
+      secretAccessKey: env.S3_SECRET_ACCESS_KEY || undefined,
+      forcePathStyle: /^(1|true|yes)$/i.test(env.S3_FORCE_PATH_STYLE ?? ''),
+    };
+  }
+  if (env.ROLE) {
+    if (!ROLES.includes(env.ROLE as Role)) throw new Error(`ROLE must be one of ${ROLES.join(', ')}, got "${env.ROLE}"`);
+    out.role = env.ROLE as Role;
+  }
+  const stall = num('MERGE_STALL_SECONDS');
+  if (stall !== undefined) out.mergeStallMs = Math.max(1000, stall * 1000);
+  return out;
+}
+
+/**
+ * Web and worker processes share everything through PostgreSQL, Redis and a bucket: a role
+ * without all three would take uploads no worker can read, or merges no web process hears of.
+ */
+export function checkRole(c: AppConfig): void {
+  if (c.role === 'all') return;
+  const missing = [!c.databaseUrl && 'DATABASE_URL', !c.redisUrl && 'REDIS_URL', !c.s3 && 'S3_BUCKET'].filter(Boolean);
+  if (missing.length > 0) throw new Error(`ROLE=${c.role} needs ${missing.join(', ')} (shared by every web and worker process)`);
+}
+
+/** The configuration as a start-up log may show it: no passwords, no secret keys. */
+export function describeConfig(c: AppConfig): Record<string, unknown> {
+  const hidePassword = (url: string | undefined) => {
+    if (!url) return undefined;
+    const u = new URL(url);
+    if (u.password) u.password = '***';
+    return u.toString();
+  };
+  const shared = { role: c.role, dataDir: c.dataDir, mergeConcurrency: c.mergeConcurrency };
+  return {
+    ...shared,
+    ...(c.role === 'worker' ? {} : { host: c.host, port: c.port, socketPort: c.socketPort }),
+    database: hidePassword(c.databaseUrl) ?? 'sqlite (DATA_DIR)',
+    queue: c.redisUrl ? `bullmq on ${hidePassword(c.redisUrl)}` : 'in process',
+    files: c.s3
+      ? `s3://${c.s3.bucket} at ${c.s3.endpoint ?? 'AWS'} (${c.s3.region}${c.s3.forcePathStyle ? ', path style' : ''}` +
+        `${c.s3.accessKeyId ? `, key ${c.s3.accessKeyId}` : ''})`
+      : 'DATA_DIR',
+  };
 }

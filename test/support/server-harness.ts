@@ -56,13 +56,17 @@ export interface TestSession {
 export async function openSession(app: FastifyInstance): Promise<TestSession> {
   const res = await app.inject({ method: 'GET', url: '/' });
   if (res.statusCode !== 200) throw new Error(`GET / answered ${res.statusCode}`);
-  const setCookie = String(res.headers['set-cookie'] ?? '');
+  return sessionFromPage(String(res.headers['set-cookie'] ?? ''), res.body);
+}
+
+/** What a browser keeps from the host page: its cookie, CSRF token, sid and appid. */
+export function sessionFromPage(setCookie: string, html: string): TestSession {
   const secret = /am_session=([^;]+)/.exec(setCookie)?.[1];
-  const csrf = /<meta name="csrf-token" content="([^"]+)">/.exec(res.body)?.[1];
-  const sid = /id="audio-merge-tool"[^>]*data-sid="([^"]+)"/.exec(res.body)?.[1];
-  const appid = /id="audio-merge-tool"[^>]*data-appid="([^"]+)"/.exec(res.body)?.[1];
+  const csrf = /<meta name="csrf-token" content="([^"]+)">/.exec(html)?.[1];
+  const sid = /id="audio-merge-tool"[^>]*data-sid="([^"]+)"/.exec(html)?.[1];
+  const appid = /id="audio-merge-tool"[^>]*data-appid="([^"]+)"/.exec(html)?.[1];
   if (!secret || !csrf || !sid || !appid) throw new Error('The page lacks the cookie, csrf meta or widget element');
-  return { cookie: `am_session=${secret}`, secret, setCookie, csrf, sid, appid, html: res.body };
+  return { cookie: `am_session=${secret}`, secret, setCookie, csrf, sid, appid, html };
 }
 
 export type Part =

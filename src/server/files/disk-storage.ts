@@ -20,10 +20,10 @@ export interface DiskStorage extends FileStorage {
 }
 
 /** Names the server makes: random ids and short lowercase formats. Anything else is a bug or an attack. */
-const SAFE_NAME = /^[A-Za-z0-9_-]{1,128}$/;
-const SAFE_FILE = /^[A-Za-z0-9_-]{1,128}\.[a-z0-9]{1,10}$/;
+export const SAFE_NAME = /^[A-Za-z0-9_-]{1,128}$/;
+export const SAFE_FILE = /^[A-Za-z0-9_-]{1,128}\.[a-z0-9]{1,10}$/;
 
-function check(value: string, pattern: RegExp, what: string): string {
+export function check(value: string, pattern: RegExp, what: string): string {
   if (!pattern.test(value)) throw new Error(`Refusing unsafe ${what} in a storage path: ${JSON.stringify(value)}`);
   return value;
 }

@@ -11,23 +11,25 @@ import fastifyRateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
 import { locateTools, probeFile, type Tools } from '../../engine/index.js';
 import { systemClock, type Clock } from '../../shared/clock.js';
+import { openBackends, type Backends } from '../backends.js';
 import { resolveConfig, type AppConfig } from '../config.js';
-import { withItemListCache } from '../data/item-list-cache.js';
-import { openCheckedSqliteStore } from '../data/db-check.js';
 import type { Store } from '../data/store.js';
-import { createDiskStorage, type DiskStorage } from '../files/disk-storage.js';
+import type { DiskStorage } from '../files/disk-storage.js';
 import { statfsFreeSpace, type FreeSpace } from '../files/disk-space.js';
+import type { FileStorage } from '../files/storage.js';
 import { createSweeper, type Sweeper } from '../files/sweep.js';
-import { createInProcessQueue } from '../jobs/in-process-queue.js';
-import { createMergeProcessor, engineConcurrencyFor, type MergeFn } from '../jobs/merge-processor.js';
+import type { MergeFn } from '../jobs/merge-processor.js';
+import { startJobs, type StartedJobs } from '../jobs/start-jobs.js';
 import type { JobQueue } from '../jobs/queue.js';
+import { redisAdapter, type RedisAdapterHandle } from '../realtime/redis-fanout.js';
 import { createRealtime, nullRealtime, type Realtime } from '../realtime/server.js';
-import { broadcastJobStatus, latestStatusWelcome } from '../realtime/status-broadcasts.js';
+import { latestStatusWelcome } from '../realtime/status-broadcasts.js';
 import { errorCodeOf } from '../errors.js';
 import { registerApiDocs } from './api-docs.js';
 import { AppError, ERRORS } from './errors.js';
 import { createFlash } from './flash.js';
 import { filesRoutes } from './routes/files.js';
+import { healthRoutes, type ReadinessCheck } from './routes/health.js';
 import { itemsRoutes } from './routes/items.js';
 import { mergeRoutes } from './routes/merge.js';
 import { mergeControlRoutes } from './routes/merge-control.js';
@@ -57,7 +59,10 @@ export interface AppDeps {
 export interface App {
   app: FastifyInstance;
   store: Store;
+  /** DATA_DIR: scratch, and the files themselves unless they are in a bucket. */
   storage: DiskStorage;
+  /** Where uploads and results live. */
+  files: FileStorage;
   realtime: Realtime;
   jobs: JobQueue;
   config: AppConfig;
@@ -67,11 +72,10 @@ export interface App {
 }
 
 /** What has been started so far, so a failed start can stop it again. */
-interface Started {
-  store: Store;
+interface Started extends StartedJobs {
+  backends: Backends;
   realtime: Realtime;
-  jobs?: JobQueue;
-  stopBroadcasts?: () => void;
+  adapter?: RedisAdapterHandle;
   uploads?: UploadsInFlight;
 }
 
@@ -79,26 +83,17 @@ export async function createApp(partial: Partial<AppConfig> = {}, deps: AppDeps 
   const config = resolveConfig(partial);
   const clock = deps.clock ?? systemClock;
   const app = createFastify(config);
-  const storage = createDiskStorage(config.dataDir);
-  const dbFile = path.join(storage.root, 'audio-merge.sqlite');
-  const started: Started = {
-    store: withItemListCache(await openCheckedSqliteStore(dbFile, config.dbCheckTimeoutMs, app.log)),
-    realtime: nullRealtime,
-  };
-  const { store } = started;
+  const started: Started = { backends: await openBackends(config, app.log), realtime: nullRealtime };
+  const { store, files, disk: storage } = started.backends;
   let closing = false;
   try {
     const tools = await findTools(app, config);
-    if (config.realtime) started.realtime = await startRealtime(app, config, store);
-    const jobs = (started.jobs = createInProcessQueue({
-      store,
-      files: storage,
-      processor: createMergeProcessor({ store, files: storage, tools, merge: deps.merge, clock, engineConcurrency: engineConcurrencyFor(config.mergeConcurrency) }),
-      concurrency: config.mergeConcurrency,
-      log: app.log.child({ component: 'jobs' }),
-      clock,
-    }));
-    started.stopBroadcasts = broadcastJobStatus(jobs.events, started.realtime);
+    if (config.redisUrl) started.adapter = await redisAdapter(config.redisUrl);
+    if (config.realtime) started.realtime = await startRealtime(app, config, store, started.adapter);
+    const jobs = await startJobs(
+      { config, backends: started.backends, broadcaster: started.realtime, log: app.log.child({ component: 'jobs' }), tools, clock, merge: deps.merge },
+      started,
+    );
     await jobs.recover();
     // Anything else left in scratch belongs to a process that is gone.
     await storage.clearScratch();
@@ -114,25 +109,29 @@ export async function createApp(partial: Partial<AppConfig> = {}, deps: AppDeps 
       index: false,
       list: false,
     });
+    const checks: ReadinessCheck[] = [...started.backends.checks];
+    if (started.queueCheck) checks.push(started.queueCheck);
+    await app.register(healthRoutes, { checks });
     await app.register(pageRoutes, { store, config, socketPort: () => realtime.port, flash, clock });
-    // Resumable uploads in progress hold places against MAX_FILES, multipart's too.
+    // Resumable uploads in progress hold places against MAX_FILES, multipart's too. Their bytes
+    // stay on this process's disk until the last one (docs/deploy.md: tus needs sticky routing).
     const tusUploads = createTusUploads(storage.root);
     await tusUploads.load();
     const uploadDeps = {
-      store, files: storage, config, tools, probe: deps.probe ?? probeFile, clock, heldElsewhere: tusUploads.countFor,
+      store, files, config, tools, probe: deps.probe ?? probeFile, clock, heldElsewhere: tusUploads.countFor,
       freeSpace: deps.freeSpace ?? statfsFreeSpace,
     };
     await app.register(uploadRoutes, { ...uploadDeps, flash });
     await app.register(tusRoutes, { store, config, uploads: tusUploads, storeUpload: createStoreUpload(uploadDeps), freeSpace: uploadDeps.freeSpace });
-    await app.register(itemsRoutes, { store, files: storage, config });
-    await app.register(resultsRoutes, { store, files: storage });
-    await app.register(filesRoutes, { store, files: storage });
+    await app.register(itemsRoutes, { store, files, config });
+    await app.register(resultsRoutes, { store, files });
+    await app.register(filesRoutes, { store, files });
     await app.register(async (scope) => mergeRoutes(scope, { store, jobs, config, clock }));
     await app.register(mergeControlRoutes, { store, jobs });
 
     const sweeper = createSweeper({
       store,
-      files: storage,
+      files,
       retentionHours: config.retentionHours,
       intervalMs: config.sweepIntervalMs,
       clock,
@@ -145,7 +144,7 @@ export async function createApp(partial: Partial<AppConfig> = {}, deps: AppDeps 
 
     let closePromise: Promise<void> | undefined;
     return {
-      app, store, storage, realtime, jobs, config, tools, sweeper,
+      app, store, storage, files, realtime, jobs, config, tools, sweeper,
       close() {
         // Once close() has begun, new requests are turned away while running merges finish.
         closing = true;
@@ -200,7 +199,7 @@ async function findTools(app: FastifyInstance, config: AppConfig): Promise<Tools
   return tools;
 }
 
-function startRealtime(app: FastifyInstance, config: AppConfig, store: Store): Promise<Realtime> {
+function startRealtime(app: FastifyInstance, config: AppConfig, store: Store, adapter?: RedisAdapterHandle): Promise<Realtime> {
   return createRealtime({
     host: config.host,
     port: config.socketPort,
@@ -208,6 +207,7 @@ function startRealtime(app: FastifyInstance, config: AppConfig, store: Store): P
     sidForCookieHeader: (header) => sidForCookieHeader(store, header),
     welcome: latestStatusWelcome(store),
     log: app.log.child({ component: 'realtime' }),
+    adapter: adapter?.adapter,
   });
 }
 
@@ -269,9 +269,11 @@ async function stopAll(app: FastifyInstance, started: Started, clock: Clock, gra
     }, graceMs);
   });
   try {
+    await started.worker?.close();
     await started.jobs?.shutdown();
     started.stopBroadcasts?.();
     await started.realtime.close();
+    started.adapter?.close();
     const closed = app.close();
     await Promise.race([closed, graceOver]);
     app.server.closeAllConnections();
@@ -279,7 +281,7 @@ async function stopAll(app: FastifyInstance, started: Started, clock: Clock, gra
   } finally {
     clock.clearTimeout(timer);
   }
-  await started.store.close();
+  await started.backends.close();
 }
 
 function listenPort(app: FastifyInstance, config: AppConfig): number {

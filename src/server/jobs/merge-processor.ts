@@ -2,6 +2,7 @@
 // store and their files from storage itself, so the data it is given stays plain JSON. All
 // that is in flight lives in the job's own scratch folder (removed whatever happens); the result
 // file is named after the job id, so a restart can tell a finished-but-unrecorded file apart.
+import { randomBytes } from 'node:crypto';
 import { mkdir, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -26,6 +27,12 @@ export interface MergeProcessorDeps {
   clock?: Clock;
   /** Parallel transcodes inside one merge. */
   engineConcurrency: number;
+  /**
+   * Each run gets its own scratch folder and result file name (a merge may run twice, even at
+   * once on two workers when one lost touch): the first run to record its result wins; the
+   * other deletes its file and reports that result.
+   */
+  freshPerRun?: boolean;
 }
 
 /** Merges share the cores: with `workers` merges at once, each may run this many transcodes. */
@@ -94,13 +101,13 @@ export function createMergeProcessor(deps: MergeProcessorDeps): Processor {
     return uniqueDownloadName(named, taken);
   }
 
-  async function storeResult(data: MergeJobData, items: ItemRow[], output: string, report: MergeReport): Promise<ResultRow> {
+  async function storeResult(data: MergeJobData, items: ItemRow[], output: string, report: MergeReport, run: string): Promise<ResultRow> {
     const at = new Date(clock.now());
     const result: ResultRow = {
       id: data.jobId,
       sid: data.sid,
       jobId: data.jobId,
-      file: resultFileName(data.jobId, report.format),
+      file: resultFileName(`${data.jobId}${run}`, report.format),
       downloadName: await nameFor(data, report, at),
       format: report.format,
       duration: report.durationSeconds,
@@ -114,6 +121,8 @@ export function createMergeProcessor(deps: MergeProcessorDeps): Processor {
       await store.addResult(result);
     } catch (err) {
       await files.remove(resultRef(result));
+      const first = deps.freshPerRun ? await store.resultById(data.jobId) : undefined;
+      if (first?.jobId === data.jobId) return first;
       throw err;
     }
     return result;
@@ -121,12 +130,13 @@ export function createMergeProcessor(deps: MergeProcessorDeps): Processor {
 
   return async (data, progress, signal) => {
     const items = await orderedItems(store, data);
-    const work = files.scratchPath(jobScratchName(data.jobId));
+    const run = deps.freshPerRun ? `-${randomBytes(4).toString('hex')}` : '';
+    const work = files.scratchPath(`${jobScratchName(data.jobId)}${run}`);
     try {
       await mkdir(work, { recursive: true });
       if (signal.aborted) throw new AbortError();
       const { output, report } = await runEngine(data, items, work, (p) => progress(p), signal);
-      const result = await oneAtATime(data.sid, () => storeResult(data, items, output, report));
+      const result = await oneAtATime(data.sid, () => storeResult(data, items, output, report, run));
       return { resultId: result.id, durationSeconds: result.duration, inputs: items.length };
     } finally {
       await rm(work, { recursive: true, force: true });

@@ -4,7 +4,7 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { FastifyBaseLogger } from 'fastify';
-import { Server, type Socket } from 'socket.io';
+import { Server, type ServerOptions, type Socket } from 'socket.io';
 import type { Broadcaster } from './broadcaster.js';
 import { channelOf, mayJoin } from './channels.js';
 
@@ -23,6 +23,8 @@ export interface RealtimeOptions {
   /** The sid owned by the browser whose handshake carried this Cookie header, or null. */
   sidForCookieHeader: (cookieHeader: string | undefined) => Promise<string | null> | string | null;
   log: FastifyBaseLogger;
+  /** Share rooms with other processes (the Redis adapter); alone when omitted. */
+  adapter?: ServerOptions['adapter'];
   /**
    * What a new member of `channel` (owned by `sid`) is told at once, so it never waits for a
    * change that will not come; null for nothing.
@@ -44,6 +46,7 @@ export async function createRealtime(opts: RealtimeOptions): Promise<Realtime> {
   const http = createServer();
   const io = new Server(http, {
     path: '/socket.io',
+    ...(opts.adapter ? { adapter: opts.adapter } : {}),
     allowEIO3: true,
     cors: { origin: (o, cb) => cb(null, opts.allowOrigin(o)), credentials: true },
     perMessageDeflate: { threshold: COMPRESSION_THRESHOLD },

@@ -421,3 +421,35 @@ export const resultFileSchema: FastifySchema = {
   },
   response: fileAnswers('audio/*'),
 };
+
+export const healthzSchema: FastifySchema = {
+  summary: 'Liveness, for load balancers',
+  description: 'Answers while the process is up, whatever the database, queue or files do.',
+  tags: ['health'],
+  response: {
+    200: json('The process is up', { type: 'object', required: ['ok'], properties: { ok: { type: 'boolean', enum: [true] } } }),
+  },
+};
+
+const readiness = {
+  type: 'object',
+  required: ['ok', 'checks'],
+  properties: {
+    ok: { type: 'boolean' },
+    checks: {
+      type: 'object',
+      description: 'Each dependency ("database", "files", and "queue" with REDIS_URL): "ok" or "unreachable" (no answer within 2 s counts as unreachable)',
+      additionalProperties: { type: 'string', enum: ['ok', 'unreachable'] },
+    },
+  },
+};
+
+export const readyzSchema: FastifySchema = {
+  summary: 'Readiness, for load balancers',
+  description: 'Answers 200 only while everything a request needs answers: the database, the files (DATA_DIR or the bucket) and, with REDIS_URL, the queue.',
+  tags: ['health'],
+  response: {
+    200: json('Ready', readiness),
+    503: json('Something is unreachable; `error` names what', { ...readiness, properties: { ...readiness.properties, error: { type: 'string' } } }),
+  },
+};

@@ -1,0 +1,49 @@
+// The data a process works on, chosen by configuration: PostgreSQL or SQLite for rows, a bucket or
+// DATA_DIR for files. DATA_DIR always holds this process's scratch area.
+import { access } from 'node:fs/promises';
+import path from 'node:path';
+import type { AppConfig } from './config.js';
+import { openCheckedSqliteStore } from './data/db-check.js';
+import { withItemListCache } from './data/item-list-cache.js';
+import { openPgStore } from './data/pg-store.js';
+import type { Store } from './data/store.js';
+import { createDiskStorage, type DiskStorage } from './files/disk-storage.js';
+import { createS3Objects } from './files/s3-objects.js';
+import { createS3Storage } from './files/s3-storage.js';
+import type { FileStorage } from './files/storage.js';
+import type { ReadinessCheck } from './http/routes/health.js';
+
+export interface Backends {
+  store: Store;
+  /** Where uploads and results live. */
+  files: FileStorage;
+  /** DATA_DIR: the scratch area, and the files themselves when there is no bucket. */
+  disk: DiskStorage;
+  checks: ReadinessCheck[];
+  close(): Promise<void>;
+}
+
+/** `log` hears of a SQLite check that ran out of time; a damaged SQLite file is refused (DatabaseDamagedError). */
+export async function openBackends(config: AppConfig, log: { warn(obj: object, msg: string): void }): Promise<Backends> {
+  const disk = createDiskStorage(config.dataDir);
+  // Any number of processes share PostgreSQL, so nothing of it may be cached in one of them;
+  // SQLite is written by this process alone.
+  const store = config.databaseUrl
+    ? await openPgStore(config.databaseUrl)
+    : withItemListCache(await openCheckedSqliteStore(path.join(disk.root, 'audio-merge.sqlite'), config.dbCheckTimeoutMs, log));
+  const objects = config.s3 ? createS3Objects(config.s3) : undefined;
+  const files = objects ? createS3Storage(objects, config.dataDir) : disk;
+  return {
+    store,
+    files,
+    disk,
+    checks: [
+      { name: 'database', check: () => store.sessionBySid('readiness-probe') },
+      { name: 'files', check: () => (objects ? objects.ping() : access(disk.root)) },
+    ],
+    async close() {
+      objects?.close();
+      await store.close();
+    },
+  };
+}

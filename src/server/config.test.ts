@@ -1,0 +1,53 @@
+import { describe, expect, it } from 'vitest';
+import { checkRole, configFromEnv, describeConfig, resolveConfig } from './config.js';
+
+describe('configuration for more than one machine', () => {
+  const env = {
+    DATABASE_URL: 'postgres://am:pg-secret@db:5432/am',
+    REDIS_URL: 'redis://:redis-secret@redis:6379',
+    S3_ENDPOINT: 'http://minio:9000',
+    S3_BUCKET: 'audio',
+    S3_ACCESS_KEY_ID: 'minio',
+    S3_SECRET_ACCESS_KEY: 's3-secret',
+    S3_FORCE_PATH_STYLE: 'true',
+    ROLE: 'worker',
+    MERGE_STALL_SECONDS: '5',
+  };
+
+  it('reads DATABASE_URL, REDIS_URL, the S3 variables and ROLE', () => {
+    expect(configFromEnv(env)).toMatchObject({
+      databaseUrl: env.DATABASE_URL,
+      redisUrl: env.REDIS_URL,
+      s3: { endpoint: 'http://minio:9000', bucket: 'audio', region: 'us-east-1', accessKeyId: 'minio', secretAccessKey: 's3-secret', forcePathStyle: true },
+      role: 'worker',
+      mergeStallMs: 5000,
+    });
+  });
+
+  it('runs everything in one process on the embedded default when none is set', () => {
+    const c = resolveConfig(configFromEnv({}));
+    expect([c.role, c.databaseUrl, c.redisUrl, c.s3]).toEqual(['all', undefined, undefined, undefined]);
+  });
+
+  it('refuses an unknown role, a non-postgres database and S3 without a bucket, naming the variable', () => {
+    expect(() => configFromEnv({ ROLE: 'both' })).toThrow(/ROLE must be one of all, web, worker, got "both"/);
+    expect(() => configFromEnv({ DATABASE_URL: 'mysql://x' })).toThrow(/DATABASE_URL/);
+    expect(() => configFromEnv({ S3_ENDPOINT: 'http://minio:9000' })).toThrow(/S3_BUCKET/);
+  });
+
+  it('refuses a web or worker role without the database, queue and bucket it must share', () => {
+    expect(() => checkRole(resolveConfig(configFromEnv({ ROLE: 'worker', REDIS_URL: env.REDIS_URL })))).toThrow(
+      'ROLE=worker needs DATABASE_URL, S3_BUCKET (shared by every web and worker process)',
+    );
+    expect(() => checkRole(resolveConfig(configFromEnv(env)))).not.toThrow();
+    expect(() => checkRole(resolveConfig(configFromEnv({})))).not.toThrow();
+  });
+
+  it('describes itself for the start-up log without passwords or the secret key', () => {
+    const text = JSON.stringify(describeConfig(resolveConfig(configFromEnv(env))));
+    expect(text).not.toMatch(/pg-secret|redis-secret|s3-secret/);
+    expect(text).toContain('db:5432');
+    expect(text).toContain('s3://audio');
+    expect(text).not.toContain('socketPort');
+  });
+});

@@ -1,0 +1,48 @@
+// FileStorage on an S3-compatible bucket: uploads and results are objects under "<sid>/", and
+// DATA_DIR keeps only this process's scratch area (the same one disk storage uses). The engine
+// needs local files, so localPath downloads an object into the merge's scratch folder.
+import { createWriteStream } from 'node:fs';
+import { mkdir, unlink } from 'node:fs/promises';
+import path from 'node:path';
+import { pipeline } from 'node:stream/promises';
+import { createDiskStorage } from './disk-storage.js';
+import { objectKey, sessionPrefix } from './object-keys.js';
+import type { ObjectStore } from './s3-objects.js';
+import type { FileStorage } from './storage.js';
+
+export interface S3Storage extends FileStorage {
+  /** Throws unless the bucket answers (for /readyz). */
+  ping(): Promise<void>;
+}
+
+export function createS3Storage(objects: ObjectStore, dataDir: string): S3Storage {
+  const scratch = createDiskStorage(dataDir);
+  return {
+    async put(ref, localPath) {
+      await objects.putFile(objectKey(ref), localPath);
+      await unlink(localPath);
+    },
+    stat: (ref) => objects.head(objectKey(ref)),
+    async read(ref, range) {
+      const object = await objects.read(objectKey(ref), range);
+      if (!object) throw Object.assign(new Error(`No stored file ${ref.area}/${ref.sid}/${ref.name}`), { code: 'ENOENT' });
+      return object.body;
+    },
+    async localPath(ref, scratchDir) {
+      const object = await objects.read(objectKey(ref));
+      if (!object) throw Object.assign(new Error(`No stored file ${ref.area}/${ref.sid}/${ref.name}`), { code: 'ENOENT' });
+      // The same upload may appear twice in one merge: one download each, under distinct names.
+      await mkdir(scratchDir, { recursive: true });
+      const target = path.join(scratchDir, `${ref.area}-${Math.random().toString(36).slice(2, 10)}-${ref.name}`);
+      await pipeline(object.body, createWriteStream(target));
+      return target;
+    },
+    remove: (ref) => objects.delete(objectKey(ref)),
+    async removeSession(sid) {
+      await objects.deletePrefix(sessionPrefix(sid));
+    },
+    scratchPath: (name) => scratch.scratchPath(name),
+    clearScratch: (prefix) => scratch.clearScratch(prefix),
+    ping: () => objects.ping(),
+  };
+}
