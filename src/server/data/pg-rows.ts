@@ -1,7 +1,6 @@
 // Rows as PostgreSQL returns them, and their conversion to the Store's rows. BIGINT columns come
 // back as numbers (see PG_TYPES): milliseconds and byte counts stay far below 2^53.
 import pg from 'pg';
-import type { ItemRow, JobRow, ResultRow, SessionRow } from './store.js';
 
 export const PG_TYPES = {
   getTypeParser(oid: number, format?: 'text' | 'binary') {
@@ -10,110 +9,8 @@ export const PG_TYPES = {
   },
 } as pg.CustomTypesConfig;
 
-export interface SessionRecord {
-  sid: string;
-  csrf_token: string;
-  created_at: number;
-  last_seen_at: number;
-}
-export interface ItemRecord {
-  id: string;
-  sid: string;
-  appid: string;
-  newfilename: string;
-  format: string;
-  filename: string;
-  size: number;
-  duration: number;
-  codec: string;
-  sample_rate: number;
-  channels: number;
-  created_at: number;
-}
-export interface JobRecord {
-  id: string;
-  sid: string;
-  appid: string;
-  item_ids: string[];
-  status: JobRow['status'];
-  error: string | null;
-  result_id: string | null;
-  request_id: string | null;
-  options: Record<string, unknown>;
-  percent: number | null;
-  status_text: string | null;
-  attempts: number;
-  created_at: number;
-  started_at: number | null;
-  finished_at: number | null;
-}
-export interface ResultRecord {
-  id: string;
-  sid: string;
-  job_id: string;
-  file: string;
-  download_name: string;
-  format: string;
-  duration: number;
-  size: number;
-  sources: string[];
-  chapters: ResultRow['chapters'];
-  created_at: number;
-}
-
-export const toSession = (r: SessionRecord): SessionRow => ({
-  sid: r.sid,
-  csrfToken: r.csrf_token,
-  createdAt: r.created_at,
-  lastSeenAt: r.last_seen_at,
-});
-
-export const toItem = (r: ItemRecord): ItemRow => ({
-  id: r.id,
-  sid: r.sid,
-  appid: r.appid,
-  newfilename: r.newfilename,
-  format: r.format,
-  filename: r.filename,
-  size: r.size,
-  duration: r.duration,
-  codec: r.codec,
-  sampleRate: r.sample_rate,
-  channels: r.channels,
-  createdAt: r.created_at,
-});
-
-export const toJob = (r: JobRecord): JobRow => ({
-  id: r.id,
-  sid: r.sid,
-  appid: r.appid,
-  itemIds: r.item_ids,
-  status: r.status,
-  error: r.error,
-  resultId: r.result_id,
-  requestId: r.request_id,
-  options: r.options,
-  percent: r.percent,
-  statusText: r.status_text,
-  attempts: r.attempts,
-  createdAt: r.created_at,
-  startedAt: r.started_at,
-  finishedAt: r.finished_at,
-});
-
-export const toResult = (r: ResultRecord): ResultRow => ({
-  id: r.id,
-  sid: r.sid,
-  jobId: r.job_id,
-  file: r.file,
-  downloadName: r.download_name,
-  format: r.format,
-  duration: r.duration,
-  size: r.size,
-  sources: r.sources,
-  chapters: r.chapters,
-  createdAt: r.created_at,
-});
+export type { ItemRecord, JobRecord, ResultRecord, SessionRecord } from './records.js';
+export { toItem, toJob, toResult, toSession } from './records.js';
 
 /** updateJob's patchable fields and their columns; JSON ones are sent as text. */
 export const JOB_COLUMNS: Record<string, { column: string; json?: boolean }> = {
