@@ -56,6 +56,9 @@ const FLAGS: Record<string, (d: Draft) => void> = {
 };
 for (const [name, set] of Object.entries(SOUND_FLAGS)) FLAGS[name] = (d) => set(d.soundDraft);
 
+/** Every option the parser accepts, as typed (for the usage line and help to name them all). */
+export const OPTION_NAMES: readonly string[] = [...Object.keys(VALUED), ...Object.keys(FLAGS), '-h', '--help'];
+
 /**
  * The format --format names, else OUT's extension; a usage message when neither names one. A
  * folder names no format either, but the merge then says why it cannot be written (exit 1).

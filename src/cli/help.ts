@@ -2,7 +2,11 @@
 import { bitRateDefaultsText, OUTPUT_FORMATS } from '../engine/index.js';
 import { SOUND_HELP } from './sound-args.js';
 
-export const USAGE = 'usage: audio-merge -o OUT IN1 IN2 ... [--format F] [--bitrate K] [--no-chapters] [--title T] [--loudness LUFS] [--gap S | --crossfade S] [--trim-silence] [--gapless] [--json] [--quiet] [--help]';
+export const USAGE = [
+  'usage: audio-merge -o OUT IN1 IN2 ... [--format F] [--bitrate K]',
+  '         [--no-chapters] [--chapter-titles tags|files] [--title T] [--artist A] [--album A] [--cover IMAGE]',
+  '         [--loudness LUFS] [--gap S | --crossfade S] [--trim-silence] [--gapless] [--json] [--quiet] [--help]',
+].join('\n');
 
 export const HELP = `${USAGE}
 
