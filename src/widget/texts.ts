@@ -44,6 +44,7 @@ export const texts = {
 
   // The sound options (data-sound="on", or more than one format)
   soundToggle: 'Sound options',
+  soundSet: (n: number) => `${n} on`,
   loudness: 'Match loudness',
   loudnessHelp: 'Brings every file to the same loudness, so nobody has to reach for the volume.',
   loudnessTarget: 'Loudness target',

@@ -55,7 +55,7 @@ export function MakeArea({ items, makeLabel, formats, sound, disabled, onMake }:
   return (
     <div className="audio-merge-actions">
       {choosing && <OutputChoice formats={formats} value={output} onChange={setOutput} />}
-      <SoundToggle open={open} panelId={panelId} onToggle={() => setOpen(!open)} />
+      <SoundToggle open={open} panelId={panelId} setCount={checked.ok ? Object.keys(checked.options).length : 0} onToggle={() => setOpen(!open)} />
       {open && (
         <SoundPanel
           id={panelId}

@@ -124,6 +124,8 @@ describe('the sound options panel', () => {
     await open();
     fireEvent.click(screen.getByRole('switch', { name: 'Gapless' }));
     fireEvent.click(toggle());
+    // The closed panel says something in it is on.
+    expect(toggle()).toHaveAccessibleDescription('1 on');
     await make();
     expect(sentOptions()).toEqual({ gapless: true });
   });

@@ -6,10 +6,25 @@ import { LOUDNESS_TARGETS, SOUND_LIMITS } from '../../shared/sound-limits.js';
 import { texts } from '../texts.js';
 import type { Between, SoundChoice } from './sound-choice.js';
 
-export function SoundToggle({ open, panelId, onToggle }: { open: boolean; panelId: string; onToggle: () => void }) {
+/** The disclosure button; how many options are on shows on it, so a closed panel hides nothing. */
+export function SoundToggle({ open, panelId, setCount, onToggle }: { open: boolean; panelId: string; setCount: number; onToggle: () => void }) {
+  const countId = useId();
   return (
-    <button type="button" className="audio-merge-sound-toggle" aria-expanded={open} aria-controls={panelId} onClick={onToggle}>
+    <button
+      type="button"
+      className="audio-merge-sound-toggle"
+      aria-label={texts.soundToggle}
+      aria-describedby={setCount > 0 ? countId : undefined}
+      aria-expanded={open}
+      aria-controls={panelId}
+      onClick={onToggle}
+    >
       {texts.soundToggle}
+      {setCount > 0 && (
+        <span className="audio-merge-sound-count" id={countId}>
+          {texts.soundSet(setCount)}
+        </span>
+      )}
       <span className="audio-merge-sound-caret" aria-hidden="true">{open ? '▴' : '▾'}</span>
     </button>
   );

@@ -116,6 +116,9 @@ ${AREAS} {
   border: 1px solid #cbd2e1; border-radius: 8px; font: inherit; font-size: 14px; font-weight: 600;
   color: var(--am-accent-dark); background: var(--am-bg);
 }
+.audio-merge-root .audio-merge-sound-count {
+  padding: 1px 7px; border-radius: 10px; font-size: 12px; color: #fff; background: var(--am-accent);
+}
 .audio-merge-root .audio-merge-sound-toggle[aria-expanded="true"] { background: var(--am-accent-soft); border-color: #c7d2fe; }
 .audio-merge-root .audio-merge-sound {
   display: grid; gap: 10px; flex: 1 1 100%; margin: 0; padding: 12px 14px;
