@@ -1,5 +1,6 @@
 // Takes the README's pictures the way a person would see them: the built server on a temporary
-// DATA_DIR, Debian's Chromium, generated audio uploaded through the page, a drag, a merge.
+// DATA_DIR, Debian's Chromium, generated audio uploaded through the page, the sound options open,
+// a drag, a merge.
 // Writes docs/screenshot-{list,progress,results}.png (the results below the widget and the upload
 // area, so the window is tall enough for them too). Run after `npm run build`:
 //   PORT=41100 SOCKET_PORT=41101 npx tsx scripts/screenshots.ts
@@ -38,6 +39,11 @@ try {
   await page.goto(server.url);
   await page.setInputFiles('#audio-merge-file-input', FILES.map((f) => path.join(work.dir, f.name)));
   await page.waitForSelector(`.audio-merge-row >> nth=${FILES.length - 1}`, { timeout: 120_000 });
+
+  // The sound options open, as someone making a podcast would set them: matched loudness, a pause.
+  await page.getByRole('button', { name: 'Sound options' }).click();
+  await page.getByRole('switch', { name: 'Match loudness' }).check();
+  await page.getByRole('radio', { name: 'Silence' }).check();
 
   // The credits belong first: drag the third row's handle above the first, and catch it mid-air.
   const handle = page.locator('.audio-merge-row').nth(2).locator('.audio-merge-handle');

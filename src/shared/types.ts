@@ -11,6 +11,8 @@ export interface AudioItem {
   duration?: number;
   /** Bytes on disk; optional extra field. */
   size?: number;
+  /** Audio channels (1 mono, 2 stereo), from the probe; optional extra field. */
+  channels?: number;
 }
 
 export type MergeState = 'queued' | 'running' | 'succeeded' | 'failed' | 'cancelled';

@@ -43,6 +43,29 @@ describe('mounting', () => {
     expect(document.querySelectorAll('style#audio-merge-styles')).toHaveLength(1);
   });
 
+  it('data-sound="on" offers the sound options with one format; without it, nothing beside make', async () => {
+    const { readConfig } = await import('./mount.js');
+    const el = document.createElement('div');
+    expect(readConfig(el)).toMatchObject({ formats: ['mp3'], sound: false, makeLabel: 'Make MP3' });
+    el.dataset.sound = 'on';
+    el.dataset.formats = 'flac';
+    expect(readConfig(el)).toMatchObject({ formats: ['flac'], sound: true });
+    el.dataset.sound = 'yes please';
+    expect(readConfig(el).sound).toBe(false);
+
+    hostPage();
+    document.getElementById('audio-merge-tool')!.dataset.sound = 'on';
+    vi.stubGlobal('fetch', fakeFetch({ '/app/merge/getDataJson': () => json([item('1', 'intro.mp3')]) }).fn);
+    await act(async () => {
+      await import('./main.js');
+    });
+    await screen.findByText('intro.mp3');
+    expect(screen.getByRole('button', { name: 'Sound options' })).toHaveAttribute('aria-expanded', 'false');
+    expect(screen.queryByLabelText('Format')).toBeNull();
+    // One format: the host's label as it is.
+    expect(screen.getByRole('button', { name: 'Join them' })).toBeEnabled();
+  });
+
   it("the host page's merged results get players and download links a screen reader can tell apart", async () => {
     hostPage();
     document.body.insertAdjacentHTML(

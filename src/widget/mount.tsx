@@ -27,6 +27,7 @@ export function readConfig(el: HTMLElement): WidgetConfig {
     makeLabel: d.makeLabel ?? 'Make MP3',
     title: d.title ?? '',
     formats: parseFormats(d.formats),
+    sound: d.sound === 'on',
   };
 }
 

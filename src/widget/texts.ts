@@ -32,6 +32,37 @@ export const texts = {
     'To move this file, press Space. Use the up and down arrow keys to change its position, Home or End to move it ' +
     'to the top or the bottom, Space again to drop it, or Escape to cancel.',
 
+  // The output choice beside make (data-formats with more than one format)
+  format: 'Format',
+  chapters: 'Chapters',
+  /** In the format list. */
+  formatLabels: { mp3: 'MP3', m4b: 'M4B audiobook', m4a: 'M4A (AAC)', opus: 'Opus', ogg: 'Ogg Vorbis', flac: 'FLAC', wav: 'WAV' },
+  /** In the make button, in place of the format its label names ("Make MP3" becomes "Make M4B"). */
+  formatNames: { mp3: 'MP3', m4b: 'M4B', m4a: 'M4A', opus: 'Opus', ogg: 'Ogg', flac: 'FLAC', wav: 'WAV' },
+  /** A make label that names no format, with the chosen one beside it. */
+  makeWithFormat: (label: string, format: string) => `${label} · ${format}`,
+
+  // The sound options (data-sound="on", or more than one format)
+  soundToggle: 'Sound options',
+  soundSet: (n: number) => `${n} on`,
+  loudness: 'Match loudness',
+  loudnessHelp: 'Brings every file to the same loudness, so nobody has to reach for the volume.',
+  loudnessTarget: 'Loudness target',
+  targetStereo: '-16 LUFS (stereo)',
+  targetMono: '-19 LUFS (mono speech)',
+  between: 'Between files',
+  betweenHelp: 'Nothing, a pause of silence, or the end of each file fading into the next.',
+  betweenNone: 'Nothing',
+  betweenGap: 'Silence',
+  betweenCrossfade: 'Crossfade',
+  seconds: 'Seconds',
+  badLength: (what: 'gap' | 'crossfade', max: number) =>
+    `${what === 'gap' ? 'The silence between files' : 'The crossfade'} must be a number of seconds above 0 and at most ${max}.`,
+  trimSilence: 'Trim silence',
+  trimSilenceHelp: 'Cuts the dead air at the start and the end of each file.',
+  gapless: 'Gapless',
+  gaplessHelp: 'Removes the tiny pauses encoders add, so an album plays straight through.',
+
   // The progress view
   progressGroup: 'Merging your files',
   progressFailedGroup: 'The merge did not finish',

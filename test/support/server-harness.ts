@@ -175,5 +175,6 @@ export async function listItems(app: FastifyInstance, session: TestSession, appi
     filename: string;
     duration: number;
     size: number;
+    channels: number;
   }>;
 }

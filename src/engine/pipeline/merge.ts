@@ -8,13 +8,14 @@ import type { Runner } from '../ffmpeg/runner.js';
 import { locateTools } from '../ffmpeg/tools.js';
 import type { MergeOptions, MergeReport, Tools } from '../types.js';
 import { CHAPTER_LIMIT, chapterTitles, chaptersFromStarts } from './chapters.js';
-import { formatFromPath, isLossy, routeOf, type OutputFormat, type Route } from './formats.js';
+import { formatFromPath, routeOf, type OutputFormat, type Route } from './formats.js';
 import { claimOutput, outputError, partialPath } from './merge-output.js';
 import { resolveMeta } from './meta.js';
 import { planOutput, type OutputPlan } from './plan-output.js';
 import { runPool } from './pool.js';
 import { probeInput, type Probed } from './probe.js';
-import { JOIN_WEIGHT, ProgressTracker } from './progress.js';
+import { ProgressTracker } from './progress.js';
+import { progressWeights } from './progress-weights.js';
 import type { RouteContext, RouteResult } from './route.js';
 import { mp3Route } from './route-mp3.js';
 import { mp4Route } from './route-mp4.js';
@@ -48,12 +49,6 @@ function probeAll(inputs: string[], names: string[], tools: Tools, signal: Abort
 function makePlan(format: OutputFormat, probed: Probed[], opts: MergeOptions): OutputPlan {
   const inputs = probed.map((p) => ({ ...p.result, aac: p.mp4 }));
   return planOutput(format, inputs, { bitRateKbps: opts.bitRateKbps });
-}
-
-/** The final PCM encode of a lossy format costs about what the decodes do; FLAC and WAV less. */
-function finalWeight(plan: OutputPlan): number {
-  if (plan.route !== 'pcm-encode') return JOIN_WEIGHT;
-  return isLossy(plan.format) ? 1 : 0.2;
 }
 
 /** A temporary folder made on first use, inside `workDir`. */
@@ -111,13 +106,16 @@ async function runRoute(job: Job): Promise<{ plan: OutputPlan; result: RouteResu
   return { plan, result, tracker, sound };
 }
 
-/** Progress weighs each input by its duration: measured first when loudness is matched, then decoded, then joined. */
+/**
+ * Progress weighs each input by its duration: measured first when loudness is matched, then
+ * decoded, then joined or encoded once, each step by what it costs (progress-weights.ts).
+ */
 function startTracker(job: Job, probed: Probed[], plan: OutputPlan, measuring: boolean, mixing: boolean): ProgressTracker {
   const decoded = plan.copy.flatMap((c, i) => (c ? [] : [i]));
   const measured = measuring ? job.inputs.map((_, i) => i) : [];
-  // Mixing ends in one encode of everything, which costs what a PCM route's final encode does.
-  const lastWeight = mixing ? finalWeight({ ...plan, route: 'pcm-encode' }) : finalWeight(plan);
-  const tracker = new ProgressTracker(probed.map((p) => p.result.durationSeconds), decoded, job.opts.onProgress, lastWeight, measured);
+  const weights = progressWeights(plan.format, plan.route, mixing);
+  const durations = probed.map((p) => p.result.durationSeconds);
+  const tracker = new ProgressTracker(durations, decoded, job.opts.onProgress, weights.last, measured, weights.measure);
   tracker.start();
   return tracker;
 }

@@ -31,6 +31,7 @@ export class ProgressTracker {
    * @param joinWeight the last phase's cost per second of audio, against one transcode's (a
    *   final encode of every input costs about as much as the decodes before it)
    * @param measured indexes of the inputs measured first (the sound options)
+   * @param measureWeight a second of measuring against one of transcoding (progress-weights.ts)
    */
   constructor(
     durations: number[],
@@ -38,6 +39,7 @@ export class ProgressTracker {
     private readonly onPercent: (percent: number) => void = () => {},
     joinWeight = JOIN_WEIGHT,
     measured: readonly number[] = [],
+    measureWeight = MEASURE_WEIGHT,
   ) {
     const safe = durations.map((d) => (Number.isFinite(d) && d > 0 ? d : 0));
     const re = new Set(transcoded);
@@ -45,7 +47,7 @@ export class ProgressTracker {
     this.transcodeDone = safe.map(() => 0);
     this.joinTotal = safe.reduce((a, b) => a + b, 0) * joinWeight;
     const m = new Set(measured);
-    this.measureWeight = safe.map((d, i) => (m.has(i) ? d * MEASURE_WEIGHT : 0));
+    this.measureWeight = safe.map((d, i) => (m.has(i) ? d * measureWeight : 0));
     this.measureDone = safe.map(() => 0);
   }
 

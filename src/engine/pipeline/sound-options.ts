@@ -1,5 +1,6 @@
 // The sound options (CONTRACT section 2 "Sound"), their limits, and one check that the command
 // line and the server both use, so an absurd value is refused the same way everywhere.
+import { SOUND_LIMITS } from '../../shared/sound-limits.js';
 
 export interface SoundOptions {
   /** Target integrated loudness, LUFS (EBU R128); off when undefined. */
@@ -16,12 +17,7 @@ export interface SoundOptions {
 
 export type SoundOptionName = keyof SoundOptions;
 
-/** Inclusive ranges; outside them a value is a mistake, not a wish (an hour-long gap, +3 LUFS). */
-export const SOUND_LIMITS = {
-  loudness: { min: -70, max: -5 },
-  gap: { min: 0, max: 60 },
-  crossfade: { min: 0, max: 30 },
-} as const;
+export { SOUND_LIMITS };
 
 const WHAT: Record<keyof typeof SOUND_LIMITS, string> = {
   loudness: 'a loudness in LUFS',

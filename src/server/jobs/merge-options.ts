@@ -1,6 +1,6 @@
 // Pure: mergemp3's "options" (CONTRACT section 3), checked one by one. An unknown or invalid option
 // is refused naming it; none at all is an MP3 exactly as before options existed.
-import { BITRATE_RANGE, isOutputFormat, type OutputFormat } from '../../engine/index.js';
+import { BITRATE_RANGE, isOutputFormat, SOUND_LIMITS, type OutputFormat } from '../../engine/index.js';
 import type { MergeOptions, SoundOptions } from '../../engine/index.js';
 
 /** The options as stored with the job (plain JSON) and handed to the engine. */
@@ -37,9 +37,9 @@ const CHECKS: Record<keyof MergeOptionsData, Check> = {
   title: text,
   artist: text,
   album: text,
-  loudness: (v) => (v === null ? undefined : range(-70, -5, 'LUFS')(v)),
-  gap: range(0, 60, 'seconds'),
-  crossfade: range(0, 30, 'seconds'),
+  loudness: (v) => (v === null ? undefined : range(SOUND_LIMITS.loudness.min, SOUND_LIMITS.loudness.max, 'LUFS')(v)),
+  gap: range(SOUND_LIMITS.gap.min, SOUND_LIMITS.gap.max, 'seconds'),
+  crossfade: range(SOUND_LIMITS.crossfade.min, SOUND_LIMITS.crossfade.max, 'seconds'),
   trimSilence: bool,
   gapless: bool,
 };

@@ -16,6 +16,8 @@ export interface WidgetConfig {
   title: string;
   /** The formats this host offers (data-formats); with one, the merge carries no options. */
   formats?: OutputFormat[];
+  /** The host offers the sound options (data-sound="on"); more than one format offers them too. */
+  sound?: boolean;
 }
 
 export interface AudioMergeToolProps extends WidgetConfig {
@@ -26,7 +28,7 @@ export interface AudioMergeToolProps extends WidgetConfig {
   storeDeps?: WidgetStoreDeps;
 }
 
-export function AudioMergeTool({ appid, sid, port, makeLabel, title, formats = ['mp3'], onListen, listenInterval, store: given, storeDeps }: AudioMergeToolProps) {
+export function AudioMergeTool({ appid, sid, port, makeLabel, title, formats = ['mp3'], sound = false, onListen, listenInterval, store: given, storeDeps }: AudioMergeToolProps) {
   const [store] = useState(() => given ?? createWidgetStore({ appid, sid, port }, storeDeps));
   const state = useWidgetState(store);
   const { actions } = store;
@@ -37,5 +39,5 @@ export function AudioMergeTool({ appid, sid, port, makeLabel, title, formats = [
   }, [actions]);
 
   if (state.showSpinner) return <ProgressView state={state} onCancel={() => void actions.cancel()} onReload={actions.reload} />;
-  return <ListView state={state} actions={actions} title={title} makeLabel={makeLabel} formats={formats} onListen={onListen} listenInterval={listenInterval} />;
+  return <ListView state={state} actions={actions} title={title} makeLabel={makeLabel} formats={formats} sound={sound} onListen={onListen} listenInterval={listenInterval} />;
 }

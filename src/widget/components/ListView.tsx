@@ -1,11 +1,11 @@
 // The list view: the title, the hint, the rows (or why there are none), the undo lines, make.
-import { useId, useState } from 'react';
+import { useId } from 'react';
 import type { OutputFormat } from '../../shared/output-formats.js';
 import type { WidgetState } from '../store/state.js';
 import type { WidgetActions } from '../store/widget-store.js';
 import { texts } from '../texts.js';
 import { AudioList } from './AudioList.js';
-import { OutputChoice, type OutputChoiceValue } from './OutputChoice.js';
+import { MakeArea } from './MakeArea.js';
 import { RemovalNotices } from './RemovalNotices.js';
 import type { ListenHandler } from './RowPlayer.js';
 
@@ -18,6 +18,8 @@ export interface ListViewProps {
   listenInterval?: number;
   /** The formats the host offers; with more than one, a choice sits beside make. */
   formats?: OutputFormat[];
+  /** The host offers the sound options (data-sound="on"). */
+  sound?: boolean;
 }
 
 function Placeholder({ state }: { state: WidgetState }) {
@@ -31,19 +33,9 @@ function Placeholder({ state }: { state: WidgetState }) {
   return <p className="audio-merge-empty">{state.load === 'loading' ? texts.loading : texts.empty}</p>;
 }
 
-function MakeButton({ disabled, label, onMake }: { disabled: boolean; label: string; onMake: () => Promise<void> }) {
-  return (
-    <button type="button" className="audio-merge-make" disabled={disabled} onClick={() => void onMake()}>
-      {label}
-    </button>
-  );
-}
-
-export function ListView({ state, actions, title, makeLabel, onListen, listenInterval, formats = ['mp3'] }: ListViewProps) {
+export function ListView({ state, actions, title, makeLabel, onListen, listenInterval, formats = ['mp3'], sound = false }: ListViewProps) {
   const titleId = useId();
   const hintId = useId();
-  const [output, setOutput] = useState<OutputChoiceValue>({ format: formats[0], chapters: true });
-  const choosing = formats.length > 1;
   if (state.phase === 'expired') {
     return (
       <div className="audio-merge-tool-view">
@@ -79,15 +71,7 @@ export function ListView({ state, actions, title, makeLabel, onListen, listenInt
       )}
       {state.phase === 'uploading' && <p className="audio-merge-uploading">{texts.uploading}</p>}
       <RemovalNotices removals={state.removals} notice={state.notice} onUndo={actions.undo} onDismiss={actions.dismissNotice} />
-      {/* make never rejects: its failures are shown and logged by the store. */}
-      {choosing ? (
-        <div className="audio-merge-actions">
-          <OutputChoice formats={formats} value={output} onChange={setOutput} />
-          <MakeButton disabled={empty} label={makeLabel} onMake={() => actions.make({ format: output.format, chapters: output.chapters })} />
-        </div>
-      ) : (
-        <MakeButton disabled={empty} label={makeLabel} onMake={() => actions.make()} />
-      )}
+      <MakeArea items={state.items} makeLabel={makeLabel} formats={formats} sound={sound} disabled={empty} onMake={actions.make} />
     </div>
   );
 }

@@ -2,38 +2,29 @@
 // only when the host offers more than one format (data-formats); one format means no options.
 import { useId } from 'react';
 import type { OutputFormat } from '../../shared/output-formats.js';
+import { texts } from '../texts.js';
 
 export interface OutputChoiceValue {
   format: OutputFormat;
   chapters: boolean;
 }
 
-const LABELS: Record<OutputFormat, string> = {
-  mp3: 'MP3',
-  m4b: 'M4B audiobook',
-  m4a: 'M4A (AAC)',
-  opus: 'Opus',
-  ogg: 'Ogg Vorbis',
-  flac: 'FLAC',
-  wav: 'WAV',
-};
-
 export function OutputChoice({ formats, value, onChange }: { formats: OutputFormat[]; value: OutputChoiceValue; onChange: (v: OutputChoiceValue) => void }) {
   const id = useId();
   return (
     <span className="audio-merge-output">
       <label className="audio-merge-visually-hidden" htmlFor={`${id}-format`}>
-        Format
+        {texts.format}
       </label>
       <select id={`${id}-format`} className="audio-merge-format" value={value.format} onChange={(e) => onChange({ ...value, format: e.target.value as OutputFormat })}>
         {formats.map((f) => (
           <option key={f} value={f}>
-            {LABELS[f]}
+            {texts.formatLabels[f]}
           </option>
         ))}
       </select>
       <label className="audio-merge-chapters-switch">
-        <input type="checkbox" checked={value.chapters} onChange={(e) => onChange({ ...value, chapters: e.target.checked })} /> Chapters
+        <input type="checkbox" checked={value.chapters} onChange={(e) => onChange({ ...value, chapters: e.target.checked })} /> {texts.chapters}
       </label>
     </span>
   );

@@ -109,6 +109,31 @@ ${AREAS} {
 .audio-merge-root .audio-merge-output { display: inline-flex; align-items: center; gap: 10px; font-size: 14px; }
 .audio-merge-root .audio-merge-format { min-height: 44px; padding: 0 8px; border: 1px solid #cbd2e1; border-radius: 8px; font: inherit; background: #fff; }
 .audio-merge-root .audio-merge-chapters-switch { display: inline-flex; align-items: center; gap: 6px; min-height: 44px; cursor: pointer; }
+/* The sound options: a disclosure button beside the output choice; its panel takes a line of its
+   own between them and the make button. */
+.audio-merge-root .audio-merge-sound-toggle {
+  display: inline-flex; align-items: center; gap: 6px; min-height: 44px; padding: 0 12px; cursor: pointer;
+  border: 1px solid #cbd2e1; border-radius: 8px; font: inherit; font-size: 14px; font-weight: 600;
+  color: var(--am-accent-dark); background: var(--am-bg);
+}
+.audio-merge-root .audio-merge-sound-count {
+  padding: 1px 7px; border-radius: 10px; font-size: 12px; color: #fff; background: var(--am-accent);
+}
+.audio-merge-root .audio-merge-sound-toggle[aria-expanded="true"] { background: var(--am-accent-soft); border-color: #c7d2fe; }
+.audio-merge-root .audio-merge-sound {
+  display: grid; gap: 10px; flex: 1 1 100%; margin: 0; padding: 12px 14px;
+  background: var(--am-bg-soft); border: 1px solid var(--am-line); border-radius: 10px; font-size: 14px;
+}
+.audio-merge-root .audio-merge-sound-option { display: flex; flex-wrap: wrap; align-items: center; gap: 4px 12px; margin: 0; padding: 0; border: 0; min-width: 0; }
+.audio-merge-root .audio-merge-sound-option legend { float: left; margin-right: 12px; padding: 0; font-weight: 600; }
+.audio-merge-root .audio-merge-sound-switch { display: inline-flex; align-items: center; gap: 6px; min-height: 32px; font-weight: 600; cursor: pointer; }
+.audio-merge-root .audio-merge-between-choices { display: inline-flex; flex-wrap: wrap; align-items: center; gap: 4px 12px; }
+.audio-merge-root .audio-merge-between-choices label { display: inline-flex; align-items: center; gap: 4px; min-height: 32px; cursor: pointer; }
+.audio-merge-root .audio-merge-seconds input { width: 5em; min-height: 32px; padding: 0 6px; border: 1px solid #cbd2e1; border-radius: 6px; font: inherit; }
+.audio-merge-root .audio-merge-seconds input[aria-invalid="true"] { border-color: var(--am-danger); }
+.audio-merge-root .audio-merge-loudness-target { min-height: 32px; padding: 0 6px; border: 1px solid #cbd2e1; border-radius: 6px; font: inherit; background: #fff; }
+.audio-merge-root .audio-merge-sound-help { flex: 1 1 100%; margin: 0; color: var(--am-muted); font-size: 13px; }
+.audio-merge-root .audio-merge-sound-error { flex: 1 1 100%; margin: 0; color: var(--am-danger); font-size: 13px; font-weight: 600; }
 .audio-merge-root .audio-merge-visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
 
 /* The progress view */

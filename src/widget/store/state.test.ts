@@ -78,6 +78,34 @@ describe('widget state', () => {
     expect(statusLine(s)).toBe('Encoding bravo.mp3');
   });
 
+  it('never shows a lower percentage than before within one merge, whatever order the events come in', () => {
+    // Late and repeated events, a reconnect's welcome with an older figure, a retry on another
+    // worker that starts again from 0, messages between numbers, a lost connection: seeded, so
+    // a failure replays.
+    let seed = 11;
+    const next = (n: number) => ((seed = (seed * 1103515245 + 12345) % 2 ** 31), seed % n);
+    for (let round = 0; round < 200; round++) {
+      let s = merging;
+      let shown = 0;
+      for (let step = 0; step < 40; step++) {
+        const p = next(101);
+        const events: WidgetAction[] = [
+          status({ data: String(p), requestId: 'r1', state: 'running', percent: p }),
+          status({ data: String(p) }),
+          status({ data: 'Waiting: 1 merge ahead of yours', requestId: 'r1', state: 'queued', percent: null }),
+          status({ data: 'Measuring loudness', requestId: 'r1', state: 'running', percent: null }),
+          { type: 'connectionLost' },
+          { type: 'attached', status: { ...parseStatus({ data: String(p), requestId: 'r1', state: 'running', percent: p })!, requestId: 'r1' } },
+        ];
+        s = widgetReducer(s, events[next(events.length)]);
+        const line = /^(\d+)%$/.exec(statusLine(s));
+        expect(s.percent).toBeGreaterThanOrEqual(shown);
+        if (line) expect(Number(line[1])).toBe(s.percent);
+        shown = s.percent;
+      }
+    }
+  });
+
   it("a server that sends only data still moves the bar (SPEC: each event replaces the text)", () => {
     const s = run([status({ data: '42' }), status({ data: 'Joining' })], merging);
     expect(s).toMatchObject({ progress: 'Joining', percent: 42 });

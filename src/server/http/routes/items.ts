@@ -24,6 +24,7 @@ export function toAudioItem(row: ItemRow): AudioItem {
     filename: row.filename,
     duration: row.duration,
     size: row.size,
+    channels: row.channels,
   };
 }
 

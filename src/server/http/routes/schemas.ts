@@ -63,6 +63,7 @@ export const audioItem = {
     filename: { type: 'string', description: "The client's file name, for display only (base name, control characters removed)" },
     duration: { type: 'number', description: 'Seconds, from the probe' },
     size: { type: 'number', description: 'Bytes stored' },
+    channels: { type: 'integer', description: 'Audio channels, from the probe (1 mono, 2 stereo)' },
   },
 };
 

@@ -52,12 +52,13 @@ describe('POST /app/merge/upload', () => {
     expect(items.map((i) => i.filename)).toEqual(['one.mp3', 'two.mp3', 'three.flac']);
     expect(items.map((i) => i.format)).toEqual(['mp3', 'wav', 'flac']);
     for (const item of items) {
-      expect(Object.keys(item).sort()).toEqual(['duration', 'filename', 'format', 'id', 'newfilename', 'sid', 'size']);
+      expect(Object.keys(item).sort()).toEqual(['channels', 'duration', 'filename', 'format', 'id', 'newfilename', 'sid', 'size']);
       expect(item.sid).toBe(s.sid);
       expect(item.newfilename).toMatch(/^[A-Za-z0-9_-]{16,}$/);
       expect(item.newfilename).not.toContain('two');
     }
     expect(items[2].duration).toBeCloseTo(1.5, 1);
+    expect(items.map((i) => i.channels)).toEqual([2, 1, 2]);
 
     // What is stored is the audio that was sent: the second file still plays its 880 Hz tone.
     const stored = t.storage.uploadPath(items[1]);
