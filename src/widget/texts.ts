@@ -37,10 +37,10 @@ export const texts = {
   chapters: 'Chapters',
   /** In the format list. */
   formatLabels: { mp3: 'MP3', m4b: 'M4B audiobook', m4a: 'M4A (AAC)', opus: 'Opus', ogg: 'Ogg Vorbis', flac: 'FLAC', wav: 'WAV' },
-  /** In the make button, in place of the format its label names ("Make MP3" becomes "Make M4B"). */
+  /** Short format names, for the hint beside the make button. */
   formatNames: { mp3: 'MP3', m4b: 'M4B', m4a: 'M4A', opus: 'Opus', ogg: 'Ogg', flac: 'FLAC', wav: 'WAV' },
-  /** A make label that names no format, with the chosen one beside it. */
-  makeWithFormat: (label: string, format: string) => `${label} · ${format}`,
+  /** Beside the make button when its label names another format than the chosen one. */
+  makesFormat: (format: string) => `Makes ${format}`,
 
   // The sound options (data-sound="on", or more than one format)
   soundToggle: 'Sound options',

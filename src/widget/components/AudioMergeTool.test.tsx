@@ -254,7 +254,7 @@ describe('the output choice', () => {
     expect(Array.from(select.options, (o) => o.value)).toEqual(['mp3', 'm4b', 'flac']);
     fireEvent.change(select, { target: { value: 'm4b' } });
     fireEvent.click(screen.getByLabelText('Chapters'));
-    await act(async () => fireEvent.click(screen.getByRole('button', { name: 'Make M4B' })));
+    await act(async () => fireEvent.click(screen.getByRole('button', { name: 'Make MP3' })));
     await waitFor(() => expect(mergeCall()).toBeDefined());
     const call = f.calls.find((c) => c.url === '/app/merge/mergemp3')!;
     expect((call.body as { options: unknown }).options).toEqual({ format: 'm4b', chapters: false });

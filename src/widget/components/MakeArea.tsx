@@ -1,10 +1,11 @@
 // The foot of the list view: the output choice and the sound options (when the host offers them),
-// and the make button, whose label follows the chosen format. Only what the person set is sent:
+// and the make button, whose text is always the host's make label (CONTRACT section 4), with a hint
+// beside it when that label names another format than the chosen one. Only what the person set is sent:
 // with nothing offered, mergemp3 goes out exactly as it always did.
 import { useId, useRef, useState } from 'react';
 import type { OutputFormat } from '../../shared/output-formats.js';
 import type { AudioItem } from '../../shared/types.js';
-import { makeLabelFor } from './make-label.js';
+import { makeHintFor } from './make-label.js';
 import { OutputChoice, type OutputChoiceValue } from './OutputChoice.js';
 import { initialSoundChoice, soundOptionsOf, targetOf, type SoundChoice } from './sound-choice.js';
 import { SoundPanel, SoundToggle } from './SoundOptions.js';
@@ -20,11 +21,19 @@ export interface MakeAreaProps {
   onMake: (options?: Record<string, unknown>) => Promise<void>;
 }
 
-function MakeButton({ disabled, label, onClick }: { disabled: boolean; label: string; onClick: () => void }) {
+function MakeButton({ disabled, label, hint, onClick }: { disabled: boolean; label: string; hint?: string | null; onClick: () => void }) {
+  const hintId = useId();
   return (
-    <button type="button" className="audio-merge-make" disabled={disabled} onClick={onClick}>
-      {label}
-    </button>
+    <>
+      {hint && (
+        <span id={hintId} className="audio-merge-make-hint">
+          {hint}
+        </span>
+      )}
+      <button type="button" className="audio-merge-make" disabled={disabled} onClick={onClick} aria-describedby={hint ? hintId : undefined}>
+        {label}
+      </button>
+    </>
   );
 }
 
@@ -37,7 +46,7 @@ export function MakeArea({ items, makeLabel, formats, sound, disabled, onMake }:
   const choosing = formats.length > 1;
   const offersSound = sound || choosing;
   const checked = offersSound ? soundOptionsOf(choice, items) : ({ ok: true, options: {} } as const);
-  const label = makeLabelFor(makeLabel, choosing ? output.format : null);
+  const hint = makeHintFor(makeLabel, choosing ? output.format : null);
 
   function make(): void {
     if (!checked.ok) {
@@ -51,7 +60,7 @@ export function MakeArea({ items, makeLabel, formats, sound, disabled, onMake }:
     void (Object.keys(options).length > 0 ? onMake(options) : onMake());
   }
 
-  if (!offersSound) return <MakeButton disabled={disabled} label={label} onClick={make} />;
+  if (!offersSound) return <MakeButton disabled={disabled} label={makeLabel} onClick={make} />;
   return (
     <div className="audio-merge-actions">
       {choosing && <OutputChoice formats={formats} value={output} onChange={setOutput} />}
@@ -66,7 +75,7 @@ export function MakeArea({ items, makeLabel, formats, sound, disabled, onMake }:
           onChange={setChoice}
         />
       )}
-      <MakeButton disabled={disabled} label={label} onClick={make} />
+      <MakeButton disabled={disabled} label={makeLabel} hint={hint} onClick={make} />
     </div>
   );
 }

@@ -185,11 +185,14 @@ describe('the sound options panel', () => {
 });
 
 describe('the make button', () => {
-  it('names the chosen format in place of the one the host label names', async () => {
+  it('keeps the host label as its text and says beside it which other format it makes', async () => {
     await renderTool({ formats: ['mp3', 'm4b', 'flac'] });
+    expect(screen.queryByText('Makes M4B')).toBeNull();
     fireEvent.change(screen.getByLabelText('Format'), { target: { value: 'm4b' } });
-    expect(screen.queryByRole('button', { name: 'Make MP3' })).toBeNull();
-    await make('Make M4B');
+    const button = screen.getByRole('button', { name: 'Make MP3' });
+    expect(button).toHaveAccessibleDescription('Makes M4B');
+    expect(screen.getByText('Makes M4B')).toBeVisible();
+    await make('Make MP3');
     expect(sentOptions()).toEqual({ format: 'm4b', chapters: true });
   });
 });

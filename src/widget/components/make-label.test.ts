@@ -1,29 +1,25 @@
 import { describe, expect, it } from 'vitest';
-import { makeLabelFor } from './make-label.js';
+import { formatNamedBy, makeHintFor } from './make-label.js';
 
-describe('the make label', () => {
-  it('replaces the format the host label names with the chosen one', () => {
-    expect(makeLabelFor('Make MP3', 'mp3')).toBe('Make MP3');
-    expect(makeLabelFor('Make MP3', 'm4b')).toBe('Make M4B');
-    expect(makeLabelFor('Make MP3', 'm4a')).toBe('Make M4A');
-    expect(makeLabelFor('Make MP3', 'opus')).toBe('Make Opus');
-    expect(makeLabelFor('Make MP3', 'ogg')).toBe('Make Ogg');
-    expect(makeLabelFor('Make MP3', 'flac')).toBe('Make FLAC');
-    expect(makeLabelFor('Make MP3', 'wav')).toBe('Make WAV');
-    // Whatever the case and wherever the word stands; only the first is the host's format word.
-    expect(makeLabelFor('Créer le mp3', 'flac')).toBe('Créer le FLAC');
-    expect(makeLabelFor('FLAC erstellen', 'mp3')).toBe('MP3 erstellen');
-  });
-
-  it('keeps a label that names no format, with the chosen format beside it', () => {
-    expect(makeLabelFor('Make file', 'm4b')).toBe('Make file · M4B');
-    expect(makeLabelFor('Merge', 'mp3')).toBe('Merge · MP3');
+describe('the make button and the chosen format', () => {
+  it('reads the format a host label names, whatever its case or place', () => {
+    expect(formatNamedBy('Make MP3')).toBe('mp3');
+    expect(formatNamedBy('Créer le flac')).toBe('flac');
+    expect(formatNamedBy('M4B erstellen')).toBe('m4b');
     // A format name inside a longer word is not a format named.
-    expect(makeLabelFor('Make wave', 'opus')).toBe('Make wave · Opus');
+    expect(formatNamedBy('Make wave')).toBeUndefined();
+    expect(formatNamedBy('Merge')).toBeUndefined();
   });
 
-  it('without a choice offered, is the host label as it is', () => {
-    expect(makeLabelFor('Make MP3', null)).toBe('Make MP3');
-    expect(makeLabelFor('Make file', null)).toBe('Make file');
+  it('says what will be made when the label names another format than the one chosen', () => {
+    expect(makeHintFor('Make MP3', 'm4b')).toBe('Makes M4B');
+    expect(makeHintFor('Make MP3', 'opus')).toBe('Makes Opus');
+    expect(makeHintFor('Créer le mp3', 'flac')).toBe('Makes FLAC');
+  });
+
+  it('says nothing when the label names the chosen format, names none, or no choice is offered', () => {
+    expect(makeHintFor('Make MP3', 'mp3')).toBeNull();
+    expect(makeHintFor('Merge', 'm4b')).toBeNull();
+    expect(makeHintFor('Make MP3', null)).toBeNull();
   });
 });

@@ -1,18 +1,24 @@
-// Pure: the make button's text for the chosen format. The host's label stays the host's; only a
-// format it names is swapped for the chosen one ("Make MP3" becomes "Make M4B").
+// Pure: what tells a person which format the make button makes. CONTRACT section 4 fixes the
+// button's text as the host's make label, so the label is never rewritten; when it names another
+// format than the one chosen ("Make MP3" with M4B picked), a hint beside the button says what
+// will be made, and the button is described by it.
 import { OUTPUT_FORMATS, type OutputFormat } from '../../shared/output-formats.js';
 import { texts } from '../texts.js';
 
 const NAMED = new RegExp(`\\b(${OUTPUT_FORMATS.join('|')})\\b`, 'i');
 
+/** The format a make label names, if any ("Make MP3" names mp3; "Merge" names none). */
+export function formatNamedBy(label: string): OutputFormat | undefined {
+  return NAMED.exec(label)?.[1].toLowerCase() as OutputFormat | undefined;
+}
+
 /**
- * The label for `format`: the host's label with the format it names replaced by the chosen
- * one's name, or, when it names none, the host's label with the format beside it. `format` null
- * (no choice offered) keeps the host's label as it is.
+ * The hint beside the make button for `format` (null: no choice offered): none while the label
+ * names the chosen format or no format at all (the choice beside it shows which), else "Makes M4B".
  */
-export function makeLabelFor(hostLabel: string, format: OutputFormat | null): string {
-  if (format === null) return hostLabel;
-  const name = texts.formatNames[format];
-  if (NAMED.test(hostLabel)) return hostLabel.replace(NAMED, name);
-  return texts.makeWithFormat(hostLabel, name);
+export function makeHintFor(hostLabel: string, format: OutputFormat | null): string | null {
+  if (format === null) return null;
+  const named = formatNamedBy(hostLabel);
+  if (named === undefined || named === format) return null;
+  return texts.makesFormat(texts.formatNames[format]);
 }

@@ -106,6 +106,7 @@ ${AREAS} {
 
 /* The output choice beside the make button (only when the host offers more than one format) */
 .audio-merge-root .audio-merge-actions { display: flex; flex-wrap: wrap; align-items: center; justify-content: flex-end; gap: 10px; }
+.audio-merge-root .audio-merge-make-hint { font-size: 13px; font-weight: 600; color: var(--am-muted); }
 .audio-merge-root .audio-merge-output { display: inline-flex; align-items: center; gap: 10px; font-size: 14px; }
 .audio-merge-root .audio-merge-format { min-height: 44px; padding: 0 8px; border: 1px solid #cbd2e1; border-radius: 8px; font: inherit; background: #fff; }
 .audio-merge-root .audio-merge-chapters-switch { display: inline-flex; align-items: center; gap: 6px; min-height: 44px; cursor: pointer; }
