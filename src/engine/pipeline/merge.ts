@@ -21,8 +21,9 @@ import { mp4Route } from './route-mp4.js';
 import { pcmRoute } from './route-pcm.js';
 import { TEMP_PREFIX } from '../io/leftovers.js';
 import { mixedRoute } from './route-mixed.js';
+import { mp3FadeRoute } from './route-mp3-fade.js';
 import { needsMeasuring, type SoundPlan } from './sound-plan.js';
-import { needsMixing, replanForSound, soundOptionsOf, soundStage } from './sound-stage.js';
+import { needsMixing, replanForSound, soundOptionsOf, soundStage, splicesFades } from './sound-stage.js';
 
 export interface MergeDeps {
   /** Injected ffmpeg/ffprobe runner (tests watch what it is asked). */
@@ -95,7 +96,7 @@ async function runRoute(job: Job): Promise<{ plan: OutputPlan; result: RouteResu
   const soundOptions = soundOptionsOf(opts);
   const plan = replanForSound(makePlan(job.format, probed, opts), soundOptions);
   const meta = await resolveMeta({ opts, probed, names, tools, runner: opts.runner, signal, scratch: job.scratch });
-  const mixing = needsMixing(plan.route, soundOptions);
+  const mixing = needsMixing(plan, soundOptions);
   const tracker = startTracker(job, probed, plan, needsMeasuring(soundOptions), mixing);
   const concurrency = Math.max(1, opts.concurrency ?? os.availableParallelism());
   const sound = await soundStage({
@@ -106,7 +107,8 @@ async function runRoute(job: Job): Promise<{ plan: OutputPlan; result: RouteResu
     ...job, probed, plan, tools, runner: opts.runner, concurrency, tracker, meta, chapters: chapterMaker(job, probed),
     sound, gapInDecode: mixing || plan.route !== 'mp3-frames',
   };
-  const result = await (mixing ? mixedRoute : ROUTES[routeOf(job.format)])(ctx);
+  const route = mixing ? mixedRoute : splicesFades(plan, soundOptions) ? mp3FadeRoute : ROUTES[routeOf(job.format)];
+  const result = await route(ctx);
   if (signal.aborted) throw new AbortError();
   return { plan, result, tracker, sound };
 }

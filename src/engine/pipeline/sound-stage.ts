@@ -5,7 +5,7 @@ import type { Runner } from '../ffmpeg/runner.js';
 import { mp3DecodedSamples } from '../mp3/gapless.js';
 import { inputChain } from '../ffmpeg/sound-filters.js';
 import type { MergeOptions, Tools } from '../types.js';
-import { isLossy, type Route } from './formats.js';
+import { isLossy } from './formats.js';
 import { measureAll } from './measure.js';
 import type { OutputPlan } from './plan-output.js';
 import type { Probed } from './probe.js';
@@ -28,15 +28,27 @@ export function soundActive(o: SoundOptions): boolean {
  * gain, a trim or a gap without a decode).
  */
 export function replanForSound(plan: OutputPlan, o: SoundOptions): OutputPlan {
+  if (splicesFades(plan, o)) return { ...plan, transcoded: plan.copy.map((_, i) => i) };
   const decodeAll = decodesEverything(o) || (plan.route === 'mp4-packets' && soundActive(o));
   if (!decodeAll || plan.copy.every((c) => !c)) return plan;
   const all = plan.copy.map((_, i) => i);
   return { ...plan, copy: plan.copy.map(() => false), transcoded: isLossy(plan.format) ? all : [] };
 }
 
-/** Whether the route must be the mixing one: fades, or gapless joins of separately encoded parts. */
-export function needsMixing(route: Route, o: SoundOptions): boolean {
-  return (o.crossfade ?? 0) > 0 || (o.gapless === true && route !== 'pcm-encode');
+/**
+ * Whether crossfades are re-encoded only around each fade, every other frame copied: MP3 output
+ * whose inputs are all copied MP3 frames, and nothing else that needs them decoded. Every input
+ * then still counts as transcoded: some of its audio (a fade) goes through the encoder.
+ */
+export function splicesFades(plan: OutputPlan, o: SoundOptions): boolean {
+  const fading = (o.crossfade ?? 0) > 0 && o.gapless !== true && o.trimSilence !== true;
+  return fading && plan.route === 'mp3-frames' && plan.copy.length > 1 && plan.copy.every(Boolean);
+}
+
+/** Whether the route must be the mixing one: fades (unless spliced), or gapless joins of separately encoded parts. */
+export function needsMixing(plan: OutputPlan, o: SoundOptions): boolean {
+  if (splicesFades(plan, o)) return false;
+  return (o.crossfade ?? 0) > 0 || (o.gapless === true && plan.route !== 'pcm-encode');
 }
 
 export interface SoundStageJob {
@@ -86,7 +98,7 @@ export async function soundStage(job: SoundStageJob): Promise<SoundPlan | undefi
       mp3: mp3Copy ? { frames: scan!.frames, samplesPerFrame: scan!.samplesPerFrame, sampleRate: scan!.sampleRate, encoderDelay: scan!.gapless?.delay } : undefined,
     };
   });
-  return planSound(inputs, measured, o);
+  return planSound(inputs, measured, o, decodesEverything(o) && !splicesFades(plan, o));
 }
 
 /**

@@ -1,0 +1,46 @@
+import { describe, expect, it } from 'vitest';
+import { transcodeArgs } from '../ffmpeg/transcode.js';
+import type { OutputPlan } from './plan-output.js';
+import { needsMixing, replanForSound, splicesFades } from './sound-stage.js';
+
+const mp3Plan = (copy: boolean[]): OutputPlan => ({
+  format: 'mp3', route: 'mp3-frames', sampleRate: 44100, channels: 2, bitRateKbps: 128, copy, transcoded: copy.flatMap((c, i) => (c ? [] : [i])),
+});
+
+describe('which route a crossfade takes', () => {
+  it('splices the fades into the copies when every input is a copied MP3', () => {
+    const plan = mp3Plan([true, true, true]);
+    expect(splicesFades(plan, { crossfade: 1 })).toBe(true);
+    expect(needsMixing(plan, { crossfade: 1 })).toBe(false);
+    const replanned = replanForSound(plan, { crossfade: 1, loudness: -16 });
+    expect(replanned.copy).toEqual([true, true, true]);
+    // Each input's fade went through the encoder: the report lists it.
+    expect(replanned.transcoded).toEqual([0, 1, 2]);
+  });
+
+  it('mixes everything decoded when an input is not a copy, or when --gapless or --trim-silence are on too', () => {
+    for (const [plan, o] of [
+      [mp3Plan([true, false, true]), { crossfade: 1 }],
+      [mp3Plan([true, true]), { crossfade: 1, gapless: true }],
+      [mp3Plan([true, true]), { crossfade: 1, trimSilence: true }],
+      [{ ...mp3Plan([true, true]), format: 'm4b', route: 'mp4-packets' }, { crossfade: 1 }],
+    ] as const) {
+      expect(splicesFades(plan, o)).toBe(false);
+      expect(needsMixing(plan, o)).toBe(true);
+      expect(replanForSound(plan, o).copy.every((c) => !c)).toBe(true);
+    }
+  });
+
+  it('leaves a join without a crossfade alone', () => {
+    const plan = mp3Plan([true, true]);
+    expect(splicesFades(plan, { gap: 1 })).toBe(false);
+    expect(needsMixing(plan, { gap: 1 })).toBe(false);
+    expect(replanForSound(plan, { gap: 1 })).toBe(plan);
+  });
+
+  it('asks LAME for frames that borrow no bytes from the frames before them', () => {
+    const args = transcodeArgs('in.f32', 'out.mp3', { sampleRate: 44100, channels: 2, bitRateKbps: 128, bitReservoir: false });
+    expect(args.join(' ')).toContain('-c:a libmp3lame -b:a 128k -reservoir 0');
+    expect(transcodeArgs('in.wav', 'out.mp3', { sampleRate: 44100, channels: 2, bitRateKbps: 128 })).not.toContain('-reservoir');
+  });
+});
