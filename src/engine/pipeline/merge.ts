@@ -105,7 +105,7 @@ async function runRoute(job: Job): Promise<{ plan: OutputPlan; result: RouteResu
   });
   const ctx: RouteContext = {
     ...job, probed, plan, tools, runner: opts.runner, concurrency, tracker, meta, chapters: chapterMaker(job, probed),
-    sound, gapInDecode: mixing || plan.route !== 'mp3-frames',
+    sound, gapInDecode: mixing || plan.route === 'pcm-encode',
   };
   const route = mixing ? mixedRoute : splicesFades(plan, soundOptions) ? mp3FadeRoute : ROUTES[routeOf(job.format)];
   const result = await route(ctx);

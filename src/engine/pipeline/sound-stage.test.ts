@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { transcodeArgs } from '../ffmpeg/transcode.js';
 import type { OutputPlan } from './plan-output.js';
-import { needsMixing, replanForSound, splicesFades } from './sound-stage.js';
+import { aacSilenceArgs } from '../ffmpeg/aac-silence.js';
+import { gapPackets } from './route-mp4-sound.js';
+import { gapOnly, needsMixing, replanForSound, splicesFades } from './sound-stage.js';
 
 const mp3Plan = (copy: boolean[]): OutputPlan => ({
   format: 'mp3', route: 'mp3-frames', sampleRate: 44100, channels: 2, bitRateKbps: 128, copy, transcoded: copy.flatMap((c, i) => (c ? [] : [i])),
@@ -42,5 +44,27 @@ describe('which route a crossfade takes', () => {
     const args = transcodeArgs('in.f32', 'out.mp3', { sampleRate: 44100, channels: 2, bitRateKbps: 128, bitReservoir: false });
     expect(args.join(' ')).toContain('-c:a libmp3lame -b:a 128k -reservoir 0');
     expect(transcodeArgs('in.wav', 'out.mp3', { sampleRate: 44100, channels: 2, bitRateKbps: 128 })).not.toContain('-reservoir');
+  });
+});
+
+describe('a gap between copied AAC inputs', () => {
+  const m4b: OutputPlan = { ...mp3Plan([true, true]), format: 'm4b', route: 'mp4-packets' };
+
+  it('keeps AAC copies copied for a gap alone, and decodes them for any other option', () => {
+    expect(gapOnly({ gap: 1 })).toBe(true);
+    expect(replanForSound(m4b, { gap: 1 })).toBe(m4b);
+    for (const o of [{ gap: 1, loudness: -16 }, { gap: 1, trimSilence: true }, { loudness: -16 }]) {
+      expect(gapOnly(o)).toBe(false);
+      expect(replanForSound(m4b, o).copy).toEqual([false, false]);
+    }
+  });
+
+  it('is whole packets of silence, the nearest count to the asked length', () => {
+    expect(gapPackets(1.5, 44100)).toBe(65);
+    expect(Math.abs((gapPackets(1.5, 44100) * 1024) / 44100 - 1.5)).toBeLessThanOrEqual(512 / 44100);
+    expect(gapPackets(0, 44100)).toBe(0);
+    expect(aacSilenceArgs('gap.m4a', { sampleRate: 48000, channels: 1, bitRateKbps: 64 }, 2).join(' ')).toContain(
+      '-f lavfi -i anullsrc=r=48000:cl=mono -t 2.000000 -c:a aac -b:a 64k -ar 48000 -ac 1',
+    );
   });
 });

@@ -22,14 +22,19 @@ export function soundActive(o: SoundOptions): boolean {
   return o.loudness !== undefined || (o.gap ?? 0) > 0 || (o.crossfade ?? 0) > 0 || o.trimSilence === true || o.gapless === true;
 }
 
+/** Whether the only option on is a gap (which the MP3 and MP4 routes put between copies as silence). */
+export function gapOnly(o: SoundOptions): boolean {
+  return (o.gap ?? 0) > 0 && !soundActive({ ...o, gap: 0 });
+}
+
 /**
- * The plan with the inputs the sound options must decode: all of them for a crossfade or gapless
- * join, and AAC packet copies whenever an option changes their sound (only MP3 frames can take a
- * gain, a trim or a gap without a decode).
+ * The plan with the inputs the sound options must decode: all of them for a gapless join or a
+ * crossfade that cannot be spliced into copies, and AAC packet copies whenever an option other
+ * than a gap changes their sound (only MP3 frames can take a gain or a trim without a decode).
  */
 export function replanForSound(plan: OutputPlan, o: SoundOptions): OutputPlan {
   if (splicesFades(plan, o)) return { ...plan, transcoded: plan.copy.map((_, i) => i) };
-  const decodeAll = decodesEverything(o) || (plan.route === 'mp4-packets' && soundActive(o));
+  const decodeAll = decodesEverything(o) || (plan.route === 'mp4-packets' && soundActive(o) && !gapOnly(o));
   if (!decodeAll || plan.copy.every((c) => !c)) return plan;
   const all = plan.copy.map((_, i) => i);
   return { ...plan, copy: plan.copy.map(() => false), transcoded: isLossy(plan.format) ? all : [] };
