@@ -128,4 +128,16 @@ describe('crossfades of copied MP3s', () => {
     expect(owners.includes(1)).toBe(false);
     expect(owners.includes(0) && owners.includes(2)).toBe(true);
   });
+
+  it('still decodes and mixes everything when an input is not a copied MP3', async () => {
+    const inputs = [await makeTone(p('m1.mp3'), { seconds: 3 }), await makeTone(p('m2.wav'), { seconds: 3, frequency: 660 })];
+    const out = p('mixed.mp3');
+    const report = await mergeFiles(inputs, out, { tools, crossfade: 1 });
+    expect(report.transcoded).toEqual([0, 1]);
+    expect(await decodeErrors(out)).toBe('');
+    expect(Math.abs(report.durationSeconds - 5)).toBeLessThan(0.05);
+    expect(Math.abs(report.chapters[1].start - 2)).toBeLessThan(0.03);
+    // Nothing of the MP3 is copied: the whole output is one encode.
+    expect((await copiedFrom(out, inputs)).every((o) => o < 0)).toBe(true);
+  });
 });
