@@ -46,9 +46,14 @@ describe('crossfades of copied MP3s', () => {
       await makeTone(p('c.mp3'), { seconds: 3, frequency: 1250 }),
     ];
     const out = p('faded.mp3');
-    const report = await mergeFiles(inputs, out, { tools, crossfade: 1 });
+    const seen: number[] = [];
+    const report = await mergeFiles(inputs, out, { tools, crossfade: 1, onProgress: (pct) => seen.push(pct) });
     expect(await decodeErrors(out)).toBe('');
     expect(Math.abs(report.durationSeconds - 10)).toBeLessThan(0.05);
+    // The fades' encodes move the bar before the join does; it never goes back.
+    expect(seen).toEqual([...seen].sort((a, b) => a - b));
+    expect(seen.filter((pct) => pct > 0 && pct < 100).length).toBeGreaterThan(3);
+    expect(seen.at(-1)).toBe(100);
     const pcm = await decodeFloat(out);
     expect(Math.abs(pcm.length / RATE - 10)).toBeLessThan(0.05);
     expect(Math.abs(report.chapters[1].start - 3)).toBeLessThan(0.03);

@@ -23,7 +23,8 @@ import { TEMP_PREFIX } from '../io/leftovers.js';
 import { mixedRoute } from './route-mixed.js';
 import { mp3FadeRoute } from './route-mp3-fade.js';
 import { needsMeasuring, type SoundPlan } from './sound-plan.js';
-import { needsMixing, replanForSound, soundOptionsOf, soundStage, splicesFades } from './sound-stage.js';
+import { needsMixing, replanForSound, soundOptionsOf, soundStage, splicedSeconds, splicesFades } from './sound-stage.js';
+import type { SoundOptions } from './sound-options.js';
 
 export interface MergeDeps {
   /** Injected ffmpeg/ffprobe runner (tests watch what it is asked). */
@@ -97,7 +98,7 @@ async function runRoute(job: Job): Promise<{ plan: OutputPlan; result: RouteResu
   const plan = replanForSound(makePlan(job.format, probed, opts), soundOptions);
   const meta = await resolveMeta({ opts, probed, names, tools, runner: opts.runner, signal, scratch: job.scratch });
   const mixing = needsMixing(plan, soundOptions);
-  const tracker = startTracker(job, probed, plan, needsMeasuring(soundOptions), mixing);
+  const tracker = startTracker(job, probed, plan, soundOptions, mixing);
   const concurrency = Math.max(1, opts.concurrency ?? os.availableParallelism());
   const sound = await soundStage({
     inputs, names, probed, plan, options: soundOptions, tools, runner: opts.runner, signal, abort: job.abort, concurrency,
@@ -114,12 +115,14 @@ async function runRoute(job: Job): Promise<{ plan: OutputPlan; result: RouteResu
 }
 
 /** Progress weighs each input by its duration: measured first when loudness is matched, then decoded, then joined. */
-function startTracker(job: Job, probed: Probed[], plan: OutputPlan, measuring: boolean, mixing: boolean): ProgressTracker {
-  const decoded = plan.copy.flatMap((c, i) => (c ? [] : [i]));
-  const measured = measuring ? job.inputs.map((_, i) => i) : [];
+function startTracker(job: Job, probed: Probed[], plan: OutputPlan, o: SoundOptions, mixing: boolean): ProgressTracker {
+  // A spliced crossfade decodes and encodes only a stretch around each fade.
+  const spliced = splicesFades(plan, o) ? splicedSeconds(plan.copy.length, o) : [];
+  const decoded = plan.copy.flatMap((c, i) => (!c || spliced[i] > 0 ? [i] : []));
+  const measured = needsMeasuring(o) ? job.inputs.map((_, i) => i) : [];
   // Mixing ends in one encode of everything, which costs what a PCM route's final encode does.
   const lastWeight = mixing ? finalWeight({ ...plan, route: 'pcm-encode' }) : finalWeight(plan);
-  const tracker = new ProgressTracker(probed.map((p) => p.result.durationSeconds), decoded, job.opts.onProgress, lastWeight, measured);
+  const tracker = new ProgressTracker(probed.map((p) => p.result.durationSeconds), decoded, job.opts.onProgress, lastWeight, measured, spliced);
   tracker.start();
   return tracker;
 }

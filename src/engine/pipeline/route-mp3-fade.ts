@@ -60,7 +60,7 @@ async function decodePiece(ctx: RouteContext, src: Source, i: number, span: { fr
 }
 
 /** One region: its inputs' frames decoded, mixed, encoded, and the frames that play there kept. */
-async function encodeRegion(ctx: RouteContext, k: number, region: Region, splice: SplicePlan, sources: Source[], next: Segment | undefined): Promise<JoinPart> {
+async function encodeRegion(ctx: RouteContext, k: number, region: Region, splice: SplicePlan, sources: Source[], next: Segment | undefined, progress: (f: number) => void): Promise<JoinPart> {
   const { plan } = ctx;
   const first = sources[0].scan;
   const spf = first.samplesPerFrame;
@@ -72,6 +72,7 @@ async function encodeRegion(ctx: RouteContext, k: number, region: Region, splice
     const span = decodeSpan(splice.placements[i], src.offsets.length - 1, codec, spf);
     if (span) pieces.push(await decodePiece(ctx, src, i, span, path.join(dir, `fade-${k}-${i}`), raw));
   }
+  progress(0.4); // the decodes: about as much as the encode's share to come
   const mixed = mixSpan(codec, plan.channels, pieces, splice.placements, splice.fades);
   const pcm = path.join(dir, `fade-${k}.f32`);
   await writeFile(pcm, Buffer.from(mixed.buffer, mixed.byteOffset, mixed.byteLength));
@@ -80,7 +81,7 @@ async function encodeRegion(ctx: RouteContext, k: number, region: Region, splice
   const encoded = path.join(dir, `fade-${k}.mp3`);
   const target = { sampleRate: plan.sampleRate, channels: plan.channels, bitRateKbps: spliceBitRate(format, plan.bitRateKbps!, reservoir.length), bitReservoir: false as const };
   const seconds = (codec.to - codec.from) / plan.sampleRate;
-  await transcodeToMp3({ input: pcm, output: encoded, target, raw, durationSeconds: seconds, tools: ctx.tools, runner: ctx.runner, signal: ctx.signal });
+  await transcodeToMp3({ input: pcm, output: encoded, target, raw, durationSeconds: seconds, tools: ctx.tools, runner: ctx.runner, signal: ctx.signal, onProgress: (f) => progress(0.4 + 0.6 * f) });
   const frames = splitFrames(await readFile(encoded), format).slice(codec.skip, codec.skip + region.to - region.from);
   if (frames.length !== region.to - region.from) throw new Error('internal: the crossfade encode is shorter than its region');
   if (reservoir.length > 0) frames[frames.length - 1] = carryReservoir(frames[frames.length - 1], reservoir, format);
@@ -103,7 +104,10 @@ export async function mp3FadeRoute(ctx: RouteContext): Promise<RouteResult> {
   const splice = planSplice(inputs, fades, spf);
   const { segments } = splice;
   const regionAt = segments.flatMap((s, k) => (s.kind === 'region' ? [k] : []));
-  const encoded = await perInput(ctx, regionAt, (k) => encodeRegion(ctx, k, segments[k] as Region, splice, sources, segments[k + 1]));
+  const encoded = await perInput(ctx, regionAt, (k) => {
+    const joins = joinsIn(segments, k, sources.length);
+    return encodeRegion(ctx, k, segments[k] as Region, splice, sources, segments[k + 1], (f) => joins.forEach((i) => ctx.tracker.transcode(i, f)));
+  });
   const parts = segments.map((s, k) => (s.kind === 'copy' ? copyPart(sources[s.input], s.from, s.to) : encoded.get(k)!));
   const owner = segments.map((s, k) => (s.kind === 'copy' ? s.input : ownerOfRegion(segments, k)));
   const origin = splice.placements[0].start;
@@ -117,6 +121,14 @@ export async function mp3FadeRoute(ctx: RouteContext): Promise<RouteResult> {
     onProgress: (done, totalBytes) => ctx.tracker.join(done, totalBytes),
   }).catch(joinFailure(ctx, parts, owner));
   return { durationSeconds: total, chapters };
+}
+
+/** The joins a region holds, each named by the input before it (whose progress it reports). */
+function joinsIn(segments: readonly Segment[], k: number, inputs: number): number[] {
+  const first = ownerOfRegion(segments, k);
+  const next = segments[k + 1];
+  const end = next?.kind === 'copy' ? next.input : inputs - 1;
+  return Array.from({ length: Math.max(1, end - first) }, (_, j) => first + j);
 }
 
 /** A region belongs to the input whose copy precedes it (the first input when none does). */

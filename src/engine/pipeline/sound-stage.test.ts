@@ -3,7 +3,7 @@ import { transcodeArgs } from '../ffmpeg/transcode.js';
 import type { OutputPlan } from './plan-output.js';
 import { aacSilenceArgs } from '../ffmpeg/aac-silence.js';
 import { gapPackets } from './route-mp4-sound.js';
-import { gapOnly, needsMixing, replanForSound, splicesFades } from './sound-stage.js';
+import { gapOnly, needsMixing, replanForSound, splicedSeconds, splicesFades } from './sound-stage.js';
 
 const mp3Plan = (copy: boolean[]): OutputPlan => ({
   format: 'mp3', route: 'mp3-frames', sampleRate: 44100, channels: 2, bitRateKbps: 128, copy, transcoded: copy.flatMap((c, i) => (c ? [] : [i])),
@@ -18,6 +18,8 @@ describe('which route a crossfade takes', () => {
     expect(replanned.copy).toEqual([true, true, true]);
     // Each input's fade went through the encoder: the report lists it.
     expect(replanned.transcoded).toEqual([0, 1, 2]);
+    // The progress bar weighs each join's re-encoded stretch, the fade and a little around it.
+    expect(splicedSeconds(3, { crossfade: 1 })).toEqual([1.3, 1.3, 0]);
   });
 
   it('mixes everything decoded when an input is not a copy, or when --gapless or --trim-silence are on too', () => {

@@ -50,6 +50,17 @@ export function splicesFades(plan: OutputPlan, o: SoundOptions): boolean {
   return fading && plan.route === 'mp3-frames' && plan.copy.length > 1 && plan.copy.every(Boolean);
 }
 
+/** Seconds re-encoded around a spliced fade beyond the fade itself: margins, pre-roll and tail (fade-splice.ts). */
+const SPLICE_EXTRA_SECONDS = 0.3;
+
+/**
+ * Per input, the seconds a spliced crossfade re-encodes for the fade after it (the progress
+ * bar's weights; the route reports each join's stretch as the input before it).
+ */
+export function splicedSeconds(inputs: number, o: SoundOptions): number[] {
+  return Array.from({ length: inputs }, (_, i) => (i + 1 < inputs ? (o.crossfade ?? 0) + SPLICE_EXTRA_SECONDS : 0));
+}
+
 /** Whether the route must be the mixing one: fades (unless spliced), or gapless joins of separately encoded parts. */
 export function needsMixing(plan: OutputPlan, o: SoundOptions): boolean {
   if (splicesFades(plan, o)) return false;
