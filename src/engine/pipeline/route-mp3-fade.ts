@@ -12,7 +12,7 @@ import { joinMp3, type JoinPart } from '../mp3/join.js';
 import type { Mp3Scan } from '../mp3/scan.js';
 import { scanOf } from '../mp3/sound-parts.js';
 import { carryReservoir, reservoirBytes, spliceBitRate, splitFrames, type StreamFormat } from '../mp3/splice.js';
-import { decodedLength, decodeSpan, mixSpan, planSplice, regionCodec, type DecodedPiece, type Segment, type SplicePlan } from './fade-splice.js';
+import { decodedLength, decodeSpan, mixSpan, planSplice, regionCodec, type DecodedPiece, type RegionCodec, type Segment, type SplicePlan } from './fade-splice.js';
 import type { RouteContext, RouteResult } from './route.js';
 import { perInput } from './route.js';
 import { fadeFrames } from './route-mixed.js';
@@ -59,49 +59,72 @@ async function decodePiece(ctx: RouteContext, src: Source, i: number, span: { fr
   return { input: i, rawStart: span.rawStart, samples: new Float32Array(bytes.buffer, bytes.byteOffset, bytes.length / 4) };
 }
 
-/** One region: its inputs' frames decoded, mixed, encoded, and the frames that play there kept. */
+/** The frames of every input that plays in the region's encode span, decoded. */
+async function decodeRegion(ctx: RouteContext, k: number, codec: RegionCodec, splice: SplicePlan, sources: Source[], raw: PcmTarget): Promise<DecodedPiece[]> {
+  const dir = await ctx.scratch();
+  const pieces: DecodedPiece[] = [];
+  for (const [i, src] of sources.entries()) {
+    const span = decodeSpan(splice.placements[i], src.offsets.length - 1, codec, src.scan.samplesPerFrame);
+    if (span) pieces.push(await decodePiece(ctx, src, i, span, path.join(dir, `fade-${k}-${i}`), raw));
+  }
+  return pieces;
+}
+
+/** The mix encoded without the reservoir; its frames, the pre-roll's among them. */
+async function encodeMix(ctx: RouteContext, k: number, mixed: Float32Array, raw: PcmTarget, bitRateKbps: number, format: StreamFormat, progress: (f: number) => void): Promise<Buffer[]> {
+  const dir = await ctx.scratch();
+  const pcm = path.join(dir, `fade-${k}.f32`);
+  const encoded = path.join(dir, `fade-${k}.mp3`);
+  await writeFile(pcm, Buffer.from(mixed.buffer, mixed.byteOffset, mixed.byteLength));
+  const target = { sampleRate: raw.sampleRate, channels: raw.channels, bitRateKbps, bitReservoir: false as const };
+  const seconds = mixed.length / raw.channels / raw.sampleRate;
+  await transcodeToMp3({ input: pcm, output: encoded, target, raw, durationSeconds: seconds, tools: ctx.tools, runner: ctx.runner, signal: ctx.signal, onProgress: progress });
+  return splitFrames(await readFile(encoded), format);
+}
+
+/** One region: its inputs' frames decoded and mixed, encoded, and the frames that play there kept. */
 async function encodeRegion(ctx: RouteContext, k: number, region: Region, splice: SplicePlan, sources: Source[], next: Segment | undefined, progress: (f: number) => void): Promise<JoinPart> {
   const { plan } = ctx;
   const first = sources[0].scan;
-  const spf = first.samplesPerFrame;
-  const dir = await ctx.scratch();
+  const format = formatOf(first);
   const raw: PcmTarget = { sampleRate: plan.sampleRate, channels: plan.channels, sampleFormat: 'f32le' };
-  const codec = regionCodec(region, spf);
-  const pieces: DecodedPiece[] = [];
-  for (const [i, src] of sources.entries()) {
-    const span = decodeSpan(splice.placements[i], src.offsets.length - 1, codec, spf);
-    if (span) pieces.push(await decodePiece(ctx, src, i, span, path.join(dir, `fade-${k}-${i}`), raw));
-  }
+  const codec = regionCodec(region, first.samplesPerFrame);
+  const pieces = await decodeRegion(ctx, k, codec, splice, sources, raw);
   progress(0.4); // the decodes: about as much as the encode's share to come
   const mixed = mixSpan(codec, plan.channels, pieces, splice.placements, splice.fades);
-  const pcm = path.join(dir, `fade-${k}.f32`);
-  await writeFile(pcm, Buffer.from(mixed.buffer, mixed.byteOffset, mixed.byteLength));
   const reservoir = reservoirAfter(next, sources);
-  const format = formatOf(first);
-  const encoded = path.join(dir, `fade-${k}.mp3`);
-  const target = { sampleRate: plan.sampleRate, channels: plan.channels, bitRateKbps: spliceBitRate(format, plan.bitRateKbps!, reservoir.length), bitReservoir: false as const };
-  const seconds = (codec.to - codec.from) / plan.sampleRate;
-  await transcodeToMp3({ input: pcm, output: encoded, target, raw, durationSeconds: seconds, tools: ctx.tools, runner: ctx.runner, signal: ctx.signal, onProgress: (f) => progress(0.4 + 0.6 * f) });
-  const frames = splitFrames(await readFile(encoded), format).slice(codec.skip, codec.skip + region.to - region.from);
+  const bitRate = spliceBitRate(format, plan.bitRateKbps!, reservoir.length);
+  const all = await encodeMix(ctx, k, mixed, raw, bitRate, format, (f) => progress(0.4 + 0.6 * f));
+  const frames = all.slice(codec.skip, codec.skip + region.to - region.from);
   if (frames.length !== region.to - region.from) throw new Error('internal: the crossfade encode is shorter than its region');
   if (reservoir.length > 0) frames[frames.length - 1] = carryReservoir(frames[frames.length - 1], reservoir, format);
   const bytes = Buffer.concat(frames);
-  const file = path.join(dir, `fade-${k}.part.mp3`);
+  const file = path.join(await ctx.scratch(), `fade-${k}.part.mp3`);
   await writeFile(file, bytes);
-  const vbr = first.vbr || frames.some((f) => f.length !== frames[0].length && Math.abs(f.length - frames[0].length) > 1);
+  const vbr = first.vbr || frames.some((f) => Math.abs(f.length - frames[0].length) > 1);
   return { file, scan: scanOf(first, frames.length, bytes.length, vbr) };
+}
+
+/** Each input's file, scan, frame offsets and loudness gain (in global_gain steps). */
+async function sourcesOf(ctx: RouteContext): Promise<Source[]> {
+  const all = ctx.inputs.map((_, i) => i);
+  const scans = all.map((i) => ctx.probed[i].scan!);
+  const indexed = await perInput(ctx, all, (i) => frameOffsets(ctx.inputs[i], scans[i], ctx.signal));
+  return all.map((i) => ({ file: ctx.inputs[i], scan: scans[i], offsets: indexed.get(i)!, gainSteps: ctx.sound?.inputs[i].gain?.steps ?? 0 }));
+}
+
+/** The splice of the sound plan's fades, each fitted to the inputs as decoded. */
+function spliceOf(ctx: RouteContext, sources: Source[]): SplicePlan {
+  const spf = sources[0].scan.samplesPerFrame;
+  const inputs = sources.map((s) => ({ frames: s.offsets.length - 1, delay: s.scan.gapless?.delay ?? LAME_DELAY, padding: s.scan.gapless?.padding ?? 0 }));
+  const fades = fadeFrames(ctx.sound?.fades.map((f) => f.seconds) ?? [], inputs.map((p) => decodedLength(p, spf)), ctx.plan.sampleRate);
+  return planSplice(inputs, fades, spf);
 }
 
 export async function mp3FadeRoute(ctx: RouteContext): Promise<RouteResult> {
   const { plan, meta } = ctx;
-  const all = ctx.inputs.map((_, i) => i);
-  const scans = all.map((i) => ctx.probed[i].scan!);
-  const indexed = await perInput(ctx, all, (i) => frameOffsets(ctx.inputs[i], scans[i], ctx.signal));
-  const sources: Source[] = all.map((i) => ({ file: ctx.inputs[i], scan: scans[i], offsets: indexed.get(i)!, gainSteps: ctx.sound?.inputs[i].gain?.steps ?? 0 }));
-  const spf = scans[0].samplesPerFrame;
-  const inputs = sources.map((s) => ({ frames: s.offsets.length - 1, delay: s.scan.gapless?.delay ?? LAME_DELAY, padding: s.scan.gapless?.padding ?? 0 }));
-  const fades = fadeFrames(ctx.sound?.fades.map((f) => f.seconds) ?? [], inputs.map((p) => decodedLength(p, spf)), plan.sampleRate);
-  const splice = planSplice(inputs, fades, spf);
+  const sources = await sourcesOf(ctx);
+  const splice = spliceOf(ctx, sources);
   const { segments } = splice;
   const regionAt = segments.flatMap((s, k) => (s.kind === 'region' ? [k] : []));
   const encoded = await perInput(ctx, regionAt, (k) => {
@@ -110,6 +133,7 @@ export async function mp3FadeRoute(ctx: RouteContext): Promise<RouteResult> {
   });
   const parts = segments.map((s, k) => (s.kind === 'copy' ? copyPart(sources[s.input], s.from, s.to) : encoded.get(k)!));
   const owner = segments.map((s, k) => (s.kind === 'copy' ? s.input : ownerOfRegion(segments, k)));
+  // What a player hears starts at the first input's first sample (the LAME tag skips the rest).
   const origin = splice.placements[0].start;
   const starts = splice.placements.map((p) => (p.start - origin) / plan.sampleRate);
   const total = (splice.placements[splice.placements.length - 1].end - origin) / plan.sampleRate;
