@@ -30,10 +30,10 @@ function copiedPart(ctx: RouteContext, i: number): Mp4Part {
   return { file: ctx.inputs[i], audio };
 }
 
-function checkOneStream(ctx: RouteContext, audios: Mp4Audio[]): void {
+function checkOneStream(ctx: RouteContext, audios: Mp4Audio[], owner: number[]): void {
   // The planner copies only AAC of the output's shape and encodes the rest to it: a mismatch is a bug.
   const bad = audios.findIndex((a) => !sameStream(a, audios[0]));
-  if (bad >= 0) throw new Error(`internal: the AAC of part ${bad} differs from the output's`);
+  if (bad >= 0) throw new Error(`internal: the AAC of ${ctx.names[owner[bad]]} differs from the output's`);
 }
 
 export async function mp4Route(ctx: RouteContext): Promise<RouteResult> {
@@ -42,7 +42,7 @@ export async function mp4Route(ctx: RouteContext): Promise<RouteResult> {
   const inputParts = ctx.inputs.map((_, i) => made.get(i) ?? copiedPart(ctx, i));
   const { parts, owner } = await gapParts(ctx, inputParts);
   const audios = parts.map((p) => p.audio);
-  checkOneStream(ctx, audios);
+  checkOneStream(ctx, audios, owner);
   const rate = audios[0].sampleRate;
   const { starts, total } = mp4PartStarts(audios);
   const chapters = ctx.chapters(inputParts.map((_, i) => starts[owner.indexOf(i)] / rate), total / rate);
