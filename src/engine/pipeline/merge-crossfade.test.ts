@@ -1,7 +1,7 @@
 // Crossfades of MP3s the plan copies (issue 11): only the frames around each fade are decoded and
 // encoded again; every other frame is the input's own, byte for byte. Audio made here.
 import { execFile } from 'node:child_process';
-import { readFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -9,6 +9,7 @@ import { fullDecodeCrossfade, likeness } from '../../../test/support/crossfade-r
 import { decodeErrors, makeTone, tempDir, tools as fixtureTools } from '../../../test/support/audio-fixtures.js';
 import { toneAtLoudness } from '../../../test/support/loudness-fixtures.js';
 import { decodeFloat, rmsDb } from '../../../test/support/pcm-measure.js';
+import { AbortError } from '../errors.js';
 import { splitFrames } from '../mp3/splice.js';
 import type { MergeReport, Tools } from '../types.js';
 import { mergeFiles } from './merge.js';
@@ -144,5 +145,21 @@ describe('crossfades of copied MP3s', () => {
     expect(Math.abs(report.chapters[1].start - 2)).toBeLessThan(0.03);
     // Nothing of the MP3 is copied: the whole output is one encode.
     expect((await copiedFrom(out, inputs)).every((o) => o < 0)).toBe(true);
+  });
+
+  it('cancels part-way through the fades: AbortError, no output, no temporary files', async () => {
+    const inputs = [await makeTone(p('k1.mp3'), { seconds: 4 }), await makeTone(p('k2.mp3'), { seconds: 4, frequency: 660 }), await makeTone(p('k3.mp3'), { seconds: 4 })];
+    const outDir = p('cancel');
+    await mkdir(outDir);
+    const controller = new AbortController();
+    const err = await mergeFiles(inputs, path.join(outDir, 'cancelled.mp3'), {
+      tools,
+      crossfade: 1,
+      concurrency: 1,
+      signal: controller.signal,
+      onProgress: (pct) => pct > 0 && controller.abort(),
+    }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(AbortError);
+    expect(await readdir(outDir)).toEqual([]);
   });
 });
