@@ -8,6 +8,8 @@ export interface TranscodeTarget {
   sampleRate: number;
   channels: number;
   bitRateKbps: number;
+  /** false: frames that borrow no bytes from the ones before (frames spliced into a copied stream). */
+  bitReservoir?: false;
 }
 
 /**
@@ -55,6 +57,7 @@ export function transcodeArgs(input: string, output: string, t: TranscodeTarget,
   return [
     ...inputArgs(input, head),
     '-c:a', 'libmp3lame', '-b:a', `${t.bitRateKbps}k`,
+    ...(t.bitReservoir === false ? ['-reservoir', '0'] : []),
     '-ar', String(t.sampleRate), '-ac', String(t.channels),
     // The join writes one header and one tag for the whole output; these would only be skipped.
     '-write_xing', '0', '-id3v2_version', '0',

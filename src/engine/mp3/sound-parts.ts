@@ -12,7 +12,8 @@ import { FrameWalker } from './walk.js';
 
 const CHUNK = 1 << 20;
 
-function scanOf(like: Mp3Scan, frames: number, bytes: number, vbr: boolean): Mp3Scan {
+/** The scan of a part written for the join: `frames` frames in `bytes` bytes, shaped like `like`. */
+export function scanOf(like: Mp3Scan, frames: number, bytes: number, vbr: boolean): Mp3Scan {
   const durationSeconds = (frames * like.samplesPerFrame) / like.sampleRate;
   return {
     ...like,

@@ -22,8 +22,10 @@ import { mp4Route } from './route-mp4.js';
 import { pcmRoute } from './route-pcm.js';
 import { TEMP_PREFIX } from '../io/leftovers.js';
 import { mixedRoute } from './route-mixed.js';
+import { mp3FadeRoute } from './route-mp3-fade.js';
 import { needsMeasuring, type SoundPlan } from './sound-plan.js';
-import { needsMixing, replanForSound, soundOptionsOf, soundStage } from './sound-stage.js';
+import { needsMixing, replanForSound, soundOptionsOf, soundStage, splicedSeconds, splicesFades } from './sound-stage.js';
+import type { SoundOptions } from './sound-options.js';
 
 export interface MergeDeps {
   /** Injected ffmpeg/ffprobe runner (tests watch what it is asked). */
@@ -90,8 +92,8 @@ async function runRoute(job: Job): Promise<{ plan: OutputPlan; result: RouteResu
   const soundOptions = soundOptionsOf(opts);
   const plan = replanForSound(makePlan(job.format, probed, opts), soundOptions);
   const meta = await resolveMeta({ opts, probed, names, tools, runner: opts.runner, signal, scratch: job.scratch });
-  const mixing = needsMixing(plan.route, soundOptions);
-  const tracker = startTracker(job, probed, plan, needsMeasuring(soundOptions), mixing);
+  const mixing = needsMixing(plan, soundOptions);
+  const tracker = startTracker(job, probed, plan, soundOptions, mixing);
   const concurrency = Math.max(1, opts.concurrency ?? os.availableParallelism());
   const sound = await soundStage({
     inputs, names, probed, plan, options: soundOptions, tools, runner: opts.runner, signal, abort: job.abort, concurrency,
@@ -99,9 +101,10 @@ async function runRoute(job: Job): Promise<{ plan: OutputPlan; result: RouteResu
   });
   const ctx: RouteContext = {
     ...job, probed, plan, tools, runner: opts.runner, concurrency, tracker, meta, chapters: chapterMaker(job, probed),
-    sound, gapInDecode: mixing || plan.route !== 'mp3-frames',
+    sound, gapInDecode: mixing || plan.route === 'pcm-encode',
   };
-  const result = await (mixing ? mixedRoute : ROUTES[routeOf(job.format)])(ctx);
+  const route = mixing ? mixedRoute : splicesFades(plan, soundOptions) ? mp3FadeRoute : ROUTES[routeOf(job.format)];
+  const result = await route(ctx);
   if (signal.aborted) throw new AbortError();
   return { plan, result, tracker, sound };
 }
@@ -110,12 +113,14 @@ async function runRoute(job: Job): Promise<{ plan: OutputPlan; result: RouteResu
  * Progress weighs each input by its duration: measured first when loudness is matched, then
  * decoded, then joined or encoded once, each step by what it costs (progress-weights.ts).
  */
-function startTracker(job: Job, probed: Probed[], plan: OutputPlan, measuring: boolean, mixing: boolean): ProgressTracker {
-  const decoded = plan.copy.flatMap((c, i) => (c ? [] : [i]));
-  const measured = measuring ? job.inputs.map((_, i) => i) : [];
+function startTracker(job: Job, probed: Probed[], plan: OutputPlan, o: SoundOptions, mixing: boolean): ProgressTracker {
+  // A spliced crossfade decodes and encodes only a stretch around each fade.
+  const spliced = splicesFades(plan, o) ? splicedSeconds(plan.copy.length, o) : [];
+  const decoded = plan.copy.flatMap((c, i) => (!c || spliced[i] > 0 ? [i] : []));
+  const measured = needsMeasuring(o) ? job.inputs.map((_, i) => i) : [];
   const weights = progressWeights(plan.format, plan.route, mixing);
   const durations = probed.map((p) => p.result.durationSeconds);
-  const tracker = new ProgressTracker(durations, decoded, job.opts.onProgress, weights.last, measured, weights.measure);
+  const tracker = new ProgressTracker(durations, decoded, job.opts.onProgress, weights.last, measured, weights.measure, spliced);
   tracker.start();
   return tracker;
 }

@@ -90,3 +90,15 @@ describe('progress with measuring first', () => {
     expect(seen.at(-1)).toBe(100);
   });
 });
+
+describe('progress of crossfades spliced into copies', () => {
+  it('weighs each input by the seconds re-encoded around its fade, not its whole length', () => {
+    // Two 600 s inputs copied but for 2.3 s around the one fade; join weight 0.05 per second.
+    const t = new ProgressTracker([600, 600], [0], () => {}, 0.05, [], undefined, [2.3, 0]);
+    const total = 2.3 + 1200 * 0.05;
+    t.transcode(0, 1);
+    expect(t.percent).toBe(Math.floor((2.3 / total) * 100));
+    t.join(1, 2);
+    expect(t.percent).toBe(Math.floor(((2.3 + 30) / total) * 100));
+  });
+});

@@ -32,6 +32,8 @@ export class ProgressTracker {
    *   final encode of every input costs about as much as the decodes before it)
    * @param measured indexes of the inputs measured first (the sound options)
    * @param measureWeight a second of measuring against one of transcoding (progress-weights.ts)
+   * @param encodedSeconds per input, the seconds of it that are re-encoded when that is not all of
+   *   it (a crossfade spliced into copied frames re-encodes only around the fade)
    */
   constructor(
     durations: number[],
@@ -40,10 +42,11 @@ export class ProgressTracker {
     joinWeight = JOIN_WEIGHT,
     measured: readonly number[] = [],
     measureWeight = MEASURE_WEIGHT,
+    encodedSeconds: readonly number[] = [],
   ) {
     const safe = durations.map((d) => (Number.isFinite(d) && d > 0 ? d : 0));
     const re = new Set(transcoded);
-    this.transcodeWeight = safe.map((d, i) => (re.has(i) ? d : 0));
+    this.transcodeWeight = safe.map((d, i) => (re.has(i) ? Math.min(d, encodedSeconds[i] ?? d) : 0));
     this.transcodeDone = safe.map(() => 0);
     this.joinTotal = safe.reduce((a, b) => a + b, 0) * joinWeight;
     const m = new Set(measured);

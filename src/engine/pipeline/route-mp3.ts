@@ -82,7 +82,13 @@ export async function mp3Route(ctx: RouteContext): Promise<RouteResult> {
     gapless: { delay: parts[0].delay, padding: last.padding },
     signal: ctx.signal,
     onProgress: (done, total) => ctx.tracker.join(done, total),
-  }).catch((err: unknown) => {
+  }).catch(joinFailure(ctx, parts, owner));
+  return { durationSeconds: timeline(result.partFrames).total, chapters };
+}
+
+/** What a failed join throws: the input a part belongs to named, a full disk the output's fault. */
+export function joinFailure(ctx: RouteContext, parts: readonly JoinPart[], owner: readonly number[]) {
+  return (err: unknown): never => {
     // The join names files by path (a temporary one for a transcoded input); name the input.
     if (err instanceof InputError) {
       const k = parts.findIndex((p) => p.file === err.file);
@@ -91,6 +97,5 @@ export async function mp3Route(ctx: RouteContext): Promise<RouteResult> {
     // A full disk while writing the output is the output's problem, not an input's.
     if ((err as NodeJS.ErrnoException).syscall === 'write') throw outputError(`cannot write ${ctx.output}`, err);
     throw err;
-  });
-  return { durationSeconds: timeline(result.partFrames).total, chapters };
+  };
 }

@@ -35,7 +35,7 @@ export interface RouteContext {
   chapters: (starts: number[], total: number) => Chapter[];
   /** What the sound options do to each input and join (absent when none is on). */
   sound?: SoundPlan;
-  /** The route puts each gap inside the decode before it (the MP3 route adds silent frames instead). */
+  /** The route puts each gap inside the decode before it (the MP3 and MP4 routes add parts of silence instead). */
   gapInDecode?: boolean;
 }
 

@@ -90,8 +90,8 @@ function planInput(input: SoundPlanInput, m: Measurement | undefined, o: SoundOp
   return plan;
 }
 
-export function planSound(inputs: readonly SoundPlanInput[], measured: ReadonlyArray<Measurement | undefined>, o: SoundOptions): SoundPlan {
-  const decodeAll = decodesEverything(o);
+/** `decodeAll`: the options decode every input after all (false when fades are spliced into copies). */
+export function planSound(inputs: readonly SoundPlanInput[], measured: ReadonlyArray<Measurement | undefined>, o: SoundOptions, decodeAll = decodesEverything(o)): SoundPlan {
   const planned = inputs.map((p, i) => planInput(p, measured[i], o, p.copy && !decodeAll));
   const messages: string[] = [];
   const fades: FadeFit[] = [];

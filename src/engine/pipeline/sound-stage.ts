@@ -5,7 +5,7 @@ import type { Runner } from '../ffmpeg/runner.js';
 import { mp3DecodedSamples } from '../mp3/gapless.js';
 import { inputChain } from '../ffmpeg/sound-filters.js';
 import type { MergeOptions, Tools } from '../types.js';
-import { isLossy, type Route } from './formats.js';
+import { isLossy } from './formats.js';
 import { measureAll } from './measure.js';
 import type { OutputPlan } from './plan-output.js';
 import type { Probed } from './probe.js';
@@ -22,21 +22,49 @@ export function soundActive(o: SoundOptions): boolean {
   return o.loudness !== undefined || (o.gap ?? 0) > 0 || (o.crossfade ?? 0) > 0 || o.trimSilence === true || o.gapless === true;
 }
 
+/** Whether the only option on is a gap (which the MP3 and MP4 routes put between copies as silence). */
+export function gapOnly(o: SoundOptions): boolean {
+  return (o.gap ?? 0) > 0 && !soundActive({ ...o, gap: 0 });
+}
+
 /**
- * The plan with the inputs the sound options must decode: all of them for a crossfade or gapless
- * join, and AAC packet copies whenever an option changes their sound (only MP3 frames can take a
- * gain, a trim or a gap without a decode).
+ * The plan with the inputs the sound options must decode: all of them for a gapless join or a
+ * crossfade that cannot be spliced into copies, and AAC packet copies whenever an option other
+ * than a gap changes their sound (only MP3 frames can take a gain or a trim without a decode).
  */
 export function replanForSound(plan: OutputPlan, o: SoundOptions): OutputPlan {
-  const decodeAll = decodesEverything(o) || (plan.route === 'mp4-packets' && soundActive(o));
+  if (splicesFades(plan, o)) return { ...plan, transcoded: plan.copy.map((_, i) => i) };
+  const decodeAll = decodesEverything(o) || (plan.route === 'mp4-packets' && soundActive(o) && !gapOnly(o));
   if (!decodeAll || plan.copy.every((c) => !c)) return plan;
   const all = plan.copy.map((_, i) => i);
   return { ...plan, copy: plan.copy.map(() => false), transcoded: isLossy(plan.format) ? all : [] };
 }
 
-/** Whether the route must be the mixing one: fades, or gapless joins of separately encoded parts. */
-export function needsMixing(route: Route, o: SoundOptions): boolean {
-  return (o.crossfade ?? 0) > 0 || (o.gapless === true && route !== 'pcm-encode');
+/**
+ * Whether crossfades are re-encoded only around each fade, every other frame copied: MP3 output
+ * whose inputs are all copied MP3 frames, and nothing else that needs them decoded. Every input
+ * then still counts as transcoded: some of its audio (a fade) goes through the encoder.
+ */
+export function splicesFades(plan: OutputPlan, o: SoundOptions): boolean {
+  const fading = (o.crossfade ?? 0) > 0 && o.gapless !== true && o.trimSilence !== true;
+  return fading && plan.route === 'mp3-frames' && plan.copy.length > 1 && plan.copy.every(Boolean);
+}
+
+/** Seconds re-encoded around a spliced fade beyond the fade itself: margins, pre-roll and tail (fade-splice.ts). */
+const SPLICE_EXTRA_SECONDS = 0.3;
+
+/**
+ * Per input, the seconds a spliced crossfade re-encodes for the fade after it (the progress
+ * bar's weights; the route reports each join's stretch as the input before it).
+ */
+export function splicedSeconds(inputs: number, o: SoundOptions): number[] {
+  return Array.from({ length: inputs }, (_, i) => (i + 1 < inputs ? (o.crossfade ?? 0) + SPLICE_EXTRA_SECONDS : 0));
+}
+
+/** Whether the route must be the mixing one: fades (unless spliced), or gapless joins of separately encoded parts. */
+export function needsMixing(plan: OutputPlan, o: SoundOptions): boolean {
+  if (splicesFades(plan, o)) return false;
+  return (o.crossfade ?? 0) > 0 || (o.gapless === true && plan.route !== 'pcm-encode');
 }
 
 export interface SoundStageJob {
@@ -86,7 +114,7 @@ export async function soundStage(job: SoundStageJob): Promise<SoundPlan | undefi
       mp3: mp3Copy ? { frames: scan!.frames, samplesPerFrame: scan!.samplesPerFrame, sampleRate: scan!.sampleRate, encoderDelay: scan!.gapless?.delay } : undefined,
     };
   });
-  return planSound(inputs, measured, o);
+  return planSound(inputs, measured, o, decodesEverything(o) && !splicesFades(plan, o));
 }
 
 /**
