@@ -78,25 +78,37 @@ describe('Postgres store across processes', () => {
     }
   });
 
-  it("a process that keeps a session's list sees another process's upload, delete and new order at once", async () => {
-    const [a, b] = [await openPgStore(db.url), await openPgStore(db.url)];
-    try {
-      await a.createSession('h', 's', 'c', 1);
-      await a.addItemIfUnder(item('s', 1), 100);
-      const ids = async () => (await a.listItems('s', 'app')).map((i) => i.id);
-      expect(await ids()).toEqual(['s-item-1']);
-      await b.addItemIfUnder(item('s', 2), 100);
-      expect(await ids()).toEqual(['s-item-1', 's-item-2']);
-      await b.saveOrder('s', 'app', ['s-item-2', 's-item-1']);
-      expect(await ids()).toEqual(['s-item-2', 's-item-1']);
-      await b.deleteItem('s', 's-item-2');
-      expect(await ids()).toEqual(['s-item-1']);
-      await b.deleteSession('s');
-      expect(await ids()).toEqual([]);
-    } finally {
-      await Promise.all([a.close(), b.close()]);
-    }
-  });
+  // As getDataJson asks: with the version read with the session in the same request, or alone.
+  for (const how of ['with the version read with the session', 'reading the version itself'] as const) {
+    it(`a process that keeps a session's list sees another process's upload, delete and new order at once (${how})`, async () => {
+      const [a, b] = [await openPgStore(db.url), await openPgStore(db.url)];
+      try {
+        await a.createSession('h', 's', 'c', 1);
+        await a.addItemIfUnder(item('s', 1), 100);
+        const ids = async () => {
+          let seen: number | undefined;
+          if (how === 'with the version read with the session') {
+            const session = await a.sessionBySecretHash('h');
+            if (!session) return 'no session';
+            seen = session.itemsVersion;
+            expect(seen).toEqual(expect.any(Number));
+          }
+          return (await a.listItems('s', 'app', seen)).map((i) => i.id);
+        };
+        expect(await ids()).toEqual(['s-item-1']);
+        await b.addItemIfUnder(item('s', 2), 100);
+        expect(await ids()).toEqual(['s-item-1', 's-item-2']);
+        await b.saveOrder('s', 'app', ['s-item-2', 's-item-1']);
+        expect(await ids()).toEqual(['s-item-2', 's-item-1']);
+        await b.deleteItem('s', 's-item-2');
+        expect(await ids()).toEqual(['s-item-1']);
+        await b.deleteSession('s');
+        expect(await ids()).toEqual(how === 'reading the version itself' ? [] : 'no session');
+      } finally {
+        await Promise.all([a.close(), b.close()]);
+      }
+    });
+  }
 
   it('records one result per merge even when the merge ran twice', async () => {
     const store = await openPgStore(db.url);

@@ -91,8 +91,8 @@ export async function openPgStore(url: string, opts: PgStoreOptions = {}): Promi
       return { sid, csrfToken, createdAt: now, lastSeenAt: now };
     },
     sessionBySecretHash: async (h) => {
-      const [r] = await prepared<SessionRecord>('session-by-hash', 'SELECT * FROM sessions WHERE secret_hash = $1', [h]);
-      return r && toSession(r);
+      const [r] = await prepared<SessionRecord & { items_version: number }>('session-by-hash', 'SELECT * FROM sessions WHERE secret_hash = $1', [h]);
+      return r && { ...toSession(r), itemsVersion: r.items_version };
     },
     sessionBySid: async (sid) => {
       const r = await one<SessionRecord>('SELECT * FROM sessions WHERE sid = $1', [sid]);
@@ -132,7 +132,7 @@ export async function openPgStore(url: string, opts: PgStoreOptions = {}): Promi
           return inserted.rowCount === 1;
         }),
       ),
-    listItems: (sid, appid) => lists.get(sid, appid),
+    listItems: (sid, appid, seenVersion) => lists.get(sid, appid, seenVersion),
     countItems: async (sid) => Number((await one<{ n: number }>('SELECT COUNT(*) AS n FROM items WHERE sid = $1', [sid]))?.n ?? 0),
     async itemsOwnedBy(sid, ids) {
       const rows = await all<ItemRecord>('SELECT * FROM items WHERE sid = $1 AND id = ANY($2)', [sid, ids]);

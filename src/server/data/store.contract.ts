@@ -50,7 +50,10 @@ export function describeStoreContract(name: string, makeStore: StoreFactory): vo
     describe('sessions', () => {
       it('finds a session by its secret hash and by sid, and never shows the hash', async () => {
         const expected = { sid: 's1', csrfToken: 'csrf-1', createdAt: 100, lastSeenAt: 100 };
-        expect(await store.sessionBySecretHash('hash-1')).toEqual(expected);
+        // PostgreSQL adds the items' version to a session read by its hash (getDataJson's one read).
+        const { itemsVersion, ...byHash } = (await store.sessionBySecretHash('hash-1')) ?? {};
+        expect(byHash).toEqual(expected);
+        expect(itemsVersion === undefined || typeof itemsVersion === 'number').toBe(true);
         expect(await store.sessionBySid('s1')).toEqual(expected);
         expect(await store.sessionBySecretHash('s1')).toBeUndefined();
         expect(await store.sessionBySid('nobody')).toBeUndefined();
