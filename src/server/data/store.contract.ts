@@ -260,6 +260,24 @@ export function describeStoreContract(name: string, makeStore: StoreFactory): vo
         expect(await store.listResults('s1')).toEqual([row]);
       });
 
+      it('gives a result whose download name the session already has the next free one, and answers with the row as stored', async () => {
+        const name = 'Book 2026-11-21 1430.m4b';
+        const first = contractResult('r1', 'j1', { downloadName: name });
+        expect(await store.addResult(first)).toEqual(first);
+        expect((await store.addResult(contractResult('r2', 'j2', { downloadName: name }))).downloadName).toBe('Book 2026-11-21 1430 (2).m4b');
+        // Another session's result keeps the name: names are unique per session only.
+        expect((await store.addResult(contractResult('r3', 'j3', { sid: 's2', downloadName: name }))).downloadName).toBe(name);
+        expect((await store.listResults('s1')).map((r) => [r.id, r.downloadName]).sort()).toEqual([
+          ['r1', name],
+          ['r2', 'Book 2026-11-21 1430 (2).m4b'],
+        ]);
+        expect((await store.resultById('r2'))?.downloadName).toBe('Book 2026-11-21 1430 (2).m4b');
+        // A deleted result's name is free again.
+        await store.deleteResult('s1', 'r1');
+        await store.addJob(contractJob('j4'));
+        expect((await store.addResult(contractResult('r4', 'j4', { downloadName: name }))).downloadName).toBe(name);
+      });
+
       it('lists a session\'s results newest first, and only its own', async () => {
         await store.addResult(contractResult('r1', 'j1', { createdAt: 10 }));
         await store.addResult(contractResult('r2', 'j2', { createdAt: 20 }));

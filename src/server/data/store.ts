@@ -130,7 +130,12 @@ export interface Store {
   latestJob(sid: string): Promise<JobRow | undefined>;
 
   // results
-  addResult(result: ResultRow): Promise<void>;
+  /**
+   * Record a result and answer with the row as stored: its downloadName is unique in the session
+   * (a taken one becomes "name (2).ext", "name (3).ext"...), whichever process records it.
+   * Throws when a result with this id exists.
+   */
+  addResult(result: ResultRow): Promise<ResultRow>;
   /** Newest first. */
   listResults(sid: string): Promise<ResultRow[]>;
   getResult(sid: string, id: string): Promise<ResultRow | undefined>;
