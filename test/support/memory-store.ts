@@ -160,3 +160,20 @@ export class MemoryStore implements Store {
     return copyResult(r);
   }
 }
+
+/** A MemoryStore whose job writes fail the first `failures` times (a database that drops out). */
+export class RefusingJobWrites extends MemoryStore {
+  tries = 0;
+  constructor(private failures: number) {
+    super();
+  }
+  override async updateJob(id: string, patch: JobPatch) {
+    this.tries++;
+    if (this.failures-- > 0) throw new Error('connection terminated unexpectedly');
+    return super.updateJob(id, patch);
+  }
+  /** Refuse the next `n` job writes from now on. */
+  refuseNext(n: number) {
+    this.failures = n;
+  }
+}
