@@ -239,24 +239,31 @@ describe('Redis for the merge queue', () => {
     }
   });
 
-  it('a merge survives a Redis restart in the middle of it', async () => {
+  it('a running merge and a waiting one survive kill -9 of Redis (appendonly, appendfsync everysec): each completes once', async () => {
     const redis = await startRedis({ persistent: true });
     try {
-      const { queue, until } = await queueOn(redis.url);
+      const { queue, events, until } = await queueOn(redis.url);
+      const runs: string[] = [];
       const w = await startBullWorker(
-        async (_d, progress) => {
+        async (d, progress) => {
+          runs.push(d.jobId);
           progress(1);
           await sleep(3000);
           progress(99);
-          return { resultId: 'survived', durationSeconds: 1, inputs: 2 };
+          return { resultId: `survived-${d.jobId}`, durationSeconds: 1, inputs: 2 };
         },
         { redisUrl: redis.url, names: queue.names, concurrency: 1 },
       );
       open.push({ close: () => w.close(0) });
       await queue.enqueue(data('job-r'));
       await until((e) => e.type === 'progress');
-      await redis.restart();
+      // Waiting behind it: only Redis knows of this one.
+      await queue.enqueue(data('job-waiting'));
+      await redis.crash();
       await until((e) => e.type === 'completed' && e.jobId === 'job-r', 60_000);
+      await until((e) => e.type === 'completed' && e.jobId === 'job-waiting', 60_000);
+      expect(events.filter((e) => e.type === 'completed').map((e) => e.jobId).sort()).toEqual(['job-r', 'job-waiting']);
+      expect(runs.sort()).toEqual(['job-r', 'job-waiting']);
     } finally {
       await Promise.allSettled(open.splice(0).reverse().map((o) => o.close()));
       await redis.stop();
