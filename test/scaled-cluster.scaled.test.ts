@@ -255,17 +255,19 @@ describe('two web and two worker processes', () => {
     workers.splice(workers.indexOf(victim), 1, await startProcess('worker', scaledEnv(db.url, redis.url)));
   });
 
-  it('a merge survives a Redis restart in the middle of it', async () => {
+  it('a merge survives kill -9 of Redis in the middle of it, and lists one result', async () => {
     const s = await openHttpSession(webA.url);
     const [a, b] = await uploadTo(webA, s, ['long1.wav', 'long2.wav']);
     const status = listen(webA, s);
     await status.ready;
     const answer = merge(webB, s, [a.id, b.id]);
     await status.waitFor((d) => /^\d+$/.test(d) && Number(d) > 0);
-    await redis.restart();
+    await redis.crash();
     const res = await answer;
     expect(res.status, res.text).toBe(200);
     expect(await resultIds(webA, s)).toHaveLength(1);
+    const rows = await db.query<{ status: string }>('SELECT status FROM jobs WHERE sid = $1', [s.sid]);
+    expect(rows).toEqual([{ status: 'succeeded' }]);
   });
 
   it('a worker listens on no port; each role logs its configuration and exits 0 on SIGTERM', async () => {

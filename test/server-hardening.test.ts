@@ -151,4 +151,37 @@ describe('a flood of new sessions', () => {
       await limited.dispose();
     }
   });
+
+  it('behind a trusted proxy (TRUST_PROXY) counts each browser by its X-Forwarded-For address; the header from anyone else is ignored', async () => {
+    const limited = await startTestApp({ sessionRateLimit: 2, trustedProxies: ['10.0.0.0/24'] });
+    const proxy = '10.0.0.5';
+    const page = (forwardedFor: string, from = proxy) =>
+      limited.app.inject({ method: 'GET', url: '/', remoteAddress: from, headers: { 'x-forwarded-for': forwardedFor } });
+    try {
+      for (let n = 0; n < 2; n++) expect((await page('203.0.113.1')).statusCode).toBe(200);
+      expect((await page('203.0.113.1')).statusCode).toBe(429);
+      // Another browser behind the same proxy still gets its page.
+      expect((await page('203.0.113.2')).statusCode).toBe(200);
+      // Only the last hop is trusted: a client that sends its own header is counted by the address the proxy saw.
+      expect((await page('198.51.100.9, 203.0.113.2')).statusCode).toBe(200);
+      expect((await page('198.51.100.9, 203.0.113.2')).statusCode).toBe(429);
+      // Not from the proxy: a forged header does not make a client someone else.
+      for (let n = 0; n < 2; n++) expect((await page(`203.0.113.${10 + n}`, '198.51.100.20')).statusCode).toBe(200);
+      expect((await page('203.0.113.12', '198.51.100.20')).statusCode).toBe(429);
+    } finally {
+      await limited.dispose();
+    }
+  });
+
+  it('without TRUST_PROXY ignores X-Forwarded-For: every browser behind a proxy is the proxy', async () => {
+    const limited = await startTestApp({ sessionRateLimit: 2 });
+    const page = (forwardedFor: string) =>
+      limited.app.inject({ method: 'GET', url: '/', remoteAddress: '10.0.0.5', headers: { 'x-forwarded-for': forwardedFor } });
+    try {
+      for (let n = 0; n < 2; n++) expect((await page(`203.0.113.${n + 1}`)).statusCode).toBe(200);
+      expect((await page('203.0.113.3')).statusCode).toBe(429);
+    } finally {
+      await limited.dispose();
+    }
+  });
 });

@@ -51,3 +51,27 @@ describe('configuration for more than one machine', () => {
     expect(text).not.toContain('socketPort');
   });
 });
+
+describe('configuration behind a proxy', () => {
+  it('reads PUBLIC_ORIGIN as a list of origins and TRUST_PROXY as a list of proxy addresses', () => {
+    expect(configFromEnv({ PUBLIC_ORIGIN: 'https://audio.example.com, https://Other.example:8443/' })).toMatchObject({
+      publicOrigins: ['https://audio.example.com', 'https://other.example:8443'],
+    });
+    expect(configFromEnv({ TRUST_PROXY: '10.0.0.0/8, 192.168.1.7,loopback, fd00::/8' }).trustedProxies).toEqual([
+      '10.0.0.0/8', '192.168.1.7', 'loopback', 'fd00::/8',
+    ]);
+    const c = resolveConfig(configFromEnv({}));
+    expect([c.publicOrigins, c.trustedProxies]).toEqual([[], []]);
+  });
+
+  it('refuses an origin with a path or another scheme, and a TRUST_PROXY that is not a count, naming the variable', () => {
+    expect(() => configFromEnv({ PUBLIC_ORIGIN: 'https://audio.example.com/app' })).toThrow(/PUBLIC_ORIGIN .*"https:\/\/audio.example.com\/app"/);
+    expect(() => configFromEnv({ PUBLIC_ORIGIN: 'audio.example.com' })).toThrow(/PUBLIC_ORIGIN/);
+    expect(() => configFromEnv({ PUBLIC_ORIGIN: 'ftp://audio.example.com' })).toThrow(/PUBLIC_ORIGIN/);
+    // A count or "true" would trust X-Forwarded-For from anyone who sends it.
+    for (const bad of ['1', 'true', '10.0.0.0/40', 'proxy.example']) {
+      expect(() => configFromEnv({ TRUST_PROXY: bad })).toThrow(`TRUST_PROXY must list proxy addresses or subnets (10.0.0.0/8, loopback...), got "${bad}"`);
+    }
+  });
+});
+

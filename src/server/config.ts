@@ -1,5 +1,6 @@
 // The server's whole configuration, typed, with defaults in one place. Only src/main.ts reads
 // the environment; tests build the app from a plain object.
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import type { S3Config } from './files/s3-objects.js';
@@ -66,6 +67,17 @@ export interface AppConfig {
   role: Role;
   /** With REDIS_URL: a worker silent this long (it died) has its merge run again elsewhere. */
   mergeStallMs: number;
+  /**
+   * Origins (scheme://host[:port]) browsers reach the app through, behind a proxy (PUBLIC_ORIGIN):
+   * the realtime server accepts them besides http://HOST:PORT and localhost.
+   */
+  publicOrigins: string[];
+  /**
+   * Addresses or subnets of the proxies in front (TRUST_PROXY; empty = none): a request from one
+   * of them has its client address (per-address limits, logs) and https (secure cookies) taken
+   * from X-Forwarded-For/-Proto. Never a bare count: anyone could then forge those headers.
+   */
+  trustedProxies: string[];
   /** Collect the routes' schemas into an OpenAPI document (`npm run docs:api`); off to start faster. */
   apiDocs: boolean;
 }
@@ -95,6 +107,8 @@ export const DEFAULT_CONFIG: AppConfig = {
   logLevel: 'info',
   role: 'all',
   mergeStallMs: 30_000,
+  publicOrigins: [],
+  trustedProxies: [],
   apiDocs: false,
 };
 
@@ -136,8 +150,48 @@ export function configFromEnv(env: NodeJS.ProcessEnv): Partial<AppConfig> {
   set('ffprobePath', env.FFPROBE_PATH || undefined);
   const level = env.LOG_LEVEL as AppConfig['logLevel'] | undefined;
   set('logLevel', level || undefined);
+  set('publicOrigins', env.PUBLIC_ORIGIN ? parseOrigins(env.PUBLIC_ORIGIN) : undefined);
+  set('trustedProxies', env.TRUST_PROXY ? parseTrustedProxies(env.TRUST_PROXY) : undefined);
   Object.assign(out, scaledFromEnv(env, num));
   return out;
+}
+
+/** PUBLIC_ORIGIN: comma-separated origins, each http(s)://host[:port] and nothing more. */
+export function parseOrigins(value: string): string[] {
+  return value
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)
+    .map((s) => {
+      let url: URL | undefined;
+      try {
+        url = new URL(s);
+      } catch {
+        // reported below
+      }
+      if (!url || !/^https?:$/.test(url.protocol) || url.pathname !== '/' || url.search || url.hash || url.username) {
+        throw new Error(`PUBLIC_ORIGIN must list origins like https://audio.example.com (no path), got "${s}"`);
+      }
+      return url.origin;
+    });
+}
+
+/** TRUST_PROXY: comma-separated addresses, subnets (a.b.c.d/n) or loopback, linklocal, uniquelocal. */
+export function parseTrustedProxies(value: string): string[] {
+  const named = new Set(['loopback', 'linklocal', 'uniquelocal']);
+  return value
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)
+    .map((s) => {
+      const [address, bits, extra] = s.split('/');
+      const family = net.isIP(address);
+      const bitsOk = bits === undefined || (/^\d+$/.test(bits) && Number(bits) <= (family === 6 ? 128 : 32));
+      if (!named.has(s) && (family === 0 || !bitsOk || extra !== undefined)) {
+        throw new Error(`TRUST_PROXY must list proxy addresses or subnets (10.0.0.0/8, loopback...), got "${s}"`);
+      }
+      return s;
+    });
 }
 
 /** CONTRACT section 6: the variables for more than one machine. */
@@ -193,7 +247,9 @@ export function describeConfig(c: AppConfig): Record<string, unknown> {
   const shared = { role: c.role, dataDir: c.dataDir, mergeConcurrency: c.mergeConcurrency };
   return {
     ...shared,
-    ...(c.role === 'worker' ? {} : { host: c.host, port: c.port, socketPort: c.socketPort }),
+    ...(c.role === 'worker'
+      ? {}
+      : { host: c.host, port: c.port, socketPort: c.socketPort, publicOrigins: c.publicOrigins, trustedProxies: c.trustedProxies }),
     database: hidePassword(c.databaseUrl) ?? 'sqlite (DATA_DIR)',
     queue: c.redisUrl ? `bullmq on ${hidePassword(c.redisUrl)}` : 'in process',
     files: c.s3

@@ -1,5 +1,6 @@
 // An in-memory Store for unit tests of code that only needs the interface (jobs, routes). It runs
 // the same contract suite as SQLite (src/server/data/store.contract.ts), so it cannot drift.
+import { uniqueDownloadName } from '../../src/server/data/download-names.js';
 import type { ItemRow, JobPatch, JobRow, JobStatus, ResultRow, SessionRow, Store } from '../../src/server/data/store.js';
 
 const copyJob = (j: JobRow): JobRow => ({ ...j, itemIds: [...j.itemIds], options: structuredClone(j.options) });
@@ -121,7 +122,10 @@ export class MemoryStore implements Store {
   async addResult(result: ResultRow) {
     if (this.results.some((r) => r.id === result.id)) throw new Error(`duplicate result ${result.id}`);
     if (!this.jobs.has(result.jobId)) throw new Error(`no job ${result.jobId}`);
-    this.results.push({ ...copyResult(result), seq: ++this.seq });
+    const taken = new Set(this.results.filter((r) => r.sid === result.sid).map((r) => r.downloadName));
+    const stored = { ...copyResult(result), downloadName: uniqueDownloadName(result.downloadName, taken) };
+    this.results.push({ ...stored, seq: ++this.seq });
+    return copyResult(stored);
   }
   async listResults(sid: string) {
     return this.results.filter((r) => r.sid === sid).sort(byNewest).map((r) => this.publicResult(r));
@@ -154,5 +158,22 @@ export class MemoryStore implements Store {
   }
   private publicResult({ seq: _s, ...r }: ResultRow & { seq: number }): ResultRow {
     return copyResult(r);
+  }
+}
+
+/** A MemoryStore whose job writes fail the first `failures` times (a database that drops out). */
+export class RefusingJobWrites extends MemoryStore {
+  tries = 0;
+  constructor(private failures: number) {
+    super();
+  }
+  override async updateJob(id: string, patch: JobPatch) {
+    this.tries++;
+    if (this.failures-- > 0) throw new Error('connection terminated unexpectedly');
+    return super.updateJob(id, patch);
+  }
+  /** Refuse the next `n` job writes from now on. */
+  refuseNext(n: number) {
+    this.failures = n;
   }
 }

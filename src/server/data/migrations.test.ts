@@ -46,7 +46,7 @@ describe('migrations', () => {
     db.prepare("INSERT INTO items VALUES ('i1', 1, 's1', 'app', 'n1', 'mp3', 'a.mp3', 10, 1.5, 'mp3', 44100, 2, 1)").run();
     db.prepare("INSERT INTO jobs VALUES ('j1', 's1', 'app', '[\"i1\"]', 'succeeded', NULL, 'r1', 1, 1, 2)").run();
     db.prepare("INSERT INTO results VALUES ('r1', 's1', 'j1', 'r1.mp3', 'm.mp3', 1.5, 10, '[\"a.mp3\"]', 2)").run();
-    expect(migrate(db)).toBe(2);
+    expect(migrate(db, MIGRATIONS.slice(0, 2))).toBe(2);
     expect(db.pragma('foreign_keys', { simple: true })).toBe(1);
     expect(db.prepare('SELECT * FROM jobs').get()).toMatchObject({
       id: 'j1', status: 'succeeded', result_id: 'r1', request_id: null, options: '{}', percent: null, status_text: null, attempts: 0,
@@ -60,6 +60,30 @@ describe('migrations', () => {
     for (const t of ['items', 'jobs', 'results']) {
       expect((db.prepare(`SELECT COUNT(*) AS n FROM ${t}`).get() as { n: number }).n).toBe(0);
     }
+  });
+
+  it('migration 3 gives results that shared a download name in a session distinct names, then keeps them distinct', () => {
+    const db = new Database(':memory:');
+    db.pragma('foreign_keys = ON');
+    migrate(db, MIGRATIONS.slice(0, 2));
+    for (const sid of ['s1', 's2']) db.prepare(`INSERT INTO sessions VALUES ('${sid}', 'h-${sid}', 't', 1, 1)`).run();
+    const result = db.prepare(
+      "INSERT INTO results (id, sid, job_id, file, download_name, duration, size, sources, created_at) VALUES (?, ?, ?, 'f', ?, 1, 1, '[]', ?)",
+    );
+    for (const [id, sid, name, at] of [['r1', 's1', 'm.mp3', 1], ['r2', 's1', 'm.mp3', 2], ['r3', 's2', 'm.mp3', 3], ['r4', 's1', 'other', 4], ['r5', 's1', 'other', 5]] as const) {
+      db.prepare(`INSERT INTO jobs (id, sid, appid, item_ids, status, created_at) VALUES ('j-${id}', '${sid}', 'app', '[]', 'succeeded', 1)`).run();
+      result.run(id, sid, `j-${id}`, name, at);
+    }
+    expect(migrate(db)).toBe(3);
+    expect(db.prepare('SELECT id, download_name AS name FROM results ORDER BY id').all()).toEqual([
+      { id: 'r1', name: 'm.mp3' },
+      { id: 'r2', name: 'm (r2).mp3' },
+      { id: 'r3', name: 'm.mp3' },
+      { id: 'r4', name: 'other' },
+      { id: 'r5', name: 'other (r5)' },
+    ]);
+    db.prepare("INSERT INTO jobs (id, sid, appid, item_ids, status, created_at) VALUES ('j6', 's1', 'app', '[]', 'succeeded', 1)").run();
+    expect(() => result.run('r6', 's1', 'j6', 'm.mp3', 6)).toThrow(/UNIQUE/);
   });
 
   it('are idempotent on restart: data survives and nothing runs twice', async () => {

@@ -110,7 +110,31 @@ export const MIGRATIONS: Migration[] = [
       `);
     },
   },
+  {
+    version: 3,
+    name: "a session's results have distinct download names",
+    up(db) {
+      // Names taken twice before the constraint existed: the later ones get their result's id, which
+      // no other name of the session can have, before the index makes the rule hold from now on.
+      const twice = db
+        .prepare(
+          `SELECT id, download_name FROM (
+             SELECT id, download_name, ROW_NUMBER() OVER (PARTITION BY sid, download_name ORDER BY created_at, rowid) AS n FROM results
+           ) WHERE n > 1`,
+        )
+        .all() as Array<{ id: string; download_name: string }>;
+      const rename = db.prepare('UPDATE results SET download_name = ? WHERE id = ?');
+      for (const r of twice) rename.run(withSuffix(r.download_name, r.id), r.id);
+      db.exec('CREATE UNIQUE INDEX results_download_name ON results(sid, download_name)');
+    },
+  },
 ];
+
+/** "name (suffix).ext" */
+function withSuffix(name: string, suffix: string): string {
+  const dot = name.lastIndexOf('.');
+  return dot > 0 ? `${name.slice(0, dot)} (${suffix})${name.slice(dot)}` : `${name} (${suffix})`;
+}
 
 export function schemaVersion(db: Database.Database): number {
   return db.pragma('user_version', { simple: true }) as number;

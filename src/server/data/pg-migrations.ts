@@ -10,6 +10,9 @@ export interface PgMigration {
   sql: string;
 }
 
+/** The constraint addResult recognises when another process took a name first. */
+export const RESULT_NAME_CONSTRAINT = 'results_download_name_unique';
+
 /** Any constant both processes agree on; the digits spell nothing. */
 const MIGRATION_LOCK = 7_417_300_112;
 
@@ -90,6 +93,18 @@ export const PG_MIGRATIONS: PgMigration[] = [
     version: 2,
     name: "a session's items version, for lists kept in each process",
     sql: `ALTER TABLE sessions ADD COLUMN items_version BIGINT NOT NULL DEFAULT 0;`,
+  },
+  {
+    version: 3,
+    name: "a session's results have distinct download names",
+    // Names taken twice before (two workers finishing in the same minute): the later ones get
+    // their result's id, which no other name can have, then the constraint holds from now on.
+    sql: `
+      UPDATE results r SET download_name = regexp_replace(r.download_name, '(\\.[^.]*)?$', ' (' || r.id || ')\\1')
+        FROM (SELECT id, ROW_NUMBER() OVER (PARTITION BY sid, download_name ORDER BY created_at, seq) AS n FROM results) d
+       WHERE d.id = r.id AND d.n > 1;
+      ALTER TABLE results ADD CONSTRAINT ${RESULT_NAME_CONSTRAINT} UNIQUE (sid, download_name);
+    `,
   },
 ];
 

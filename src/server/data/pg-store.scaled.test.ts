@@ -6,7 +6,7 @@ import { afterEach, beforeEach, describe, expect, inject, it } from 'vitest';
 import { freshDatabase, type TestDatabase } from '../../../test/support/pg-db.js';
 import { migratePg, PG_MIGRATIONS } from './pg-migrations.js';
 import { openPgStore } from './pg-store.js';
-import type { ItemRow, JobRow } from './store.js';
+import type { ItemRow, JobRow, ResultRow } from './store.js';
 
 let db: TestDatabase;
 beforeEach(async () => {
@@ -39,6 +39,34 @@ describe('Postgres migrations', () => {
     }
   });
 
+  it('migration 3 gives results that shared a download name in a session distinct names', async () => {
+    const pool = new pg.Pool({ connectionString: db.url, max: 1 });
+    try {
+      await migratePg(pool, PG_MIGRATIONS.slice(0, 2));
+      await pool.query("INSERT INTO sessions (sid, secret_hash, csrf_token, created_at, last_seen_at) VALUES ('s1', 'h1', 'c', 1, 1), ('s2', 'h2', 'c', 1, 1)");
+      const rows = [['r1', 's1', 'm.mp3', 1], ['r2', 's1', 'm.mp3', 2], ['r3', 's2', 'm.mp3', 3], ['r4', 's1', 'a.b.m4b', 4], ['r5', 's1', 'a.b.m4b', 5], ['r6', 's1', 'noext', 6], ['r7', 's1', 'noext', 7]];
+      for (const [id, sid, name, at] of rows) {
+        await pool.query(`INSERT INTO jobs (id, sid, appid, item_ids, status, created_at) VALUES ($1, $2, 'app', '[]', 'succeeded', 1)`, [`j-${id}`, sid]);
+        await pool.query(
+          `INSERT INTO results (id, sid, job_id, file, download_name, duration, size, sources, created_at) VALUES ($1, $2, $3, 'f', $4, 1, 1, '[]', $5)`,
+          [id, sid, `j-${id}`, name, at],
+        );
+      }
+      expect(await migratePg(pool)).toEqual([3]);
+      const { rows: after } = await pool.query('SELECT id, download_name AS name FROM results ORDER BY id');
+      expect(after).toEqual([
+        { id: 'r1', name: 'm.mp3' }, { id: 'r2', name: 'm (r2).mp3' }, { id: 'r3', name: 'm.mp3' },
+        { id: 'r4', name: 'a.b.m4b' }, { id: 'r5', name: 'a.b (r5).m4b' }, { id: 'r6', name: 'noext' }, { id: 'r7', name: 'noext (r7)' },
+      ]);
+      await pool.query(`INSERT INTO jobs (id, sid, appid, item_ids, status, created_at) VALUES ('j8', 's1', 'app', '[]', 'succeeded', 1)`);
+      await expect(
+        pool.query(`INSERT INTO results (id, sid, job_id, file, download_name, duration, size, sources, created_at) VALUES ('r8', 's1', 'j8', 'f', 'm.mp3', 1, 1, '[]', 8)`),
+      ).rejects.toThrow(/results_download_name_unique/);
+    } finally {
+      await pool.end();
+    }
+  });
+
   it('refuses a database migrated by a newer server', async () => {
     const pool = new pg.Pool({ connectionString: db.url, max: 1 });
     try {
@@ -52,6 +80,27 @@ describe('Postgres migrations', () => {
 });
 
 describe('Postgres store across processes', () => {
+  it('gives results of one session recorded under one name at once by two processes distinct names', async () => {
+    const [a, b] = [await openPgStore(db.url), await openPgStore(db.url)];
+    try {
+      await a.createSession('h', 's', 'c', 1);
+      const name = 'merged-2026-11-22-1430.mp3';
+      const results = Array.from({ length: 8 }, (_, n): ResultRow => ({
+        id: `res-${n}`, sid: 's', jobId: `job-${n}`, file: `job-${n}.mp3`, downloadName: name, format: 'mp3',
+        duration: 3, size: 10, sources: ['a.mp3'], chapters: [], createdAt: 9,
+      }));
+      for (const r of results) await a.addJob(job('s', r.jobId));
+      // Half through each process, all at once: each insert races the others for the same names.
+      const stored = await Promise.all(results.map((r, n) => (n % 2 === 0 ? a : b).addResult(r)));
+      const names = stored.map((r) => r.downloadName);
+      expect(new Set(names).size).toBe(8);
+      expect(names.sort()).toEqual([name, ...[2, 3, 4, 5, 6, 7, 8].map((n) => `merged-2026-11-22-1430 (${n}).mp3`)].sort());
+      expect((await b.listResults('s')).map((r) => r.downloadName).sort()).toEqual(names);
+    } finally {
+      await Promise.all([a.close(), b.close()]);
+    }
+  });
+
   it('keeps the per-session limit exact when two processes store uploads at once', async () => {
     const [a, b] = [await openPgStore(db.url, { poolSize: 8 }), await openPgStore(db.url, { poolSize: 8 })];
     try {
@@ -78,25 +127,37 @@ describe('Postgres store across processes', () => {
     }
   });
 
-  it("a process that keeps a session's list sees another process's upload, delete and new order at once", async () => {
-    const [a, b] = [await openPgStore(db.url), await openPgStore(db.url)];
-    try {
-      await a.createSession('h', 's', 'c', 1);
-      await a.addItemIfUnder(item('s', 1), 100);
-      const ids = async () => (await a.listItems('s', 'app')).map((i) => i.id);
-      expect(await ids()).toEqual(['s-item-1']);
-      await b.addItemIfUnder(item('s', 2), 100);
-      expect(await ids()).toEqual(['s-item-1', 's-item-2']);
-      await b.saveOrder('s', 'app', ['s-item-2', 's-item-1']);
-      expect(await ids()).toEqual(['s-item-2', 's-item-1']);
-      await b.deleteItem('s', 's-item-2');
-      expect(await ids()).toEqual(['s-item-1']);
-      await b.deleteSession('s');
-      expect(await ids()).toEqual([]);
-    } finally {
-      await Promise.all([a.close(), b.close()]);
-    }
-  });
+  // As getDataJson asks: with the version read with the session in the same request, or alone.
+  for (const how of ['with the version read with the session', 'reading the version itself'] as const) {
+    it(`a process that keeps a session's list sees another process's upload, delete and new order at once (${how})`, async () => {
+      const [a, b] = [await openPgStore(db.url), await openPgStore(db.url)];
+      try {
+        await a.createSession('h', 's', 'c', 1);
+        await a.addItemIfUnder(item('s', 1), 100);
+        const ids = async () => {
+          let seen: number | undefined;
+          if (how === 'with the version read with the session') {
+            const session = await a.sessionBySecretHash('h');
+            if (!session) return 'no session';
+            seen = session.itemsVersion;
+            expect(seen).toEqual(expect.any(Number));
+          }
+          return (await a.listItems('s', 'app', seen)).map((i) => i.id);
+        };
+        expect(await ids()).toEqual(['s-item-1']);
+        await b.addItemIfUnder(item('s', 2), 100);
+        expect(await ids()).toEqual(['s-item-1', 's-item-2']);
+        await b.saveOrder('s', 'app', ['s-item-2', 's-item-1']);
+        expect(await ids()).toEqual(['s-item-2', 's-item-1']);
+        await b.deleteItem('s', 's-item-2');
+        expect(await ids()).toEqual(['s-item-1']);
+        await b.deleteSession('s');
+        expect(await ids()).toEqual(how === 'reading the version itself' ? [] : 'no session');
+      } finally {
+        await Promise.all([a.close(), b.close()]);
+      }
+    });
+  }
 
   it('records one result per merge even when the merge ran twice', async () => {
     const store = await openPgStore(db.url);

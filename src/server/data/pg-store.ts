@@ -3,7 +3,8 @@
 // change any row at any time.
 import pg from 'pg';
 import { itemListCache } from './pg-item-lists.js';
-import { migratePg } from './pg-migrations.js';
+import { uniqueDownloadName } from './download-names.js';
+import { migratePg, RESULT_NAME_CONSTRAINT } from './pg-migrations.js';
 import {
   JOB_COLUMNS, PG_TYPES, toItem, toJob, toResult, toSession,
   type ItemRecord, type JobRecord, type ResultRecord, type SessionRecord,
@@ -14,6 +15,9 @@ export interface PgStoreOptions {
   /** Connections this process keeps at most. */
   poolSize?: number;
 }
+
+/** A result's name lost to another process this many times in a row is an error, not a loop. */
+const NAME_TRIES = 10;
 
 /** Every change to a session's items bumps its version, in the same transaction. */
 const BUMP_ITEMS = 'UPDATE sessions SET items_version = items_version + 1 WHERE sid = $1';
@@ -91,8 +95,8 @@ export async function openPgStore(url: string, opts: PgStoreOptions = {}): Promi
       return { sid, csrfToken, createdAt: now, lastSeenAt: now };
     },
     sessionBySecretHash: async (h) => {
-      const [r] = await prepared<SessionRecord>('session-by-hash', 'SELECT * FROM sessions WHERE secret_hash = $1', [h]);
-      return r && toSession(r);
+      const [r] = await prepared<SessionRecord & { items_version: number }>('session-by-hash', 'SELECT * FROM sessions WHERE secret_hash = $1', [h]);
+      return r && { ...toSession(r), itemsVersion: r.items_version };
     },
     sessionBySid: async (sid) => {
       const r = await one<SessionRecord>('SELECT * FROM sessions WHERE sid = $1', [sid]);
@@ -132,7 +136,7 @@ export async function openPgStore(url: string, opts: PgStoreOptions = {}): Promi
           return inserted.rowCount === 1;
         }),
       ),
-    listItems: (sid, appid) => lists.get(sid, appid),
+    listItems: (sid, appid, seenVersion) => lists.get(sid, appid, seenVersion),
     countItems: async (sid) => Number((await one<{ n: number }>('SELECT COUNT(*) AS n FROM items WHERE sid = $1', [sid]))?.n ?? 0),
     async itemsOwnedBy(sid, ids) {
       const rows = await all<ItemRecord>('SELECT * FROM items WHERE sid = $1 AND id = ANY($2)', [sid, ids]);
@@ -201,15 +205,27 @@ export async function openPgStore(url: string, opts: PgStoreOptions = {}): Promi
       return r && toJob(r);
     },
 
-    async addResult(r) {
-      await pool.query(
-        `INSERT INTO results (id, sid, job_id, file, download_name, format, duration, size, sources, chapters, created_at)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
-        [
-          r.id, r.sid, r.jobId, r.file, r.downloadName, r.format, r.duration, r.size,
-          JSON.stringify(r.sources), JSON.stringify(r.chapters ?? []), r.createdAt,
-        ],
-      );
+    // Another process may record a result of the session under the same name at the same moment:
+    // the constraint refuses the second, which takes the next free name and tries again.
+    async addResult(result) {
+      let r = result;
+      for (let tries = 1; ; tries++) {
+        try {
+          await pool.query(
+            `INSERT INTO results (id, sid, job_id, file, download_name, format, duration, size, sources, chapters, created_at)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
+            [
+              r.id, r.sid, r.jobId, r.file, r.downloadName, r.format, r.duration, r.size,
+              JSON.stringify(r.sources), JSON.stringify(r.chapters ?? []), r.createdAt,
+            ],
+          );
+          return r;
+        } catch (err) {
+          if ((err as { constraint?: string }).constraint !== RESULT_NAME_CONSTRAINT || tries >= NAME_TRIES) throw err;
+          const taken = await all<{ download_name: string }>('SELECT download_name FROM results WHERE sid = $1', [r.sid]);
+          r = { ...result, downloadName: uniqueDownloadName(result.downloadName, new Set(taken.map((t) => t.download_name))) };
+        }
+      }
     },
     listResults: async (sid) =>
       (await all<ResultRecord>('SELECT * FROM results WHERE sid = $1 ORDER BY created_at DESC, seq DESC', [sid])).map(toResult),

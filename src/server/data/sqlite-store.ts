@@ -2,7 +2,8 @@
 // open. The calls underneath are synchronous (each a short indexed query); the Promise surface is
 // the Store's, so Postgres can stand in. Rows are mapped to and from records in sqlite-rows.ts.
 import Database from 'better-sqlite3';
-import type { JobRow, Store } from './store.js';
+import { uniqueDownloadName } from './download-names.js';
+import type { JobRow, ResultRow, Store } from './store.js';
 import { migrate } from './migrations.js';
 import {
   JOB_COLUMNS, jobParams, resultParams, toItem, toJob, toResult, toSession,
@@ -84,6 +85,13 @@ export function openSqliteStore(file: string): Store & { db: Database.Database }
     if (row) q.deleteItem.run(id, sid);
     return maybe(row, toItem);
   });
+  // One process holds the SQLite file: choosing the name and inserting in one transaction is enough.
+  const addResult = db.transaction((result: ResultRow): ResultRow => {
+    const taken = new Set(q.listResults.all(result.sid).map((r) => r.download_name));
+    const stored = { ...result, downloadName: uniqueDownloadName(result.downloadName, taken) };
+    q.addResult.run(resultParams(stored));
+    return stored;
+  });
   const deleteResult = db.transaction((sid: string, id: string) => {
     const row = q.getResult.get(sid, id);
     if (row) q.deleteResult.run(sid, id);
@@ -132,9 +140,7 @@ export function openSqliteStore(file: string): Store & { db: Database.Database }
     jobsWithStatus: async (status) => q.jobsWithStatus.all(status).map(toJob),
     latestJob: async (sid) => maybe(q.latestJob.get(sid), toJob),
 
-    async addResult(result) {
-      q.addResult.run(resultParams(result));
-    },
+    addResult: async (result) => addResult(result),
     listResults: async (sid) => q.listResults.all(sid).map(toResult),
     getResult: async (sid, id) => maybe(q.getResult.get(sid, id), toResult),
     resultById: async (id) => maybe(q.resultById.get(id), toResult),

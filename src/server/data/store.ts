@@ -8,6 +8,11 @@ export interface SessionRow {
   csrfToken: string;
   createdAt: number;
   lastSeenAt: number;
+  /**
+   * PostgreSQL only: the session's items_version when this row was read. getDataJson hands it
+   * back to listItems, which then checks its kept list without reading the version again.
+   */
+  itemsVersion?: number;
 }
 
 export interface ItemRow {
@@ -103,7 +108,7 @@ export interface Store {
    * This session's items for the appid: in the order last saved with saveOrder, then the ones it
    * did not name, in upload order. The list may be shared between callers: do not change it.
    */
-  listItems(sid: string, appid: string): Promise<readonly ItemRow[]>;
+  listItems(sid: string, appid: string, seenVersion?: number): Promise<readonly ItemRow[]>;
   countItems(sid: string): Promise<number>;
   /** The items with these ids that belong to `sid`, in the order of `ids` (missing ones left out). */
   itemsOwnedBy(sid: string, ids: string[]): Promise<ItemRow[]>;
@@ -125,7 +130,12 @@ export interface Store {
   latestJob(sid: string): Promise<JobRow | undefined>;
 
   // results
-  addResult(result: ResultRow): Promise<void>;
+  /**
+   * Record a result and answer with the row as stored: its downloadName is unique in the session
+   * (a taken one becomes "name (2).ext", "name (3).ext"...), whichever process records it.
+   * Throws when a result with this id exists.
+   */
+  addResult(result: ResultRow): Promise<ResultRow>;
   /** Newest first. */
   listResults(sid: string): Promise<ResultRow[]>;
   getResult(sid: string, id: string): Promise<ResultRow | undefined>;

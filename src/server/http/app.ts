@@ -173,7 +173,8 @@ function createFastify(config: AppConfig): FastifyInstance {
     genReqId: () => randomUUID(),
     requestIdHeader: false,
     bodyLimit: 1024 * 1024,
-    trustProxy: false,
+    // X-Forwarded-For/-Proto count only on a request from one of the TRUST_PROXY addresses.
+    trustProxy: config.trustedProxies.length > 0 ? config.trustedProxies.join(',') : false,
     // Slow clients are bounded: no bytes for idleTimeoutMs, headers not done in headersTimeoutMs,
     // or a body not done in requestTimeoutMs, and the connection is closed.
     connectionTimeout: config.idleTimeoutMs,
@@ -203,7 +204,8 @@ function startRealtime(app: FastifyInstance, config: AppConfig, store: Store, ad
   return createRealtime({
     host: config.host,
     port: config.socketPort,
-    allowOrigin: (origin) => isOwnOrigin(origin, config.host, listenPort(app, config)),
+    allowOrigin: (origin) =>
+      isOwnOrigin(origin, config.host, listenPort(app, config)) || (origin !== undefined && config.publicOrigins.includes(origin)),
     sidForCookieHeader: (header) => sidForCookieHeader(store, header),
     welcome: latestStatusWelcome(store),
     log: app.log.child({ component: 'realtime' }),

@@ -10,6 +10,10 @@ import { startBullWorker, type BullWorker } from './bullmq-worker.js';
 import type { MergeJobData, Processor as MergeProcessor } from './queue.js';
 import { inputFailure } from './job-errors.js';
 import { RedisPolicyError } from './redis-connection.js';
+import { RefusingJobWrites } from '../../../test/support/memory-store.js';
+import { job, silentLog } from '../../../test/support/job-kit.js';
+import { nullBroadcaster } from '../realtime/broadcaster.js';
+import { createRunReporter } from './run-reporter.js';
 
 const open: Array<{ close(): Promise<void> }> = [];
 afterEach(async () => {
@@ -156,6 +160,35 @@ describe('BullMQ merge queue', () => {
     expect(events.find((e) => e.type === 'failed' && e.jobId === 'job-bad')).toMatchObject({ message: '"b.mp3" is not audio' });
   });
 
+  it('a merge whose "running" status cannot be written does not start: it runs again, and fails after its second run', async () => {
+    const { queue, until } = await queueOn();
+    // Attempt 1's three tries are refused, attempt 2's first try gets through (job "job-db").
+    const store = new RefusingJobWrites(3);
+    await store.createSession('h', 'sid1', 'c', 1);
+    for (const id of ['job-db', 'job-db-down']) await store.addJob(job(id, 'sid1', ['i1', 'i2']));
+    const reporter = createRunReporter({ store, broadcaster: nullBroadcaster, log: silentLog, startRetryDelaysMs: [10, 10] });
+    open.push({ close: async () => reporter.close() });
+    const ran: string[] = [];
+    const w = await startBullWorker(
+      async (d) => {
+        ran.push(d.jobId);
+        return { resultId: `result-of-${d.jobId}`, durationSeconds: 1, inputs: 2 };
+      },
+      { redisUrl: inject('redisUrl'), names: queue.names, concurrency: 1, reporter },
+    );
+    open.push({ close: () => w.close(0) });
+    await queue.enqueue(data('job-db'));
+    await until((e) => e.type === 'completed' && e.jobId === 'job-db');
+    expect(ran).toEqual(['job-db']);
+    expect(await store.getJob('job-db')).toMatchObject({ status: 'succeeded', attempts: 2, resultId: 'result-of-job-db' });
+
+    // The database stays away: both runs fail before the merge, which never runs.
+    store.refuseNext(Infinity);
+    await queue.enqueue(data('job-db-down'));
+    await until((e) => e.type === 'failed' && e.jobId === 'job-db-down');
+    expect(ran).toEqual(['job-db']);
+  });
+
   it('a long merge that yields keeps its lock: it runs once, never taken back as stalled', async () => {
     const { queue, events, until } = await queueOn();
     let starts = 0;
@@ -206,24 +239,31 @@ describe('Redis for the merge queue', () => {
     }
   });
 
-  it('a merge survives a Redis restart in the middle of it', async () => {
+  it('a running merge and a waiting one survive kill -9 of Redis (appendonly, appendfsync everysec): each completes once', async () => {
     const redis = await startRedis({ persistent: true });
     try {
-      const { queue, until } = await queueOn(redis.url);
+      const { queue, events, until } = await queueOn(redis.url);
+      const runs: string[] = [];
       const w = await startBullWorker(
-        async (_d, progress) => {
+        async (d, progress) => {
+          runs.push(d.jobId);
           progress(1);
           await sleep(3000);
           progress(99);
-          return { resultId: 'survived', durationSeconds: 1, inputs: 2 };
+          return { resultId: `survived-${d.jobId}`, durationSeconds: 1, inputs: 2 };
         },
         { redisUrl: redis.url, names: queue.names, concurrency: 1 },
       );
       open.push({ close: () => w.close(0) });
       await queue.enqueue(data('job-r'));
       await until((e) => e.type === 'progress');
-      await redis.restart();
+      // Waiting behind it: only Redis knows of this one.
+      await queue.enqueue(data('job-waiting'));
+      await redis.crash();
       await until((e) => e.type === 'completed' && e.jobId === 'job-r', 60_000);
+      await until((e) => e.type === 'completed' && e.jobId === 'job-waiting', 60_000);
+      expect(events.filter((e) => e.type === 'completed').map((e) => e.jobId).sort()).toEqual(['job-r', 'job-waiting']);
+      expect(runs.sort()).toEqual(['job-r', 'job-waiting']);
     } finally {
       await Promise.allSettled(open.splice(0).reverse().map((o) => o.close()));
       await redis.stop();

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { AbortError, InputError, OutputError, ToolError } from '../../engine/index.js';
 import { asJobFailure, inputFailure } from './job-errors.js';
-import { describedDownloadName, downloadName, inputFailureMessage, INTERNAL_MESSAGE, SHUTDOWN_MESSAGE, uniqueDownloadName, waitingText } from './job-messages.js';
+import { describedDownloadName, downloadName, inputFailureMessage, INTERNAL_MESSAGE, SHUTDOWN_MESSAGE, waitingText } from './job-messages.js';
 
 describe('job messages', () => {
   it('names the original file, not the stored path, and reads as a sentence', () => {
@@ -57,10 +57,5 @@ describe('job messages', () => {
     expect(describedDownloadName('My Book: Part 1/2', at, 'm4b')).toBe('My Book Part 1 2 2026-11-21 1430.m4b');
     expect(describedDownloadName('..\u0000', at, 'opus')).toBe('merged-2026-11-21-1430.opus');
     expect(describedDownloadName(undefined, at, 'flac')).toBe('merged-2026-11-21-1430.flac');
-  });
-
-  it('never gives two results of a session the same download name', () => {
-    expect(uniqueDownloadName('a.mp3', new Set(['b.mp3']))).toBe('a.mp3');
-    expect(uniqueDownloadName('a.mp3', new Set(['a.mp3', 'a (2).mp3']))).toBe('a (3).mp3');
   });
 });

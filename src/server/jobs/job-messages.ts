@@ -55,11 +55,3 @@ export function describedDownloadName(title: string | undefined, at: Date, forma
   if (!safe) return downloadName(at, format);
   return `${safe} ${at.getFullYear()}-${pad(at.getMonth() + 1)}-${pad(at.getDate())} ${pad(at.getHours())}${pad(at.getMinutes())}.${format}`;
 }
-
-/** `name`, or "name (2).ext", "name (3).ext"... whichever no other result of the session has. */
-export function uniqueDownloadName(name: string, taken: ReadonlySet<string>): string {
-  if (!taken.has(name)) return name;
-  const dot = name.lastIndexOf('.');
-  const [stem, ext] = dot > 0 ? [name.slice(0, dot), name.slice(dot)] : [name, ''];
-  for (let n = 2; ; n++) if (!taken.has(`${stem} (${n})${ext}`)) return `${stem} (${n})${ext}`;
-}

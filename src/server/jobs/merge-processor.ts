@@ -12,7 +12,7 @@ import { systemClock, type Clock } from '../../shared/clock.js';
 import type { ItemRow, ResultRow, Store } from '../data/store.js';
 import { resultRef, uploadRef, type FileStorage } from '../files/storage.js';
 import { inputFailure } from './job-errors.js';
-import { describedDownloadName, inputFailureMessage, uniqueDownloadName } from './job-messages.js';
+import { describedDownloadName, inputFailureMessage } from './job-messages.js';
 import { engineOptions, type MergeOptionsData } from './merge-options.js';
 import type { MergeJobData, Processor } from './queue.js';
 
@@ -81,26 +81,17 @@ export function createMergeProcessor(deps: MergeProcessorDeps): Processor {
     }
   }
 
-  // Two merges of one session may end in the same minute: each picks its download name and
-  // records its result before the next picks, so no two results of a session share a name.
-  const naming = new Map<string, Promise<unknown>>();
-  function oneAtATime<T>(sid: string, step: () => Promise<T>): Promise<T> {
-    const next = (naming.get(sid) ?? Promise.resolve()).then(step, step);
-    const settled = next.catch(() => undefined);
-    naming.set(sid, settled);
-    void settled.then(() => naming.get(sid) === settled && naming.delete(sid));
-    return next;
+  /**
+   * What the download is called: the title when given, else the first chapter's, plus the date.
+   * Two merges of one session may end in the same minute, on two workers: the store makes the
+   * name unique in the session when it records the result ("name (2).ext").
+   */
+  function nameFor(data: MergeJobData, report: MergeReport, at: Date): string {
+    const title = (data.options as MergeOptionsData).title ?? report.chapters[0]?.title;
+    return Object.keys(data.options).length > 0 ? describedDownloadName(title, at, report.format) : describedDownloadName(undefined, at, report.format);
   }
 
   /** Move the output into storage, then record it; a result is listed only once its file is in place. */
-  /** What the download is called: the title when given, else the first chapter's, plus the date; unique in the session. */
-  async function nameFor(data: MergeJobData, report: MergeReport, at: Date): Promise<string> {
-    const title = (data.options as MergeOptionsData).title ?? report.chapters[0]?.title;
-    const named = Object.keys(data.options).length > 0 ? describedDownloadName(title, at, report.format) : describedDownloadName(undefined, at, report.format);
-    const taken = new Set((await store.listResults(data.sid)).map((r) => r.downloadName));
-    return uniqueDownloadName(named, taken);
-  }
-
   async function storeResult(data: MergeJobData, items: ItemRow[], output: string, report: MergeReport, run: string): Promise<ResultRow> {
     const at = new Date(clock.now());
     const result: ResultRow = {
@@ -108,7 +99,7 @@ export function createMergeProcessor(deps: MergeProcessorDeps): Processor {
       sid: data.sid,
       jobId: data.jobId,
       file: resultFileName(`${data.jobId}${run}`, report.format),
-      downloadName: await nameFor(data, report, at),
+      downloadName: nameFor(data, report, at),
       format: report.format,
       duration: report.durationSeconds,
       size: report.bytes,
@@ -118,14 +109,13 @@ export function createMergeProcessor(deps: MergeProcessorDeps): Processor {
     };
     await files.put(resultRef(result), output);
     try {
-      await store.addResult(result);
+      return await store.addResult(result);
     } catch (err) {
       await files.remove(resultRef(result));
       const first = deps.freshPerRun ? await store.resultById(data.jobId) : undefined;
       if (first?.jobId === data.jobId) return first;
       throw err;
     }
-    return result;
   }
 
   return async (data, progress, signal) => {
@@ -136,7 +126,7 @@ export function createMergeProcessor(deps: MergeProcessorDeps): Processor {
       await mkdir(work, { recursive: true });
       if (signal.aborted) throw new AbortError();
       const { output, report } = await runEngine(data, items, work, (p) => progress(p), signal);
-      const result = await oneAtATime(data.sid, () => storeResult(data, items, output, report, run));
+      const result = await storeResult(data, items, output, report, run);
       return { resultId: result.id, durationSeconds: result.duration, inputs: items.length };
     } finally {
       await rm(work, { recursive: true, force: true });

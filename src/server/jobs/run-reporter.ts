@@ -2,6 +2,12 @@
 // then told on the session's channel (through Redis to every web process), the same discipline
 // as the in-process queue, so a late subscriber reading the row never sees the past. Progress is
 // throttled, and 100 is kept back until the result is stored.
+//
+// A run starts only once its row says "running": a database that cannot take that write would
+// leave browsers reading "waiting" through the whole merge, and would refuse the result at the
+// end anyway. So the write is tried a few times, then the run fails as retryable (BullMQ runs it
+// once more, as for any fault). Later progress writes only log when they fail: the next one or
+// the final status puts the row right.
 import type { FastifyBaseLogger } from 'fastify';
 import type { JobPatch, Store } from '../data/store.js';
 import type { Broadcaster } from '../realtime/broadcaster.js';
@@ -11,13 +17,18 @@ import { DONE_TEXT, runningText } from './job-messages.js';
 import { systemClock, type Clock } from '../../shared/clock.js';
 import { createProgressThrottle, type ProgressThrottle } from './progress-throttle.js';
 import { createJobEvents, type JobEvent, type JobRef, type MergeJobData } from './queue.js';
+import { JobFailure } from './job-errors.js';
 
 export interface RunReporterDeps {
   store: Store;
   broadcaster: Broadcaster;
-  log: Pick<FastifyBaseLogger, 'error'>;
+  log: Pick<FastifyBaseLogger, 'error' | 'warn'>;
   clock?: Clock;
+  /** Pauses before the second, third... try of the "running" write, ms. */
+  startRetryDelaysMs?: number[];
 }
+
+const START_RETRY_DELAYS_MS = [200, 1000];
 
 interface Run {
   /** Writes and tells of this run, one after another. */
@@ -34,6 +45,23 @@ export function createRunReporter(deps: RunReporterDeps): RunReporter & { close(
   const events = createJobEvents((err) => log.error({ err }, 'a job event listener failed'));
   const stopBroadcasts = broadcastJobStatus(events, deps.broadcaster);
   const runs = new Map<string, Run>();
+  const retryDelays = deps.startRetryDelaysMs ?? START_RETRY_DELAYS_MS;
+
+  /** The "running" row, or a retryable JobFailure once every try has failed. */
+  async function recordStart(data: MergeJobData, patch: JobPatch): Promise<void> {
+    for (let tried = 0; ; tried++) {
+      try {
+        return await store.updateJob(data.jobId, patch);
+      } catch (err) {
+        if (tried >= retryDelays.length) {
+          log.error({ err, job: data.jobId }, 'could not record that a merge started: this run fails and may run again');
+          throw new JobFailure('mergeFailed', undefined, true);
+        }
+        log.warn({ err, job: data.jobId }, 'could not record that a merge started; trying again');
+        await new Promise((r) => setTimeout(r, retryDelays[tried]));
+      }
+    }
+  }
 
   function report(run: Run, data: MergeJobData, patch: JobPatch, event: JobEvent | null): Promise<void> {
     run.last = run.last
@@ -63,7 +91,15 @@ export function createRunReporter(deps: RunReporterDeps): RunReporter & { close(
         const statusText = run.text ?? runningText(percent);
         void report(run, data, { percent, statusText }, { ...refOf(data), type: 'progress', state: 'running', percent, text: statusText });
       }
-      await report(run, data, { status: 'running', startedAt: clock.now(), attempts: attempt, percent: 0, statusText: runningText(0) }, null);
+      const starting = recordStart(data, { status: 'running', startedAt: clock.now(), attempts: attempt, percent: 0, statusText: runningText(0) });
+      run.last = starting.catch(() => undefined);
+      try {
+        await starting;
+      } catch (err) {
+        run.throttle.cancel();
+        runs.delete(data.jobId);
+        throw err;
+      }
       run.throttle.update(0);
     },
     progress(data, percent, text) {

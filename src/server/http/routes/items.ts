@@ -52,7 +52,7 @@ export async function itemsRoutes(app: FastifyInstance, { store, files, config }
     { schema: getDataJsonSchema, serializerCompiler: documented(getDataJsonSchema).serializerCompiler },
     async (request, reply) => {
       const session = requireSession(request);
-      const rows = await store.listItems(session.sid, request.body.appid);
+      const rows = await store.listItems(session.sid, request.body.appid, session.itemsVersion);
       let json = answers.get(rows);
       if (json === undefined) {
         json = JSON.stringify(rows.map(toAudioItem));
