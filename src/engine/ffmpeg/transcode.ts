@@ -1,4 +1,5 @@
 // Re-encode one input to a temporary MP3 with exactly the plan's rate, channels and bit rate.
+import type { Readable } from 'node:stream';
 import { InputError, OutputError, ToolError } from '../errors.js';
 import { fileArg, lastLine, spawnRunner, type Runner } from './runner.js';
 import { assertToolWorks } from './tool-check.js';
@@ -42,6 +43,8 @@ export interface TranscodeJob<T = TranscodeTarget> {
   filters?: string;
   /** The input is raw PCM of this shape (a mixed stream), not a file ffmpeg can identify. */
   raw?: PcmTarget;
+  /** The input comes through stdin from this stream (`input` then only names it). */
+  stdin?: () => Readable;
 }
 
 /** What every per-input ffmpeg reads, and how: a cut at a trusted end, the sound filters, raw PCM. */
@@ -49,6 +52,8 @@ export interface InputHead {
   trimSeconds?: number;
   filters?: string;
   raw?: PcmTarget;
+  /** Read the input from stdin. */
+  piped?: boolean;
 }
 
 export function transcodeArgs(input: string, output: string, t: TranscodeTarget, head: InputHead = {}): string[] {
@@ -71,6 +76,7 @@ export async function runPartEncode(job: TranscodeJob<unknown>, args: string[], 
     bin: job.tools.ffmpeg,
     args,
     signal: job.signal,
+    stdin: job.stdin,
     onProgress: (p) => {
       if (!job.onProgress) return;
       if (p.end) job.onProgress(1);
@@ -95,6 +101,7 @@ const headOf = (job: TranscodeJob<unknown>): InputHead => ({
   trimSeconds: job.trimToDuration && !job.filters ? job.durationSeconds : undefined,
   filters: job.filters,
   raw: job.raw,
+  piped: job.stdin !== undefined,
 });
 
 export function transcodeToMp3(job: TranscodeJob): Promise<void> {
@@ -106,11 +113,11 @@ export function transcodeToMp3(job: TranscodeJob): Promise<void> {
  * end (by -t, or inside the sound filters, which may add a gap after that end).
  */
 export function inputArgs(input: string, head: InputHead = {}): string[] {
-  const { trimSeconds, filters, raw } = head;
+  const { trimSeconds, filters, raw, piped } = head;
   return [
     '-hide_banner', '-nostdin', '-v', 'error', '-y',
     ...(raw ? ['-f', raw.sampleFormat, '-ar', String(raw.sampleRate), '-ac', String(raw.channels)] : []),
-    '-i', fileArg(input),
+    '-i', piped ? 'pipe:0' : fileArg(input),
     '-vn', '-map', '0:a:0', '-map_metadata', '-1',
     ...(trimSeconds !== undefined && trimSeconds > 0 ? ['-t', trimSeconds.toFixed(6)] : []),
     ...(filters ? ['-af', filters] : []),

@@ -1,25 +1,52 @@
-// M4B/M4A output: AAC inputs that match are copied packet for packet; the others are encoded to
-// AAC in parallel, one per core, and every part's packets are joined in one MP4 without another
-// encode. Chapter starts are counted packets plus each part's own priming.
-import path from 'node:path';
+// M4B/M4A output: AAC inputs that match are copied packet for packet; every run of the others
+// (consecutive inputs that are encoded) is decoded to PCM and encoded as one timeline in parallel
+// chunks (aac-timeline.ts), so a run brings one frame of priming and one end of padding however
+// many inputs it holds. Chapter starts are counted packets, priming, and counted decoded samples.
 import { InputError } from '../errors.js';
-import { transcodeToAac } from '../ffmpeg/transcode.js';
-import { Mp4Error, readMp4Audio, type Mp4Audio } from '../mp4/read.js';
+import type { PcmFormat, PcmTarget } from '../ffmpeg/transcode.js';
+import { Mp4Error, type Mp4Audio } from '../mp4/read.js';
 import { mp4PartStarts, sameStream, writeMp4, type Mp4Part } from '../mp4/write.js';
+import { runsOf } from './aac-chunks.js';
+import { encodeAacTimeline } from './aac-timeline.js';
 import { outputError } from './merge-output.js';
 import type { Chapter } from './chapters.js';
-import { partJob, perInput, type RouteContext, type RouteResult } from './route.js';
+import { isLosslessCodec } from './plan-output.js';
+import type { RouteContext, RouteResult } from './route.js';
+import { decodeAll } from './route-pcm.js';
 
-async function encodePart(ctx: RouteContext, i: number): Promise<Mp4Part> {
-  const file = path.join(await ctx.scratch(), `${i}.m4a`);
-  const { plan } = ctx;
-  await transcodeToAac(partJob(ctx, i, file, { sampleRate: plan.sampleRate, channels: plan.channels, bitRateKbps: plan.bitRateKbps! }));
-  try {
-    return { file, audio: readMp4Audio(file) };
-  } catch (err) {
-    if (err instanceof Mp4Error) throw new InputError(ctx.names[i], `re-encoded audio is unreadable (${err.message})`, i, 'reencode-failed');
-    throw err;
-  }
+/**
+ * Decoding is about a fifth of a decode-and-AAC-encode of the same audio on this ffmpeg (MP3 or
+ * FLAC in, bench/FINDINGS.md): the progress of an encoded input is that share, then its encode.
+ */
+export const DECODE_SHARE = 0.2;
+
+/**
+ * 16-bit PCM carries every sample of 16-bit inputs and of lossy decodes well below the AAC
+ * encoder's own noise, at half the disk of float; deeper inputs and the sound filters (gains)
+ * keep float, so nothing is cut.
+ */
+export function timelineFormat(ctx: RouteContext, indexes: number[]): PcmFormat {
+  const deep = indexes.some((i) => {
+    const r = ctx.probed[i].result;
+    return isLosslessCodec(r.codec) && (r.bitsPerSample ?? 16) > 16;
+  });
+  return deep || ctx.sound ? 'f32le' : 's16le';
+}
+
+/** Every run of encoded inputs, decoded then encoded as one timeline each: the parts per run's first input. */
+async function encodeRuns(ctx: RouteContext): Promise<Map<number, { parts: Mp4Part[]; samples: number[] }>> {
+  const { plan, tracker } = ctx;
+  const runs = runsOf(plan.copy.map((c) => !c));
+  const all = runs.flat();
+  if (all.length === 0) return new Map();
+  const pcm: PcmTarget = { sampleRate: plan.sampleRate, channels: plan.channels, sampleFormat: timelineFormat(ctx, all) };
+  const { files, samples } = await decodeAll(ctx, pcm, all, (i, f) => tracker.transcode(i, f * DECODE_SHARE));
+  let at = 0;
+  const timelines = runs.map((run) => run.map((input) => ({ file: files[at], samples: samples[at++], input })));
+  const encoded = await encodeAacTimeline(ctx, timelines, pcm, (t, fractions) =>
+    fractions.forEach((f, j) => tracker.transcode(runs[t][j], DECODE_SHARE + f * (1 - DECODE_SHARE))),
+  );
+  return new Map(runs.map((run, t) => [run[0], { parts: encoded[t], samples: timelines[t].map((p) => p.samples) }]));
 }
 
 function copiedPart(ctx: RouteContext, i: number): Mp4Part {
@@ -30,19 +57,33 @@ function copiedPart(ctx: RouteContext, i: number): Mp4Part {
 
 function checkOneStream(ctx: RouteContext, audios: Mp4Audio[]): void {
   // The planner copies only AAC of the output's shape and encodes the rest to it: a mismatch is a bug.
-  const bad = audios.findIndex((a) => !sameStream(a, audios[0]));
-  if (bad >= 0) throw new Error(`internal: the AAC of ${ctx.names[bad]} differs from the output's`);
+  if (audios.some((a) => !sameStream(a, audios[0]))) throw new Error(`internal: the AAC parts of ${ctx.output} differ in shape`);
 }
 
 export async function mp4Route(ctx: RouteContext): Promise<RouteResult> {
-  const { plan } = ctx;
-  const made = await perInput(ctx, plan.transcoded, (i) => encodePart(ctx, i));
-  const parts = ctx.inputs.map((_, i) => made.get(i) ?? copiedPart(ctx, i));
+  const runs = await encodeRuns(ctx);
+  // Parts in output order; per input, the part its audio starts in and how far into it.
+  const parts: Mp4Part[] = [];
+  const where: { part: number; offset: number }[] = [];
+  ctx.inputs.forEach((_, i) => {
+    const run = runs.get(i);
+    if (run) {
+      let offset = 0;
+      run.samples.forEach((n) => {
+        where.push({ part: parts.length, offset });
+        offset += n;
+      });
+      parts.push(...run.parts);
+    } else if (ctx.plan.copy[i]) {
+      where.push({ part: parts.length, offset: 0 });
+      parts.push(copiedPart(ctx, i));
+    }
+  });
   const audios = parts.map((p) => p.audio);
   checkOneStream(ctx, audios);
   const rate = audios[0].sampleRate;
   const { starts, total } = mp4PartStarts(audios);
-  const chapters = ctx.chapters(starts.map((s) => s / rate), total / rate);
+  const chapters = ctx.chapters(where.map((w) => (starts[w.part] + w.offset) / rate), total / rate);
   await writeMp4Output(ctx, parts, chapters);
   return { durationSeconds: total / rate, chapters };
 }
