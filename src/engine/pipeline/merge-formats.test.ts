@@ -10,6 +10,7 @@ import { ffprobeChapters } from '../../../test/support/chapter-readers.js';
 import { makeMp3WithCover } from '../../../test/support/merge-fixtures.js';
 import { findOnsets, makeOnsetInput, makeOnsetInputs, ONSET_KINDS } from '../../../test/support/onsets.js';
 import { AbortError, InputError } from '../errors.js';
+import { fileArg, spawnRunner, type Runner } from '../ffmpeg/runner.js';
 import type { Tools } from '../types.js';
 import type { OutputFormat } from './formats.js';
 import { mergeFiles } from './merge.js';
@@ -133,8 +134,13 @@ describe('output formats', () => {
       Array.from({ length: 12 }, (_, i) => makeOnsetInput(path.join(dir, `all-${i}.${kinds[i % 2].ext}`), kinds[i % 2], 2.2 + ((i * 7) % 8) / 10 + 0.0017 * i, 400 + 50 * i)),
     );
     const out = path.join(dir, 'all-encoded.m4b');
-    const report = await mergeFiles(inputs, out, { tools, concurrency: 2 });
+    const seen: number[] = [];
+    const report = await mergeFiles(inputs, out, { tools, concurrency: 2, onProgress: (p) => seen.push(p) });
     expect(report.transcoded).toEqual(inputs.map((_, i) => i));
+    // The bar moves through the decodes and the chunk encodes, never back.
+    expect(seen.every((p, i) => i === 0 || p > seen[i - 1])).toBe(true);
+    expect(seen.filter((p) => p > 20 && p < 90).length).toBeGreaterThan(3);
+    expect(seen.at(-1)).toBe(100);
     expect(report.sampleRate).toBe(48000);
     // Each input as decoded at the output's rate: the MP3s without their encoder delay and padding.
     const decoded = await Promise.all(inputs.map(async (f) => (await exec(tools.ffmpeg, ['-v', 'error', '-i', f, '-ar', '48000', '-ac', '1', '-f', 's16le', '-'], { encoding: 'buffer', maxBuffer: 64 << 20 })).stdout.length / 2));
@@ -213,6 +219,19 @@ describe('output formats', () => {
     expect(err).toBeInstanceOf(InputError);
     expect((err as Error).message).toBe(`${notImage}: cover is not a JPEG or PNG image`);
     expect(existsSync(out)).toBe(false);
+  });
+
+  it('names the input whose decode fails in an M4B merge, and leaves nothing behind', async () => {
+    const outDir = path.join(dir, 'decode-fails');
+    await mkdir(outDir);
+    const inputs = mixed.slice(0, 3);
+    const runner: Runner = async (req) =>
+      req.args.includes(fileArg(inputs[1])) && req.args.some((a) => a.startsWith('pcm_')) ? { code: null, signal: 'SIGSEGV', stdout: '', stderrTail: '' } : spawnRunner(req);
+    const err = await mergeFiles(inputs, path.join(outDir, 'failed.m4b'), { tools, runner, displayNames: ['one.mp3', 'two.wav', 'three.flac'] }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(InputError);
+    expect(err).toMatchObject({ file: 'two.wav', index: 1 });
+    expect((err as Error).message).toBe('two.wav: could not be re-encoded (ffmpeg was killed by SIGSEGV)');
+    expect(await readdir(outDir)).toEqual([]);
   });
 
   it.each(['ogg', 'm4b'] as const)('cancels a %s merge part-way: AbortError, no output, no temporary files', async (format) => {
