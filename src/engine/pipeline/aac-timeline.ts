@@ -37,11 +37,13 @@ interface ChunkTask {
 /** The chunk's feed: its byte ranges of the part files, read in order. */
 function feedOf(parts: PcmPart[], chunk: AacChunk, pcm: PcmTarget): () => Readable {
   const ranges = rangesOf(parts.map((p) => p.samples), chunk.feedStart, chunk.feedEnd, bytesPerFrame(pcm));
+  // A few 256 KiB reads in flight per encoder: the pipe, not our memory, holds what waits.
   return () =>
     Readable.from(
       (async function* () {
-        for (const r of ranges) yield* createReadStream(parts[r.part].file, { start: r.from, end: r.to - 1, highWaterMark: 1 << 20 });
+        for (const r of ranges) yield* createReadStream(parts[r.part].file, { start: r.from, end: r.to - 1, highWaterMark: 1 << 18 });
       })(),
+      { highWaterMark: 4 },
     );
 }
 
