@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { AAC_FRAME, AAC_PRIMING, AAC_ROLL, encodedFractions, planChunks, rangesOf, runsOf } from './aac-chunks.js';
+import { AAC_FRAME, AAC_PRIMING, AAC_ROLL, encodedFractions, planChunks, rangesOf, runsOf, timelineFormat } from './aac-chunks.js';
 
 describe('AAC timeline chunks', () => {
   it('finds the runs of encoded inputs between copied ones', () => {
@@ -59,5 +59,13 @@ describe('AAC timeline chunks', () => {
     expect(encodedFractions(lengths, chunks, [AAC_FRAME, 0])).toEqual([1, 0, 0]);
     // An encoder's progress counts its pre-roll too: below its chunk's start is nothing yet.
     expect(encodedFractions(lengths, chunks, [-500, 1e9])).toEqual([0, 0.5, 1]);
+  });
+
+  it('keeps the timeline in 16-bit unless an input is deeper or sound filters run', () => {
+    const mp3 = { codec: 'mp3' };
+    expect(timelineFormat([mp3, { codec: 'flac', bitsPerSample: 16 }, { codec: 'vorbis' }], false)).toBe('s16le');
+    expect(timelineFormat([mp3, { codec: 'flac', bitsPerSample: 24 }], false)).toBe('f32le');
+    expect(timelineFormat([{ codec: 'pcm_s32le', bitsPerSample: 32 }], false)).toBe('f32le');
+    expect(timelineFormat([mp3], true)).toBe('f32le');
   });
 });

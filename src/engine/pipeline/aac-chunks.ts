@@ -1,5 +1,7 @@
 // Pure: how a PCM timeline is cut into frame-aligned chunks that separate AAC encoders can encode
 // at once and whose packets join without a seam, and how their progress maps back to the inputs.
+import type { PcmFormat } from '../ffmpeg/transcode.js';
+import { isLosslessCodec } from './plan-output.js';
 
 /** Samples per AAC-LC frame (packet). */
 export const AAC_FRAME = 1024;
@@ -99,4 +101,14 @@ export function encodedFractions(lengths: readonly number[], chunks: readonly Aa
     });
     return covered / n;
   });
+}
+
+/**
+ * The timeline's sample format. 16-bit carries every sample of 16-bit inputs and leaves a lossy
+ * decode's rounding ~96 dB down, far under the AAC encoder's own noise, at half the disk of
+ * float; deeper inputs, and decodes through sound filters (a gain may pass full scale), keep float.
+ */
+export function timelineFormat(inputs: readonly { codec: string; bitsPerSample?: number }[], filtered: boolean): PcmFormat {
+  const deep = inputs.some((p) => isLosslessCodec(p.codec) && (p.bitsPerSample ?? 16) > 16);
+  return deep || filtered ? 'f32le' : 's16le';
 }

@@ -1,16 +1,15 @@
 // M4B/M4A output: AAC inputs that match are copied packet for packet; every run of the others
 // (consecutive inputs that are encoded) is decoded to PCM and encoded as one timeline in parallel
-// chunks (aac-timeline.ts), so a run brings one frame of priming and one end of padding however
-// many inputs it holds. Chapter starts are counted packets, priming, and counted decoded samples.
+// chunks (aac-timeline.ts), so a run brings one frame of priming and less than one of padding
+// however many inputs it holds. Chapter starts are counted packets, priming, and counted decoded samples.
 import { InputError } from '../errors.js';
-import type { PcmFormat, PcmTarget } from '../ffmpeg/transcode.js';
+import type { PcmTarget } from '../ffmpeg/transcode.js';
 import { Mp4Error, type Mp4Audio } from '../mp4/read.js';
 import { mp4PartStarts, sameStream, writeMp4, type Mp4Part } from '../mp4/write.js';
-import { runsOf } from './aac-chunks.js';
+import { runsOf, timelineFormat } from './aac-chunks.js';
 import { encodeAacTimeline } from './aac-timeline.js';
 import { outputError } from './merge-output.js';
 import type { Chapter } from './chapters.js';
-import { isLosslessCodec } from './plan-output.js';
 import type { RouteContext, RouteResult } from './route.js';
 import { decodeAll } from './route-pcm.js';
 
@@ -20,26 +19,13 @@ import { decodeAll } from './route-pcm.js';
  */
 export const DECODE_SHARE = 0.1;
 
-/**
- * 16-bit PCM carries every sample of 16-bit inputs and of lossy decodes well below the AAC
- * encoder's own noise, at half the disk of float; deeper inputs and the sound filters (gains)
- * keep float, so nothing is cut.
- */
-export function timelineFormat(ctx: RouteContext, indexes: number[]): PcmFormat {
-  const deep = indexes.some((i) => {
-    const r = ctx.probed[i].result;
-    return isLosslessCodec(r.codec) && (r.bitsPerSample ?? 16) > 16;
-  });
-  return deep || ctx.sound ? 'f32le' : 's16le';
-}
-
 /** Every run of encoded inputs, decoded then encoded as one timeline each: the parts per run's first input. */
 async function encodeRuns(ctx: RouteContext): Promise<Map<number, { parts: Mp4Part[]; samples: number[] }>> {
   const { plan, tracker } = ctx;
   const runs = runsOf(plan.copy.map((c) => !c));
   const all = runs.flat();
   if (all.length === 0) return new Map();
-  const pcm: PcmTarget = { sampleRate: plan.sampleRate, channels: plan.channels, sampleFormat: timelineFormat(ctx, all) };
+  const pcm: PcmTarget = { sampleRate: plan.sampleRate, channels: plan.channels, sampleFormat: timelineFormat(all.map((i) => ctx.probed[i].result), ctx.sound !== undefined) };
   const { files, samples } = await decodeAll(ctx, pcm, all, (i, f) => tracker.transcode(i, f * DECODE_SHARE));
   let at = 0;
   const timelines = runs.map((run) => run.map((input) => ({ file: files[at], samples: samples[at++], input })));
