@@ -1,7 +1,6 @@
 // Spawns ffmpeg/ffprobe directly (no shell, arguments as an array) so every byte of a file name
 // reaches the tool unchanged, and so the engine owns the child: it dies on abort and with us.
 import type { ChildProcess } from 'node:child_process';
-import type { Readable } from 'node:stream';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { AbortError, ToolError } from '../errors.js';
@@ -29,8 +28,8 @@ export interface RunRequest {
   onSpawn?: (pid: number) => void;
   /** Every chunk of stderr as it comes (analysis filters log there; only the tail is kept otherwise). */
   onStderr?: (chunk: string) => void;
-  /** Made once the child exists and piped to its stdin (raw PCM read from byte ranges of files). */
-  stdin?: () => Readable;
+  /** The child's working folder (where relative names in its arguments are found). */
+  cwd?: string;
 }
 
 export interface RunResult {
@@ -92,20 +91,9 @@ export const spawnRunner: Runner = (req) =>
       return;
     }
     installExitHook();
-    const child = childProcess().spawn(req.bin, req.args, { shell: false, stdio: [req.stdin ? 'pipe' : 'ignore', 'pipe', 'pipe'], windowsHide: true });
+    const child = childProcess().spawn(req.bin, req.args, { shell: false, stdio: ['ignore', 'pipe', 'pipe'], windowsHide: true, cwd: req.cwd });
     live.add(child);
     if (child.pid !== undefined) req.onSpawn?.(child.pid);
-    let feedError: Error | undefined;
-    const feed = req.stdin && child.stdin ? req.stdin() : undefined;
-    if (feed) {
-      // A child that stops reading (it failed, or was killed) breaks the pipe: its exit says why.
-      child.stdin!.on('error', () => {});
-      feed.on('error', (err) => {
-        feedError = err;
-        child.kill('SIGKILL');
-      });
-      feed.pipe(child.stdin!);
-    }
 
     let stdout = '';
     let stderrTail = '';
@@ -135,10 +123,8 @@ export const spawnRunner: Runner = (req) =>
       if (settled) return;
       settled = true;
       live.delete(child);
-      feed?.destroy();
       req.signal?.removeEventListener('abort', onAbort);
       if (aborted) reject(new AbortError());
-      else if (feedError) reject(feedError);
       else if (spawnError) {
         const code = (spawnError as NodeJS.ErrnoException).code;
         const why = code === 'ENOENT' ? 'no such file' : code === 'EACCES' ? 'not executable' : spawnError.message;

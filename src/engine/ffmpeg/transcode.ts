@@ -1,5 +1,4 @@
 // Re-encode one input to a temporary MP3 with exactly the plan's rate, channels and bit rate.
-import type { Readable } from 'node:stream';
 import { InputError, OutputError, ToolError } from '../errors.js';
 import { fileArg, lastLine, spawnRunner, type Runner } from './runner.js';
 import { assertToolWorks } from './tool-check.js';
@@ -43,8 +42,9 @@ export interface TranscodeJob<T = TranscodeTarget> {
   filters?: string;
   /** The input is raw PCM of this shape (a mixed stream), not a file ffmpeg can identify. */
   raw?: PcmTarget;
-  /** The input comes through stdin from this stream (`input` then only names it). */
-  stdin?: () => Readable;
+  /** An ffmpeg input URL read instead of the file `input` (which then only names it), relative to `cwd`. */
+  url?: string;
+  cwd?: string;
 }
 
 /** What every per-input ffmpeg reads, and how: a cut at a trusted end, the sound filters, raw PCM. */
@@ -52,8 +52,8 @@ export interface InputHead {
   trimSeconds?: number;
   filters?: string;
   raw?: PcmTarget;
-  /** Read the input from stdin. */
-  piped?: boolean;
+  /** An ffmpeg input URL (our own byte ranges of scratch files) instead of the file. */
+  url?: string;
 }
 
 export function transcodeArgs(input: string, output: string, t: TranscodeTarget, head: InputHead = {}): string[] {
@@ -76,7 +76,7 @@ export async function runPartEncode(job: TranscodeJob<unknown>, args: string[], 
     bin: job.tools.ffmpeg,
     args,
     signal: job.signal,
-    stdin: job.stdin,
+    cwd: job.cwd,
     onProgress: (p) => {
       if (!job.onProgress) return;
       if (p.end) job.onProgress(1);
@@ -101,7 +101,7 @@ const headOf = (job: TranscodeJob<unknown>): InputHead => ({
   trimSeconds: job.trimToDuration && !job.filters ? job.durationSeconds : undefined,
   filters: job.filters,
   raw: job.raw,
-  piped: job.stdin !== undefined,
+  url: job.url,
 });
 
 export function transcodeToMp3(job: TranscodeJob): Promise<void> {
@@ -113,11 +113,11 @@ export function transcodeToMp3(job: TranscodeJob): Promise<void> {
  * end (by -t, or inside the sound filters, which may add a gap after that end).
  */
 export function inputArgs(input: string, head: InputHead = {}): string[] {
-  const { trimSeconds, filters, raw, piped } = head;
+  const { trimSeconds, filters, raw, url } = head;
   return [
     '-hide_banner', '-nostdin', '-v', 'error', '-y',
     ...(raw ? ['-f', raw.sampleFormat, '-ar', String(raw.sampleRate), '-ac', String(raw.channels)] : []),
-    '-i', piped ? 'pipe:0' : fileArg(input),
+    '-i', url ?? fileArg(input),
     '-vn', '-map', '0:a:0', '-map_metadata', '-1',
     ...(trimSeconds !== undefined && trimSeconds > 0 ? ['-t', trimSeconds.toFixed(6)] : []),
     ...(filters ? ['-af', filters] : []),

@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { readdir, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -11,8 +11,8 @@ import type { PcmTarget } from '../ffmpeg/transcode.js';
 import { readMp4Audio } from '../mp4/read.js';
 import { writeMp4 } from '../mp4/write.js';
 import type { Tools } from '../types.js';
-import { AAC_PRIMING } from './aac-chunks.js';
-import { encodeAacTimeline, type PcmPart, type TimelineContext } from './aac-timeline.js';
+import { encodeAacTimeline, feedOf, type PcmPart, type TimelineContext } from './aac-timeline.js';
+import { AAC_PRIMING, planChunks } from './aac-chunks.js';
 
 const exec = promisify(execFile);
 const tools: Tools = { ...fixtureTools, ffmpegVersion: 'test' };
@@ -67,7 +67,13 @@ function windowErrors(a: Float32Array, b: Float32Array, n: number): number[] {
 describe('parallel AAC encode of a PCM timeline', () => {
   let dir: string;
   let cleanup: () => Promise<void>;
-  beforeAll(async () => ({ dir, cleanup } = await tempDir()));
+  beforeAll(async () => {
+    ({ dir, cleanup } = await tempDir());
+    // The encoders read the parts through ffmpeg's concat and subfile protocols, whose separators
+    // are | , and : : a scratch folder named with them must not matter.
+    dir = path.join(dir, 'odd | name, with: separators');
+    await mkdir(dir);
+  });
   afterAll(() => cleanup());
 
   it('joins three chunk encodes into one stream that decodes to the timeline, with no click at the seams', async () => {
@@ -97,6 +103,18 @@ describe('parallel AAC encode of a PCM timeline', () => {
     // The part files are gone once encoded.
     expect((await readdir(dir)).filter((f) => f.endsWith('.pcm'))).toEqual([]);
   }, 60_000);
+
+  it('feeds a chunk the byte ranges of the parts it spans, by their names in the scratch folder', () => {
+    const parts = [100_000, 100_000, 150_000].map((samples, i) => ({ file: path.join(dir, `${i}.pcm`), samples }));
+    const [first, second] = planChunks(350_000, 2, 1);
+    // The seam falls inside the middle part: both chunks read some of it.
+    expect([first.feedEnd, second.feedStart].every((s) => s > 100_000 && s < 200_000)).toBe(true);
+    expect(feedOf(parts, first, PCM)).toEqual({
+      url: `concat:subfile,,start,0,end,400000,,:0.pcm|subfile,,start,0,end,${(first.feedEnd - 100_000) * 4},,:1.pcm`,
+      cwd: dir,
+    });
+    expect(feedOf(parts, second, PCM).url).toBe(`concat:subfile,,start,${(second.feedStart - 100_000) * 4},end,400000,,:1.pcm|subfile,,start,0,end,600000,,:2.pcm`);
+  });
 
   it('stops every encoder when cancelled and says so', async () => {
     const { parts } = await sineParts(dir, [RATE * 20, RATE * 20]);

@@ -1,13 +1,11 @@
 // A parallel, sample-exact AAC encode of PCM timelines (each a list of consecutive PCM part files):
-// every timeline is cut into frame-aligned chunks, each chunk encoded by its own ffmpeg fed from
-// the part files' byte ranges with real audio before and after it, and of each encode only the
-// packets that decode to the chunk's own samples are kept. Neighbouring chunks were fed the same
+// every timeline is cut into frame-aligned chunks, each encoded by its own ffmpeg that reads the
+// part files' byte ranges itself, with real audio before and after the chunk, and of each encode
+// only the packets that decode to the chunk's own samples are kept. Neighbouring chunks were fed the same
 // audio across their seam, so their kept packets overlap-add as one encoder's would: a timeline
 // carries one frame of priming and less than one of padding, whatever its number of parts.
-import { createReadStream } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
-import { Readable } from 'node:stream';
 import { InputError } from '../errors.js';
 import { transcodeToAac, type PcmTarget } from '../ffmpeg/transcode.js';
 import { Mp4Error, readMp4Audio, type Mp4Audio } from '../mp4/read.js';
@@ -34,17 +32,17 @@ interface ChunkTask {
   chunk: AacChunk;
 }
 
-/** The chunk's feed: its byte ranges of the part files, read in order. */
-function feedOf(parts: PcmPart[], chunk: AacChunk, pcm: PcmTarget): () => Readable {
+/**
+ * The chunk's feed as one ffmpeg input: its byte ranges of the part files, joined by the `concat`
+ * and `subfile` protocols. The names are the parts' own, relative to their folder (the scratch
+ * folder, where the encoder runs), so no outside path meets the protocols' separators.
+ */
+export function feedOf(parts: PcmPart[], chunk: AacChunk, pcm: PcmTarget): { url: string; cwd: string } {
+  const cwd = path.dirname(parts[0].file);
+  if (parts.some((p) => path.dirname(p.file) !== cwd)) throw new Error('internal: the PCM parts of a timeline are not in one folder');
   const ranges = rangesOf(parts.map((p) => p.samples), chunk.feedStart, chunk.feedEnd, bytesPerFrame(pcm));
-  // A few 256 KiB reads in flight per encoder: the pipe, not our memory, holds what waits.
-  return () =>
-    Readable.from(
-      (async function* () {
-        for (const r of ranges) yield* createReadStream(parts[r.part].file, { start: r.from, end: r.to - 1, highWaterMark: 1 << 18 });
-      })(),
-      { highWaterMark: 4 },
-    );
+  const urls = ranges.map((r) => `subfile,,start,${r.from},end,${r.to},,:${path.basename(parts[r.part].file)}`);
+  return { url: urls.length === 1 ? urls[0] : `concat:${urls.join('|')}`, cwd };
 }
 
 /** The packets of one chunk's encode that decode to the chunk's own samples. */
@@ -80,7 +78,7 @@ async function encodeChunk(ctx: TimelineContext, parts: PcmPart[], task: ChunkTa
     output: file,
     target: { sampleRate: pcm.sampleRate, channels: pcm.channels, bitRateKbps: ctx.plan.bitRateKbps! },
     raw: pcm,
-    stdin: feedOf(parts, chunk, pcm),
+    ...feedOf(parts, chunk, pcm),
     durationSeconds: feedSeconds,
     tools: ctx.tools,
     runner: ctx.runner,
