@@ -122,9 +122,10 @@ describe('parallel AAC encode of a PCM timeline', () => {
     const pids: number[] = [];
     const ctx = {
       ...context(dir, controller.signal, () => controller.abort()),
-      runner: (req: Parameters<typeof spawnRunner>[0]) => spawnRunner({ ...req, onSpawn: (pid) => pids.push(pid) }),
+      // Cancelled a moment after the first encoder starts, while it (and any other) still runs.
+      runner: (req: Parameters<typeof spawnRunner>[0]) =>
+        spawnRunner({ ...req, onSpawn: (pid) => pids.push(pid) === 1 && setTimeout(() => controller.abort(), 100) }),
     };
-    setTimeout(() => controller.abort(), 150);
     const err = await encodeAacTimeline(ctx, [parts], PCM).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(AbortError);
     expect(pids.length).toBeGreaterThan(0);
