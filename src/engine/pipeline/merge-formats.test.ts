@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decodeErrors, decodePcm, ffprobeJson, makeTone, tempDir, tools as fixtureTools } from '../../../test/support/audio-fixtures.js';
 import { ffprobeChapters } from '../../../test/support/chapter-readers.js';
 import { makeMp3WithCover } from '../../../test/support/merge-fixtures.js';
+import { childrenNamed } from '../../../test/support/processes.js';
 import { findOnsets, makeOnsetInput, makeOnsetInputs, ONSET_KINDS } from '../../../test/support/onsets.js';
 import { AbortError, InputError } from '../errors.js';
 import { fileArg, spawnRunner, type Runner } from '../ffmpeg/runner.js';
@@ -233,6 +234,23 @@ describe('output formats', () => {
     expect((err as Error).message).toBe('two.wav: could not be re-encoded (ffmpeg was killed by SIGSEGV)');
     expect(await readdir(outDir)).toEqual([]);
   });
+
+  it('cancels an M4B merge while its chunks encode: AbortError, no output, no temporary files, no ffmpeg left', async () => {
+    const long = await makeTone(path.join(dir, 'long-chunks.mp3'), { seconds: 30 });
+    const outDir = path.join(dir, 'cancel-chunks');
+    await mkdir(outDir);
+    const controller = new AbortController();
+    // The decodes are a tenth of the bar: past a fifth, only the chunk encoders run.
+    const err = await mergeFiles([long, long], path.join(outDir, 'cancelled.m4b'), {
+      tools,
+      concurrency: 2,
+      signal: controller.signal,
+      onProgress: (p) => p >= 20 && controller.abort(),
+    }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(AbortError);
+    expect(await readdir(outDir)).toEqual([]);
+    expect(childrenNamed('ffmpeg')).toEqual([]);
+  }, 60_000);
 
   it.each(['ogg', 'm4b'] as const)('cancels a %s merge part-way: AbortError, no output, no temporary files', async (format) => {
     const long = await makeTone(path.join(dir, `long-${format}.wav`), { seconds: 30 });
