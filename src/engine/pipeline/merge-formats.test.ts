@@ -236,7 +236,8 @@ describe('output formats', () => {
   });
 
   it('cancels an M4B merge while its chunks encode: AbortError, no output, no temporary files, no ffmpeg left', async () => {
-    const long = await makeTone(path.join(dir, 'long-chunks.mp3'), { seconds: 30 });
+    // Long enough that the encoders report progress several times before they end.
+    const long = await makeTone(path.join(dir, 'long-chunks.mp3'), { seconds: 90 });
     const outDir = path.join(dir, 'cancel-chunks');
     await mkdir(outDir);
     const controller = new AbortController();
