@@ -1,9 +1,9 @@
 // A parallel, sample-exact AAC encode of PCM timelines (each a list of consecutive PCM part files):
 // every timeline is cut into frame-aligned chunks, each encoded by its own ffmpeg that reads the
 // part files' byte ranges itself, with real audio before and after the chunk, and of each encode
-// only the packets that decode to the chunk's own samples are kept. Neighbouring chunks were fed the same
-// audio across their seam, so their kept packets overlap-add as one encoder's would: a timeline
-// carries one frame of priming and less than one of padding, whatever its number of parts.
+// only the packets that decode to the chunk's own samples are kept. Neighbouring chunks were fed
+// the same audio across their seam, so their kept packets overlap-add as one encoder's would: a
+// timeline carries one frame of priming and less than one of padding, whatever its parts.
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import { InputError } from '../errors.js';

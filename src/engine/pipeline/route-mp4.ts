@@ -1,7 +1,7 @@
 // M4B/M4A output: AAC inputs that match are copied packet for packet; every run of the others
 // (consecutive inputs that are encoded) is decoded to PCM and encoded as one timeline in parallel
 // chunks (aac-timeline.ts), so a run brings one frame of priming and less than one of padding
-// however many inputs it holds. Chapter starts are counted packets, priming, and counted decoded samples.
+// however many inputs it holds. Chapter starts are counted packets, priming and decoded samples.
 import { InputError } from '../errors.js';
 import type { PcmTarget } from '../ffmpeg/transcode.js';
 import { Mp4Error, type Mp4Audio } from '../mp4/read.js';
