@@ -61,6 +61,11 @@ describe('the ffmpeg runner', () => {
     expect(gone(pid)).toBe(true);
   });
 
+  it('runs the child in the folder it is given', async () => {
+    const r = await spawnRunner({ bin: process.execPath, args: ['-e', 'process.stdout.write(process.cwd())'], cwd: '/tmp' });
+    expect(r.stdout).toBe('/tmp');
+  });
+
   it('says clearly when the tool cannot start', async () => {
     await expect(spawnRunner({ bin: '/nonexistent/ffmpeg', args: ['-version'] })).rejects.toThrow(ToolError);
     await expect(spawnRunner({ bin: '/nonexistent/ffmpeg', args: ['-version'] })).rejects.toThrow(/\/nonexistent\/ffmpeg/);

@@ -28,6 +28,8 @@ export interface RunRequest {
   onSpawn?: (pid: number) => void;
   /** Every chunk of stderr as it comes (analysis filters log there; only the tail is kept otherwise). */
   onStderr?: (chunk: string) => void;
+  /** The child's working folder (where relative names in its arguments are found). */
+  cwd?: string;
 }
 
 export interface RunResult {
@@ -89,7 +91,7 @@ export const spawnRunner: Runner = (req) =>
       return;
     }
     installExitHook();
-    const child = childProcess().spawn(req.bin, req.args, { shell: false, stdio: ['ignore', 'pipe', 'pipe'], windowsHide: true });
+    const child = childProcess().spawn(req.bin, req.args, { shell: false, stdio: ['ignore', 'pipe', 'pipe'], windowsHide: true, cwd: req.cwd });
     live.add(child);
     if (child.pid !== undefined) req.onSpawn?.(child.pid);
 

@@ -44,6 +44,9 @@ export interface TranscodeJob<T = TranscodeTarget> {
   filters?: string;
   /** The input is raw PCM of this shape (a mixed stream), not a file ffmpeg can identify. */
   raw?: PcmTarget;
+  /** An ffmpeg input URL read instead of the file `input` (which then only names it), relative to `cwd`. */
+  url?: string;
+  cwd?: string;
 }
 
 /** What every per-input ffmpeg reads, and how: a cut at a trusted end, the sound filters, raw PCM. */
@@ -51,6 +54,8 @@ export interface InputHead {
   trimSeconds?: number;
   filters?: string;
   raw?: PcmTarget;
+  /** An ffmpeg input URL (our own byte ranges of scratch files) instead of the file. */
+  url?: string;
 }
 
 export function transcodeArgs(input: string, output: string, t: TranscodeTarget, head: InputHead = {}): string[] {
@@ -74,6 +79,7 @@ export async function runPartEncode(job: TranscodeJob<unknown>, args: string[], 
     bin: job.tools.ffmpeg,
     args,
     signal: job.signal,
+    cwd: job.cwd,
     onProgress: (p) => {
       if (!job.onProgress) return;
       if (p.end) job.onProgress(1);
@@ -98,6 +104,7 @@ const headOf = (job: TranscodeJob<unknown>): InputHead => ({
   trimSeconds: job.trimToDuration && !job.filters ? job.durationSeconds : undefined,
   filters: job.filters,
   raw: job.raw,
+  url: job.url,
 });
 
 export function transcodeToMp3(job: TranscodeJob): Promise<void> {
@@ -109,11 +116,11 @@ export function transcodeToMp3(job: TranscodeJob): Promise<void> {
  * end (by -t, or inside the sound filters, which may add a gap after that end).
  */
 export function inputArgs(input: string, head: InputHead = {}): string[] {
-  const { trimSeconds, filters, raw } = head;
+  const { trimSeconds, filters, raw, url } = head;
   return [
     '-hide_banner', '-nostdin', '-v', 'error', '-y',
     ...(raw ? ['-f', raw.sampleFormat, '-ar', String(raw.sampleRate), '-ac', String(raw.channels)] : []),
-    '-i', fileArg(input),
+    '-i', url ?? fileArg(input),
     '-vn', '-map', '0:a:0', '-map_metadata', '-1',
     ...(trimSeconds !== undefined && trimSeconds > 0 ? ['-t', trimSeconds.toFixed(6)] : []),
     ...(filters ? ['-af', filters] : []),

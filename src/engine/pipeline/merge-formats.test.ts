@@ -8,8 +8,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decodeErrors, decodePcm, ffprobeJson, makeTone, tempDir, tools as fixtureTools } from '../../../test/support/audio-fixtures.js';
 import { ffprobeChapters } from '../../../test/support/chapter-readers.js';
 import { makeMp3WithCover } from '../../../test/support/merge-fixtures.js';
-import { makeOnsetInputs } from '../../../test/support/onsets.js';
+import { childrenNamed } from '../../../test/support/processes.js';
+import { findOnsets, makeOnsetInput, makeOnsetInputs, ONSET_KINDS } from '../../../test/support/onsets.js';
 import { AbortError, InputError } from '../errors.js';
+import { fileArg, spawnRunner, type Runner } from '../ffmpeg/runner.js';
 import type { Tools } from '../types.js';
 import type { OutputFormat } from './formats.js';
 import { mergeFiles } from './merge.js';
@@ -74,9 +76,11 @@ describe('output formats', () => {
       // decodes the padding past that.
       const padded = format === 'm4b' || format === 'm4a' || format === 'ogg';
       expect(Math.abs(report.durationSeconds - (padded ? stated : decoded))).toBeLessThan(0.002);
-      // MP3 and AAC parts are encoded one per input, so each keeps its encoder's delay and padding
-      // (under two frames); Opus and Vorbis encode once; FLAC and WAV keep the samples themselves.
-      const perInput = format === 'mp3' || format === 'm4b' || format === 'm4a' ? 2 : 1;
+      // MP3 parts are encoded one per input, so each keeps its encoder's delay and padding (under
+      // two frames); AAC copies keep their priming and padding, and each run of encoded inputs
+      // between them brings one frame of priming and less than one of padding; Opus and Vorbis
+      // encode once; FLAC and WAV keep the samples themselves.
+      const perInput = format === 'mp3' ? 2 : 1;
       expect(Math.abs(report.durationSeconds - inputSeconds)).toBeLessThanOrEqual(perInput * EXPECT[format].frame * mixed.length + 0.002);
       const lossy = format !== 'flac' && format !== 'wav';
       expect(report.transcoded).toEqual(lossy ? expect.any(Array) : []);
@@ -123,6 +127,32 @@ describe('output formats', () => {
     expect(got.slice(got.length - d.length)).toEqual(d);
     expect(await decodeErrors(out)).toBe('');
   });
+
+  it('encodes MP3s and FLACs into an M4B as long as the inputs together within one AAC frame, chapters within 5 ms', async () => {
+    // 12 inputs of 2.2 to 2.9 s: about 30 s in one run, encoded in two chunks that meet mid-input.
+    const kinds = [ONSET_KINDS[0], ONSET_KINDS[2]];
+    const inputs = await Promise.all(
+      Array.from({ length: 12 }, (_, i) => makeOnsetInput(path.join(dir, `all-${i}.${kinds[i % 2].ext}`), kinds[i % 2], 2.2 + ((i * 7) % 8) / 10 + 0.0017 * i, 400 + 50 * i)),
+    );
+    const out = path.join(dir, 'all-encoded.m4b');
+    const seen: number[] = [];
+    const report = await mergeFiles(inputs, out, { tools, concurrency: 2, onProgress: (p) => seen.push(p) });
+    expect(report.transcoded).toEqual(inputs.map((_, i) => i));
+    // The bar moves through the decodes and the chunk encodes, never back.
+    expect(seen.every((p, i) => i === 0 || p > seen[i - 1])).toBe(true);
+    expect(seen.filter((p) => p > 20 && p < 90).length).toBeGreaterThan(3);
+    expect(seen.at(-1)).toBe(100);
+    expect(report.sampleRate).toBe(48000);
+    // Each input as decoded at the output's rate: the MP3s without their encoder delay and padding.
+    const decoded = await Promise.all(inputs.map(async (f) => (await exec(tools.ffmpeg, ['-v', 'error', '-i', f, '-ar', '48000', '-ac', '1', '-f', 's16le', '-'], { encoding: 'buffer', maxBuffer: 64 << 20 })).stdout.length / 2));
+    const sum = decoded.reduce((a, b) => a + b, 0) / 48000;
+    expect(Math.abs(report.durationSeconds - sum)).toBeLessThanOrEqual(1024 / 48000);
+    expect(Math.abs(Number((await ffprobeJson(out)).format.duration) - report.durationSeconds)).toBeLessThan(0.002);
+    expect(await decodeErrors(out)).toBe('');
+    const onsets = findOnsets(await decodePcm(out));
+    expect(onsets).toHaveLength(inputs.length);
+    report.chapters.forEach((c, i) => expect(Math.abs(c.start - onsets[i])).toBeLessThanOrEqual(0.005));
+  }, 60_000);
 
   it('still joins MP3s frame by frame with chapters on, byte for byte', async () => {
     const inputs = await Promise.all([300, 500, 700].map((f, i) => makeTone(path.join(dir, `m${i}.mp3`), { seconds: 0.9 + i / 10, frequency: f })));
@@ -191,6 +221,37 @@ describe('output formats', () => {
     expect((err as Error).message).toBe(`${notImage}: cover is not a JPEG or PNG image`);
     expect(existsSync(out)).toBe(false);
   });
+
+  it('names the input whose decode fails in an M4B merge, and leaves nothing behind', async () => {
+    const outDir = path.join(dir, 'decode-fails');
+    await mkdir(outDir);
+    const inputs = mixed.slice(0, 3);
+    const runner: Runner = async (req) =>
+      req.args.includes(fileArg(inputs[1])) && req.args.some((a) => a.startsWith('pcm_')) ? { code: null, signal: 'SIGSEGV', stdout: '', stderrTail: '' } : spawnRunner(req);
+    const err = await mergeFiles(inputs, path.join(outDir, 'failed.m4b'), { tools, runner, displayNames: ['one.mp3', 'two.wav', 'three.flac'] }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(InputError);
+    expect(err).toMatchObject({ file: 'two.wav', index: 1 });
+    expect((err as Error).message).toBe('two.wav: could not be re-encoded (ffmpeg was killed by SIGSEGV)');
+    expect(await readdir(outDir)).toEqual([]);
+  });
+
+  it('cancels an M4B merge while its chunks encode: AbortError, no output, no temporary files, no ffmpeg left', async () => {
+    // Long enough that the encoders report progress several times before they end.
+    const long = await makeTone(path.join(dir, 'long-chunks.mp3'), { seconds: 90 });
+    const outDir = path.join(dir, 'cancel-chunks');
+    await mkdir(outDir);
+    const controller = new AbortController();
+    // The decodes are a tenth of the bar: past a fifth, only the chunk encoders run.
+    const err = await mergeFiles([long, long], path.join(outDir, 'cancelled.m4b'), {
+      tools,
+      concurrency: 2,
+      signal: controller.signal,
+      onProgress: (p) => p >= 20 && controller.abort(),
+    }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(AbortError);
+    expect(await readdir(outDir)).toEqual([]);
+    expect(childrenNamed('ffmpeg')).toEqual([]);
+  }, 60_000);
 
   it.each(['ogg', 'm4b'] as const)('cancels a %s merge part-way: AbortError, no output, no temporary files', async (format) => {
     const long = await makeTone(path.join(dir, `long-${format}.wav`), { seconds: 30 });

@@ -101,7 +101,10 @@ async function runRoute(job: Job): Promise<{ plan: OutputPlan; result: RouteResu
   });
   const ctx: RouteContext = {
     ...job, probed, plan, tools, runner: opts.runner, concurrency, tracker, meta, chapters: chapterMaker(job, probed),
-    sound, gapInDecode: mixing || plan.route === 'pcm-encode',
+    sound,
+    // Decoded inputs take their gap as silence in the decode wherever the route encodes decodes
+    // (the MP4 route's timelines too); copied MP3 and AAC take it as silent frames or packets.
+    gapInDecode: mixing || plan.route === 'pcm-encode' || plan.route === 'mp4-packets',
   };
   const route = mixing ? mixedRoute : splicesFades(plan, soundOptions) ? mp3FadeRoute : ROUTES[routeOf(job.format)];
   const result = await route(ctx);

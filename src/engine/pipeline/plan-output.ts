@@ -40,6 +40,8 @@ export interface PlanChoices {
 const AAC_RATES = [96000, 88200, 64000, 48000, 44100, 32000, 24000, 22050, 16000, 12000, 11025, 8000];
 const LOSSLESS_CODECS = /^(pcm_|flac$|alac$|wavpack$|ape$|tta$|mlp$|truehd$)/;
 
+export const isLosslessCodec = (codec: string): boolean => LOSSLESS_CODECS.test(codec);
+
 interface Shape {
   sampleRate: number;
   channels: number;

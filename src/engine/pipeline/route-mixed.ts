@@ -1,12 +1,14 @@
 // Crossfades and gapless joins: every input decoded to float PCM (in parallel, each through its
 // sound filters), the parts mixed into one stream with their fades, and that stream encoded once
-// in the output format, so no part brings encoder delay or padding of its own into the joins.
+// in the output format (M4B/M4A: in parallel chunks that join seamlessly, aac-timeline.ts), so no
+// part brings encoder delay or padding of its own into the joins.
 // Chapter starts are counted samples, less the overlaps before each input.
+import { rm } from 'node:fs/promises';
 import path from 'node:path';
-import { transcodeToAac, transcodeToMp3, type PcmTarget, type TranscodeJob, type TranscodeTarget } from '../ffmpeg/transcode.js';
+import { transcodeToMp3, type PcmTarget, type TranscodeJob, type TranscodeTarget } from '../ffmpeg/transcode.js';
 import { joinMp3 } from '../mp3/join.js';
 import { scanMp3 } from '../mp3/scan.js';
-import { Mp4Error, readMp4Audio } from '../mp4/read.js';
+import { encodeAacTimeline } from './aac-timeline.js';
 import type { Chapter } from './chapters.js';
 import { mixParts } from './pcm-mix.js';
 import type { RouteContext, RouteResult } from './route.js';
@@ -45,16 +47,10 @@ async function writeMp3(ctx: RouteContext, mixed: string, raw: PcmTarget, sample
   await joinMp3([{ file, scan: s }], ctx.partial, { id3: () => id3Of(ctx.meta, chapters), gapless: { delay: LAME_DELAY, padding }, signal: ctx.signal });
 }
 
+/** The mixed stream encoded in parallel chunks (one timeline), joined in the MP4. */
 async function writeMp4(ctx: RouteContext, mixed: string, raw: PcmTarget, samples: number, chapters: Chapter[]): Promise<void> {
-  const file = path.join(await ctx.scratch(), 'mixed.m4a');
-  const target: TranscodeTarget = { sampleRate: ctx.plan.sampleRate, channels: ctx.plan.channels, bitRateKbps: ctx.plan.bitRateKbps! };
-  await transcodeToAac(encodeJob(ctx, mixed, file, target, raw, samples / raw.sampleRate));
-  try {
-    await writeMp4Output(ctx, [{ file, audio: readMp4Audio(file) }], chapters);
-  } catch (err) {
-    if (err instanceof Mp4Error) throw new Error(`the encoded output is unreadable (${err.message})`, { cause: err });
-    throw err;
-  }
+  const [parts] = await encodeAacTimeline(ctx, [[{ file: mixed, samples }]], raw, (_, [f]) => ctx.tracker.join(f, 1));
+  await writeMp4Output(ctx, parts, chapters);
 }
 
 export async function mixedRoute(ctx: RouteContext): Promise<RouteResult> {
@@ -68,6 +64,7 @@ export async function mixedRoute(ctx: RouteContext): Promise<RouteResult> {
   const mixed = path.join(await ctx.scratch(), 'mixed.f32');
   const written = await mixParts(files.map((file, i) => ({ file, frames: samples[i] })), fades, plan.channels, mixed, ctx.signal);
   if (written !== timeline.total) throw new Error('internal: the mixed stream is not the length its parts add up to');
+  await Promise.all(files.map((f) => rm(f, { force: true })));
   if (plan.route === 'pcm-encode') return encodeJoined(ctx, [mixed], raw, seconds);
   const chapters = ctx.chapters(seconds.starts, seconds.total);
   if (plan.route === 'mp3-frames') await writeMp3(ctx, mixed, raw, timeline.total, chapters);

@@ -1,6 +1,6 @@
-// The gap option in the MP4 route without a decode of the copied AAC: after each part but the
-// last, a part of packets of encoded silence of the stream's own configuration (sameStream), so
-// every input's packets are copied unchanged. Whole packets: the gap is as asked within half a
+// The gap option in the MP4 route without a decode of the copied AAC: after each copied input but
+// the last, a part of packets of encoded silence of the stream's own configuration (sameStream), so
+// every input's packets are copied unchanged (an encoded input has its gap in its decode). Whole packets: the gap is as asked within half a
 // packet (12 ms at 44.1 kHz), on top of each join's own priming and padding, as in the plain join.
 import path from 'node:path';
 import { encodeAacSilence } from '../ffmpeg/aac-silence.js';
@@ -9,12 +9,6 @@ import type { Mp4Part } from '../mp4/write.js';
 import type { RouteContext } from './route.js';
 
 const FRAME = 1024;
-
-export interface GappedParts {
-  parts: Mp4Part[];
-  /** The input each part belongs to (a gap to the input before it). */
-  owner: number[];
-}
 
 /** Packets of silence nearest to `seconds` at `rate`. */
 export function gapPackets(seconds: number, rate: number): number {
@@ -34,19 +28,8 @@ async function silencePart(ctx: RouteContext, packets: number): Promise<Mp4Part>
   return { file, audio: { ...audio, sizes: take(audio.sizes) as Uint32Array, offsets: take(audio.offsets) as Float64Array, priming: 0, audioSamples: packets * FRAME } };
 }
 
-export async function gapParts(ctx: RouteContext, parts: Mp4Part[]): Promise<GappedParts> {
+/** The part of silence that follows each copied input but the last; none without a gap. */
+export async function gapPart(ctx: RouteContext): Promise<Mp4Part | undefined> {
   const packets = gapPackets(ctx.sound?.gap ?? 0, ctx.plan.sampleRate);
-  if (packets === 0 || parts.length < 2) return { parts, owner: parts.map((_, i) => i) };
-  const gap = await silencePart(ctx, packets);
-  const out: Mp4Part[] = [];
-  const owner: number[] = [];
-  parts.forEach((p, i) => {
-    out.push(p);
-    owner.push(i);
-    if (i + 1 < parts.length) {
-      out.push(gap);
-      owner.push(i);
-    }
-  });
-  return { parts: out, owner };
+  return packets > 0 && ctx.inputs.length > 1 ? silencePart(ctx, packets) : undefined;
 }

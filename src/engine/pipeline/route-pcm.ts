@@ -19,7 +19,7 @@ export function pcmTarget(plan: OutputPlan): PcmTarget {
   return { sampleRate: plan.sampleRate, channels: plan.channels, sampleFormat };
 }
 
-const bytesPerFrame = (t: PcmTarget) => t.channels * (t.sampleFormat === 's16le' ? 2 : 4);
+export const bytesPerFrame = (t: PcmTarget) => t.channels * (t.sampleFormat === 's16le' ? 2 : 4);
 
 /** Tags, Vorbis chapter comments (not WAV), and for Ogg the cover as a picture block. */
 export function outputTags(format: PcmFormat, meta: OutputMeta, chapters: Chapter[]): [string, string][] {
@@ -29,15 +29,21 @@ export function outputTags(format: PcmFormat, meta: OutputMeta, chapters: Chapte
   return pairs;
 }
 
-export async function decodeAll(ctx: RouteContext, target: PcmTarget): Promise<{ files: string[]; samples: number[] }> {
+/** Decode the inputs `indexes` (default all), in parallel, each to its own PCM file; files and sample counts in that order. */
+export async function decodeAll(
+  ctx: RouteContext,
+  target: PcmTarget,
+  indexes: number[] = ctx.inputs.map((_, i) => i),
+  onProgress?: (i: number, fraction: number) => void,
+): Promise<{ files: string[]; samples: number[] }> {
   const dir = await ctx.scratch();
-  const all = ctx.inputs.map((_, i) => i);
-  const done = await perInput(ctx, all, async (i) => {
+  const done = await perInput(ctx, indexes, async (i) => {
     const file = path.join(dir, `${i}.pcm`);
-    await decodeToPcm(partJob(ctx, i, file, target));
+    const job = partJob(ctx, i, file, target);
+    await decodeToPcm(onProgress ? { ...job, onProgress: (f) => onProgress(i, f) } : job);
     return { file, samples: (await stat(file)).size / bytesPerFrame(target) };
   });
-  return { files: all.map((i) => done.get(i)!.file), samples: all.map((i) => done.get(i)!.samples) };
+  return { files: indexes.map((i) => done.get(i)!.file), samples: indexes.map((i) => done.get(i)!.samples) };
 }
 
 async function writeCover(dir: string, meta: OutputMeta): Promise<string | undefined> {
