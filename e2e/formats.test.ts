@@ -1,41 +1,26 @@
 // End to end: choose M4B in the widget, make it, and find an .m4b result whose chapters the
 // results list shows and whose player seeks to a chapter on a click.
 import path from 'node:path';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { makeTone, tempDir } from '../test/support/audio-fixtures.js';
-import { build, launchBrowser, startServer, type RunningServer } from './harness.js';
+import { describe, expect, it } from 'vitest';
+import { makeTone } from '../test/support/audio-fixtures.js';
+import { onePageRun } from './harness.js';
 
 const FILES = [
   { name: 'Opening.wav', seconds: 3, frequency: 400 },
   { name: 'Second part.mp3', seconds: 4, frequency: 800 },
 ];
 
-let server: RunningServer;
-let browser: Browser;
-let page: Page;
-let work: { dir: string; cleanup: () => Promise<void> };
 const poll = <T>(fn: () => T | Promise<T>) => expect.poll(fn, { timeout: 120_000, interval: 100 });
 
-beforeAll(async () => {
-  if (!process.env.E2E_SKIP_BUILD) build();
-  work = await tempDir('audio-merge-e2e-formats-');
-  for (const f of FILES) await makeTone(path.join(work.dir, f.name), { seconds: f.seconds, frequency: f.frequency });
-  server = await startServer(path.join(work.dir, 'data'));
-  browser = await launchBrowser();
-  page = await browser.newPage({ viewport: { width: 900, height: 1400 } });
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-  await work?.cleanup();
+const run = onePageRun('audio-merge-e2e-formats-', async (dir) => {
+  for (const f of FILES) await makeTone(path.join(dir, f.name), { seconds: f.seconds, frequency: f.frequency });
 });
 
 describe('choosing a format in the widget', () => {
   it('makes an M4B whose chapters the results list shows, and a click on one seeks its player', async () => {
+    const { server, page, dir } = run();
     await page.goto(server.url);
-    await page.setInputFiles('#audio-merge-file-input', FILES.map((f) => path.join(work.dir, f.name)));
+    await page.setInputFiles('#audio-merge-file-input', FILES.map((f) => path.join(dir, f.name)));
     await poll(() => page.locator('.audio-merge-row').count()).toBe(2);
 
     await page.getByLabel('Format').selectOption('m4b');

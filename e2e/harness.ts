@@ -4,7 +4,9 @@ import { existsSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chromium, type Browser } from 'playwright-core';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { afterAll, beforeAll } from 'vitest';
+import { tempDir } from '../test/support/audio-fixtures.js';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const SCREENSHOTS = path.join(ROOT, 'e2e', 'screenshots');
@@ -101,4 +103,40 @@ export async function launchBrowser(): Promise<Browser> {
       '--no-first-run', '--disable-component-update', '--disable-sync', '--autoplay-policy=no-user-gesture-required',
     ],
   });
+}
+
+export interface OnePageRun {
+  server: RunningServer;
+  browser: Browser;
+  page: Page;
+  /** The test's folder: inputs here, the server's data under data/. */
+  dir: string;
+}
+
+/**
+ * For a test file with one server, one browser and one tall page: made before its tests (after
+ * `makeInputs` wrote the files into the folder), all stopped and removed after them.
+ */
+export function onePageRun(prefix: string, makeInputs: (dir: string) => Promise<void>): () => OnePageRun {
+  let run: OnePageRun | undefined;
+  let cleanup: (() => Promise<void>) | undefined;
+  beforeAll(async () => {
+    if (!process.env.E2E_SKIP_BUILD) build();
+    const work = await tempDir(prefix);
+    cleanup = work.cleanup;
+    await makeInputs(work.dir);
+    const server = await startServer(path.join(work.dir, 'data'));
+    const browser = await launchBrowser();
+    const page = await browser.newPage({ viewport: { width: 900, height: 1400 } });
+    run = { server, browser, page, dir: work.dir };
+  });
+  afterAll(async () => {
+    await run?.browser.close();
+    await run?.server.stop();
+    await cleanup?.();
+  });
+  return () => {
+    if (!run) throw new Error('the page run is not started (onePageRun must be called at the top of a test file)');
+    return run;
+  };
 }

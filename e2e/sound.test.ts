@@ -3,43 +3,26 @@
 // target loudness, and silence of the asked length between them.
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { tempDir } from '../test/support/audio-fixtures.js';
+import { describe, expect, it } from 'vitest';
 import { loudnessOf, toneAtLoudness } from '../test/support/loudness-fixtures.js';
 import { decodeFloat, rmsDb } from '../test/support/pcm-measure.js';
-import { build, launchBrowser, startServer, type RunningServer } from './harness.js';
+import { onePageRun } from './harness.js';
 
 const RATE = 44100;
 const SECONDS = 4;
 const GAP = 1.5;
 const TARGET = -16; // stereo inputs: the panel's default target
 
-let server: RunningServer;
-let browser: Browser;
-let page: Page;
-let work: { dir: string; cleanup: () => Promise<void> };
-
-beforeAll(async () => {
-  if (!process.env.E2E_SKIP_BUILD) build();
-  work = await tempDir('audio-merge-e2e-sound-');
-  await toneAtLoudness(path.join(work.dir, 'Quiet part.wav'), -30, SECONDS, RATE);
-  await toneAtLoudness(path.join(work.dir, 'Loud part.mp3'), -10, SECONDS, RATE);
-  server = await startServer(path.join(work.dir, 'data'));
-  browser = await launchBrowser();
-  page = await browser.newPage({ viewport: { width: 900, height: 1400 } });
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-  await work?.cleanup();
+const run = onePageRun('audio-merge-e2e-sound-', async (dir) => {
+  await toneAtLoudness(path.join(dir, 'Quiet part.wav'), -30, SECONDS, RATE);
+  await toneAtLoudness(path.join(dir, 'Loud part.mp3'), -10, SECONDS, RATE);
 });
 
 describe('the sound options in the widget', () => {
   it('matches the loudness of a quiet and a loud file and puts the gap asked for between them', async () => {
+    const { server, page, dir } = run();
     await page.goto(server.url);
-    await page.setInputFiles('#audio-merge-file-input', ['Quiet part.wav', 'Loud part.mp3'].map((n) => path.join(work.dir, n)));
+    await page.setInputFiles('#audio-merge-file-input', ['Quiet part.wav', 'Loud part.mp3'].map((n) => path.join(dir, n)));
     await expect.poll(() => page.locator('.audio-merge-row').count(), { timeout: 120_000 }).toBe(2);
 
     const toggle = page.getByRole('button', { name: 'Sound options' });
@@ -62,7 +45,7 @@ describe('the sound options in the widget', () => {
     const href = (await result.locator('.audio-merge-download').getAttribute('href'))!;
     const download = await page.request.get(new URL(href, server.url).toString());
     expect(download.status()).toBe(200);
-    const file = path.join(work.dir, 'result.mp3');
+    const file = path.join(dir, 'result.mp3');
     await writeFile(file, await download.body());
 
     const pcm = await decodeFloat(file, RATE);
