@@ -23,14 +23,15 @@ export function createS3Storage(objects: ObjectStore, dataDir: string): S3Storag
     async put(ref, localPath) {
       // The local file goes once it is all read, while the server still stores the last bytes:
       // unlinking a 15 MB file took ~5 ms, on the way to every upload's and merge's answer.
-      let removed: Promise<void> | undefined;
-      try {
-        await objects.putFile(objectKey(ref), localPath, { whenRead: () => (removed = unlink(localPath)) });
-      } finally {
-        await removed?.catch(() => undefined);
-      }
+      // The unlink's failure, if any, is held until the object is complete, then thrown as before.
+      let removed: Promise<unknown> | undefined;
+      const removeOnceRead = () => {
+        removed = unlink(localPath).then(() => undefined, (err: unknown) => err ?? new Error('unlink failed'));
+      };
+      await objects.putFile(objectKey(ref), localPath, { whenRead: removeOnceRead });
       // Stored without the stream read to its end (an empty file): removed here.
-      if (!removed) await unlink(localPath);
+      const failed = await (removed ?? unlink(localPath));
+      if (failed) throw failed;
     },
     stat: (ref) => objects.head(objectKey(ref)),
     async read(ref, range) {
