@@ -40,7 +40,7 @@ describe('S3 objects', () => {
       await writeFile(file, content);
       const key = `${prefix}/uploads/big-${singlePutMax ?? 0}.mp3`;
 
-      expect(await store.putFile(key, file, 'audio/mpeg')).toEqual({ size: content.length });
+      expect(await store.putFile(key, file, { contentType: 'audio/mpeg' })).toEqual({ size: content.length });
       expect(await objects.head(key)).toMatchObject({ size: content.length });
       const whole = await objects.read(key);
       expect(whole?.size).toBe(content.length);

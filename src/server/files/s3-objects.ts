@@ -30,9 +30,15 @@ export interface ObjectRead {
   size: number;
 }
 
+export interface PutOptions {
+  contentType?: string;
+  /** Called once the last byte has been read from the file, while the server may still be storing it. */
+  whenRead?: () => void;
+}
+
 export interface ObjectStore {
   /** Stream the file at `localPath` to `key`; resolves once the object is complete. */
-  putFile(key: string, localPath: string, contentType?: string): Promise<{ size: number }>;
+  putFile(key: string, localPath: string, opts?: PutOptions): Promise<{ size: number }>;
   /** The object, or bytes start..end (inclusive) of it; undefined when there is none. */
   read(key: string, range?: { start: number; end: number }): Promise<ObjectRead | undefined>;
   /** The object's size and time, or undefined when there is none. */
@@ -78,16 +84,17 @@ export function createS3Objects(
 ): ObjectStore {
   const Bucket = cfg.bucket;
   return {
-    async putFile(key, localPath, contentType) {
+    async putFile(key, localPath, { contentType, whenRead }: PutOptions = {}) {
       const { size } = await stat(localPath);
+      const Body = createReadStream(localPath);
+      if (whenRead) Body.once('end', whenRead);
       if (size <= singlePutMaxBytes) {
-        const Body = createReadStream(localPath);
         await client.send(new PutObjectCommand({ Bucket, Key: key, Body, ContentType: contentType, ContentLength: size }));
         return { size };
       }
       const upload = new Upload({
         client,
-        params: { Bucket, Key: key, Body: createReadStream(localPath), ContentType: contentType, ContentLength: size },
+        params: { Bucket, Key: key, Body, ContentType: contentType, ContentLength: size },
         partSize: PART_SIZE,
         queueSize: QUEUE_SIZE,
         leavePartsOnError: false,

@@ -43,8 +43,9 @@ async function refuseIfInMerge(store: Store, item: ItemRow): Promise<void> {
 }
 
 export async function itemsRoutes(app: FastifyInstance, { store, files, config }: ItemsRouteDeps): Promise<void> {
-  // The store may hand back the same list while a session's items are unchanged: serialise it once.
-  const answers = new WeakMap<readonly ItemRow[], string>();
+  // The store may hand back the same list while a session's items are unchanged: serialise it
+  // once, to bytes, so each answer is one write with no encoding or length to work out again.
+  const answers = new WeakMap<readonly ItemRow[], Buffer>();
   const orderSchema = saveOrderSchema(config.maxFiles);
   app.post<{ Body: { appid: string } }>(
     '/app/merge/getDataJson',
@@ -55,7 +56,7 @@ export async function itemsRoutes(app: FastifyInstance, { store, files, config }
       const rows = await store.listItems(session.sid, request.body.appid, session.itemsVersion);
       let json = answers.get(rows);
       if (json === undefined) {
-        json = JSON.stringify(rows.map(toAudioItem));
+        json = Buffer.from(JSON.stringify(rows.map(toAudioItem)));
         answers.set(rows, json);
       }
       return reply.type('application/json; charset=utf-8').send(json);
