@@ -12,7 +12,7 @@ import { readMp4Audio } from '../mp4/read.js';
 import { writeMp4 } from '../mp4/write.js';
 import type { Tools } from '../types.js';
 import { encodeAacTimeline, feedOf, type PcmPart, type TimelineContext } from './aac-timeline.js';
-import { AAC_PRIMING, planChunks } from './aac-chunks.js';
+import { AAC_CODEC, AAC_PRIMING, planChunks } from './aac-chunks.js';
 
 const exec = promisify(execFile);
 const tools: Tools = { ...fixtureTools, ffmpegVersion: 'test' };
@@ -106,7 +106,7 @@ describe('parallel AAC encode of a PCM timeline', () => {
 
   it('feeds a chunk the byte ranges of the parts it spans, by their names in the scratch folder', () => {
     const parts = [100_000, 100_000, 150_000].map((samples, i) => ({ file: path.join(dir, `${i}.pcm`), samples }));
-    const [first, second] = planChunks(350_000, 2, 1);
+    const [first, second] = planChunks(350_000, 2, AAC_CODEC, 1);
     // The seam falls inside the middle part: both chunks read some of it.
     expect([first.feedEnd, second.feedStart].every((s) => s > 100_000 && s < 200_000)).toBe(true);
     expect(feedOf(parts, first, PCM)).toEqual({
