@@ -19,6 +19,13 @@ import { chunkFailure, encodeTimelines, type ChunkJob, type PcmPart, type Timeli
 
 /** LAME's encoder delay, as a LAME tag states it (the decoder adds its own 529). */
 const LAME_ENCODER_DELAY = ENCODE_DECODE_DELAY - DECODER_DELAY;
+/**
+ * Three chunks per encoder, not one: on a shared machine one encoder is often slowed by other
+ * work, and with one chunk each the merge waits for the slowest; with three the pool moves the
+ * last ones to whichever core is free (a chunk's pre-roll and start cost ~0.1 s of a minutes-long
+ * encode).
+ */
+const CHUNKS_PER_ENCODER = 3;
 /** Frames looked at either side of a seam for the reservoir bytes (a backstep spans fewer). */
 const RESERVOIR_FRAMES = 16;
 
@@ -114,6 +121,6 @@ export async function encodeMp3Timeline(
   onProgress?: (timeline: number, fractions: number[]) => void,
 ): Promise<Mp3Part[][]> {
   const codec = mp3Codec(pcm.sampleRate);
-  const encoded = await encodeTimelines(ctx, timelines, pcm, codec, (job) => encodeChunk(ctx, job, pcm, timelines[job.timeline][0].file), onProgress);
+  const encoded = await encodeTimelines(ctx, timelines, pcm, codec, (job) => encodeChunk(ctx, job, pcm, timelines[job.timeline][0].file), onProgress, CHUNKS_PER_ENCODER);
   return Promise.all(encoded.map((chunks, t) => joinParts(ctx, chunks, timelines[t].reduce((n, p) => n + p.samples, 0), codec.frame)));
 }

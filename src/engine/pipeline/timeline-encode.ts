@@ -74,7 +74,8 @@ export function chunkFailure(job: ChunkJob, codec: string) {
 
 /**
  * Encode each timeline (consecutive PCM parts at `pcm`'s shape), all chunks of all timelines in one
- * pool of `ctx.concurrency` encoders; per timeline, what `encode` made of each chunk, in order.
+ * pool of `ctx.concurrency` encoders (`chunksPerEncoder` chunks each, when the timeline is long
+ * enough); per timeline, what `encode` made of each chunk, in order.
  * `onProgress(t, fractions)` gives the fraction encoded of each part of timeline t. The PCM part
  * files are removed once encoded.
  */
@@ -85,8 +86,9 @@ export async function encodeTimelines<T>(
   codec: ChunkCodec,
   encode: (job: ChunkJob) => Promise<T>,
   onProgress?: (timeline: number, fractions: number[]) => void,
+  chunksPerEncoder = 1,
 ): Promise<T[][]> {
-  const plans = timelines.map((parts) => planChunks(parts.reduce((n, p) => n + p.samples, 0), ctx.concurrency, codec));
+  const plans = timelines.map((parts) => planChunks(parts.reduce((n, p) => n + p.samples, 0), ctx.concurrency * chunksPerEncoder, codec));
   const done = plans.map((chunks) => chunks.map(() => 0));
   const tasks = plans.flatMap((chunks, timeline) => chunks.map((chunk, index) => ({ timeline, index, chunk })));
   const report = (t: number) => onProgress?.(t, encodedFractions(timelines[t].map((p) => p.samples), plans[t], done[t]));
