@@ -1,4 +1,5 @@
-// Frames encoded elsewhere spliced between copied frames of a stream (a re-encoded crossfade).
+// Frames encoded elsewhere spliced between copied frames of a stream (a re-encoded crossfade), or
+// the frames of separate encodes joined (an MP3 timeline's chunks).
 // The spliced frames are encoded without the bit reservoir, so none reaches back into the copy
 // before them. The copy after them may: its first frames' main_data_begin points into bytes of the
 // frames they replaced. Those bytes are put at the end of the last spliced frame's main data, after
@@ -93,11 +94,12 @@ export function spliceBitRate(f: StreamFormat, nominalKbps: number, reservoir: n
 }
 
 /**
- * The last spliced frame (encoded without reservoir) with `reservoir` bytes at the end of its main
- * data: as it is when it has room after its own data, else at the lowest bit rate that has.
+ * A frame with `reservoir` bytes at the end of its main data: as it is when it has room after its
+ * own data, else at the lowest bit rate that has. A frame encoded with the reservoir has the first
+ * main_data_begin bytes of its data in the frames before it; only the rest lies in its own slot.
  */
 export function carryReservoir(frame: Uint8Array, reservoir: Uint8Array, f: StreamFormat): Buffer {
-  const own = ownDataBytes(frame, f);
+  const own = Math.max(0, ownDataBytes(frame, f) - mainDataBegin(frame, 0, f.version));
   const word = readWord(frame, 0);
   const h = parseFrameHeader(word);
   if (!h) throw new Error('internal: not a frame header');

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { AAC_FRAME, AAC_PRIMING, AAC_ROLL, encodedFractions, planChunks, rangesOf, runsOf, timelineFormat } from './aac-chunks.js';
+import { AAC_CODEC, AAC_FRAME, AAC_PRIMING, AAC_ROLL, encodedFractions, planChunks, rangesOf, runsOf, timelineFormat } from './aac-chunks.js';
 
 describe('AAC timeline chunks', () => {
   it('finds the runs of encoded inputs between copied ones', () => {
@@ -22,24 +22,45 @@ describe('AAC timeline chunks', () => {
 
   it('feeds each chunk real audio around it and keeps exactly the packets of its own samples', () => {
     const total = 100 * AAC_FRAME * 10 + 5;
-    const chunks = planChunks(total, 4, 1);
+    const chunks = planChunks(total, 4, AAC_CODEC, 1);
     chunks.forEach((c, k) => {
       expect(c.feedStart).toBe(Math.max(0, c.start - AAC_ROLL));
       expect(c.feedEnd).toBe(Math.min(total, c.end + AAC_ROLL));
       // Packet j of an encode fed from f decodes to f + (j - 1) * 1024 onward (one frame of priming).
       expect(c.feedStart + (c.firstPacket - 1) * AAC_FRAME).toBe(k === 0 ? -AAC_PRIMING : c.start);
       expect(c.priming).toBe(k === 0 ? AAC_PRIMING : 0);
-      if (k < chunks.length - 1) expect(c.packets! * AAC_FRAME).toBe(c.end - c.start + c.priming);
-      else expect(c.packets).toBeUndefined();
+      if (k < chunks.length - 1) expect(c.packets * AAC_FRAME).toBe(c.end - c.start + c.priming);
+      else expect(c.packets).toBe(Math.ceil((c.end - c.start) / AAC_FRAME));
+      expect(c.last).toBe(k === chunks.length - 1);
     });
   });
 
   it('keeps a short timeline in one chunk, and never makes more chunks than frames', () => {
     expect(planChunks(44100 * 5, 2)).toHaveLength(1);
     expect(planChunks(44100 * 30, 2)).toHaveLength(2);
-    expect(planChunks(3 * AAC_FRAME, 8, 1)).toHaveLength(3);
+    expect(planChunks(3 * AAC_FRAME, 8, AAC_CODEC, 1)).toHaveLength(3);
     const [only] = planChunks(500, 2);
-    expect(only).toMatchObject({ start: 0, end: 500, feedStart: 0, feedEnd: 500, firstPacket: 0, packets: undefined, priming: AAC_PRIMING });
+    expect(only).toMatchObject({ start: 0, end: 500, feedStart: 0, feedEnd: 500, firstPacket: 0, packets: 2, priming: AAC_PRIMING, last: true });
+  });
+
+  it('puts MP3 chunks on the frames of the output, whose first frame starts 1105 samples early', () => {
+    const mp3 = { frame: 1152, delay: 1105, roll: 2048 };
+    const total = 200 * 1152 + 300;
+    const chunks = planChunks(total, 3, mp3, 1);
+    expect(chunks).toHaveLength(3);
+    let frames = 0;
+    chunks.forEach((c, k) => {
+      // Kept frame 0 of chunk k is output frame `frames`: it decodes to timeline sample frames * 1152 - 1105.
+      expect(k === 0 ? -mp3.delay : c.start).toBe(frames * 1152 - mp3.delay);
+      // Its encode's frame j decodes to feedStart + j * 1152 - 1105: the kept ones start at the chunk.
+      if (k > 0) expect(c.feedStart + c.firstPacket * 1152 - mp3.delay).toBe(c.start);
+      if (k > 0) expect(c.start - c.feedStart).toBeGreaterThanOrEqual(mp3.roll);
+      if (k > 0) expect(c.start).toBe(chunks[k - 1].end);
+      frames += c.packets;
+    });
+    // The kept frames cover the timeline and its delay, with less than one frame of padding.
+    expect(frames * 1152 - mp3.delay - total).toBeGreaterThanOrEqual(0);
+    expect(frames * 1152 - mp3.delay - total).toBeLessThan(1152);
   });
 
   it('finds the byte ranges of the part files that hold a span of the timeline', () => {
@@ -52,7 +73,7 @@ describe('AAC timeline chunks', () => {
   });
 
   it('maps the chunks\' progress back to the inputs they hold', () => {
-    const chunks = planChunks(4 * AAC_FRAME, 2, 1);
+    const chunks = planChunks(4 * AAC_FRAME, 2, AAC_CODEC, 1);
     const lengths = [AAC_FRAME, 2 * AAC_FRAME, AAC_FRAME];
     expect(encodedFractions(lengths, chunks, [0, 0])).toEqual([0, 0, 0]);
     expect(encodedFractions(lengths, chunks, [AAC_FRAME * 2, AAC_FRAME])).toEqual([1, 1, 0]);

@@ -1,5 +1,5 @@
-// Pure: how a PCM timeline is cut into frame-aligned chunks that separate AAC encoders can encode
-// at once and whose packets join without a seam, and how their progress maps back to the inputs.
+// Pure: how a PCM timeline is cut into frame-aligned chunks that separate encoders (AAC, LAME) can
+// encode at once and whose frames join without a seam, and how their progress maps back to the inputs.
 import type { PcmFormat } from '../ffmpeg/transcode.js';
 import { isLosslessCodec } from './plan-output.js';
 
@@ -9,22 +9,36 @@ export const AAC_FRAME = 1024;
 export const AAC_PRIMING = 1024;
 /** Real audio fed before and after a chunk, so the encoder's state and overlap match its neighbours'. */
 export const AAC_ROLL = 2048;
+/** What the chunking needs of a codec: its frame, its delay, the real audio fed either side. */
+export interface ChunkCodec {
+  /** Samples per frame (packet). */
+  frame: number;
+  /** Where sample 0 of an encode's input lands in the decoder's output of its frames. */
+  delay: number;
+  /** Pre-roll and post-roll of real audio (at least; the pre-roll is rounded to put the chunk on a frame). */
+  roll: number;
+}
+
+export const AAC_CODEC: ChunkCodec = { frame: AAC_FRAME, delay: AAC_PRIMING, roll: AAC_ROLL };
+
 /** A chunk shorter than this (about 12 s at 44.1 kHz) costs more in process start than it saves. */
 export const MIN_CHUNK_FRAMES = 512;
 
-export interface AacChunk {
+export interface Chunk {
   /** The chunk's own samples of the timeline: [start, end). */
   start: number;
   end: number;
   /** What its encoder is fed: [feedStart, feedEnd), the chunk plus pre-roll and post-roll. */
   feedStart: number;
   feedEnd: number;
-  /** The first packet of its encode that is kept. */
+  /** The first packet (frame) of its encode that is kept. */
   firstPacket: number;
-  /** How many packets are kept; undefined for the last chunk, which keeps the rest (the padding). */
-  packets?: number;
-  /** Samples of priming ahead of the kept audio (only the first chunk keeps it). */
+  /** How many packets are kept: those whose decoded output covers the chunk. */
+  packets: number;
+  /** Samples of the codec's delay ahead of the kept audio (only the first chunk keeps it). */
   priming: number;
+  /** The timeline's last chunk (the AAC route keeps its encode's every packet to the end). */
+  last: boolean;
 }
 
 /** The consecutive runs of `true` in `flags`, as lists of indexes. */
@@ -40,26 +54,34 @@ export function runsOf(flags: readonly boolean[]): number[][] {
 }
 
 /**
- * `count` chunks of nearly equal length (fewer when the timeline is short), every boundary on a
- * frame. Packet j of an encode fed from sample f decodes to f + (j - 1) * 1024 .. f + j * 1024,
- * so a chunk keeps packets (start - feedStart) / 1024 + 1 onward; the first keeps packet 0 too.
+ * `count` chunks of nearly equal length (fewer when the timeline is short). Frame j of an encode
+ * fed from sample f decodes to f + j * frame - delay onward, so the seams lie where the output's
+ * frames do (whole frames after the first chunk's delay), each next chunk's pre-roll is rounded to
+ * put its start on a frame of its own encode, and a chunk keeps the frames that cover its samples.
  */
-export function planChunks(total: number, count: number, minFrames = MIN_CHUNK_FRAMES): AacChunk[] {
-  const frames = Math.max(1, Math.ceil(total / AAC_FRAME));
+export function planChunks(total: number, count: number, codec: ChunkCodec = AAC_CODEC, minFrames = MIN_CHUNK_FRAMES): Chunk[] {
+  const { frame: size, delay } = codec;
+  const lead = delay % size; // a seam lies this many samples before a frame of the timeline
+  const preroll = Math.ceil((codec.roll + delay) / size) * size - delay;
+  const frames = Math.max(1, Math.ceil(total / size));
   const n = Math.max(1, Math.min(Math.floor(count) || 1, Math.floor(frames / minFrames) || 1));
-  const chunks: AacChunk[] = [];
+  const chunks: Chunk[] = [];
   let frame = 0;
   for (let k = 0; k < n; k++) {
     const take = Math.floor(frames / n) + (k < frames % n ? 1 : 0);
-    const start = frame * AAC_FRAME;
+    const start = k === 0 ? 0 : frame * size - lead;
     frame += take;
     const last = k === n - 1;
-    const end = last ? total : frame * AAC_FRAME;
-    const feedStart = Math.max(0, start - AAC_ROLL);
-    const feedEnd = Math.min(total, end + AAC_ROLL);
-    const firstPacket = k === 0 ? 0 : (start - feedStart) / AAC_FRAME + 1;
-    const packets = last ? undefined : take + (k === 0 ? 1 : 0);
-    chunks.push({ start, end, feedStart, feedEnd, firstPacket, packets, priming: k === 0 ? AAC_PRIMING : 0 });
+    const end = last ? total : frame * size - lead;
+    let back = k === 0 ? 0 : preroll;
+    while (back > start) back -= size; // the timeline's first samples: a shorter pre-roll, still on a frame
+    const priming = k === 0 ? delay : 0;
+    chunks.push({
+      start, end, feedStart: start - back, feedEnd: Math.min(total, end + codec.roll),
+      firstPacket: k === 0 ? 0 : (back + delay) / size,
+      packets: Math.ceil((end - start + priming) / size),
+      priming, last,
+    });
   }
   return chunks;
 }
@@ -88,7 +110,7 @@ export function rangesOf(lengths: readonly number[], from: number, to: number, b
  * Per input (of `lengths` samples, laid end to end), the fraction encoded so far, given how many
  * samples of each chunk's own range its encoder has passed.
  */
-export function encodedFractions(lengths: readonly number[], chunks: readonly AacChunk[], done: readonly number[]): number[] {
+export function encodedFractions(lengths: readonly number[], chunks: readonly Chunk[], done: readonly number[]): number[] {
   let at = 0;
   return lengths.map((n) => {
     const from = at;

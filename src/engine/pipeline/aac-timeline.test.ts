@@ -1,20 +1,18 @@
-import { execFile } from 'node:child_process';
-import { mkdir, readdir, writeFile } from 'node:fs/promises';
+import { mkdir, readdir } from 'node:fs/promises';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempDir, tools as fixtureTools } from '../../../test/support/audio-fixtures.js';
 import { isRunning } from '../../../test/support/processes.js';
+import { decodeLeft, sineParts, windowErrors } from '../../../test/support/sine-timeline.js';
 import { AbortError } from '../errors.js';
 import { spawnRunner } from '../ffmpeg/runner.js';
 import type { PcmTarget } from '../ffmpeg/transcode.js';
 import { readMp4Audio } from '../mp4/read.js';
 import { writeMp4 } from '../mp4/write.js';
 import type { Tools } from '../types.js';
-import { encodeAacTimeline, feedOf, type PcmPart, type TimelineContext } from './aac-timeline.js';
-import { AAC_PRIMING, planChunks } from './aac-chunks.js';
+import { encodeAacTimeline, feedOf, type TimelineContext } from './aac-timeline.js';
+import { AAC_CODEC, AAC_PRIMING, planChunks } from './aac-chunks.js';
 
-const exec = promisify(execFile);
 const tools: Tools = { ...fixtureTools, ffmpegVersion: 'test' };
 const RATE = 44100;
 const PCM: PcmTarget = { sampleRate: RATE, channels: 2, sampleFormat: 's16le' };
@@ -31,39 +29,6 @@ function context(dir: string, signal = new AbortController().signal, abort = () 
   };
 }
 
-/** A 997 Hz sine at an eighth of full scale (louder, this encoder's own errors on a pure tone grow), stereo 16-bit, cut into part files of these lengths (sample frames). */
-async function sineParts(dir: string, lengths: number[]): Promise<{ parts: PcmPart[]; samples: Float32Array }> {
-  const total = lengths.reduce((a, b) => a + b, 0);
-  const all = new Int16Array(total * 2);
-  for (let t = 0; t < total; t++) all[2 * t] = all[2 * t + 1] = Math.round(4096 * Math.sin((2 * Math.PI * 997 * t) / RATE));
-  const parts: PcmPart[] = [];
-  let at = 0;
-  for (const [i, n] of lengths.entries()) {
-    const file = path.join(dir, `part-${i}.pcm`);
-    await writeFile(file, all.subarray(2 * at, 2 * (at + n)));
-    parts.push({ file, samples: n, input: i });
-    at += n;
-  }
-  return { parts, samples: Float32Array.from({ length: total }, (_, t) => all[2 * t] / 32768) };
-}
-
-async function decodeLeft(file: string): Promise<Float32Array> {
-  const { stdout } = await exec(tools.ffmpeg, ['-v', 'error', '-i', file, '-af', 'pan=mono|c0=c0', '-f', 'f32le', '-'], { encoding: 'buffer', maxBuffer: 256 << 20 });
-  const buf = Buffer.from(stdout as Buffer);
-  return new Float32Array(buf.buffer, buf.byteOffset, buf.length / 4);
-}
-
-/** The largest difference in each window of 1024 samples. */
-function windowErrors(a: Float32Array, b: Float32Array, n: number): number[] {
-  const errs: number[] = [];
-  for (let w = 0; w + 1024 <= n; w += 1024) {
-    let m = 0;
-    for (let t = w; t < w + 1024; t++) m = Math.max(m, Math.abs(a[t] - b[t]));
-    errs.push(m);
-  }
-  return errs;
-}
-
 describe('parallel AAC encode of a PCM timeline', () => {
   let dir: string;
   let cleanup: () => Promise<void>;
@@ -78,7 +43,7 @@ describe('parallel AAC encode of a PCM timeline', () => {
 
   it('joins three chunk encodes into one stream that decodes to the timeline, with no click at the seams', async () => {
     // 40 s in three part files whose joins fall inside frames: three chunks of about 13 s.
-    const { parts, samples } = await sineParts(dir, [RATE * 13 + 311, RATE * 11 + 5, RATE * 16 + 17]);
+    const { parts, samples } = await sineParts(dir, RATE, [RATE * 13 + 311, RATE * 11 + 5, RATE * 16 + 17]);
     const total = samples.length;
     const [encoded] = await encodeAacTimeline(context(dir), [parts], PCM);
     expect(encoded).toHaveLength(3);
@@ -90,7 +55,7 @@ describe('parallel AAC encode of a PCM timeline', () => {
     expect(audio.audioSamples).toBe(total);
     expect(audio.sizes.length).toBeLessThanOrEqual(Math.ceil((total + AAC_PRIMING) / 1024) + 1);
 
-    const decoded = await decodeLeft(out);
+    const decoded = await decodeLeft(tools, out);
     const errs = windowErrors(decoded, samples, total - 2048);
     const seams = [1, 2].map((k) => encoded.slice(0, k).reduce((n, p) => n + p.audio.audioSamples, 0));
     const nearSeam = (w: number) => seams.some((s) => Math.abs(w * 1024 + 512 - s) <= 2048);
@@ -106,7 +71,7 @@ describe('parallel AAC encode of a PCM timeline', () => {
 
   it('feeds a chunk the byte ranges of the parts it spans, by their names in the scratch folder', () => {
     const parts = [100_000, 100_000, 150_000].map((samples, i) => ({ file: path.join(dir, `${i}.pcm`), samples }));
-    const [first, second] = planChunks(350_000, 2, 1);
+    const [first, second] = planChunks(350_000, 2, AAC_CODEC, 1);
     // The seam falls inside the middle part: both chunks read some of it.
     expect([first.feedEnd, second.feedStart].every((s) => s > 100_000 && s < 200_000)).toBe(true);
     expect(feedOf(parts, first, PCM)).toEqual({
@@ -117,7 +82,7 @@ describe('parallel AAC encode of a PCM timeline', () => {
   });
 
   it('stops every encoder when cancelled and says so', async () => {
-    const { parts } = await sineParts(dir, [RATE * 20, RATE * 20]);
+    const { parts } = await sineParts(dir, RATE, [RATE * 20, RATE * 20]);
     const controller = new AbortController();
     const pids: number[] = [];
     const ctx = {

@@ -102,9 +102,9 @@ async function runRoute(job: Job): Promise<{ plan: OutputPlan; result: RouteResu
   const ctx: RouteContext = {
     ...job, probed, plan, tools, runner: opts.runner, concurrency, tracker, meta, chapters: chapterMaker(job, probed),
     sound,
-    // Decoded inputs take their gap as silence in the decode wherever the route encodes decodes
-    // (the MP4 route's timelines too); copied MP3 and AAC take it as silent frames or packets.
-    gapInDecode: mixing || plan.route === 'pcm-encode' || plan.route === 'mp4-packets',
+    // Decoded inputs take their gap as silence in the decode (every route encodes decodes, the MP3
+    // and MP4 routes as timelines); copied MP3 and AAC take it as silent frames or packets.
+    gapInDecode: true,
   };
   const route = mixing ? mixedRoute : splicesFades(plan, soundOptions) ? mp3FadeRoute : ROUTES[routeOf(job.format)];
   const result = await route(ctx);

@@ -1,16 +1,18 @@
-// MP3 output: matching MP3s copied frame by frame, the rest encoded with LAME in parallel, all
-// joined behind one ID3v2.3 tag (chapters, cover) and one Info frame with the gapless counts.
-import path from 'node:path';
+// MP3 output: matching MP3s copied frame by frame; every run of the others (consecutive inputs
+// that are encoded) decoded to PCM and encoded as one timeline in parallel chunks by LAME
+// (mp3-timeline.ts), so a run brings one LAME delay and less than one frame of padding however many
+// inputs it holds. All joined behind one ID3v2.3 tag (chapters, cover) and one Info frame with the
+// gapless counts. Chapter starts are counted frames, delays and decoded samples.
 import { InputError } from '../errors.js';
-import { transcodeToMp3 } from '../ffmpeg/transcode.js';
 import { buildId3v23 } from '../mp3/id3-write.js';
 import { joinMp3, type JoinPart } from '../mp3/join.js';
-import { scanMp3 } from '../mp3/scan.js';
 import type { Chapter } from './chapters.js';
 import { outputError } from './merge-output.js';
 import type { OutputMeta } from './meta.js';
-import { partJob, perInput, type RouteContext, type RouteResult } from './route.js';
+import { encodeMp3Timeline } from './mp3-timeline.js';
+import type { RouteContext, RouteResult } from './route.js';
 import { framesPerInput, soundParts } from './route-mp3-sound.js';
+import { encodeRuns } from './timeline-encode.js';
 
 /** LAME's encoder delay: what our own encodes carry, and the best guess for an MP3 without a LAME tag. */
 export const LAME_DELAY = 576;
@@ -20,19 +22,6 @@ export interface Mp3Part extends JoinPart {
   delay: number;
   /** Samples of padding after it (for the LAME tag, when it is the last part). */
   padding: number;
-}
-
-async function encodePart(ctx: RouteContext, i: number): Promise<Mp3Part> {
-  const file = path.join(await ctx.scratch(), `${i}.mp3`);
-  const { plan } = ctx;
-  await transcodeToMp3(partJob(ctx, i, file, { sampleRate: plan.sampleRate, channels: plan.channels, bitRateKbps: plan.bitRateKbps! }));
-  const outcome = await scanMp3(file, { signal: ctx.signal });
-  if (!outcome.ok) throw new InputError(ctx.names[i], `re-encoded audio is unreadable (${outcome.reason})`, i, 'reencode-failed');
-  const s = outcome.scan;
-  // With --trim-silence the encode holds only the kept stretch.
-  const seconds = ctx.sound?.inputs[i].durationSeconds ?? ctx.probed[i].result.durationSeconds;
-  const samples = Math.round(seconds * plan.sampleRate);
-  return { file, scan: s, delay: LAME_DELAY, padding: Math.max(0, s.frames * s.samplesPerFrame - LAME_DELAY - samples) };
 }
 
 function copiedPart(ctx: RouteContext, i: number): Mp3Part {
@@ -62,15 +51,39 @@ export function id3Of(meta: OutputMeta, chapters: Chapter[]): Buffer {
   return buildId3v23({ title: meta.title, artist: meta.artist, album: meta.album, cover: meta.cover, chapters: ms });
 }
 
+/**
+ * Each input's parts before the sound options: a copied input its own frames, the last input of a
+ * run the run's chunks, the others none. Where each input's audio starts, counted from the start of
+ * the parts it lies in: the part's delay, and in a run LAME's delay plus the samples before it.
+ */
+async function inputParts(ctx: RouteContext): Promise<{ groups: Mp3Part[][]; delays: number[] }> {
+  const runs = await encodeRuns(ctx, (timelines, pcm, onProgress) => encodeMp3Timeline(ctx, timelines, pcm, onProgress));
+  const groups: Mp3Part[][] = ctx.inputs.map(() => []);
+  const delays: number[] = ctx.inputs.map(() => 0);
+  ctx.inputs.forEach((_, i) => {
+    const run = runs.get(i);
+    if (run) {
+      let offset = run.parts[0].delay;
+      run.samples.forEach((n, j) => {
+        delays[i + j] = offset;
+        offset += n;
+      });
+      // The run's frames count for its last input, so the others' starts are frames before the run plus their offsets.
+      groups[i + run.samples.length - 1] = run.parts;
+    } else if (ctx.plan.copy[i]) groups[i] = [copiedPart(ctx, i)];
+  });
+  return { groups, delays };
+}
+
 export async function mp3Route(ctx: RouteContext): Promise<RouteResult> {
   const { plan, meta } = ctx;
-  const made = await perInput(ctx, plan.transcoded, (i) => encodePart(ctx, i));
-  const inputParts = ctx.inputs.map((_, i) => made.get(i) ?? copiedPart(ctx, i));
-  const { parts, owner } = await soundParts(ctx, inputParts);
+  const { groups, delays: own } = await inputParts(ctx);
+  const { parts, owner } = await soundParts(ctx, groups);
   const last = parts[parts.length - 1];
   const spf = parts[0].scan.samplesPerFrame;
-  const delays = inputParts.map((_, i) => parts[owner.indexOf(i)].delay);
-  const timeline = (frames: number[]) => mp3Starts(framesPerInput(frames, owner, inputParts.length), delays, spf, plan.sampleRate, last.padding);
+  // A shaped copy (trimmed to whole frames) starts with its audio: its delay is its part's.
+  const delays = own.map((d, i) => (plan.copy[i] ? parts[owner.indexOf(i)].delay : d));
+  const timeline = (frames: number[]) => mp3Starts(framesPerInput(frames, owner, groups.length), delays, spf, plan.sampleRate, last.padding);
   let chapters: Chapter[] = [];
   const id3 = (frames: number[]) => {
     const t = timeline(frames);

@@ -5,38 +5,14 @@
 // an encoded one it is silence in its decode. Chapter starts are counted packets, priming and
 // decoded samples.
 import { InputError } from '../errors.js';
-import type { PcmTarget } from '../ffmpeg/transcode.js';
 import { Mp4Error, type Mp4Audio } from '../mp4/read.js';
 import { mp4PartStarts, sameStream, writeMp4, type Mp4Part } from '../mp4/write.js';
-import { runsOf, timelineFormat } from './aac-chunks.js';
 import { encodeAacTimeline } from './aac-timeline.js';
 import { outputError } from './merge-output.js';
 import type { Chapter } from './chapters.js';
 import type { RouteContext, RouteResult } from './route.js';
 import { gapPart } from './route-mp4-sound.js';
-import { decodeAll } from './route-pcm.js';
-
-/**
- * Decoding is about a tenth of a decode-and-AAC-encode of the same audio on this ffmpeg (5 min of
- * MP3: 0.27 s to decode, 2.4 s to encode): an encoded input's progress is that share, then its encode.
- */
-export const DECODE_SHARE = 0.1;
-
-/** Every run of encoded inputs, decoded then encoded as one timeline each: the parts per run's first input. */
-async function encodeRuns(ctx: RouteContext): Promise<Map<number, { parts: Mp4Part[]; samples: number[] }>> {
-  const { plan, tracker } = ctx;
-  const runs = runsOf(plan.copy.map((c) => !c));
-  const all = runs.flat();
-  if (all.length === 0) return new Map();
-  const pcm: PcmTarget = { sampleRate: plan.sampleRate, channels: plan.channels, sampleFormat: timelineFormat(all.map((i) => ctx.probed[i].result), ctx.sound !== undefined) };
-  const { files, samples } = await decodeAll(ctx, pcm, all, (i, f) => tracker.transcode(i, f * DECODE_SHARE));
-  let at = 0;
-  const timelines = runs.map((run) => run.map((input) => ({ file: files[at], samples: samples[at++], input })));
-  const encoded = await encodeAacTimeline(ctx, timelines, pcm, (t, fractions) =>
-    fractions.forEach((f, j) => tracker.transcode(runs[t][j], DECODE_SHARE + f * (1 - DECODE_SHARE))),
-  );
-  return new Map(runs.map((run, t) => [run[0], { parts: encoded[t], samples: timelines[t].map((p) => p.samples) }]));
-}
+import { encodeRuns } from './timeline-encode.js';
 
 function copiedPart(ctx: RouteContext, i: number): Mp4Part {
   const audio = ctx.probed[i].mp4;
@@ -51,7 +27,7 @@ function checkOneStream(ctx: RouteContext, audios: Mp4Audio[], owner: number[]):
 }
 
 export async function mp4Route(ctx: RouteContext): Promise<RouteResult> {
-  const runs = await encodeRuns(ctx);
+  const runs = await encodeRuns(ctx, (timelines, pcm, onProgress) => encodeAacTimeline(ctx, timelines, pcm, onProgress));
   const gap = await gapPart(ctx);
   // Parts in output order, the input each belongs to (a run's chunks to its first input, a gap
   // to the input before it), and per input the part its audio starts in and how far into it.
