@@ -17,10 +17,9 @@ Inputs may be any audio ffmpeg decodes (mp3, wav, flac, ogg/vorbis, opus, m4a/aa
 sample rate and channel count, mixed freely. Nothing is re-encoded that can be copied:
   mp3        MP3 inputs of the output's rate and channels are joined frame by frame; the output
              takes the rate and channels most MP3 inputs share (44.1 kHz stereo when none)
-  m4b, m4a   AAC (in MP4) inputs of the output's rate and channels are copied packet for packet
-             (In both, each run of the other inputs is decoded and encoded as one stream, in
-             chunks encoded in parallel (one per core) that join seamlessly, so the output lasts
-             what the inputs do.)
+  m4b, m4a   AAC (in MP4) inputs of the output's rate and channels are copied packet for packet;
+             in both, each run of the other inputs is encoded as one stream, in parallel chunks
+             (one per core) that join seamlessly, so the output lasts what the inputs do
   opus, ogg  every input is decoded and the whole encoded once (Opus at 48 kHz)
   flac, wav  every decoded sample is kept; bit depth is the highest of the inputs (16 or 24)
 
