@@ -7,7 +7,7 @@ import { transcodeToAac, type PcmTarget } from '../ffmpeg/transcode.js';
 import { Mp4Error, readMp4Audio, type Mp4Audio } from '../mp4/read.js';
 import type { Mp4Part } from '../mp4/write.js';
 import { AAC_CODEC, AAC_PRIMING, type Chunk } from './aac-chunks.js';
-import { chunkFailure, encodeTimelines, type ChunkJob, type PcmPart, type TimelineContext } from './timeline-encode.js';
+import { chunkFailure, chunkTranscodeJob, encodeTimelines, type ChunkJob, type PcmPart, type TimelineContext } from './timeline-encode.js';
 
 export { feedOf, type PcmPart, type TimelineContext } from './timeline-encode.js';
 
@@ -28,21 +28,7 @@ export function keptPackets(audio: Mp4Audio, chunk: Chunk): Mp4Audio {
 
 async function encodeChunk(ctx: TimelineContext, job: ChunkJob, pcm: PcmTarget, first: string): Promise<Mp4Part> {
   const file = path.join(await ctx.scratch(), `aac-${job.timeline}-${job.index}.m4a`);
-  await transcodeToAac({
-    input: first,
-    output: file,
-    target: { sampleRate: pcm.sampleRate, channels: pcm.channels, bitRateKbps: ctx.plan.bitRateKbps! },
-    raw: pcm,
-    url: job.url,
-    cwd: job.cwd,
-    durationSeconds: job.feedSeconds,
-    tools: ctx.tools,
-    runner: ctx.runner,
-    signal: ctx.signal,
-    onProgress: job.onProgress,
-    displayName: job.name,
-    index: job.owner,
-  }).catch(chunkFailure(job, 'AAC'));
+  await transcodeToAac(chunkTranscodeJob(ctx, job, pcm, first, file)).catch(chunkFailure(job, 'AAC'));
   try {
     return { file, audio: keptPackets(readMp4Audio(file), job.chunk) };
   } catch (err) {

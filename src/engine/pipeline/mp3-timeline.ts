@@ -15,7 +15,7 @@ import type { ChunkCodec } from './aac-chunks.js';
 import { DECODER_DELAY, ENCODE_DECODE_DELAY } from './fade-splice.js';
 import { mpegVersionFor } from './plan.js';
 import type { Mp3Part } from './route-mp3.js';
-import { chunkFailure, encodeTimelines, type ChunkJob, type PcmPart, type TimelineContext } from './timeline-encode.js';
+import { chunkFailure, chunkTranscodeJob, encodeTimelines, type ChunkJob, type PcmPart, type TimelineContext } from './timeline-encode.js';
 
 /** LAME's encoder delay, as a LAME tag states it (the decoder adds its own 529). */
 const LAME_ENCODER_DELAY = ENCODE_DECODE_DELAY - DECODER_DELAY;
@@ -56,21 +56,7 @@ const copies = (frames: Buffer[]) => frames.map((f) => Buffer.from(f));
 async function encodeChunk(ctx: TimelineContext, job: ChunkJob, pcm: PcmTarget, first: string): Promise<EncodedChunk> {
   const dir = await ctx.scratch();
   const encoded = path.join(dir, `mp3-${job.timeline}-${job.index}.mp3`);
-  await transcodeToMp3({
-    input: first,
-    output: encoded,
-    target: { sampleRate: pcm.sampleRate, channels: pcm.channels, bitRateKbps: ctx.plan.bitRateKbps! },
-    raw: pcm,
-    url: job.url,
-    cwd: job.cwd,
-    durationSeconds: job.feedSeconds,
-    tools: ctx.tools,
-    runner: ctx.runner,
-    signal: ctx.signal,
-    onProgress: job.onProgress,
-    displayName: job.name,
-    index: job.owner,
-  }).catch(chunkFailure(job, 'MP3'));
+  await transcodeToMp3(chunkTranscodeJob(ctx, job, pcm, first, encoded)).catch(chunkFailure(job, 'MP3'));
   const bytes = await readFile(encoded);
   const format = streamFormat(bytes);
   const frames = splitFrames(bytes, format);

@@ -6,7 +6,7 @@
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import { InputError } from '../errors.js';
-import type { PcmTarget } from '../ffmpeg/transcode.js';
+import type { PcmTarget, TranscodeJob } from '../ffmpeg/transcode.js';
 import { encodedFractions, planChunks, rangesOf, runsOf, timelineFormat, type Chunk, type ChunkCodec } from './aac-chunks.js';
 import { runPool } from './pool.js';
 import type { RouteContext } from './route.js';
@@ -69,6 +69,25 @@ export function chunkFailure(job: ChunkJob, codec: string) {
   return (err: unknown): never => {
     if (err instanceof InputError && job.owner === undefined) throw new Error(`the ${codec} encode of the joined audio failed (${err.reason})`, { cause: err });
     throw err;
+  };
+}
+
+/** The transcode of one chunk to `output`: the chunk's byte ranges of the PCM parts, named for its input. */
+export function chunkTranscodeJob(ctx: TimelineContext, job: ChunkJob, pcm: PcmTarget, first: string, output: string): TranscodeJob {
+  return {
+    input: first,
+    output,
+    target: { sampleRate: pcm.sampleRate, channels: pcm.channels, bitRateKbps: ctx.plan.bitRateKbps! },
+    raw: pcm,
+    url: job.url,
+    cwd: job.cwd,
+    durationSeconds: job.feedSeconds,
+    tools: ctx.tools,
+    runner: ctx.runner,
+    signal: ctx.signal,
+    onProgress: job.onProgress,
+    displayName: job.name,
+    index: job.owner,
   };
 }
 
