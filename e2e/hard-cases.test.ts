@@ -5,7 +5,7 @@ import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeTone, tempDir } from '../test/support/audio-fixtures.js';
-import { build, launchBrowser, SCREENSHOTS, startServer, type RunningServer } from './harness.js';
+import { afterQueuedTimers, build, launchBrowser, SCREENSHOTS, startServer, type RunningServer } from './harness.js';
 
 let server: RunningServer;
 let browser: Browser;
@@ -179,6 +179,7 @@ describe('the widget when things go wrong', () => {
       await page.locator('.audio-merge-row', { hasText: 'a.wav' }).focus();
       await page.keyboard.press('Space');
       await poll(() => page.locator('[aria-live]').allTextContents()).toContainEqual(expect.stringContaining('Picked up a.wav'));
+      await afterQueuedTimers(page);
       await page.keyboard.press('ArrowDown');
       await poll(() => page.locator('[aria-live]').allTextContents()).toContainEqual(expect.stringContaining('moved to position 2'));
       await page.keyboard.press('Space');

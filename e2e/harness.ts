@@ -140,3 +140,13 @@ export function onePageRun(prefix: string, makeInputs: (dir: string) => Promise<
     return run;
   };
 }
+
+/**
+ * Wait until the page has run the timers already queued. dnd-kit's keyboard sensor starts
+ * listening for arrow keys in a zero-delay timer after a row is lifted, and the announcement of
+ * the lift can come first: a key pressed in between would be lost (nobody types that fast; a
+ * test does, on a loaded machine). A zero-delay timer queued now runs after that one.
+ */
+export function afterQueuedTimers(page: Page): Promise<void> {
+  return page.evaluate(() => new Promise<void>((resolve) => setTimeout(resolve, 0)));
+}

@@ -6,7 +6,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeTone, tempDir } from '../test/support/audio-fixtures.js';
 import { childrenNamed, waitUntilGone } from '../test/support/processes.js';
-import { build, launchBrowser, SCREENSHOTS, startServer, type RunningServer } from './harness.js';
+import { afterQueuedTimers, build, launchBrowser, SCREENSHOTS, startServer, type RunningServer } from './harness.js';
 
 const INTERRUPTED = 'The server restarted while this merge was running; please press make again';
 
@@ -164,12 +164,14 @@ describe('a person is never stuck', () => {
     await page.getByRole('listitem', { name: /^n02\.wav/ }).focus();
     await page.keyboard.press('Space');
     await poll(spoken).toContainEqual(expect.stringContaining('Picked up n02.wav'));
+    await afterQueuedTimers(page);
     await page.keyboard.press('End');
     await poll(spoken).toContainEqual(expect.stringContaining('n02.wav was moved to position 12 of 12'));
     await page.keyboard.press('Space');
     await poll(async () => (await rowNames(page)).at(-1)).toBe('n02.wav');
     await page.keyboard.press('Space');
     await poll(spoken).toContainEqual(expect.stringContaining('Picked up n02.wav. It is at position 12'));
+    await afterQueuedTimers(page);
     await page.keyboard.press('Home');
     await poll(spoken).toContainEqual(expect.stringContaining('n02.wav was moved to position 1 of 12'));
     await page.keyboard.press('Space');

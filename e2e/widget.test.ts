@@ -5,7 +5,7 @@ import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decodePcm, dominantFrequency, ffprobeJson, makeTone, tempDir } from '../test/support/audio-fixtures.js';
-import { build, launchBrowser, SCREENSHOTS, startServer, type RunningServer } from './harness.js';
+import { afterQueuedTimers, build, launchBrowser, SCREENSHOTS, startServer, type RunningServer } from './harness.js';
 
 const TONE_SECONDS = 4;
 const TONES = [
@@ -93,6 +93,7 @@ describe('the widget in a real browser against the real server', () => {
     await poll(() => page.locator('[aria-live]').allTextContents()).toContainEqual(
       expect.stringContaining('Picked up low tone.wav'),
     );
+    await afterQueuedTimers(page);
     await page.locator('#audio-merge-tool').screenshot({ path: path.join(SCREENSHOTS, 'keyboard-lifted.png') });
     await page.keyboard.press('ArrowDown');
     await poll(() => page.locator('[aria-live]').allTextContents()).toContainEqual(
