@@ -4,7 +4,7 @@ import { execFile } from 'node:child_process';
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import type { PcmPart } from '../../src/engine/pipeline/timeline-encode.js';
+import type { PcmPart, TimelineContext } from '../../src/engine/pipeline/timeline-encode.js';
 import type { Tools } from '../../src/engine/types.js';
 
 const exec = promisify(execFile);
@@ -42,3 +42,17 @@ export function windowErrors(a: Float32Array, b: Float32Array, n: number): numbe
   return errs;
 }
 
+
+/** A timeline encode's context for three encoded inputs at 44.1 kHz stereo, 128 kb/s, in `dir`. */
+export function timelineContext(dir: string, tools: Tools, output: 'mp3' | 'm4a', signal = new AbortController().signal, abort = () => {}): TimelineContext {
+  const route = output === 'mp3' ? 'mp3-frames' : 'mp4-packets';
+  return {
+    scratch: () => Promise.resolve(dir),
+    names: ['one', 'two', 'three'],
+    plan: { format: output, route, sampleRate: 44100, channels: 2, bitRateKbps: 128, copy: [false, false, false], transcoded: [0, 1, 2] },
+    tools,
+    signal,
+    abort,
+    concurrency: 3,
+  };
+}

@@ -3,31 +3,19 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempDir, tools as fixtureTools } from '../../../test/support/audio-fixtures.js';
 import { isRunning } from '../../../test/support/processes.js';
-import { decodeLeft, sineParts, windowErrors } from '../../../test/support/sine-timeline.js';
+import { decodeLeft, sineParts, windowErrors, timelineContext } from '../../../test/support/sine-timeline.js';
 import { AbortError } from '../errors.js';
 import { spawnRunner } from '../ffmpeg/runner.js';
 import type { PcmTarget } from '../ffmpeg/transcode.js';
 import { readMp4Audio } from '../mp4/read.js';
 import { writeMp4 } from '../mp4/write.js';
 import type { Tools } from '../types.js';
-import { encodeAacTimeline, feedOf, type TimelineContext } from './aac-timeline.js';
+import { encodeAacTimeline, feedOf } from './aac-timeline.js';
 import { AAC_CODEC, AAC_PRIMING, planChunks } from './aac-chunks.js';
 
 const tools: Tools = { ...fixtureTools, ffmpegVersion: 'test' };
 const RATE = 44100;
 const PCM: PcmTarget = { sampleRate: RATE, channels: 2, sampleFormat: 's16le' };
-
-function context(dir: string, signal = new AbortController().signal, abort = () => {}): TimelineContext {
-  return {
-    scratch: () => Promise.resolve(dir),
-    names: ['one', 'two', 'three'],
-    plan: { format: 'm4a', route: 'mp4-packets', sampleRate: RATE, channels: 2, bitRateKbps: 128, copy: [false, false, false], transcoded: [0, 1, 2] },
-    tools,
-    signal,
-    abort,
-    concurrency: 3,
-  };
-}
 
 describe('parallel AAC encode of a PCM timeline', () => {
   let dir: string;
@@ -45,7 +33,7 @@ describe('parallel AAC encode of a PCM timeline', () => {
     // 40 s in three part files whose joins fall inside frames: three chunks of about 13 s.
     const { parts, samples } = await sineParts(dir, RATE, [RATE * 13 + 311, RATE * 11 + 5, RATE * 16 + 17]);
     const total = samples.length;
-    const [encoded] = await encodeAacTimeline(context(dir), [parts], PCM);
+    const [encoded] = await encodeAacTimeline(timelineContext(dir, tools, 'm4a'), [parts], PCM);
     expect(encoded).toHaveLength(3);
     const out = path.join(dir, 'joined.m4a');
     await writeMp4(encoded, out, { brand: 'M4A ', chapters: [], tags: {} });
@@ -86,7 +74,7 @@ describe('parallel AAC encode of a PCM timeline', () => {
     const controller = new AbortController();
     const pids: number[] = [];
     const ctx = {
-      ...context(dir, controller.signal, () => controller.abort()),
+      ...timelineContext(dir, tools, 'm4a', controller.signal, () => controller.abort()),
       // Cancelled a moment after the first encoder starts, while it (and any other) still runs.
       runner: (req: Parameters<typeof spawnRunner>[0]) =>
         spawnRunner({ ...req, onSpawn: (pid) => pids.push(pid) === 1 && setTimeout(() => controller.abort(), 100) }),

@@ -233,14 +233,17 @@ describe('output formats', () => {
     expect(await readdir(outDir)).toEqual([]);
   });
 
-  it('cancels an M4B merge while its chunks encode: AbortError, no output, no temporary files, no ffmpeg left', async () => {
+  it.each([
+    { format: 'm4b', input: 'mp3' },
+    { format: 'mp3', input: 'flac' },
+  ])('cancels an $format merge while its chunks encode: AbortError, no output, no temporary files, no ffmpeg left', async ({ format, input }) => {
     // Long enough that the encoders report progress several times before they end.
-    const long = await makeTone(path.join(dir, 'long-chunks.mp3'), { seconds: 90 });
-    const outDir = path.join(dir, 'cancel-chunks');
+    const long = await makeTone(path.join(dir, `long-chunks.${input}`), { seconds: 90 });
+    const outDir = path.join(dir, `cancel-chunks-${format}`);
     await mkdir(outDir);
     const controller = new AbortController();
     // The decodes are a tenth of the bar: past a fifth, only the chunk encoders run.
-    const err = await mergeFiles([long, long], path.join(outDir, 'cancelled.m4b'), {
+    const err = await mergeFiles([long, long], path.join(outDir, `cancelled.${format}`), {
       tools,
       concurrency: 2,
       signal: controller.signal,

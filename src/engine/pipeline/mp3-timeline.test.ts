@@ -5,31 +5,18 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decodeErrors, tempDir, tools as fixtureTools } from '../../../test/support/audio-fixtures.js';
 import { isRunning } from '../../../test/support/processes.js';
-import { decodeLeft, sineParts, windowErrors } from '../../../test/support/sine-timeline.js';
+import { decodeLeft, sineParts, windowErrors, timelineContext } from '../../../test/support/sine-timeline.js';
 import { AbortError } from '../errors.js';
 import { spawnRunner } from '../ffmpeg/runner.js';
 import type { PcmTarget } from '../ffmpeg/transcode.js';
 import { joinMp3 } from '../mp3/join.js';
 import type { Tools } from '../types.js';
 import { encodeMp3Timeline } from './mp3-timeline.js';
-import type { TimelineContext } from './timeline-encode.js';
 
 const exec = promisify(execFile);
 const tools: Tools = { ...fixtureTools, ffmpegVersion: 'test' };
 const RATE = 44100;
 const PCM: PcmTarget = { sampleRate: RATE, channels: 2, sampleFormat: 's16le' };
-
-function context(dir: string, signal = new AbortController().signal, abort = () => {}): TimelineContext {
-  return {
-    scratch: () => Promise.resolve(dir),
-    names: ['one', 'two', 'three'],
-    plan: { format: 'mp3', route: 'mp3-frames', sampleRate: RATE, channels: 2, bitRateKbps: 128, copy: [false, false, false], transcoded: [0, 1, 2] },
-    tools,
-    signal,
-    abort,
-    concurrency: 3,
-  };
-}
 
 describe('parallel MP3 encode of a PCM timeline', () => {
   let dir: string;
@@ -45,7 +32,7 @@ describe('parallel MP3 encode of a PCM timeline', () => {
     // 45 s in three part files whose joins fall inside frames: three chunks of 15 s.
     const { parts, samples } = await sineParts(dir, RATE, [RATE * 14 + 311, RATE * 12 + 5, RATE * 19 + 17]);
     const total = samples.length;
-    const [encoded] = await encodeMp3Timeline(context(dir), [parts], PCM);
+    const [encoded] = await encodeMp3Timeline(timelineContext(dir, tools, 'mp3'), [parts], PCM);
     expect(encoded).toHaveLength(3);
     // LAME's delay ahead of the first chunk only; less than a frame of padding after the last (a LAME tag counts the decoder's 529 in it).
     expect(encoded.map((p) => p.delay)).toEqual([576, 0, 0]);
@@ -82,7 +69,7 @@ describe('parallel MP3 encode of a PCM timeline', () => {
     const raw = await readFile(file);
     const total = raw.length / 4;
     const source = Float32Array.from({ length: total }, (_, t) => raw.readInt16LE(4 * t) / 32768);
-    const [encoded] = await encodeMp3Timeline(context(dir), [[{ file, samples: total, input: 0 }]], PCM);
+    const [encoded] = await encodeMp3Timeline(timelineContext(dir, tools, 'mp3'), [[{ file, samples: total, input: 0 }]], PCM);
     expect(encoded).toHaveLength(3);
     const out = path.join(dir, 'noise.mp3');
     await joinMp3(encoded, out, { gapless: { delay: 576, padding: encoded[2].padding } });
@@ -101,7 +88,7 @@ describe('parallel MP3 encode of a PCM timeline', () => {
     const controller = new AbortController();
     const pids: number[] = [];
     const ctx = {
-      ...context(dir, controller.signal, () => controller.abort()),
+      ...timelineContext(dir, tools, 'mp3', controller.signal, () => controller.abort()),
       runner: (req: Parameters<typeof spawnRunner>[0]) =>
         spawnRunner({ ...req, onSpawn: (pid) => pids.push(pid) === 1 && setTimeout(() => controller.abort(), 100) }),
     };
