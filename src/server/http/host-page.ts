@@ -105,7 +105,7 @@ export function renderHostPage(input: HostPageInput): string {
 <body>
 <main>
   <h1>Audio merge</h1>
-  <p class="lead">Upload audio files, drag them into order, and make one MP3.</p>
+  <p class="lead">Upload audio files, drag them into order, and make one file: MP3, M4B audiobook, Opus, FLAC and more.</p>
   <section id="audio-merge-upload" class="audio-merge-upload" data-appid="${e(input.appid)}" data-max-file-mb="${e(input.maxFileMb)}">
     <h2>Upload</h2>
     <form id="audio-merge-upload-form" method="post" action="${e(API.upload)}" enctype="multipart/form-data">
