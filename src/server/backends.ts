@@ -9,6 +9,7 @@ import { openPgStore } from './data/pg-store.js';
 import type { Store } from './data/store.js';
 import { createDiskStorage, type DiskStorage } from './files/disk-storage.js';
 import { createS3Objects } from './files/s3-objects.js';
+import { createLocalCopies, type LocalCopies } from './files/local-copies.js';
 import { createS3Storage } from './files/s3-storage.js';
 import type { FileStorage } from './files/storage.js';
 import type { ReadinessCheck } from './http/routes/health.js';
@@ -32,7 +33,8 @@ export async function openBackends(config: AppConfig, log: { warn(obj: object, m
     ? await openPgStore(config.databaseUrl)
     : withItemListCache(await openCheckedSqliteStore(path.join(disk.root, 'audio-merge.sqlite'), config.dbCheckTimeoutMs, log));
   const objects = config.s3 ? createS3Objects(config.s3) : undefined;
-  const files = objects ? createS3Storage(objects, config.dataDir) : disk;
+  const copies = objects && config.role !== 'web' ? localCopiesOf(config, disk) : undefined;
+  const files = objects ? createS3Storage(objects, config.dataDir, copies) : disk;
   return {
     store,
     files,
@@ -42,8 +44,23 @@ export async function openBackends(config: AppConfig, log: { warn(obj: object, m
       { name: 'files', check: () => (objects ? objects.ping() : access(disk.root)) },
     ],
     async close() {
+      copies?.close();
       objects?.close();
       await store.close();
     },
   };
+}
+
+/** A copy unused this long goes: long enough for a person to listen, reorder and merge again. */
+const COPY_IDLE_MS = 30 * 60 * 1000;
+
+/** Copies of uploads for a process that merges; they give way well before uploads would be refused for space. */
+function localCopiesOf(config: AppConfig, disk: DiskStorage): LocalCopies | undefined {
+  if (config.localCopiesBytes <= 0) return undefined;
+  return createLocalCopies({
+    dir: disk.scratchPath('local-copies'),
+    maxBytes: config.localCopiesBytes,
+    idleMs: COPY_IDLE_MS,
+    reserveBytes: Math.max(4 * config.minFreeBytes, 256 * 1024 * 1024),
+  });
 }

@@ -1,18 +1,19 @@
 import { describe, expect, it } from 'vitest';
 import { checkRole, configFromEnv, describeConfig, resolveConfig } from './config.js';
 
+const env = {
+  DATABASE_URL: 'postgres://am:pg-secret@db:5432/am',
+  REDIS_URL: 'redis://:redis-secret@redis:6379',
+  S3_ENDPOINT: 'http://minio:9000',
+  S3_BUCKET: 'audio',
+  S3_ACCESS_KEY_ID: 'minio',
+  S3_SECRET_ACCESS_KEY: 's3-secret',
+  S3_FORCE_PATH_STYLE: 'true',
+  ROLE: 'worker',
+  MERGE_STALL_SECONDS: '5',
+};
+
 describe('configuration for more than one machine', () => {
-  const env = {
-    DATABASE_URL: 'postgres://am:pg-secret@db:5432/am',
-    REDIS_URL: 'redis://:redis-secret@redis:6379',
-    S3_ENDPOINT: 'http://minio:9000',
-    S3_BUCKET: 'audio',
-    S3_ACCESS_KEY_ID: 'minio',
-    S3_SECRET_ACCESS_KEY: 's3-secret',
-    S3_FORCE_PATH_STYLE: 'true',
-    ROLE: 'worker',
-    MERGE_STALL_SECONDS: '5',
-  };
 
   it('reads DATABASE_URL, REDIS_URL, the S3 variables and ROLE', () => {
     expect(configFromEnv(env)).toMatchObject({
@@ -49,6 +50,20 @@ describe('configuration for more than one machine', () => {
     expect(text).toContain('db:5432');
     expect(text).toContain('s3://audio');
     expect(text).not.toContain('socketPort');
+  });
+});
+
+describe('local copies of uploads (S3_CACHE_MB)', () => {
+  it('keeps up to 1 GiB by default, S3_CACHE_MB otherwise, 0 for none, and needs no bucket to be read', () => {
+    expect(resolveConfig(configFromEnv(env)).localCopiesBytes).toBe(1024 * 1024 * 1024);
+    expect(configFromEnv({ ...env, S3_CACHE_MB: '256' }).localCopiesBytes).toBe(256 * 1024 * 1024);
+    expect(configFromEnv({ S3_CACHE_MB: '0' })).toEqual({ localCopiesBytes: 0 });
+    expect(() => configFromEnv({ S3_CACHE_MB: 'lots' })).toThrow(/S3_CACHE_MB/);
+  });
+
+  it('tells the start-up log how much a merging process keeps, and nothing of it for a web process', () => {
+    expect(describeConfig(resolveConfig(configFromEnv({ ...env, ROLE: 'worker', S3_CACHE_MB: '300' })))).toMatchObject({ localCopies: 'up to 300 MiB' });
+    expect(describeConfig(resolveConfig(configFromEnv({ ...env, ROLE: 'web' })))).not.toHaveProperty('localCopies');
   });
 });
 

@@ -63,6 +63,11 @@ export interface AppConfig {
   redisUrl?: string;
   /** Uploads and results in this bucket instead of DATA_DIR (which then holds scratch files only). */
   s3?: S3Config;
+  /**
+   * With a bucket, a process that merges keeps local copies of uploads up to this many bytes in its
+   * scratch area, so merging what it stored or merged before reads no object (S3_CACHE_MB; 0: none).
+   */
+  localCopiesBytes: number;
   /** all: web and merges in one process; web: HTTP and realtime only; worker: merges only, no ports. */
   role: Role;
   /** With REDIS_URL: a worker silent this long (it died) has its merge run again elsewhere. */
@@ -106,6 +111,7 @@ export const DEFAULT_CONFIG: AppConfig = {
   appId: 'audio-merge',
   logLevel: 'info',
   role: 'all',
+  localCopiesBytes: 1024 * 1024 * 1024,
   mergeStallMs: 30_000,
   publicOrigins: [],
   trustedProxies: [],
@@ -205,7 +211,7 @@ function scaledFromEnv(env: NodeJS.ProcessEnv, num: (name: string) => number | u
     if (!/^rediss?:\/\//.test(env.REDIS_URL)) throw new Error('REDIS_URL must be a redis:// or rediss:// URL');
     out.redisUrl = env.REDIS_URL;
   }
-  const anyS3 = Object.keys(env).some((k) => k.startsWith('S3_') && env[k]);
+  const anyS3 = Object.keys(env).some((k) => k.startsWith('S3_') && k !== 'S3_CACHE_MB' && env[k]);
   if (anyS3) {
     if (!env.S3_BUCKET) throw new Error('S3_BUCKET must be set when any S3_ variable is');
     out.s3 = {
@@ -221,6 +227,8 @@ function scaledFromEnv(env: NodeJS.ProcessEnv, num: (name: string) => number | u
     if (!ROLES.includes(env.ROLE as Role)) throw new Error(`ROLE must be one of ${ROLES.join(', ')}, got "${env.ROLE}"`);
     out.role = env.ROLE as Role;
   }
+  const cacheMb = num('S3_CACHE_MB');
+  if (cacheMb !== undefined) out.localCopiesBytes = Math.floor(cacheMb * 1024 * 1024);
   const stall = num('MERGE_STALL_SECONDS');
   if (stall !== undefined) out.mergeStallMs = Math.max(1000, stall * 1000);
   return out;
@@ -256,5 +264,6 @@ export function describeConfig(c: AppConfig): Record<string, unknown> {
       ? `s3://${c.s3.bucket} at ${c.s3.endpoint ?? 'AWS'} (${c.s3.region}${c.s3.forcePathStyle ? ', path style' : ''}` +
         `${c.s3.accessKeyId ? `, key ${c.s3.accessKeyId}` : ''})`
       : 'DATA_DIR',
+    ...(c.s3 && c.role !== 'web' ? { localCopies: c.localCopiesBytes > 0 ? `up to ${Math.round(c.localCopiesBytes / 1048576)} MiB` : 'off' } : {}),
   };
 }
