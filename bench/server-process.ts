@@ -31,6 +31,45 @@ export interface RunningServer {
   stop(): Promise<void>;
 }
 
+/** A ROLE=worker process: no port; ready once its log says so (its base is empty). */
+export async function startWorker(env: NodeJS.ProcessEnv): Promise<RunningServer> {
+  const dataDir = await mkdtemp(path.join(os.tmpdir(), 'audio-merge-bench-worker-'));
+  const child = spawn(process.execPath, [path.join(root, 'dist', 'main.js')], {
+    env: measuredEnv({ ...env, ROLE: 'worker', DATA_DIR: dataDir, LOG_LEVEL: 'info' }),
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  let log = '';
+  const ready = new Promise<void>((resolve, reject) => {
+    child.stdout!.on('data', (d: Buffer) => {
+      log = (log + d.toString()).slice(-4000);
+      if (log.includes('worker ready')) resolve();
+    });
+    child.once('exit', (code) => reject(new Error(`the worker exited with ${code}:\n${log}`)));
+  });
+  await ready;
+  return running('', child, dataDir);
+}
+
+function running(base: string, child: ChildProcess, dataDir: string): RunningServer {
+  return {
+    base,
+    pid: child.pid!,
+    child,
+    dataDir,
+    rss() {
+      const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'));
+      return m ? Number(m[1]) * 1024 : 0;
+    },
+    async stop() {
+      if (child.exitCode === null && child.signalCode === null) {
+        child.kill('SIGTERM');
+        await new Promise((r) => child.once('close', r));
+      }
+      await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
 export async function startServer(env: NodeJS.ProcessEnv = {}, nodeArgs: string[] = []): Promise<RunningServer> {
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'audio-merge-bench-data-'));
   const port = await freePort();
@@ -49,21 +88,7 @@ export async function startServer(env: NodeJS.ProcessEnv = {}, nodeArgs: string[
     if (i > 200 || child.exitCode !== null) throw new Error('the server did not start');
     await new Promise((r) => setTimeout(r, 50));
   }
-  return {
-    base,
-    pid: child.pid!,
-    child,
-    dataDir,
-    rss() {
-      const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'));
-      return m ? Number(m[1]) * 1024 : 0;
-    },
-    async stop() {
-      child.kill('SIGTERM');
-      await new Promise((r) => child.once('close', r));
-      await rm(dataDir, { recursive: true, force: true });
-    },
-  };
+  return running(base, child, dataDir);
 }
 
 export interface BrowserSession {

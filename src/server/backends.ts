@@ -9,6 +9,7 @@ import { openPgStore } from './data/pg-store.js';
 import type { Store } from './data/store.js';
 import { createDiskStorage, type DiskStorage } from './files/disk-storage.js';
 import { createS3Objects } from './files/s3-objects.js';
+import { dropTeller, listenForDrops, type DropTeller } from './files/copy-drops.js';
 import { createLocalCopies, type LocalCopies } from './files/local-copies.js';
 import { createS3Storage } from './files/s3-storage.js';
 import type { FileStorage } from './files/storage.js';
@@ -34,7 +35,8 @@ export async function openBackends(config: AppConfig, log: { warn(obj: object, m
     : withItemListCache(await openCheckedSqliteStore(path.join(disk.root, 'audio-merge.sqlite'), config.dbCheckTimeoutMs, log));
   const objects = config.s3 ? createS3Objects(config.s3) : undefined;
   const copies = objects && config.role !== 'web' ? localCopiesOf(config, disk) : undefined;
-  const files = objects ? createS3Storage(objects, config.dataDir, copies) : disk;
+  const drops = objects && config.redisUrl ? copyDropsOf(config.redisUrl, copies) : undefined;
+  const files = objects ? createS3Storage(objects, config.dataDir, { copies, tellDropped: drops?.teller.tell }) : disk;
   return {
     store,
     files,
@@ -44,6 +46,7 @@ export async function openBackends(config: AppConfig, log: { warn(obj: object, m
       { name: 'files', check: () => (objects ? objects.ping() : access(disk.root)) },
     ],
     async close() {
+      drops?.close();
       copies?.close();
       objects?.close();
       await store.close();
@@ -63,4 +66,17 @@ function localCopiesOf(config: AppConfig, disk: DiskStorage): LocalCopies | unde
     idleMs: COPY_IDLE_MS,
     reserveBytes: Math.max(4 * config.minFreeBytes, 256 * 1024 * 1024),
   });
+}
+
+/** With Redis, every process tells of the uploads it deletes, and a merging one drops its copies of what others delete. */
+function copyDropsOf(redisUrl: string, copies: LocalCopies | undefined): { teller: DropTeller; close(): void } {
+  const teller = dropTeller(redisUrl);
+  const listener = copies ? listenForDrops(redisUrl, copies) : undefined;
+  return {
+    teller,
+    close() {
+      listener?.close();
+      teller.close();
+    },
+  };
 }

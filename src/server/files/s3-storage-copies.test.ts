@@ -18,7 +18,7 @@ let copies: LocalCopies;
 const ref = uploadRef({ sid: 'session1', newfilename: 'u1', format: 'mp3' });
 
 function storage(withCopies = true): S3Storage {
-  return createS3Storage(objects, path.join(dir.dir, 'data'), withCopies ? copies : undefined);
+  return createS3Storage(objects, path.join(dir.dir, 'data'), { copies: withCopies ? copies : undefined });
 }
 
 async function uploadFile(bytes: Buffer): Promise<string> {

@@ -9,6 +9,7 @@ import { pipeline } from 'node:stream/promises';
 import { createDiskStorage } from './disk-storage.js';
 import { objectKey, sessionPrefix } from './object-keys.js';
 import type { ObjectStore } from './s3-objects.js';
+import type { Dropped } from './copy-drops.js';
 import type { LocalCopies } from './local-copies.js';
 import type { FileRef, FileStorage } from './storage.js';
 
@@ -22,9 +23,19 @@ export interface S3Storage extends FileStorage {
 /** Only uploads are copied: results are read once, by whoever downloads them, through a web process. */
 const copied = (ref: FileRef, copies: LocalCopies | undefined) => (ref.area === 'uploads' ? copies : undefined);
 
-/** `copies`: for processes that merge (ROLE=all or worker); a web process only would never read them. */
-export function createS3Storage(objects: ObjectStore, dataDir: string, copies?: LocalCopies): S3Storage {
+export interface S3StorageOptions {
+  /** For processes that merge (ROLE=all or worker); a web process would never read them. */
+  copies?: LocalCopies;
+  /**
+   * Tells the other processes of a deleted upload or session, so they drop their copies too
+   * (copy-drops.ts). Not awaited: with Redis away the deletion must still answer; copies idle out.
+   */
+  tellDropped?: (dropped: Dropped) => Promise<void>;
+}
+
+export function createS3Storage(objects: ObjectStore, dataDir: string, { copies, tellDropped }: S3StorageOptions = {}): S3Storage {
   const scratch = createDiskStorage(dataDir);
+  const tell = (dropped: Dropped) => void tellDropped?.(dropped).catch(() => undefined);
   return {
     async put(ref, localPath) {
       const keeper = copied(ref, copies);
@@ -67,11 +78,14 @@ export function createS3Storage(objects: ObjectStore, dataDir: string, copies?: 
     },
     async remove(ref) {
       await objects.delete(objectKey(ref));
-      await copied(ref, copies)?.drop(objectKey(ref));
+      if (ref.area !== 'uploads') return;
+      await copies?.drop(objectKey(ref));
+      tell({ key: objectKey(ref) });
     },
     async removeSession(sid) {
       await objects.deletePrefix(sessionPrefix(sid));
       await copies?.dropPrefix(sessionPrefix(sid));
+      tell({ prefix: sessionPrefix(sid) });
     },
     scratchPath: (name) => scratch.scratchPath(name),
     clearScratch: (prefix) => scratch.clearScratch(prefix),
