@@ -31,7 +31,7 @@ export interface FileStorage {
   stat(ref: FileRef): Promise<FileInfo | undefined>;
   /** The file's bytes, or only `range` of them. */
   read(ref: FileRef, range?: ByteRange): Promise<Readable>;
-  /** A local path with the file's bytes, for the engine: the file itself on disk, a download into `scratchDir` elsewhere. */
+  /** A local path with the file's bytes, for the engine: the file itself on disk; in `scratchDir` a link of a local copy or a download elsewhere. */
   localPath(ref: FileRef, scratchDir: string): Promise<string>;
   /** Remove a stored file; no error when it is not there. */
   remove(ref: FileRef): Promise<void>;
