@@ -90,13 +90,14 @@ export async function createApp(partial: Partial<AppConfig> = {}, deps: AppDeps 
     const tools = await findTools(app, config);
     if (config.redisUrl) started.adapter = await redisAdapter(config.redisUrl);
     if (config.realtime) started.realtime = await startRealtime(app, config, store, started.adapter);
+    // Anything left in scratch belongs to a process that is gone. Cleared before the jobs start:
+    // with REDIS_URL this process's worker may take a waiting merge at once, in scratch.
+    await storage.clearScratch();
     const jobs = await startJobs(
       { config, backends: started.backends, broadcaster: started.realtime, log: app.log.child({ component: 'jobs' }), tools, clock, merge: deps.merge },
       started,
     );
     await jobs.recover();
-    // Anything else left in scratch belongs to a process that is gone.
-    await storage.clearScratch();
 
     if (config.apiDocs) await registerApiDocs(app);
     started.uploads = await installRequestGuards(app, store, clock, () => closing);
