@@ -1,6 +1,6 @@
 // Test audio made on the spot with ffmpeg's lavfi sources; nothing binary is committed.
 import { execFile } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, rm, stat } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -99,4 +99,11 @@ export function dominantFrequency(pcm: Int16Array, fromSec: number, toSec: numbe
 export async function tempDir(prefix = 'audio-merge-test-'): Promise<{ dir: string; cleanup: () => Promise<void> }> {
   const dir = await mkdtemp(path.join(os.tmpdir(), prefix));
   return { dir, cleanup: () => rm(dir, { recursive: true, force: true }) };
+}
+
+/** Total bytes of the files directly in `dir` (0 when it does not exist). */
+export async function bytesIn(dir: string): Promise<number> {
+  const names = await readdir(dir).catch(() => [] as string[]);
+  const sizes = await Promise.all(names.map(async (n) => (await stat(path.join(dir, n))).size));
+  return sizes.reduce((a, b) => a + b, 0);
 }

@@ -5,7 +5,7 @@ import { existsSync } from 'node:fs';
 import { mkdir, readdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, inject, it } from 'vitest';
-import { tempDir } from '../../../test/support/audio-fixtures.js';
+import { bytesIn, tempDir } from '../../../test/support/audio-fixtures.js';
 import { memoryObjects, type MemoryObjects } from '../../../test/support/memory-objects.js';
 import { dropTeller, listenForDrops, type DropTeller } from './copy-drops.js';
 import { createLocalCopies, type LocalCopies } from './local-copies.js';
@@ -60,7 +60,7 @@ describe('local copies across processes', () => {
     await web.remove(ref);
     await until(async () => (await readdir(copiesDir())).length === 0);
     expect(await readdir(copiesDir())).toEqual([]);
-    expect(copies.heldBytes()).toBe(0);
+    expect(await bytesIn(copiesDir())).toBe(0);
     await expect(worker.localPath(ref, path.join(dir.dir, 'worker', 'tmp', 'job-2'))).rejects.toMatchObject({ code: 'ENOENT' });
   });
 

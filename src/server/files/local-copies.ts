@@ -21,8 +21,6 @@ export interface LocalCopies {
   drop(key: string): Promise<void>;
   /** Drop every copy whose key starts with `prefix` (a session's). */
   dropPrefix(prefix: string): Promise<void>;
-  /** Bytes held now. */
-  heldBytes(): number;
   /** Stop the idle sweep (the copies stay until the next start clears the scratch area). */
   close(): void;
 }
@@ -80,15 +78,17 @@ export function createLocalCopies(opts: LocalCopiesOptions): LocalCopies {
     }
   }
 
-  /** Room for `size` more bytes: the least recently used copies go first. False when there is none. */
-  async function makeRoom(size: number, alreadyOnDisk: boolean): Promise<boolean> {
+  /**
+   * Room for a copy of `size` bytes (a file already on the disk, moved or linked in): the least
+   * recently used copies go first. False when there is none.
+   */
+  async function makeRoom(size: number): Promise<boolean> {
     if (size > opts.maxBytes) return false;
     for (const key of copies.keys()) {
       if (held + size <= opts.maxBytes) break;
       await remove(key);
     }
-    // A new file takes its size from the disk; an adopted or linked one already has.
-    let free = (await freeSpace(opts.dir).catch(() => Number.POSITIVE_INFINITY)) - (alreadyOnDisk ? 0 : size);
+    let free = await freeSpace(opts.dir).catch(() => Number.POSITIVE_INFINITY);
     for (const [key, copy] of copies) {
       if (free >= opts.reserveBytes) break;
       await remove(key);
@@ -102,7 +102,7 @@ export function createLocalCopies(opts: LocalCopiesOptions): LocalCopies {
     if (opts.maxBytes <= 0 || copies.has(key)) return false;
     await expireIdle();
     const { size } = await stat(file);
-    if (!(await makeRoom(size, true))) return false;
+    if (!(await makeRoom(size))) return false;
     await mkdir(opts.dir, { recursive: true });
     const target = path.join(opts.dir, fileNameOf(key));
     try {
@@ -144,7 +144,6 @@ export function createLocalCopies(opts: LocalCopiesOptions): LocalCopies {
     async dropPrefix(prefix) {
       for (const key of [...copies.keys()]) if (key.startsWith(prefix)) await remove(key);
     },
-    heldBytes: () => held,
     close() {
       clearInterval(sweep);
     },

@@ -5,7 +5,7 @@ import { existsSync } from 'node:fs';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { tempDir } from '../../../test/support/audio-fixtures.js';
+import { bytesIn, tempDir } from '../../../test/support/audio-fixtures.js';
 import { memoryObjects, type MemoryObjects } from '../../../test/support/memory-objects.js';
 import { createLocalCopies, type LocalCopies } from './local-copies.js';
 import { objectKey } from './object-keys.js';
@@ -73,14 +73,14 @@ describe('S3 storage with local copies', () => {
     await files.put(other, await uploadFile(randomBytes(1000)));
     await files.removeSession('session2');
     await expect(files.localPath(other, path.join(dir.dir, 'data', 'tmp', 'job-2'))).rejects.toMatchObject({ code: 'ENOENT' });
-    expect(copies.heldBytes()).toBe(0);
+    expect(await bytesIn(path.join(dir.dir, 'data', 'tmp', 'local-copies'))).toBe(0);
   });
 
   it('keeps no copy of a result, and a process without copies downloads every time', async () => {
     const files = storage();
     const result = { area: 'results' as const, sid: 'session1', name: 'job1.mp3' };
     await files.put(result, await uploadFile(randomBytes(1000)));
-    expect(copies.heldBytes()).toBe(0);
+    expect(await bytesIn(path.join(dir.dir, 'data', 'tmp', 'local-copies'))).toBe(0);
 
     const web = storage(false);
     await web.put(ref, await uploadFile(randomBytes(1000)));
