@@ -1,41 +1,21 @@
 // Where each audio frame of a scanned MP3 file starts, so ranges of its frames can be copied (the
 // join reads a part's bytes from audioStart to audioEnd) or read without walking the file again.
 import { closeSync, openSync } from 'node:fs';
-import { AbortError } from '../errors.js';
-import { nextTurn, readFullSync } from '../io/sync-io.js';
+import { readFullSync } from '../io/sync-io.js';
 import { parseFrameHeader, readWord } from './frames.js';
 import type { Mp3Scan } from './scan.js';
+import { walkAudioChunks } from './audio-chunks.js';
 import { FrameWalker } from './walk.js';
-
-const CHUNK = 1 << 20;
 
 /** File offsets of the frames, walked as the join walks them, then the end of the audio. */
 export async function frameOffsets(file: string, scan: Mp3Scan, signal?: AbortSignal): Promise<Float64Array> {
   const walker = new FrameWalker(scan.mpegVersion, scan.sampleRate, scan.channels);
   const offsets: number[] = [];
-  const fd = openSync(file, 'r');
-  try {
-    const buf = Buffer.allocUnsafe(CHUNK + 8192);
-    let len = 0;
-    let base = scan.audioStart; // file offset of buf[0]
-    for (let filePos = scan.audioStart; ; ) {
-      if (signal?.aborted) throw new AbortError();
-      const n = readFullSync(fd, buf, len, Math.min(CHUNK, scan.audioEnd - filePos), filePos);
-      filePos += n;
-      len += n;
-      const final = filePos >= scan.audioEnd || n === 0;
-      const consumed = walker.walk(buf, 0, len, final, (s, e) => {
-        for (let pos = s; pos < e; pos += walker.lengthOf(readWord(buf, pos))) offsets.push(base + pos);
-      });
-      if (final) break;
-      buf.copy(buf, 0, consumed, len);
-      len -= consumed;
-      base += consumed;
-      await nextTurn();
+  await walkAudioChunks(file, scan, walker, (buf, base, runs) => {
+    for (let i = 0; i < runs.length; i += 2) {
+      for (let pos = runs[i]; pos < runs[i + 1]; pos += walker.lengthOf(readWord(buf, pos))) offsets.push(base + pos);
     }
-  } finally {
-    closeSync(fd);
-  }
+  }, signal);
   offsets.push(scan.audioEnd);
   return Float64Array.from(offsets);
 }

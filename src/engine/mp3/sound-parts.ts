@@ -2,15 +2,13 @@
 // input trimmed to whole frames (with its gain), and a gap of silent frames in the stream's format.
 // Each comes with the scan the join needs, so nothing is read twice to describe it.
 import { closeSync, openSync } from 'node:fs';
-import { AbortError } from '../errors.js';
-import { nextTurn, readFullSync, writeFullSync } from '../io/sync-io.js';
+import { readFullSync, writeFullSync } from '../io/sync-io.js';
 import { readWord } from './frames.js';
 import { PartShaper, type PartSound } from './part-shaper.js';
 import type { Mp3Scan } from './scan.js';
 import { silentFrames } from './silence.js';
+import { walkAudioChunks } from './audio-chunks.js';
 import { FrameWalker } from './walk.js';
-
-const CHUNK = 1 << 20;
 
 /** The scan of a part written for the join: `frames` frames in `bytes` bytes, shaped like `like`. */
 export function scanOf(like: Mp3Scan, frames: number, bytes: number, vbr: boolean): Mp3Scan {
@@ -59,37 +57,20 @@ export function writeGapPart(outFile: string, template: number, frames: number, 
 export async function writeShapedPart(file: string, scan: Mp3Scan, sound: PartSound, outFile: string, signal?: AbortSignal): Promise<Mp3Scan> {
   const walker = new FrameWalker(scan.mpegVersion, scan.sampleRate, scan.channels);
   const shaper = new PartShaper(scan.mpegVersion, scan.channels, sound, (w) => walker.lengthOf(w));
-  const input = openSync(file, 'r');
   const out = openSync(outFile, 'w');
   try {
-    const buf = Buffer.allocUnsafe(CHUNK + 8192);
     let outPos = 0;
-    let len = 0;
-    for (let filePos = scan.audioStart; ; ) {
-      if (signal?.aborted) throw new AbortError();
-      const n = readFullSync(input, buf, len, Math.min(CHUNK, scan.audioEnd - filePos), filePos);
-      filePos += n;
-      len += n;
-      const final = filePos >= scan.audioEnd || n === 0;
-      const runs: number[] = [];
-      const consumed = walker.walk(buf, 0, len, final, (s, e) => void runs.push(s, e));
+    const write = (buf: Buffer, start: number, end: number) => {
+      writeFullSync(out, buf, start, end - start, outPos);
+      outPos += end - start;
+    };
+    await walkAudioChunks(file, scan, walker, (buf, _base, runs) => {
       const shaped = shaper.shape(buf, runs);
-      if (shaped.prefix) {
-        writeFullSync(out, shaped.prefix, 0, shaped.prefix.length, outPos);
-        outPos += shaped.prefix.length;
-      }
-      for (let i = 0; i < shaped.runs.length; i += 2) {
-        writeFullSync(out, buf, shaped.runs[i], shaped.runs[i + 1] - shaped.runs[i], outPos);
-        outPos += shaped.runs[i + 1] - shaped.runs[i];
-      }
-      if (final) break;
-      buf.copy(buf, 0, consumed, len);
-      len -= consumed;
-      await nextTurn();
-    }
+      if (shaped.prefix) write(shaped.prefix, 0, shaped.prefix.length);
+      for (let i = 0; i < shaped.runs.length; i += 2) write(buf, shaped.runs[i], shaped.runs[i + 1]);
+    }, signal);
     return scanOf(scan, shaper.written, outPos, scan.vbr || shaper.written !== walker.frames);
   } finally {
-    closeSync(input);
     closeSync(out);
   }
 }
