@@ -4,6 +4,7 @@ import { execFile } from 'node:child_process';
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { spawnRunner } from '../../src/engine/ffmpeg/runner.js';
 import type { PcmPart, TimelineContext } from '../../src/engine/pipeline/timeline-encode.js';
 import type { Tools } from '../../src/engine/types.js';
 
@@ -42,6 +43,36 @@ export function windowErrors(a: Float32Array, b: Float32Array, n: number): numbe
   return errs;
 }
 
+/** Window errors split at the seams (sample positions): the largest within 2048 samples of one, and the others sorted. */
+export function seamSplit(errs: number[], seams: number[]): { atSeams: number; elsewhere: number[] } {
+  const nearSeam = (w: number) => seams.some((s) => Math.abs(w * 1024 + 512 - s) <= 2048);
+  return {
+    atSeams: Math.max(...errs.filter((_, w) => nearSeam(w))),
+    elsewhere: errs.filter((_, w) => !nearSeam(w)).sort((a, b) => a - b),
+  };
+}
+
+/**
+ * A timeline encode of 40 s in two parts, cancelled a moment after its first encoder starts, while
+ * it (and any other) still runs: what it threw, and the pids of the encoders it started.
+ */
+export async function cancelledEncode(
+  dir: string,
+  tools: Tools,
+  output: 'mp3' | 'm4a',
+  encode: (ctx: TimelineContext, parts: PcmPart[]) => Promise<unknown>,
+): Promise<{ err: unknown; pids: number[] }> {
+  const { parts } = await sineParts(dir, 44100, [44100 * 20, 44100 * 20]);
+  const controller = new AbortController();
+  const pids: number[] = [];
+  const ctx = {
+    ...timelineContext(dir, tools, output, controller.signal, () => controller.abort()),
+    runner: (req: Parameters<typeof spawnRunner>[0]) =>
+      spawnRunner({ ...req, onSpawn: (pid) => pids.push(pid) === 1 && setTimeout(() => controller.abort(), 100) }),
+  };
+  const err = await encode(ctx, parts).catch((e: unknown) => e);
+  return { err, pids };
+}
 
 /** A timeline encode's context for three encoded inputs at 44.1 kHz stereo, 128 kb/s, in `dir`. */
 export function timelineContext(dir: string, tools: Tools, output: 'mp3' | 'm4a', signal = new AbortController().signal, abort = () => {}): TimelineContext {

@@ -3,9 +3,8 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempDir, tools as fixtureTools } from '../../../test/support/audio-fixtures.js';
 import { isRunning } from '../../../test/support/processes.js';
-import { decodeLeft, sineParts, windowErrors, timelineContext } from '../../../test/support/sine-timeline.js';
+import { cancelledEncode, decodeLeft, seamSplit, sineParts, timelineContext, windowErrors } from '../../../test/support/sine-timeline.js';
 import { AbortError } from '../errors.js';
-import { spawnRunner } from '../ffmpeg/runner.js';
 import type { PcmTarget } from '../ffmpeg/transcode.js';
 import { readMp4Audio } from '../mp4/read.js';
 import { writeMp4 } from '../mp4/write.js';
@@ -46,9 +45,7 @@ describe('parallel AAC encode of a PCM timeline', () => {
     const decoded = await decodeLeft(tools, out);
     const errs = windowErrors(decoded, samples, total - 2048);
     const seams = [1, 2].map((k) => encoded.slice(0, k).reduce((n, p) => n + p.audio.audioSamples, 0));
-    const nearSeam = (w: number) => seams.some((s) => Math.abs(w * 1024 + 512 - s) <= 2048);
-    const atSeams = Math.max(...errs.filter((_, w) => nearSeam(w)));
-    const elsewhere = errs.filter((_, w) => !nearSeam(w)).sort((a, b) => a - b);
+    const { atSeams, elsewhere } = seamSplit(errs, seams);
     // Coding noise of this sine at 128 kb/s is around 1e-4; a click or a slipped frame is
     // thousands of times that.
     expect(elsewhere[Math.floor(elsewhere.length / 2)]).toBeLessThan(1e-3);
@@ -70,16 +67,7 @@ describe('parallel AAC encode of a PCM timeline', () => {
   });
 
   it('stops every encoder when cancelled and says so', async () => {
-    const { parts } = await sineParts(dir, RATE, [RATE * 20, RATE * 20]);
-    const controller = new AbortController();
-    const pids: number[] = [];
-    const ctx = {
-      ...timelineContext(dir, tools, 'm4a', controller.signal, () => controller.abort()),
-      // Cancelled a moment after the first encoder starts, while it (and any other) still runs.
-      runner: (req: Parameters<typeof spawnRunner>[0]) =>
-        spawnRunner({ ...req, onSpawn: (pid) => pids.push(pid) === 1 && setTimeout(() => controller.abort(), 100) }),
-    };
-    const err = await encodeAacTimeline(ctx, [parts], PCM).catch((e: unknown) => e);
+    const { err, pids } = await cancelledEncode(dir, tools, 'm4a', (ctx, parts) => encodeAacTimeline(ctx, [parts], PCM));
     expect(err).toBeInstanceOf(AbortError);
     expect(pids.length).toBeGreaterThan(0);
     expect(pids.filter(isRunning)).toEqual([]);
