@@ -86,9 +86,12 @@ export default tseslint.config(
     files: ['src/engine/mp3/**/*.ts'],
     ignores: ['**/*.test.ts'],
     rules: {
-      'no-restricted-imports': ['error', {
-        paths: ['fastify', 'better-sqlite3', 'socket.io', 'react', 'node:child_process', 'child_process'],
-      }],
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: ['fastify', 'better-sqlite3', 'socket.io', 'react', 'node:child_process', 'child_process'],
+        },
+      ],
     },
   },
 );

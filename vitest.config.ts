@@ -5,7 +5,10 @@ import { configDefaults, defineConfig } from 'vitest/config';
 const require = createRequire(import.meta.url);
 // The widget runs tus-js-client's browser build; tests under jsdom must get the same one (the
 // package's `browser` field, which only the bundler reads), not its Node build.
-const tusBrowser = path.join(path.dirname(require.resolve('tus-js-client/package.json')), 'lib.esm/browser/index.js');
+const tusBrowser = path.join(
+  path.dirname(require.resolve('tus-js-client/package.json')),
+  'lib.esm/browser/index.js',
+);
 
 export default defineConfig({
   resolve: {

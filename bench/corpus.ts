@@ -34,12 +34,19 @@ async function exists(f: string): Promise<boolean> {
 }
 
 async function ffmpeg(args: string[]): Promise<void> {
-  await exec(tools.ffmpeg, ['-hide_banner', '-loglevel', 'error', '-y', ...args], { maxBuffer: 16 * 1024 * 1024 });
+  await exec(tools.ffmpeg, ['-hide_banner', '-loglevel', 'error', '-y', ...args], {
+    maxBuffer: 16 * 1024 * 1024,
+  });
 }
 
 /** A tone that changes every second so encoders cannot coast on silence. */
 function source(seconds: number, rate: number, freq: number): string[] {
-  return ['-f', 'lavfi', '-i', `sine=frequency=${freq}:beep_factor=3:sample_rate=${rate}:duration=${seconds}`];
+  return [
+    '-f',
+    'lavfi',
+    '-i',
+    `sine=frequency=${freq}:beep_factor=3:sample_rate=${rate}:duration=${seconds}`,
+  ];
 }
 
 async function concatCopy(parts: string[], out: string): Promise<void> {
@@ -62,7 +69,17 @@ export async function makeCorpus(log: (msg: string) => void): Promise<Corpus> {
   for (const [i, f] of hourMp3.entries()) {
     if (!(await exists(f))) {
       // Same audio, each file with its own tags, as real segments would have.
-      await ffmpeg(['-i', base, '-c', 'copy', '-metadata', `title=Segment ${i + 1}`, '-id3v2_version', '3', f]);
+      await ffmpeg([
+        '-i',
+        base,
+        '-c',
+        'copy',
+        '-metadata',
+        `title=Segment ${i + 1}`,
+        '-id3v2_version',
+        '3',
+        f,
+      ]);
     }
   }
 
@@ -73,25 +90,29 @@ export async function makeCorpus(log: (msg: string) => void): Promise<Corpus> {
     await ffmpeg([...source(300, 44100, 440), '-ac', '2', '-c:a', 'aac', '-b:a', '128k', baseM4a]);
   }
   for (const [i, f] of hourM4a.entries()) {
-    if (!(await exists(f))) await ffmpeg(['-i', baseM4a, '-c', 'copy', '-metadata', `title=Segment ${i + 1}`, f]);
+    if (!(await exists(f)))
+      await ffmpeg(['-i', baseM4a, '-c', 'copy', '-metadata', `title=Segment ${i + 1}`, f]);
   }
 
   const threeHours = [1, 2, 3].map((i) => p(`three-hours-${i}.mp3`));
-  for (const f of threeHours) if (!(await exists(f))) {
-    log(`corpus: ${path.basename(f)}`);
-    await concatCopy(hourMp3, f);
-  }
+  for (const f of threeHours)
+    if (!(await exists(f))) {
+      log(`corpus: ${path.basename(f)}`);
+      await concatCopy(hourMp3, f);
+    }
 
   const flac = Array.from({ length: 6 }, (_, i) => p(`flac-${i + 1}-${i % 2 ? 48000 : 44100}.flac`));
-  for (const [i, f] of flac.entries()) if (!(await exists(f))) {
-    log(`corpus: ${path.basename(f)}`);
-    const rate = i % 2 ? 48000 : 44100;
-    await ffmpeg([...source(120, rate, 330 + 50 * i), '-ac', '2', '-c:a', 'flac', f]);
-  }
+  for (const [i, f] of flac.entries())
+    if (!(await exists(f))) {
+      log(`corpus: ${path.basename(f)}`);
+      const rate = i % 2 ? 48000 : 44100;
+      await ffmpeg([...source(120, rate, 330 + 50 * i), '-ac', '2', '-c:a', 'flac', f]);
+    }
 
   const clips = Array.from({ length: 120 }, (_, i) => p(`clip-${String(i + 1).padStart(3, '0')}.mp3`));
   const clip = p('clip.mp3');
-  if (!(await exists(clip))) await ffmpeg([...source(2, 44100, 523), '-ac', '2', '-c:a', 'libmp3lame', '-b:a', '128k', clip]);
+  if (!(await exists(clip)))
+    await ffmpeg([...source(2, 44100, 523), '-ac', '2', '-c:a', 'libmp3lame', '-b:a', '128k', clip]);
   for (const f of clips) if (!(await exists(f))) await copyFile(clip, f);
 
   const bigWav = p('big.wav');

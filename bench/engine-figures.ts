@@ -14,7 +14,16 @@ export function ours(label: string, inputs: string[], out: string, extra: string
   return {
     label,
     cmd: process.execPath,
-    args: ['--require', path.join(root, 'bench', 'maxrss.cjs'), path.join(root, 'bin', 'audio-merge.cjs'), '--quiet', ...extra, '-o', out, ...inputs],
+    args: [
+      '--require',
+      path.join(root, 'bench', 'maxrss.cjs'),
+      path.join(root, 'bin', 'audio-merge.cjs'),
+      '--quiet',
+      ...extra,
+      '-o',
+      out,
+      ...inputs,
+    ],
     before: () => rmSync(out, { force: true }),
   };
 }
@@ -25,7 +34,21 @@ export function ffmpegConcatCopy(label: string, inputs: string[], out: string): 
   return {
     label,
     cmd: tools.ffmpeg,
-    args: ['-hide_banner', '-loglevel', 'error', '-y', '-f', 'concat', '-safe', '0', '-i', list, '-c', 'copy', out],
+    args: [
+      '-hide_banner',
+      '-loglevel',
+      'error',
+      '-y',
+      '-f',
+      'concat',
+      '-safe',
+      '0',
+      '-i',
+      list,
+      '-c',
+      'copy',
+      out,
+    ],
   };
 }
 
@@ -40,15 +63,30 @@ function ffmpegReencode(label: string, inputs: string[], out: string): Command {
     label,
     cmd: tools.ffmpeg,
     args: [
-      '-hide_banner', '-loglevel', 'error', '-y',
+      '-hide_banner',
+      '-loglevel',
+      'error',
+      '-y',
       ...inputs.flatMap((f) => ['-i', f]),
-      '-filter_complex', `${chains};${labels}concat=n=${inputs.length}:v=0:a=1[out]`,
-      '-map', '[out]', '-c:a', 'libmp3lame', '-b:a', '128k', out,
+      '-filter_complex',
+      `${chains};${labels}concat=n=${inputs.length}:v=0:a=1[out]`,
+      '-map',
+      '[out]',
+      '-c:a',
+      'libmp3lame',
+      '-b:a',
+      '128k',
+      out,
     ],
   };
 }
 
-export async function engineFigures(c: Corpus, work: string, rounds: number, progress: (m: string) => void): Promise<Figure[]> {
+export async function engineFigures(
+  c: Corpus,
+  work: string,
+  rounds: number,
+  progress: (m: string) => void,
+): Promise<Figure[]> {
   const out = (n: string) => path.join(work, n);
   const figures: Figure[] = [];
 
@@ -64,25 +102,55 @@ export async function engineFigures(c: Corpus, work: string, rounds: number, pro
   );
   const h = hour.get('audio-merge')!;
   figures.push(
-    { name: 'lossless join, 1 hour in 12 MP3s', ours: h.time, peerName: 'ffmpeg -f concat -c copy', peer: hour.get('ffmpeg concat copy')!.time, target: 0.5 },
-    { name: 'the same join', ours: h.time, peerName: 'cat (the floor)', peer: hour.get('cat')!.time, target: 3 },
+    {
+      name: 'lossless join, 1 hour in 12 MP3s',
+      ours: h.time,
+      peerName: 'ffmpeg -f concat -c copy',
+      peer: hour.get('ffmpeg concat copy')!.time,
+      target: 0.5,
+    },
+    {
+      name: 'the same join',
+      ours: h.time,
+      peerName: 'cat (the floor)',
+      peer: hour.get('cat')!.time,
+      target: 3,
+    },
   );
 
   progress('120 short clips');
   const clips = await alternate(
-    [ours('audio-merge', c.clips, out('ours-clips.mp3')), ffmpegConcatCopy('ffmpeg concat copy', c.clips, out('ffmpeg-clips.mp3'))],
+    [
+      ours('audio-merge', c.clips, out('ours-clips.mp3')),
+      ffmpegConcatCopy('ffmpeg concat copy', c.clips, out('ffmpeg-clips.mp3')),
+    ],
     rounds,
     progress,
   );
-  figures.push({ name: '120 two-second clips, lossless', ours: clips.get('audio-merge')!.time, peerName: 'ffmpeg -f concat -c copy', peer: clips.get('ffmpeg concat copy')!.time, target: 1 });
+  figures.push({
+    name: '120 two-second clips, lossless',
+    ours: clips.get('audio-merge')!.time,
+    peerName: 'ffmpeg -f concat -c copy',
+    peer: clips.get('ffmpeg concat copy')!.time,
+    target: 1,
+  });
 
   progress('mixed-rate FLAC to MP3');
   const flac = await alternate(
-    [ours('audio-merge', c.flac, out('ours-flac.mp3')), ffmpegReencode('ffmpeg concat filter', c.flac, out('ffmpeg-flac.mp3'))],
+    [
+      ours('audio-merge', c.flac, out('ours-flac.mp3')),
+      ffmpegReencode('ffmpeg concat filter', c.flac, out('ffmpeg-flac.mp3')),
+    ],
     Math.max(3, Math.ceil(rounds / 2)),
     progress,
   );
-  figures.push({ name: '12 min FLAC (44.1/48 kHz) to MP3', ours: flac.get('audio-merge')!.time, peerName: 'ffmpeg concat filter, aresample, libmp3lame 128k', peer: flac.get('ffmpeg concat filter')!.time, target: 0.6 });
+  figures.push({
+    name: '12 min FLAC (44.1/48 kHz) to MP3',
+    ours: flac.get('audio-merge')!.time,
+    peerName: 'ffmpeg concat filter, aresample, libmp3lame 128k',
+    peer: flac.get('ffmpeg concat filter')!.time,
+    target: 0.6,
+  });
 
   progress('peak memory, 3-hour join');
   const mem = await alternate(

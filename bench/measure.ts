@@ -49,7 +49,10 @@ export function measuredEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
 /** Run one command to completion; reject on a non-zero exit. */
 export function runOnce(c: Command): Promise<RunResult> {
   c.before?.();
-  const rssFile = path.join(os.tmpdir(), `audio-merge-bench-rss-${process.pid}-${Math.random().toString(36).slice(2)}`);
+  const rssFile = path.join(
+    os.tmpdir(),
+    `audio-merge-bench-rss-${process.pid}-${Math.random().toString(36).slice(2)}`,
+  );
   const out = c.stdoutFile ? openSync(c.stdoutFile, 'w') : 'ignore';
   const start = process.hrtime.bigint();
   return new Promise((resolve, reject) => {

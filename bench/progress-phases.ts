@@ -32,12 +32,30 @@ interface Timeline {
 
 /** Speech-like material: pink noise under a tone that moves, so no encoder coasts. */
 async function makeInput(file: string, i: number): Promise<string> {
-  const codec = file.endsWith('.mp3') ? ['-c:a', 'libmp3lame', '-b:a', '128k'] : file.endsWith('.flac') ? ['-c:a', 'flac'] : ['-c:a', 'pcm_s16le'];
+  const codec = file.endsWith('.mp3')
+    ? ['-c:a', 'libmp3lame', '-b:a', '128k']
+    : file.endsWith('.flac')
+      ? ['-c:a', 'flac']
+      : ['-c:a', 'pcm_s16le'];
   await exec(tools.ffmpeg, [
-    '-hide_banner', '-v', 'error', '-y',
-    '-f', 'lavfi', '-i', `anoisesrc=color=pink:amplitude=${0.05 * (i + 1)}:duration=${SECONDS}:sample_rate=44100`,
-    '-f', 'lavfi', '-i', `sine=frequency=${220 + 40 * i}:duration=${SECONDS}:sample_rate=44100`,
-    '-filter_complex', 'amix=inputs=2', '-ac', '2', ...codec, file,
+    '-hide_banner',
+    '-v',
+    'error',
+    '-y',
+    '-f',
+    'lavfi',
+    '-i',
+    `anoisesrc=color=pink:amplitude=${0.05 * (i + 1)}:duration=${SECONDS}:sample_rate=44100`,
+    '-f',
+    'lavfi',
+    '-i',
+    `sine=frequency=${220 + 40 * i}:duration=${SECONDS}:sample_rate=44100`,
+    '-filter_complex',
+    'amix=inputs=2',
+    '-ac',
+    '2',
+    ...codec,
+    file,
   ]);
   return file;
 }
@@ -52,26 +70,46 @@ async function run(s: Scenario, out: string): Promise<Timeline> {
   const runner: Runner = async (req) => {
     const began = now();
     const result = await spawnRunner(req);
-    const kind = req.bin !== tools.ffmpeg ? 'probe' : req.args.some((a) => a.includes('ebur128')) ? 'measure' : 'encode';
+    const kind =
+      req.bin !== tools.ffmpeg ? 'probe' : req.args.some((a) => a.includes('ebur128')) ? 'measure' : 'encode';
     busy[kind] += now() - began;
     if (kind === 'measure') measureEnd = Math.max(measureEnd, now());
     if (kind === 'encode') encodeEnd = Math.max(encodeEnd, now());
     return result;
   };
-  await mergeFiles(s.inputs, out, { format: s.format, loudness: -16, runner, onProgress: (p) => readings.push([now(), p]) });
+  await mergeFiles(s.inputs, out, {
+    format: s.format,
+    loudness: -16,
+    runner,
+    onProgress: (p) => readings.push([now(), p]),
+  });
   const total = now();
   const percentAt = (t: number) => readings.filter(([at]) => at <= t + 1e-6).at(-1)?.[1] ?? 0;
   // How far the bar runs ahead of (or behind) the time passed, in points, over the run.
   const leads = readings.map(([t, p]) => p - (100 * t) / total);
-  console.error(`  ${s.name}: busy seconds by kind`, JSON.stringify(busy, (_, v: unknown) => (typeof v === 'number' ? Number(v.toFixed(2)) : v)));
-  return { total, measureEnd, encodeEnd: Math.max(encodeEnd, measureEnd), percentAt, worstLead: Math.max(0, ...leads), worstLag: Math.min(0, ...leads) };
+  console.error(
+    `  ${s.name}: busy seconds by kind`,
+    JSON.stringify(busy, (_, v: unknown) => (typeof v === 'number' ? Number(v.toFixed(2)) : v)),
+  );
+  return {
+    total,
+    measureEnd,
+    encodeEnd: Math.max(encodeEnd, measureEnd),
+    percentAt,
+    worstLead: Math.max(0, ...leads),
+    worstLag: Math.min(0, ...leads),
+  };
 }
 
 const work = await tempDir('audio-merge-progress-');
 try {
-  const mp3 = await Promise.all([0, 1, 2, 3, 4, 5].map((i) => makeInput(path.join(work.dir, `m${i}.mp3`), i)));
+  const mp3 = await Promise.all(
+    [0, 1, 2, 3, 4, 5].map((i) => makeInput(path.join(work.dir, `m${i}.mp3`), i)),
+  );
   const wav = await Promise.all([0, 1, 2].map((i) => makeInput(path.join(work.dir, `w${i}.wav`), i)));
-  const flac = await Promise.all([0, 1, 2, 3, 4, 5].map((i) => makeInput(path.join(work.dir, `f${i}.flac`), i)));
+  const flac = await Promise.all(
+    [0, 1, 2, 3, 4, 5].map((i) => makeInput(path.join(work.dir, `f${i}.flac`), i)),
+  );
   const scenarios: Scenario[] = [
     { name: '6 MP3 -> MP3 (copied, gain in frames)', inputs: mp3, format: 'mp3' },
     { name: '3 WAV + 3 MP3 -> MP3 (WAVs encoded)', inputs: [...wav, ...mp3.slice(0, 3)], format: 'mp3' },
@@ -79,7 +117,9 @@ try {
     { name: '6 MP3 -> Opus (one final encode)', inputs: mp3, format: 'opus' },
   ];
   console.log(`${SECONDS} s per input, --loudness -16`);
-  console.log('| merge | total s | measuring: time / bar | encodes: time / bar | bar ahead / behind of time (worst) |');
+  console.log(
+    '| merge | total s | measuring: time / bar | encodes: time / bar | bar ahead / behind of time (worst) |',
+  );
   console.log('|---|---|---|---|---|');
   for (const s of scenarios) {
     const out = path.join(work.dir, `out.${s.format}`);

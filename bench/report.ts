@@ -31,7 +31,8 @@ function fmt(v: number, unit: Figure['unit'] = 's'): string {
   }
 }
 
-const range = (s: Stats, unit: Figure['unit']) => `${fmt(s.median, unit)} (${fmt(s.min, unit)} to ${fmt(s.max, unit)})`;
+const range = (s: Stats, unit: Figure['unit']) =>
+  `${fmt(s.median, unit)} (${fmt(s.min, unit)} to ${fmt(s.max, unit)})`;
 
 export function verdict(f: Figure): string {
   const checks: boolean[] = [];
@@ -48,7 +49,9 @@ export function tableRows(figures: Figure[]): string[] {
   ];
   for (const f of figures) {
     const ratio = f.peer ? (f.ours.median / f.peer.median).toFixed(2) : '';
-    const target = [f.target !== undefined && f.peer ? `≤ ${f.target}` : '', f.extraTarget?.label ?? ''].filter(Boolean).join('; ');
+    const target = [f.target !== undefined && f.peer ? `≤ ${f.target}` : '', f.extraTarget?.label ?? '']
+      .filter(Boolean)
+      .join('; ');
     rows.push(
       `| ${f.name} | ${range(f.ours, f.unit)} | ${f.peerName} | ${f.peer ? range(f.peer, f.unit) : ''} | ${ratio} | ${target} | ${verdict(f)}${f.note ? ` (${f.note})` : ''} |`,
     );
@@ -60,11 +63,14 @@ export function machineLine(): string {
   const tools = resolveToolPaths();
   let ffmpegVersion = 'unknown';
   try {
-    ffmpegVersion = /ffmpeg version (\S+)/.exec(execFileSync(tools.ffmpeg, ['-version']).toString())?.[1] ?? ffmpegVersion;
+    ffmpegVersion =
+      /ffmpeg version (\S+)/.exec(execFileSync(tools.ffmpeg, ['-version']).toString())?.[1] ?? ffmpegVersion;
   } catch {
     // leave unknown
   }
   const cpu = os.cpus()[0]?.model ?? 'unknown CPU';
-  const caNote = process.env.NODE_EXTRA_CA_CERTS ? '; NODE_EXTRA_CA_CERTS unset for measured processes (+~50 ms per Node start here)' : '';
+  const caNote = process.env.NODE_EXTRA_CA_CERTS
+    ? '; NODE_EXTRA_CA_CERTS unset for measured processes (+~50 ms per Node start here)'
+    : '';
   return `${cpu}, ${os.availableParallelism()} cores, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, ${os.platform()} ${os.release()}, Node ${process.version}, ffmpeg ${ffmpegVersion} (${tools.source})${caNote}`;
 }

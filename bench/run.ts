@@ -34,7 +34,8 @@ try {
     if (!only || only === 'sound') figures.push(...(await soundFigures(corpus, work, rounds, progress)));
     if (only === 'fades') figures.push(...(await crossfadeFigures(corpus, work, rounds, progress)));
     if (!only || only === 'server') figures.push(...(await serverFigures(corpus, work, rounds, progress)));
-    if (!only || only === 'server' || only === 'tus') figures.push(...(await tusFigures(corpus, work, rounds, progress)));
+    if (!only || only === 'server' || only === 'tus')
+      figures.push(...(await tusFigures(corpus, work, rounds, progress)));
   }
 } finally {
   await rm(work, { recursive: true, force: true });

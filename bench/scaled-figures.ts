@@ -7,10 +7,23 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import autocannon from 'autocannon';
 import { tools } from '../test/support/audio-fixtures.js';
-import { startPostgres, startRedis, startS3, S3_TEST_CREDENTIALS, type Service } from '../test/support/services.js';
+import {
+  startPostgres,
+  startRedis,
+  startS3,
+  S3_TEST_CREDENTIALS,
+  type Service,
+} from '../test/support/services.js';
 import { stats } from './measure.js';
 import type { Figure } from './report.js';
-import { headers, openSession, startServer, startWorker, type BrowserSession, type RunningServer } from './server-process.js';
+import {
+  headers,
+  openSession,
+  startServer,
+  startWorker,
+  type BrowserSession,
+  type RunningServer,
+} from './server-process.js';
 
 const exec = promisify(execFile);
 
@@ -19,8 +32,21 @@ async function fiveMinuteMp3s(work: string): Promise<string[]> {
   await Promise.all(
     files.map((f, i) =>
       exec(tools.ffmpeg, [
-        '-hide_banner', '-loglevel', 'error', '-y', '-f', 'lavfi', '-i', `sine=frequency=${300 + 200 * i}:sample_rate=44100:duration=300`,
-        '-ac', '2', '-c:a', 'libmp3lame', '-b:a', '128k', f,
+        '-hide_banner',
+        '-loglevel',
+        'error',
+        '-y',
+        '-f',
+        'lavfi',
+        '-i',
+        `sine=frequency=${300 + 200 * i}:sample_rate=44100:duration=300`,
+        '-ac',
+        '2',
+        '-c:a',
+        'libmp3lame',
+        '-b:a',
+        '128k',
+        f,
       ]),
     ),
   );
@@ -33,16 +59,28 @@ async function upload(base: string, s: BrowserSession, files: string[]): Promise
     const form = new FormData();
     form.append('appid', s.appid);
     for (const f of files.slice(i, i + 20)) form.append('files', await openAsBlob(f), path.basename(f));
-    const res = await fetch(`${base}/app/merge/upload`, { method: 'POST', headers: headers(s, false), body: form });
+    const res = await fetch(`${base}/app/merge/upload`, {
+      method: 'POST',
+      headers: headers(s, false),
+      body: form,
+    });
     if (!res.ok) throw new Error(`upload answered ${res.status}: ${await res.text()}`);
     items.push(...((await res.json()) as { items: Array<{ id: string }> }).items);
   }
   return items;
 }
 
-async function roundTrip(server: RunningServer, s: BrowserSession, items: Array<{ id: string }>): Promise<number> {
+async function roundTrip(
+  server: RunningServer,
+  s: BrowserSession,
+  items: Array<{ id: string }>,
+): Promise<number> {
   const t = process.hrtime.bigint();
-  const res = await fetch(`${server.base}/app/merge/mergemp3`, { method: 'POST', headers: headers(s), body: JSON.stringify({ items }) });
+  const res = await fetch(`${server.base}/app/merge/mergemp3`, {
+    method: 'POST',
+    headers: headers(s),
+    body: JSON.stringify({ items }),
+  });
   if ((await res.json()) !== 'success') throw new Error(`mergemp3 answered ${res.status}`);
   return Number(process.hrtime.bigint() - t) / 1e6;
 }
@@ -55,7 +93,13 @@ async function roundTrip(server: RunningServer, s: BrowserSession, items: Array<
 const SETTLE_MS = 1000;
 
 /** Round trips on `a` and `b` in turn, after one untimed warm-up each; `fresh`: upload the files again before each. */
-async function alternate(a: RunningServer, b: RunningServer, files: string[], rounds: number, fresh: boolean): Promise<[number[], number[]]> {
+async function alternate(
+  a: RunningServer,
+  b: RunningServer,
+  files: string[],
+  rounds: number,
+  fresh: boolean,
+): Promise<[number[], number[]]> {
   const servers = [a, b] as const;
   const sessions = await Promise.all(servers.map((s) => openSession(s.base)));
   const items = await Promise.all(servers.map((s, k) => upload(s.base, sessions[k], files)));
@@ -81,12 +125,19 @@ function roundTripFigure(name: string, [embedded, scaled]: [number[], number[]])
     peerName: 'the embedded default (SQLite, in-process queue, DATA_DIR)',
     peer: emb,
     unit: 'ms',
-    extraTarget: { label: 'at most 1.5x, or at most 150 ms more', ok: sc.median <= 1.5 * emb.median || sc.median - emb.median <= 150 },
+    extraTarget: {
+      label: 'at most 1.5x, or at most 150 ms more',
+      ok: sc.median <= 1.5 * emb.median || sc.median - emb.median <= 150,
+    },
     note: `${(sc.median - emb.median).toFixed(0)} ms more`,
   };
 }
 
-export async function scaledFigures(work: string, rounds: number, progress: (m: string) => void): Promise<Figure[]> {
+export async function scaledFigures(
+  work: string,
+  rounds: number,
+  progress: (m: string) => void,
+): Promise<Figure[]> {
   progress('scaled: starting PostgreSQL, Redis and s3rver');
   const services: Service[] = [];
   const [pg, redis, s3] = await Promise.all([startPostgres(), startRedis(), startS3('audio-merge-bench')]);
@@ -95,8 +146,14 @@ export async function scaledFigures(work: string, rounds: number, progress: (m: 
   try {
     const three = await fiveMinuteMp3s(work);
     const scaledEnv = {
-      DATABASE_URL: pg.url, REDIS_URL: redis.url, S3_ENDPOINT: s3.url, S3_BUCKET: s3.bucket, S3_REGION: S3_TEST_CREDENTIALS.region,
-      S3_ACCESS_KEY_ID: S3_TEST_CREDENTIALS.accessKeyId, S3_SECRET_ACCESS_KEY: S3_TEST_CREDENTIALS.secretAccessKey, S3_FORCE_PATH_STYLE: 'true',
+      DATABASE_URL: pg.url,
+      REDIS_URL: redis.url,
+      S3_ENDPOINT: s3.url,
+      S3_BUCKET: s3.bucket,
+      S3_REGION: S3_TEST_CREDENTIALS.region,
+      S3_ACCESS_KEY_ID: S3_TEST_CREDENTIALS.accessKeyId,
+      S3_SECRET_ACCESS_KEY: S3_TEST_CREDENTIALS.secretAccessKey,
+      S3_FORCE_PATH_STYLE: 'true',
     };
     const embedded = await startServer({ MAX_FILES: '1000' });
     servers.push(embedded);
@@ -115,12 +172,31 @@ export async function scaledFigures(work: string, rounds: number, progress: (m: 
 
     // getDataJson, 200 items, 50 connections: through PostgreSQL, and the embedded one beside it.
     const small = path.join(work, 'clip.mp3');
-    await exec(tools.ffmpeg, ['-hide_banner', '-loglevel', 'error', '-y', '-f', 'lavfi', '-i', 'sine=duration=1', '-c:a', 'libmp3lame', small]);
+    await exec(tools.ffmpeg, [
+      '-hide_banner',
+      '-loglevel',
+      'error',
+      '-y',
+      '-f',
+      'lavfi',
+      '-i',
+      'sine=duration=1',
+      '-c:a',
+      'libmp3lame',
+      small,
+    ]);
     const load = async (server: RunningServer) => {
       const s = await openSession(server.base);
-      await upload(server.base, s, Array.from({ length: 200 }, () => small));
+      await upload(
+        server.base,
+        s,
+        Array.from({ length: 200 }, () => small),
+      );
       const options = {
-        url: `${server.base}/app/merge/getDataJson`, method: 'POST' as const, connections: 50, headers: headers(s),
+        url: `${server.base}/app/merge/getDataJson`,
+        method: 'POST' as const,
+        connections: 50,
+        headers: headers(s),
         body: JSON.stringify({ appid: s.appid }),
       };
       await autocannon({ ...options, duration: 2 });
@@ -136,13 +212,19 @@ export async function scaledFigures(work: string, rounds: number, progress: (m: 
     const p99 = stats([pgLoad.latency.p99]);
     figures.push(
       {
-        name: 'getDataJson through PostgreSQL, 200 items, 50 connections: throughput', ours: rps, unit: 'req/s',
-        peerName: 'embedded (SQLite) on the same machine, same run', peer: stats([embLoad.requests.average]),
+        name: 'getDataJson through PostgreSQL, 200 items, 50 connections: throughput',
+        ours: rps,
+        unit: 'req/s',
+        peerName: 'embedded (SQLite) on the same machine, same run',
+        peer: stats([embLoad.requests.average]),
         extraTarget: { label: 'at least 3,000 req/s', ok: rps.median >= 3000 },
       },
       {
-        name: 'getDataJson through PostgreSQL, 200 items, 50 connections: p99 latency', ours: p99, unit: 'ms',
-        peerName: 'embedded (SQLite) on the same machine, same run', peer: stats([embLoad.latency.p99]),
+        name: 'getDataJson through PostgreSQL, 200 items, 50 connections: p99 latency',
+        ours: p99,
+        unit: 'ms',
+        peerName: 'embedded (SQLite) on the same machine, same run',
+        peer: stats([embLoad.latency.p99]),
         extraTarget: { label: 'p99 at most 25 ms', ok: p99.median <= 25 },
       },
     );

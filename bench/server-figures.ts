@@ -15,9 +15,20 @@ function curlUpload(base: string, s: BrowserSession, file: string): Promise<numb
   return new Promise((resolve, reject) => {
     const start = process.hrtime.bigint();
     const child = spawn('curl', [
-      '-s', '-o', '/dev/null', '-w', '%{http_code}',
-      '-H', `cookie: ${s.cookie}`, '-H', `x-csrf-token: ${s.csrf}`,
-      '-F', `appid=${s.appid}`, '-F', `files=@${file}`, `${base}/app/merge/upload`,
+      '-s',
+      '-o',
+      '/dev/null',
+      '-w',
+      '%{http_code}',
+      '-H',
+      `cookie: ${s.cookie}`,
+      '-H',
+      `x-csrf-token: ${s.csrf}`,
+      '-F',
+      `appid=${s.appid}`,
+      '-F',
+      `files=@${file}`,
+      `${base}/app/merge/upload`,
     ]);
     let out = '';
     child.stdout.on('data', (d: Buffer) => (out += d.toString()));
@@ -35,14 +46,23 @@ async function uploadMany(base: string, s: BrowserSession, files: string[]): Pro
     const form = new FormData();
     form.append('appid', s.appid);
     for (const f of files.slice(i, i + 20)) form.append('files', await openAsBlob(f), path.basename(f));
-    const res = await fetch(`${base}/app/merge/upload`, { method: 'POST', headers: headers(s, false), body: form });
+    const res = await fetch(`${base}/app/merge/upload`, {
+      method: 'POST',
+      headers: headers(s, false),
+      body: form,
+    });
     if (!res.ok) throw new Error(`upload answered ${res.status}: ${await res.text()}`);
     items.push(...((await res.json()) as { items: Array<{ id: string }> }).items);
   }
   return items;
 }
 
-export async function serverFigures(c: Corpus, work: string, rounds: number, progress: (m: string) => void): Promise<Figure[]> {
+export async function serverFigures(
+  c: Corpus,
+  work: string,
+  rounds: number,
+  progress: (m: string) => void,
+): Promise<Figure[]> {
   const figures: Figure[] = [];
   const server = await startServer({ MAX_FILE_MB: '2000', MAX_FILES: '1000' });
   try {
@@ -61,7 +81,15 @@ export async function serverFigures(c: Corpus, work: string, rounds: number, pro
       uploadTimes.push(await curlUpload(server.base, s, c.bigWav));
       clearInterval(timer);
       growth.push(Math.max(0, peak - before));
-      curlTimes.push((await runOnce({ label: 'curl', cmd: 'curl', args: ['-s', '-o', copy, pathToFileURL(c.bigWav).href] })).seconds);
+      curlTimes.push(
+        (
+          await runOnce({
+            label: 'curl',
+            cmd: 'curl',
+            args: ['-s', '-o', copy, pathToFileURL(c.bigWav).href],
+          })
+        ).seconds,
+      );
       rmSync(copy, { force: true });
     }
     figures.push({
@@ -91,22 +119,40 @@ export async function serverFigures(c: Corpus, work: string, rounds: number, pro
     const rps = stats([load.requests.average]);
     const p99 = stats([load.latency.p99]);
     figures.push(
-      { name: 'getDataJson, 200 items, 50 connections: throughput', ours: rps, peerName: '', unit: 'req/s', extraTarget: { label: 'at least 3,000 req/s', ok: rps.median >= 3000 } },
-      { name: 'getDataJson, 200 items, 50 connections: p99 latency', ours: p99, peerName: '', unit: 'ms', extraTarget: { label: 'p99 at most 25 ms', ok: p99.median <= 25 } },
+      {
+        name: 'getDataJson, 200 items, 50 connections: throughput',
+        ours: rps,
+        peerName: '',
+        unit: 'req/s',
+        extraTarget: { label: 'at least 3,000 req/s', ok: rps.median >= 3000 },
+      },
+      {
+        name: 'getDataJson, 200 items, 50 connections: p99 latency',
+        ours: p99,
+        peerName: '',
+        unit: 'ms',
+        extraTarget: { label: 'p99 at most 25 ms', ok: p99.median <= 25 },
+      },
     );
 
     // mergemp3 round trip against the engine's own time on the same files.
     const s3 = await openSession(server.base);
     const three = c.hourMp3.slice(0, 3);
     const items = await uploadMany(server.base, s3, three);
-    const { mergeFiles } = (await import(pathToFileURL(path.join(root, 'dist', 'engine', 'index.js')).href)) as typeof import('../src/engine/index.js');
+    const { mergeFiles } = (await import(
+      pathToFileURL(path.join(root, 'dist', 'engine', 'index.js')).href
+    )) as typeof import('../src/engine/index.js');
     const rt: number[] = [];
     const engine: number[] = [];
     const out = path.join(work, 'engine-only.mp3');
     for (let r = 0; r < rounds; r++) {
       progress(`mergemp3 round trip (${r + 1}/${rounds})`);
       let t = process.hrtime.bigint();
-      const res = await fetch(`${server.base}/app/merge/mergemp3`, { method: 'POST', headers: headers(s3), body: JSON.stringify({ items }) });
+      const res = await fetch(`${server.base}/app/merge/mergemp3`, {
+        method: 'POST',
+        headers: headers(s3),
+        body: JSON.stringify({ items }),
+      });
       if ((await res.json()) !== 'success') throw new Error(`mergemp3 answered ${res.status}`);
       rt.push(Number(process.hrtime.bigint() - t) / 1e6);
       t = process.hrtime.bigint();

@@ -70,12 +70,22 @@ function running(base: string, child: ChildProcess, dataDir: string): RunningSer
   };
 }
 
-export async function startServer(env: NodeJS.ProcessEnv = {}, nodeArgs: string[] = []): Promise<RunningServer> {
+export async function startServer(
+  env: NodeJS.ProcessEnv = {},
+  nodeArgs: string[] = [],
+): Promise<RunningServer> {
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'audio-merge-bench-data-'));
   const port = await freePort();
   const socketPort = await freePort();
   const child = spawn(process.execPath, [...nodeArgs, path.join(root, 'dist', 'main.js')], {
-    env: measuredEnv({ PORT: String(port), SOCKET_PORT: String(socketPort), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn', ...env }),
+    env: measuredEnv({
+      PORT: String(port),
+      SOCKET_PORT: String(socketPort),
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      LOG_LEVEL: 'warn',
+      ...env,
+    }),
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   const base = `http://127.0.0.1:${port}`;
@@ -102,14 +112,22 @@ export interface BrowserSession {
 export async function openSession(base: string): Promise<BrowserSession> {
   const res = await fetch(base + '/');
   const html = await res.text();
-  const cookie = res.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ');
+  const cookie = res.headers
+    .getSetCookie()
+    .map((c) => c.split(';')[0])
+    .join('; ');
   const csrf = /<meta name="csrf-token" content="([^"]+)"/.exec(html)?.[1];
   const sid = /data-sid="([^"]+)"/.exec(html)?.[1];
   const appid = /data-appid="([^"]+)"/.exec(html)?.[1];
-  if (!csrf || !sid || !appid || !cookie) throw new Error('the host page lacks the session, csrf token or widget element');
+  if (!csrf || !sid || !appid || !cookie)
+    throw new Error('the host page lacks the session, csrf token or widget element');
   return { cookie, csrf, sid, appid };
 }
 
 export function headers(s: BrowserSession, json = true): Record<string, string> {
-  return { cookie: s.cookie, 'x-csrf-token': s.csrf, ...(json ? { 'content-type': 'application/json' } : {}) };
+  return {
+    cookie: s.cookie,
+    'x-csrf-token': s.csrf,
+    ...(json ? { 'content-type': 'application/json' } : {}),
+  };
 }

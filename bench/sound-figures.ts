@@ -32,16 +32,41 @@ function twoPassLoudnorm(label: string, inputs: string[], out: string): Command 
 
 /** ffmpeg's way: every input decoded, a chain of acrossfade filters (the same curve), one libmp3lame encode. */
 function acrossfadeChain(label: string, inputs: string[], out: string, seconds: number): Command {
-  const links = inputs.slice(1).map((_, k) => `${k === 0 ? '[0:a]' : `[x${k}]`}[${k + 1}:a]acrossfade=d=${seconds}:c1=qsin:c2=qsin[x${k + 1}]`);
+  const links = inputs
+    .slice(1)
+    .map(
+      (_, k) =>
+        `${k === 0 ? '[0:a]' : `[x${k}]`}[${k + 1}:a]acrossfade=d=${seconds}:c1=qsin:c2=qsin[x${k + 1}]`,
+    );
   return {
     label,
     cmd: tools.ffmpeg,
-    args: ['-hide_banner', '-v', 'error', '-y', ...inputs.flatMap((f) => ['-i', f]), '-filter_complex', links.join(';'), '-map', `[x${inputs.length - 1}]`, '-c:a', 'libmp3lame', '-b:a', '128k', out],
+    args: [
+      '-hide_banner',
+      '-v',
+      'error',
+      '-y',
+      ...inputs.flatMap((f) => ['-i', f]),
+      '-filter_complex',
+      links.join(';'),
+      '-map',
+      `[x${inputs.length - 1}]`,
+      '-c:a',
+      'libmp3lame',
+      '-b:a',
+      '128k',
+      out,
+    ],
     before: () => rmSync(out, { force: true }),
   };
 }
 
-export async function soundFigures(c: Corpus, work: string, rounds: number, progress: (m: string) => void): Promise<Figure[]> {
+export async function soundFigures(
+  c: Corpus,
+  work: string,
+  rounds: number,
+  progress: (m: string) => void,
+): Promise<Figure[]> {
   const out = (n: string) => path.join(work, n);
   const figures: Figure[] = [];
 
@@ -65,18 +90,32 @@ export async function soundFigures(c: Corpus, work: string, rounds: number, prog
 
   progress('gap join vs plain join');
   const gap = await alternate(
-    [ours('with --gap 2', c.hourMp3, out('ours-gap.mp3'), ['--gap', '2']), ours('plain', c.hourMp3, out('ours-plain.mp3'), [])],
+    [
+      ours('with --gap 2', c.hourMp3, out('ours-gap.mp3'), ['--gap', '2']),
+      ours('plain', c.hourMp3, out('ours-plain.mp3'), []),
+    ],
     rounds,
     progress,
   );
-  figures.push({ name: '1-hour join with --gap 2', ours: gap.get('with --gap 2')!.time, peerName: 'the same join without a gap', peer: gap.get('plain')!.time, target: 1.1 });
+  figures.push({
+    name: '1-hour join with --gap 2',
+    ours: gap.get('with --gap 2')!.time,
+    peerName: 'the same join without a gap',
+    peer: gap.get('plain')!.time,
+    target: 1.1,
+  });
 
   figures.push(...(await crossfadeFigures(c, work, rounds, progress)));
   return figures;
 }
 
 /** Crossfades: ours (only the fades re-encoded) against ffmpeg's acrossfade chain and our own full-decode mix. */
-export async function crossfadeFigures(c: Corpus, work: string, rounds: number, progress: (m: string) => void): Promise<Figure[]> {
+export async function crossfadeFigures(
+  c: Corpus,
+  work: string,
+  rounds: number,
+  progress: (m: string) => void,
+): Promise<Figure[]> {
   const out = (n: string) => path.join(work, n);
   progress('crossfades, 1 hour in 12 MP3s');
   const mine = ours('--crossfade 2', c.hourMp3, out('ours-fade.mp3'), ['--crossfade', '2']);
@@ -85,7 +124,11 @@ export async function crossfadeFigures(c: Corpus, work: string, rounds: number, 
   const fade = await alternate(
     [
       mine,
-      ours('--crossfade 2, all decoded', c.hourMp3, out('ours-fade-mixed.mp3'), ['--crossfade', '2', '--gapless']),
+      ours('--crossfade 2, all decoded', c.hourMp3, out('ours-fade-mixed.mp3'), [
+        '--crossfade',
+        '2',
+        '--gapless',
+      ]),
       acrossfadeChain('ffmpeg acrossfade', c.hourMp3, out('ffmpeg-fade.mp3'), 2),
     ],
     // The peers take minutes a run: fewer rounds.
@@ -95,7 +138,18 @@ export async function crossfadeFigures(c: Corpus, work: string, rounds: number, 
   );
   const time = fade.get('--crossfade 2')!.time;
   return [
-    { name: 'crossfades of 2 s, 1 hour in 12 MP3s (copied)', ours: time, peerName: 'ffmpeg acrossfade chain + libmp3lame', peer: fade.get('ffmpeg acrossfade')!.time, target: 0.3 },
-    { name: 'the same crossfades', ours: time, peerName: 'our full-decode mix (the --gapless route)', peer: fade.get('--crossfade 2, all decoded')!.time },
+    {
+      name: 'crossfades of 2 s, 1 hour in 12 MP3s (copied)',
+      ours: time,
+      peerName: 'ffmpeg acrossfade chain + libmp3lame',
+      peer: fade.get('ffmpeg acrossfade')!.time,
+      target: 0.3,
+    },
+    {
+      name: 'the same crossfades',
+      ours: time,
+      peerName: 'our full-decode mix (the --gapless route)',
+      peer: fade.get('--crossfade 2, all decoded')!.time,
+    },
   ];
 }

@@ -12,7 +12,12 @@ import { openSession, startServer, type BrowserSession } from './server-process.
 
 const b64 = (s: string) => Buffer.from(s).toString('base64');
 
-function send(url: URL, method: string, headers: Record<string, string>, file?: string): Promise<{ status: number; location?: string }> {
+function send(
+  url: URL,
+  method: string,
+  headers: Record<string, string>,
+  file?: string,
+): Promise<{ status: number; location?: string }> {
   return new Promise((resolve, reject) => {
     const req = http.request(url, { method, headers: { 'tus-resumable': '1.0.0', ...headers } }, (res) => {
       res.resume();
@@ -35,17 +40,27 @@ async function tusUpload(base: string, s: BrowserSession, file: string): Promise
     'upload-metadata': `filename ${b64(path.basename(file))},appid ${b64(s.appid)}`,
   });
   if (created.status !== 201 || !created.location) throw new Error(`tus creation answered ${created.status}`);
-  const done = await send(new URL(created.location, base), 'PATCH', {
-    ...auth,
-    'upload-offset': '0',
-    'content-type': 'application/offset+octet-stream',
-    'content-length': String(size),
-  }, file);
+  const done = await send(
+    new URL(created.location, base),
+    'PATCH',
+    {
+      ...auth,
+      'upload-offset': '0',
+      'content-type': 'application/offset+octet-stream',
+      'content-length': String(size),
+    },
+    file,
+  );
   if (done.status !== 200) throw new Error(`tus upload answered ${done.status}`);
   return Number(process.hrtime.bigint() - start) / 1e9;
 }
 
-export async function tusFigures(c: Corpus, work: string, rounds: number, progress: (m: string) => void): Promise<Figure[]> {
+export async function tusFigures(
+  c: Corpus,
+  work: string,
+  rounds: number,
+  progress: (m: string) => void,
+): Promise<Figure[]> {
   const server = await startServer({ MAX_FILE_MB: '2000', MAX_FILES: '1000' });
   try {
     const s = await openSession(server.base);
@@ -61,7 +76,15 @@ export async function tusFigures(c: Corpus, work: string, rounds: number, progre
       tusTimes.push(await tusUpload(server.base, s, c.bigWav));
       clearInterval(timer);
       growth.push(Math.max(0, peak - before));
-      curlTimes.push((await runOnce({ label: 'curl', cmd: 'curl', args: ['-s', '-o', copy, pathToFileURL(c.bigWav).href] })).seconds);
+      curlTimes.push(
+        (
+          await runOnce({
+            label: 'curl',
+            cmd: 'curl',
+            args: ['-s', '-o', copy, pathToFileURL(c.bigWav).href],
+          })
+        ).seconds,
+      );
       rmSync(copy, { force: true });
     }
     return [
@@ -71,7 +94,10 @@ export async function tusFigures(c: Corpus, work: string, rounds: number, progre
         peerName: 'curl writing the same bytes to a file',
         peer: stats(curlTimes),
         target: 2,
-        extraTarget: { label: 'server RSS grows by at most 64 MB', ok: stats(growth).max <= 64 * 1024 * 1024 },
+        extraTarget: {
+          label: 'server RSS grows by at most 64 MB',
+          ok: stats(growth).max <= 64 * 1024 * 1024,
+        },
         note: `RSS growth ${(stats(growth).median / 2 ** 20).toFixed(1)} MB median, ${(stats(growth).max / 2 ** 20).toFixed(1)} MB max`,
       },
     ];

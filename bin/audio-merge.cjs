@@ -10,7 +10,10 @@ const root = path.resolve(__dirname, '..');
 // One bundled file: loading the engine as ~25 separate modules cost ~30 ms of every run.
 const cli = path.join(root, 'dist', 'audio-merge-cli.cjs');
 if (!existsSync(cli)) {
-  const r = require('node:child_process').spawnSync('npm', ['run', 'build', '--silent'], { cwd: root, stdio: ['ignore', 2, 2] });
+  const r = require('node:child_process').spawnSync('npm', ['run', 'build', '--silent'], {
+    cwd: root,
+    stdio: ['ignore', 2, 2],
+  });
   if (r.status !== 0) {
     process.stderr.write('audio-merge: the build failed; run npm run build to see why\n');
     process.exit(1);

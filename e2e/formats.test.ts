@@ -13,14 +13,18 @@ const FILES = [
 const poll = <T>(fn: () => T | Promise<T>) => expect.poll(fn, { timeout: 120_000, interval: 100 });
 
 const run = onePageRun('audio-merge-e2e-formats-', async (dir) => {
-  for (const f of FILES) await makeTone(path.join(dir, f.name), { seconds: f.seconds, frequency: f.frequency });
+  for (const f of FILES)
+    await makeTone(path.join(dir, f.name), { seconds: f.seconds, frequency: f.frequency });
 });
 
 describe('choosing a format in the widget', () => {
   it('makes an M4B whose chapters the results list shows, and a click on one seeks its player', async () => {
     const { server, page, dir } = run();
     await page.goto(server.url);
-    await page.setInputFiles('#audio-merge-file-input', FILES.map((f) => path.join(dir, f.name)));
+    await page.setInputFiles(
+      '#audio-merge-file-input',
+      FILES.map((f) => path.join(dir, f.name)),
+    );
     await poll(() => page.locator('.audio-merge-row').count()).toBe(2);
 
     await page.getByLabel('Format').selectOption('m4b');
@@ -39,13 +43,17 @@ describe('choosing a format in the widget', () => {
     expect(start).toBeLessThan(3.1);
 
     await chapters.nth(1).click();
-    await poll(() => result.locator('audio').evaluate((el: HTMLAudioElement) => el.currentTime)).toBeGreaterThanOrEqual(start - 0.05);
+    await poll(() =>
+      result.locator('audio').evaluate((el: HTMLAudioElement) => el.currentTime),
+    ).toBeGreaterThanOrEqual(start - 0.05);
     const played = await result.locator('audio').evaluate((el: HTMLAudioElement) => el.currentTime);
     expect(played).toBeLessThan(start + 2);
 
     const href = (await result.locator('.audio-merge-download').getAttribute('href'))!;
     const download = await page.request.get(new URL(href, server.url).toString());
     expect(download.headers()['content-type']).toBe('audio/mp4');
-    expect(download.headers()['content-disposition']).toMatch(/filename="Opening \d{4}-\d\d-\d\d \d{4}\.m4b"/);
+    expect(download.headers()['content-disposition']).toMatch(
+      /filename="Opening \d{4}-\d\d-\d\d \d{4}\.m4b"/,
+    );
   });
 });

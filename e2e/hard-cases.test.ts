@@ -5,7 +5,14 @@ import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeTone, tempDir } from '../test/support/audio-fixtures.js';
-import { afterQueuedTimers, build, launchBrowser, SCREENSHOTS, startServer, type RunningServer } from './harness.js';
+import {
+  afterQueuedTimers,
+  build,
+  launchBrowser,
+  SCREENSHOTS,
+  startServer,
+  type RunningServer,
+} from './harness.js';
 
 let server: RunningServer;
 let browser: Browser;
@@ -19,7 +26,11 @@ beforeAll(async () => {
   if (!process.env.E2E_SKIP_BUILD) build();
   work = await tempDir('audio-merge-e2e-hard-');
   await mkdir(SCREENSHOTS, { recursive: true });
-  for (const [name, frequency] of [['a.wav', 300], ['b.wav', 600], ['c.wav', 900]] as const) {
+  for (const [name, frequency] of [
+    ['a.wav', 300],
+    ['b.wav', 600],
+    ['c.wav', 900],
+  ] as const) {
     await makeTone(tone(name), { seconds: 2, frequency });
   }
   server = await startServer(dataDir());
@@ -65,25 +76,38 @@ describe('the widget when things go wrong', () => {
         await held;
         await route.continue();
       });
-      await page.setInputFiles('#audio-merge-file-input', [long, script].map((name) => ({ name, mimeType: 'audio/wav', buffer: sound })));
+      await page.setInputFiles(
+        '#audio-merge-file-input',
+        [long, script].map((name) => ({ name, mimeType: 'audio/wav', buffer: sound })),
+      );
       await page.waitForSelector('.audio-merge-upload-item >> nth=1');
       const uploads = await page.evaluate(() =>
         Array.from(document.querySelectorAll('.audio-merge-upload-item'), (row) => {
           const size = row.querySelector('.audio-merge-upload-size')?.getBoundingClientRect();
           const name = row.querySelector('.audio-merge-upload-name')!.getBoundingClientRect();
-          return { sizeShown: !!size && size.width > 0 && size.left >= name.left && size.right <= name.right + 0.5 };
+          return {
+            sizeShown: !!size && size.width > 0 && size.left >= name.left && size.right <= name.right + 0.5,
+          };
         }),
       );
       expect(uploads).toEqual([{ sizeShown: true }, { sizeShown: true }]);
-      await page.locator('.audio-merge-upload').screenshot({ path: path.join(SCREENSHOTS, 'long-names.png') });
+      await page
+        .locator('.audio-merge-upload')
+        .screenshot({ path: path.join(SCREENSHOTS, 'long-names.png') });
       release();
       await page.waitForSelector('.audio-merge-row >> nth=1', { timeout: 60_000 });
       expect(await rowNames(page)).toEqual([long, script]);
-      expect(await page.locator('#audio-merge-tool script, #audio-merge-tool img, .audio-merge-upload img').count()).toBe(0);
+      expect(
+        await page
+          .locator('#audio-merge-tool script, #audio-merge-tool img, .audio-merge-upload img')
+          .count(),
+      ).toBe(0);
       const look = await page.evaluate(() => ({
         pageWidth: document.documentElement.scrollWidth,
         viewport: window.innerWidth,
-        rowsOverflow: Array.from(document.querySelectorAll('.audio-merge-row')).some((r) => r.scrollWidth > r.clientWidth),
+        rowsOverflow: Array.from(document.querySelectorAll('.audio-merge-row')).some(
+          (r) => r.scrollWidth > r.clientWidth,
+        ),
       }));
       expect(look.pageWidth).toBeLessThanOrEqual(look.viewport);
       expect(look.rowsOverflow).toBe(false);
@@ -100,7 +124,8 @@ describe('the widget when things go wrong', () => {
       const stored = decodeURIComponent(src.split('/').pop()!);
       const sessions = await readdir(path.join(dataDir(), 'uploads'));
       const owner = [];
-      for (const s of sessions) if ((await readdir(path.join(dataDir(), 'uploads', s))).includes(stored)) owner.push(s);
+      for (const s of sessions)
+        if ((await readdir(path.join(dataDir(), 'uploads', s))).includes(stored)) owner.push(s);
       expect(owner).toHaveLength(1);
       await writeFile(path.join(dataDir(), 'uploads', owner[0], stored), 'not sound at all\n'.repeat(100));
 
@@ -125,7 +150,10 @@ describe('the widget when things go wrong', () => {
       await page.getByRole('button', { name: 'Make MP3' }).click();
       await page.waitForSelector('.audio-merge-result', { timeout: 120_000 });
       expect(await reloaded(page)).toBe(true);
-      expect(await page.locator('.audio-merge-result .audio-merge-sources li').allTextContents()).toEqual(['a.wav', 'b.wav']);
+      expect(await page.locator('.audio-merge-result .audio-merge-sources li').allTextContents()).toEqual([
+        'a.wav',
+        'b.wav',
+      ]);
     } finally {
       await page.context().close();
     }
@@ -140,10 +168,19 @@ describe('the widget when things go wrong', () => {
           const box = (sel: string) => document.querySelector(sel)!.getBoundingClientRect();
           const panel = (sel: string) => {
             const cs = getComputedStyle(document.querySelector(sel)!);
-            return { border: cs.borderTopColor, radius: cs.borderTopLeftRadius, left: box(sel).left, right: box(sel).right };
+            return {
+              border: cs.borderTopColor,
+              radius: cs.borderTopLeftRadius,
+              left: box(sel).left,
+              right: box(sel).right,
+            };
           };
           return {
-            contentLefts: [box('.audio-merge-upload h2').left, box('.audio-merge-title').left, box('.audio-merge-results h2').left],
+            contentLefts: [
+              box('.audio-merge-upload h2').left,
+              box('.audio-merge-title').left,
+              box('.audio-merge-results h2').left,
+            ],
             panels: [panel('.audio-merge-upload'), panel('#audio-merge-tool'), panel('.audio-merge-results')],
           };
         });
@@ -178,10 +215,14 @@ describe('the widget when things go wrong', () => {
     try {
       await page.locator('.audio-merge-row', { hasText: 'a.wav' }).focus();
       await page.keyboard.press('Space');
-      await poll(() => page.locator('[aria-live]').allTextContents()).toContainEqual(expect.stringContaining('Picked up a.wav'));
+      await poll(() => page.locator('[aria-live]').allTextContents()).toContainEqual(
+        expect.stringContaining('Picked up a.wav'),
+      );
       await afterQueuedTimers(page);
       await page.keyboard.press('ArrowDown');
-      await poll(() => page.locator('[aria-live]').allTextContents()).toContainEqual(expect.stringContaining('moved to position 2'));
+      await poll(() => page.locator('[aria-live]').allTextContents()).toContainEqual(
+        expect.stringContaining('moved to position 2'),
+      );
       await page.keyboard.press('Space');
       await poll(() => rowNames(page)).toEqual(['b.wav', 'a.wav']);
 

@@ -63,12 +63,20 @@ export async function waitForHttp(url: string, child: ChildProcess, output: () =
 }
 
 /** The built server on `dataDir`; on the given ports (a restart), else on free ones. */
-export async function startServer(dataDir: string, ports: { port?: number; socketPort?: number } = {}): Promise<RunningServer> {
+export async function startServer(
+  dataDir: string,
+  ports: { port?: number; socketPort?: number } = {},
+): Promise<RunningServer> {
   const port = ports.port ?? (await freePort());
   const socketPort = ports.socketPort ?? (await freePort());
   const child = spawn(process.execPath, ['dist/main.js'], {
     cwd: ROOT,
-    env: personEnv({ PORT: String(port), SOCKET_PORT: String(socketPort), DATA_DIR: dataDir, HOST: '127.0.0.1' }),
+    env: personEnv({
+      PORT: String(port),
+      SOCKET_PORT: String(socketPort),
+      DATA_DIR: dataDir,
+      HOST: '127.0.0.1',
+    }),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let log = '';
@@ -95,12 +103,20 @@ export async function startServer(dataDir: string, ports: { port?: number; socke
 
 export async function launchBrowser(): Promise<Browser> {
   const executablePath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-  if (!existsSync(executablePath)) throw new Error(`Chromium not found at ${executablePath} (set CHROMIUM_PATH)`);
+  if (!existsSync(executablePath))
+    throw new Error(`Chromium not found at ${executablePath} (set CHROMIUM_PATH)`);
   return chromium.launch({
     executablePath,
     args: [
-      '--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-quic',
-      '--no-first-run', '--disable-component-update', '--disable-sync', '--autoplay-policy=no-user-gesture-required',
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-component-update',
+      '--disable-sync',
+      '--autoplay-policy=no-user-gesture-required',
     ],
   });
 }
@@ -136,7 +152,8 @@ export function onePageRun(prefix: string, makeInputs: (dir: string) => Promise<
     await cleanup?.();
   });
   return () => {
-    if (!run) throw new Error('the page run is not started (onePageRun must be called at the top of a test file)');
+    if (!run)
+      throw new Error('the page run is not started (onePageRun must be called at the top of a test file)');
     return run;
   };
 }

@@ -6,7 +6,14 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeTone, tempDir } from '../test/support/audio-fixtures.js';
 import { childrenNamed, waitUntilGone } from '../test/support/processes.js';
-import { afterQueuedTimers, build, launchBrowser, SCREENSHOTS, startServer, type RunningServer } from './harness.js';
+import {
+  afterQueuedTimers,
+  build,
+  launchBrowser,
+  SCREENSHOTS,
+  startServer,
+  type RunningServer,
+} from './harness.js';
 
 const INTERRUPTED = 'The server restarted while this merge was running; please press make again';
 
@@ -24,7 +31,12 @@ beforeAll(async () => {
   if (!process.env.E2E_SKIP_BUILD) build();
   work = await tempDir('audio-merge-e2e-stuck-');
   await mkdir(SCREENSHOTS, { recursive: true });
-  for (const [name, frequency] of [['a.wav', 300], ['b.wav', 600], ['c.wav', 900]] as const) await makeTone(tone(name), { seconds: 2, frequency });
+  for (const [name, frequency] of [
+    ['a.wav', 300],
+    ['b.wav', 600],
+    ['c.wav', 900],
+  ] as const)
+    await makeTone(tone(name), { seconds: 2, frequency });
   // Long enough that a merge of it is still running after a reload or a restart (~20 s here).
   await makeTone(tone('long.flac'), { seconds: 240, frequency: 440 });
   await makeTone(tone('medium.flac'), { seconds: 60, frequency: 520 });
@@ -68,9 +80,12 @@ const serverNames = (page: Page) =>
   });
 
 const sidOf = (page: Page) => page.evaluate(() => document.getElementById('audio-merge-tool')!.dataset.sid!);
-const uploadsOnDisk = async (sid: string) => (await readdir(path.join(dataDir(), 'uploads', sid)).catch(() => [])).length;
-const markBeforeReload = (page: Page) => page.evaluate(() => ((window as unknown as { beforeReload: boolean }).beforeReload = true));
-const reloaded = (page: Page) => page.evaluate(() => (window as unknown as { beforeReload?: boolean }).beforeReload === undefined);
+const uploadsOnDisk = async (sid: string) =>
+  (await readdir(path.join(dataDir(), 'uploads', sid)).catch(() => [])).length;
+const markBeforeReload = (page: Page) =>
+  page.evaluate(() => ((window as unknown as { beforeReload: boolean }).beforeReload = true));
+const reloaded = (page: Page) =>
+  page.evaluate(() => (window as unknown as { beforeReload?: boolean }).beforeReload === undefined);
 
 /** Every value the progress bar of this document takes, in order (not carried over a reload). */
 async function recordBar(page: Page, into: number[]): Promise<void> {
@@ -85,7 +100,12 @@ async function recordBar(page: Page, into: number[]): Promise<void> {
         (window as unknown as Record<string, (v: number) => void>)[fn](v);
       }
     };
-    new MutationObserver(see).observe(document, { subtree: true, childList: true, attributes: true, attributeFilter: ['aria-valuenow'] });
+    new MutationObserver(see).observe(document, {
+      subtree: true,
+      childList: true,
+      attributes: true,
+      attributeFilter: ['aria-valuenow'],
+    });
   }, name);
 }
 
@@ -94,9 +114,15 @@ describe('a person is never stuck', () => {
     const page = await pageWith(await newSession(), ['a.wav', 'b.wav', 'c.wav']);
     const sid = await sidOf(page);
     expect(await uploadsOnDisk(sid)).toBe(3);
-    await poll(() => page.locator('audio.audio-merge-player').evaluateAll((els) => els.every((e) => (e as HTMLAudioElement).readyState >= 1))).toBe(true);
+    await poll(() =>
+      page
+        .locator('audio.audio-merge-player')
+        .evaluateAll((els) => els.every((e) => (e as HTMLAudioElement).readyState >= 1)),
+    ).toBe(true);
     expect(await page.locator('.audio-merge-hint').isVisible()).toBe(true);
-    await page.locator('.audio-merge-root').screenshot({ path: path.join(SCREENSHOTS, 'list-with-remove.png') });
+    await page
+      .locator('.audio-merge-root')
+      .screenshot({ path: path.join(SCREENSHOTS, 'list-with-remove.png') });
 
     // Mouse.
     await page.getByRole('button', { name: 'Remove b.wav' }).click();
@@ -105,7 +131,9 @@ describe('a person is never stuck', () => {
     // Keyboard: from the row, Tab reaches its remove button; Enter presses it.
     await page.getByRole('listitem', { name: /^c\.wav/ }).focus();
     await page.keyboard.press('Tab');
-    expect(await page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe('Remove c.wav');
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe(
+      'Remove c.wav',
+    );
     await page.keyboard.press('Enter');
     expect(await rowNames(page)).toEqual(['a.wav']);
     // Undo brings one back, where it was.
@@ -122,8 +150,16 @@ describe('a person is never stuck', () => {
 
   it('a drag by the file name moves the row (grab cursor), and the order survives a reload', async () => {
     const page = await pageWith(await newSession(), ['a.wav', 'b.wav', 'c.wav']);
-    expect(await page.locator('.audio-merge-row').first().evaluate((r) => getComputedStyle(r).cursor)).toBe('grab');
-    const name = (await page.locator('.audio-merge-row', { hasText: 'c.wav' }).locator('.audio-merge-filename').boundingBox())!;
+    expect(
+      await page
+        .locator('.audio-merge-row')
+        .first()
+        .evaluate((r) => getComputedStyle(r).cursor),
+    ).toBe('grab');
+    const name = (await page
+      .locator('.audio-merge-row', { hasText: 'c.wav' })
+      .locator('.audio-merge-filename')
+      .boundingBox())!;
     const top = (await page.locator('.audio-merge-row').first().boundingBox())!;
     const saved = page.waitForResponse((r) => r.url().endsWith('/app/merge/saveOrder'));
     await page.mouse.move(name.x + 20, name.y + name.height / 2);
@@ -144,9 +180,18 @@ describe('a person is never stuck', () => {
     const ctx = await browser.newContext({ viewport: { width: 900, height: 600 } });
     contexts.push(ctx);
     const page = await pageWith(ctx, names);
-    await page.evaluate(() => window.scrollTo(0, document.querySelector('.audio-merge-list')!.getBoundingClientRect().top + window.scrollY - 20));
+    await page.evaluate(() =>
+      window.scrollTo(
+        0,
+        document.querySelector('.audio-merge-list')!.getBoundingClientRect().top + window.scrollY - 20,
+      ),
+    );
     const startY = await page.evaluate(() => window.scrollY);
-    const first = (await page.locator('.audio-merge-row').first().locator('.audio-merge-filename').boundingBox())!;
+    const first = (await page
+      .locator('.audio-merge-row')
+      .first()
+      .locator('.audio-merge-filename')
+      .boundingBox())!;
     await page.mouse.move(first.x + 20, first.y + first.height / 2);
     await page.mouse.down();
     await page.mouse.move(first.x + 20, first.y + 30, { steps: 4 });
@@ -216,9 +261,13 @@ describe('a person is never stuck', () => {
     expect(await page.locator('.audio-merge-row').count()).toBe(0);
     await poll(() => percentOf(page)).toBeGreaterThanOrEqual(before);
     expect(await page.getByRole('button', { name: 'Cancel merge' }).isVisible()).toBe(true);
-    await page.locator('.audio-merge-root').screenshot({ path: path.join(SCREENSHOTS, 'merge-running-after-reload.png') });
+    await page
+      .locator('.audio-merge-root')
+      .screenshot({ path: path.join(SCREENSHOTS, 'merge-running-after-reload.png') });
     await page.waitForSelector('.audio-merge-result', { timeout: 150_000 });
-    expect(await page.locator('.audio-merge-result .audio-merge-sources li').allTextContents()).toEqual(['long.flac']);
+    expect(await page.locator('.audio-merge-result .audio-merge-sources li').allTextContents()).toEqual([
+      'long.flac',
+    ]);
   });
 
   it('cancel stops the merge, leaves no process and no file, and the page reloads to the list', async () => {
@@ -251,7 +300,10 @@ describe('a server killed mid-merge', () => {
       await poll(() => percentOf(page)).toBeGreaterThan(0);
       await markBeforeReload(page);
       await doomed.kill('SIGKILL');
-      restarted = await startServer(path.join(own.dir, 'data'), { port: doomed.port, socketPort: doomed.socketPort });
+      restarted = await startServer(path.join(own.dir, 'data'), {
+        port: doomed.port,
+        socketPort: doomed.socketPort,
+      });
       doomed = undefined;
       const back = Date.now();
       await poll(() => page.locator('.audio-merge-status').textContent(), 30_000).toBe(INTERRUPTED);
@@ -260,7 +312,9 @@ describe('a server killed mid-merge', () => {
       const again = page.getByRole('button', { name: 'Reload' });
       expect(await again.isVisible()).toBe(true);
       expect(await page.locator('.audio-merge-spinner--stopped').count()).toBe(1);
-      await page.locator('.audio-merge-root').screenshot({ path: path.join(SCREENSHOTS, 'merge-failed.png') });
+      await page
+        .locator('.audio-merge-root')
+        .screenshot({ path: path.join(SCREENSHOTS, 'merge-failed.png') });
       // The way back is a reload, and the list is there.
       await again.click();
       await page.waitForSelector('.audio-merge-row');

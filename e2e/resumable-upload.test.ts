@@ -19,7 +19,12 @@ beforeAll(async () => {
   if (!process.env.E2E_SKIP_BUILD) build();
   work = await tempDir('audio-merge-e2e-tus-');
   await makeTone(path.join(work.dir, 'chapter.wav'), { seconds: 40, frequency: 440 }); // ~7 MB
-  await makeTone(path.join(work.dir, 'clip.wav'), { seconds: 0.2, frequency: 880, sampleRate: 8000, channels: 1 });
+  await makeTone(path.join(work.dir, 'clip.wav'), {
+    seconds: 0.2,
+    frequency: 880,
+    sampleRate: 8000,
+    channels: 1,
+  });
   server = await startServer(path.join(work.dir, 'data'));
   browser = await launchBrowser();
 });
@@ -59,11 +64,17 @@ const items = (page: Page) =>
       headers: { 'content-type': 'application/json', 'x-csrf-token': csrf },
       body: JSON.stringify({ appid }),
     });
-    return (await res.json()) as Array<{ filename: string; sid: string; newfilename: string; format: string }>;
+    return (await res.json()) as Array<{
+      filename: string;
+      sid: string;
+      newfilename: string;
+      format: string;
+    }>;
   });
 
 /** The request carrying a file's last byte: a PATCH that starts past zero. */
-const isLastPatch = (route: Route) => route.request().method() === 'PATCH' && Number(route.request().headers()['upload-offset'] ?? 0) > 0;
+const isLastPatch = (route: Route) =>
+  route.request().method() === 'PATCH' && Number(route.request().headers()['upload-offset'] ?? 0) > 0;
 
 describe('resumable uploads in a real browser', () => {
   it('a connection dropped part-way is retried and resumes at the server offset', async () => {
@@ -79,7 +90,9 @@ describe('resumable uploads in a real browser', () => {
     const file = path.join(work.dir, 'chapter.wav');
     const size = (await readFile(file)).length;
     await page.setInputFiles('#audio-merge-file-input', file);
-    await poll(() => page.locator('.audio-merge-upload-summary').textContent()).toBe('1 file uploaded. It is at the end of the list to order.');
+    await poll(() => page.locator('.audio-merge-upload-summary').textContent()).toBe(
+      '1 file uploaded. It is at the end of the list to order.',
+    );
 
     expect(dropped).toBe(true);
     expect(calls).toEqual([
@@ -90,7 +103,9 @@ describe('resumable uploads in a real browser', () => {
       { method: 'PATCH', offset: size - 1 }, // resumed where the server stood
     ]);
     const [item] = await items(page);
-    const stored = await page.request.get(`${server.url}/upload/${item.sid}/${item.newfilename}.${item.format}`);
+    const stored = await page.request.get(
+      `${server.url}/upload/${item.sid}/${item.newfilename}.${item.format}`,
+    );
     expect(sha256(await stored.body())).toBe(sha256(await readFile(file)));
     expect(await page.locator('.audio-merge-upload-error').count()).toBe(0);
     await page.context().close();
@@ -111,7 +126,9 @@ describe('resumable uploads in a real browser', () => {
     await page.unrouteAll({ behavior: 'ignoreErrors' });
     calls.length = 0;
     await page.setInputFiles('#audio-merge-file-input', file);
-    await poll(() => page.locator('.audio-merge-upload-summary').textContent()).toBe('1 file uploaded. It is at the end of the list to order.');
+    await poll(() => page.locator('.audio-merge-upload-summary').textContent()).toBe(
+      '1 file uploaded. It is at the end of the list to order.',
+    );
 
     // No new upload was created: the server was asked where it stood, and only the rest was sent.
     expect(calls).toEqual([
@@ -126,8 +143,13 @@ describe('resumable uploads in a real browser', () => {
     const names = Array.from({ length: 200 }, (_, i) => `clip-${String(i + 1).padStart(3, '0')}.wav`);
     for (const name of names) await copyFile(path.join(work.dir, 'clip.wav'), path.join(work.dir, name));
     const { page } = await openPage();
-    await page.setInputFiles('#audio-merge-file-input', names.map((n) => path.join(work.dir, n)));
-    await poll(() => page.locator('.audio-merge-upload-summary').textContent()).toBe('200 files uploaded. They are at the end of the list to order.');
+    await page.setInputFiles(
+      '#audio-merge-file-input',
+      names.map((n) => path.join(work.dir, n)),
+    );
+    await poll(() => page.locator('.audio-merge-upload-summary').textContent()).toBe(
+      '200 files uploaded. They are at the end of the list to order.',
+    );
     expect(await page.locator('.audio-merge-upload-error').count()).toBe(0);
     expect((await items(page)).map((i) => i.filename)).toEqual(names);
     await page.context().close();

@@ -22,7 +22,10 @@ describe('the sound options in the widget', () => {
   it('matches the loudness of a quiet and a loud file and puts the gap asked for between them', async () => {
     const { server, page, dir } = run();
     await page.goto(server.url);
-    await page.setInputFiles('#audio-merge-file-input', ['Quiet part.wav', 'Loud part.mp3'].map((n) => path.join(dir, n)));
+    await page.setInputFiles(
+      '#audio-merge-file-input',
+      ['Quiet part.wav', 'Loud part.mp3'].map((n) => path.join(dir, n)),
+    );
     await expect.poll(() => page.locator('.audio-merge-row').count(), { timeout: 120_000 }).toBe(2);
 
     const toggle = page.getByRole('button', { name: 'Sound options' });

@@ -4,8 +4,21 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { decodePcm, dominantFrequency, ffprobeJson, makeTone, tempDir } from '../test/support/audio-fixtures.js';
-import { afterQueuedTimers, build, launchBrowser, SCREENSHOTS, startServer, type RunningServer } from './harness.js';
+import {
+  decodePcm,
+  dominantFrequency,
+  ffprobeJson,
+  makeTone,
+  tempDir,
+} from '../test/support/audio-fixtures.js';
+import {
+  afterQueuedTimers,
+  build,
+  launchBrowser,
+  SCREENSHOTS,
+  startServer,
+  type RunningServer,
+} from './harness.js';
 
 const TONE_SECONDS = 4;
 const TONES = [
@@ -27,7 +40,8 @@ beforeAll(async () => {
   if (!process.env.E2E_SKIP_BUILD) build();
   work = await tempDir('audio-merge-e2e-');
   await mkdir(SCREENSHOTS, { recursive: true });
-  for (const t of TONES) await makeTone(path.join(work.dir, t.name), { seconds: TONE_SECONDS, frequency: t.frequency });
+  for (const t of TONES)
+    await makeTone(path.join(work.dir, t.name), { seconds: TONE_SECONDS, frequency: t.frequency });
   server = await startServer(path.join(work.dir, 'data'));
   browser = await launchBrowser();
   page = await browser.newPage({ viewport: { width: 900, height: 1400 } });
@@ -63,10 +77,15 @@ describe('the widget in a real browser against the real server', () => {
     await poll(() => page.locator('.audio-merge-empty').count()).toBe(1);
 
     // Upload: three files chosen at once, each with its own progress line, then the rows appear.
-    await page.setInputFiles('#audio-merge-file-input', TONES.map((t) => path.join(work.dir, t.name)));
+    await page.setInputFiles(
+      '#audio-merge-file-input',
+      TONES.map((t) => path.join(work.dir, t.name)),
+    );
     await page.waitForSelector('.audio-merge-row >> nth=2', { timeout: 60_000 });
     // The three upload lines give way to one summary once the files are rows.
-    await poll(() => page.locator('.audio-merge-upload-summary').textContent()).toBe('3 files uploaded. They are at the end of the list to order.');
+    await poll(() => page.locator('.audio-merge-upload-summary').textContent()).toBe(
+      '3 files uploaded. They are at the end of the list to order.',
+    );
     expect(await page.locator('.audio-merge-upload-item').count()).toBe(0);
     expect(await rowNames(page)).toEqual(TONES.map((t) => t.name));
     const firstRow = await page.locator('.audio-merge-row').first().boundingBox();
@@ -83,7 +102,9 @@ describe('the widget in a real browser against the real server', () => {
     await page.mouse.move(from.x + from.width / 2, from.y + from.height / 2 - 10, { steps: 4 });
     await page.mouse.move(from.x + from.width / 2, to.y + 10, { steps: 20 });
     await page.screenshot({ path: path.join(SCREENSHOTS, 'dragging.png') });
-    await page.locator('#audio-merge-tool').screenshot({ path: path.join(SCREENSHOTS, 'widget-dragging.png') });
+    await page
+      .locator('#audio-merge-tool')
+      .screenshot({ path: path.join(SCREENSHOTS, 'widget-dragging.png') });
     await page.mouse.up();
     await poll(() => rowNames(page)).toEqual(['high tone.ogg', 'low tone.wav', 'middle tone.flac']);
 
@@ -94,7 +115,9 @@ describe('the widget in a real browser against the real server', () => {
       expect.stringContaining('Picked up low tone.wav'),
     );
     await afterQueuedTimers(page);
-    await page.locator('#audio-merge-tool').screenshot({ path: path.join(SCREENSHOTS, 'keyboard-lifted.png') });
+    await page
+      .locator('#audio-merge-tool')
+      .screenshot({ path: path.join(SCREENSHOTS, 'keyboard-lifted.png') });
     await page.keyboard.press('ArrowDown');
     await poll(() => page.locator('[aria-live]').allTextContents()).toContainEqual(
       expect.stringContaining('low tone.wav was moved to position 3 of 3'),
@@ -103,7 +126,9 @@ describe('the widget in a real browser against the real server', () => {
     await poll(() => rowNames(page)).toEqual(['high tone.ogg', 'middle tone.flac', 'low tone.wav']);
     expect(await rowPositions(page)).toEqual(['1', '2', '3']);
     // Focus stays on the moved row, so the next Space can move it again.
-    await poll(() => page.evaluate(() => document.activeElement?.querySelector('.audio-merge-filename')?.textContent)).toBe('low tone.wav');
+    await poll(() =>
+      page.evaluate(() => document.activeElement?.querySelector('.audio-merge-filename')?.textContent),
+    ).toBe('low tone.wav');
     const shown = await rowNames(page);
 
     // Make: hold the merge answer until the progress view has been seen, so the reload waits.
@@ -119,7 +144,9 @@ describe('the widget in a real browser against the real server', () => {
     await page.waitForSelector('.audio-merge-progress .audio-merge-spinner');
     expect(await page.locator('.audio-merge-row').count()).toBe(0);
     await expect.poll(() => statuses.some((s) => /^[1-9]\d*%$/.test(s)), { timeout: 120_000 }).toBe(true);
-    await expect.poll(() => page.locator('.audio-merge-status').textContent(), { timeout: 120_000 }).toBe('100%');
+    await expect
+      .poll(() => page.locator('.audio-merge-status').textContent(), { timeout: 120_000 })
+      .toBe('100%');
     expect(await page.getByRole('progressbar').getAttribute('aria-valuenow')).toBe('100');
     await page.locator('.audio-merge-root').screenshot({ path: path.join(SCREENSHOTS, 'progress.png') });
     console.log(`status texts seen: ${statuses.join(' | ')}`);
@@ -131,12 +158,20 @@ describe('the widget in a real browser against the real server', () => {
     // The answer "success" reloads the page, which now lists the result.
     release();
     await page.waitForSelector('.audio-merge-result', { timeout: 120_000 });
-    expect(await page.evaluate(() => (window as unknown as { beforeReload?: boolean }).beforeReload)).toBeUndefined();
-    const sources = await page.locator('.audio-merge-result').first().locator('.audio-merge-sources li').allTextContents();
+    expect(
+      await page.evaluate(() => (window as unknown as { beforeReload?: boolean }).beforeReload),
+    ).toBeUndefined();
+    const sources = await page
+      .locator('.audio-merge-result')
+      .first()
+      .locator('.audio-merge-sources li')
+      .allTextContents();
     expect(sources).toEqual(shown);
     // Every player on the page has a name, and the download link says which result it fetches.
     await poll(() => page.locator('audio:not([aria-label])').count()).toBe(0);
-    expect(await page.getByRole('link', { name: `Download merged MP3 of ${shown[0]} and 2 more` }).count()).toBe(1);
+    expect(
+      await page.getByRole('link', { name: `Download merged MP3 of ${shown[0]} and 2 more` }).count(),
+    ).toBe(1);
     await page.locator('.audio-merge-results').screenshot({ path: path.join(SCREENSHOTS, 'result.png') });
     await page.screenshot({ path: path.join(SCREENSHOTS, 'page-after-merge.png'), fullPage: true });
 
@@ -150,34 +185,50 @@ describe('the widget in a real browser against the real server', () => {
     expect(probe.streams[0].codec_name).toBe('mp3');
     expect(Number(probe.format.duration)).toBeCloseTo(TONES.length * TONE_SECONDS, 0);
     const pcm = await decodePcm(file);
-    const heard = shown.map((_, i) => dominantFrequency(pcm, i * TONE_SECONDS + 0.5, (i + 1) * TONE_SECONDS - 0.5));
+    const heard = shown.map((_, i) =>
+      dominantFrequency(pcm, i * TONE_SECONDS + 0.5, (i + 1) * TONE_SECONDS - 0.5),
+    );
     const expected = shown.map((name) => TONES.find((t) => t.name === name)!.frequency);
     heard.forEach((hz, i) => expect(Math.abs(hz - expected[i])).toBeLessThan(expected[i] * 0.05));
 
     // And it plays in the browser's own audio element.
-    const duration = await page.locator('.audio-merge-result audio').first().evaluate(
-      (el: HTMLAudioElement) =>
-        new Promise<number>((resolve, reject) => {
-          if (el.readyState >= 1) return resolve(el.duration);
-          el.addEventListener('loadedmetadata', () => resolve(el.duration), { once: true });
-          el.addEventListener('error', () => reject(new Error(`audio error ${el.error?.code}`)), { once: true });
-          el.load();
-        }),
-    );
+    const duration = await page
+      .locator('.audio-merge-result audio')
+      .first()
+      .evaluate(
+        (el: HTMLAudioElement) =>
+          new Promise<number>((resolve, reject) => {
+            if (el.readyState >= 1) return resolve(el.duration);
+            el.addEventListener('loadedmetadata', () => resolve(el.duration), { once: true });
+            el.addEventListener('error', () => reject(new Error(`audio error ${el.error?.code}`)), {
+              once: true,
+            });
+            el.load();
+          }),
+      );
     expect(duration).toBeGreaterThan(TONES.length * TONE_SECONDS - 0.5);
     expect(duration).toBeLessThan(TONES.length * TONE_SECONDS + 0.5);
   });
 
   it('on a phone: fits the screen, keeps host styles out, and reorders by touch', async () => {
-    const phone = await browser.newContext({ viewport: { width: 375, height: 1000 }, isMobile: true, hasTouch: true, deviceScaleFactor: 1 });
+    const phone = await browser.newContext({
+      viewport: { width: 375, height: 1000 },
+      isMobile: true,
+      hasTouch: true,
+      deviceScaleFactor: 1,
+    });
     const p = await phone.newPage();
     try {
       await p.goto(server.url);
       // A host page with careless global CSS: none of it may reach the widget.
       await p.addStyleTag({
-        content: 'button { background: rgb(255, 0, 0); } button, p, li { font: 40px serif; margin: 30px; } li { padding: 25px; height: auto; } ol { display: grid; }',
+        content:
+          'button { background: rgb(255, 0, 0); } button, p, li { font: 40px serif; margin: 30px; } li { padding: 25px; height: auto; } ol { display: grid; }',
       });
-      await p.setInputFiles('#audio-merge-file-input', TONES.slice(0, 2).map((t) => path.join(work.dir, t.name)));
+      await p.setInputFiles(
+        '#audio-merge-file-input',
+        TONES.slice(0, 2).map((t) => path.join(work.dir, t.name)),
+      );
       await p.waitForSelector('.audio-merge-row >> nth=1', { timeout: 60_000 });
       expect(await rowNames(p)).toEqual([TONES[0].name, TONES[1].name]);
 
@@ -193,8 +244,10 @@ describe('the widget in a real browser against the real server', () => {
           titleSize: getComputedStyle(title).fontSize,
           rowMargin: getComputedStyle(row).marginTop,
           buttonBackground: getComputedStyle(document.querySelector('.audio-merge-make')!).backgroundColor,
-          uploadSummaryMargin: getComputedStyle(document.querySelector('.audio-merge-upload-summary')!).marginTop,
-          uploadSummaryFont: getComputedStyle(document.querySelector('.audio-merge-upload-summary')!).fontSize,
+          uploadSummaryMargin: getComputedStyle(document.querySelector('.audio-merge-upload-summary')!)
+            .marginTop,
+          uploadSummaryFont: getComputedStyle(document.querySelector('.audio-merge-upload-summary')!)
+            .fontSize,
         };
       });
       expect(look.pageWidth).toBeLessThanOrEqual(375);
@@ -209,7 +262,11 @@ describe('the widget in a real browser against the real server', () => {
       await p.screenshot({ path: path.join(SCREENSHOTS, 'phone.png'), fullPage: true });
 
       // Touch: press the first row's handle and slide it below the second.
-      const handle = (await p.locator('.audio-merge-row').first().locator('.audio-merge-handle').boundingBox())!;
+      const handle = (await p
+        .locator('.audio-merge-row')
+        .first()
+        .locator('.audio-merge-handle')
+        .boundingBox())!;
       const second = (await p.locator('.audio-merge-row').nth(1).boundingBox())!;
       const cdp = await phone.newCDPSession(p);
       const x = handle.x + handle.width / 2;
@@ -241,7 +298,9 @@ describe('the widget in a real browser against the real server', () => {
       expect(await refusal.textContent()).toContain('not really.mp3');
       await p.waitForSelector('.audio-merge-row', { timeout: 60_000 });
       expect(await rowNames(p)).toEqual([TONES[0].name]);
-      await p.locator('.audio-merge-upload').screenshot({ path: path.join(SCREENSHOTS, 'upload-refused.png') });
+      await p
+        .locator('.audio-merge-upload')
+        .screenshot({ path: path.join(SCREENSHOTS, 'upload-refused.png') });
     } finally {
       await ctx.close();
     }

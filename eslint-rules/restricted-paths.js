@@ -12,7 +12,8 @@ const stem = (file) => file.replace(/\.(c|m)?[jt]sx?$/, '');
 function targetMatches(target, file, root) {
   // The one glob form the zones use: every non-test source file under a folder.
   const glob = /^(.*)\/\*\*\/!\(\*\.test\)\.\{ts,tsx\}$/.exec(target);
-  if (glob) return inside(file, path.resolve(root, glob[1])) && /\.tsx?$/.test(file) && !/\.test\.tsx?$/.test(file);
+  if (glob)
+    return inside(file, path.resolve(root, glob[1])) && /\.tsx?$/.test(file) && !/\.test\.tsx?$/.test(file);
   return inside(stem(file), stem(path.resolve(root, target)));
 }
 
@@ -33,14 +34,20 @@ export default {
   create(context) {
     const root = context.cwd;
     const file = context.filename;
-    const zones = (context.options[0]?.zones ?? []).filter((z) => asList(z.target).some((t) => targetMatches(t, file, root)));
+    const zones = (context.options[0]?.zones ?? []).filter((z) =>
+      asList(z.target).some((t) => targetMatches(t, file, root)),
+    );
     if (zones.length === 0) return {};
     const check = (node) => {
       const spec = node?.value;
       if (typeof spec !== 'string' || !spec.startsWith('.')) return;
       const imported = path.resolve(path.dirname(file), spec);
       const zone = zones.find((z) => forbidden(z, imported, root));
-      if (zone) context.report({ node, message: `Unexpected path "${spec}" imported in restricted zone. ${zone.message}` });
+      if (zone)
+        context.report({
+          node,
+          message: `Unexpected path "${spec}" imported in restricted zone. ${zone.message}`,
+        });
     };
     return {
       ImportDeclaration: (n) => check(n.source),

@@ -11,7 +11,13 @@ const OUT = path.resolve(import.meta.dirname, '..', 'docs', 'openapi.json');
 
 const dataDir = await mkdtemp(path.join(os.tmpdir(), 'audio-merge-api-docs-'));
 try {
-  const built = await createApp({ dataDir, realtime: false, apiDocs: true, logLevel: 'silent', sweepIntervalMs: 0 });
+  const built = await createApp({
+    dataDir,
+    realtime: false,
+    apiDocs: true,
+    logLevel: 'silent',
+    sweepIntervalMs: 0,
+  });
   try {
     await writeFile(OUT, apiDocument(built.app));
   } finally {

@@ -28,16 +28,21 @@ async function shoot(page: Page, selector: string, file: string): Promise<void> 
 }
 
 const work = await tempDir('audio-merge-screens-');
-const ports = process.env.PORT && process.env.SOCKET_PORT
-  ? { port: Number(process.env.PORT), socketPort: Number(process.env.SOCKET_PORT) }
-  : undefined;
+const ports =
+  process.env.PORT && process.env.SOCKET_PORT
+    ? { port: Number(process.env.PORT), socketPort: Number(process.env.SOCKET_PORT) }
+    : undefined;
 const server = await startServer(path.join(work.dir, 'data'), ports);
 const browser = await launchBrowser();
 try {
-  for (const f of FILES) await makeTone(path.join(work.dir, f.name), { seconds: f.seconds, frequency: f.frequency });
+  for (const f of FILES)
+    await makeTone(path.join(work.dir, f.name), { seconds: f.seconds, frequency: f.frequency });
   const page = await browser.newPage({ viewport: { width: 440, height: 2600 }, deviceScaleFactor: 1 });
   await page.goto(server.url);
-  await page.setInputFiles('#audio-merge-file-input', FILES.map((f) => path.join(work.dir, f.name)));
+  await page.setInputFiles(
+    '#audio-merge-file-input',
+    FILES.map((f) => path.join(work.dir, f.name)),
+  );
   await page.waitForSelector(`.audio-merge-row >> nth=${FILES.length - 1}`, { timeout: 120_000 });
 
   // The sound options open, as someone making a podcast would set them: matched loudness, a pause.

@@ -4,7 +4,10 @@ import { readFileSync } from 'node:fs';
 const [file, label = 'tests'] = process.argv.slice(2);
 const r = JSON.parse(readFileSync(file, 'utf8'));
 const skipped = (r.numPendingTests ?? 0) + (r.numTodoTests ?? 0);
-console.log(`${label}: ${r.numPassedTests} passed, ${r.numFailedTests} failed` + (skipped ? `, ${skipped} skipped` : ''));
+console.log(
+  `${label}: ${r.numPassedTests} passed, ${r.numFailedTests} failed` +
+    (skipped ? `, ${skipped} skipped` : ''),
+);
 if (r.numTotalTests === 0) {
   console.error('no test ran');
   process.exit(1);

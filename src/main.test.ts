@@ -23,7 +23,14 @@ describe('src/main.ts', () => {
   it('serves on the configured address, logs no secrets, and exits 0 on SIGTERM', async () => {
     const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'src/main.ts')], {
       cwd: root,
-      env: { ...process.env, DATA_DIR: dataDir, PORT: '0', SOCKET_PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info' },
+      env: {
+        ...process.env,
+        DATA_DIR: dataDir,
+        PORT: '0',
+        SOCKET_PORT: '0',
+        HOST: '127.0.0.1',
+        LOG_LEVEL: 'info',
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let out = '';
@@ -73,7 +80,14 @@ describe('src/main.ts', () => {
       await damagePage(file);
       const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'src/main.ts')], {
         cwd: root,
-        env: { ...process.env, DATA_DIR: dir, PORT: '0', SOCKET_PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'error' },
+        env: {
+          ...process.env,
+          DATA_DIR: dir,
+          PORT: '0',
+          SOCKET_PORT: '0',
+          HOST: '127.0.0.1',
+          LOG_LEVEL: 'error',
+        },
         stdio: ['ignore', 'pipe', 'pipe'],
       });
       let stdout = '';
@@ -85,7 +99,9 @@ describe('src/main.ts', () => {
       expect(stdout).not.toMatch(/http:\/\//);
       const lines = stderr.trim().split('\n');
       expect(lines).toHaveLength(1);
-      expect(lines[0]).toMatch(/^audio-merge: cannot start: the database \S+audio-merge\.sqlite is damaged .*move that file/);
+      expect(lines[0]).toMatch(
+        /^audio-merge: cannot start: the database \S+audio-merge\.sqlite is damaged .*move that file/,
+      );
     } finally {
       await remove();
     }
@@ -95,7 +111,15 @@ describe('src/main.ts', () => {
     const { dir, cleanup: done } = await tempDir('audio-merge-main-grace-');
     const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'src/main.ts')], {
       cwd: root,
-      env: { ...process.env, DATA_DIR: dir, PORT: '0', SOCKET_PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', SHUTDOWN_GRACE_SECONDS: '1' },
+      env: {
+        ...process.env,
+        DATA_DIR: dir,
+        PORT: '0',
+        SOCKET_PORT: '0',
+        HOST: '127.0.0.1',
+        LOG_LEVEL: 'info',
+        SHUTDOWN_GRACE_SECONDS: '1',
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let out = '';
@@ -130,7 +154,8 @@ describe('src/main.ts', () => {
       socket.write(Buffer.alloc(64 * 1024, 0x55));
       trickle = setInterval(() => socket.writable && socket.write(Buffer.alloc(16, 0x55)), 200);
       const tmp = path.join(dir, 'tmp');
-      while (!readdirSync(tmp).some((f) => f.endsWith('.upload'))) await new Promise((r) => setTimeout(r, 50));
+      while (!readdirSync(tmp).some((f) => f.endsWith('.upload')))
+        await new Promise((r) => setTimeout(r, 50));
 
       child.kill('SIGTERM');
       expect(await exited).toBe(0);

@@ -42,7 +42,11 @@ function serverRoutes(): string[] {
 
 function documentedRoutes(doc: { paths: Record<string, Record<string, unknown>> }): string[] {
   return Object.entries(doc.paths)
-    .flatMap(([p, ops]) => Object.keys(ops).filter((k) => METHODS.includes(k)).map((m) => `${m.toUpperCase()} ${p}`))
+    .flatMap(([p, ops]) =>
+      Object.keys(ops)
+        .filter((k) => METHODS.includes(k))
+        .map((m) => `${m.toUpperCase()} ${p}`),
+    )
     .sort();
 }
 
@@ -74,13 +78,18 @@ describe('docs/openapi.json', () => {
     const escape = (text: string) => text.replace(/[.*+?^$()|[\]\\]/g, '\\$&');
     for (const route of documentedRoutes(JSON.parse(onDisk))) {
       const [method, p] = route.split(' ');
-      const pattern = p.split(/\{[^}]+\}/).map(escape).join('[^`\\s|]+');
+      const pattern = p
+        .split(/\{[^}]+\}/)
+        .map(escape)
+        .join('[^`\\s|]+');
       expect(guide, route).toMatch(new RegExp(`\\| (?:[A-Z]+, )*${method}(?:, [A-Z]+)* \`${pattern}\``));
     }
   });
 
   it('documents each operation: a summary, and the answers it gives', () => {
-    const doc = JSON.parse(onDisk) as { paths: Record<string, Record<string, { summary?: string; responses?: object }>> };
+    const doc = JSON.parse(onDisk) as {
+      paths: Record<string, Record<string, { summary?: string; responses?: object }>>;
+    };
     for (const [p, ops] of Object.entries(doc.paths)) {
       for (const [method, op] of Object.entries(ops)) {
         expect(op.summary, `${method} ${p}`).toBeTruthy();

@@ -8,7 +8,15 @@ import { statusChannel } from '../src/shared/types.js';
 import { makeTone, tempDir } from './support/audio-fixtures.js';
 import { listenStatus } from './support/echo-client.js';
 import type { AddressInfo } from 'node:net';
-import { listItems, openSession, postJson, startTestApp, upload, type TestApp, type TestSession } from './support/server-harness.js';
+import {
+  listItems,
+  openSession,
+  postJson,
+  startTestApp,
+  upload,
+  type TestApp,
+  type TestSession,
+} from './support/server-harness.js';
 import { tusClient } from './support/tus-requests.js';
 import { fillDisk, freeBytes, mountSmallDisk, type SmallDisk } from './support/small-disk.js';
 
@@ -45,13 +53,17 @@ afterAll(async () => {
   if (disk.ok) await disk.dispose();
 });
 
-const merge = (s: TestSession, ids: string[]) => postJson(app.app, s, '/app/merge/mergemp3', { items: ids.map((id) => ({ id })) });
+const merge = (s: TestSession, ids: string[]) =>
+  postJson(app.app, s, '/app/merge/mergemp3', { items: ids.map((id) => ({ id })) });
 const entries = async (dir: string) => (await readdir(dir, { recursive: true }).catch(() => [])) as string[];
 
 describe.skipIf(!disk.ok)('a full disk (DATA_DIR on an 8 MB tmpfs)', () => {
   it('is told as such, keeps nothing partial, still serves pages, lists and downloads, and recovers', async () => {
     const s = await openSession(app.app);
-    expect((await upload(app.app, s, [{ path: tone('a.mp3') }, { path: tone('b.mp3') }, { path: tone('c.wav') }])).statusCode).toBe(200);
+    expect(
+      (await upload(app.app, s, [{ path: tone('a.mp3') }, { path: tone('b.mp3') }, { path: tone('c.wav') }]))
+        .statusCode,
+    ).toBe(200);
     const items = await listItems(app.app, s);
     const [a, b, c] = items;
     const status = listenStatus(app.realtime.port, s.cookie, statusChannel(s.appid, s.sid));
@@ -83,7 +95,11 @@ describe.skipIf(!disk.ok)('a full disk (DATA_DIR on an 8 MB tmpfs)', () => {
     const page = await app.app.inject({ method: 'GET', url: '/', headers: { cookie: s.cookie } });
     expect(page.statusCode).toBe(200);
     expect(page.body).toContain(s.sid);
-    const download = await app.app.inject({ method: 'GET', url: `/upload/${s.sid}/${a.newfilename}.mp3`, headers: { cookie: s.cookie } });
+    const download = await app.app.inject({
+      method: 'GET',
+      url: `/upload/${s.sid}/${a.newfilename}.mp3`,
+      headers: { cookie: s.cookie },
+    });
     expect(download.statusCode).toBe(200);
     expect(download.rawPayload.length).toBe(a.size);
     // A new visitor needs a database row: a page saying the disk is full, or the page itself, never a 500.
@@ -131,7 +147,10 @@ describe.skipIf(!disk.ok)('a full disk (DATA_DIR on an 8 MB tmpfs)', () => {
   it('refuses an upload that would leave less than MIN_FREE_MB free, asking the disk itself (statfs)', async () => {
     const root = disk.ok ? disk.dir : '';
     const free = await freeBytes(root);
-    const watermarked = await startTestApp({ dataDir: path.join(root, 'watermark'), minFreeBytes: free - 300 * 1024 });
+    const watermarked = await startTestApp({
+      dataDir: path.join(root, 'watermark'),
+      minFreeBytes: free - 300 * 1024,
+    });
     try {
       const s = await openSession(watermarked.app);
       const big = await upload(watermarked.app, s, [{ path: tone('a.mp3') }]); // ~480 KB

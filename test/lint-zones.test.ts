@@ -27,7 +27,12 @@ describe('lint zones', () => {
     expect(await layerProblems(file, "export { spawn } from 'node:child_process';\n")).toEqual([
       expect.stringMatching(/no-restricted-imports.*node:child_process/),
     ]);
-    expect(await layerProblems(file, "export * from './frames.js';\nexport * from '../io/sync-io.js';\nexport * from '../errors.js';\n")).toEqual([]);
+    expect(
+      await layerProblems(
+        file,
+        "export * from './frames.js';\nexport * from '../io/sync-io.js';\nexport * from '../errors.js';\n",
+      ),
+    ).toEqual([]);
   });
 
   it('lets the server, the command line and main.ts reach the engine only through its index', async () => {
@@ -46,12 +51,18 @@ describe('lint zones', () => {
 
   it('limits the widget to src/widget, src/shared and npm packages', async () => {
     const file = 'src/widget/components/fixture.tsx';
-    for (const foreign of ['../../server/config.js', '../../engine/index.js', '../../cli/args.js', '../../main.js']) {
+    for (const foreign of [
+      '../../server/config.js',
+      '../../engine/index.js',
+      '../../cli/args.js',
+      '../../main.js',
+    ]) {
       expect(await layerProblems(file, `export * from '${foreign}';\n`), foreign).toEqual([
         expect.stringMatching(/no-restricted-paths.*only src\/widget and src\/shared/),
       ]);
     }
-    const allowed = "export * from '../store/state.js';\nexport * from '../../shared/types.js';\nexport { useState } from 'react';\n";
+    const allowed =
+      "export * from '../store/state.js';\nexport * from '../../shared/types.js';\nexport { useState } from 'react';\n";
     expect(await layerProblems(file, allowed)).toEqual([]);
   });
 
@@ -64,9 +75,15 @@ describe('lint zones', () => {
   });
 
   it('keeps the engine free of its consumers', async () => {
-    expect(await layerProblems('src/engine/pipeline/fixture.ts', "export * from '../../server/config.js';\n")).toHaveLength(1);
-    expect(await layerProblems('src/engine/pipeline/fixture.ts', "export * from '../../cli/args.js';\n")).toHaveLength(1);
-    expect(await layerProblems('src/engine/pipeline/fixture.ts', "export * from '../ffmpeg/runner.js';\n")).toEqual([]);
+    expect(
+      await layerProblems('src/engine/pipeline/fixture.ts', "export * from '../../server/config.js';\n"),
+    ).toHaveLength(1);
+    expect(
+      await layerProblems('src/engine/pipeline/fixture.ts', "export * from '../../cli/args.js';\n"),
+    ).toHaveLength(1);
+    expect(
+      await layerProblems('src/engine/pipeline/fixture.ts', "export * from '../ffmpeg/runner.js';\n"),
+    ).toEqual([]);
   });
 
   it('refuses test/ code in src/ but lets tests beside the code use test/support', async () => {

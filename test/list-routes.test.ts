@@ -6,21 +6,36 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AbortError } from '../src/engine/errors.js';
 import type { MergeFn } from '../src/server/jobs/merge-processor.js';
 import { makeTone, tempDir } from './support/audio-fixtures.js';
-import { listItems, openSession, postJson, startTestApp, upload, type TestApp, type TestSession } from './support/server-harness.js';
+import {
+  listItems,
+  openSession,
+  postJson,
+  startTestApp,
+  upload,
+  type TestApp,
+  type TestSession,
+} from './support/server-harness.js';
 
 let app: TestApp;
 let media: { dir: string; cleanup: () => Promise<void> };
 /** Merges of items named "hold*" wait until cancelled; the others run the real engine. */
 const holding: MergeFn = async (inputs, output, opts) => {
   if (opts.displayNames?.some((n) => n.startsWith('hold'))) {
-    return new Promise((_resolve, reject) => opts.signal?.addEventListener('abort', () => reject(new AbortError())));
+    return new Promise((_resolve, reject) =>
+      opts.signal?.addEventListener('abort', () => reject(new AbortError())),
+    );
   }
   return (await import('../src/engine/index.js')).mergeFiles(inputs, output, opts);
 };
 
 beforeAll(async () => {
   media = await tempDir('list-routes-');
-  for (const [name, frequency] of [['a.mp3', 300], ['b.wav', 500], ['c.flac', 700], ['hold.wav', 900]] as const) {
+  for (const [name, frequency] of [
+    ['a.mp3', 300],
+    ['b.wav', 500],
+    ['c.flac', 700],
+    ['hold.wav', 900],
+  ] as const) {
     await makeTone(path.join(media.dir, name), { seconds: 1, frequency });
   }
   app = await startTestApp({ mergeConcurrency: 1 }, { merge: holding });
@@ -30,15 +45,26 @@ afterAll(async () => {
   await media?.cleanup();
 });
 
-async function sessionWith(names: string[]): Promise<{ s: TestSession; items: Awaited<ReturnType<typeof listItems>> }> {
+async function sessionWith(
+  names: string[],
+): Promise<{ s: TestSession; items: Awaited<ReturnType<typeof listItems>> }> {
   const s = await openSession(app.app);
-  const res = await upload(app.app, s, names.map((n) => ({ path: path.join(media.dir, n) })));
+  const res = await upload(
+    app.app,
+    s,
+    names.map((n) => ({ path: path.join(media.dir, n) })),
+  );
   expect(res.statusCode, res.body).toBe(200);
   return { s, items: await listItems(app.app, s) };
 }
 
-const uploadPath = (i: { sid: string; newfilename: string; format: string }) => path.join(app.dataDir, 'uploads', i.sid, `${i.newfilename}.${i.format}`);
-const exists = (p: string) => access(p).then(() => true, () => false);
+const uploadPath = (i: { sid: string; newfilename: string; format: string }) =>
+  path.join(app.dataDir, 'uploads', i.sid, `${i.newfilename}.${i.format}`);
+const exists = (p: string) =>
+  access(p).then(
+    () => true,
+    () => false,
+  );
 const names = async (s: TestSession) => (await listItems(app.app, s)).map((i) => i.filename);
 
 describe('deleteItem', () => {
@@ -52,13 +78,17 @@ describe('deleteItem', () => {
     expect(await names(s)).toEqual(['a.mp3', 'c.flac']);
     expect(await exists(uploadPath(b))).toBe(false);
     // Its play path is gone too.
-    const play = await app.app.inject({ method: 'GET', url: `/upload/${s.sid}/${b.newfilename}.${b.format}`, headers: { cookie: s.cookie } });
+    const play = await app.app.inject({
+      method: 'GET',
+      url: `/upload/${s.sid}/${b.newfilename}.${b.format}`,
+      headers: { cookie: s.cookie },
+    });
     expect(play.statusCode).toBe(404);
     // A second delete finds nothing.
     expect((await postJson(app.app, s, '/app/merge/deleteItem', { id: b.id })).statusCode).toBe(404);
   });
 
-  it("refuses an item from another session (403) and leaves it and its file alone; an unknown id is 404", async () => {
+  it('refuses an item from another session (403) and leaves it and its file alone; an unknown id is 404', async () => {
     const owner = await sessionWith(['a.mp3']);
     const other = await openSession(app.app);
     const res = await postJson(app.app, other, '/app/merge/deleteItem', { id: owner.items[0].id });
@@ -66,14 +96,24 @@ describe('deleteItem', () => {
     expect(res.json()).toMatchObject({ code: 'foreignItem' });
     expect(await names(owner.s)).toEqual(['a.mp3']);
     expect(await exists(uploadPath(owner.items[0]))).toBe(true);
-    expect((await postJson(app.app, other, '/app/merge/deleteItem', { id: 'no-such-item' })).statusCode).toBe(404);
+    expect((await postJson(app.app, other, '/app/merge/deleteItem', { id: 'no-such-item' })).statusCode).toBe(
+      404,
+    );
     expect((await postJson(app.app, other, '/app/merge/deleteItem', {})).statusCode).toBe(400);
   });
 
   it('needs the CSRF token, and says when the session is gone', async () => {
     const { s, items } = await sessionWith(['a.mp3']);
-    expect((await postJson(app.app, s, '/app/merge/deleteItem', { id: items[0].id }, { csrf: null })).statusCode).toBe(403);
-    const expired = await postJson(app.app, s, '/app/merge/deleteItem', { id: items[0].id }, { cookie: 'am_session=made-up' });
+    expect(
+      (await postJson(app.app, s, '/app/merge/deleteItem', { id: items[0].id }, { csrf: null })).statusCode,
+    ).toBe(403);
+    const expired = await postJson(
+      app.app,
+      s,
+      '/app/merge/deleteItem',
+      { id: items[0].id },
+      { cookie: 'am_session=made-up' },
+    );
     expect(expired.statusCode).toBe(403);
     expect(expired.json()).toMatchObject({ code: 'noSession' });
     expect(await names(s)).toEqual(['a.mp3']);
@@ -81,7 +121,10 @@ describe('deleteItem', () => {
 
   it('an item a merge is working on stays until that merge has ended', async () => {
     const { s, items } = await sessionWith(['hold.wav', 'a.mp3']);
-    const merging = postJson(app.app, s, '/app/merge/mergemp3', { items: items.map((i) => ({ id: i.id })), requestId: 'held' });
+    const merging = postJson(app.app, s, '/app/merge/mergemp3', {
+      items: items.map((i) => ({ id: i.id })),
+      requestId: 'held',
+    });
     while (!(await app.store.latestJob(s.sid))) await new Promise((r) => setTimeout(r, 10));
     const res = await postJson(app.app, s, '/app/merge/deleteItem', { id: items[1].id });
     expect(res.statusCode).toBe(409);
@@ -111,11 +154,23 @@ describe('saveOrder', () => {
     const mine = await sessionWith(['a.mp3', 'b.wav']);
     const theirs = await sessionWith(['c.flac']);
     const [a, b] = mine.items.map((i) => i.id);
-    const foreign = await postJson(app.app, mine.s, '/app/merge/saveOrder', { appid: mine.s.appid, ids: [b, theirs.items[0].id, a] });
+    const foreign = await postJson(app.app, mine.s, '/app/merge/saveOrder', {
+      appid: mine.s.appid,
+      ids: [b, theirs.items[0].id, a],
+    });
     expect(foreign.statusCode).toBe(403);
-    expect((await postJson(app.app, mine.s, '/app/merge/saveOrder', { appid: mine.s.appid, ids: [b, 'made-up'] })).statusCode).toBe(403);
-    expect((await postJson(app.app, mine.s, '/app/merge/saveOrder', { appid: 'other-app', ids: [b, a] })).statusCode).toBe(403);
-    expect((await postJson(app.app, mine.s, '/app/merge/saveOrder', { appid: mine.s.appid, ids: [b, b] })).statusCode).toBe(400);
+    expect(
+      (await postJson(app.app, mine.s, '/app/merge/saveOrder', { appid: mine.s.appid, ids: [b, 'made-up'] }))
+        .statusCode,
+    ).toBe(403);
+    expect(
+      (await postJson(app.app, mine.s, '/app/merge/saveOrder', { appid: 'other-app', ids: [b, a] }))
+        .statusCode,
+    ).toBe(403);
+    expect(
+      (await postJson(app.app, mine.s, '/app/merge/saveOrder', { appid: mine.s.appid, ids: [b, b] }))
+        .statusCode,
+    ).toBe(400);
     expect(await names(mine.s)).toEqual(['a.mp3', 'b.wav']);
     // The other session's order is untouched by any of it.
     expect(await names(theirs.s)).toEqual(['c.flac']);
@@ -125,7 +180,9 @@ describe('saveOrder', () => {
 describe('deleteResult', () => {
   it("deletes this session's result and its file; another session's is refused", async () => {
     const { s, items } = await sessionWith(['a.mp3', 'b.wav']);
-    const merged = await postJson(app.app, s, '/app/merge/mergemp3', { items: items.map((i) => ({ id: i.id })) });
+    const merged = await postJson(app.app, s, '/app/merge/mergemp3', {
+      items: items.map((i) => ({ id: i.id })),
+    });
     expect(merged.statusCode, merged.body).toBe(200);
     const [result] = await app.store.listResults(s.sid);
     const resultsDir = path.join(app.dataDir, 'results', s.sid);

@@ -10,7 +10,15 @@ import { makeTone, tempDir } from './support/audio-fixtures.js';
 import { listenStatus, type StatusListener } from './support/echo-client.js';
 import { job } from './support/job-kit.js';
 import { childrenNamed, waitUntilGone } from './support/processes.js';
-import { listItems, openSession, postJson, startTestApp, upload, type TestApp, type TestSession } from './support/server-harness.js';
+import {
+  listItems,
+  openSession,
+  postJson,
+  startTestApp,
+  upload,
+  type TestApp,
+  type TestSession,
+} from './support/server-harness.js';
 
 let app: TestApp;
 let media: { dir: string; cleanup: () => Promise<void> };
@@ -32,20 +40,29 @@ afterAll(async () => {
 
 async function sessionWith(names: string[]) {
   const s = await openSession(app.app);
-  const res = await upload(app.app, s, names.map((n) => ({ path: tone(n) })));
+  const res = await upload(
+    app.app,
+    s,
+    names.map((n) => ({ path: tone(n) })),
+  );
   expect(res.statusCode, res.body).toBe(200);
   return { s, items: await listItems(app.app, s) };
 }
 const merge = (s: TestSession, ids: string[], requestId?: string) =>
-  postJson(app.app, s, '/app/merge/mergemp3', { items: ids.map((id) => ({ id })), ...(requestId ? { requestId } : {}) });
-const status = async (s: TestSession) => (await app.app.inject({ method: 'GET', url: '/app/merge/status', headers: { cookie: s.cookie } })).json();
+  postJson(app.app, s, '/app/merge/mergemp3', {
+    items: ids.map((id) => ({ id })),
+    ...(requestId ? { requestId } : {}),
+  });
+const status = async (s: TestSession) =>
+  (await app.app.inject({ method: 'GET', url: '/app/merge/status', headers: { cookie: s.cookie } })).json();
 async function listen(s: TestSession): Promise<StatusListener> {
   const l = listenStatus(app.realtime.port, s.cookie, statusChannel(s.appid, s.sid));
   await l.ready;
   return l;
 }
 const of = (l: StatusListener, requestId: string) => l.payloads.filter((p) => p.requestId === requestId);
-const scratchJobs = async () => (await readdir(app.storage.tmpDir).catch(() => [])).filter((n) => n.startsWith('job-'));
+const scratchJobs = async () =>
+  (await readdir(app.storage.tmpDir).catch(() => [])).filter((n) => n.startsWith('job-'));
 
 describe('GET status and the requestId', () => {
   it('no merge yet: {"state":"none"}; no session: refused', async () => {
@@ -57,7 +74,11 @@ describe('GET status and the requestId', () => {
   it('every status of a merge carries its requestId, state and percent; GET status tells how it ended', async () => {
     const { s, items } = await sessionWith(['short.mp3', 'mid.wav']);
     const l = await listen(s);
-    const res = await merge(s, items.map((i) => i.id), 'tab-1');
+    const res = await merge(
+      s,
+      items.map((i) => i.id),
+      'tab-1',
+    );
     expect(res.statusCode, res.body).toBe(200);
     await l.waitFor((d) => d === '100');
     l.close();
@@ -74,7 +95,10 @@ describe('GET status and the requestId', () => {
   it('a requestId that is not a short name is refused and nothing is queued', async () => {
     const { s, items } = await sessionWith(['short.mp3']);
     for (const bad of ['', 'x'.repeat(101), 'has space', 42]) {
-      expect((await postJson(app.app, s, '/app/merge/mergemp3', { items: [{ id: items[0].id }], requestId: bad })).statusCode).toBe(400);
+      expect(
+        (await postJson(app.app, s, '/app/merge/mergemp3', { items: [{ id: items[0].id }], requestId: bad }))
+          .statusCode,
+      ).toBe(400);
     }
     expect(await status(s)).toEqual({ state: 'none' });
   });
@@ -82,9 +106,16 @@ describe('GET status and the requestId', () => {
   it("two merges of one session at once: each one's percent rises to its own end", async () => {
     const { s, items } = await sessionWith(['short.mp3', 'mid.wav']);
     const l = await listen(s);
-    const [a, b] = await Promise.all([merge(s, [items[1].id, items[0].id], 'tab-a'), merge(s, [items[0].id], 'tab-b')]);
+    const [a, b] = await Promise.all([
+      merge(s, [items[1].id, items[0].id], 'tab-a'),
+      merge(s, [items[0].id], 'tab-b'),
+    ]);
     expect([a.statusCode, b.statusCode]).toEqual([200, 200]);
-    await l.waitFor(() => of(l, 'tab-a').some((p) => p.state === 'succeeded') && of(l, 'tab-b').some((p) => p.state === 'succeeded'));
+    await l.waitFor(
+      () =>
+        of(l, 'tab-a').some((p) => p.state === 'succeeded') &&
+        of(l, 'tab-b').some((p) => p.state === 'succeeded'),
+    );
     l.close();
     for (const id of ['tab-a', 'tab-b']) {
       const percents = of(l, id).flatMap((p) => (typeof p.percent === 'number' ? [p.percent] : []));
@@ -114,7 +145,14 @@ describe('a merge lost to a restart', () => {
       expect(up.statusCode).toBe(200);
       const [item] = await listItems(first.app, s);
       // What a process killed mid-merge leaves: a job row still "running".
-      await first.store.addJob(job('killed', s.sid, [item.id], s.appid, { status: 'running', requestId: 'tab-k', percent: 40, createdAt: Date.now() }));
+      await first.store.addJob(
+        job('killed', s.sid, [item.id], s.appid, {
+          status: 'running',
+          requestId: 'tab-k',
+          percent: 40,
+          createdAt: Date.now(),
+        }),
+      );
       await first.close();
 
       const second = await startTestApp({ dataDir: data.dir, realtime: true, socketPort: 0 });
@@ -122,9 +160,23 @@ describe('a merge lost to a restart', () => {
         const l = listenStatus(second.realtime.port, s.cookie, statusChannel(s.appid, s.sid));
         await l.waitFor(() => true);
         l.close();
-        expect(l.payloads[0]).toEqual({ data: INTERRUPTED_MESSAGE, requestId: 'tab-k', state: 'failed', percent: null });
-        const res = await second.app.inject({ method: 'GET', url: '/app/merge/status', headers: { cookie: s.cookie } });
-        expect(res.json()).toEqual({ requestId: 'tab-k', state: 'failed', percent: null, text: INTERRUPTED_MESSAGE });
+        expect(l.payloads[0]).toEqual({
+          data: INTERRUPTED_MESSAGE,
+          requestId: 'tab-k',
+          state: 'failed',
+          percent: null,
+        });
+        const res = await second.app.inject({
+          method: 'GET',
+          url: '/app/merge/status',
+          headers: { cookie: s.cookie },
+        });
+        expect(res.json()).toEqual({
+          requestId: 'tab-k',
+          state: 'failed',
+          percent: null,
+          text: INTERRUPTED_MESSAGE,
+        });
       } finally {
         await second.close();
       }
@@ -138,7 +190,11 @@ describe('cancel', () => {
   it('stops the merge at once: its ffmpeg processes die, no file is left, mergemp3 answers 409', async () => {
     const { s, items } = await sessionWith(['long.flac', 'short.mp3']);
     const l = await listen(s);
-    const answer = merge(s, items.map((i) => i.id), 'tab-c');
+    const answer = merge(
+      s,
+      items.map((i) => i.id),
+      'tab-c',
+    );
     // Wait (by turns, not by time) until ffmpeg is at work on it.
     const ffmpegAtWork = async () => {
       for (;;) {
@@ -150,7 +206,9 @@ describe('cancel', () => {
     await ffmpegAtWork();
     // Another session cannot cancel it, even knowing its requestId.
     const other = await openSession(app.app);
-    expect((await postJson(app.app, other, '/app/merge/cancel', { requestId: 'tab-c' })).statusCode).toBe(404);
+    expect((await postJson(app.app, other, '/app/merge/cancel', { requestId: 'tab-c' })).statusCode).toBe(
+      404,
+    );
     expect(await status(s)).toMatchObject({ requestId: 'tab-c', state: 'running' });
     const pids = await ffmpegAtWork();
 
@@ -165,13 +223,22 @@ describe('cancel', () => {
     expect(await scratchJobs()).toEqual([]);
     expect(await readdir(path.join(app.dataDir, 'results', s.sid)).catch(() => [])).toEqual([]);
     expect(await app.store.listResults(s.sid)).toEqual([]);
-    expect(await status(s)).toMatchObject({ requestId: 'tab-c', state: 'cancelled', text: 'The merge was cancelled' });
+    expect(await status(s)).toMatchObject({
+      requestId: 'tab-c',
+      state: 'cancelled',
+      text: 'The merge was cancelled',
+    });
     await l.waitFor(() => l.payloads.some((p) => p.state === 'cancelled'));
     l.close();
-    expect(l.payloads.at(-1)).toEqual({ data: 'The merge was cancelled', requestId: 'tab-c', state: 'cancelled', percent: null });
+    expect(l.payloads.at(-1)).toEqual({
+      data: 'The merge was cancelled',
+      requestId: 'tab-c',
+      state: 'cancelled',
+      percent: null,
+    });
   });
 
-  it('{} cancels the session\'s merge that is waiting or running; with none, 404', async () => {
+  it("{} cancels the session's merge that is waiting or running; with none, 404", async () => {
     const { s, items } = await sessionWith(['long.flac']);
     expect((await postJson(app.app, s, '/app/merge/cancel', {})).statusCode).toBe(404);
     const answer = merge(s, [items[0].id]);

@@ -36,7 +36,12 @@ it('a client that disconnects from HTTP does not stop its job', async () => {
     port: (app.app.server.address() as AddressInfo).port,
     method: 'POST',
     path: '/app/merge/mergemp3',
-    headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), cookie: s.cookie, 'x-csrf-token': s.csrf },
+    headers: {
+      'content-type': 'application/json',
+      'content-length': Buffer.byteLength(body),
+      cookie: s.cookie,
+      'x-csrf-token': s.csrf,
+    },
   });
   const gone = new Promise<void>((resolve) => req.on('error', () => resolve()).on('close', () => resolve()));
   req.end(body);

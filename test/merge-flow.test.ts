@@ -6,7 +6,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { statusChannel } from '../src/shared/types.js';
 import { decodePcm, dominantFrequency, makeTone, tempDir } from './support/audio-fixtures.js';
 import { listenStatus } from './support/echo-client.js';
-import { listItems, openSession, postJson, startTestApp, upload, type TestApp, type TestSession } from './support/server-harness.js';
+import {
+  listItems,
+  openSession,
+  postJson,
+  startTestApp,
+  upload,
+  type TestApp,
+  type TestSession,
+} from './support/server-harness.js';
 
 let app: TestApp;
 let media: { dir: string; cleanup: () => Promise<void> };
@@ -29,7 +37,11 @@ afterAll(async () => {
 });
 
 async function uploadAll(session: TestSession, names: string[]) {
-  const res = await upload(app.app, session, names.map((n) => ({ path: tone(n) })));
+  const res = await upload(
+    app.app,
+    session,
+    names.map((n) => ({ path: tone(n) })),
+  );
   expect(res.statusCode, res.body).toBe(200);
   return listItems(app.app, session);
 }
@@ -37,14 +49,18 @@ async function uploadAll(session: TestSession, names: string[]) {
 const merge = (session: TestSession, ids: string[]) =>
   postJson(app.app, session, '/app/merge/mergemp3', { items: ids.map((id) => ({ id })) });
 
-const tmpEntries = async () => (await readdir(app.storage.tmpDir).catch(() => [])).filter((n) => n.startsWith('job-'));
+const tmpEntries = async () =>
+  (await readdir(app.storage.tmpDir).catch(() => [])).filter((n) => n.startsWith('job-'));
 
 describe('merging through the app', () => {
   it('round trip: upload three tones, merge in a new order, watch progress to 100, hear the new order', async () => {
     const s = await openSession(app.app);
     const items = await uploadAll(s, ['low.mp3', 'mid.wav', 'high.flac']);
     expect(items.map((i) => i.filename)).toEqual(['low.mp3', 'mid.wav', 'high.flac']);
-    for (const i of items) expect(Object.keys(i)).toEqual(expect.arrayContaining(['id', 'sid', 'newfilename', 'format', 'filename']));
+    for (const i of items)
+      expect(Object.keys(i)).toEqual(
+        expect.arrayContaining(['id', 'sid', 'newfilename', 'format', 'filename']),
+      );
 
     const status = listenStatus(app.realtime.port, s.cookie, statusChannel(s.appid, s.sid));
     await status.ready;
@@ -56,7 +72,10 @@ describe('merging through the app', () => {
     status.close();
 
     const percents = status.data.map(Number);
-    expect(percents.every((p) => Number.isInteger(p) && p >= 0 && p <= 100), status.data.join(',')).toBe(true);
+    expect(
+      percents.every((p) => Number.isInteger(p) && p >= 0 && p <= 100),
+      status.data.join(','),
+    ).toBe(true);
     expect(percents).toEqual([...percents].sort((a, b) => a - b));
     expect(status.data.at(-1)).toBe('100');
     expect(status.errors).toEqual([]);
@@ -92,11 +111,17 @@ describe('merging through the app', () => {
     const res = await merge(alice, [alicesItem.id, bobsItem.id]);
     expect(res.statusCode).toBe(403);
     expect(JSON.parse(res.body).error).toMatch(/does not belong/);
-    const jobs = (await Promise.all((['queued', 'running', 'succeeded', 'failed', 'cancelled'] as const).map((st) => app.store.jobsWithStatus(st)))).flat();
+    const jobs = (
+      await Promise.all(
+        (['queued', 'running', 'succeeded', 'failed', 'cancelled'] as const).map((st) =>
+          app.store.jobsWithStatus(st),
+        ),
+      )
+    ).flat();
     expect(jobs.filter((j) => j.sid === alice.sid)).toEqual([]);
   });
 
-  it('refuses a subscription to another session\'s channel, which then hears nothing', async () => {
+  it("refuses a subscription to another session's channel, which then hears nothing", async () => {
     const alice = await openSession(app.app);
     const bob = await openSession(app.app);
     const bobsChannel = statusChannel(bob.appid, bob.sid);
@@ -133,8 +158,14 @@ describe('merging through the app', () => {
     expect(l2.data.at(-1)).toBe('100');
     // Its place (repeated while it waits), then only percentages.
     const firstPercent = l2.data.findIndex((d) => /^\d+$/.test(d));
-    expect(l2.data.slice(0, firstPercent).every((d) => d === 'Waiting: 1 merge ahead of yours'), l2.data.join(',')).toBe(true);
-    expect(l2.data.slice(firstPercent).every((d) => /^\d+$/.test(d)), l2.data.join(',')).toBe(true);
+    expect(
+      l2.data.slice(0, firstPercent).every((d) => d === 'Waiting: 1 merge ahead of yours'),
+      l2.data.join(','),
+    ).toBe(true);
+    expect(
+      l2.data.slice(firstPercent).every((d) => /^\d+$/.test(d)),
+      l2.data.join(','),
+    ).toBe(true);
     l1.close();
     l2.close();
   });

@@ -9,7 +9,14 @@ beforeAll(async () => {
 });
 afterAll(() => app?.dispose());
 
-const allJobs = async () => (await Promise.all((['queued', 'running', 'succeeded', 'failed', 'cancelled'] as const).map((s) => app.store.jobsWithStatus(s)))).flat();
+const allJobs = async () =>
+  (
+    await Promise.all(
+      (['queued', 'running', 'succeeded', 'failed', 'cancelled'] as const).map((s) =>
+        app.store.jobsWithStatus(s),
+      ),
+    )
+  ).flat();
 
 it('refuses mergemp3 without the CSRF token', async () => {
   const s = await openSession(app.app);
@@ -21,7 +28,9 @@ it('refuses mergemp3 without the CSRF token', async () => {
 
 it('refuses more items than MAX_FILES in one merge', async () => {
   const s = await openSession(app.app);
-  const res = await postJson(app.app, s, '/app/merge/mergemp3', { items: Array.from({ length: 5 }, (_, i) => ({ id: `i${i}` })) });
+  const res = await postJson(app.app, s, '/app/merge/mergemp3', {
+    items: Array.from({ length: 5 }, (_, i) => ({ id: `i${i}` })),
+  });
   expect(res.statusCode).toBe(400);
   expect(JSON.parse(res.body).error).toMatch(/At most 4 items/);
 });
@@ -29,9 +38,14 @@ it('refuses more items than MAX_FILES in one merge', async () => {
 it('limits merges per session per minute, and the next session is not affected', async () => {
   const s = await openSession(app.app);
   const statuses: number[] = [];
-  for (let i = 0; i < 4; i++) statuses.push((await postJson(app.app, s, '/app/merge/mergemp3', { items: [{ id: 'nope' }] })).statusCode);
+  for (let i = 0; i < 4; i++)
+    statuses.push(
+      (await postJson(app.app, s, '/app/merge/mergemp3', { items: [{ id: 'nope' }] })).statusCode,
+    );
   expect(statuses).toEqual([403, 403, 403, 429]);
   const other = await openSession(app.app);
-  expect((await postJson(app.app, other, '/app/merge/mergemp3', { items: [{ id: 'nope' }] })).statusCode).toBe(403);
+  expect(
+    (await postJson(app.app, other, '/app/merge/mergemp3', { items: [{ id: 'nope' }] })).statusCode,
+  ).toBe(403);
   expect(await allJobs()).toEqual([]);
 });

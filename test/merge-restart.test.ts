@@ -6,7 +6,14 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { INTERRUPTED_MESSAGE, SHUTDOWN_MESSAGE } from '../src/server/jobs/job-messages.js';
 import { makeTone, tempDir } from './support/audio-fixtures.js';
 import { job } from './support/job-kit.js';
-import { listItems, openSession, postJson, startTestApp, upload, type TestApp } from './support/server-harness.js';
+import {
+  listItems,
+  openSession,
+  postJson,
+  startTestApp,
+  upload,
+  type TestApp,
+} from './support/server-harness.js';
 
 let data: { dir: string; cleanup: () => Promise<void> };
 const apps: TestApp[] = [];
@@ -25,7 +32,8 @@ async function boot(): Promise<TestApp> {
   return a;
 }
 
-const jobFiles = async (a: TestApp) => (await readdir(a.storage.tmpDir).catch(() => [])).filter((n) => n.startsWith('job-'));
+const jobFiles = async (a: TestApp) =>
+  (await readdir(a.storage.tmpDir).catch(() => [])).filter((n) => n.startsWith('job-'));
 
 describe('restart in the middle of a merge', () => {
   it('a job a dead process left running is failed with a clear message, its files gone, no result listed', async () => {
@@ -36,7 +44,13 @@ describe('restart in the middle of a merge', () => {
     const [item] = await listItems(first.app, s);
     // What a process killed mid-merge leaves: a running row, a half-written work folder, and a
     // result file moved into place but never recorded.
-    await first.store.addJob(job('crashed-job', s.sid, [item.id], s.appid, { status: 'running', createdAt: Date.now(), startedAt: Date.now() }));
+    await first.store.addJob(
+      job('crashed-job', s.sid, [item.id], s.appid, {
+        status: 'running',
+        createdAt: Date.now(),
+        startedAt: Date.now(),
+      }),
+    );
     const work = path.join(first.storage.tmpDir, 'job-crashed-job');
     await mkdir(work, { recursive: true });
     await writeFile(path.join(work, 'merged.mp3'), Buffer.alloc(4096, 0xff));
@@ -46,7 +60,10 @@ describe('restart in the middle of a merge', () => {
     apps.splice(0);
 
     const second = await boot();
-    expect(await second.store.getJob('crashed-job')).toMatchObject({ status: 'failed', error: INTERRUPTED_MESSAGE });
+    expect(await second.store.getJob('crashed-job')).toMatchObject({
+      status: 'failed',
+      error: INTERRUPTED_MESSAGE,
+    });
     expect(await second.store.listResults(s.sid)).toEqual([]);
     expect(await readdir(second.storage.resultsDir(s.sid)).catch(() => [])).toEqual([]);
     expect(await jobFiles(second)).toEqual([]);
@@ -62,7 +79,8 @@ describe('restart in the middle of a merge', () => {
     const [item] = await listItems(first.app, s);
     const answer = postJson(first.app, s, '/app/merge/mergemp3', { items: [{ id: item.id }] });
     // Wait (by turns, not by time) until the job is running, then stop with no grace.
-    while ((await first.store.jobsWithStatus('running')).length === 0) await new Promise((r) => setImmediate(r));
+    while ((await first.store.jobsWithStatus('running')).length === 0)
+      await new Promise((r) => setImmediate(r));
     await first.jobs.shutdown(0);
     const res = await answer;
     expect(res.statusCode).toBe(503);

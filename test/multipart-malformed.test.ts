@@ -62,7 +62,9 @@ function send(payload: Buffer): Promise<number> {
   });
 }
 
-const SIZES = [1_000, 16_000, 17_000, 20_000, 40_000, 64_000, 65_536, 66_000, 70_000, 100_000, 1_000_000, 5_000_000];
+const SIZES = [
+  1_000, 16_000, 17_000, 20_000, 40_000, 64_000, 65_536, 66_000, 70_000, 100_000, 1_000_000, 5_000_000,
+];
 
 describe('a malformed last multipart part', () => {
   for (const [what, head] of Object.entries(lastPartHeads)) {

@@ -12,7 +12,13 @@ import { statusChannel } from '../src/shared/types.js';
 import { ffprobeJson, makeTone, tempDir } from './support/audio-fixtures.js';
 import { ffprobeChapters } from './support/chapter-readers.js';
 import { listenStatus, type StatusListener } from './support/echo-client.js';
-import { httpGetBytes, httpPost, httpUpload, openHttpSession, type HttpAnswer } from './support/http-session.js';
+import {
+  httpGetBytes,
+  httpPost,
+  httpUpload,
+  openHttpSession,
+  type HttpAnswer,
+} from './support/http-session.js';
 import { freshDatabase, type TestDatabase } from './support/pg-db.js';
 import { scaledEnv, startProcess, type ClusterProcess } from './support/scaled-cluster.js';
 import type { TestSession } from './support/server-harness.js';
@@ -43,7 +49,10 @@ beforeAll(async () => {
   const env = scaledEnv(db.url, redis.url);
   // All four at once: they migrate the same empty database together.
   const started = await Promise.all([
-    startProcess('web', env), startProcess('web', env), startProcess('worker', env), startProcess('worker', env),
+    startProcess('web', env),
+    startProcess('web', env),
+    startProcess('worker', env),
+    startProcess('worker', env),
   ]);
   [webA, webB] = started;
   workers.push(...started.slice(2));
@@ -62,13 +71,20 @@ function listen(web: ClusterProcess, s: TestSession): StatusListener {
 }
 
 async function uploadTo(web: ClusterProcess, s: TestSession, names: string[]) {
-  const res = await httpUpload(web.url, s, await Promise.all(names.map(async (n) => ({ filename: n, content: await readFile(tone(n)) }))));
+  const res = await httpUpload(
+    web.url,
+    s,
+    await Promise.all(names.map(async (n) => ({ filename: n, content: await readFile(tone(n)) }))),
+  );
   expect(res.status, res.text).toBe(200);
-  return res.json<{ items: Array<{ id: string; newfilename: string; format: string; filename: string }> }>().items;
+  return res.json<{ items: Array<{ id: string; newfilename: string; format: string; filename: string }> }>()
+    .items;
 }
 
 const listed = async (web: ClusterProcess, s: TestSession) =>
-  (await httpPost(web.url, s, '/app/merge/getDataJson', { appid: s.appid })).json<Array<{ id: string; filename: string }>>();
+  (await httpPost(web.url, s, '/app/merge/getDataJson', { appid: s.appid })).json<
+    Array<{ id: string; filename: string }>
+  >();
 
 const merge = (web: ClusterProcess, s: TestSession, ids: string[]): Promise<HttpAnswer> =>
   httpPost(web.url, s, '/app/merge/mergemp3', { items: ids.map((id) => ({ id })) });
@@ -96,7 +112,10 @@ async function workerRunning(jobId: string): Promise<ClusterProcess> {
 }
 
 async function latestJobId(s: TestSession): Promise<string> {
-  const [row] = await db.query<{ id: string }>('SELECT id FROM jobs WHERE sid = $1 ORDER BY created_at DESC LIMIT 1', [s.sid]);
+  const [row] = await db.query<{ id: string }>(
+    'SELECT id FROM jobs WHERE sid = $1 ORDER BY created_at DESC LIMIT 1',
+    [s.sid],
+  );
   return row.id;
 }
 
@@ -106,7 +125,10 @@ describe('two web and two worker processes', () => {
       expect((await httpGetBytes(web.url, null, '/healthz')).status).toBe(200);
       const ready = await httpGetBytes(web.url, null, '/readyz');
       expect(ready.status).toBe(200);
-      expect(JSON.parse(ready.bytes.toString())).toEqual({ ok: true, checks: { database: 'ok', files: 'ok', queue: 'ok' } });
+      expect(JSON.parse(ready.bytes.toString())).toEqual({
+        ok: true,
+        checks: { database: 'ok', files: 'ok', queue: 'ok' },
+      });
     }
   });
 
@@ -116,7 +138,12 @@ describe('two web and two worker processes', () => {
     expect((await listed(webB, s)).map((i) => i.filename)).toEqual(['low.mp3', 'mid.mp3']);
     expect((await listed(webB, s)).map((i) => i.id)).toEqual(items.map((i) => i.id));
     // The stored bytes are the uploaded ones, from either web process.
-    const played = await httpGetBytes(webB.url, s, `/upload/${s.sid}/${items[0].newfilename}.${items[0].format}`, { range: 'bytes=0-99' });
+    const played = await httpGetBytes(
+      webB.url,
+      s,
+      `/upload/${s.sid}/${items[0].newfilename}.${items[0].format}`,
+      { range: 'bytes=0-99' },
+    );
     expect(played.status).toBe(206);
     expect(played.bytes.equals((await readFile(tone('low.mp3'))).subarray(0, 100))).toBe(true);
   });
@@ -184,7 +211,9 @@ describe('two web and two worker processes', () => {
     });
     expect(res.status, res.text).toBe(200);
     const [row] = await db.query<{ id: string; file: string; download_name: string; format: string }>(
-      'SELECT id, file, download_name, format FROM results WHERE sid = $1', [s.sid]);
+      'SELECT id, file, download_name, format FROM results WHERE sid = $1',
+      [s.sid],
+    );
     expect(row.format).toBe('m4b');
     expect(row.download_name).toMatch(/^Tones \d{4}-\d{2}-\d{2} \d{4}\.m4b$/);
     const got = await httpGetBytes(webB.url, s, `/results/${s.sid}/${row.id}.m4b?download=1`);
@@ -202,7 +231,9 @@ describe('two web and two worker processes', () => {
     const [item] = await uploadTo(webA, owner, ['low.mp3']);
     const other = await openHttpSession(webB.url);
     expect(await listed(webB, { ...other, appid: owner.appid })).toEqual([]);
-    expect((await httpGetBytes(webB.url, other, `/upload/${owner.sid}/${item.newfilename}.${item.format}`)).status).toBe(403);
+    expect(
+      (await httpGetBytes(webB.url, other, `/upload/${owner.sid}/${item.newfilename}.${item.format}`)).status,
+    ).toBe(403);
     expect((await merge(webA, other, [item.id])).status).toBe(403);
     const spy = listenStatus(webA.socketPort, other.cookie, statusChannel(owner.appid, owner.sid));
     listeners.push(spy);
@@ -226,10 +257,15 @@ describe('two web and two worker processes', () => {
     expect(res.json()).toMatchObject({ error: ERRORS.cancelled.message, code: 'cancelled' });
     await status.waitFor((d) => d === ERRORS.cancelled.message);
     expect(await resultIds(webA, s)).toEqual([]);
-    expect(await db.query('SELECT status FROM jobs WHERE sid = $1', [s.sid])).toEqual([{ status: 'cancelled' }]);
+    expect(await db.query('SELECT status FROM jobs WHERE sid = $1', [s.sid])).toEqual([
+      { status: 'cancelled' },
+    ]);
     // A page opened later on B learns how it ended: from GET status, and at once on subscribing.
     const shown = await httpGetBytes(webB.url, s, '/app/merge/status');
-    expect(JSON.parse(shown.bytes.toString())).toMatchObject({ state: 'cancelled', text: ERRORS.cancelled.message });
+    expect(JSON.parse(shown.bytes.toString())).toMatchObject({
+      state: 'cancelled',
+      text: ERRORS.cancelled.message,
+    });
     const late = listen(webB, s);
     await late.waitFor((d) => d === ERRORS.cancelled.message);
     // Nothing left to cancel: the route says so.
@@ -249,7 +285,10 @@ describe('two web and two worker processes', () => {
     expect(res.status, res.text).toBe(200);
     await status.waitFor((d) => d === '100');
     expect(await resultIds(webA, s)).toHaveLength(1);
-    const rows = await db.query<{ status: string; attempts: number }>('SELECT status, attempts FROM jobs WHERE sid = $1', [s.sid]);
+    const rows = await db.query<{ status: string; attempts: number }>(
+      'SELECT status, attempts FROM jobs WHERE sid = $1',
+      [s.sid],
+    );
     expect(rows).toEqual([{ status: 'succeeded', attempts: 2 }]);
     // The killed worker's place is taken again, for the tests after this one.
     workers.splice(workers.indexOf(victim), 1, await startProcess('worker', scaledEnv(db.url, redis.url)));
@@ -292,7 +331,9 @@ function listeningPorts(pid: number): number[] {
       }
     }),
   );
-  const rows = ['/proc/net/tcp', '/proc/net/tcp6'].flatMap((f) => readFileSync(f, 'utf8').trim().split('\n').slice(1));
+  const rows = ['/proc/net/tcp', '/proc/net/tcp6'].flatMap((f) =>
+    readFileSync(f, 'utf8').trim().split('\n').slice(1),
+  );
   return rows
     .map((r) => r.trim().split(/\s+/))
     .filter((c) => c[3] === '0A' && inodes.has(c[9]))

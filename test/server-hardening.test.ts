@@ -4,7 +4,14 @@ import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeTone, tempDir } from './support/audio-fixtures.js';
-import { listItems, openSession, startTestApp, upload as uploadFiles, type TestApp, type TestSession } from './support/server-harness.js';
+import {
+  listItems,
+  openSession,
+  startTestApp,
+  upload as uploadFiles,
+  type TestApp,
+  type TestSession,
+} from './support/server-harness.js';
 
 let t: TestApp;
 let s: TestSession;
@@ -16,11 +23,23 @@ afterAll(async () => {
   await t.dispose();
 });
 
-const post = (url: string, contentType: string, payload: string | Buffer, headers: Record<string, string> = {}) =>
-  t.app.inject({ method: 'POST', url, headers: { cookie: s.cookie, 'content-type': contentType, ...headers }, payload });
+const post = (
+  url: string,
+  contentType: string,
+  payload: string | Buffer,
+  headers: Record<string, string> = {},
+) =>
+  t.app.inject({
+    method: 'POST',
+    url,
+    headers: { cookie: s.cookie, 'content-type': contentType, ...headers },
+    payload,
+  });
 
 const filesUnder = async (sub: string): Promise<string[]> =>
-  (await readdir(path.join(t.dataDir, sub), { recursive: true, withFileTypes: true })).filter((e) => e.isFile()).map((e) => e.name);
+  (await readdir(path.join(t.dataDir, sub), { recursive: true, withFileTypes: true }))
+    .filter((e) => e.isFile())
+    .map((e) => e.name);
 
 describe('CSRF comes before the body', () => {
   for (const url of ['/app/merge/getDataJson', '/app/merge/mergemp3']) {
@@ -36,14 +55,20 @@ describe('CSRF comes before the body', () => {
     });
 
     it(`answers a text/plain body with a valid token on ${url} with a JSON 415`, async () => {
-      const res = await post(url, 'text/plain', JSON.stringify({ appid: s.appid }), { 'x-csrf-token': s.csrf });
+      const res = await post(url, 'text/plain', JSON.stringify({ appid: s.appid }), {
+        'x-csrf-token': s.csrf,
+      });
       expect(res.statusCode).toBe(415);
       expect(Object.keys(res.json())).toEqual(['error']);
     });
   }
 
   it('refuses a form-encoded upload carrying `_csrf` with 403 (only multipart may carry it)', async () => {
-    const res = await post('/app/merge/upload', 'application/x-www-form-urlencoded', `_csrf=${s.csrf}&appid=${s.appid}`);
+    const res = await post(
+      '/app/merge/upload',
+      'application/x-www-form-urlencoded',
+      `_csrf=${s.csrf}&appid=${s.appid}`,
+    );
     expect(res.statusCode).toBe(403);
   });
 });
@@ -71,7 +96,10 @@ describe('broken multipart uploads', () => {
   });
 
   it('refuses an upload with more form fields than allowed with 413 saying the limit', async () => {
-    const fields = Array.from({ length: 30 }, (_, n) => `--XX\r\nContent-Disposition: form-data; name="f${n}"\r\n\r\nv\r\n`).join('');
+    const fields = Array.from(
+      { length: 30 },
+      (_, n) => `--XX\r\nContent-Disposition: form-data; name="f${n}"\r\n\r\nv\r\n`,
+    ).join('');
     const res = await upload('multipart/form-data; boundary=XX', `${fields}--XX--\r\n`);
     expect(res.statusCode).toBe(413);
     expect(res.json().error).toMatch(/at most 20 form fields/);
@@ -86,7 +114,7 @@ describe('broken multipart uploads', () => {
 });
 
 describe('odd URLs', () => {
-  it('answers a URL with a broken percent-escape with the app\'s own JSON 400, without echoing it', async () => {
+  it("answers a URL with a broken percent-escape with the app's own JSON 400, without echoing it", async () => {
     for (const url of [`/upload/${s.sid}/%E0%A4%A.mp3`, '/results/%/x.mp3', '/%']) {
       const res = await t.app.inject({ method: 'GET', url, headers: { cookie: s.cookie } });
       expect(res.statusCode).toBe(400);
@@ -103,11 +131,14 @@ describe('uploads racing the MAX_FILES limit', () => {
       const tone = await makeTone(path.join(dir, 'tone.mp3'), { seconds: 0.5 });
       const session = await openSession(small.app);
       const answers = await Promise.all(
-        Array.from({ length: 6 }, (_, n) => uploadFiles(small.app, session, [{ path: tone, filename: `take-${n}.mp3` }])),
+        Array.from({ length: 6 }, (_, n) =>
+          uploadFiles(small.app, session, [{ path: tone, filename: `take-${n}.mp3` }]),
+        ),
       );
       const codes = answers.map((r) => r.statusCode).sort();
       expect(codes).toEqual([200, 200, 200, 409, 409, 409]);
-      for (const r of answers.filter((a) => a.statusCode === 409)) expect(r.json().error).toMatch(/take-\d\.mp3 .*at most 3 files/);
+      for (const r of answers.filter((a) => a.statusCode === 409))
+        expect(r.json().error).toMatch(/take-\d\.mp3 .*at most 3 files/);
       expect(await listItems(small.app, session)).toHaveLength(3);
       const stored = await readdir(path.join(small.dataDir, 'uploads', session.sid));
       expect(stored).toHaveLength(3);
@@ -127,7 +158,12 @@ describe('made-up cookies', () => {
       expect(page.statusCode).toBe(200);
       expect(String(page.headers['set-cookie'])).not.toContain(value);
       expect(page.body).not.toContain(`data-sid="${s.sid}"`);
-      const res = await post('/app/merge/getDataJson', 'application/json', JSON.stringify({ appid: s.appid }), { cookie, 'x-csrf-token': s.csrf });
+      const res = await post(
+        '/app/merge/getDataJson',
+        'application/json',
+        JSON.stringify({ appid: s.appid }),
+        { cookie, 'x-csrf-token': s.csrf },
+      );
       expect(res.statusCode).toBe(403);
       expect(res.json().error).toMatch(/No session/);
     }
@@ -139,7 +175,8 @@ describe('a flood of new sessions', () => {
     const limited = await startTestApp({ sessionRateLimit: 3 });
     try {
       const first = await openSession(limited.app);
-      for (let n = 0; n < 2; n++) expect((await limited.app.inject({ method: 'GET', url: '/' })).statusCode).toBe(200);
+      for (let n = 0; n < 2; n++)
+        expect((await limited.app.inject({ method: 'GET', url: '/' })).statusCode).toBe(200);
       const refused = await limited.app.inject({ method: 'GET', url: '/' });
       expect(refused.statusCode).toBe(429);
       expect(refused.json().error).toMatch(/Too many requests/);
@@ -156,7 +193,12 @@ describe('a flood of new sessions', () => {
     const limited = await startTestApp({ sessionRateLimit: 2, trustedProxies: ['10.0.0.0/24'] });
     const proxy = '10.0.0.5';
     const page = (forwardedFor: string, from = proxy) =>
-      limited.app.inject({ method: 'GET', url: '/', remoteAddress: from, headers: { 'x-forwarded-for': forwardedFor } });
+      limited.app.inject({
+        method: 'GET',
+        url: '/',
+        remoteAddress: from,
+        headers: { 'x-forwarded-for': forwardedFor },
+      });
     try {
       for (let n = 0; n < 2; n++) expect((await page('203.0.113.1')).statusCode).toBe(200);
       expect((await page('203.0.113.1')).statusCode).toBe(429);
@@ -166,7 +208,8 @@ describe('a flood of new sessions', () => {
       expect((await page('198.51.100.9, 203.0.113.2')).statusCode).toBe(200);
       expect((await page('198.51.100.9, 203.0.113.2')).statusCode).toBe(429);
       // Not from the proxy: a forged header does not make a client someone else.
-      for (let n = 0; n < 2; n++) expect((await page(`203.0.113.${10 + n}`, '198.51.100.20')).statusCode).toBe(200);
+      for (let n = 0; n < 2; n++)
+        expect((await page(`203.0.113.${10 + n}`, '198.51.100.20')).statusCode).toBe(200);
       expect((await page('203.0.113.12', '198.51.100.20')).statusCode).toBe(429);
     } finally {
       await limited.dispose();
@@ -176,7 +219,12 @@ describe('a flood of new sessions', () => {
   it('without TRUST_PROXY ignores X-Forwarded-For: every browser behind a proxy is the proxy', async () => {
     const limited = await startTestApp({ sessionRateLimit: 2 });
     const page = (forwardedFor: string) =>
-      limited.app.inject({ method: 'GET', url: '/', remoteAddress: '10.0.0.5', headers: { 'x-forwarded-for': forwardedFor } });
+      limited.app.inject({
+        method: 'GET',
+        url: '/',
+        remoteAddress: '10.0.0.5',
+        headers: { 'x-forwarded-for': forwardedFor },
+      });
     try {
       for (let n = 0; n < 2; n++) expect((await page(`203.0.113.${n + 1}`)).statusCode).toBe(200);
       expect((await page('203.0.113.3')).statusCode).toBe(429);

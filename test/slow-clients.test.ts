@@ -44,18 +44,25 @@ const uploadHead = (length: number) =>
 
 describe('slow clients', () => {
   it('headers that never finish: the connection is closed', async () => {
-    const answer = await slowClient('GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ', { everyMs: 100, bytes: 'a' });
+    const answer = await slowClient('GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ', {
+      everyMs: 100,
+      bytes: 'a',
+    });
     // Node answers 408 when it can, or just closes; either way the client is not kept.
     expect(answer === '' || answer.startsWith('HTTP/1.1 408')).toBe(true);
   });
 
   it('a body that stops arriving: the connection is closed and no temporary file is left', async () => {
     await slowClient(uploadHead(1024 * 1024) + 'x'.repeat(1000));
-    await expect.poll(async () => (await readdir(path.join(t.dataDir, 'tmp'))).filter((f) => f.endsWith('.upload'))).toEqual([]);
+    await expect
+      .poll(async () => (await readdir(path.join(t.dataDir, 'tmp'))).filter((f) => f.endsWith('.upload')))
+      .toEqual([]);
   });
 
   it('a body that trickles for longer than a request may last: the connection is closed', async () => {
     await slowClient(uploadHead(1024 * 1024), { everyMs: 100, bytes: 'x'.repeat(10) });
-    await expect.poll(async () => (await readdir(path.join(t.dataDir, 'tmp'))).filter((f) => f.endsWith('.upload'))).toEqual([]);
+    await expect
+      .poll(async () => (await readdir(path.join(t.dataDir, 'tmp'))).filter((f) => f.endsWith('.upload')))
+      .toEqual([]);
   });
 });

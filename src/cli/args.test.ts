@@ -3,10 +3,20 @@ import { HELP, parseArgs } from './args.js';
 
 describe('the command line arguments', () => {
   it('reads -o, inputs in order, --json, --title and --quiet', () => {
-    expect(parseArgs(['-o', 'out.mp3', 'a.mp3', '--json', 'b.wav', '--title', 'My book', '--quiet'])).toEqual({
-      kind: 'run',
-      args: { output: 'out.mp3', inputs: ['a.mp3', 'b.wav'], json: true, quiet: true, title: 'My book', format: 'mp3', chapters: true },
-    });
+    expect(parseArgs(['-o', 'out.mp3', 'a.mp3', '--json', 'b.wav', '--title', 'My book', '--quiet'])).toEqual(
+      {
+        kind: 'run',
+        args: {
+          output: 'out.mp3',
+          inputs: ['a.mp3', 'b.wav'],
+          json: true,
+          quiet: true,
+          title: 'My book',
+          format: 'mp3',
+          chapters: true,
+        },
+      },
+    );
   });
 
   it('accepts --output=OUT and --title=T', () => {
@@ -37,29 +47,74 @@ describe('the command line arguments', () => {
   });
 
   it('documents every option and exit code in --help', () => {
-    for (const word of ['-o', '--output', '--json', '--title', '--quiet', '--help', '--', 'transcoded', '0 ', '1 ', '2 ']) {
+    for (const word of [
+      '-o',
+      '--output',
+      '--json',
+      '--title',
+      '--quiet',
+      '--help',
+      '--',
+      'transcoded',
+      '0 ',
+      '1 ',
+      '2 ',
+    ]) {
       expect(HELP).toContain(word);
     }
   });
 
   it('takes the format from the extension, and --format wins over it', () => {
     expect(parseArgs(['-o', 'book.M4B', 'a.mp3'])).toMatchObject({ args: { format: 'm4b' } });
-    expect(parseArgs(['-o', 'x.flac', '--format', 'wav', 'a.mp3'])).toMatchObject({ args: { format: 'wav' } });
-    expect(parseArgs(['-o', 'x.audio', '--format=opus', 'a.mp3'])).toMatchObject({ args: { format: 'opus' } });
+    expect(parseArgs(['-o', 'x.flac', '--format', 'wav', 'a.mp3'])).toMatchObject({
+      args: { format: 'wav' },
+    });
+    expect(parseArgs(['-o', 'x.audio', '--format=opus', 'a.mp3'])).toMatchObject({
+      args: { format: 'opus' },
+    });
   });
 
   it('reads the chapter, tag, cover and bit rate options', () => {
-    const p = parseArgs(['-o', 'b.m4b', '--no-chapters', '--chapter-titles', 'files', '--artist', 'A', '--album=B', '--cover', 'c.jpg', '--bitrate', '96', 'a.mp3']);
+    const p = parseArgs([
+      '-o',
+      'b.m4b',
+      '--no-chapters',
+      '--chapter-titles',
+      'files',
+      '--artist',
+      'A',
+      '--album=B',
+      '--cover',
+      'c.jpg',
+      '--bitrate',
+      '96',
+      'a.mp3',
+    ]);
     expect(p).toEqual({
       kind: 'run',
-      args: { output: 'b.m4b', inputs: ['a.mp3'], json: false, quiet: false, format: 'm4b', chapters: false, chapterTitles: 'files', artist: 'A', album: 'B', cover: 'c.jpg', bitRateKbps: 96 },
+      args: {
+        output: 'b.m4b',
+        inputs: ['a.mp3'],
+        json: false,
+        quiet: false,
+        format: 'm4b',
+        chapters: false,
+        chapterTitles: 'files',
+        artist: 'A',
+        album: 'B',
+        cover: 'c.jpg',
+        bitRateKbps: 96,
+      },
     });
   });
 
   it.each([
     [['-o', 'x.wma', 'a.mp3'], /extension \.wma names no format/],
     [['-o', 'noext', 'a.mp3'], /no extension names no format/],
-    [['-o', 'x.mp3', '--format', 'aiff', 'a.mp3'], /--format must be one of mp3, m4b, m4a, opus, ogg, flac, wav/],
+    [
+      ['-o', 'x.mp3', '--format', 'aiff', 'a.mp3'],
+      /--format must be one of mp3, m4b, m4a, opus, ogg, flac, wav/,
+    ],
     [['-o', 'x.mp3', '--bitrate', 'fast', 'a.mp3'], /--bitrate must be a whole number/],
     [['-o', 'x.mp3', '--bitrate', '4', 'a.mp3'], /from 8 to 320/],
     [['-o', 'x.mp3', '--chapter-titles', 'names', 'a.mp3'], /tags or files/],
@@ -71,7 +126,22 @@ describe('the command line arguments', () => {
   });
 
   it('documents every format, option and bit rate default in --help', () => {
-    for (const word of ['--format', '--bitrate', '--no-chapters', '--chapter-titles', '--artist', '--album', '--cover', 'm4b', 'opus', 'flac', 'wav', 'mp3 128 (mono 64)', 'opus 96', 'at most 255']) {
+    for (const word of [
+      '--format',
+      '--bitrate',
+      '--no-chapters',
+      '--chapter-titles',
+      '--artist',
+      '--album',
+      '--cover',
+      'm4b',
+      'opus',
+      'flac',
+      'wav',
+      'mp3 128 (mono 64)',
+      'opus 96',
+      'at most 255',
+    ]) {
       expect(HELP).toContain(word);
     }
   });

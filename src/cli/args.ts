@@ -1,5 +1,11 @@
 // Pure: the command line's arguments, parsed or refused with a usage message.
-import { BITRATE_RANGE, formatFromPath, isOutputFormat, OUTPUT_FORMATS, type OutputFormat } from '../engine/index.js';
+import {
+  BITRATE_RANGE,
+  formatFromPath,
+  isOutputFormat,
+  OUTPUT_FORMATS,
+  type OutputFormat,
+} from '../engine/index.js';
 import type { ChapterTitleSource } from '../engine/index.js';
 import type { SoundOptions } from '../engine/index.js';
 import { finishSound, SOUND_FLAGS, SOUND_VALUED, type SoundDraft } from './sound-args.js';
@@ -23,27 +29,43 @@ export interface CliArgs {
   sound?: SoundOptions;
 }
 
-export type ParsedArgs = { kind: 'run'; args: CliArgs } | { kind: 'help' } | { kind: 'usage'; message: string };
+export type ParsedArgs =
+  { kind: 'run'; args: CliArgs } | { kind: 'help' } | { kind: 'usage'; message: string };
 
 type Draft = Partial<CliArgs> & { inputs: string[]; formatName?: string; soundDraft: SoundDraft };
 /** Each option that takes a value: store it in the draft, or say what is wrong with it. */
 type Setter = (d: Draft, v: string) => string | undefined;
 
-const text = (key: 'title' | 'artist' | 'album'): Setter => (d, v) => void (d[key] = v);
+const text =
+  (key: 'title' | 'artist' | 'album'): Setter =>
+  (d, v) =>
+    void (d[key] = v);
 
 const VALUED: Record<string, Setter> = {
-  '-o': (d, v) => (d.output !== undefined ? 'only one output (-o) may be given' : v ? void (d.output = v) : '-o needs a file name'),
+  '-o': (d, v) =>
+    d.output !== undefined
+      ? 'only one output (-o) may be given'
+      : v
+        ? void (d.output = v)
+        : '-o needs a file name',
   '--title': text('title'),
   '--artist': text('artist'),
   '--album': text('album'),
   '--cover': (d, v) => (v ? void (d.cover = v) : '--cover needs an image file'),
-  '--format': (d, v) => (isOutputFormat(v.toLowerCase()) ? void (d.formatName = v.toLowerCase()) : `--format must be one of ${OUTPUT_FORMATS.join(', ')} (not ${JSON.stringify(v)})`),
+  '--format': (d, v) =>
+    isOutputFormat(v.toLowerCase())
+      ? void (d.formatName = v.toLowerCase())
+      : `--format must be one of ${OUTPUT_FORMATS.join(', ')} (not ${JSON.stringify(v)})`,
   '--bitrate': (d, v) => {
     const n = Number(v.replace(/k$/i, ''));
-    if (!Number.isInteger(n) || n < BITRATE_RANGE.min || n > BITRATE_RANGE.max) return `--bitrate must be a whole number of kb/s from ${BITRATE_RANGE.min} to ${BITRATE_RANGE.max} (not ${JSON.stringify(v)})`;
+    if (!Number.isInteger(n) || n < BITRATE_RANGE.min || n > BITRATE_RANGE.max)
+      return `--bitrate must be a whole number of kb/s from ${BITRATE_RANGE.min} to ${BITRATE_RANGE.max} (not ${JSON.stringify(v)})`;
     d.bitRateKbps = n;
   },
-  '--chapter-titles': (d, v) => (v === 'tags' || v === 'files' ? void (d.chapterTitles = v) : `--chapter-titles must be tags or files (not ${JSON.stringify(v)})`),
+  '--chapter-titles': (d, v) =>
+    v === 'tags' || v === 'files'
+      ? void (d.chapterTitles = v)
+      : `--chapter-titles must be tags or files (not ${JSON.stringify(v)})`,
 };
 VALUED['--output'] = (d, v) => VALUED['-o'](d, v)?.replace('-o needs', '--output needs');
 for (const [name, set] of Object.entries(SOUND_VALUED)) VALUED[name] = (d, v) => set(d.soundDraft, v);
@@ -57,7 +79,12 @@ const FLAGS: Record<string, (d: Draft) => void> = {
 for (const [name, set] of Object.entries(SOUND_FLAGS)) FLAGS[name] = (d) => set(d.soundDraft);
 
 /** Every option the parser accepts, as typed (for the usage line and help to name them all). */
-export const OPTION_NAMES: readonly string[] = [...Object.keys(VALUED), ...Object.keys(FLAGS), '-h', '--help'];
+export const OPTION_NAMES: readonly string[] = [
+  ...Object.keys(VALUED),
+  ...Object.keys(FLAGS),
+  '-h',
+  '--help',
+];
 
 /**
  * The format --format names, else OUT's extension; a usage message when neither names one. A
@@ -81,11 +108,17 @@ function finish(d: Draft, isFolder: (p: string) => boolean): ParsedArgs {
   if (!sound.ok) return { kind: 'usage', message: sound.usage };
   const { formatName: _, soundDraft: __, ...rest } = d;
   const given = Object.keys(sound.options).length > 0 ? { sound: sound.options } : {};
-  return { kind: 'run', args: { json: false, quiet: false, chapters: true, ...rest, output: d.output, format, ...given } };
+  return {
+    kind: 'run',
+    args: { json: false, quiet: false, chapters: true, ...rest, output: d.output, format, ...given },
+  };
 }
 
 /** `isFolder` tells whether OUT is an existing folder (the one fact looked up outside). */
-export function parseArgs(argv: readonly string[], isFolder: (p: string) => boolean = () => false): ParsedArgs {
+export function parseArgs(
+  argv: readonly string[],
+  isFolder: (p: string) => boolean = () => false,
+): ParsedArgs {
   const d: Draft = { inputs: [], soundDraft: {} };
   let options = true;
   for (let i = 0; i < argv.length; i++) {
@@ -108,7 +141,11 @@ export function parseArgs(argv: readonly string[], isFolder: (p: string) => bool
     const set = VALUED[name];
     if (!set) return { kind: 'usage', message: `unknown option ${a}` };
     const value = eq >= 0 ? a.slice(eq + 1) : argv[++i];
-    if (value === undefined) return { kind: 'usage', message: name === '-o' || name === '--output' ? `${name} needs a file name` : `${name} needs a value` };
+    if (value === undefined)
+      return {
+        kind: 'usage',
+        message: name === '-o' || name === '--output' ? `${name} needs a file name` : `${name} needs a value`,
+      };
     const wrong = set(d, value);
     if (wrong) return { kind: 'usage', message: wrong };
   }

@@ -15,11 +15,17 @@ beforeAll(async () => {
   ({ dir, cleanup } = await tempDir('cli-leftovers-'));
   // Long enough to be caught re-encoding: a WAV is re-encoded to match the MP3s.
   long = await makeTone(path.join(dir, 'long.wav'), { seconds: 60, sampleRate: 22050, channels: 1 });
-  short = [await makeTone(path.join(dir, 'a.mp3'), { seconds: 1 }), await makeTone(path.join(dir, 'b.mp3'), { seconds: 1, frequency: 880 })];
+  short = [
+    await makeTone(path.join(dir, 'a.mp3'), { seconds: 1 }),
+    await makeTone(path.join(dir, 'b.mp3'), { seconds: 1, frequency: 880 }),
+  ];
 });
 afterAll(() => cleanup());
 
-const hidden = (folder: string) => readdirSync(folder).filter((n) => n.startsWith('.')).sort();
+const hidden = (folder: string) =>
+  readdirSync(folder)
+    .filter((n) => n.startsWith('.'))
+    .sort();
 const tempFolders = (folder: string) => hidden(folder).filter((n) => n.startsWith('.audio-merge-'));
 
 /** Resolves with the name of a new run's temporary folder once ffmpeg has opened its output in it. */
@@ -41,7 +47,9 @@ describe('leftovers of a killed command line', () => {
     let livePid = 0;
     try {
       // 1. a live run working in the folder
-      const live = runCli(['-o', path.join(out, 'live.mp3'), long, ...short], { whileRunning: (pid) => (livePid = pid) });
+      const live = runCli(['-o', path.join(out, 'live.mp3'), long, ...short], {
+        whileRunning: (pid) => (livePid = pid),
+      });
       const liveTemp = await untilTranscoding(out);
       // Held still (SIGSTOP) while the others run, so it is certainly mid-merge then, however fast.
       process.kill(livePid, 'SIGSTOP');
@@ -50,7 +58,8 @@ describe('leftovers of a killed command line', () => {
 
       // 2. another, killed with SIGKILL while it re-encodes: nothing can clean up after it
       const killed = await runCli(['-o', path.join(out, 'killed.mp3'), long, ...short], {
-        whileRunning: (pid) => void untilTranscoding(out, [liveTemp]).then(() => process.kill(pid, 'SIGKILL')),
+        whileRunning: (pid) =>
+          void untilTranscoding(out, [liveTemp]).then(() => process.kill(pid, 'SIGKILL')),
       });
       expect(killed.code).toBeNull();
       const left = hidden(out).filter((n) => !liveFiles.includes(n));

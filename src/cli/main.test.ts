@@ -4,7 +4,14 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { copyFile, mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { decodeErrors, decodePcm, dominantFrequency, ffprobeJson, makeTone, tempDir } from '../../test/support/audio-fixtures.js';
+import {
+  decodeErrors,
+  decodePcm,
+  dominantFrequency,
+  ffprobeJson,
+  makeTone,
+  tempDir,
+} from '../../test/support/audio-fixtures.js';
 import { BAD_INPUTS, makeBad } from '../../test/support/bad-inputs.js';
 import { MIXED, makeInputs } from '../../test/support/merge-fixtures.js';
 import { cliBin, runCli } from '../../test/support/cli-run.js';
@@ -12,7 +19,6 @@ import { isRunning } from '../../test/support/processes.js';
 
 // util-linux `script` gives a command a terminal; Debian always has it.
 const hasScript = existsSync('/usr/bin/script');
-
 
 function cmdline(pid: number): string {
   try {
@@ -58,7 +64,13 @@ describe('audio-merge on the command line', () => {
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     const report = JSON.parse(r.stdout);
-    expect(report).toMatchObject({ output: target, inputs: 3, transcoded: [], sampleRate: 44100, channels: 2 });
+    expect(report).toMatchObject({
+      output: target,
+      inputs: 3,
+      transcoded: [],
+      sampleRate: 44100,
+      channels: 2,
+    });
     expect(report.bytes).toBe(readFileSync(target).length);
     // The output's LAME tag has players skip the first input's encoder delay and the last one's padding.
     expect(Math.abs((await decodePcm(target)).length / 8000 - report.durationSeconds)).toBeLessThan(0.002);
@@ -67,7 +79,9 @@ describe('audio-merge on the command line', () => {
     expect(await decodeErrors(target)).toBe('');
     const pcm = await decodePcm(target);
     const seg = report.durationSeconds / 3;
-    const heard = [0, 1, 2].map((k) => Math.round(dominantFrequency(pcm, k * seg + 0.4, (k + 1) * seg - 0.4) / 10) * 10);
+    const heard = [0, 1, 2].map(
+      (k) => Math.round(dominantFrequency(pcm, k * seg + 0.4, (k + 1) * seg - 0.4) / 10) * 10,
+    );
     expect(heard).toEqual([...list].reverse().map((f) => f.frequency));
   });
 
@@ -105,11 +119,20 @@ describe('audio-merge on the command line', () => {
   }
 
   it('takes names with quotes, spaces, &, non-Latin letters and %2F as plain names', async () => {
-    const names = ['Глава 1 — «Начало».mp3', '日本語.wav', `it's "quoted" & more.mp3`, 'a%2Fb.mp3', 'x:y.flac', '-dash.mp3', '$(touch pwned).mp3'];
+    const names = [
+      'Глава 1 — «Начало».mp3',
+      '日本語.wav',
+      `it's "quoted" & more.mp3`,
+      'a%2Fb.mp3',
+      'x:y.flac',
+      '-dash.mp3',
+      '$(touch pwned).mp3',
+    ];
     const src = await makeTone(path.join(dir, 'plain.mp3'), { seconds: 1, frequency: 500 });
     const wav = await makeTone(path.join(dir, 'plain.wav'), { seconds: 1, frequency: 700 });
     const flac = await makeTone(path.join(dir, 'plain.flac'), { seconds: 1, frequency: 900 });
-    for (const n of names) await copyFile(n.endsWith('.wav') ? wav : n.endsWith('.flac') ? flac : src, path.join(dir, n));
+    for (const n of names)
+      await copyFile(n.endsWith('.wav') ? wav : n.endsWith('.flac') ? flac : src, path.join(dir, n));
     const target = path.join(out, 'Сборник & «всё» %2F.mp3');
     const r = await runCli(['-o', target, '--json', '--', ...names], { cwd: dir });
     expect(r.stderr).toBe('');
@@ -159,65 +182,76 @@ describe('audio-merge on the command line', () => {
   it('documents itself with --help', async () => {
     const r = await runCli(['--help']);
     expect(r.code).toBe(0);
-    for (const w of ['--json', '--title', '--quiet', '--output', 'Exit status']) expect(r.stdout).toContain(w);
+    for (const w of ['--json', '--title', '--quiet', '--output', 'Exit status'])
+      expect(r.stdout).toContain(w);
   });
 
-  it.skipIf(!hasScript)('draws no progress when stderr is not a terminal, and a bar ending at 100% when it is', async () => {
-    const a = await makeTone(path.join(dir, 'p1.wav'), { seconds: 3 });
-    const quiet = await runCli(['-o', path.join(out, 'p-pipe.mp3'), a]);
-    expect(quiet).toEqual({ code: 0, stdout: '', stderr: '' });
-    // `script` gives the command a terminal; its output is what the terminal showed.
-    const shown = await new Promise<string>((resolve) => {
-      const cmd = [process.execPath, cliBin, '-o', path.join(out, 'p-tty.mp3'), a].map((s) => `'${s.replace(/'/g, `'\\''`)}'`).join(' ');
-      const child = spawn('script', ['-qec', cmd, '/dev/null'], { stdio: ['ignore', 'pipe', 'inherit'] });
-      let text = '';
-      child.stdout.on('data', (c) => (text += c));
-      child.on('close', () => resolve(text));
-    });
-    const percents = [...shown.matchAll(/(\d+)%/g)].map((m) => Number(m[1]));
-    expect(percents.at(-1)).toBe(100);
-    expect(percents.every((p, i) => i === 0 || p >= percents[i - 1])).toBe(true);
-    const withQuiet = await runCli(['-q', '-o', path.join(out, 'p-q.mp3'), a]);
-    expect(withQuiet.stderr).toBe('');
-  });
+  it.skipIf(!hasScript)(
+    'draws no progress when stderr is not a terminal, and a bar ending at 100% when it is',
+    async () => {
+      const a = await makeTone(path.join(dir, 'p1.wav'), { seconds: 3 });
+      const quiet = await runCli(['-o', path.join(out, 'p-pipe.mp3'), a]);
+      expect(quiet).toEqual({ code: 0, stdout: '', stderr: '' });
+      // `script` gives the command a terminal; its output is what the terminal showed.
+      const shown = await new Promise<string>((resolve) => {
+        const cmd = [process.execPath, cliBin, '-o', path.join(out, 'p-tty.mp3'), a]
+          .map((s) => `'${s.replace(/'/g, `'\\''`)}'`)
+          .join(' ');
+        const child = spawn('script', ['-qec', cmd, '/dev/null'], { stdio: ['ignore', 'pipe', 'inherit'] });
+        let text = '';
+        child.stdout.on('data', (c) => (text += c));
+        child.on('close', () => resolve(text));
+      });
+      const percents = [...shown.matchAll(/(\d+)%/g)].map((m) => Number(m[1]));
+      expect(percents.at(-1)).toBe(100);
+      expect(percents.every((p, i) => i === 0 || p >= percents[i - 1])).toBe(true);
+      const withQuiet = await runCli(['-q', '-o', path.join(out, 'p-q.mp3'), a]);
+      expect(withQuiet.stderr).toBe('');
+    },
+  );
 
   it.each([
     ['SIGTERM', 143],
     ['SIGINT', 130],
     ['SIGHUP', 129],
-  ] as const)('stops cleanly on %s mid-transcode: no output, no temp files, no ffmpeg left', async (sig, exitCode) => {
-    const long = path.join(dir, 'long.wav');
-    if (!existsSync(long)) await makeTone(long, { seconds: 120, sampleRate: 96000 });
-    const target = path.join(out, `${sig}.mp3`);
-    const kids: number[] = [];
-    let poll: NodeJS.Timeout | undefined;
-    const r = await runCli(['-o', target, long, long], {
-      whileRunning: (pid) => {
-        poll = setInterval(() => {
-          const ffmpegs = childrenOf(pid).filter((k) => cmdline(k).includes('libmp3lame'));
-          if (ffmpegs.length > 0) {
-            clearInterval(poll);
-            kids.push(...ffmpegs);
-            process.kill(pid, sig);
-          }
-        }, 20);
-      },
-    });
-    clearInterval(poll);
-    expect(kids.length).toBeGreaterThan(0);
-    expect(r.code).toBe(exitCode);
-    expect(r.stderr).toMatch(/cancelled/);
-    expect(existsSync(target)).toBe(false);
-    expect(leftovers()).toEqual([]);
-    expect(kids.filter(isRunning)).toEqual([]);
-  });
+  ] as const)(
+    'stops cleanly on %s mid-transcode: no output, no temp files, no ffmpeg left',
+    async (sig, exitCode) => {
+      const long = path.join(dir, 'long.wav');
+      if (!existsSync(long)) await makeTone(long, { seconds: 120, sampleRate: 96000 });
+      const target = path.join(out, `${sig}.mp3`);
+      const kids: number[] = [];
+      let poll: NodeJS.Timeout | undefined;
+      const r = await runCli(['-o', target, long, long], {
+        whileRunning: (pid) => {
+          poll = setInterval(() => {
+            const ffmpegs = childrenOf(pid).filter((k) => cmdline(k).includes('libmp3lame'));
+            if (ffmpegs.length > 0) {
+              clearInterval(poll);
+              kids.push(...ffmpegs);
+              process.kill(pid, sig);
+            }
+          }, 20);
+        },
+      });
+      clearInterval(poll);
+      expect(kids.length).toBeGreaterThan(0);
+      expect(r.code).toBe(exitCode);
+      expect(r.stderr).toMatch(/cancelled/);
+      expect(existsSync(target)).toBe(false);
+      expect(leftovers()).toEqual([]);
+      expect(kids.filter(isRunning)).toEqual([]);
+    },
+  );
 
   it('says clearly when ffprobe is unusable', async () => {
     const fake = path.join(dir, 'broken-ffprobe');
     await writeFile(fake, '#!/bin/sh\nexit 1\n', { mode: 0o755 });
     const wav = await makeTone(path.join(dir, 'tool.wav'), { seconds: 1 });
     const target = path.join(out, 'tool.mp3');
-    const r = await runCli(['-o', target, wav], { env: { ...process.env, FFMPEG_PATH: '/nonexistent/ffmpeg', FFPROBE_PATH: fake } });
+    const r = await runCli(['-o', target, wav], {
+      env: { ...process.env, FFMPEG_PATH: '/nonexistent/ffmpeg', FFPROBE_PATH: fake },
+    });
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/broken-ffprobe is not a working ffprobe/);
     expect(existsSync(target)).toBe(false);

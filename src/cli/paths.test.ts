@@ -64,7 +64,9 @@ describe('audio-merge output and input paths', () => {
     expect(missing.stderr).toBe('audio-merge: missing.mp3: cannot be read (no such file)\n');
     const dangling = await runCli(['-o', target, mp3, 'dangling.mp3'], { cwd: dir });
     expect(dangling.code).toBe(1);
-    expect(dangling.stderr).toBe('audio-merge: dangling.mp3: cannot be read (a link to a file that does not exist)\n');
+    expect(dangling.stderr).toBe(
+      'audio-merge: dangling.mp3: cannot be read (a link to a file that does not exist)\n',
+    );
     expect(existsSync(target)).toBe(false);
     expect(leftovers(dir)).toEqual([]);
   });

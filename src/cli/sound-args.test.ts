@@ -15,7 +15,7 @@ function read(args: string[]) {
   return finishSound(d);
 }
 
-describe('the command line\'s sound options', () => {
+describe("the command line's sound options", () => {
   it('reads every option, a negative loudness included', () => {
     expect(read(['--loudness', '-16', '--gap=1.5', '--trim-silence', '--gapless'])).toEqual({
       ok: true,
@@ -25,14 +25,23 @@ describe('the command line\'s sound options', () => {
   });
 
   it('refuses a gap with a crossfade', () => {
-    expect(read(['--gap', '1', '--crossfade', '2'])).toEqual({ ok: false, usage: '--gap and --crossfade cannot be used together' });
+    expect(read(['--gap', '1', '--crossfade', '2'])).toEqual({
+      ok: false,
+      usage: '--gap and --crossfade cannot be used together',
+    });
   });
 
   it('names the option of a negative, absurd or unreadable value', () => {
-    expect(read(['--gap', '-1'])).toEqual({ ok: false, usage: '--gap must be a number of seconds from 0 to 60' });
+    expect(read(['--gap', '-1'])).toEqual({
+      ok: false,
+      usage: '--gap must be a number of seconds from 0 to 60',
+    });
     expect(read(['--crossfade', '1e9'])).toEqual({ usage: '--crossfade must be a number, not "1e9"' });
     expect(read(['--crossfade', '999'])).toMatchObject({ ok: false, usage: /^--crossfade must be/ });
-    expect(read(['--loudness', '+5'])).toEqual({ ok: false, usage: '--loudness must be a loudness in LUFS from -70 to -5' });
+    expect(read(['--loudness', '+5'])).toEqual({
+      ok: false,
+      usage: '--loudness must be a loudness in LUFS from -70 to -5',
+    });
   });
 
   it('spells options as the command line does', () => {

@@ -1,6 +1,11 @@
 // Pure: the command line's sound options (CONTRACT section 2 "Sound"), read into the engine's
 // SoundOptions and checked by the engine's own rules, with the option named as typed.
-import { checkSoundOptions, numberFromText, type SoundOptionName, type SoundOptions } from '../engine/index.js';
+import {
+  checkSoundOptions,
+  numberFromText,
+  type SoundOptionName,
+  type SoundOptions,
+} from '../engine/index.js';
 
 export type SoundDraft = Record<string, unknown>;
 
@@ -30,7 +35,9 @@ export const SOUND_FLAGS: Record<string, (d: SoundDraft) => void> = {
 };
 
 /** The sound options read, checked together; a usage message naming the option when one is wrong. */
-export function finishSound(d: SoundDraft): { ok: true; options: SoundOptions } | { ok: false; usage: string } {
+export function finishSound(
+  d: SoundDraft,
+): { ok: true; options: SoundOptions } | { ok: false; usage: string } {
   const check = checkSoundOptions(d, flagOf);
   return check.ok ? check : { ok: false, usage: check.message };
 }

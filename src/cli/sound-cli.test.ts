@@ -28,7 +28,7 @@ describe('audio-merge with sound options', () => {
     }
   });
 
-  it('reports each input\'s measured loudness and gain in --json, MP3s copied', async () => {
+  it("reports each input's measured loudness and gain in --json, MP3s copied", async () => {
     const a = await toneAtLoudness(path.join(dir, 'quiet.mp3'), -28, 3);
     const b = await toneAtLoudness(path.join(dir, 'loud.mp3'), -12, 3);
     const out = path.join(dir, 'matched.mp3');

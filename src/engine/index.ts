@@ -7,7 +7,15 @@ export type { EngineErrorCode, InputErrorCode } from './errors.js';
 export { sweepLeftovers } from './io/leftovers.js';
 export type { Tools, ProbeResult, MergeOptions, MergeReport } from './types.js';
 // The output formats and their rules, for callers that check options before a merge.
-export { BITRATE_RANGE, bitRateDefaultsText, defaultBitRateKbps, formatFromPath, isLossy, isOutputFormat, OUTPUT_FORMATS } from './pipeline/formats.js';
+export {
+  BITRATE_RANGE,
+  bitRateDefaultsText,
+  defaultBitRateKbps,
+  formatFromPath,
+  isLossy,
+  isOutputFormat,
+  OUTPUT_FORMATS,
+} from './pipeline/formats.js';
 export type { OutputFormat } from './pipeline/formats.js';
 export type { Chapter, ChapterTitleSource } from './pipeline/chapters.js';
 export { checkSoundOptions, numberFromText, SOUND_LIMITS } from './pipeline/sound-options.js';

@@ -26,17 +26,28 @@ export interface Backends {
 }
 
 /** `log` hears of a SQLite check that ran out of time; a damaged SQLite file is refused (DatabaseDamagedError). */
-export async function openBackends(config: AppConfig, log: { warn(obj: object, msg: string): void }): Promise<Backends> {
+export async function openBackends(
+  config: AppConfig,
+  log: { warn(obj: object, msg: string): void },
+): Promise<Backends> {
   const disk = createDiskStorage(config.dataDir);
   // Any number of processes share PostgreSQL, so nothing of it may be cached in one of them;
   // SQLite is written by this process alone.
   const store = config.databaseUrl
     ? await openPgStore(config.databaseUrl)
-    : withItemListCache(await openCheckedSqliteStore(path.join(disk.root, 'audio-merge.sqlite'), config.dbCheckTimeoutMs, log));
+    : withItemListCache(
+        await openCheckedSqliteStore(
+          path.join(disk.root, 'audio-merge.sqlite'),
+          config.dbCheckTimeoutMs,
+          log,
+        ),
+      );
   const objects = config.s3 ? createS3Objects(config.s3) : undefined;
   const copies = objects && config.role !== 'web' ? localCopiesOf(config, disk) : undefined;
   const drops = objects && config.redisUrl ? copyDropsOf(config.redisUrl, copies) : undefined;
-  const files = objects ? createS3Storage(objects, config.dataDir, { copies, tellDropped: drops?.teller.tell }) : disk;
+  const files = objects
+    ? createS3Storage(objects, config.dataDir, { copies, tellDropped: drops?.teller.tell })
+    : disk;
   return {
     store,
     files,
@@ -69,7 +80,10 @@ function localCopiesOf(config: AppConfig, disk: DiskStorage): LocalCopies | unde
 }
 
 /** With Redis, every process tells of the uploads it deletes, and a merging one drops its copies of what others delete. */
-function copyDropsOf(redisUrl: string, copies: LocalCopies | undefined): { teller: DropTeller; close(): void } {
+function copyDropsOf(
+  redisUrl: string,
+  copies: LocalCopies | undefined,
+): { teller: DropTeller; close(): void } {
   const teller = dropTeller(redisUrl);
   const listener = copies ? listenForDrops(redisUrl, copies) : undefined;
   return {

@@ -14,12 +14,18 @@ const env = {
 };
 
 describe('configuration for more than one machine', () => {
-
   it('reads DATABASE_URL, REDIS_URL, the S3 variables and ROLE', () => {
     expect(configFromEnv(env)).toMatchObject({
       databaseUrl: env.DATABASE_URL,
       redisUrl: env.REDIS_URL,
-      s3: { endpoint: 'http://minio:9000', bucket: 'audio', region: 'us-east-1', accessKeyId: 'minio', secretAccessKey: 's3-secret', forcePathStyle: true },
+      s3: {
+        endpoint: 'http://minio:9000',
+        bucket: 'audio',
+        region: 'us-east-1',
+        accessKeyId: 'minio',
+        secretAccessKey: 's3-secret',
+        forcePathStyle: true,
+      },
       role: 'worker',
       mergeStallMs: 5000,
     });
@@ -37,9 +43,9 @@ describe('configuration for more than one machine', () => {
   });
 
   it('refuses a web or worker role without the database, queue and bucket it must share', () => {
-    expect(() => checkRole(resolveConfig(configFromEnv({ ROLE: 'worker', REDIS_URL: env.REDIS_URL })))).toThrow(
-      'ROLE=worker needs DATABASE_URL, S3_BUCKET (shared by every web and worker process)',
-    );
+    expect(() =>
+      checkRole(resolveConfig(configFromEnv({ ROLE: 'worker', REDIS_URL: env.REDIS_URL }))),
+    ).toThrow('ROLE=worker needs DATABASE_URL, S3_BUCKET (shared by every web and worker process)');
     expect(() => checkRole(resolveConfig(configFromEnv(env)))).not.toThrow();
     expect(() => checkRole(resolveConfig(configFromEnv({})))).not.toThrow();
   });
@@ -62,31 +68,40 @@ describe('local copies of uploads (S3_CACHE_MB)', () => {
   });
 
   it('tells the start-up log how much a merging process keeps, and nothing of it for a web process', () => {
-    expect(describeConfig(resolveConfig(configFromEnv({ ...env, ROLE: 'worker', S3_CACHE_MB: '300' })))).toMatchObject({ localCopies: 'up to 300 MiB' });
-    expect(describeConfig(resolveConfig(configFromEnv({ ...env, ROLE: 'web' })))).not.toHaveProperty('localCopies');
+    expect(
+      describeConfig(resolveConfig(configFromEnv({ ...env, ROLE: 'worker', S3_CACHE_MB: '300' }))),
+    ).toMatchObject({ localCopies: 'up to 300 MiB' });
+    expect(describeConfig(resolveConfig(configFromEnv({ ...env, ROLE: 'web' })))).not.toHaveProperty(
+      'localCopies',
+    );
   });
 });
 
 describe('configuration behind a proxy', () => {
   it('reads PUBLIC_ORIGIN as a list of origins and TRUST_PROXY as a list of proxy addresses', () => {
-    expect(configFromEnv({ PUBLIC_ORIGIN: 'https://audio.example.com, https://Other.example:8443/' })).toMatchObject({
+    expect(
+      configFromEnv({ PUBLIC_ORIGIN: 'https://audio.example.com, https://Other.example:8443/' }),
+    ).toMatchObject({
       publicOrigins: ['https://audio.example.com', 'https://other.example:8443'],
     });
-    expect(configFromEnv({ TRUST_PROXY: '10.0.0.0/8, 192.168.1.7,loopback, fd00::/8' }).trustedProxies).toEqual([
-      '10.0.0.0/8', '192.168.1.7', 'loopback', 'fd00::/8',
-    ]);
+    expect(
+      configFromEnv({ TRUST_PROXY: '10.0.0.0/8, 192.168.1.7,loopback, fd00::/8' }).trustedProxies,
+    ).toEqual(['10.0.0.0/8', '192.168.1.7', 'loopback', 'fd00::/8']);
     const c = resolveConfig(configFromEnv({}));
     expect([c.publicOrigins, c.trustedProxies]).toEqual([[], []]);
   });
 
   it('refuses an origin with a path or another scheme, and a TRUST_PROXY that is not a count, naming the variable', () => {
-    expect(() => configFromEnv({ PUBLIC_ORIGIN: 'https://audio.example.com/app' })).toThrow(/PUBLIC_ORIGIN .*"https:\/\/audio.example.com\/app"/);
+    expect(() => configFromEnv({ PUBLIC_ORIGIN: 'https://audio.example.com/app' })).toThrow(
+      /PUBLIC_ORIGIN .*"https:\/\/audio.example.com\/app"/,
+    );
     expect(() => configFromEnv({ PUBLIC_ORIGIN: 'audio.example.com' })).toThrow(/PUBLIC_ORIGIN/);
     expect(() => configFromEnv({ PUBLIC_ORIGIN: 'ftp://audio.example.com' })).toThrow(/PUBLIC_ORIGIN/);
     // A count or "true" would trust X-Forwarded-For from anyone who sends it.
     for (const bad of ['1', 'true', '10.0.0.0/40', 'proxy.example']) {
-      expect(() => configFromEnv({ TRUST_PROXY: bad })).toThrow(`TRUST_PROXY must list proxy addresses or subnets (10.0.0.0/8, loopback...), got "${bad}"`);
+      expect(() => configFromEnv({ TRUST_PROXY: bad })).toThrow(
+        `TRUST_PROXY must list proxy addresses or subnets (10.0.0.0/8, loopback...), got "${bad}"`,
+      );
     }
   });
 });
-

@@ -175,8 +175,17 @@ export function parseOrigins(value: string): string[] {
       } catch {
         // reported below
       }
-      if (!url || !/^https?:$/.test(url.protocol) || url.pathname !== '/' || url.search || url.hash || url.username) {
-        throw new Error(`PUBLIC_ORIGIN must list origins like https://audio.example.com (no path), got "${s}"`);
+      if (
+        !url ||
+        !/^https?:$/.test(url.protocol) ||
+        url.pathname !== '/' ||
+        url.search ||
+        url.hash ||
+        url.username
+      ) {
+        throw new Error(
+          `PUBLIC_ORIGIN must list origins like https://audio.example.com (no path), got "${s}"`,
+        );
       }
       return url.origin;
     });
@@ -194,21 +203,28 @@ export function parseTrustedProxies(value: string): string[] {
       const family = net.isIP(address);
       const bitsOk = bits === undefined || (/^\d+$/.test(bits) && Number(bits) <= (family === 6 ? 128 : 32));
       if (!named.has(s) && (family === 0 || !bitsOk || extra !== undefined)) {
-        throw new Error(`TRUST_PROXY must list proxy addresses or subnets (10.0.0.0/8, loopback...), got "${s}"`);
+        throw new Error(
+          `TRUST_PROXY must list proxy addresses or subnets (10.0.0.0/8, loopback...), got "${s}"`,
+        );
       }
       return s;
     });
 }
 
 /** CONTRACT section 6: the variables for more than one machine. */
-function scaledFromEnv(env: NodeJS.ProcessEnv, num: (name: string) => number | undefined): Partial<AppConfig> {
+function scaledFromEnv(
+  env: NodeJS.ProcessEnv,
+  num: (name: string) => number | undefined,
+): Partial<AppConfig> {
   const out: Partial<AppConfig> = {};
   if (env.DATABASE_URL) {
-    if (!/^postgres(ql)?:\/\//.test(env.DATABASE_URL)) throw new Error('DATABASE_URL must be a postgres:// URL');
+    if (!/^postgres(ql)?:\/\//.test(env.DATABASE_URL))
+      throw new Error('DATABASE_URL must be a postgres:// URL');
     out.databaseUrl = env.DATABASE_URL;
   }
   if (env.REDIS_URL) {
-    if (!/^rediss?:\/\//.test(env.REDIS_URL)) throw new Error('REDIS_URL must be a redis:// or rediss:// URL');
+    if (!/^rediss?:\/\//.test(env.REDIS_URL))
+      throw new Error('REDIS_URL must be a redis:// or rediss:// URL');
     out.redisUrl = env.REDIS_URL;
   }
   const anyS3 = Object.keys(env).some((k) => k.startsWith('S3_') && k !== 'S3_CACHE_MB' && env[k]);
@@ -224,7 +240,8 @@ function scaledFromEnv(env: NodeJS.ProcessEnv, num: (name: string) => number | u
     };
   }
   if (env.ROLE) {
-    if (!ROLES.includes(env.ROLE as Role)) throw new Error(`ROLE must be one of ${ROLES.join(', ')}, got "${env.ROLE}"`);
+    if (!ROLES.includes(env.ROLE as Role))
+      throw new Error(`ROLE must be one of ${ROLES.join(', ')}, got "${env.ROLE}"`);
     out.role = env.ROLE as Role;
   }
   const cacheMb = num('S3_CACHE_MB');
@@ -240,8 +257,11 @@ function scaledFromEnv(env: NodeJS.ProcessEnv, num: (name: string) => number | u
  */
 export function checkRole(c: AppConfig): void {
   if (c.role === 'all') return;
-  const missing = [!c.databaseUrl && 'DATABASE_URL', !c.redisUrl && 'REDIS_URL', !c.s3 && 'S3_BUCKET'].filter(Boolean);
-  if (missing.length > 0) throw new Error(`ROLE=${c.role} needs ${missing.join(', ')} (shared by every web and worker process)`);
+  const missing = [!c.databaseUrl && 'DATABASE_URL', !c.redisUrl && 'REDIS_URL', !c.s3 && 'S3_BUCKET'].filter(
+    Boolean,
+  );
+  if (missing.length > 0)
+    throw new Error(`ROLE=${c.role} needs ${missing.join(', ')} (shared by every web and worker process)`);
 }
 
 /** The configuration as a start-up log may show it: no passwords, no secret keys. */
@@ -257,13 +277,24 @@ export function describeConfig(c: AppConfig): Record<string, unknown> {
     ...shared,
     ...(c.role === 'worker'
       ? {}
-      : { host: c.host, port: c.port, socketPort: c.socketPort, publicOrigins: c.publicOrigins, trustedProxies: c.trustedProxies }),
+      : {
+          host: c.host,
+          port: c.port,
+          socketPort: c.socketPort,
+          publicOrigins: c.publicOrigins,
+          trustedProxies: c.trustedProxies,
+        }),
     database: hidePassword(c.databaseUrl) ?? 'sqlite (DATA_DIR)',
     queue: c.redisUrl ? `bullmq on ${hidePassword(c.redisUrl)}` : 'in process',
     files: c.s3
       ? `s3://${c.s3.bucket} at ${c.s3.endpoint ?? 'AWS'} (${c.s3.region}${c.s3.forcePathStyle ? ', path style' : ''}` +
         `${c.s3.accessKeyId ? `, key ${c.s3.accessKeyId}` : ''})`
       : 'DATA_DIR',
-    ...(c.s3 && c.role !== 'web' ? { localCopies: c.localCopiesBytes > 0 ? `up to ${Math.round(c.localCopiesBytes / 1048576)} MiB` : 'off' } : {}),
+    ...(c.s3 && c.role !== 'web'
+      ? {
+          localCopies:
+            c.localCopiesBytes > 0 ? `up to ${Math.round(c.localCopiesBytes / 1048576)} MiB` : 'off',
+        }
+      : {}),
   };
 }

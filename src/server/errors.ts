@@ -17,7 +17,10 @@ const REQUEST_ERRORS = {
   foreignChannel: { status: 403, message: 'That channel does not belong to this session' },
   notFound: { status: 404, message: 'Not found' },
   noMerge: { status: 404, message: 'No merge of this session is waiting or running' },
-  itemInMerge: { status: 409, message: 'That file is in a merge under way; remove it when the merge has ended' },
+  itemInMerge: {
+    status: 409,
+    message: 'That file is in a merge under way; remove it when the merge has ended',
+  },
   tooLarge: { status: 413, message: 'The file is too large' },
   tooManyFiles: { status: 409, message: 'Too many files in this session' },
   noItems: { status: 400, message: 'There is nothing to merge' },
@@ -29,9 +32,18 @@ const REQUEST_ERRORS = {
 /** How a merge job can end without a result, besides the engine's own codes. */
 const JOB_ERRORS = {
   mergeFailed: { status: 500, message: 'The merge failed on the server; please try again' },
-  mergeStopped: { status: 503, message: 'The server is shutting down and stopped this merge; please press make again shortly' },
-  interrupted: { status: 503, message: 'The server restarted while this merge was running; please press make again' },
-  itemGone: { status: 422, message: 'Could not merge: a file in the list was deleted before the merge started' },
+  mergeStopped: {
+    status: 503,
+    message: 'The server is shutting down and stopped this merge; please press make again shortly',
+  },
+  interrupted: {
+    status: 503,
+    message: 'The server restarted while this merge was running; please press make again',
+  },
+  itemGone: {
+    status: 422,
+    message: 'Could not merge: a file in the list was deleted before the merge started',
+  },
 } as const satisfies Record<string, ErrorEntry>;
 
 /** Input codes answer 422; the message a person reads then names the file (see job-messages.ts). */
@@ -53,7 +65,8 @@ export const ERRORS = { ...REQUEST_ERRORS, ...JOB_ERRORS, ...ENGINE_ERRORS } as 
 
 export type ErrorCode = keyof typeof ERRORS;
 
-export const isErrorCode = (code: unknown): code is ErrorCode => typeof code === 'string' && Object.hasOwn(ERRORS, code);
+export const isErrorCode = (code: unknown): code is ErrorCode =>
+  typeof code === 'string' && Object.hasOwn(ERRORS, code);
 
 /** The file system's and SQLite's codes for a full disk (or a spent quota), and the engine's. */
 const DISK_FULL_CODES = new Set(['ENOSPC', 'EDQUOT', 'SQLITE_FULL', 'disk-full']);

@@ -17,12 +17,23 @@ export async function startWorkerProcess(config: AppConfig & { redisUrl: string 
   const backends = await openBackends(config, log);
   try {
     const tools = await locateTools(
-      config.ffmpegPath && config.ffprobePath ? { FFMPEG_PATH: config.ffmpegPath, FFPROBE_PATH: config.ffprobePath } : undefined,
+      config.ffmpegPath && config.ffprobePath
+        ? { FFMPEG_PATH: config.ffmpegPath, FFPROBE_PATH: config.ffprobePath }
+        : undefined,
     );
-    log.info({ ffmpeg: tools.ffmpeg, version: tools.ffmpegVersion }, `using ffmpeg ${tools.ffmpegVersion} at ${tools.ffmpeg}`);
+    log.info(
+      { ffmpeg: tools.ffmpeg, version: tools.ffmpegVersion },
+      `using ffmpeg ${tools.ffmpegVersion} at ${tools.ffmpeg}`,
+    );
     // Whatever is in this process's scratch area was left by a run that is gone.
     await backends.disk.clearScratch();
-    const worker = await startMergeWorker({ config, store: backends.store, files: backends.files, tools, log });
+    const worker = await startMergeWorker({
+      config,
+      store: backends.store,
+      files: backends.files,
+      tools,
+      log,
+    });
     log.info({ concurrency: config.mergeConcurrency }, 'audio-merge: worker ready');
     return {
       log,

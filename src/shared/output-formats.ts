@@ -10,7 +10,10 @@ export function isOutputFormat(name: string): name is OutputFormat {
 
 /** A host element's data-formats ("mp3 m4b", "mp3,flac"): the known formats, in order, once; MP3 when none. */
 export function parseFormats(attr: string | undefined): OutputFormat[] {
-  const named = (attr ?? '').toLowerCase().split(/[\s,]+/).filter(isOutputFormat);
+  const named = (attr ?? '')
+    .toLowerCase()
+    .split(/[\s,]+/)
+    .filter(isOutputFormat);
   const unique = [...new Set(named)];
   return unique.length > 0 ? unique : ['mp3'];
 }

@@ -30,8 +30,7 @@ export interface StatusPayload {
 
 /** GET /app/merge/status: the session's latest merge. */
 export type MergeStatusAnswer =
-  | { state: 'none' }
-  | { requestId: string | null; state: MergeState; percent: number | null; text: string };
+  { state: 'none' } | { requestId: string | null; state: MergeState; percent: number | null; text: string };
 
 /** An error answer: `{"error": message}`, with the error's code from the server's table. */
 export interface ErrorAnswer {

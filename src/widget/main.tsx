@@ -15,7 +15,8 @@ function boot(): void {
   const form = document.getElementById(UPLOAD_FORM_ID);
   if (tool || form) injectStyles();
   if (tool) mount(tool);
-  if (form instanceof HTMLFormElement) enhanceUploadForm(form, { onAllDone: remount, onBusyChange: setUploading });
+  if (form instanceof HTMLFormElement)
+    enhanceUploadForm(form, { onAllDone: remount, onBusyChange: setUploading });
   enhanceResults(document);
   enableChapterSeek(document);
 }

@@ -5,7 +5,13 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeFetch, FakeSocket, item, json, stackRows } from '../../test/support/widget-fakes.js';
 
 const sockets: FakeSocket[] = [];
-vi.mock('socket.io-client', () => ({ io: vi.fn(() => { const s = new FakeSocket(); sockets.push(s); return s; }) }));
+vi.mock('socket.io-client', () => ({
+  io: vi.fn(() => {
+    const s = new FakeSocket();
+    sockets.push(s);
+    return s;
+  }),
+}));
 
 function hostPage() {
   document.head.innerHTML = '<meta name="csrf-token" content="tok-123">';
@@ -83,7 +89,10 @@ describe('mounting', () => {
     // The time is shown in the browser's zone (results.test.ts); the names carry it as shown.
     const shown = document.querySelector('.audio-merge-result time')!.textContent;
     expect(shown).not.toBe('2026-11-22 01:22 UTC');
-    expect(document.querySelector('.audio-merge-result audio')).toHaveAttribute('aria-label', `Play merged MP3 of intro.mp3 and 1 more, ${shown}`);
+    expect(document.querySelector('.audio-merge-result audio')).toHaveAttribute(
+      'aria-label',
+      `Play merged MP3 of intro.mp3 and 1 more, ${shown}`,
+    );
     expect(screen.getByRole('link', { name: /^Download merged MP3 of intro\.mp3/ })).toBeInTheDocument();
   });
 
@@ -126,7 +135,9 @@ describe('mounting', () => {
     const { mount } = await import('./mount.js');
     await act(async () => mount(document.getElementById('audio-merge-tool')!));
     await waitFor(() => expect(errors).toHaveBeenCalledWith('Error', expect.any(Error)));
-    expect(screen.getByText('Your files could not be loaded: no session. Reload the page to try again.')).toBeInTheDocument();
+    expect(
+      screen.getByText('Your files could not be loaded: no session. Reload the page to try again.'),
+    ).toBeInTheDocument();
     expect(screen.queryByText(/Nothing to merge yet/)).toBeNull();
     expect(screen.getByRole('button', { name: 'Join them' })).toBeDisabled();
   });
@@ -149,7 +160,10 @@ describe('mounting', () => {
   it('files uploaded after a reorder join the end; the order the person chose stays', async () => {
     hostPage();
     let answer = [item('1', 'one.mp3'), item('2', 'two.mp3')];
-    const f = fakeFetch({ '/app/merge/getDataJson': () => json(answer), '/app/merge/saveOrder': () => json({ ok: true }) });
+    const f = fakeFetch({
+      '/app/merge/getDataJson': () => json(answer),
+      '/app/merge/saveOrder': () => json({ ok: true }),
+    });
     vi.stubGlobal('fetch', f.fn);
     stackRows();
     const { mount, remount } = await import('./mount.js');
@@ -162,7 +176,8 @@ describe('mounting', () => {
       fireEvent.keyDown(document.activeElement ?? row, { code: key === ' ' ? 'Space' : key, key });
       await tick();
     }
-    const names = () => Array.from(document.querySelectorAll('.audio-merge-filename')).map((e) => e.textContent);
+    const names = () =>
+      Array.from(document.querySelectorAll('.audio-merge-filename')).map((e) => e.textContent);
     await waitFor(() => expect(names()).toEqual(['two.mp3', 'one.mp3']));
     answer = [item('1', 'one.mp3'), item('2', 'two.mp3'), item('3', 'three.mp3')];
     await act(async () => remount());

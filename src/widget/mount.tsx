@@ -42,7 +42,14 @@ export function mount(element: HTMLElement, options: MountOptions = {}): WidgetS
   const config = readConfig(element);
   const store = createWidgetStore(config, options.storeDeps);
   mounted = { root, wrapper, store };
-  root.render(<AudioMergeTool {...config} onListen={options.onListen} listenInterval={options.listenInterval} store={store} />);
+  root.render(
+    <AudioMergeTool
+      {...config}
+      onListen={options.onListen}
+      listenInterval={options.listenInterval}
+      store={store}
+    />,
+  );
   return store;
 }
 

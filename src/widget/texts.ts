@@ -20,10 +20,13 @@ export const texts = {
   dismiss: 'Dismiss',
 
   // Dragging, spoken by the live region
-  pickedUp: (name: string, position: number, count: number) => `Picked up ${name}. It is at position ${position} of ${count}.`,
-  movedTo: (name: string, position: number, count: number) => `${name} was moved to position ${position} of ${count}.`,
+  pickedUp: (name: string, position: number, count: number) =>
+    `Picked up ${name}. It is at position ${position} of ${count}.`,
+  movedTo: (name: string, position: number, count: number) =>
+    `${name} was moved to position ${position} of ${count}.`,
   offList: (name: string) => `${name} is no longer over the list.`,
-  droppedAt: (name: string, position: number, count: number) => `${name} was dropped at position ${position} of ${count}.`,
+  droppedAt: (name: string, position: number, count: number) =>
+    `${name} was dropped at position ${position} of ${count}.`,
   dropped: (name: string) => `${name} was dropped.`,
   dragCancelled: (name: string, position: number, count: number) =>
     `Moving was cancelled. ${name} stays at position ${position} of ${count}.`,
@@ -36,7 +39,15 @@ export const texts = {
   format: 'Format',
   chapters: 'Chapters',
   /** In the format list. */
-  formatLabels: { mp3: 'MP3', m4b: 'M4B audiobook', m4a: 'M4A (AAC)', opus: 'Opus', ogg: 'Ogg Vorbis', flac: 'FLAC', wav: 'WAV' },
+  formatLabels: {
+    mp3: 'MP3',
+    m4b: 'M4B audiobook',
+    m4a: 'M4A (AAC)',
+    opus: 'Opus',
+    ogg: 'Ogg Vorbis',
+    flac: 'FLAC',
+    wav: 'WAV',
+  },
   /** Short format names, for the hint beside the make button. */
   formatNames: { mp3: 'MP3', m4b: 'M4B', m4a: 'M4A', opus: 'Opus', ogg: 'Ogg', flac: 'FLAC', wav: 'WAV' },
   /** Beside the make button when its label names another format than the chosen one. */
@@ -78,7 +89,8 @@ export const texts = {
 
   // The host page's merged results
   merged: (format: string) => `merged ${format.toUpperCase()}`,
-  mergedOf: (what: string, first: string, more: number) => `${what} of ${first}${more > 0 ? ` and ${more} more` : ''}`,
+  mergedOf: (what: string, first: string, more: number) =>
+    `${what} of ${first}${more > 0 ? ` and ${more} more` : ''}`,
   mergedAt: (what: string, when: string) => `${what}, ${when}`,
   playResult: (name: string) => `Play ${name}`,
   downloadResult: (name: string) => `Download ${name}`,

@@ -54,7 +54,13 @@ function parseOptions(argv: string[]): Options {
 async function makeSources(dir: string): Promise<string[]> {
   return Promise.all([
     makeTone(path.join(dir, 'cbr.mp3'), { seconds: 2, frequency: 440 }),
-    makeTone(path.join(dir, 'vbr.mp3'), { seconds: 2, frequency: 550, sampleRate: 22050, channels: 1, codecArgs: ['-c:a', 'libmp3lame', '-q:a', '5'] }),
+    makeTone(path.join(dir, 'vbr.mp3'), {
+      seconds: 2,
+      frequency: 550,
+      sampleRate: 22050,
+      channels: 1,
+      codecArgs: ['-c:a', 'libmp3lame', '-q:a', '5'],
+    }),
     makeTone(path.join(dir, 'aac.m4a'), { seconds: 2, frequency: 660 }),
     makeTone(path.join(dir, 'lossless.flac'), { seconds: 2, frequency: 770 }),
     makeTone(path.join(dir, 'pcm.wav'), { seconds: 1, frequency: 880, sampleRate: 22050 }),
@@ -124,15 +130,25 @@ async function main(): Promise<number> {
   const tally = [...counts].map(([k, v]) => `${v} ${k}`).join(', ');
   console.log(
     `fuzz: ${done} cases in ${seconds} s (seed ${opts.seed}; ${tally || 'none run'}): ` +
-      (found.length === 0 ? 'no findings' : `${found.length} findings (${kinds.join(', ')}), saved in ${opts.findings}`),
+      (found.length === 0
+        ? 'no findings'
+        : `${found.length} findings (${kinds.join(', ')}), saved in ${opts.findings}`),
   );
   for (const f of found) {
-    console.log(`  case ${f.plan.index} (${f.plan.source}: ${f.plan.ops.join('; ')}): ${f.result.findings.map((x) => `${x.kind}: ${x.detail}`).join('; ')}`);
+    console.log(
+      `  case ${f.plan.index} (${f.plan.source}: ${f.plan.ops.join('; ')}): ${f.result.findings.map((x) => `${x.kind}: ${x.detail}`).join('; ')}`,
+    );
   }
   return found.length === 0 ? 0 : 1;
 }
 
-async function saveFinding(opts: Options, plan: Planned, result: CaseResult, inputs: string[], mutated: string): Promise<void> {
+async function saveFinding(
+  opts: Options,
+  plan: Planned,
+  result: CaseResult,
+  inputs: string[],
+  mutated: string,
+): Promise<void> {
   const dir = path.join(opts.findings, `seed-${opts.seed}-case-${plan.index}`);
   await mkdir(dir, { recursive: true });
   const names: string[] = [];

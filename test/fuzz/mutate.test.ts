@@ -25,7 +25,8 @@ describe('fuzz mutations', () => {
         const words = m.ops[0].split(' ');
         const kind = words[0];
         if (kind === 'truncate') expect(m.bytes.length).toBe(Number(words[2])); // "truncate at N of M"
-        if (kind === 'junk' || kind === 'duplicate') expect(m.bytes.length).toBe(source.length + Number(words[1]));
+        if (kind === 'junk' || kind === 'duplicate')
+          expect(m.bytes.length).toBe(source.length + Number(words[1]));
         if (kind === 'bitflip') {
           expect(m.bytes.length).toBe(source.length);
           expect(m.bytes.equals(source)).toBe(false);

@@ -51,10 +51,18 @@ function duplicate(b: Buffer, rng: Rng): [Buffer, string] {
   const n = Math.min(b.length - from, 1 + int(rng, 8192));
   const to = int(rng, b.length + 1);
   const chunk = b.subarray(from, from + n);
-  return [Buffer.concat([b.subarray(0, to), chunk, b.subarray(to)]), `duplicate ${n} bytes from ${from} to ${to}`];
+  return [
+    Buffer.concat([b.subarray(0, to), chunk, b.subarray(to)]),
+    `duplicate ${n} bytes from ${from} to ${to}`,
+  ];
 }
 
-const APPLY: Record<MutationKind, (b: Buffer, rng: Rng) => [Buffer, string]> = { bitflip, truncate, junk, duplicate };
+const APPLY: Record<MutationKind, (b: Buffer, rng: Rng) => [Buffer, string]> = {
+  bitflip,
+  truncate,
+  junk,
+  duplicate,
+};
 
 /** One to three mutations of `source`, chosen by `rng`; a file is never mutated to nothing. */
 export function mutate(source: Buffer, rng: Rng): Mutated {

@@ -17,7 +17,10 @@ afterAll(() => cleanup());
 /** A stand-in CLI: `body` runs with `out` bound to the -o argument. */
 async function standIn(name: string, body: string): Promise<string> {
   const file = path.join(dir, `${name}.cjs`);
-  await writeFile(file, `const fs = require('node:fs'); const out = process.argv[process.argv.indexOf('-o') + 1];\n${body}\n`);
+  await writeFile(
+    file,
+    `const fs = require('node:fs'); const out = process.argv[process.argv.indexOf('-o') + 1];\n${body}\n`,
+  );
   return file;
 }
 
@@ -35,7 +38,8 @@ async function judge(name: string, body: string, opts: { dirty?: boolean; timeou
 }
 
 /** What the real command line does when it refuses the damaged input. */
-const refuse = () => `process.stderr.write('audio-merge: ' + ${JSON.stringify(good)} + ': not audio\\n'); process.exit(1);`;
+const refuse = () =>
+  `process.stderr.write('audio-merge: ' + ${JSON.stringify(good)} + ': not audio\\n'); process.exit(1);`;
 const kinds = (r: Awaited<ReturnType<typeof judge>>) => r.findings.map((f) => f.kind);
 
 describe('the fuzz judge', () => {
@@ -48,19 +52,37 @@ describe('the fuzz judge', () => {
     expect(kinds(await judge('crashes', 'process.exit(3);'))).toContain('crash');
     expect(kinds(await judge('throws', "throw new Error('boom');"))).toContain('crash');
     expect(kinds(await judge('hangs', 'setInterval(() => {}, 1000);', { timeoutMs: 500 }))).toEqual(['hang']);
-    expect(kinds(await judge('mumbles', "process.stderr.write('oops\\nmore\\n'); process.exit(1);"))).toEqual(['unclear-error']);
+    expect(kinds(await judge('mumbles', "process.stderr.write('oops\\nmore\\n'); process.exit(1);"))).toEqual(
+      ['unclear-error'],
+    );
     // an engine bug reaches the command line as a refusal that names no input
-    expect(kinds(await judge('bug', "process.stderr.write('audio-merge: Cannot read properties of undefined\\n'); process.exit(1);"))).toEqual(['unclear-error']);
+    expect(
+      kinds(
+        await judge(
+          'bug',
+          "process.stderr.write('audio-merge: Cannot read properties of undefined\\n'); process.exit(1);",
+        ),
+      ),
+    ).toEqual(['unclear-error']);
   });
 
   it('catches a leftover partial file, a temporary folder, and a refusal that still wrote the output', async () => {
-    expect(kinds(await judge('partial', `fs.writeFileSync(out + '.partial', ''); ${refuse()}`))).toEqual(['leftover']);
-    expect(kinds(await judge('tempdir', `fs.mkdirSync(require('node:path').join(process.cwd(), '.audio-merge-1-a-AAAAAA')); fs.copyFileSync(${JSON.stringify(good)}, out);`))).toEqual(['leftover']);
+    expect(kinds(await judge('partial', `fs.writeFileSync(out + '.partial', ''); ${refuse()}`))).toEqual([
+      'leftover',
+    ]);
+    expect(
+      kinds(
+        await judge(
+          'tempdir',
+          `fs.mkdirSync(require('node:path').join(process.cwd(), '.audio-merge-1-a-AAAAAA')); fs.copyFileSync(${JSON.stringify(good)}, out);`,
+        ),
+      ),
+    ).toEqual(['leftover']);
     expect(kinds(await judge('wrote', `fs.writeFileSync(out, 'x'); ${refuse()}`))).toEqual(['leftover']);
   });
 
   it('catches an output that does not decode, unless the damaged input did not either', async () => {
-    const broken = "fs.writeFileSync(out, Buffer.alloc(5000, 0x41));";
+    const broken = 'fs.writeFileSync(out, Buffer.alloc(5000, 0x41));';
     expect(kinds(await judge('garbage', broken))).toEqual(['bad-output']);
     expect(kinds(await judge('garbage-in', broken, { dirty: true }))).toEqual([]);
   });

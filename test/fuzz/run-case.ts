@@ -27,7 +27,11 @@ interface Ran {
 /** The CLI in its own process group, so a hang is ended with every ffmpeg it started. */
 function runBounded(bin: string, args: string[], cwd: string, timeoutMs: number): Promise<Ran> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [bin, ...args], { cwd, stdio: ['ignore', 'ignore', 'pipe'], detached: true });
+    const child = spawn(process.execPath, [bin, ...args], {
+      cwd,
+      stdio: ['ignore', 'ignore', 'pipe'],
+      detached: true,
+    });
     let stderr = '';
     let timedOut = false;
     child.stderr.on('data', (c) => (stderr += c));
@@ -69,25 +73,36 @@ export async function runCase(c: CaseInput): Promise<CaseResult> {
 
   if (ran.timedOut) findings.push({ kind: 'hang', detail: `no answer within ${c.timeoutMs} ms` });
   else if (ran.code !== 0 && ran.code !== 1) {
-    findings.push({ kind: 'crash', detail: `exit ${ran.code ?? ran.signal}: ${lines.slice(0, 3).join(' | ')}` });
+    findings.push({
+      kind: 'crash',
+      detail: `exit ${ran.code ?? ran.signal}: ${lines.slice(0, 3).join(' | ')}`,
+    });
   } else if (/^\s+at /m.test(ran.stderr)) findings.push({ kind: 'crash', detail: 'a stack trace on stderr' });
   else if (ran.code === 1 && (lines.length !== 1 || !lines[0].startsWith(`audio-merge: ${c.mutated}: `))) {
     // Only the damaged input can be refused, so the one line names it (an engine bug would not).
-    findings.push({ kind: 'unclear-error', detail: `stderr is not one "audio-merge: ${c.mutated}: reason" line: ${JSON.stringify(ran.stderr.slice(0, 300))}` });
+    findings.push({
+      kind: 'unclear-error',
+      detail: `stderr is not one "audio-merge: ${c.mutated}: reason" line: ${JSON.stringify(ran.stderr.slice(0, 300))}`,
+    });
   }
 
   if (!ran.timedOut) {
     const left = (await readdir(outDir)).sort();
     const expected = ran.code === 0 ? ['out.mp3'] : [];
-    if (left.join('/') !== expected.join('/')) findings.push({ kind: 'leftover', detail: `output folder holds ${JSON.stringify(left)}` });
+    if (left.join('/') !== expected.join('/'))
+      findings.push({ kind: 'leftover', detail: `output folder holds ${JSON.stringify(left)}` });
     const beside = (await readdir(c.dir)).filter((n) => n.startsWith('.'));
-    if (beside.length > 0) findings.push({ kind: 'leftover', detail: `case folder holds ${JSON.stringify(beside)}` });
+    if (beside.length > 0)
+      findings.push({ kind: 'leftover', detail: `case folder holds ${JSON.stringify(beside)}` });
   }
 
   if (ran.code === 0 && !ran.timedOut) {
     const errors = await decodeErrors(output).catch((err: Error) => err.message);
     if (errors !== '' && !(await c.inputDecodesDirty())) {
-      findings.push({ kind: 'bad-output', detail: `the output decodes with errors, the input did not: ${errors.split('\n')[0]}` });
+      findings.push({
+        kind: 'bad-output',
+        detail: `the output decodes with errors, the input did not: ${errors.split('\n')[0]}`,
+      });
     }
   }
   return { code: ran.code, signal: ran.signal, stderr: ran.stderr, findings };

@@ -45,9 +45,18 @@ function defaultCodec(file: string): string[] {
 export async function makeTone(file: string, opts: ToneOptions = {}): Promise<string> {
   const { seconds = 2, frequency = 440, sampleRate = 44100, channels = 2 } = opts;
   const args = [
-    '-hide_banner', '-loglevel', 'error', '-y',
-    '-f', 'lavfi', '-i', `sine=frequency=${frequency}:sample_rate=${sampleRate}:duration=${seconds}`,
-    '-ac', String(channels), '-ar', String(sampleRate),
+    '-hide_banner',
+    '-loglevel',
+    'error',
+    '-y',
+    '-f',
+    'lavfi',
+    '-i',
+    `sine=frequency=${frequency}:sample_rate=${sampleRate}:duration=${seconds}`,
+    '-ac',
+    String(channels),
+    '-ar',
+    String(sampleRate),
     ...(opts.codecArgs ?? defaultCodec(file)),
     ...(opts.extraArgs ?? []),
     file,
@@ -59,10 +68,22 @@ export async function makeTone(file: string, opts: ToneOptions = {}): Promise<st
 /** Run ffprobe and return its JSON (format and streams). */
 export async function ffprobeJson(file: string): Promise<{
   format: { duration?: string; format_name: string; tags?: Record<string, string> };
-  streams: Array<{ codec_type: string; codec_name: string; sample_rate?: string; channels?: number; duration?: string }>;
+  streams: Array<{
+    codec_type: string;
+    codec_name: string;
+    sample_rate?: string;
+    channels?: number;
+    duration?: string;
+  }>;
 }> {
   const { stdout } = await exec(tools.ffprobe, [
-    '-v', 'error', '-print_format', 'json', '-show_format', '-show_streams', file,
+    '-v',
+    'error',
+    '-print_format',
+    'json',
+    '-show_format',
+    '-show_streams',
+    file,
   ]);
   return JSON.parse(stdout);
 }
@@ -92,11 +113,13 @@ export function dominantFrequency(pcm: Int16Array, fromSec: number, toSec: numbe
   const a = Math.floor(fromSec * rate);
   const b = Math.min(pcm.length, Math.floor(toSec * rate));
   let crossings = 0;
-  for (let i = a + 1; i < b; i++) if ((pcm[i - 1] < 0) !== (pcm[i] < 0)) crossings++;
+  for (let i = a + 1; i < b; i++) if (pcm[i - 1] < 0 !== pcm[i] < 0) crossings++;
   return crossings / 2 / ((b - a) / rate);
 }
 
-export async function tempDir(prefix = 'audio-merge-test-'): Promise<{ dir: string; cleanup: () => Promise<void> }> {
+export async function tempDir(
+  prefix = 'audio-merge-test-',
+): Promise<{ dir: string; cleanup: () => Promise<void> }> {
   const dir = await mkdtemp(path.join(os.tmpdir(), prefix));
   return { dir, cleanup: () => rm(dir, { recursive: true, force: true }) };
 }

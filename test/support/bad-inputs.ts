@@ -21,7 +21,19 @@ export function noise(length: number, seed = 1): Buffer {
 }
 
 export async function makeImage(file: string): Promise<string> {
-  await exec(tools.ffmpeg, ['-hide_banner', '-v', 'error', '-y', '-f', 'lavfi', '-i', 'testsrc=size=64x48', '-frames:v', '1', file]);
+  await exec(tools.ffmpeg, [
+    '-hide_banner',
+    '-v',
+    'error',
+    '-y',
+    '-f',
+    'lavfi',
+    '-i',
+    'testsrc=size=64x48',
+    '-frames:v',
+    '1',
+    file,
+  ]);
   return file;
 }
 
@@ -29,7 +41,10 @@ export async function makeImage(file: string): Promise<string> {
 export const BAD_INPUTS: Record<string, (file: string) => Promise<string>> = {
   'empty.mp3': async (f) => (await writeFile(f, ''), f),
   'notes.txt': async (f) => (await writeFile(f, 'Chapter list:\n1. Intro\n2. Middle\n'.repeat(40)), f),
-  'notes-renamed.mp3': async (f) => (await writeFile(f, 'This is not audio at all, only words.\n'.repeat(40)), f),
+  'notes-renamed.mp3': async (f) => (
+    await writeFile(f, 'This is not audio at all, only words.\n'.repeat(40)),
+    f
+  ),
   'cover.png': makeImage,
   'photo.jpg': makeImage,
   'photo-renamed.wav': async (f) => {

@@ -6,7 +6,9 @@ await startBullWorker(
   async (data, progress, signal) => {
     process.stdout.write(`started ${data.jobId}\n`);
     progress(5);
-    await new Promise((_resolve, reject) => signal.addEventListener('abort', () => reject(new Error('aborted'))));
+    await new Promise((_resolve, reject) =>
+      signal.addEventListener('abort', () => reject(new Error('aborted'))),
+    );
     return { resultId: 'never', durationSeconds: 1, inputs: 2 };
   },
   {

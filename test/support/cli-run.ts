@@ -3,7 +3,13 @@ import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-export const cliBin = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'bin', 'audio-merge.cjs');
+export const cliBin = path.resolve(
+  path.dirname(fileURLToPath(import.meta.url)),
+  '..',
+  '..',
+  'bin',
+  'audio-merge.cjs',
+);
 
 export interface CliRun {
   code: number | null;
@@ -20,7 +26,11 @@ export interface CliOptions {
 
 export function runCli(args: string[], opts: CliOptions = {}): Promise<CliRun> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [cliBin, ...args], { cwd: opts.cwd, env: opts.env ?? process.env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [cliBin, ...args], {
+      cwd: opts.cwd,
+      env: opts.env ?? process.env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (c) => (stdout += c));

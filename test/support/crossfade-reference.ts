@@ -11,7 +11,12 @@ export interface Reference {
 }
 
 /** Decode `inputs` (mono, `rate`), scale each by `gainsDb`, and mix them starting at `startsSeconds`. */
-export async function fullDecodeCrossfade(inputs: string[], startsSeconds: number[], rate = 44100, gainsDb: number[] = []): Promise<Reference> {
+export async function fullDecodeCrossfade(
+  inputs: string[],
+  startsSeconds: number[],
+  rate = 44100,
+  gainsDb: number[] = [],
+): Promise<Reference> {
   const decoded = await Promise.all(inputs.map((f) => decodeFloat(f, rate)));
   const starts = startsSeconds.map((s) => Math.round(s * rate));
   const ends = decoded.map((x, i) => starts[i] + x.length);
@@ -23,7 +28,8 @@ export async function fullDecodeCrossfade(inputs: string[], startsSeconds: numbe
     for (let n = 0; n < x.length; n++) {
       let g = 1;
       if (n < fadeIn) g = constantPowerGains((n + 0.5) / fadeIn).in;
-      else if (fadeOut > 0 && n >= x.length - fadeOut) g = constantPowerGains((n - x.length + fadeOut + 0.5) / fadeOut).out;
+      else if (fadeOut > 0 && n >= x.length - fadeOut)
+        g = constantPowerGains((n - x.length + fadeOut + 0.5) / fadeOut).out;
       pcm[starts[i] + n] += g * scale * x[n];
     }
   });
@@ -40,7 +46,13 @@ export interface Likeness {
 }
 
 /** How `pcm` compares with `ref` over [from, to). */
-export function likeness(pcm: Float32Array, ref: Float32Array, from: number, to: number, maxLag = 3): Likeness {
+export function likeness(
+  pcm: Float32Array,
+  ref: Float32Array,
+  from: number,
+  to: number,
+  maxLag = 3,
+): Likeness {
   const dot = (lag: number) => {
     let xy = 0;
     let xx = 0;

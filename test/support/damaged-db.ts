@@ -6,7 +6,13 @@ import { noise } from './mp3-synth.js';
 /** A real database with enough sessions to span many pages, closed (so the WAL is folded in). */
 export async function makeDatabase(file: string, sessions = 400): Promise<void> {
   const store = openSqliteStore(file);
-  for (let i = 0; i < sessions; i++) await store.createSession(`hash-${i}-${'x'.repeat(40)}`, `sid-${i}`, `csrf-${i}-${'y'.repeat(30)}`, 1000 + i);
+  for (let i = 0; i < sessions; i++)
+    await store.createSession(
+      `hash-${i}-${'x'.repeat(40)}`,
+      `sid-${i}`,
+      `csrf-${i}-${'y'.repeat(30)}`,
+      1000 + i,
+    );
   await store.close();
 }
 

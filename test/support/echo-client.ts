@@ -51,7 +51,10 @@ export function listenStatus(port: number, cookie: string, channel: string): Sta
     const onErr = (ch: string) => {
       if (ch !== marker) return;
       socket.off('subscription_error', onErr);
-      errors.splice(errors.findIndex(([c]) => c === marker), 1);
+      errors.splice(
+        errors.findIndex(([c]) => c === marker),
+        1,
+      );
       resolve();
     };
     socket.on('subscription_error', onErr);

@@ -40,14 +40,20 @@ export class FakeTusServer implements HttpStack {
   /** PATCHes wait while a file's name is held. */
   private held = new Map<string, { promise: Promise<void>; release: () => void }>();
   /** What the last byte of a file gets: by default 200 with the item. */
-  onFinish: (u: FakeUpload) => Answer = (u) => ({ status: 200, body: JSON.stringify({ items: [{ id: u.id, filename: u.metadata.filename }], errors: [] }) });
+  onFinish: (u: FakeUpload) => Answer = (u) => ({
+    status: 200,
+    body: JSON.stringify({ items: [{ id: u.id, filename: u.metadata.filename }], errors: [] }),
+  });
   private next = 1;
   /** Stacks of pages that were closed: their requests fail like a connection that dropped. */
   private dead = new WeakSet<HttpStack>();
 
   /** An HttpStack for one page; kill it to play that page being closed or reloaded. */
   stack(): HttpStack {
-    const stack: HttpStack = { getName: () => 'fake-tus-page', createRequest: (m, u) => this.createRequest(m, u, stack) };
+    const stack: HttpStack = {
+      getName: () => 'fake-tus-page',
+      createRequest: (m, u) => this.createRequest(m, u, stack),
+    };
     return stack;
   }
 
@@ -75,8 +81,12 @@ export class FakeTusServer implements HttpStack {
   }
 
   bytesSent(filename: string): number {
-    const ids = [...this.uploads.values()].filter((u) => u.metadata.filename === filename).map((u) => `/${u.id}`);
-    return this.requests.filter((r) => r.method === 'PATCH' && ids.some((id) => r.url.endsWith(id))).reduce((n, r) => n + r.bytes, 0);
+    const ids = [...this.uploads.values()]
+      .filter((u) => u.metadata.filename === filename)
+      .map((u) => `/${u.id}`);
+    return this.requests
+      .filter((r) => r.method === 'PATCH' && ids.some((id) => r.url.endsWith(id)))
+      .reduce((n, r) => n + r.bytes, 0);
   }
 
   createRequest(method: string, url: string, from: HttpStack = this): HttpRequest {
@@ -113,11 +123,20 @@ export class FakeTusServer implements HttpStack {
     if (scripted && scripted !== 'drop-half') return response(scripted);
     if (method === 'POST') {
       const id = `u${this.next++}`;
-      this.uploads.set(id, { id, length: Number(headers['upload-length']), metadata: decodeMeta(headers['upload-metadata']), received: 0 });
+      this.uploads.set(id, {
+        id,
+        length: Number(headers['upload-length']),
+        metadata: decodeMeta(headers['upload-metadata']),
+        received: 0,
+      });
       return response({ status: 201, headers: { Location: `/app/merge/tus/${id}` } });
     }
     if (!upload) return response({ status: 404 });
-    if (method === 'HEAD') return response({ status: 200, headers: { 'Upload-Offset': String(upload.received), 'Upload-Length': String(upload.length) } });
+    if (method === 'HEAD')
+      return response({
+        status: 200,
+        headers: { 'Upload-Offset': String(upload.received), 'Upload-Length': String(upload.length) },
+      });
     if (method !== 'PATCH') return response({ status: 204 });
 
     if (Number(headers['upload-offset']) !== upload.received) return response({ status: 409 });
@@ -134,7 +153,8 @@ export class FakeTusServer implements HttpStack {
     progress(size);
     upload.received += size;
     sent.bytes = size;
-    if (upload.received < upload.length) return response({ status: 204, headers: { 'Upload-Offset': String(upload.received) } });
+    if (upload.received < upload.length)
+      return response({ status: 204, headers: { 'Upload-Offset': String(upload.received) } });
     this.finished.push(upload.metadata.filename);
     const answer = this.onFinish(upload);
     return response({ ...answer, headers: { 'Upload-Offset': String(upload.received), ...answer.headers } });

@@ -19,7 +19,12 @@ export async function openHttpSession(base: string): Promise<TestSession> {
   return sessionFromPage(res.headers.getSetCookie().join('; '), await res.text());
 }
 
-export async function httpPost(base: string, session: TestSession, url: string, body: unknown): Promise<HttpAnswer> {
+export async function httpPost(
+  base: string,
+  session: TestSession,
+  url: string,
+  body: unknown,
+): Promise<HttpAnswer> {
   return answer(
     await fetch(`${base}${url}`, {
       method: 'POST',
@@ -34,12 +39,20 @@ export async function httpUpload(
   session: TestSession,
   files: Array<{ filename: string; content: Buffer }>,
 ): Promise<HttpAnswer> {
-  const parts: Part[] = [{ name: 'appid', value: session.appid }, ...files.map((f) => ({ name: 'files', ...f }))];
+  const parts: Part[] = [
+    { name: 'appid', value: session.appid },
+    ...files.map((f) => ({ name: 'files', ...f })),
+  ];
   const { body, contentType } = multipartBody(parts);
   return answer(
     await fetch(`${base}/app/merge/upload`, {
       method: 'POST',
-      headers: { 'content-type': contentType, cookie: session.cookie, 'x-csrf-token': session.csrf, accept: 'application/json' },
+      headers: {
+        'content-type': contentType,
+        cookie: session.cookie,
+        'x-csrf-token': session.csrf,
+        accept: 'application/json',
+      },
       body: new Uint8Array(body),
     }),
   );
@@ -52,6 +65,8 @@ export async function httpGetBytes(
   url: string,
   headers: Record<string, string> = {},
 ): Promise<{ status: number; headers: Headers; bytes: Buffer }> {
-  const res = await fetch(`${base}${url}`, { headers: { ...headers, ...(session ? { cookie: session.cookie } : {}) } });
+  const res = await fetch(`${base}${url}`, {
+    headers: { ...headers, ...(session ? { cookie: session.cookie } : {}) },
+  });
   return { status: res.status, headers: res.headers, bytes: Buffer.from(await res.arrayBuffer()) };
 }

@@ -10,7 +10,12 @@ import { createDiskStorage, type DiskStorage } from '../../src/server/files/disk
 import type { ItemRow, JobRow } from '../../src/server/data/store.js';
 
 export const silentLog = pino({ level: 'silent' });
-export const fakeTools: Tools = { ffmpeg: 'ffmpeg', ffprobe: 'ffprobe', source: 'path', ffmpegVersion: 'test' };
+export const fakeTools: Tools = {
+  ffmpeg: 'ffmpeg',
+  ffprobe: 'ffprobe',
+  source: 'path',
+  ffmpegVersion: 'test',
+};
 
 export function diskStorage(root: string): DiskStorage {
   return createDiskStorage(root);
@@ -31,15 +36,45 @@ export class RecordingBroadcaster implements Broadcaster {
 
 export function item(sid: string, n: number, filename: string, appid = 'app'): ItemRow {
   return {
-    id: `item-${sid}-${n}`, sid, appid, newfilename: `stored${n}`, format: 'mp3', filename,
-    size: 1000, duration: 1, codec: 'mp3', sampleRate: 44100, channels: 2, createdAt: n,
+    id: `item-${sid}-${n}`,
+    sid,
+    appid,
+    newfilename: `stored${n}`,
+    format: 'mp3',
+    filename,
+    size: 1000,
+    duration: 1,
+    codec: 'mp3',
+    sampleRate: 44100,
+    channels: 2,
+    createdAt: n,
   };
 }
 
-export function job(id: string, sid: string, itemIds: string[], appid = 'app', over: Partial<JobRow> = {}): JobRow {
+export function job(
+  id: string,
+  sid: string,
+  itemIds: string[],
+  appid = 'app',
+  over: Partial<JobRow> = {},
+): JobRow {
   return {
-    id, sid, appid, itemIds, status: 'queued', error: null, resultId: null, createdAt: 0, startedAt: null, finishedAt: null,
-    requestId: null, options: {}, percent: null, statusText: null, attempts: 0, ...over,
+    id,
+    sid,
+    appid,
+    itemIds,
+    status: 'queued',
+    error: null,
+    resultId: null,
+    createdAt: 0,
+    startedAt: null,
+    finishedAt: null,
+    requestId: null,
+    options: {},
+    percent: null,
+    statusText: null,
+    attempts: 0,
+    ...over,
   };
 }
 
@@ -54,7 +89,9 @@ export interface MergeCall {
  * `gate` holds it before finishing (to keep it "running"); `failWith` makes it throw instead,
  * after leaving a half-written temp file behind like a real failure would.
  */
-export function scriptedMerge(script: { gate?: () => Promise<void>; failWith?: (call: MergeCall) => Error; steps?: number[] } = {}) {
+export function scriptedMerge(
+  script: { gate?: () => Promise<void>; failWith?: (call: MergeCall) => Error; steps?: number[] } = {},
+) {
   const calls: MergeCall[] = [];
   const merge = async (inputs: string[], output: string, opts: MergeOptions): Promise<MergeReport> => {
     const call = { inputs, output, opts };
@@ -75,8 +112,21 @@ export function scriptedMerge(script: { gate?: () => Promise<void>; failWith?: (
     const bytes = Buffer.from(inputs.join('\n'));
     await writeFile(output, bytes);
     // One chapter per input titled by its display name, as the engine would with chapters on.
-    const chapters = opts.chapters === false ? [] : inputs.map((_, i) => ({ title: opts.displayNames?.[i] ?? `part ${i + 1}`, start: i, end: i + 1 }));
-    return { output, format: opts.format ?? 'mp3', durationSeconds: inputs.length, inputs: inputs.length, transcoded: [], chapters, bytes: bytes.length, sampleRate: 44100, channels: 2 };
+    const chapters =
+      opts.chapters === false
+        ? []
+        : inputs.map((_, i) => ({ title: opts.displayNames?.[i] ?? `part ${i + 1}`, start: i, end: i + 1 }));
+    return {
+      output,
+      format: opts.format ?? 'mp3',
+      durationSeconds: inputs.length,
+      inputs: inputs.length,
+      transcoded: [],
+      chapters,
+      bytes: bytes.length,
+      sampleRate: 44100,
+      channels: 2,
+    };
   };
   return { merge, calls };
 }

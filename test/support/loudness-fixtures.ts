@@ -20,24 +20,56 @@ const CODECS: Record<string, string[]> = {
  * A stereo 1 kHz tone whose integrated loudness is `lufs` (BS.1770: a sine of amplitude A in both
  * channels measures 20 log10(A) - 0.691 LUFS; K-weighting is flat at 1 kHz within 0.1 dB).
  */
-export async function toneAtLoudness(file: string, lufs: number, seconds = 4, sampleRate = 44100): Promise<string> {
+export async function toneAtLoudness(
+  file: string,
+  lufs: number,
+  seconds = 4,
+  sampleRate = 44100,
+): Promise<string> {
   const a = 10 ** ((lufs + 0.691) / 20);
   const expr = `${a.toFixed(6)}*sin(2*PI*1000*t)`;
   await exec(tools.ffmpeg, [
-    '-hide_banner', '-v', 'error', '-y',
-    '-f', 'lavfi', '-i', `aevalsrc=exprs=${expr}|${expr}:s=${sampleRate}:d=${seconds}`,
-    ...(CODECS[path.extname(file)] ?? []), file,
+    '-hide_banner',
+    '-v',
+    'error',
+    '-y',
+    '-f',
+    'lavfi',
+    '-i',
+    `aevalsrc=exprs=${expr}|${expr}:s=${sampleRate}:d=${seconds}`,
+    ...(CODECS[path.extname(file)] ?? []),
+    file,
   ]);
   return file;
 }
 
 /** Integrated loudness (LUFS) and true peak (dBTP) of [start, start + seconds) of a file. */
-export async function loudnessOf(file: string, start = 0, seconds?: number): Promise<{ lufs: number; peak: number }> {
-  const { stderr } = await exec(tools.ffmpeg, [
-    '-hide_banner', '-nostats', '-v', 'info',
-    ...(start > 0 ? ['-ss', start.toFixed(3)] : []), ...(seconds ? ['-t', seconds.toFixed(3)] : []),
-    '-i', file, '-map', '0:a:0', '-af', 'ebur128=peak=true:framelog=verbose', '-f', 'null', '-',
-  ], { maxBuffer: 64 * 1024 * 1024 });
+export async function loudnessOf(
+  file: string,
+  start = 0,
+  seconds?: number,
+): Promise<{ lufs: number; peak: number }> {
+  const { stderr } = await exec(
+    tools.ffmpeg,
+    [
+      '-hide_banner',
+      '-nostats',
+      '-v',
+      'info',
+      ...(start > 0 ? ['-ss', start.toFixed(3)] : []),
+      ...(seconds ? ['-t', seconds.toFixed(3)] : []),
+      '-i',
+      file,
+      '-map',
+      '0:a:0',
+      '-af',
+      'ebur128=peak=true:framelog=verbose',
+      '-f',
+      'null',
+      '-',
+    ],
+    { maxBuffer: 64 * 1024 * 1024 },
+  );
   const s = parseEbur128Summary(stderr);
   if (!s || s.integratedLufs === null || s.truePeakDb === null) throw new Error(`no loudness for ${file}`);
   return { lufs: s.integratedLufs, peak: s.truePeakDb };

@@ -26,7 +26,10 @@ export function memoryObjects(): MemoryObjects {
       reads.push(key);
       const bytes = objects.get(key);
       if (!bytes) return undefined;
-      return { body: Readable.from([range ? bytes.subarray(range.start, range.end + 1) : bytes]), size: bytes.length };
+      return {
+        body: Readable.from([range ? bytes.subarray(range.start, range.end + 1) : bytes]),
+        size: bytes.length,
+      };
     },
     async head(key) {
       const bytes = objects.get(key);

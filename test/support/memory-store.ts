@@ -1,11 +1,28 @@
 // An in-memory Store for unit tests of code that only needs the interface (jobs, routes). It runs
 // the same contract suite as SQLite (src/server/data/store.contract.ts), so it cannot drift.
 import { uniqueDownloadName } from '../../src/server/data/download-names.js';
-import type { ItemRow, JobPatch, JobRow, JobStatus, ResultRow, SessionRow, Store } from '../../src/server/data/store.js';
+import type {
+  ItemRow,
+  JobPatch,
+  JobRow,
+  JobStatus,
+  ResultRow,
+  SessionRow,
+  Store,
+} from '../../src/server/data/store.js';
 
-const copyJob = (j: JobRow): JobRow => ({ ...j, itemIds: [...j.itemIds], options: structuredClone(j.options) });
-const copyResult = (r: ResultRow): ResultRow => ({ ...r, sources: [...r.sources], chapters: r.chapters.map((c) => ({ ...c })) });
-const byNewest = (a: { createdAt: number; seq: number }, b: { createdAt: number; seq: number }) => b.createdAt - a.createdAt || b.seq - a.seq;
+const copyJob = (j: JobRow): JobRow => ({
+  ...j,
+  itemIds: [...j.itemIds],
+  options: structuredClone(j.options),
+});
+const copyResult = (r: ResultRow): ResultRow => ({
+  ...r,
+  sources: [...r.sources],
+  chapters: r.chapters.map((c) => ({ ...c })),
+});
+const byNewest = (a: { createdAt: number; seq: number }, b: { createdAt: number; seq: number }) =>
+  b.createdAt - a.createdAt || b.seq - a.seq;
 
 export class MemoryStore implements Store {
   sessions = new Map<string, SessionRow & { secretHash: string }>();
@@ -17,7 +34,8 @@ export class MemoryStore implements Store {
   private seq = 0;
 
   async createSession(secretHash: string, sid: string, csrfToken: string, now: number): Promise<SessionRow> {
-    if (this.sessions.has(sid) || (await this.sessionBySecretHash(secretHash))) throw new Error(`duplicate session ${sid}`);
+    if (this.sessions.has(sid) || (await this.sessionBySecretHash(secretHash)))
+      throw new Error(`duplicate session ${sid}`);
     const row = { sid, csrfToken, createdAt: now, lastSeenAt: now };
     this.sessions.set(sid, { ...row, secretHash });
     return { ...row };
@@ -35,7 +53,11 @@ export class MemoryStore implements Store {
     if (s && s.lastSeenAt < now) s.lastSeenAt = now;
   }
   async idleSessions(before: number) {
-    const busy = new Set([...this.jobs.values()].filter((j) => j.status === 'queued' || j.status === 'running').map((j) => j.sid));
+    const busy = new Set(
+      [...this.jobs.values()]
+        .filter((j) => j.status === 'queued' || j.status === 'running')
+        .map((j) => j.sid),
+    );
     return [...this.sessions.values()]
       .filter((s) => s.lastSeenAt < before && !busy.has(s.sid))
       .sort((a, b) => a.lastSeenAt - b.lastSeenAt)
@@ -51,7 +73,9 @@ export class MemoryStore implements Store {
   async addItemIfUnder(item: ItemRow, limit: number) {
     // No await before the push: the check and the insert happen in one turn of the event loop.
     if (!this.sessions.has(item.sid)) throw new Error(`no session ${item.sid}`);
-    if (this.items.some((i) => i.id === item.id || (i.sid === item.sid && i.newfilename === item.newfilename))) {
+    if (
+      this.items.some((i) => i.id === item.id || (i.sid === item.sid && i.newfilename === item.newfilename))
+    ) {
       throw new Error(`duplicate item ${item.id}`);
     }
     if (this.items.filter((i) => i.sid === item.sid).length >= limit) return false;
@@ -67,7 +91,9 @@ export class MemoryStore implements Store {
     return this.items.filter((i) => i.sid === sid).length;
   }
   async itemsOwnedBy(sid: string, ids: string[]) {
-    return ids.flatMap((id) => this.items.filter((i) => i.id === id && i.sid === sid).map((i) => this.publicItem(i)));
+    return ids.flatMap((id) =>
+      this.items.filter((i) => i.id === id && i.sid === sid).map((i) => this.publicItem(i)),
+    );
   }
   async itemById(id: string) {
     const i = this.items.find((x) => x.id === id);
@@ -128,7 +154,10 @@ export class MemoryStore implements Store {
     return copyResult(stored);
   }
   async listResults(sid: string) {
-    return this.results.filter((r) => r.sid === sid).sort(byNewest).map((r) => this.publicResult(r));
+    return this.results
+      .filter((r) => r.sid === sid)
+      .sort(byNewest)
+      .map((r) => this.publicResult(r));
   }
   async getResult(sid: string, id: string) {
     const r = this.results.find((x) => x.sid === sid && x.id === id);

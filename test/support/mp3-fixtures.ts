@@ -6,15 +6,44 @@ import { tools } from './audio-fixtures.js';
 const exec = promisify(execFile);
 
 /** A 128 kb/s tone with a title and a 64x64 PNG cover in an ID3v2.3 tag. */
-export async function makeToneWithArt(file: string, opts: { seconds?: number; frequency?: number; title?: string } = {}): Promise<string> {
+export async function makeToneWithArt(
+  file: string,
+  opts: { seconds?: number; frequency?: number; title?: string } = {},
+): Promise<string> {
   const { seconds = 1, frequency = 440, title = 'With art' } = opts;
   await exec(tools.ffmpeg, [
-    '-hide_banner', '-loglevel', 'error', '-y',
-    '-f', 'lavfi', '-i', `sine=frequency=${frequency}:sample_rate=44100:duration=${seconds}`,
-    '-f', 'lavfi', '-i', `color=c=red:s=64x64:d=${seconds}`,
-    '-map', '0:a', '-map', '1:v', '-frames:v', '1', '-ac', '2',
-    '-c:a', 'libmp3lame', '-b:a', '128k', '-c:v', 'png', '-disposition:v', 'attached_pic',
-    '-id3v2_version', '3', '-metadata', `title=${title}`,
+    '-hide_banner',
+    '-loglevel',
+    'error',
+    '-y',
+    '-f',
+    'lavfi',
+    '-i',
+    `sine=frequency=${frequency}:sample_rate=44100:duration=${seconds}`,
+    '-f',
+    'lavfi',
+    '-i',
+    `color=c=red:s=64x64:d=${seconds}`,
+    '-map',
+    '0:a',
+    '-map',
+    '1:v',
+    '-frames:v',
+    '1',
+    '-ac',
+    '2',
+    '-c:a',
+    'libmp3lame',
+    '-b:a',
+    '128k',
+    '-c:v',
+    'png',
+    '-disposition:v',
+    'attached_pic',
+    '-id3v2_version',
+    '3',
+    '-metadata',
+    `title=${title}`,
     file,
   ]);
   return file;

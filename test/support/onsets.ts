@@ -28,13 +28,29 @@ export const ONSET_KINDS: OnsetInput[] = [
 export const QUIET_TAIL = 0.15;
 
 /** Input i: a tone of its own frequency for `seconds` - QUIET_TAIL, then silence; titled "Part i". */
-export async function makeOnsetInput(file: string, kind: OnsetInput, seconds: number, frequency: number, title?: string): Promise<string> {
+export async function makeOnsetInput(
+  file: string,
+  kind: OnsetInput,
+  seconds: number,
+  frequency: number,
+  title?: string,
+): Promise<string> {
   const total = Math.round(seconds * kind.sampleRate);
   const tone = seconds - QUIET_TAIL;
   await exec(tools.ffmpeg, [
-    '-hide_banner', '-v', 'error', '-y',
-    '-f', 'lavfi', '-i', `sine=frequency=${frequency}:sample_rate=${kind.sampleRate}:duration=${tone},volume=4,apad=whole_len=${total}`,
-    '-ac', String(kind.channels), '-ar', String(kind.sampleRate), ...kind.codec,
+    '-hide_banner',
+    '-v',
+    'error',
+    '-y',
+    '-f',
+    'lavfi',
+    '-i',
+    `sine=frequency=${frequency}:sample_rate=${kind.sampleRate}:duration=${tone},volume=4,apad=whole_len=${total}`,
+    '-ac',
+    String(kind.channels),
+    '-ar',
+    String(kind.sampleRate),
+    ...kind.codec,
     ...(title ? ['-metadata', `title=${title}`] : []),
     file,
   ]);
@@ -48,7 +64,15 @@ export async function makeOnsetInputs(dir: string, count: number, titled = true)
     const kind = ONSET_KINDS[i % ONSET_KINDS.length];
     const seconds = 0.45 + ((i * 37) % 36) / 100 + 0.0013 * i;
     const file = path.join(dir, `in-${String(i).padStart(3, '0')}.${kind.ext}`);
-    files.push(await makeOnsetInput(file, kind, seconds, 300 + ((i * 53) % 12) * 100, titled ? `Part ${i + 1}` : undefined));
+    files.push(
+      await makeOnsetInput(
+        file,
+        kind,
+        seconds,
+        300 + ((i * 53) % 12) * 100,
+        titled ? `Part ${i + 1}` : undefined,
+      ),
+    );
   }
   return files;
 }

@@ -6,10 +6,28 @@ import { tools } from './audio-fixtures.js';
 const exec = promisify(execFile);
 
 /** Decode to mono float samples at `rate` (no clipping, unlike 16-bit PCM). */
-export async function decodeFloat(file: string, rate = 44100, extraArgs: string[] = []): Promise<Float32Array> {
+export async function decodeFloat(
+  file: string,
+  rate = 44100,
+  extraArgs: string[] = [],
+): Promise<Float32Array> {
   const { stdout } = await exec(
     tools.ffmpeg,
-    ['-hide_banner', '-v', 'error', '-i', file, ...extraArgs, '-ac', '1', '-ar', String(rate), '-f', 'f32le', '-'],
+    [
+      '-hide_banner',
+      '-v',
+      'error',
+      '-i',
+      file,
+      ...extraArgs,
+      '-ac',
+      '1',
+      '-ar',
+      String(rate),
+      '-f',
+      'f32le',
+      '-',
+    ],
     { encoding: 'buffer', maxBuffer: 1024 * 1024 * 1024 },
   );
   const buf = Buffer.from(stdout as Buffer);

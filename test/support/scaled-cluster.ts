@@ -44,12 +44,22 @@ const exited = (child: ChildProcess) =>
     child.once('exit', (code) => resolve(code));
   });
 
-export async function startProcess(role: 'web' | 'worker', env: Record<string, string>): Promise<ClusterProcess> {
+export async function startProcess(
+  role: 'web' | 'worker',
+  env: Record<string, string>,
+): Promise<ClusterProcess> {
   const data = await tempDir(`am-${role}-`);
   const [port, socketPort] = role === 'web' ? [await freePortFrom(), await freePortFrom()] : [0, 0];
   const child = spawn(process.execPath, ['dist/main.js'], {
     cwd: ROOT,
-    env: personEnv({ ...env, ROLE: role, DATA_DIR: data.dir, HOST: '127.0.0.1', PORT: String(port), SOCKET_PORT: String(socketPort) }),
+    env: personEnv({
+      ...env,
+      ROLE: role,
+      DATA_DIR: data.dir,
+      HOST: '127.0.0.1',
+      PORT: String(port),
+      SOCKET_PORT: String(socketPort),
+    }),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let log = '';

@@ -65,13 +65,13 @@ export function sessionFromPage(setCookie: string, html: string): TestSession {
   const csrf = /<meta name="csrf-token" content="([^"]+)">/.exec(html)?.[1];
   const sid = /id="audio-merge-tool"[^>]*data-sid="([^"]+)"/.exec(html)?.[1];
   const appid = /id="audio-merge-tool"[^>]*data-appid="([^"]+)"/.exec(html)?.[1];
-  if (!secret || !csrf || !sid || !appid) throw new Error('The page lacks the cookie, csrf meta or widget element');
+  if (!secret || !csrf || !sid || !appid)
+    throw new Error('The page lacks the cookie, csrf meta or widget element');
   return { cookie: `am_session=${secret}`, secret, setCookie, csrf, sid, appid, html };
 }
 
 export type Part =
-  | { name: string; value: string }
-  | { name: string; filename: string; content: Buffer; contentType?: string };
+  { name: string; value: string } | { name: string; filename: string; content: Buffer; contentType?: string };
 
 /** A multipart/form-data body, built by hand so tests control every byte and the part order. */
 export function multipartBody(parts: Part[]): { body: Buffer; contentType: string } {
@@ -79,7 +79,11 @@ export function multipartBody(parts: Part[]): { body: Buffer; contentType: strin
   const chunks: Buffer[] = [];
   for (const part of parts) {
     if ('value' in part) {
-      chunks.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${part.name}"\r\n\r\n${part.value}\r\n`));
+      chunks.push(
+        Buffer.from(
+          `--${boundary}\r\nContent-Disposition: form-data; name="${part.name}"\r\n\r\n${part.value}\r\n`,
+        ),
+      );
     } else {
       chunks.push(
         Buffer.from(

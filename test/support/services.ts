@@ -25,7 +25,10 @@ process.once('exit', () => {
 const taken = new Set<number>();
 
 /** A free loopback port at or above `from`: the scaled suites keep to a range of their own. */
-export async function freePortFrom(from = Number(process.env.SCALED_PORT_BASE ?? 41700), span = 100): Promise<number> {
+export async function freePortFrom(
+  from = Number(process.env.SCALED_PORT_BASE ?? 41700),
+  span = 100,
+): Promise<number> {
   for (let port = from; port < from + span; port++) {
     if (taken.has(port)) continue;
     // Reserved before the probe: concurrent callers must not both find the same port free.
@@ -72,12 +75,27 @@ export async function startRedis(opts: { persistent?: boolean } = {}): Promise<R
   const dir = mkdtempSync(path.join(os.tmpdir(), 'am-redis-'));
   const port = await freePortFrom();
   const args = [
-    '--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--save', '',
-    '--maxmemory-policy', 'noeviction', '--daemonize', 'no', '--logfile', '',
+    '--port',
+    String(port),
+    '--bind',
+    '127.0.0.1',
+    '--dir',
+    dir,
+    '--save',
+    '',
+    '--maxmemory-policy',
+    'noeviction',
+    '--daemonize',
+    'no',
+    '--logfile',
+    '',
     // The crash tests need the queue to survive a kill -9; everything else needs no
     // disk at all. everysec, as docs/deploy.md advises: Redis writes each command to the file
     // before it answers, so a killed process loses nothing; only a lost machine loses <= 1 s.
-    '--appendonly', opts.persistent ? 'yes' : 'no', '--appendfsync', 'everysec',
+    '--appendonly',
+    opts.persistent ? 'yes' : 'no',
+    '--appendfsync',
+    'everysec',
   ];
   let child: ChildProcess;
   let log = '';
@@ -123,7 +141,11 @@ export async function startRedis(opts: { persistent?: boolean } = {}): Promise<R
 export function postgresBin(): string {
   if (process.env.PG_BIN) return process.env.PG_BIN;
   const root = '/usr/lib/postgresql';
-  const versions = existsSync(root) ? readdirSync(root).filter((v) => /^\d+$/.test(v)).map(Number) : [];
+  const versions = existsSync(root)
+    ? readdirSync(root)
+        .filter((v) => /^\d+$/.test(v))
+        .map(Number)
+    : [];
   if (versions.length === 0) throw new Error('PostgreSQL is not installed (apt-get install postgresql)');
   return path.join(root, String(Math.max(...versions)), 'bin');
 }
@@ -136,7 +158,8 @@ function asPgUser(cmd: string, args: string[]): [string, string[]] {
 function runPg(bin: string, tool: string, args: string[]): void {
   const [cmd, full] = asPgUser(path.join(bin, tool), args);
   const r = spawnSync(cmd, full, { encoding: 'utf8', cwd: os.tmpdir() });
-  if (r.status !== 0) throw new Error(`${tool} ${args.join(' ')} failed: ${r.stdout}${r.stderr}${r.error ?? ''}`);
+  if (r.status !== 0)
+    throw new Error(`${tool} ${args.join(' ')} failed: ${r.stdout}${r.stderr}${r.error ?? ''}`);
 }
 
 export async function startPostgres(): Promise<Service & { port: number }> {
@@ -150,10 +173,26 @@ export async function startPostgres(): Promise<Service & { port: number }> {
     chmodSync(base, 0o755);
   }
   const port = await freePortFrom();
-  runPg(bin, 'initdb', ['-D', data, '-U', 'postgres', '-A', 'trust', '-E', 'UTF8', '--locale=C', '--no-sync']);
+  runPg(bin, 'initdb', [
+    '-D',
+    data,
+    '-U',
+    'postgres',
+    '-A',
+    'trust',
+    '-E',
+    'UTF8',
+    '--locale=C',
+    '--no-sync',
+  ]);
   const serverOpts = [
-    `-p ${port}`, `-k ${sockets}`, "-c listen_addresses='127.0.0.1'", '-c fsync=off',
-    '-c synchronous_commit=off', '-c full_page_writes=off', '-c max_connections=200',
+    `-p ${port}`,
+    `-k ${sockets}`,
+    "-c listen_addresses='127.0.0.1'",
+    '-c fsync=off',
+    '-c synchronous_commit=off',
+    '-c full_page_writes=off',
+    '-c max_connections=200',
   ].join(' ');
   const stopPg = () => {
     const [cmd, args] = asPgUser(path.join(bin, 'pg_ctl'), ['-D', data, '-m', 'immediate', '-w', 'stop']);
@@ -165,7 +204,18 @@ export async function startPostgres(): Promise<Service & { port: number }> {
   };
   cleanups.add(cleanup);
   try {
-    runPg(bin, 'pg_ctl', ['-D', data, '-o', serverOpts, '-l', path.join(base, 'log'), '-w', '-t', '60', 'start']);
+    runPg(bin, 'pg_ctl', [
+      '-D',
+      data,
+      '-o',
+      serverOpts,
+      '-l',
+      path.join(base, 'log'),
+      '-w',
+      '-t',
+      '60',
+      'start',
+    ]);
   } catch (err) {
     cleanup();
     cleanups.delete(cleanup);
@@ -189,7 +239,13 @@ export async function startS3(bucket: string): Promise<Service & { port: number;
   const { default: S3rver } = await import('s3rver');
   const dir = mkdtempSync(path.join(os.tmpdir(), 'am-s3-'));
   const port = await freePortFrom();
-  const server = new S3rver({ address: '127.0.0.1', port, directory: dir, silent: true, configureBuckets: [{ name: bucket }] });
+  const server = new S3rver({
+    address: '127.0.0.1',
+    port,
+    directory: dir,
+    silent: true,
+    configureBuckets: [{ name: bucket }],
+  });
   await server.run();
   const cleanup = () => rmSync(dir, { recursive: true, force: true });
   cleanups.add(cleanup);

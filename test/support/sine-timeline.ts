@@ -11,10 +11,15 @@ import type { Tools } from '../../src/engine/types.js';
 const exec = promisify(execFile);
 
 /** A 997 Hz sine at an eighth of full scale (louder, this encoder's own errors on a pure tone grow), stereo 16-bit, cut into part files of these lengths (sample frames). */
-export async function sineParts(dir: string, rate: number, lengths: number[]): Promise<{ parts: PcmPart[]; samples: Float32Array }> {
+export async function sineParts(
+  dir: string,
+  rate: number,
+  lengths: number[],
+): Promise<{ parts: PcmPart[]; samples: Float32Array }> {
   const total = lengths.reduce((a, b) => a + b, 0);
   const all = new Int16Array(total * 2);
-  for (let t = 0; t < total; t++) all[2 * t] = all[2 * t + 1] = Math.round(4096 * Math.sin((2 * Math.PI * 997 * t) / rate));
+  for (let t = 0; t < total; t++)
+    all[2 * t] = all[2 * t + 1] = Math.round(4096 * Math.sin((2 * Math.PI * 997 * t) / rate));
   const parts: PcmPart[] = [];
   let at = 0;
   for (const [i, n] of lengths.entries()) {
@@ -27,7 +32,11 @@ export async function sineParts(dir: string, rate: number, lengths: number[]): P
 }
 
 export async function decodeLeft(tools: Tools, file: string): Promise<Float32Array> {
-  const { stdout } = await exec(tools.ffmpeg, ['-v', 'error', '-i', file, '-af', 'pan=mono|c0=c0', '-f', 'f32le', '-'], { encoding: 'buffer', maxBuffer: 256 << 20 });
+  const { stdout } = await exec(
+    tools.ffmpeg,
+    ['-v', 'error', '-i', file, '-af', 'pan=mono|c0=c0', '-f', 'f32le', '-'],
+    { encoding: 'buffer', maxBuffer: 256 << 20 },
+  );
   const buf = Buffer.from(stdout as Buffer);
   return new Float32Array(buf.buffer, buf.byteOffset, buf.length / 4);
 }
@@ -68,19 +77,36 @@ export async function cancelledEncode(
   const ctx = {
     ...timelineContext(dir, tools, output, controller.signal, () => controller.abort()),
     runner: (req: Parameters<typeof spawnRunner>[0]) =>
-      spawnRunner({ ...req, onSpawn: (pid) => pids.push(pid) === 1 && setTimeout(() => controller.abort(), 100) }),
+      spawnRunner({
+        ...req,
+        onSpawn: (pid) => pids.push(pid) === 1 && setTimeout(() => controller.abort(), 100),
+      }),
   };
   const err = await encode(ctx, parts).catch((e: unknown) => e);
   return { err, pids };
 }
 
 /** A timeline encode's context for three encoded inputs at 44.1 kHz stereo, 128 kb/s, in `dir`. */
-export function timelineContext(dir: string, tools: Tools, output: 'mp3' | 'm4a', signal = new AbortController().signal, abort = () => {}): TimelineContext {
+export function timelineContext(
+  dir: string,
+  tools: Tools,
+  output: 'mp3' | 'm4a',
+  signal = new AbortController().signal,
+  abort = () => {},
+): TimelineContext {
   const route = output === 'mp3' ? 'mp3-frames' : 'mp4-packets';
   return {
     scratch: () => Promise.resolve(dir),
     names: ['one', 'two', 'three'],
-    plan: { format: output, route, sampleRate: 44100, channels: 2, bitRateKbps: 128, copy: [false, false, false], transcoded: [0, 1, 2] },
+    plan: {
+      format: output,
+      route,
+      sampleRate: 44100,
+      channels: 2,
+      bitRateKbps: 128,
+      copy: [false, false, false],
+      transcoded: [0, 1, 2],
+    },
     tools,
     signal,
     abort,

@@ -17,7 +17,10 @@ export async function mountSmallDisk(sizeMb: number): Promise<SmallDisk> {
   } catch (err) {
     await rm(dir, { recursive: true, force: true });
     const why = ((err as { stderr?: string }).stderr || (err as Error).message).trim().split('\n')[0];
-    return { ok: false, reason: `cannot mount a ${sizeMb} MB tmpfs here (${why}); run as root to test a full disk` };
+    return {
+      ok: false,
+      reason: `cannot mount a ${sizeMb} MB tmpfs here (${why}); run as root to test a full disk`,
+    };
   }
   return {
     ok: true,

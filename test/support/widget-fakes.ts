@@ -76,7 +76,10 @@ export const json = (value: unknown, status = 200) =>
 export function fakeApi(items: AudioItem[] = []) {
   return {
     fetchItems: vi.fn(async (_appid: string) => items),
-    requestMerge: vi.fn((_items: AudioItem[], _requestId: string) => new Promise<{ success: boolean; answer: unknown }>(() => {})),
+    requestMerge: vi.fn(
+      (_items: AudioItem[], _requestId: string) =>
+        new Promise<{ success: boolean; answer: unknown }>(() => {}),
+    ),
     deleteItem: vi.fn(async (_id: string, _opts?: { keepalive?: boolean }) => {}),
     saveOrder: vi.fn(async (_appid: string, _ids: string[]) => {}),
     mergeStatus: vi.fn(async (): Promise<MergeStatusAnswer> => ({ state: 'none' })),
@@ -105,6 +108,16 @@ export function stackRows() {
     const i = rows.indexOf(this);
     const top = i < 0 ? 0 : i * 130;
     const height = i >= 0 ? 120 : this.classList.contains('audio-merge-list') ? rows.length * 130 - 10 : 400;
-    return { x: 0, y: top, top, left: 0, width: 320, height, right: 320, bottom: top + height, toJSON: () => ({}) } as DOMRect;
+    return {
+      x: 0,
+      y: top,
+      top,
+      left: 0,
+      width: 320,
+      height,
+      right: 320,
+      bottom: top + height,
+      toJSON: () => ({}),
+    } as DOMRect;
   });
 }

@@ -8,15 +8,56 @@ import { runPartEncode, type TranscodeTarget } from './transcode.js';
 export function aacSilenceArgs(output: string, t: TranscodeTarget, seconds: number): string[] {
   const layout = t.channels === 1 ? 'mono' : 'stereo';
   return [
-    '-hide_banner', '-nostdin', '-v', 'error', '-y',
-    '-f', 'lavfi', '-i', `anullsrc=r=${t.sampleRate}:cl=${layout}`, '-t', seconds.toFixed(6),
-    '-c:a', 'aac', '-b:a', `${t.bitRateKbps}k`, '-ar', String(t.sampleRate), '-ac', String(t.channels),
-    '-f', 'mp4', '-progress', 'pipe:1', '-nostats', fileArg(output),
+    '-hide_banner',
+    '-nostdin',
+    '-v',
+    'error',
+    '-y',
+    '-f',
+    'lavfi',
+    '-i',
+    `anullsrc=r=${t.sampleRate}:cl=${layout}`,
+    '-t',
+    seconds.toFixed(6),
+    '-c:a',
+    'aac',
+    '-b:a',
+    `${t.bitRateKbps}k`,
+    '-ar',
+    String(t.sampleRate),
+    '-ac',
+    String(t.channels),
+    '-f',
+    'mp4',
+    '-progress',
+    'pipe:1',
+    '-nostats',
+    fileArg(output),
   ];
 }
 
 /** Encode `seconds` of silence to an MP4 at `output`. */
-export function encodeAacSilence(job: { output: string; target: TranscodeTarget; seconds: number; tools: Tools; runner?: Runner; signal?: AbortSignal }): Promise<void> {
+export function encodeAacSilence(job: {
+  output: string;
+  target: TranscodeTarget;
+  seconds: number;
+  tools: Tools;
+  runner?: Runner;
+  signal?: AbortSignal;
+}): Promise<void> {
   const { output, target, seconds, tools, runner, signal } = job;
-  return runPartEncode({ input: 'silence', output, target, durationSeconds: seconds, tools, runner, signal, displayName: 'the silence of a gap' }, aacSilenceArgs(output, target, seconds), 'encode AAC');
+  return runPartEncode(
+    {
+      input: 'silence',
+      output,
+      target,
+      durationSeconds: seconds,
+      tools,
+      runner,
+      signal,
+      displayName: 'the silence of a gap',
+    },
+    aacSilenceArgs(output, target, seconds),
+    'encode AAC',
+  );
 }

@@ -40,30 +40,56 @@ function codecArgs(job: EncodeOnceJob): string[] {
 export function encodeOnceArgs(job: EncodeOnceJob): string[] {
   const cover = job.format === 'flac' && job.coverFile;
   return [
-    '-hide_banner', '-nostdin', '-v', 'error', '-y',
-    '-f', job.pcm.sampleFormat, '-ar', String(job.pcm.sampleRate), '-ac', String(job.pcm.channels),
-    '-i', `concat:${job.pcmFiles.map(fileArg).join('|')}`,
-    '-f', 'ffmetadata', '-i', fileArg(job.metadataFile),
+    '-hide_banner',
+    '-nostdin',
+    '-v',
+    'error',
+    '-y',
+    '-f',
+    job.pcm.sampleFormat,
+    '-ar',
+    String(job.pcm.sampleRate),
+    '-ac',
+    String(job.pcm.channels),
+    '-i',
+    `concat:${job.pcmFiles.map(fileArg).join('|')}`,
+    '-f',
+    'ffmetadata',
+    '-i',
+    fileArg(job.metadataFile),
     ...(cover ? ['-i', fileArg(job.coverFile!)] : []),
-    '-map', '0:a', '-map_metadata', '1', '-map_chapters', '-1',
+    '-map',
+    '0:a',
+    '-map_metadata',
+    '1',
+    '-map_chapters',
+    '-1',
     ...(cover ? ['-map', '2:v', '-c:v', 'copy', '-disposition:v', 'attached_pic'] : []),
     ...codecArgs(job),
-    '-progress', 'pipe:1', '-nostats', fileArg(job.output),
+    '-progress',
+    'pipe:1',
+    '-nostats',
+    fileArg(job.output),
   ];
 }
 
 /** Encode; a failure here is the tool's or the disk's, never an input's. */
 export async function encodeOnce(job: EncodeOnceJob): Promise<void> {
-  if (job.pcmFiles.some((f) => f.includes('|'))) throw new Error(`internal: a temporary path holds '|' (${job.pcmFiles[0]})`);
+  if (job.pcmFiles.some((f) => f.includes('|')))
+    throw new Error(`internal: a temporary path holds '|' (${job.pcmFiles[0]})`);
   const runner = job.runner ?? spawnRunner;
   const result = await runner({
     bin: job.tools.ffmpeg,
     args: encodeOnceArgs(job),
     signal: job.signal,
-    onProgress: (p) => job.onProgress?.(p.end ? 1 : Math.min(1, p.outTimeSeconds / Math.max(job.totalSeconds, 1e-9))),
+    onProgress: (p) =>
+      job.onProgress?.(p.end ? 1 : Math.min(1, p.outTimeSeconds / Math.max(job.totalSeconds, 1e-9))),
   });
   if (result.code === 0) return;
   if (!result.signal) await assertToolWorks(runner, job.tools.ffmpeg, 'ffmpeg');
   const why = result.signal ? `ffmpeg was killed by ${result.signal}` : lastLine(result.stderrTail);
-  throw new OutputError(`cannot write the ${job.format} output: ${why}`, /No space left|Disk quota/i.test(why) ? 'disk-full' : 'output-unwritable');
+  throw new OutputError(
+    `cannot write the ${job.format} output: ${why}`,
+    /No space left|Disk quota/i.test(why) ? 'disk-full' : 'output-unwritable',
+  );
 }

@@ -3,9 +3,13 @@ import { ffmetadata, pictureBlock } from './ffmetadata.js';
 
 describe('ffmetadata', () => {
   it('escapes what ffmpeg would read as syntax and leaves out empty values', () => {
-    expect(ffmetadata([['title', 'a=b;c#d\\e\nf'], ['artist', ''], ['CHAPTER001', '00:00:01.000']])).toBe(
-      ';FFMETADATA1\ntitle=a\\=b\\;c\\#d\\\\e\\\nf\nCHAPTER001=00:00:01.000\n',
-    );
+    expect(
+      ffmetadata([
+        ['title', 'a=b;c#d\\e\nf'],
+        ['artist', ''],
+        ['CHAPTER001', '00:00:01.000'],
+      ]),
+    ).toBe(';FFMETADATA1\ntitle=a\\=b\\;c\\#d\\\\e\\\nf\nCHAPTER001=00:00:01.000\n');
   });
 
   it('builds a FLAC picture block for Ogg covers', () => {

@@ -20,5 +20,16 @@ export function pictureBlock(mime: string, data: Buffer): string {
   };
   const m = Buffer.from(mime, 'latin1');
   // type 3 (front cover), MIME, empty description, size and colour fields left 0 (unknown).
-  return Buffer.concat([u32(3), u32(m.length), m, u32(0), u32(0), u32(0), u32(0), u32(0), u32(data.length), data]).toString('base64');
+  return Buffer.concat([
+    u32(3),
+    u32(m.length),
+    m,
+    u32(0),
+    u32(0),
+    u32(0),
+    u32(0),
+    u32(0),
+    u32(data.length),
+    data,
+  ]).toString('base64');
 }

@@ -98,8 +98,19 @@ describe('measuring an input', () => {
     const runner: Runner = async (req) =>
       req.args.includes('-version')
         ? { code: 0, signal: null, stdout: 'ffmpeg version x', stderrTail: '' }
-        : { code: 1, signal: null, stdout: '', stderrTail: 'x.mp3: Invalid data found when processing input\n' };
-    const err = await measureInput({ input: '/x/x.mp3', tools, runner, displayName: 'Intro.mp3', index: 2 }).catch((e) => e);
+        : {
+            code: 1,
+            signal: null,
+            stdout: '',
+            stderrTail: 'x.mp3: Invalid data found when processing input\n',
+          };
+    const err = await measureInput({
+      input: '/x/x.mp3',
+      tools,
+      runner,
+      displayName: 'Intro.mp3',
+      index: 2,
+    }).catch((e) => e);
     expect(err).toBeInstanceOf(InputError);
     expect(err).toMatchObject({ file: 'Intro.mp3', index: 2 });
     expect(err.message).toMatch(/could not be measured \(.*Invalid data/);
@@ -109,8 +120,15 @@ describe('measuring an input', () => {
     const tone = await makeTone(path.join(dir, 'tone.flac'), { seconds: 4, frequency: 1000 });
     const padded = path.join(dir, 'padded.flac');
     await exec(tools.ffmpeg, [
-      '-hide_banner', '-v', 'error', '-y', '-i', tone,
-      '-af', 'adelay=6000|6000,apad=whole_len=705600', padded,
+      '-hide_banner',
+      '-v',
+      'error',
+      '-y',
+      '-i',
+      tone,
+      '-af',
+      'adelay=6000|6000,apad=whole_len=705600',
+      padded,
     ]);
     const a = await measureInput({ input: tone, tools });
     const b = await measureInput({ input: padded, tools, silence: true });

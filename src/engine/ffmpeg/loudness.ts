@@ -45,12 +45,22 @@ export function measureArgs(input: string, silence: boolean): string[] {
     'ebur128=peak=true:framelog=verbose',
   ];
   return [
-    '-hide_banner', '-nostdin', '-nostats', '-v', 'info',
-    '-i', fileArg(input),
-    '-vn', '-map', '0:a:0',
-    '-af', filters.join(','),
-    '-f', 'null',
-    '-progress', 'pipe:1',
+    '-hide_banner',
+    '-nostdin',
+    '-nostats',
+    '-v',
+    'info',
+    '-i',
+    fileArg(input),
+    '-vn',
+    '-map',
+    '0:a:0',
+    '-af',
+    filters.join(','),
+    '-f',
+    'null',
+    '-progress',
+    'pipe:1',
     '-',
   ];
 }
@@ -63,7 +73,9 @@ function dbValue(text: string | undefined): number | null {
 }
 
 /** The integrated loudness and true peak from ebur128's summary; null when there is no summary. */
-export function parseEbur128Summary(stderr: string): { integratedLufs: number | null; truePeakDb: number | null } | null {
+export function parseEbur128Summary(
+  stderr: string,
+): { integratedLufs: number | null; truePeakDb: number | null } | null {
   const at = stderr.lastIndexOf('Summary:');
   if (at < 0) return null;
   const summary = stderr.slice(at);
@@ -98,6 +110,7 @@ export async function measureInput(job: MeasureJob): Promise<Measurement> {
     throw new InputError(name, `could not be measured (${why})`, job.index ?? -1);
   }
   const summary = parseEbur128Summary(result.stderrTail);
-  if (!summary) throw new InputError(name, 'could not be measured (no loudness summary from ffmpeg)', job.index ?? -1);
+  if (!summary)
+    throw new InputError(name, 'could not be measured (no loudness summary from ffmpeg)', job.index ?? -1);
   return { ...summary, decodedSeconds, silences: silences.finish(decodedSeconds) };
 }

@@ -50,7 +50,8 @@ export function formatFromProbe(formatName: string, codec: string): string {
   const first = names[0] ?? '';
   if (first === 'ogg') return codec === 'opus' ? 'opus' : 'ogg';
   if (names.includes('mp4') || names.includes('m4a') || first === 'mov') return 'm4a';
-  if (names.includes('webm') || first === 'matroska') return codec === 'opus' || codec === 'vorbis' ? 'webm' : 'mka';
+  if (names.includes('webm') || first === 'matroska')
+    return codec === 'opus' || codec === 'vorbis' ? 'webm' : 'mka';
   const known = BY_FORMAT[first];
   if (known) return known;
   // Unknown containers keep a safe, short name of their own.

@@ -34,7 +34,10 @@ describe('the ffmpeg runner', () => {
   });
 
   it('passes names as they are, with no shell between', async () => {
-    const r = await spawnRunner({ bin: process.execPath, args: ['-e', 'process.stdout.write(process.argv[1])', `it's "a" & $HOME; %2F`] });
+    const r = await spawnRunner({
+      bin: process.execPath,
+      args: ['-e', 'process.stdout.write(process.argv[1])', `it's "a" & $HOME; %2F`],
+    });
     expect(r.code).toBe(0);
     expect(r.stdout).toBe(`it's "a" & $HOME; %2F`);
   });
@@ -62,13 +65,19 @@ describe('the ffmpeg runner', () => {
   });
 
   it('runs the child in the folder it is given', async () => {
-    const r = await spawnRunner({ bin: process.execPath, args: ['-e', 'process.stdout.write(process.cwd())'], cwd: '/tmp' });
+    const r = await spawnRunner({
+      bin: process.execPath,
+      args: ['-e', 'process.stdout.write(process.cwd())'],
+      cwd: '/tmp',
+    });
     expect(r.stdout).toBe('/tmp');
   });
 
   it('says clearly when the tool cannot start', async () => {
     await expect(spawnRunner({ bin: '/nonexistent/ffmpeg', args: ['-version'] })).rejects.toThrow(ToolError);
-    await expect(spawnRunner({ bin: '/nonexistent/ffmpeg', args: ['-version'] })).rejects.toThrow(/\/nonexistent\/ffmpeg/);
+    await expect(spawnRunner({ bin: '/nonexistent/ffmpeg', args: ['-version'] })).rejects.toThrow(
+      /\/nonexistent\/ffmpeg/,
+    );
   });
 
   it('kills its children when the parent process exits', async () => {
@@ -77,7 +86,10 @@ describe('the ffmpeg runner', () => {
       import { spawnRunner } from ${JSON.stringify(new URL('./runner.ts', import.meta.url).pathname)};
       spawnRunner({ bin: process.execPath, args: ['-e', 'setInterval(() => {}, 1000)'], onSpawn: (p) => { console.log(p); process.exit(0); } });
     `;
-    const r = await spawnRunner({ bin: process.execPath, args: ['--import', 'tsx', '--input-type=module', '-e', script] });
+    const r = await spawnRunner({
+      bin: process.execPath,
+      args: ['--import', 'tsx', '--input-type=module', '-e', script],
+    });
     const pid = Number(r.stdout.trim());
     expect(pid).toBeGreaterThan(0);
     expect(await waitUntilGone(pid)).toBe(true);

@@ -91,7 +91,12 @@ export const spawnRunner: Runner = (req) =>
       return;
     }
     installExitHook();
-    const child = childProcess().spawn(req.bin, req.args, { shell: false, stdio: ['ignore', 'pipe', 'pipe'], windowsHide: true, cwd: req.cwd });
+    const child = childProcess().spawn(req.bin, req.args, {
+      shell: false,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      windowsHide: true,
+      cwd: req.cwd,
+    });
     live.add(child);
     if (child.pid !== undefined) req.onSpawn?.(child.pid);
 
@@ -127,10 +132,14 @@ export const spawnRunner: Runner = (req) =>
       if (aborted) reject(new AbortError());
       else if (spawnError) {
         const code = (spawnError as NodeJS.ErrnoException).code;
-        const why = code === 'ENOENT' ? 'no such file' : code === 'EACCES' ? 'not executable' : spawnError.message;
-        reject(new ToolError(`cannot run ${req.bin} (${why}); set FFMPEG_PATH and FFPROBE_PATH to working binaries`));
-      }
-      else resolve({ code, signal, stdout, stderrTail });
+        const why =
+          code === 'ENOENT' ? 'no such file' : code === 'EACCES' ? 'not executable' : spawnError.message;
+        reject(
+          new ToolError(
+            `cannot run ${req.bin} (${why}); set FFMPEG_PATH and FFPROBE_PATH to working binaries`,
+          ),
+        );
+      } else resolve({ code, signal, stdout, stderrTail });
     };
     child.on('error', (err) => {
       spawnError = err;

@@ -20,7 +20,10 @@ export function inputChain(o: InputSound): string {
   const layout = o.channels === 1 ? 'mono' : o.channels === 2 ? 'stereo' : `${o.channels}c`;
   const parts: string[] = [];
   if (o.keep) parts.push(`atrim=start=${sec(o.keep.start)}:end=${sec(o.keep.end)}`, 'asetpts=PTS-STARTPTS');
-  parts.push(`aresample=${o.sampleRate}`, `aformat=sample_fmts=fltp:sample_rates=${o.sampleRate}:channel_layouts=${layout}`);
+  parts.push(
+    `aresample=${o.sampleRate}`,
+    `aformat=sample_fmts=fltp:sample_rates=${o.sampleRate}:channel_layouts=${layout}`,
+  );
   // Float samples, so a gain that lifts a peak past full scale before a later stage is not clipped here.
   if (o.gainDb !== undefined && o.gainDb !== 0) parts.push(`volume=${o.gainDb.toFixed(2)}dB:precision=float`);
   if (o.padSamples && o.padSamples > 0) parts.push(`apad=pad_len=${Math.round(o.padSamples)}`);

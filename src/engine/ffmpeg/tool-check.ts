@@ -13,8 +13,13 @@ export function assertToolWorks(runner: Runner, bin: string, name: 'ffmpeg' | 'f
     p = (async () => {
       const r = await runner({ bin, args: ['-hide_banner', '-version'] });
       if (r.code !== 0 || !r.stdout.startsWith(`${name} version`)) {
-        const why = r.code !== 0 ? `exit ${r.code ?? r.signal}: ${lastLine(r.stderrTail)}` : 'it does not answer as ' + name;
-        throw new ToolError(`${bin} is not a working ${name} (${why}); set FFMPEG_PATH and FFPROBE_PATH to working binaries`);
+        const why =
+          r.code !== 0
+            ? `exit ${r.code ?? r.signal}: ${lastLine(r.stderrTail)}`
+            : 'it does not answer as ' + name;
+        throw new ToolError(
+          `${bin} is not a working ${name} (${why}); set FFMPEG_PATH and FFPROBE_PATH to working binaries`,
+        );
       }
     })();
     checked.set(key, p);

@@ -8,7 +8,9 @@ describe('finding ffmpeg and ffprobe', () => {
   });
 
   it('refuses only one of the two variables', () => {
-    expect(() => resolveToolPaths({ FFMPEG_PATH: '/opt/ff/ffmpeg' })).toThrow(/both FFMPEG_PATH and FFPROBE_PATH/);
+    expect(() => resolveToolPaths({ FFMPEG_PATH: '/opt/ff/ffmpeg' })).toThrow(
+      /both FFMPEG_PATH and FFPROBE_PATH/,
+    );
   });
 
   it('falls back to the binaries the npm packages ship when PATH has none', async () => {
@@ -20,9 +22,9 @@ describe('finding ffmpeg and ffprobe', () => {
   });
 
   it('says clearly when the configured ffmpeg cannot run', async () => {
-    await expect(locateTools({ FFMPEG_PATH: '/nonexistent/ffmpeg', FFPROBE_PATH: '/nonexistent/ffprobe' })).rejects.toThrow(
-      /\/nonexistent\/ffmpeg/,
-    );
+    await expect(
+      locateTools({ FFMPEG_PATH: '/nonexistent/ffmpeg', FFPROBE_PATH: '/nonexistent/ffprobe' }),
+    ).rejects.toThrow(/\/nonexistent\/ffmpeg/);
   });
 });
 

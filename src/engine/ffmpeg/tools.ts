@@ -73,10 +73,15 @@ export function lazyToolPaths(env: NodeJS.ProcessEnv = process.env): Tools {
 function run(bin: string, args: string[]): Promise<string> {
   return new Promise((resolve, reject) => {
     // Required here, not imported: most runs of the command line never test-run a tool.
-    (require('node:child_process') as typeof import('node:child_process')).execFile(bin, args, { maxBuffer: 8 * 1024 * 1024 }, (err, stdout) => {
-      if (err) reject(new ToolError(`${bin} ${args.join(' ')} failed: ${err.message}`));
-      else resolve(stdout);
-    });
+    (require('node:child_process') as typeof import('node:child_process')).execFile(
+      bin,
+      args,
+      { maxBuffer: 8 * 1024 * 1024 },
+      (err, stdout) => {
+        if (err) reject(new ToolError(`${bin} ${args.join(' ')} failed: ${err.message}`));
+        else resolve(stdout);
+      },
+    );
   });
 }
 

@@ -58,16 +58,33 @@ export interface InputHead {
   url?: string;
 }
 
-export function transcodeArgs(input: string, output: string, t: TranscodeTarget, head: InputHead = {}): string[] {
+export function transcodeArgs(
+  input: string,
+  output: string,
+  t: TranscodeTarget,
+  head: InputHead = {},
+): string[] {
   return [
     ...inputArgs(input, head),
-    '-c:a', 'libmp3lame', '-b:a', `${t.bitRateKbps}k`,
+    '-c:a',
+    'libmp3lame',
+    '-b:a',
+    `${t.bitRateKbps}k`,
     ...(t.bitReservoir === false ? ['-reservoir', '0'] : []),
-    '-ar', String(t.sampleRate), '-ac', String(t.channels),
+    '-ar',
+    String(t.sampleRate),
+    '-ac',
+    String(t.channels),
     // The join writes one header and one tag for the whole output; these would only be skipped.
-    '-write_xing', '0', '-id3v2_version', '0',
-    '-f', 'mp3',
-    '-progress', 'pipe:1', '-nostats',
+    '-write_xing',
+    '0',
+    '-id3v2_version',
+    '0',
+    '-f',
+    'mp3',
+    '-progress',
+    'pipe:1',
+    '-nostats',
     fileArg(output),
   ];
 }
@@ -89,14 +106,22 @@ export async function runPartEncode(job: TranscodeJob<unknown>, args: string[], 
   if (result.code !== 0) {
     const why = result.signal ? `ffmpeg was killed by ${result.signal}` : lastLine(result.stderrTail);
     if (/Unknown encoder|Encoder .* not found|Unrecognized option/i.test(why)) {
-      throw new ToolError(`${job.tools.ffmpeg} cannot ${what} (${why}); use an ffmpeg built with the encoders in README`);
+      throw new ToolError(
+        `${job.tools.ffmpeg} cannot ${what} (${why}); use an ffmpeg built with the encoders in README`,
+      );
     }
     if (!result.signal) await assertToolWorks(runner, job.tools.ffmpeg, 'ffmpeg');
     // Failures of the machine, not of the input, must not be blamed on the file.
     // ffmpeg says so only in words: its stderr is all there is to read.
-    if (/No space left|Disk quota/i.test(why)) throw new OutputError(`cannot write a temporary file: ${why}`, 'disk-full');
+    if (/No space left|Disk quota/i.test(why))
+      throw new OutputError(`cannot write a temporary file: ${why}`, 'disk-full');
     if (/Read-only file system/i.test(why)) throw new OutputError(`cannot write a temporary file: ${why}`);
-    throw new InputError(job.displayName ?? job.input, `could not be re-encoded (${why})`, job.index ?? -1, 'reencode-failed');
+    throw new InputError(
+      job.displayName ?? job.input,
+      `could not be re-encoded (${why})`,
+      job.index ?? -1,
+      'reencode-failed',
+    );
   }
 }
 
@@ -118,10 +143,19 @@ export function transcodeToMp3(job: TranscodeJob): Promise<void> {
 export function inputArgs(input: string, head: InputHead = {}): string[] {
   const { trimSeconds, filters, raw, url } = head;
   return [
-    '-hide_banner', '-nostdin', '-v', 'error', '-y',
+    '-hide_banner',
+    '-nostdin',
+    '-v',
+    'error',
+    '-y',
     ...(raw ? ['-f', raw.sampleFormat, '-ar', String(raw.sampleRate), '-ac', String(raw.channels)] : []),
-    '-i', url ?? fileArg(input),
-    '-vn', '-map', '0:a:0', '-map_metadata', '-1',
+    '-i',
+    url ?? fileArg(input),
+    '-vn',
+    '-map',
+    '0:a:0',
+    '-map_metadata',
+    '-1',
     ...(trimSeconds !== undefined && trimSeconds > 0 ? ['-t', trimSeconds.toFixed(6)] : []),
     ...(filters ? ['-af', filters] : []),
   ];
@@ -131,8 +165,20 @@ export function inputArgs(input: string, head: InputHead = {}): string[] {
 export function aacArgs(input: string, output: string, t: TranscodeTarget, head: InputHead = {}): string[] {
   return [
     ...inputArgs(input, head),
-    '-c:a', 'aac', '-b:a', `${t.bitRateKbps}k`, '-ar', String(t.sampleRate), '-ac', String(t.channels),
-    '-f', 'mp4', '-progress', 'pipe:1', '-nostats', fileArg(output),
+    '-c:a',
+    'aac',
+    '-b:a',
+    `${t.bitRateKbps}k`,
+    '-ar',
+    String(t.sampleRate),
+    '-ac',
+    String(t.channels),
+    '-f',
+    'mp4',
+    '-progress',
+    'pipe:1',
+    '-nostats',
+    fileArg(output),
   ];
 }
 
@@ -153,8 +199,18 @@ export function pcmArgs(input: string, output: string, t: PcmTarget, head: Input
   const codec = t.sampleFormat === 'f32le' ? 'pcm_f32le' : `pcm_${t.sampleFormat}`;
   return [
     ...inputArgs(input, head),
-    '-c:a', codec, '-ar', String(t.sampleRate), '-ac', String(t.channels),
-    '-f', t.sampleFormat, '-progress', 'pipe:1', '-nostats', fileArg(output),
+    '-c:a',
+    codec,
+    '-ar',
+    String(t.sampleRate),
+    '-ac',
+    String(t.channels),
+    '-f',
+    t.sampleFormat,
+    '-progress',
+    'pipe:1',
+    '-nostats',
+    fileArg(output),
   ];
 }
 

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { fsReason, isDiskFull } from './fs-reason.js';
 
-const err = (code: string, message = `${code}: something, open '/x'`) => Object.assign(new Error(message), { code });
+const err = (code: string, message = `${code}: something, open '/x'`) =>
+  Object.assign(new Error(message), { code });
 
 describe('fsReason', () => {
   it('says what a person understands, not an errno name', () => {

@@ -31,7 +31,13 @@ describe('leftovers of killed runs', () => {
     expect(ownerOf(`.audio-merge.${RUN_TAG}-mh2k3x9abc.partial`)).toEqual(me); // a long output name
     const made = path.basename(await mkdtemp(path.join(dir, TEMP_PREFIX)));
     expect(ownerOf(made)).toEqual(me);
-    for (const other of ['out.mp3', '.out.mp3.partial', '.audio-merge-abc123', 'a.12-ab-cd.partial', '.audio-merge-12-ab-toolong']) {
+    for (const other of [
+      'out.mp3',
+      '.out.mp3.partial',
+      '.audio-merge-abc123',
+      'a.12-ab-cd.partial',
+      '.audio-merge-12-ab-toolong',
+    ]) {
       expect(ownerOf(other)).toBeUndefined();
     }
   });
@@ -48,7 +54,9 @@ describe('leftovers of killed runs', () => {
     expect(runIsGone({ pid: await deadPid(), startedAt: now })).toBe(true);
     expect(runIsGone({ pid: process.pid, startedAt: now })).toBe(false);
     expect(runIsGone({ pid: process.pid, startedAt: now - 3600_000 })).toBe(true); // the pid's earlier owner
-    expect(runIsGone({ pid: process.pid, startedAt: now }, () => ({ startedAt: now, zombie: true }))).toBe(true);
+    expect(runIsGone({ pid: process.pid, startedAt: now }, () => ({ startedAt: now, zombie: true }))).toBe(
+      true,
+    );
     expect(runIsGone({ pid: process.pid, startedAt: now - 3600_000 }, () => undefined)).toBe(false); // unsure: left alone
   });
 
@@ -75,9 +83,16 @@ describe('leftovers of killed runs', () => {
 
       const removed = await sweepLeftovers(here);
 
-      expect(removed.sort()).toEqual([deadTemp, `.audio-merge-${linkTag}-Li0000`, `.book.mp3.${deadTag}-x1y2.partial`].sort());
+      expect(removed.sort()).toEqual(
+        [deadTemp, `.audio-merge-${linkTag}-Li0000`, `.book.mp3.${deadTag}-x1y2.partial`].sort(),
+      );
       expect((await readdir(here)).sort()).toEqual(
-        ['.audio-merge-notes', `.audio-merge-${liveTag}-Zz99Yy`, `.book.mp3.${liveTag}-x1y2.partial`, 'book.mp3'].sort(),
+        [
+          '.audio-merge-notes',
+          `.audio-merge-${liveTag}-Zz99Yy`,
+          `.book.mp3.${liveTag}-x1y2.partial`,
+          'book.mp3',
+        ].sort(),
       );
       expect(existsSync(path.join(outside, 'keep.txt'))).toBe(true);
     } finally {

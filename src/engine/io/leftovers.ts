@@ -64,7 +64,10 @@ const START_SLACK_MS = 5000;
  * True when the run is certainly gone: no such process, a killed one not yet reaped, or one that
  * started later and so only reuses the pid. Anything unsure counts as running.
  */
-export function runIsGone(owner: RunOwner, info: (pid: number) => ProcessInfo | undefined = processInfo): boolean {
+export function runIsGone(
+  owner: RunOwner,
+  info: (pid: number) => ProcessInfo | undefined = processInfo,
+): boolean {
   try {
     process.kill(owner.pid, 0);
   } catch (err) {
@@ -79,7 +82,10 @@ export function runIsGone(owner: RunOwner, info: (pid: number) => ProcessInfo | 
  * Remove the leftovers of killed runs in `dir`; resolves with the names removed. Never throws:
  * a folder that cannot be read or a file that cannot be removed is simply left.
  */
-export async function sweepLeftovers(dir: string, gone: (owner: RunOwner) => boolean = runIsGone): Promise<string[]> {
+export async function sweepLeftovers(
+  dir: string,
+  gone: (owner: RunOwner) => boolean = runIsGone,
+): Promise<string[]> {
   const names = await readdir(dir).catch(() => [] as string[]);
   const removed: string[] = [];
   for (const name of names) {

@@ -26,7 +26,7 @@ export async function walkAudioChunks(
     const buf = Buffer.allocUnsafe(CHUNK + 8192);
     let len = 0; // a carried partial frame, then the new chunk
     let base = scan.audioStart;
-    for (let filePos = scan.audioStart; ; ) {
+    for (let filePos = scan.audioStart; ;) {
       if (signal?.aborted) throw new AbortError();
       const n = readFullSync(fd, buf, len, Math.min(CHUNK, scan.audioEnd - filePos), filePos);
       filePos += n;

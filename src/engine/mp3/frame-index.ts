@@ -11,11 +11,18 @@ import { FrameWalker } from './walk.js';
 export async function frameOffsets(file: string, scan: Mp3Scan, signal?: AbortSignal): Promise<Float64Array> {
   const walker = new FrameWalker(scan.mpegVersion, scan.sampleRate, scan.channels);
   const offsets: number[] = [];
-  await walkAudioChunks(file, scan, walker, (buf, base, runs) => {
-    for (let i = 0; i < runs.length; i += 2) {
-      for (let pos = runs[i]; pos < runs[i + 1]; pos += walker.lengthOf(readWord(buf, pos))) offsets.push(base + pos);
-    }
-  }, signal);
+  await walkAudioChunks(
+    file,
+    scan,
+    walker,
+    (buf, base, runs) => {
+      for (let i = 0; i < runs.length; i += 2) {
+        for (let pos = runs[i]; pos < runs[i + 1]; pos += walker.lengthOf(readWord(buf, pos)))
+          offsets.push(base + pos);
+      }
+    },
+    signal,
+  );
   offsets.push(scan.audioEnd);
   return Float64Array.from(offsets);
 }
@@ -40,4 +47,3 @@ export function readFrames(file: string, offsets: Float64Array, from: number, to
   }
   return frames;
 }
-

@@ -5,8 +5,17 @@ describe('MPEG audio frame headers', () => {
   it('reads an MPEG-1 layer III 128 kb/s 44.1 kHz joint-stereo header', () => {
     const h = parseFrameHeader(0xfffb9064)!;
     expect(h).toMatchObject({
-      mpegVersion: 1, layer: 3, crc: false, bitRate: 128000, sampleRate: 44100, padding: false,
-      channelMode: 1, channels: 2, samplesPerFrame: 1152, frameLength: 417, sideInfoSize: 32,
+      mpegVersion: 1,
+      layer: 3,
+      crc: false,
+      bitRate: 128000,
+      sampleRate: 44100,
+      padding: false,
+      channelMode: 1,
+      channels: 2,
+      samplesPerFrame: 1152,
+      frameLength: 417,
+      sideInfoSize: 32,
     });
   });
 
@@ -31,16 +40,30 @@ describe('MPEG audio frame headers', () => {
   it('reads MPEG-2 mono at 22.05 kHz: 576 samples, 9 bytes of side info, 72 * rate / fs', () => {
     const h = parseFrameHeader(0xfff380c0)!;
     expect(h).toMatchObject({
-      mpegVersion: 2, layer: 3, bitRate: 64000, sampleRate: 22050, channels: 1,
-      samplesPerFrame: 576, sideInfoSize: 9, frameLength: 208,
+      mpegVersion: 2,
+      layer: 3,
+      bitRate: 64000,
+      sampleRate: 22050,
+      channels: 1,
+      samplesPerFrame: 576,
+      sideInfoSize: 9,
+      frameLength: 208,
     });
   });
 
   it('reads MPEG-2.5 at 8 kHz and 11.025 kHz', () => {
     expect(parseFrameHeader(0xffe318c0)!).toMatchObject({
-      mpegVersion: 2.5, sampleRate: 8000, bitRate: 8000, frameLength: 72, samplesPerFrame: 576,
+      mpegVersion: 2.5,
+      sampleRate: 8000,
+      bitRate: 8000,
+      frameLength: 72,
+      samplesPerFrame: 576,
     });
-    expect(parseFrameHeader(0xffe380c4)!).toMatchObject({ mpegVersion: 2.5, sampleRate: 11025, bitRate: 64000 });
+    expect(parseFrameHeader(0xffe380c4)!).toMatchObject({
+      mpegVersion: 2.5,
+      sampleRate: 11025,
+      bitRate: 64000,
+    });
   });
 
   it('reads stereo MPEG-2 side info as 17 bytes', () => {
@@ -48,8 +71,18 @@ describe('MPEG audio frame headers', () => {
   });
 
   it('reads layers I and II with their own tables', () => {
-    expect(parseFrameHeader(0xfffd9064)!).toMatchObject({ layer: 2, bitRate: 160000, frameLength: 522, samplesPerFrame: 1152 });
-    expect(parseFrameHeader(0xffff9064)!).toMatchObject({ layer: 1, bitRate: 288000, frameLength: 312, samplesPerFrame: 384 });
+    expect(parseFrameHeader(0xfffd9064)!).toMatchObject({
+      layer: 2,
+      bitRate: 160000,
+      frameLength: 522,
+      samplesPerFrame: 1152,
+    });
+    expect(parseFrameHeader(0xffff9064)!).toMatchObject({
+      layer: 1,
+      bitRate: 288000,
+      frameLength: 312,
+      samplesPerFrame: 384,
+    });
   });
 
   it('reports free format as bit rate 0 and no length', () => {
@@ -86,7 +119,11 @@ describe('MPEG audio frame headers', () => {
 
   it('builds format words that parse back, and ignores CRC and bit rate in the stream mask', () => {
     const w = formatWord(2.5, 3, 11025, 3);
-    expect(parseFrameHeader((w | (5 << 12)) >>> 0)).toMatchObject({ mpegVersion: 2.5, sampleRate: 11025, channels: 1 });
+    expect(parseFrameHeader((w | (5 << 12)) >>> 0)).toMatchObject({
+      mpegVersion: 2.5,
+      sampleRate: 11025,
+      channels: 1,
+    });
     expect((0xfffa9064 & STREAM_MASK) === (0xfffbe264 & STREAM_MASK)).toBe(true);
     expect((0xfffb9464 & STREAM_MASK) === (0xfffb9064 & STREAM_MASK)).toBe(false);
     expect(() => formatWord(1, 3, 22050, 0)).toThrow(/22050/);

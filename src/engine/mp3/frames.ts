@@ -118,13 +118,20 @@ export function parseFrameHeader(word: number): FrameHeader | null {
 export const STREAM_MASK = 0xfffe0c00;
 
 /** Header word bits for a format (no CRC, bit rate index 0, no padding). */
-export function formatWord(version: MpegVersion, layer: 1 | 2 | 3, sampleRate: number, channelMode: number): number {
+export function formatWord(
+  version: MpegVersion,
+  layer: 1 | 2 | 3,
+  sampleRate: number,
+  channelMode: number,
+): number {
   const rates = sampleRatesOf(version);
   const srIndex = rates.indexOf(sampleRate);
   if (srIndex < 0) throw new Error(`${sampleRate} Hz is not an MPEG-${version} sample rate`);
   const vBits = VERSION_BY_BITS.indexOf(version);
   const lBits = LAYER_BY_BITS.indexOf(layer);
-  return ((0xffe00000 | (vBits << 19) | (lBits << 17) | (1 << 16) | (srIndex << 10) | (channelMode << 6)) >>> 0);
+  return (
+    (0xffe00000 | (vBits << 19) | (lBits << 17) | (1 << 16) | (srIndex << 10) | (channelMode << 6)) >>> 0
+  );
 }
 
 /**
@@ -137,7 +144,14 @@ export function lengthTable(version: MpegVersion, layer: 1 | 2 | 3, sampleRate: 
     for (let p = 0; p < 2; p++) {
       if (i === 0) t[i * 2 + p] = -1;
       else if (i === 15) t[i * 2 + p] = 0;
-      else t[i * 2 + p] = frameLength(version, layer, bitRateKbps(version, layer, i) * 1000, sampleRate, p === 1);
+      else
+        t[i * 2 + p] = frameLength(
+          version,
+          layer,
+          bitRateKbps(version, layer, i) * 1000,
+          sampleRate,
+          p === 1,
+        );
     }
   }
   return t;

@@ -31,51 +31,69 @@ function withoutGain(buf: Buffer, pos: number, version: MpegVersion, channels: 1
 
 function gainFields(buf: Buffer, pos: number, version: MpegVersion, channels: 1 | 2): number[] {
   const at = pos + 4 + ((buf[pos + 1] & 1) === 0 ? 2 : 0);
-  return globalGainBits(version, channels).map((bit) => (((buf[at + (bit >>> 3)] << 8) | buf[at + (bit >>> 3) + 1]) >>> (8 - (bit & 7))) & 0xff);
+  return globalGainBits(version, channels).map(
+    (bit) => (((buf[at + (bit >>> 3)] << 8) | buf[at + (bit >>> 3) + 1]) >>> (8 - (bit & 7))) & 0xff,
+  );
 }
 
-const formats: Array<{ name: string; version: MpegVersion; rate: number; channels: 1 | 2; bitrate: string }> = [
-  { name: 'MPEG-1 stereo', version: 1, rate: 44100, channels: 2, bitrate: '128k' },
-  { name: 'MPEG-1 mono', version: 1, rate: 48000, channels: 1, bitrate: '64k' },
-  { name: 'MPEG-2 stereo', version: 2, rate: 22050, channels: 2, bitrate: '64k' },
-  { name: 'MPEG-2.5 mono', version: 2.5, rate: 11025, channels: 1, bitrate: '32k' },
-];
+const formats: Array<{ name: string; version: MpegVersion; rate: number; channels: 1 | 2; bitrate: string }> =
+  [
+    { name: 'MPEG-1 stereo', version: 1, rate: 44100, channels: 2, bitrate: '128k' },
+    { name: 'MPEG-1 mono', version: 1, rate: 48000, channels: 1, bitrate: '64k' },
+    { name: 'MPEG-2 stereo', version: 2, rate: 22050, channels: 2, bitrate: '64k' },
+    { name: 'MPEG-2.5 mono', version: 2.5, rate: 11025, channels: 1, bitrate: '32k' },
+  ];
 
-describe('changing an MP3 frame\'s gain in place', () => {
-  it.each(formats)('$name: decoded audio is n x 1.5 dB louder or quieter, every other byte unchanged', async (f) => {
-    const file = await makeTone(path.join(dir, `${f.version}-${f.channels}.mp3`), {
-      seconds: 3, frequency: 330, sampleRate: f.rate, channels: f.channels, codecArgs: ['-c:a', 'libmp3lame', '-b:a', f.bitrate],
-    });
-    const original = await readFile(file);
-    const { starts } = frameLayout(original, f.version, f.rate, f.channels);
-    expect(starts.length).toBeGreaterThan(20);
-    const before = await decodeFloat(file, f.rate);
-    for (const steps of [-4, 3]) {
-      const changed = Buffer.from(original);
-      const gain = new FrameGain(f.version, f.channels, steps);
-      const walker = new FrameWalker(f.version, f.rate, f.channels);
-      walker.walk(changed, 0, changed.length, true, (s, e) => gain.applyRun(changed, s, e, (w) => walker.lengthOf(w)));
-      const out = path.join(dir, `${f.version}-${f.channels}-${steps}.mp3`);
-      await writeFile(out, changed);
+describe("changing an MP3 frame's gain in place", () => {
+  it.each(formats)(
+    '$name: decoded audio is n x 1.5 dB louder or quieter, every other byte unchanged',
+    async (f) => {
+      const file = await makeTone(path.join(dir, `${f.version}-${f.channels}.mp3`), {
+        seconds: 3,
+        frequency: 330,
+        sampleRate: f.rate,
+        channels: f.channels,
+        codecArgs: ['-c:a', 'libmp3lame', '-b:a', f.bitrate],
+      });
+      const original = await readFile(file);
+      const { starts } = frameLayout(original, f.version, f.rate, f.channels);
+      expect(starts.length).toBeGreaterThan(20);
+      const before = await decodeFloat(file, f.rate);
+      for (const steps of [-4, 3]) {
+        const changed = Buffer.from(original);
+        const gain = new FrameGain(f.version, f.channels, steps);
+        const walker = new FrameWalker(f.version, f.rate, f.channels);
+        walker.walk(changed, 0, changed.length, true, (s, e) =>
+          gain.applyRun(changed, s, e, (w) => walker.lengthOf(w)),
+        );
+        const out = path.join(dir, `${f.version}-${f.channels}-${steps}.mp3`);
+        await writeFile(out, changed);
 
-      expect(await decodeErrors(out)).toBe('');
-      const after = await decodeFloat(out, f.rate);
-      const edge = Math.round(f.rate * 0.2);
-      const delta = rmsDb(after, edge, after.length - edge) - rmsDb(before, edge, before.length - edge);
-      expect(Math.abs(delta - steps * 1.5)).toBeLessThan(0.1);
+        expect(await decodeErrors(out)).toBe('');
+        const after = await decodeFloat(out, f.rate);
+        const edge = Math.round(f.rate * 0.2);
+        const delta = rmsDb(after, edge, after.length - edge) - rmsDb(before, edge, before.length - edge);
+        expect(Math.abs(delta - steps * 1.5)).toBeLessThan(0.1);
 
-      // Outside the frames (tags, the Info frame) nothing moved; inside them only global_gain did.
-      let cursor = 0;
-      for (const p of starts) {
-        expect(changed.subarray(cursor, p).equals(original.subarray(cursor, p))).toBe(true);
-        expect(withoutGain(changed, p, f.version, f.channels).equals(withoutGain(original, p, f.version, f.channels))).toBe(true);
-        const was = gainFields(original, p, f.version, f.channels);
-        expect(gainFields(changed, p, f.version, f.channels)).toEqual(was.map((g) => Math.min(255, Math.max(0, g + steps))));
-        cursor = p + parseFrameHeader(readWord(original, p))!.frameLength;
+        // Outside the frames (tags, the Info frame) nothing moved; inside them only global_gain did.
+        let cursor = 0;
+        for (const p of starts) {
+          expect(changed.subarray(cursor, p).equals(original.subarray(cursor, p))).toBe(true);
+          expect(
+            withoutGain(changed, p, f.version, f.channels).equals(
+              withoutGain(original, p, f.version, f.channels),
+            ),
+          ).toBe(true);
+          const was = gainFields(original, p, f.version, f.channels);
+          expect(gainFields(changed, p, f.version, f.channels)).toEqual(
+            was.map((g) => Math.min(255, Math.max(0, g + steps))),
+          );
+          cursor = p + parseFrameHeader(readWord(original, p))!.frameLength;
+        }
+        expect(changed.subarray(cursor).equals(original.subarray(cursor))).toBe(true);
       }
-      expect(changed.subarray(cursor).equals(original.subarray(cursor))).toBe(true);
-    }
-  });
+    },
+  );
 
   it('clamps global_gain to 0..255 and counts the fields it had to clamp', () => {
     const frames = silentFrames(0xfffb9064, 2); // all gains 0

@@ -103,8 +103,10 @@ export class FrameGain {
    */
   applyRun(buf: Uint8Array, start: number, end: number, lengthOf: (word: number) => number): void {
     if (this.steps === 0) return;
-    for (let pos = start; pos < end; ) {
-      const len = lengthOf(((buf[pos] << 24) | (buf[pos + 1] << 16) | (buf[pos + 2] << 8) | buf[pos + 3]) >>> 0);
+    for (let pos = start; pos < end;) {
+      const len = lengthOf(
+        ((buf[pos] << 24) | (buf[pos + 1] << 16) | (buf[pos + 2] << 8) | buf[pos + 3]) >>> 0,
+      );
       if (len <= 0) throw new Error(`internal: no frame at ${pos} of a run of frames`);
       this.apply(buf, pos);
       pos += len;

@@ -26,18 +26,21 @@ describe('encoder delay and padding', () => {
     { seconds: 2, rate: 44100 },
     { seconds: 1.3, rate: 22050 },
     { seconds: 3.01, rate: 48000 },
-  ])('reads an MP3\'s LAME tag: $seconds s at $rate Hz decodes to exactly frames x spf - delay - padding', async ({ seconds, rate }) => {
-    const file = await makeTone(path.join(dir, `t-${rate}.mp3`), { seconds, sampleRate: rate });
-    const { frame, h } = await headerFrameOf(file);
-    const pad = readGapless(frame, h);
-    expect(pad).not.toBeNull();
-    expect(pad!.delay).toBeGreaterThan(0);
-    const scan = await scanMp3(file);
-    if (!scan.ok) throw new Error(scan.reason);
-    const samples = mp3DecodedSamples(scan.scan.frames, scan.scan.samplesPerFrame, pad);
-    expect(samples).toBe(Math.round(seconds * rate));
-    expect((await decodeFloat(file, rate)).length).toBe(samples);
-  });
+  ])(
+    "reads an MP3's LAME tag: $seconds s at $rate Hz decodes to exactly frames x spf - delay - padding",
+    async ({ seconds, rate }) => {
+      const file = await makeTone(path.join(dir, `t-${rate}.mp3`), { seconds, sampleRate: rate });
+      const { frame, h } = await headerFrameOf(file);
+      const pad = readGapless(frame, h);
+      expect(pad).not.toBeNull();
+      expect(pad!.delay).toBeGreaterThan(0);
+      const scan = await scanMp3(file);
+      if (!scan.ok) throw new Error(scan.reason);
+      const samples = mp3DecodedSamples(scan.scan.frames, scan.scan.samplesPerFrame, pad);
+      expect(samples).toBe(Math.round(seconds * rate));
+      expect((await decodeFloat(file, rate)).length).toBe(samples);
+    },
+  );
 
   it('finds no delays in a header frame without a LAME extension', async () => {
     const file = await makeTone(path.join(dir, 'plain.mp3'), { seconds: 1 });
@@ -57,7 +60,7 @@ describe('encoder delay and padding', () => {
     expect(parseItunSmpb('not a gapless comment')).toBeNull();
   });
 
-  it('reads an Ogg Opus stream\'s pre-skip from its first page', async () => {
+  it("reads an Ogg Opus stream's pre-skip from its first page", async () => {
     const file = await makeTone(path.join(dir, 't.opus'), { seconds: 1, sampleRate: 48000 });
     const fd = await open(file, 'r');
     const head = Buffer.alloc(512);

@@ -17,16 +17,29 @@ function frame23(id: string, data: Buffer, fmt = 0): Buffer {
 }
 
 function frame24(id: string, data: Buffer, fmt = 0): Buffer {
-  return Buffer.concat([Buffer.from(id, 'latin1'), Buffer.from(ss(data.length)), Buffer.from([0, fmt]), data]);
+  return Buffer.concat([
+    Buffer.from(id, 'latin1'),
+    Buffer.from(ss(data.length)),
+    Buffer.from([0, fmt]),
+    data,
+  ]);
 }
 
 describe('ID3v2 text frames', () => {
   it('decodes ISO-8859-1, UTF-16 with either BOM, UTF-16BE and UTF-8', () => {
     expect(decodeTextFrame(Buffer.from([0, 0x43, 0x61, 0x66, 0xe9]))).toBe('Café');
-    expect(decodeTextFrame(Buffer.concat([Buffer.from([1, 0xff, 0xfe]), Buffer.from('Жук', 'utf16le')]))).toBe('Жук');
-    expect(decodeTextFrame(Buffer.concat([Buffer.from([1, 0xfe, 0xff]), Buffer.from('Жук', 'utf16le').swap16()]))).toBe('Жук');
-    expect(decodeTextFrame(Buffer.concat([Buffer.from([2]), Buffer.from('日本', 'utf16le').swap16()]))).toBe('日本');
-    expect(decodeTextFrame(Buffer.concat([Buffer.from([3]), Buffer.from('naïve\0second', 'utf8')]))).toBe('naïve');
+    expect(
+      decodeTextFrame(Buffer.concat([Buffer.from([1, 0xff, 0xfe]), Buffer.from('Жук', 'utf16le')])),
+    ).toBe('Жук');
+    expect(
+      decodeTextFrame(Buffer.concat([Buffer.from([1, 0xfe, 0xff]), Buffer.from('Жук', 'utf16le').swap16()])),
+    ).toBe('Жук');
+    expect(decodeTextFrame(Buffer.concat([Buffer.from([2]), Buffer.from('日本', 'utf16le').swap16()]))).toBe(
+      '日本',
+    );
+    expect(decodeTextFrame(Buffer.concat([Buffer.from([3]), Buffer.from('naïve\0second', 'utf8')]))).toBe(
+      'naïve',
+    );
   });
 
   it('reads title, artist and album from an ID3v2.3 tag', () => {
@@ -41,7 +54,11 @@ describe('ID3v2 text frames', () => {
   });
 
   it('reads an ID3v2.2 tag with three-letter frame ids', () => {
-    const tt2 = Buffer.concat([Buffer.from('TT2', 'latin1'), Buffer.from([0, 0, 4]), Buffer.from('\0Old', 'latin1')]);
+    const tt2 = Buffer.concat([
+      Buffer.from('TT2', 'latin1'),
+      Buffer.from([0, 0, 4]),
+      Buffer.from('\0Old', 'latin1'),
+    ]);
     expect(readId3v2Text(tag(2, 0, tt2))).toEqual({ title: 'Old' });
   });
 

@@ -2,8 +2,12 @@
 import { synchsafe, unsynchronise } from './tags.js';
 
 const NAMES: Record<string, string> = {
-  TT2: 'title', TP1: 'artist', TAL: 'album',
-  TIT2: 'title', TPE1: 'artist', TALB: 'album',
+  TT2: 'title',
+  TP1: 'artist',
+  TAL: 'album',
+  TIT2: 'title',
+  TPE1: 'artist',
+  TALB: 'album',
 };
 
 function swap16(b: Uint8Array): Buffer {
@@ -24,7 +28,11 @@ export function decodeTextFrame(body: Uint8Array): string {
       t = t.subarray(2);
     }
     let end = t.length & ~1;
-    for (let i = 0; i + 1 < t.length; i += 2) if (t[i] === 0 && t[i + 1] === 0) { end = i; break; }
+    for (let i = 0; i + 1 < t.length; i += 2)
+      if (t[i] === 0 && t[i + 1] === 0) {
+        end = i;
+        break;
+      }
     t = t.subarray(0, end);
     s = le ? Buffer.from(t).toString('utf16le') : swap16(t).toString('utf16le');
   } else {
@@ -61,7 +69,8 @@ export function readId3v2Text(tag: Uint8Array, seen?: Set<string>): Record<strin
     if (!/^[A-Z0-9]+$/.test(id)) break;
     let len: number;
     if (major === 2) len = (body[p + 3] << 16) | (body[p + 4] << 8) | body[p + 5];
-    else if (major === 3) len = ((body[p + 4] << 24) | (body[p + 5] << 16) | (body[p + 6] << 8) | body[p + 7]) >>> 0;
+    else if (major === 3)
+      len = ((body[p + 4] << 24) | (body[p + 5] << 16) | (body[p + 6] << 8) | body[p + 7]) >>> 0;
     else len = synchsafe(body, p + 4);
     if (len < 0) break;
     const fmt = major === 2 ? 0 : body[p + 9];

@@ -36,7 +36,13 @@ describe('the output ID3v2.3 tag', () => {
   });
 
   it('writes chapters as one top-level ordered CTOC listing CHAP frames with times and titles', () => {
-    const tag = buildId3v23({ title: 'Book', chapters: [{ title: 'One', startMs: 0, endMs: 1500.4 }, { title: 'Zwei «2»', startMs: 1500.4, endMs: 4000 }] });
+    const tag = buildId3v23({
+      title: 'Book',
+      chapters: [
+        { title: 'One', startMs: 0, endMs: 1500.4 },
+        { title: 'Zwei «2»', startMs: 1500.4, endMs: 4000 },
+      ],
+    });
     expect(id3v2Size(tag, 0)).toBe(tag.length);
     const ctoc = tag.indexOf('CTOC');
     const body = tag.subarray(ctoc + 10, ctoc + 10 + tag.readUInt32BE(ctoc + 4));
@@ -45,7 +51,12 @@ describe('the output ID3v2.3 tag', () => {
     const second = tag.indexOf('CHAP', tag.indexOf('CHAP') + 4);
     const chap = tag.subarray(second + 10);
     expect(chap.subarray(0, 4).toString('latin1')).toBe('ch1\0');
-    expect([chap.readUInt32BE(4), chap.readUInt32BE(8), chap.readUInt32BE(12), chap.readUInt32BE(16)]).toEqual([1500, 4000, 0xffffffff, 0xffffffff]);
+    expect([
+      chap.readUInt32BE(4),
+      chap.readUInt32BE(8),
+      chap.readUInt32BE(12),
+      chap.readUInt32BE(16),
+    ]).toEqual([1500, 4000, 0xffffffff, 0xffffffff]);
     expect(chap.subarray(20, 24).toString('latin1')).toBe('TIT2');
     expect(chap.subarray(30, 30 + 9).equals(Buffer.from('\0Zwei «2»', 'latin1'))).toBe(true);
   });

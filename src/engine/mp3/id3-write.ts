@@ -77,7 +77,9 @@ function chapterFrames(chapters: Id3Chapter[]): Buffer[] {
 function pictureFrame(cover: Id3Picture | undefined): Buffer[] {
   if (!cover) return [];
   // Latin-1 description (empty), picture type 3: front cover.
-  return [frame('APIC', Buffer.concat([Buffer.from([0]), zString(cover.mime), Buffer.from([3, 0]), cover.data]))];
+  return [
+    frame('APIC', Buffer.concat([Buffer.from([0]), zString(cover.mime), Buffer.from([3, 0]), cover.data])),
+  ];
 }
 
 /** An ID3v2.3 tag holding the given texts, chapters and cover; an empty buffer when there is nothing to say. */

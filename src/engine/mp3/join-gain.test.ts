@@ -24,7 +24,13 @@ describe('joining MP3s with a gain per part', () => {
     const before = await readFile(a);
     const [sa, sb] = [await scanned(a), await scanned(b)];
     const out = path.join(dir, 'out.mp3');
-    const r = await joinMp3([{ file: a, scan: sa, gainSteps: 4 }, { file: b, scan: sb, gainSteps: -3 }], out);
+    const r = await joinMp3(
+      [
+        { file: a, scan: sa, gainSteps: 4 },
+        { file: b, scan: sb, gainSteps: -3 },
+      ],
+      out,
+    );
     expect(r.frames).toBe(sa.frames + sb.frames);
     expect(await decodeErrors(out)).toBe('');
     expect((await readFile(a)).equals(before)).toBe(true);
@@ -34,6 +40,9 @@ describe('joining MP3s with a gain per part', () => {
     const s = (t: number) => Math.round(t * 44100);
     const bStart = sa.durationSeconds;
     expect(rmsDb(pcm, s(0.5), s(2.5)) - rmsDb(plainA, s(0.5), s(2.5))).toBeCloseTo(4 * 1.505, 1);
-    expect(rmsDb(pcm, s(bStart + 0.5), s(bStart + 2.5)) - rmsDb(plainB, s(0.5), s(2.5))).toBeCloseTo(-3 * 1.505, 1);
+    expect(rmsDb(pcm, s(bStart + 0.5), s(bStart + 2.5)) - rmsDb(plainB, s(0.5), s(2.5))).toBeCloseTo(
+      -3 * 1.505,
+      1,
+    );
   });
 });

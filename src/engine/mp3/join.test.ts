@@ -4,7 +4,15 @@ import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { decodeErrors, decodePcm, dominantFrequency, ffprobeJson, makeTone, tempDir, tools } from '../../../test/support/audio-fixtures.js';
+import {
+  decodeErrors,
+  decodePcm,
+  dominantFrequency,
+  ffprobeJson,
+  makeTone,
+  tempDir,
+  tools,
+} from '../../../test/support/audio-fixtures.js';
 import { makeToneWithArt } from '../../../test/support/mp3-fixtures.js';
 import { parseFrameHeader, readWord } from './frames.js';
 import { buildId3v23 } from './id3-write.js';
@@ -55,14 +63,37 @@ const frameSeconds = (s: Mp3Scan) => s.samplesPerFrame / s.sampleRate;
 describe('joinMp3', () => {
   it('joins CBR and VBR inputs, with and without tags and cover art, frame for frame in the given order', async () => {
     const parts = [
-      await part(await makeTone(path.join(dir, 'a.mp3'), { seconds: 2, frequency: 440, codecArgs: CBR, extraArgs: ['-metadata', 'title=First'] })),
-      await part(await makeTone(path.join(dir, 'b.mp3'), { seconds: 2, frequency: 1000, codecArgs: VBR, extraArgs: ['-id3v2_version', '4', '-write_id3v1', '1', '-metadata', 'title=B'] })),
+      await part(
+        await makeTone(path.join(dir, 'a.mp3'), {
+          seconds: 2,
+          frequency: 440,
+          codecArgs: CBR,
+          extraArgs: ['-metadata', 'title=First'],
+        }),
+      ),
+      await part(
+        await makeTone(path.join(dir, 'b.mp3'), {
+          seconds: 2,
+          frequency: 1000,
+          codecArgs: VBR,
+          extraArgs: ['-id3v2_version', '4', '-write_id3v1', '1', '-metadata', 'title=B'],
+        }),
+      ),
       await part(await makeToneWithArt(path.join(dir, 'c.mp3'), { seconds: 2, frequency: 250 })),
-      await part(await makeTone(path.join(dir, 'd.mp3'), { seconds: 30, frequency: 700, codecArgs: ['-c:a', 'libmp3lame', '-b:a', '320k'] })), // 1.2 MB: crosses 1 MiB chunks
+      await part(
+        await makeTone(path.join(dir, 'd.mp3'), {
+          seconds: 30,
+          frequency: 700,
+          codecArgs: ['-c:a', 'libmp3lame', '-b:a', '320k'],
+        }),
+      ), // 1.2 MB: crosses 1 MiB chunks
     ];
     const out = path.join(dir, 'out.mp3');
     const seen: [number, number][] = [];
-    const result = await joinMp3(parts, out, { id3: () => buildId3v23({ title: 'Joined «ü»', artist: 'Me' }), onProgress: (d, t) => seen.push([d, t]) });
+    const result = await joinMp3(parts, out, {
+      id3: () => buildId3v23({ title: 'Joined «ü»', artist: 'Me' }),
+      onProgress: (d, t) => seen.push([d, t]),
+    });
 
     const bytes = await readFile(out);
     const { start, headerFrames, frames } = walkOutput(bytes);
@@ -104,13 +135,47 @@ describe('joinMp3', () => {
 
   it('lets a player seek by the seek table into the right input, bit rates very unequal', async () => {
     const mk = (n: string, f: number, rate: string) =>
-      makeTone(path.join(dir, n), { seconds: 10, frequency: f, codecArgs: ['-c:a', 'libmp3lame', '-b:a', rate] });
-    const parts = [await part(await mk('s1.mp3', 300, '32k')), await part(await mk('s2.mp3', 1200, '320k')), await part(await mk('s3.mp3', 600, '32k'))];
+      makeTone(path.join(dir, n), {
+        seconds: 10,
+        frequency: f,
+        codecArgs: ['-c:a', 'libmp3lame', '-b:a', rate],
+      });
+    const parts = [
+      await part(await mk('s1.mp3', 300, '32k')),
+      await part(await mk('s2.mp3', 1200, '320k')),
+      await part(await mk('s3.mp3', 600, '32k')),
+    ];
     const out = path.join(dir, 'seek.mp3');
     await joinMp3(parts, out);
     // by bytes, 5 s and 25 s would land deep in the 320k middle part; by time they lie in the outer ones
-    for (const [at, hz] of [[5, 300], [15, 1200], [25, 600]]) {
-      const { stdout } = await exec(tools.ffmpeg, ['-v', 'error', '-usetoc', '1', '-ss', String(at), '-i', out, '-t', '1', '-ac', '1', '-ar', '8000', '-f', 's16le', '-'], { encoding: 'buffer' });
+    for (const [at, hz] of [
+      [5, 300],
+      [15, 1200],
+      [25, 600],
+    ]) {
+      const { stdout } = await exec(
+        tools.ffmpeg,
+        [
+          '-v',
+          'error',
+          '-usetoc',
+          '1',
+          '-ss',
+          String(at),
+          '-i',
+          out,
+          '-t',
+          '1',
+          '-ac',
+          '1',
+          '-ar',
+          '8000',
+          '-f',
+          's16le',
+          '-',
+        ],
+        { encoding: 'buffer' },
+      );
       const pcm = new Int16Array(stdout.buffer, stdout.byteOffset, stdout.length >> 1);
       // the first frames after a seek may be silent (their bit reservoir lies before the seek point)
       expect(dominantFrequency(pcm, 0.5, 1)).toBeCloseTo(hz, -1);
@@ -121,7 +186,9 @@ describe('joinMp3', () => {
     const plainStereo = [...CBR, '-joint_stereo', '0'];
     const parts = [
       await part(await makeTone(path.join(dir, 'c1.mp3'), { seconds: 1, codecArgs: plainStereo })),
-      await part(await makeTone(path.join(dir, 'c2.mp3'), { seconds: 1, frequency: 880, codecArgs: plainStereo })),
+      await part(
+        await makeTone(path.join(dir, 'c2.mp3'), { seconds: 1, frequency: 880, codecArgs: plainStereo }),
+      ),
     ];
     const out = path.join(dir, 'cbr-out.mp3');
     await joinMp3(parts, out);
@@ -131,14 +198,23 @@ describe('joinMp3', () => {
     expect(h.bitRate).toBe(128000);
     expect(h.channelMode).toBe(parseFrameHeader(readWord(bytes, h.frameLength))!.channelMode);
     expect(h.channelMode).toBe(0);
-    expect(readXingFrame(bytes.subarray(0, h.frameLength))).toMatchObject({ kind: 'Info', frames: parts[0].scan.frames + parts[1].scan.frames });
+    expect(readXingFrame(bytes.subarray(0, h.frameLength))).toMatchObject({
+      kind: 'Info',
+      frames: parts[0].scan.frames + parts[1].scan.frames,
+    });
     expect(await decodeErrors(out)).toBe('');
   });
 
   it('joins MPEG-2 and MPEG-2.5 mono streams', async () => {
     for (const rate of [22050, 16000, 11025, 8000]) {
       const mk = (n: string, f: number) =>
-        makeTone(path.join(dir, `${n}${rate}.mp3`), { seconds: 1.5, frequency: f, sampleRate: rate, channels: 1, codecArgs: ['-c:a', 'libmp3lame', '-b:a', '24k'] });
+        makeTone(path.join(dir, `${n}${rate}.mp3`), {
+          seconds: 1.5,
+          frequency: f,
+          sampleRate: rate,
+          channels: 1,
+          codecArgs: ['-c:a', 'libmp3lame', '-b:a', '24k'],
+        });
       const parts = [await part(await mk('x', 300)), await part(await mk('y', 600))];
       const out = path.join(dir, `low${rate}.mp3`);
       await joinMp3(parts, out, { id3: () => buildId3v23({ title: `Rate ${rate}` }) });
@@ -155,13 +231,22 @@ describe('joinMp3', () => {
   async function withJunk(src: JoinPart, name: string, at: (starts: number[]) => number, junk: Buffer) {
     const b = await readFile(src.file);
     const starts: number[] = [];
-    for (let q = src.scan.audioStart; q < src.scan.audioEnd; q += parseFrameHeader(readWord(b, q))!.frameLength) starts.push(q);
+    for (
+      let q = src.scan.audioStart;
+      q < src.scan.audioEnd;
+      q += parseFrameHeader(readWord(b, q))!.frameLength
+    )
+      starts.push(q);
     const cut = at(starts);
     const file = path.join(dir, name);
     await writeFile(file, Buffer.concat([b.subarray(0, cut), junk, b.subarray(cut)]));
     return { file, starts, bytes: b };
   }
-  const JUNK = Buffer.concat([Buffer.from('<<junk in the stream>>'), Buffer.from([0xff, 0xfb, 0x90, 0x64, 1, 2, 3]), Buffer.from('tail')]);
+  const JUNK = Buffer.concat([
+    Buffer.from('<<junk in the stream>>'),
+    Buffer.from([0xff, 0xfb, 0x90, 0x64, 1, 2, 3]),
+    Buffer.from('tail'),
+  ]);
 
   it('drops the frame that junk was written into, so the output decodes without an error there', async () => {
     const src = await part(await makeTone(path.join(dir, 'clean-mid.mp3'), { seconds: 2, codecArgs: CBR }));
@@ -203,7 +288,10 @@ describe('joinMp3', () => {
     const { file: dirty, starts, bytes: b } = await withJunk(src, 'dirty.mp3', (s) => s[20], JUNK);
     const scanned = await part(dirty);
     expect(scanned.scan.frames).toBe(src.scan.frames - 1);
-    const kept = Buffer.concat([b.subarray(src.scan.audioStart, starts[19]), b.subarray(starts[20], src.scan.audioEnd)]);
+    const kept = Buffer.concat([
+      b.subarray(src.scan.audioStart, starts[19]),
+      b.subarray(starts[20], src.scan.audioEnd),
+    ]);
 
     // a scan taken before the junk arrived: the header must still carry what was really copied
     const stale: JoinPart = { file: dirty, scan: { ...scanned.scan, frames: 9999, audioBytes: 1 } };
@@ -215,15 +303,27 @@ describe('joinMp3', () => {
       const xingLen = parseFrameHeader(readWord(bytes, start))!.frameLength;
       expect(frames).toBe(src.scan.frames - 1);
       expect(r.frames).toBe(src.scan.frames - 1);
-      expect(readXingFrame(bytes.subarray(start, start + xingLen))).toMatchObject({ frames: src.scan.frames - 1, bytes: xingLen + kept.length });
+      expect(readXingFrame(bytes.subarray(start, start + xingLen))).toMatchObject({
+        frames: src.scan.frames - 1,
+        bytes: xingLen + kept.length,
+      });
       expect(bytes.subarray(start + xingLen).equals(kept)).toBe(true);
       expect(await decodeErrors(out)).toBe('');
     }
   });
 
   it('drops the cut frame, tag and header frame where a truncated MP3 has another appended (cat)', async () => {
-    const a = await part(await makeTone(path.join(dir, 'head.mp3'), { seconds: 2, frequency: 440, codecArgs: CBR }));
-    const b = await part(await makeTone(path.join(dir, 'next.mp3'), { seconds: 2, frequency: 880, codecArgs: CBR, extraArgs: ['-metadata', 'title=Next'] }));
+    const a = await part(
+      await makeTone(path.join(dir, 'head.mp3'), { seconds: 2, frequency: 440, codecArgs: CBR }),
+    );
+    const b = await part(
+      await makeTone(path.join(dir, 'next.mp3'), {
+        seconds: 2,
+        frequency: 880,
+        codecArgs: CBR,
+        extraArgs: ['-metadata', 'title=Next'],
+      }),
+    );
     const aBytes = await readFile(a.file);
     const cutAt = a.scan.audioStart + Math.floor(a.scan.audioBytes / 2) + 200; // inside a frame
     const catted = path.join(dir, 'catted.mp3');
@@ -232,7 +332,8 @@ describe('joinMp3', () => {
     const p = await part(catted);
     const wholeFramesOfA = (() => {
       let n = 0;
-      for (let q = a.scan.audioStart; q + parseFrameHeader(readWord(aBytes, q))!.frameLength <= cutAt; n++) q += parseFrameHeader(readWord(aBytes, q))!.frameLength;
+      for (let q = a.scan.audioStart; q + parseFrameHeader(readWord(aBytes, q))!.frameLength <= cutAt; n++)
+        q += parseFrameHeader(readWord(aBytes, q))!.frameLength;
       return n;
     })();
     expect(p.scan.frames).toBe(wholeFramesOfA + b.scan.frames);
@@ -245,8 +346,12 @@ describe('joinMp3', () => {
 
   it('refuses parts of another sample rate or channel count, naming the file, and writes nothing', async () => {
     const a = await part(await makeTone(path.join(dir, 'm1.mp3'), { seconds: 1, codecArgs: CBR }));
-    const b = await part(await makeTone(path.join(dir, 'odd rate.mp3'), { seconds: 1, sampleRate: 22050, codecArgs: CBR }));
-    const c = await part(await makeTone(path.join(dir, 'mono.mp3'), { seconds: 1, channels: 1, codecArgs: CBR }));
+    const b = await part(
+      await makeTone(path.join(dir, 'odd rate.mp3'), { seconds: 1, sampleRate: 22050, codecArgs: CBR }),
+    );
+    const c = await part(
+      await makeTone(path.join(dir, 'mono.mp3'), { seconds: 1, channels: 1, codecArgs: CBR }),
+    );
     const out = path.join(dir, 'never.mp3');
     await expect(joinMp3([a, b], out)).rejects.toThrow(/odd rate\.mp3.*22050 Hz/);
     await expect(joinMp3([a, c], out)).rejects.toThrow(/mono\.mp3.*1 ch/);
@@ -263,7 +368,9 @@ describe('joinMp3', () => {
     const file = path.join(dir, 'free format.mp3');
     await writeFile(file, Buffer.concat([b.subarray(0, good.scan.audioEnd), free]));
     const p: JoinPart = { file, scan: { ...good.scan, audioEnd: good.scan.audioEnd + free.length } };
-    await expect(joinMp3([p], path.join(dir, 'free-out.mp3'))).rejects.toThrow(/free format\.mp3: free-format/);
+    await expect(joinMp3([p], path.join(dir, 'free-out.mp3'))).rejects.toThrow(
+      /free format\.mp3: free-format/,
+    );
     expect((await scanMp3(file)).ok).toBe(false);
   });
 

@@ -95,7 +95,9 @@ async function copyPart(
   progress: (consumed: number) => void,
 ): Promise<number> {
   const { audioStart, audioEnd } = part.scan;
-  const gain = part.gainSteps ? new FrameGain(part.scan.mpegVersion, part.scan.channels, part.gainSteps) : undefined;
+  const gain = part.gainSteps
+    ? new FrameGain(part.scan.mpegVersion, part.scan.channels, part.gainSteps)
+    : undefined;
   const lengthOf = (w: number) => walker.lengthOf(w);
   let [buf, spare] = bufs;
   const fd = openSync(part.file, 'r');
@@ -147,7 +149,13 @@ async function copyPart(
 }
 
 /** When the frames written differ from the scans' counts (junk dropped), the tag is redone with the real ones. */
-function rewriteTag(out: number, id3: Buffer, parts: JoinPart[], written: number[], build: JoinOptions['id3']): void {
+function rewriteTag(
+  out: number,
+  id3: Buffer,
+  parts: JoinPart[],
+  written: number[],
+  build: JoinOptions['id3'],
+): void {
   if (!build || written.every((n, i) => n === parts[i].scan.frames)) return;
   const again = build(written);
   if (again.length !== id3.length) throw new Error('internal: the ID3 tag changed length');
@@ -158,15 +166,22 @@ function rewriteTag(out: number, id3: Buffer, parts: JoinPart[], written: number
  * Stream-join the parts' audio frames into `outFile` (created/truncated). All parts must share MPEG
  * version, sample rate and channel count. On abort it throws AbortError; the caller deletes outFile.
  */
-export async function joinMp3(parts: JoinPart[], outFile: string, opts: JoinOptions = {}): Promise<JoinResult> {
+export async function joinMp3(
+  parts: JoinPart[],
+  outFile: string,
+  opts: JoinOptions = {},
+): Promise<JoinResult> {
   if (parts.length === 0) throw new Error('joinMp3 needs at least one part');
   checkCompatible(parts);
   for (const p of parts) {
-    if (path.resolve(p.file) === path.resolve(outFile)) throw new InputError(p.file, 'is also the output file', -1, 'same-as-output');
+    if (path.resolve(p.file) === path.resolve(outFile))
+      throw new InputError(p.file, 'is also the output file', -1, 'same-as-output');
   }
   const first = parts[0].scan;
   const format = { mpegVersion: first.mpegVersion, sampleRate: first.sampleRate, channels: first.channels };
-  const allCbr = parts.every((p) => !p.scan.vbr && Math.abs(p.scan.bitRate - first.bitRate) < first.bitRate * 0.01);
+  const allCbr = parts.every(
+    (p) => !p.scan.vbr && Math.abs(p.scan.bitRate - first.bitRate) < first.bitRate * 0.01,
+  );
   const plan = planXingFrame(format, allCbr ? first.bitRate : undefined);
   const id3 = opts.id3?.(parts.map((p) => p.scan.frames)) ?? Buffer.alloc(0);
   const partFrames: number[] = [];
@@ -184,7 +199,13 @@ export async function joinMp3(parts: JoinPart[], outFile: string, opts: JoinOpti
     let outPos = id3.length + plan.length;
     const bufs: [Buffer, Buffer] = [Buffer.allocUnsafe(CHUNK + SLACK), Buffer.allocUnsafe(CHUNK + SLACK)];
     for (const part of parts) {
-      const walker = new FrameWalker(format.mpegVersion, format.sampleRate, format.channels, offsets, audioBytes);
+      const walker = new FrameWalker(
+        format.mpegVersion,
+        format.sampleRate,
+        format.channels,
+        offsets,
+        audioBytes,
+      );
       outPos = await copyPart(part, walker, out, outPos, bufs, opts.signal, (consumed) => {
         done += consumed;
         opts.onProgress?.(Math.min(done, totalBytes), totalBytes);
@@ -201,7 +222,9 @@ export async function joinMp3(parts: JoinPart[], outFile: string, opts: JoinOpti
     const toc = buildToc(offsets.data, frames, audioBytes);
     // Same channel mode as the audio, so strict players see one consistent stream.
     const mode = (firstWord >>> 6) & 3;
-    const headerPlan = firstWord ? planXingFrame({ ...format, channelMode: mode }, allCbr ? first.bitRate : undefined) : plan;
+    const headerPlan = firstWord
+      ? planXingFrame({ ...format, channelMode: mode }, allCbr ? first.bitRate : undefined)
+      : plan;
     const header = buildXingFrame(headerPlan, { vbr, frames, bytes: streamBytes, toc });
     if (opts.gapless) writeLameTag(header, headerPlan, opts.gapless, streamBytes);
     writeFullSync(out, header, 0, header.length, id3.length);

@@ -7,7 +7,13 @@ const fmt = { mpegVersion: 1 as const, sampleRate: 44100, channels: 2 as const }
 const audio128 = parseFrameHeader(0xfffb9064)!;
 
 /** A header frame with a LAME tag after the Xing fields (flags: frames, bytes, TOC; no quality). */
-function lameFrame(frames: number, bytes: number, musicLength: number, kind: 'vbr' | 'cbr' = 'cbr', goodCrc = true): Buffer {
+function lameFrame(
+  frames: number,
+  bytes: number,
+  musicLength: number,
+  kind: 'vbr' | 'cbr' = 'cbr',
+  goodCrc = true,
+): Buffer {
   const plan = planXingFrame(fmt, 128000);
   const f = buildXingFrame(plan, { vbr: kind === 'vbr', frames, bytes, toc: new Uint8Array(100) });
   const lame = plan.tagAt + 16 + 100;
@@ -25,15 +31,27 @@ describe('the LAME tag', () => {
   it('reads the counts and checks the tag CRC', () => {
     const f = lameFrame(100, 41700 + 417, 41700 + 417);
     const h = parseFrameHeader(readWord(f, 0))!;
-    expect(readLameCounts(f, h)).toEqual({ kind: 'Info', frames: 100, bytes: 42117, musicLength: 42117, crcOk: true });
+    expect(readLameCounts(f, h)).toEqual({
+      kind: 'Info',
+      frames: 100,
+      bytes: 42117,
+      musicLength: 42117,
+      crcOk: true,
+    });
     expect(readLameCounts(lameFrame(100, 1, 1, 'cbr', false), h)!.crcOk).toBe(false);
   });
 
   it('is trusted only when the CRC holds and both lengths match the bytes that are there', () => {
     const h = parseFrameHeader(readWord(lameFrame(1, 1, 1), 0))!;
     const region = 100 * 417 + 40; // 40 padded frames
-    expect(trustedCounts(lameFrame(100, 417 + region, 417 + region), h, region, audio128)).toEqual({ frames: 100, audioBytes: region, vbr: false });
-    expect(trustedCounts(lameFrame(100, 417 + region, 417 + region, 'cbr', false), h, region, audio128)).toBeNull();
+    expect(trustedCounts(lameFrame(100, 417 + region, 417 + region), h, region, audio128)).toEqual({
+      frames: 100,
+      audioBytes: region,
+      vbr: false,
+    });
+    expect(
+      trustedCounts(lameFrame(100, 417 + region, 417 + region, 'cbr', false), h, region, audio128),
+    ).toBeNull();
     expect(trustedCounts(lameFrame(100, 417 + region, 417 + region), h, region - 1, audio128)).toBeNull(); // file cut short
     expect(trustedCounts(lameFrame(100, 417 + region, 417 + region + 9), h, region, audio128)).toBeNull();
   });
@@ -42,11 +60,18 @@ describe('the LAME tag', () => {
     const h = parseFrameHeader(readWord(lameFrame(1, 1, 1), 0))!;
     const region = 100 * 417;
     expect(trustedCounts(lameFrame(110, 417 + region, 417 + region), h, region, audio128)).toBeNull();
-    expect(trustedCounts(lameFrame(110, 417 + region, 417 + region, 'vbr'), h, region, audio128)).toMatchObject({ frames: 110, vbr: true });
+    expect(
+      trustedCounts(lameFrame(110, 417 + region, 417 + region, 'vbr'), h, region, audio128),
+    ).toMatchObject({ frames: 110, vbr: true });
   });
 
   it('finds no counts in a header frame without a LAME tag', () => {
-    const plain = buildXingFrame(planXingFrame(fmt, 128000), { vbr: false, frames: 5, bytes: 5, toc: new Uint8Array(100) });
+    const plain = buildXingFrame(planXingFrame(fmt, 128000), {
+      vbr: false,
+      frames: 5,
+      bytes: 5,
+      toc: new Uint8Array(100),
+    });
     const h = parseFrameHeader(readWord(plain, 0))!;
     expect(trustedCounts(plain, h, 5 * 417, audio128)).toBeNull();
   });

@@ -54,7 +54,8 @@ export function readLameCounts(frame: Uint8Array, h: FrameHeader): LameCounts | 
   if (lame + 36 > frame.length) return null;
   const musicLength = readWord(frame, lame + 28);
   const stored = (frame[lame + 34] << 8) | frame[lame + 35];
-  const crcOk = crc16(frame, 0, lame + 34) === stored || crc16(ffmpegCrcBytes(frame, lame + 34), 0, 190) === stored;
+  const crcOk =
+    crc16(frame, 0, lame + 34) === stored || crc16(ffmpegCrcBytes(frame, lame + 34), 0, 190) === stored;
   return { kind, frames, bytes, musicLength, crcOk };
 }
 

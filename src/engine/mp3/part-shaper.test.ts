@@ -21,7 +21,7 @@ function shapeStream(data: Buffer, chunk: number, sound: PartSound): { out: Buff
   const shaper = new PartShaper(1, 2, sound, (w) => walker.lengthOf(w));
   const pieces: Buffer[] = [];
   let buf = Buffer.alloc(0);
-  for (let pos = 0; ; ) {
+  for (let pos = 0; ;) {
     const next = data.subarray(pos, pos + chunk);
     pos += next.length;
     buf = Buffer.concat([buf, next]);
@@ -30,7 +30,8 @@ function shapeStream(data: Buffer, chunk: number, sound: PartSound): { out: Buff
     const consumed = walker.walk(buf, 0, buf.length, final, (s, e) => void runs.push(s, e));
     const shaped = shaper.shape(buf, runs);
     if (shaped.prefix) pieces.push(shaped.prefix);
-    for (let i = 0; i < shaped.runs.length; i += 2) pieces.push(Buffer.from(buf.subarray(shaped.runs[i], shaped.runs[i + 1])));
+    for (let i = 0; i < shaped.runs.length; i += 2)
+      pieces.push(Buffer.from(buf.subarray(shaped.runs[i], shaped.runs[i + 1])));
     if (final) break;
     buf = buf.subarray(consumed);
   }
@@ -42,8 +43,25 @@ describe('shaping a copied MP3 part', () => {
     // 2 s silence, 3 s tone, 2 s silence: VBR, so the reservoir is in use around the cut.
     const file = path.join(dir, 'padded.mp3');
     await exec(tools.ffmpeg, [
-      '-hide_banner', '-v', 'error', '-y', '-f', 'lavfi', '-i', 'sine=f=500:d=3',
-      '-af', 'adelay=2000|2000,apad=whole_len=308700', '-ac', '2', '-c:a', 'libmp3lame', '-q:a', '2', '-write_xing', '0', file,
+      '-hide_banner',
+      '-v',
+      'error',
+      '-y',
+      '-f',
+      'lavfi',
+      '-i',
+      'sine=f=500:d=3',
+      '-af',
+      'adelay=2000|2000,apad=whole_len=308700',
+      '-ac',
+      '2',
+      '-c:a',
+      'libmp3lame',
+      '-q:a',
+      '2',
+      '-write_xing',
+      '0',
+      file,
     ]);
     const data = await readFile(file);
     const frame = 1152 / 44100;
@@ -70,7 +88,25 @@ describe('shaping a copied MP3 part', () => {
 
   it('with neither gain nor trim passes every frame through untouched', async () => {
     const file = path.join(dir, 'plain.mp3');
-    await exec(tools.ffmpeg, ['-hide_banner', '-v', 'error', '-y', '-f', 'lavfi', '-i', 'sine=d=2', '-ac', '2', '-c:a', 'libmp3lame', '-write_xing', '0', '-id3v2_version', '0', file]);
+    await exec(tools.ffmpeg, [
+      '-hide_banner',
+      '-v',
+      'error',
+      '-y',
+      '-f',
+      'lavfi',
+      '-i',
+      'sine=d=2',
+      '-ac',
+      '2',
+      '-c:a',
+      'libmp3lame',
+      '-write_xing',
+      '0',
+      '-id3v2_version',
+      '0',
+      file,
+    ]);
     const data = await readFile(file);
     const { out, shaper } = shapeStream(data, 3000, {});
     expect(out.equals(data)).toBe(true);

@@ -59,7 +59,7 @@ export class PartShaper {
     let prefix: Buffer | undefined;
     for (let r = 0; r < runs.length; r += 2) {
       let keptFrom = -1;
-      for (let pos = runs[r]; pos < runs[r + 1]; ) {
+      for (let pos = runs[r]; pos < runs[r + 1];) {
         const len = this.lengthOf(readWord(buf, pos));
         if (len <= 0) throw new Error(`internal: no frame at ${pos} of a run of frames`);
         const i = this.index++;
@@ -98,7 +98,8 @@ export class PartShaper {
   /** The remembered frames, silenced, as one buffer. */
   private carriers(): Buffer {
     const prefix = Buffer.concat(this.ring);
-    for (let p = 0, k = 0; k < this.ring.length; p += this.ring[k].length, k++) this.guard.next(prefix, p, this.ring[k].length, true);
+    for (let p = 0, k = 0; k < this.ring.length; p += this.ring[k].length, k++)
+      this.guard.next(prefix, p, this.ring[k].length, true);
     this.written += this.ring.length;
     this.ring = [];
     return prefix;

@@ -24,12 +24,17 @@ function borrowingTooFar(stream: Buffer, lengths: number[]): number {
 
 describe('cutting a stream at a frame that borrows from the frames before it', () => {
   it('silences only the frames whose data was cut away, so the rest decodes without error', async () => {
-    const file = await makeTone(path.join(dir, 'vbr.mp3'), { seconds: 4, frequency: 500, codecArgs: ['-c:a', 'libmp3lame', '-q:a', '2'] });
+    const file = await makeTone(path.join(dir, 'vbr.mp3'), {
+      seconds: 4,
+      frequency: 500,
+      codecArgs: ['-c:a', 'libmp3lame', '-q:a', '2'],
+    });
     const buf = await readFile(file);
     const { starts, lengths } = frameLayout(buf);
     const cutAt = starts.findIndex((p, i) => i > 40 && mainDataBegin(buf, p, 1) > 0);
     expect(cutAt).toBeGreaterThan(0);
-    const cut = () => Buffer.concat(starts.slice(cutAt).map((p, i) => buf.subarray(p, p + lengths[cutAt + i])));
+    const cut = () =>
+      Buffer.concat(starts.slice(cutAt).map((p, i) => buf.subarray(p, p + lengths[cutAt + i])));
 
     // The control: a plain cut starts with frames that reach back before the stream's start.
     expect(borrowingTooFar(cut(), lengths.slice(cutAt))).toBeGreaterThanOrEqual(1);
@@ -50,18 +55,26 @@ describe('cutting a stream at a frame that borrows from the frames before it', (
   });
 
   it('with carrier frames ahead of the cut, no wanted frame is silenced', async () => {
-    const file = await makeTone(path.join(dir, 'vbr2.mp3'), { seconds: 4, frequency: 700, codecArgs: ['-c:a', 'libmp3lame', '-q:a', '2'] });
+    const file = await makeTone(path.join(dir, 'vbr2.mp3'), {
+      seconds: 4,
+      frequency: 700,
+      codecArgs: ['-c:a', 'libmp3lame', '-q:a', '2'],
+    });
     const buf = await readFile(file);
     const { starts, lengths } = frameLayout(buf);
     const cutAt = starts.findIndex((p, i) => i > 40 && mainDataBegin(buf, p, 1) > 0);
-    const before = lengths.slice(0, cutAt).reverse().map((l) => l - 4 - 32);
+    const before = lengths
+      .slice(0, cutAt)
+      .reverse()
+      .map((l) => l - 4 - 32);
     const carriers = carriersNeeded(before, 1);
     expect(carriers).toBeGreaterThanOrEqual(1);
     const from = cutAt - carriers;
     const stream = Buffer.concat(starts.slice(from).map((p, i) => buf.subarray(p, p + lengths[from + i])));
     const original = Buffer.from(stream);
     const guard = new ReservoirGuard(1, 2);
-    for (let p = 0, i = from; i < starts.length; p += lengths[i], i++) guard.next(stream, p, lengths[i], i < cutAt);
+    for (let p = 0, i = from; i < starts.length; p += lengths[i], i++)
+      guard.next(stream, p, lengths[i], i < cutAt);
     expect(guard.silenced).toBe(carriers);
     const wanted = lengths.slice(from, cutAt).reduce((a, b) => a + b, 0);
     expect(stream.subarray(wanted).equals(original.subarray(wanted))).toBe(true);

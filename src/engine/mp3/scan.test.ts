@@ -35,7 +35,14 @@ describe('scanMp3', () => {
   it('counts the frames of a CBR file: the duration ffprobe reports, the region holding whole frames', async () => {
     const f = await makeTone(path.join(dir, 'cbr.mp3'), { seconds: 3, codecArgs: CBR });
     const s = await scanned(f);
-    expect(s).toMatchObject({ mpegVersion: 1, layer: 3, sampleRate: 44100, channels: 2, samplesPerFrame: 1152, vbr: false });
+    expect(s).toMatchObject({
+      mpegVersion: 1,
+      layer: 3,
+      sampleRate: 44100,
+      channels: 2,
+      samplesPerFrame: 1152,
+      vbr: false,
+    });
     const probed = Number((await ffprobeJson(f)).format.duration);
     expect(Math.abs(s.durationSeconds - probed)).toBeLessThan(1152 / 44100);
     expect(s.durationSeconds).toBeCloseTo((s.frames * 1152) / 44100, 9);
@@ -48,19 +55,29 @@ describe('scanMp3', () => {
     const f = await makeTone(path.join(dir, 'vbr.mp3'), { seconds: 3, codecArgs: VBR });
     const s = await scanned(f);
     expect(s.vbr).toBe(true);
-    expect(Math.abs(s.durationSeconds - Number((await ffprobeJson(f)).format.duration))).toBeLessThan(1152 / 44100);
+    expect(Math.abs(s.durationSeconds - Number((await ffprobeJson(f)).format.duration))).toBeLessThan(
+      1152 / 44100,
+    );
   });
 
   it('reads title, artist and album from ID3v2.3 and ID3v2.4, and from ID3v1 alone', async () => {
     const meta = ['-metadata', 'title=Grüße 日本', '-metadata', 'artist=Ann', '-metadata', 'album=Best of'];
     for (const v of ['3', '4']) {
-      const f = await makeTone(path.join(dir, `tags${v}.mp3`), { seconds: 1, codecArgs: CBR, extraArgs: [...meta, '-id3v2_version', v] });
+      const f = await makeTone(path.join(dir, `tags${v}.mp3`), {
+        seconds: 1,
+        codecArgs: CBR,
+        extraArgs: [...meta, '-id3v2_version', v],
+      });
       expect((await scanned(f)).tags).toEqual({ title: 'Grüße 日本', artist: 'Ann', album: 'Best of' });
     }
     // ffmpeg writes ID3v1 only beside ID3v2, so cut the ID3v2 tag off to leave ID3v1 alone
-    const both = await readFile(await makeTone(path.join(dir, 'v1v2.mp3'), {
-      seconds: 1, codecArgs: CBR, extraArgs: ['-metadata', 'title=Old One', '-write_id3v1', '1'],
-    }));
+    const both = await readFile(
+      await makeTone(path.join(dir, 'v1v2.mp3'), {
+        seconds: 1,
+        codecArgs: CBR,
+        extraArgs: ['-metadata', 'title=Old One', '-write_id3v1', '1'],
+      }),
+    );
     const b = both.subarray(id3v2Size(both, 0));
     const v1 = path.join(dir, 'v1.mp3');
     await writeFile(v1, b);
@@ -80,12 +97,25 @@ describe('scanMp3', () => {
   });
 
   it('reads MPEG-2 and MPEG-2.5 streams', async () => {
-    const cases: [number, number, number][] = [[22050, 1, 2], [24000, 2, 2], [16000, 1, 2], [8000, 1, 2.5], [11025, 1, 2.5]];
+    const cases: [number, number, number][] = [
+      [22050, 1, 2],
+      [24000, 2, 2],
+      [16000, 1, 2],
+      [8000, 1, 2.5],
+      [11025, 1, 2.5],
+    ];
     for (const [rate, ch, version] of cases) {
-      const f = await makeTone(path.join(dir, `m${rate}.mp3`), { seconds: 1, sampleRate: rate, channels: ch, codecArgs: ['-c:a', 'libmp3lame', '-b:a', '32k'] });
+      const f = await makeTone(path.join(dir, `m${rate}.mp3`), {
+        seconds: 1,
+        sampleRate: rate,
+        channels: ch,
+        codecArgs: ['-c:a', 'libmp3lame', '-b:a', '32k'],
+      });
       const s = await scanned(f);
       expect(s).toMatchObject({ sampleRate: rate, channels: ch, mpegVersion: version, samplesPerFrame: 576 });
-      expect(Math.abs(s.durationSeconds - Number((await ffprobeJson(f)).format.duration))).toBeLessThan(576 / rate);
+      expect(Math.abs(s.durationSeconds - Number((await ffprobeJson(f)).format.duration))).toBeLessThan(
+        576 / rate,
+      );
     }
   });
 
@@ -93,7 +123,12 @@ describe('scanMp3', () => {
     const f = await makeTone(path.join(dir, 'plain.mp3'), { seconds: 1, codecArgs: CBR });
     const base = await scanned(f);
     const audio = await readFile(f);
-    const id3 = (n: number) => Buffer.concat([Buffer.from([0x49, 0x44, 0x33, 4, 0, 0x10, 0, 0, 0, n]), Buffer.alloc(n), Buffer.from([0x33, 0x44, 0x49, 4, 0, 0x10, 0, 0, 0, n])]);
+    const id3 = (n: number) =>
+      Buffer.concat([
+        Buffer.from([0x49, 0x44, 0x33, 4, 0, 0x10, 0, 0, 0, n]),
+        Buffer.alloc(n),
+        Buffer.from([0x33, 0x44, 0x49, 4, 0, 0x10, 0, 0, 0, n]),
+      ]);
     const ape = Buffer.alloc(64);
     ape.write('APETAGEX', 32, 'latin1');
     ape.writeUInt32LE(2000, 40);
@@ -129,21 +164,46 @@ describe('scanMp3', () => {
     await writeFile(rnd, noise(200_000, 99));
     expect(await scanMp3(rnd)).toMatchObject({ ok: false, reason: expect.stringMatching(/not an MP3/) });
     const txt = path.join(dir, 'text.mp3');
-    await writeFile(txt, Buffer.concat([Buffer.from('Hello\n'.repeat(100)), Buffer.from([0xff, 0xfb, 0x90, 0x64]), Buffer.from('world\n'.repeat(100))]));
+    await writeFile(
+      txt,
+      Buffer.concat([
+        Buffer.from('Hello\n'.repeat(100)),
+        Buffer.from([0xff, 0xfb, 0x90, 0x64]),
+        Buffer.from('world\n'.repeat(100)),
+      ]),
+    );
     expect((await scanMp3(txt)).ok).toBe(false);
     const empty = path.join(dir, 'empty.mp3');
     await writeFile(empty, '');
     expect(await scanMp3(empty)).toMatchObject({ ok: false, reason: 'the file is empty' });
-    const mp2 = await makeTone(path.join(dir, 'layer2.mp3'), { seconds: 1, codecArgs: ['-c:a', 'mp2', '-b:a', '192k'], extraArgs: ['-f', 'mp2'] });
+    const mp2 = await makeTone(path.join(dir, 'layer2.mp3'), {
+      seconds: 1,
+      codecArgs: ['-c:a', 'mp2', '-b:a', '192k'],
+      extraArgs: ['-f', 'mp2'],
+    });
     expect(await scanMp3(mp2)).toMatchObject({ ok: false, reason: expect.stringMatching(/layer II/) });
   });
 
   it('takes the count from a LAME tag that holds, and walks every frame otherwise', async () => {
     const files = [
       await makeTone(path.join(dir, 'l-cbr.mp3'), { seconds: 3, codecArgs: CBR }),
-      await makeTone(path.join(dir, 'l-vbr.mp3'), { seconds: 3, codecArgs: VBR, extraArgs: ['-write_id3v1', '1'] }),
-      await makeTone(path.join(dir, 'l-22.mp3'), { seconds: 2, sampleRate: 22050, channels: 1, codecArgs: ['-c:a', 'libmp3lame', '-b:a', '32k'] }),
-      await makeTone(path.join(dir, 'l-8.mp3'), { seconds: 2, sampleRate: 8000, channels: 1, codecArgs: ['-c:a', 'libmp3lame', '-b:a', '16k'] }),
+      await makeTone(path.join(dir, 'l-vbr.mp3'), {
+        seconds: 3,
+        codecArgs: VBR,
+        extraArgs: ['-write_id3v1', '1'],
+      }),
+      await makeTone(path.join(dir, 'l-22.mp3'), {
+        seconds: 2,
+        sampleRate: 22050,
+        channels: 1,
+        codecArgs: ['-c:a', 'libmp3lame', '-b:a', '32k'],
+      }),
+      await makeTone(path.join(dir, 'l-8.mp3'), {
+        seconds: 2,
+        sampleRate: 8000,
+        channels: 1,
+        codecArgs: ['-c:a', 'libmp3lame', '-b:a', '16k'],
+      }),
       await makeToneWithArt(path.join(dir, 'l-art.mp3')),
     ];
     for (const f of files) {

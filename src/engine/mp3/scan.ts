@@ -96,7 +96,7 @@ function fromLameTag(
   const counts = trustedCounts(head.subarray(offset, offset + fl), h, end - audioStart, firstAudio);
   if (!counts) return null;
   const tail = Buffer.allocUnsafe(Math.min(8192, end - audioStart));
-  if ((readAt(fd, tail, end - tail.length, tail.length)) !== tail.length) return null;
+  if (readAt(fd, tail, end - tail.length, tail.length) !== tail.length) return null;
   if (!endsWithFrames(walker, tail, tail.length)) return null;
   const durationSeconds = (counts.frames * h.samplesPerFrame) / h.sampleRate;
   return {
@@ -129,7 +129,10 @@ function headGapless(head: Buffer, offset: number, len: number, h: FrameHeader):
  */
 export async function scanMp3(
   file: string,
-  opts: { signal?: AbortSignal; /** Count every frame even when the LAME tag can be trusted. */ fullWalk?: boolean } = {},
+  opts: {
+    signal?: AbortSignal;
+    /** Count every frame even when the LAME tag can be trusted. */ fullWalk?: boolean;
+  } = {},
 ): Promise<Mp3ScanOutcome> {
   if (opts.signal?.aborted) throw new AbortError();
   // Synchronous reads (see mp3-join.ts): a scan of a short file is a few small reads, and the
@@ -152,7 +155,8 @@ export async function scanMp3(
       }
       start += t;
     }
-    if (start >= size) return { ok: false, reason: size === 0 ? 'the file is empty' : 'no audio after the tags' };
+    if (start >= size)
+      return { ok: false, reason: size === 0 ? 'the file is empty' : 'no audio after the tags' };
 
     let end = size;
     const tail = Buffer.alloc(TAIL_WINDOW);

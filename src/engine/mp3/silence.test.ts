@@ -4,7 +4,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decodeErrors, ffprobeJson, tempDir } from '../../../test/support/audio-fixtures.js';
 import { decodeFloat, peakOf } from '../../../test/support/pcm-measure.js';
 import { formatWord, parseFrameHeader, readWord } from './frames.js';
-import { framesForSeconds, layer3SamplesPerFrame, secondsOfFrames, silentFrame, silentFrames, smallestBitRateIndex } from './silence.js';
+import {
+  framesForSeconds,
+  layer3SamplesPerFrame,
+  secondsOfFrames,
+  silentFrame,
+  silentFrames,
+  smallestBitRateIndex,
+} from './silence.js';
 
 let dir: string;
 let cleanup: () => Promise<void>;
@@ -18,7 +25,7 @@ const streams = [
   { name: 'MPEG-2.5 8 kHz mono', version: 2.5 as const, rate: 8000, mode: 3 },
 ];
 
-describe('silent frames in a stream\'s own format', () => {
+describe("silent frames in a stream's own format", () => {
   it.each(streams)('$name: decode without error, silent, as long as asked within one frame', async (s) => {
     // A template as a real stream's frame would be: 2 = a bit rate index, with padding and CRC bits set.
     const template = (formatWord(s.version, 3, s.rate, s.mode) | (5 << 12) | 0x200) & ~0x10000;
@@ -26,7 +33,13 @@ describe('silent frames in a stream\'s own format', () => {
     const count = framesForSeconds(seconds, s.rate, s.version);
     const data = silentFrames(template >>> 0, count);
     const h = parseFrameHeader(readWord(data, 0))!;
-    expect(h).toMatchObject({ mpegVersion: s.version, sampleRate: s.rate, channelMode: s.mode, crc: false, padding: false });
+    expect(h).toMatchObject({
+      mpegVersion: s.version,
+      sampleRate: s.rate,
+      channelMode: s.mode,
+      crc: false,
+      padding: false,
+    });
     expect(h.bitRateIndex).toBe(smallestBitRateIndex(s.version, s.rate, h.channels));
     expect(data.length).toBe(count * h.frameLength);
 
@@ -34,10 +47,16 @@ describe('silent frames in a stream\'s own format', () => {
     await writeFile(file, data);
     expect(await decodeErrors(file)).toBe('');
     const pcm = await decodeFloat(file, s.rate);
-    expect(Math.abs(pcm.length / s.rate - seconds)).toBeLessThanOrEqual(layer3SamplesPerFrame(s.version) / s.rate);
+    expect(Math.abs(pcm.length / s.rate - seconds)).toBeLessThanOrEqual(
+      layer3SamplesPerFrame(s.version) / s.rate,
+    );
     expect(peakOf(pcm)).toBe(0);
     const probe = await ffprobeJson(file);
-    expect(probe.streams[0]).toMatchObject({ codec_name: 'mp3', sample_rate: String(s.rate), channels: s.mode === 3 ? 1 : 2 });
+    expect(probe.streams[0]).toMatchObject({
+      codec_name: 'mp3',
+      sample_rate: String(s.rate),
+      channels: s.mode === 3 ? 1 : 2,
+    });
   });
 
   it('keeps a constant-bit-rate stream constant when given its bit rate index', () => {

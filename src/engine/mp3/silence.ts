@@ -45,7 +45,8 @@ export function silentFrame(template: number, bitRateIndex?: number): Buffer {
   // protection bit (no CRC), the bit rate, and clear padding, private bit and mode extension.
   const word = ((template & 0xfffe0cc0) | 0x00010000 | (index << 12) | (template & 0x0f)) >>> 0;
   const h = parseFrameHeader(word);
-  if (!h || h.frameLength < 4 + h.sideInfoSize) throw new Error(`bit rate index ${index} cannot hold a silent frame`);
+  if (!h || h.frameLength < 4 + h.sideInfoSize)
+    throw new Error(`bit rate index ${index} cannot hold a silent frame`);
   const frame = Buffer.alloc(h.frameLength);
   frame.writeUInt32BE(word, 0);
   return frame;

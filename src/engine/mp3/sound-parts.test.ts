@@ -24,8 +24,23 @@ describe('MP3 parts made for the sound options', () => {
   it('a trimmed, quieter part and a gap of silent frames join with the input, all copied, decoding clean', async () => {
     const file = path.join(dir, 'speech.mp3');
     await exec(tools.ffmpeg, [
-      '-hide_banner', '-v', 'error', '-y', '-f', 'lavfi', '-i', 'sine=f=300:d=2',
-      '-af', 'adelay=1500|1500,apad=whole_len=220500', '-ac', '2', '-c:a', 'libmp3lame', '-b:a', '128k', file,
+      '-hide_banner',
+      '-v',
+      'error',
+      '-y',
+      '-f',
+      'lavfi',
+      '-i',
+      'sine=f=300:d=2',
+      '-af',
+      'adelay=1500|1500,apad=whole_len=220500',
+      '-ac',
+      '2',
+      '-c:a',
+      'libmp3lame',
+      '-b:a',
+      '128k',
+      file,
     ]);
     const scan = await scanned(file);
     const frame = 1152 / 44100;
@@ -40,7 +55,14 @@ describe('MP3 parts made for the sound options', () => {
     expect(await scanned(gapFile)).toMatchObject({ frames: 38, audioBytes: gap.audioBytes });
 
     const out = path.join(dir, 'joined.mp3');
-    const result = await joinMp3([{ file, scan }, { file: gapFile, scan: gap }, { file: shapedFile, scan: shaped }], out);
+    const result = await joinMp3(
+      [
+        { file, scan },
+        { file: gapFile, scan: gap },
+        { file: shapedFile, scan: shaped },
+      ],
+      out,
+    );
     expect(result.frames).toBe(scan.frames + 38 + shaped.frames);
     expect(await decodeErrors(out)).toBe('');
     const pcm = await decodeFloat(out);
@@ -50,7 +72,8 @@ describe('MP3 parts made for the sound options', () => {
     expect(peakOf(pcm, at(firstEnd + 0.1), at(firstEnd + 38 * frame))).toBeLessThan(0.001);
     const toneA = rmsDb(pcm, at(1.7), at(3.3));
     const shapedStart = firstEnd + 38 * frame;
-    const toneInShaped = shapedStart + (1.5 - keep.first * frame) + (shaped.frames - (keep.end - keep.first)) * frame;
+    const toneInShaped =
+      shapedStart + (1.5 - keep.first * frame) + (shaped.frames - (keep.end - keep.first)) * frame;
     const toneB = rmsDb(pcm, at(toneInShaped + 0.2), at(toneInShaped + 1.8));
     expect(Math.abs(toneB - toneA + 4 * 1.505)).toBeLessThan(0.1);
   });

@@ -54,7 +54,13 @@ export function writeGapPart(outFile: string, template: number, frames: number, 
 }
 
 /** Copy the audio frames of `file` to `outFile` as `sound` says (kept frames, gain); returns the new scan. */
-export async function writeShapedPart(file: string, scan: Mp3Scan, sound: PartSound, outFile: string, signal?: AbortSignal): Promise<Mp3Scan> {
+export async function writeShapedPart(
+  file: string,
+  scan: Mp3Scan,
+  sound: PartSound,
+  outFile: string,
+  signal?: AbortSignal,
+): Promise<Mp3Scan> {
   const walker = new FrameWalker(scan.mpegVersion, scan.sampleRate, scan.channels);
   const shaper = new PartShaper(scan.mpegVersion, scan.channels, sound, (w) => walker.lengthOf(w));
   const out = openSync(outFile, 'w');
@@ -64,11 +70,17 @@ export async function writeShapedPart(file: string, scan: Mp3Scan, sound: PartSo
       writeFullSync(out, buf, start, end - start, outPos);
       outPos += end - start;
     };
-    await walkAudioChunks(file, scan, walker, (buf, _base, runs) => {
-      const shaped = shaper.shape(buf, runs);
-      if (shaped.prefix) write(shaped.prefix, 0, shaped.prefix.length);
-      for (let i = 0; i < shaped.runs.length; i += 2) write(buf, shaped.runs[i], shaped.runs[i + 1]);
-    }, signal);
+    await walkAudioChunks(
+      file,
+      scan,
+      walker,
+      (buf, _base, runs) => {
+        const shaped = shaper.shape(buf, runs);
+        if (shaped.prefix) write(shaped.prefix, 0, shaped.prefix.length);
+        for (let i = 0; i < shaped.runs.length; i += 2) write(buf, shaped.runs[i], shaped.runs[i + 1]);
+      },
+      signal,
+    );
     return scanOf(scan, shaper.written, outPos, scan.vbr || shaper.written !== walker.frames);
   } finally {
     closeSync(out);

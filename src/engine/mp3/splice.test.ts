@@ -5,7 +5,15 @@ import { decodeErrors, makeTone, tempDir } from '../../../test/support/audio-fix
 import { decodeFloat } from '../../../test/support/pcm-measure.js';
 import { parseFrameHeader, readWord } from './frames.js';
 import { mainDataBegin } from './reservoir.js';
-import { carryReservoir, mainDataSize, ownDataBytes, reservoirBytes, spliceBitRate, splitFrames, type StreamFormat } from './splice.js';
+import {
+  carryReservoir,
+  mainDataSize,
+  ownDataBytes,
+  reservoirBytes,
+  spliceBitRate,
+  splitFrames,
+  type StreamFormat,
+} from './splice.js';
 
 const STEREO: StreamFormat = { version: 1, sampleRate: 44100, channels: 2 };
 
@@ -17,7 +25,11 @@ afterAll(() => cleanup());
 /** The same tone encoded twice: with the bit reservoir (a copied stream) and without (spliced frames). */
 async function twoEncodes(name: string, bitRate = '128k'): Promise<{ copied: Buffer[]; spliced: Buffer[] }> {
   const tone = (file: string, extra: string[]) =>
-    makeTone(path.join(dir, file), { seconds: 3, frequency: 523, codecArgs: ['-c:a', 'libmp3lame', '-b:a', bitRate, ...extra, '-write_xing', '0'] });
+    makeTone(path.join(dir, file), {
+      seconds: 3,
+      frequency: 523,
+      codecArgs: ['-c:a', 'libmp3lame', '-b:a', bitRate, ...extra, '-write_xing', '0'],
+    });
   const copied = splitFrames(await readFile(await tone(`${name}.mp3`, [])), STEREO);
   const spliced = splitFrames(await readFile(await tone(`${name}-r0.mp3`, ['-reservoir', '0'])), STEREO);
   return { copied, spliced };
@@ -32,7 +44,8 @@ describe('frames encoded without the reservoir, spliced ahead of copied frames',
     }
     // In a stream with the reservoir, each frame's data ends where the next one's begins.
     for (let k = 10; k + 1 < 60; k++) {
-      const begin = (i: number) => copied.slice(10, i).reduce((n, f) => n + mainDataSize(f, STEREO), 0) - mainDataBegin(copied[i], 0, 1);
+      const begin = (i: number) =>
+        copied.slice(10, i).reduce((n, f) => n + mainDataSize(f, STEREO), 0) - mainDataBegin(copied[i], 0, 1);
       const gap = begin(k + 1) - (begin(k) + ownDataBytes(copied[k], STEREO));
       expect(gap).toBeGreaterThanOrEqual(0);
       expect(gap).toBeLessThan(mainDataSize(copied[k + 1], STEREO));
@@ -50,7 +63,11 @@ describe('frames encoded without the reservoir, spliced ahead of copied frames',
     expect(carried.subarray(carried.length - 10)).toEqual(last.subarray(last.length - 10));
 
     const head = spliced.slice(0, cut);
-    const withCarry = [...head.slice(0, -1), carryReservoir(head[head.length - 1], carried, STEREO), ...copied.slice(cut)];
+    const withCarry = [
+      ...head.slice(0, -1),
+      carryReservoir(head[head.length - 1], carried, STEREO),
+      ...copied.slice(cut),
+    ];
     const without = [...head, ...copied.slice(cut)];
     const good = path.join(dir, 'carried.mp3');
     const bad = path.join(dir, 'uncarried.mp3');
@@ -64,7 +81,8 @@ describe('frames encoded without the reservoir, spliced ahead of copied frames',
       const pcm = await decodeFloat(file);
       let worst = 0;
       // From one frame after the cut (the filterbank overlap of two encodes settles there) on.
-      for (let i = spliceAt + 1152; i < spliceAt + 20 * 1152; i++) worst = Math.max(worst, Math.abs(pcm[i] - reference[i]));
+      for (let i = spliceAt + 1152; i < spliceAt + 20 * 1152; i++)
+        worst = Math.max(worst, Math.abs(pcm[i] - reference[i]));
       return worst;
     };
     expect(await diff(good)).toBeLessThan(1e-6);

@@ -4,7 +4,14 @@
 // before them. The copy after them may: its first frames' main_data_begin points into bytes of the
 // frames they replaced. Those bytes are put at the end of the last spliced frame's main data, after
 // its own (it reads nothing past them), and that frame takes a larger bit rate when it needs room.
-import { bitRateKbps, frameLength, parseFrameHeader, readWord, sideInfoSize, type MpegVersion } from './frames.js';
+import {
+  bitRateKbps,
+  frameLength,
+  parseFrameHeader,
+  readWord,
+  sideInfoSize,
+  type MpegVersion,
+} from './frames.js';
 import { frameCrc, globalGainBits } from './gain.js';
 import { mainDataBegin, maxBackstep } from './reservoir.js';
 import { FrameWalker } from './walk.js';
@@ -20,7 +27,7 @@ export function splitFrames(buf: Buffer, f: StreamFormat): Buffer[] {
   const walker = new FrameWalker(f.version, f.sampleRate, f.channels);
   const frames: Buffer[] = [];
   walker.walk(buf, 0, buf.length, true, (start, end) => {
-    for (let pos = start; pos < end; ) {
+    for (let pos = start; pos < end;) {
       const len = walker.lengthOf(readWord(buf, pos));
       frames.push(buf.subarray(pos, pos + len));
       pos += len;
@@ -54,7 +61,11 @@ export function ownDataBytes(frame: Uint8Array, f: StreamFormat): number {
  * taken from the end of the main data of `before` (the frames they followed, in order): the most
  * any of them reaches back past the ones ahead of it.
  */
-export function reservoirBytes(before: readonly Uint8Array[], after: readonly Uint8Array[], f: StreamFormat): Buffer {
+export function reservoirBytes(
+  before: readonly Uint8Array[],
+  after: readonly Uint8Array[],
+  f: StreamFormat,
+): Buffer {
   let need = 0;
   let ahead = 0;
   for (const frame of after) {
@@ -75,7 +86,9 @@ export function reservoirBytes(before: readonly Uint8Array[], after: readonly Ui
 }
 
 const mainDataRoom = (f: StreamFormat, index: number, padding: boolean) =>
-  frameLength(f.version, 3, bitRateKbps(f.version, 3, index) * 1000, f.sampleRate, padding) - 4 - sideInfoSize(f.version, f.channels);
+  frameLength(f.version, 3, bitRateKbps(f.version, 3, index) * 1000, f.sampleRate, padding) -
+  4 -
+  sideInfoSize(f.version, f.channels);
 
 /**
  * The bit rate (kb/s) for encoding frames to splice ahead of a copy that needs `reservoir` bytes:
@@ -106,8 +119,10 @@ export function carryReservoir(frame: Uint8Array, reservoir: Uint8Array, f: Stre
   const head = 4 + crcBytes(frame) + sideInfoSize(f.version, f.channels);
   let index = h.bitRateIndex;
   let padding = h.padding;
-  while (index < 15 && mainDataRoom(f, index, padding) - crcBytes(frame) < own + reservoir.length) [index, padding] = [index + 1, false];
-  if (index === 15) throw new Error(`internal: no frame holds ${own} + ${reservoir.length} bytes of main data`);
+  while (index < 15 && mainDataRoom(f, index, padding) - crcBytes(frame) < own + reservoir.length)
+    [index, padding] = [index + 1, false];
+  if (index === 15)
+    throw new Error(`internal: no frame holds ${own} + ${reservoir.length} bytes of main data`);
   const length = head + mainDataRoom(f, index, padding) - crcBytes(frame);
   const out = Buffer.alloc(length);
   out.set(frame.subarray(0, head + own));

@@ -22,12 +22,22 @@ describe('finding the start of an MP3 stream', () => {
 
   it('does not take text with a few valid headers in it for MP3', () => {
     const h = Buffer.from([0xff, 0xfb, 0x90, 0x64]);
-    const text = Buffer.concat([Buffer.from('Dear reader, '), h, Buffer.from(' this is text '.repeat(30)), h, Buffer.from(' the end')]);
+    const text = Buffer.concat([
+      Buffer.from('Dear reader, '),
+      h,
+      Buffer.from(' this is text '.repeat(30)),
+      h,
+      Buffer.from(' the end'),
+    ]);
     expect(find(text).ok).toBe(false);
   });
 
   it('needs a run of frames: three frames then junk is not enough', () => {
-    const data = Buffer.concat([frames(V1_128, 3), Buffer.from('not a frame header at all'), Buffer.alloc(2000, 0x20)]);
+    const data = Buffer.concat([
+      frames(V1_128, 3),
+      Buffer.from('not a frame header at all'),
+      Buffer.alloc(2000, 0x20),
+    ]);
     expect(find(data).ok).toBe(false);
   });
 
@@ -52,6 +62,9 @@ describe('finding the start of an MP3 stream', () => {
     const data = frames(0xffe318c0, 8); // MPEG-2.5 8 kHz mono
     const r = find(data);
     expect(r.ok && r.header).toMatchObject({ mpegVersion: 2.5, sampleRate: 8000, channels: 1 });
-    expect(find(Buffer.concat([frame(0xfffb9464), frames(V1_128, 4)]))).toMatchObject({ ok: true, offset: 384 });
+    expect(find(Buffer.concat([frame(0xfffb9464), frames(V1_128, 4)]))).toMatchObject({
+      ok: true,
+      offset: 384,
+    });
   });
 });

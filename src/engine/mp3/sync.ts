@@ -64,7 +64,12 @@ function freeFormatAt(buf: Uint8Array, p: number, len: number): boolean {
  * The first frame of the stream in buf[0, len), searching starts up to `searchLimit`. `atEnd`
  * says the buffer reaches the end of the audio region (a short file may hold few frames).
  */
-export function findStreamStart(buf: Uint8Array, len: number, atEnd: boolean, searchLimit = len): StreamStart {
+export function findStreamStart(
+  buf: Uint8Array,
+  len: number,
+  atEnd: boolean,
+  searchLimit = len,
+): StreamStart {
   let freeFormat = false;
   const last = Math.min(searchLimit, len - 4);
   for (let p = 0; p <= last; p++) {
@@ -78,10 +83,14 @@ export function findStreamStart(buf: Uint8Array, len: number, atEnd: boolean, se
     const chain = chainAt(buf, p, len, atEnd);
     if (chain.count < MIN_FRAMES && !(chain.toEnd && chain.count >= 2)) continue;
     if (h.layer !== 3) {
-      return { ok: false, reason: `MPEG-${h.mpegVersion} layer ${h.layer === 1 ? 'I' : 'II'} audio, not layer III (MP3)` };
+      return {
+        ok: false,
+        reason: `MPEG-${h.mpegVersion} layer ${h.layer === 1 ? 'I' : 'II'} audio, not layer III (MP3)`,
+      };
     }
     return { ok: true, offset: p, header: h };
   }
-  if (freeFormat) return { ok: false, reason: 'free-format MP3 (no bit rate in the frame headers) is not supported' };
+  if (freeFormat)
+    return { ok: false, reason: 'free-format MP3 (no bit rate in the frame headers) is not supported' };
   return { ok: false, reason: `no run of ${MIN_FRAMES} consistent MPEG audio frames found (not an MP3)` };
 }

@@ -2,7 +2,18 @@ import { describe, expect, it } from 'vitest';
 import { headTagSize, id3v2Size, readId3v1, tailTag, unsynchronise } from './tags.js';
 
 function id3Header(major: number, flags: number, size: number): Buffer {
-  return Buffer.from([0x49, 0x44, 0x33, major, 0, flags, (size >> 21) & 0x7f, (size >> 14) & 0x7f, (size >> 7) & 0x7f, size & 0x7f]);
+  return Buffer.from([
+    0x49,
+    0x44,
+    0x33,
+    major,
+    0,
+    flags,
+    (size >> 21) & 0x7f,
+    (size >> 14) & 0x7f,
+    (size >> 7) & 0x7f,
+    size & 0x7f,
+  ]);
 }
 
 function apeFooter(size: number, isHeader: boolean, hasHeader: boolean): Buffer {
@@ -61,7 +72,12 @@ describe('tag regions at the tail', () => {
   });
 
   it('finds APEv2 with a header and without one', () => {
-    const withHeader = Buffer.concat([audio, apeFooter(80, true, true), Buffer.alloc(48), apeFooter(80, false, true)]);
+    const withHeader = Buffer.concat([
+      audio,
+      apeFooter(80, true, true),
+      Buffer.alloc(48),
+      apeFooter(80, false, true),
+    ]);
     expect(tailTag(withHeader)).toEqual({ kind: 'ape', size: 112 });
     const bare = Buffer.concat([audio, Buffer.alloc(48), apeFooter(80, false, false)]);
     expect(tailTag(bare)).toEqual({ kind: 'ape', size: 80 });
@@ -107,6 +123,8 @@ describe('tag text', () => {
   });
 
   it('removes the zero byte after each 0xFF when undoing unsynchronisation', () => {
-    expect([...unsynchronise(Buffer.from([1, 0xff, 0, 0xe0, 0xff, 0, 0, 2]))]).toEqual([1, 0xff, 0xe0, 0xff, 0, 2]);
+    expect([...unsynchronise(Buffer.from([1, 0xff, 0, 0xe0, 0xff, 0, 0, 2]))]).toEqual([
+      1, 0xff, 0xe0, 0xff, 0, 2,
+    ]);
   });
 });

@@ -63,7 +63,8 @@ export function tailTag(tail: Uint8Array, room = 0): { kind: TailTag; size: numb
     const digits = Buffer.from(tail.subarray(n - 15, n - 9)).toString('latin1');
     if (/^\d{6}$/.test(digits)) {
       const total = Number(digits) + 15;
-      if (fits(total) && (n - total < 0 || ascii(tail, n - total, 'LYRICSBEGIN'))) return { kind: 'lyrics3v2', size: total };
+      if (fits(total) && (n - total < 0 || ascii(tail, n - total, 'LYRICSBEGIN')))
+        return { kind: 'lyrics3v2', size: total };
     }
   }
   if (ascii(tail, n - 9, 'LYRICSEND')) {
@@ -94,7 +95,10 @@ export function unsynchronise(b: Uint8Array): Uint8Array {
 export function readId3v1(b: Uint8Array): Record<string, string> {
   if (b.length < 128 || !ascii(b, 0, 'TAG')) return {};
   const field = (o: number, n: number) =>
-    Buffer.from(b.subarray(o, o + n)).toString('latin1').replace(/\0.*$/s, '').trim();
+    Buffer.from(b.subarray(o, o + n))
+      .toString('latin1')
+      .replace(/\0.*$/s, '')
+      .trim();
   const out: Record<string, string> = {};
   const title = field(3, 30);
   const artist = field(33, 30);

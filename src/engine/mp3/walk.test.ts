@@ -35,7 +35,11 @@ describe('walking frames', () => {
   it('skips junk between frames, including junk holding false sync words, with the frame before it', () => {
     const a = frames(V1_128, 5, 1);
     const b = frames(V1_128, 5, 40);
-    const junk = Buffer.concat([Buffer.from('JUNK JUNK '), Buffer.from([0xff, 0xfb, 0x90, 0x64, 0x00, 0xff, 0xe0]), Buffer.from(' more')]);
+    const junk = Buffer.concat([
+      Buffer.from('JUNK JUNK '),
+      Buffer.from([0xff, 0xfb, 0x90, 0x64, 0x00, 0xff, 0xe0]),
+      Buffer.from(' more'),
+    ]);
     const data = Buffer.concat([a, junk, b]);
     for (const chunk of [64, 500, 4096]) {
       const { walker, copied } = walkAll(data, chunk);

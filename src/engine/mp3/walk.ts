@@ -1,6 +1,14 @@
 // Walks Layer III frames of one known format through a buffer, chunk by chunk. Shared by the scan and
 // the join so both count the same frames: junk is skipped, header frames (Xing/Info/VBRI) dropped.
-import { lengthTable, parseFrameHeader, readWord, sideInfoSize, STREAM_MASK, formatWord, type MpegVersion } from './frames.js';
+import {
+  lengthTable,
+  parseFrameHeader,
+  readWord,
+  sideInfoSize,
+  STREAM_MASK,
+  formatWord,
+  type MpegVersion,
+} from './frames.js';
 import { streamAt } from './sync.js';
 import { isHeaderFrame } from './xing.js';
 
@@ -55,7 +63,7 @@ const TAG_STARTS = [0x49443300, 0x54414700, 0x41504554, 0x4c595249];
 
 function startsTag(buf: Uint8Array, at: number): boolean {
   const w = readWord(buf, at);
-  return TAG_STARTS.some((t) => (t & 0xff) === 0 ? (w & 0xffffff00) === t : w === t);
+  return TAG_STARTS.some((t) => ((t & 0xff) === 0 ? (w & 0xffffff00) === t : w === t));
 }
 
 export type RunSink = (start: number, end: number) => void;
@@ -126,7 +134,8 @@ export class FrameWalker {
       if (next + 4 > len) break;
       const c = buf[pos + xa];
       const d = buf[pos + xa + 2];
-      if ((c === X || c === I || d === X || d === I || buf[pos + 36] === V) && isHeaderFrame(buf, pos, xa)) break;
+      if ((c === X || c === I || d === X || d === I || buf[pos + 36] === V) && isHeaderFrame(buf, pos, xa))
+        break;
       const wn = ((buf[next] << 24) | (buf[next + 1] << 16) | (buf[next + 2] << 8) | buf[next + 3]) >>> 0;
       if ((wn & STREAM_MASK) !== key || (((wn >>> 6) & 3) === 3 ? 0 : 1) !== stereo || (wn & 3) === 2) break;
       const fln = lengths[((wn >>> 12) & 15) * 2 + ((wn >>> 9) & 1)];
@@ -252,7 +261,11 @@ export class FrameWalker {
       if (fl === 0 && buf[pos] === 0xff && this.lengthOf(readWord(buf, pos)) === 0) {
         const other = streamAt(buf, pos, len);
         if (other === 'more' && !final) break;
-        if (other && other !== 'more') throw new FormatChangeError(this.format, formatName(other.mpegVersion, other.layer, other.sampleRate, other.channels));
+        if (other && other !== 'more')
+          throw new FormatChangeError(
+            this.format,
+            formatName(other.mpegVersion, other.layer, other.sampleRate, other.channels),
+          );
       }
       if (runStart >= 0) sink?.(runStart, pos);
       runStart = -1;

@@ -18,7 +18,13 @@ describe('the Xing/Info header frame', () => {
       const plan = planXingFrame(f);
       const frame = buildXingFrame(plan, { vbr: true, frames: 10, bytes: 1000, toc: new Uint8Array(100) });
       const h = parseFrameHeader(readWord(frame, 0))!;
-      expect(h).toMatchObject({ mpegVersion: f.mpegVersion, sampleRate: f.sampleRate, channels: f.channels, layer: 3, crc: false });
+      expect(h).toMatchObject({
+        mpegVersion: f.mpegVersion,
+        sampleRate: f.sampleRate,
+        channels: f.channels,
+        layer: 3,
+        crc: false,
+      });
       expect(h.frameLength).toBe(frame.length);
       expect(frame.length).toBeGreaterThanOrEqual(4 + h.sideInfoSize + 116);
       // side info all zero: a decoder that ignores the tag plays silence

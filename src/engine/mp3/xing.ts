@@ -1,13 +1,6 @@
 // Xing/Info/VBRI header frames: recognise them in inputs (they are metadata, not audio) and build
 // the one the joined output starts with, so players show the true duration and seek right.
-import {
-  bitRateKbps,
-  formatWord,
-  frameLength,
-  readWord,
-  sideInfoSize,
-  type MpegVersion,
-} from './frames.js';
+import { bitRateKbps, formatWord, frameLength, readWord, sideInfoSize, type MpegVersion } from './frames.js';
 
 export const XING = 0x58696e67; // 'Xing'
 export const INFO = 0x496e666f; // 'Info'
@@ -60,7 +53,12 @@ const BODY = 4 + 4 + 4 + 4 + 100 + 36;
  */
 export function planXingFrame(format: XingFormat, preferredBitRate?: number): XingPlan {
   const { mpegVersion: v, sampleRate, channels } = format;
-  const mode = channels === 1 ? 3 : format.channelMode !== undefined && format.channelMode !== 3 ? format.channelMode : 1;
+  const mode =
+    channels === 1
+      ? 3
+      : format.channelMode !== undefined && format.channelMode !== 3
+        ? format.channelMode
+        : 1;
   const tagAt = 4 + sideInfoSize(v, channels);
   const need = tagAt + BODY;
   const base = formatWord(v, 3, sampleRate, mode);

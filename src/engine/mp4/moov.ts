@@ -40,8 +40,14 @@ export interface MoovLayout {
 const FRAME = 1024;
 const MATRIX = Buffer.concat([0x10000, 0, 0, 0, 0x10000, 0, 0, 0, 0x40000000].map(u32));
 // The QuickTime text media header and sample description, as ffmpeg and iTunes write them.
-const GMHD = Buffer.from('0000004c676d686400000018676d696e000000000040800080008000000000000000002c74657874000100000000000000000000000000000001000000000000000000000000000040000000', 'hex');
-const TEXT_ENTRY = Buffer.from('0000003b7465787400000000000000010000000100000000000000000000000000000000000000010000000000000000000d667461620001000100', 'hex');
+const GMHD = Buffer.from(
+  '0000004c676d686400000018676d696e000000000040800080008000000000000000002c74657874000100000000000000000000000000000001000000000000000000000000000040000000',
+  'hex',
+);
+const TEXT_ENTRY = Buffer.from(
+  '0000003b7465787400000000000000010000000100000000000000000000000000000000000000010000000000000000000d667461620001000100',
+  'hex',
+);
 const ENCD = Buffer.from('0000000c656e636400000100', 'hex');
 
 export function ftyp(brand: string): Buffer {
@@ -58,13 +64,38 @@ export function chapterSample(title: string): Buffer {
 const version = (...v: number[]) => (v.some((x) => x > 0xffffffff) ? 1 : 0);
 
 function hdlr(type: string, name: string): Buffer {
-  return fullBox('hdlr', 0, 0, u32(0), Buffer.from(type, 'latin1'), Buffer.alloc(12), Buffer.from(`${name}\0`, 'latin1'));
+  return fullBox(
+    'hdlr',
+    0,
+    0,
+    u32(0),
+    Buffer.from(type, 'latin1'),
+    Buffer.alloc(12),
+    Buffer.from(`${name}\0`, 'latin1'),
+  );
 }
 
 function tkhd(id: number, flags: number, duration: number, volume: number): Buffer {
   const v = version(duration);
   const t = v ? u64 : u32;
-  return fullBox('tkhd', v, flags, t(0), t(0), u32(id), u32(0), t(duration), Buffer.alloc(8), u16(0), u16(0), u16(volume), u16(0), MATRIX, u32(0), u32(0));
+  return fullBox(
+    'tkhd',
+    v,
+    flags,
+    t(0),
+    t(0),
+    u32(id),
+    u32(0),
+    t(duration),
+    Buffer.alloc(8),
+    u16(0),
+    u16(0),
+    u16(volume),
+    u16(0),
+    MATRIX,
+    u32(0),
+    u32(0),
+  );
 }
 
 function mdhd(timescale: number, duration: number): Buffer {
@@ -102,13 +133,25 @@ function stsz(sizes: ArrayLike<number>): Buffer {
 }
 
 function stco(offsets: number[], wide: boolean): Buffer {
-  return wide ? fullBox('co64', 0, 0, u32(offsets.length), ...offsets.map(u64)) : fullBox('stco', 0, 0, u32(offsets.length), ...offsets.map(u32));
+  return wide
+    ? fullBox('co64', 0, 0, u32(offsets.length), ...offsets.map(u64))
+    : fullBox('stco', 0, 0, u32(offsets.length), ...offsets.map(u32));
 }
 
 function audioTrak(l: MoovLayout, movieDuration: number, hasChapters: boolean): Buffer {
   const n = l.sizes.length;
   const media = (n - 1) * FRAME + l.lastDelta;
-  const stbl = box('stbl', fullBox('stsd', 0, 0, u32(1), l.sampleEntry), stts([[n - 1, FRAME], [1, l.lastDelta]]), stsc(l.chunkSamples), stsz(l.sizes), stco(l.chunkOffsets, l.wide));
+  const stbl = box(
+    'stbl',
+    fullBox('stsd', 0, 0, u32(1), l.sampleEntry),
+    stts([
+      [n - 1, FRAME],
+      [1, l.lastDelta],
+    ]),
+    stsc(l.chunkSamples),
+    stsz(l.sizes),
+    stco(l.chunkOffsets, l.wide),
+  );
   const minf = box('minf', fullBox('smhd', 0, 0, u32(0)), dinf(), stbl);
   return box(
     'trak',
@@ -129,7 +172,14 @@ function chapterTrak(l: MoovLayout, movieDuration: number): Buffer {
   const end = Math.round((l.presented / l.sampleRate) * 1000);
   const deltas = ms.map((m, i) => Math.max(1, (i + 1 < ms.length ? ms[i + 1] : end) - m));
   const total = deltas.reduce((a, b) => a + b, 0);
-  const stbl = box('stbl', fullBox('stsd', 0, 0, u32(1), TEXT_ENTRY), stts(deltas.map((d) => [1, d])), stsc(l.chapters.map(() => 1)), stsz(l.chapterSizes), stco(chapterOffsets(l), l.wide));
+  const stbl = box(
+    'stbl',
+    fullBox('stsd', 0, 0, u32(1), TEXT_ENTRY),
+    stts(deltas.map((d) => [1, d])),
+    stsc(l.chapters.map(() => 1)),
+    stsz(l.chapterSizes),
+    stco(chapterOffsets(l), l.wide),
+  );
   return box(
     'trak',
     tkhd(2, 2, movieDuration, 0),
@@ -148,13 +198,28 @@ function chpl(chapters: MoovChapter[]): Buffer {
 }
 
 function ilst(tags: Mp4Tags): Buffer {
-  const text = (name: string, v?: string) => (v?.trim() ? [box(name, box('data', u32(1), u32(0), Buffer.from(v.trim(), 'utf8')))] : []);
-  const cover = tags.cover ? [box('covr', box('data', u32(tags.cover.mime === 'image/png' ? 14 : 13), u32(0), tags.cover.data))] : [];
-  return box('ilst', ...text('\xa9nam', tags.title), ...text('\xa9ART', tags.artist), ...text('\xa9alb', tags.album), ...cover);
+  const text = (name: string, v?: string) =>
+    v?.trim() ? [box(name, box('data', u32(1), u32(0), Buffer.from(v.trim(), 'utf8')))] : [];
+  const cover = tags.cover
+    ? [box('covr', box('data', u32(tags.cover.mime === 'image/png' ? 14 : 13), u32(0), tags.cover.data))]
+    : [];
+  return box(
+    'ilst',
+    ...text('\xa9nam', tags.title),
+    ...text('\xa9ART', tags.artist),
+    ...text('\xa9alb', tags.album),
+    ...cover,
+  );
 }
 
 function udta(l: MoovLayout): Buffer {
-  const meta = fullBox('meta', 0, 0, fullBox('hdlr', 0, 0, u32(0), Buffer.from('mdirappl', 'latin1'), Buffer.alloc(9)), ilst(l.tags));
+  const meta = fullBox(
+    'meta',
+    0,
+    0,
+    fullBox('hdlr', 0, 0, u32(0), Buffer.from('mdirappl', 'latin1'), Buffer.alloc(9)),
+    ilst(l.tags),
+  );
   return box('udta', meta, ...(l.chapters.length > 0 ? [chpl(l.chapters)] : []));
 }
 
@@ -163,6 +228,26 @@ export function buildMoov(l: MoovLayout): Buffer {
   const hasChapters = l.chapters.length > 0;
   const v = version(movieDuration);
   const t = v ? u64 : u32;
-  const mvhd = fullBox('mvhd', v, 0, t(0), t(0), u32(l.sampleRate), t(movieDuration), u32(0x10000), u16(0x100), Buffer.alloc(10), MATRIX, Buffer.alloc(24), u32(hasChapters ? 3 : 2));
-  return box('moov', mvhd, audioTrak(l, movieDuration, hasChapters), ...(hasChapters ? [chapterTrak(l, movieDuration)] : []), udta(l));
+  const mvhd = fullBox(
+    'mvhd',
+    v,
+    0,
+    t(0),
+    t(0),
+    u32(l.sampleRate),
+    t(movieDuration),
+    u32(0x10000),
+    u16(0x100),
+    Buffer.alloc(10),
+    MATRIX,
+    Buffer.alloc(24),
+    u32(hasChapters ? 3 : 2),
+  );
+  return box(
+    'moov',
+    mvhd,
+    audioTrak(l, movieDuration, hasChapters),
+    ...(hasChapters ? [chapterTrak(l, movieDuration)] : []),
+    udta(l),
+  );
 }

@@ -12,7 +12,13 @@ describe('the MP4 AAC reader', () => {
   it("finds every packet, the encoder's priming and the audio's exact length", async () => {
     const file = await makeTone(path.join(dir, 'a.m4a'), { seconds: 1, sampleRate: 44100 });
     const a = readMp4Audio(file);
-    expect(a).toMatchObject({ objectType: 2, sampleRate: 44100, channels: 2, priming: 1024, audioSamples: 44100 });
+    expect(a).toMatchObject({
+      objectType: 2,
+      sampleRate: 44100,
+      channels: 2,
+      priming: 1024,
+      audioSamples: 44100,
+    });
     // 1024 priming + 44100 samples, in whole frames of 1024.
     expect(a.sizes.length).toBe(Math.ceil((1024 + 44100) / 1024));
     expect(a.offsets[1]).toBe(a.offsets[0] + a.sizes[0]);
@@ -22,7 +28,10 @@ describe('the MP4 AAC reader', () => {
   it('refuses what it cannot copy, saying why: not AAC, a fragmented MP4', async () => {
     const alac = await makeTone(path.join(dir, 'b.m4a'), { seconds: 0.5, codecArgs: ['-c:a', 'alac'] });
     expect(() => readMp4Audio(alac)).toThrow(new Mp4Error('not AAC'));
-    const frag = await makeTone(path.join(dir, 'c.m4a'), { seconds: 0.5, extraArgs: ['-movflags', 'frag_keyframe+empty_moov'] });
+    const frag = await makeTone(path.join(dir, 'c.m4a'), {
+      seconds: 0.5,
+      extraArgs: ['-movflags', 'frag_keyframe+empty_moov'],
+    });
     expect(() => readMp4Audio(frag)).toThrow(Mp4Error);
   });
 });

@@ -32,7 +32,7 @@ function readMoov(file: string): Buffer {
   try {
     const size = fstatSync(fd).size;
     const head = Buffer.alloc(16);
-    for (let at = 0; at + 8 <= size; ) {
+    for (let at = 0; at + 8 <= size;) {
       readFullSync(fd, head, 0, 16, at);
       let len = head.readUInt32BE(0);
       let hdr = 8;
@@ -75,11 +75,15 @@ function descriptor(b: Buffer, at: number): { tag: number; body: number; end: nu
 }
 
 /** AudioSpecificConfig from an esds box: object type, rate and channels. */
-function audioConfig(b: Buffer, esds: Box): { objectType: number; sampleRate: number; channels: number; frame: number } {
+function audioConfig(
+  b: Buffer,
+  esds: Box,
+): { objectType: number; sampleRate: number; channels: number; frame: number } {
   const es = descriptor(b, esds.start + 4);
   if (es.tag !== 3) throw new Mp4Error('unreadable AAC configuration');
   const flags = b[es.body + 2];
-  let at = es.body + 3 + (flags & 0x80 ? 2 : 0) + (flags & 0x20 ? 2 : 0) + (flags & 0x40 ? 1 + b[es.body + 3] : 0);
+  let at =
+    es.body + 3 + (flags & 0x80 ? 2 : 0) + (flags & 0x20 ? 2 : 0) + (flags & 0x40 ? 1 + b[es.body + 3] : 0);
   const dc = descriptor(b, at);
   if (dc.tag !== 4) throw new Mp4Error('unreadable AAC configuration');
   at = dc.body + 13;
@@ -108,7 +112,8 @@ function sampleOffsets(b: Buffer, stbl: Box, sizes: Uint32Array): Float64Array {
   if (!stsc || !co) throw new Mp4Error('no packet index');
   const wide = b.toString('latin1', co.start - 4, co.start) === 'co64';
   const chunks = b.readUInt32BE(co.start + 4);
-  const chunkAt = (c: number) => (wide ? Number(b.readBigUInt64BE(co.start + 8 + 8 * c)) : b.readUInt32BE(co.start + 8 + 4 * c));
+  const chunkAt = (c: number) =>
+    wide ? Number(b.readBigUInt64BE(co.start + 8 + 8 * c)) : b.readUInt32BE(co.start + 8 + 4 * c);
   const entries = b.readUInt32BE(stsc.start + 4);
   const offsets = new Float64Array(sizes.length);
   let s = 0;
@@ -136,13 +141,20 @@ function checkTiming(b: Buffer, stts: Box, count: number): void {
     const n = b.readUInt32BE(stts.start + 8 + 8 * e);
     const delta = b.readUInt32BE(stts.start + 12 + 8 * e);
     const isLast = seen + n === count;
-    if (delta !== FRAME && !(isLast && n === 1 && delta < FRAME)) throw new Mp4Error('packets of uneven length');
+    if (delta !== FRAME && !(isLast && n === 1 && delta < FRAME))
+      throw new Mp4Error('packets of uneven length');
     seen += n;
   }
 }
 
 /** Priming and length from the edit list (movie timescale converted to samples). */
-function edits(b: Buffer, moov: Box, trak: Box, rate: number, packets: number): { priming: number; audioSamples: number } {
+function edits(
+  b: Buffer,
+  moov: Box,
+  trak: Box,
+  rate: number,
+  packets: number,
+): { priming: number; audioSamples: number } {
   const whole = packets * FRAME;
   const elst = path(b, trak, 'edts', 'elst');
   const mvhd = child(b, moov, 'mvhd');
@@ -154,7 +166,8 @@ function edits(b: Buffer, moov: Box, trak: Box, rate: number, packets: number): 
   const duration = v === 1 ? Number(b.readBigUInt64BE(at)) : b.readUInt32BE(at);
   const mediaTime = v === 1 ? Number(b.readBigInt64BE(at + 8)) : b.readInt32BE(at + 4);
   const priming = Math.max(0, mediaTime);
-  const audioSamples = duration > 0 ? Math.min(whole - priming, Math.round((duration * rate) / movieScale)) : whole - priming;
+  const audioSamples =
+    duration > 0 ? Math.min(whole - priming, Math.round((duration * rate) / movieScale)) : whole - priming;
   return { priming, audioSamples };
 }
 
@@ -176,7 +189,8 @@ export function readMp4Audio(file: string): Mp4Audio {
   if (!esds) throw new Mp4Error('no AAC configuration');
   const config = audioConfig(moovBuf, esds);
   const timescale = moovBuf.readUInt32BE(mdhd.start + (moovBuf[mdhd.start] === 1 ? 20 : 12));
-  if (config.frame !== FRAME || timescale !== config.sampleRate) throw new Mp4Error('AAC framing other than 1024 samples at the stream rate');
+  if (config.frame !== FRAME || timescale !== config.sampleRate)
+    throw new Mp4Error('AAC framing other than 1024 samples at the stream rate');
   const sizes = sampleSizes(moovBuf, stsz);
   // A fragmented MP4 keeps its packets in moof boxes; ffmpeg decodes it, so it is re-encoded.
   if (sizes.length === 0) throw new Mp4Error('no packets in its index (a fragmented MP4?)');

@@ -84,7 +84,14 @@ function layout(parts: Mp4Part[], opts: Mp4WriteOptions, audioBase: number, wide
 }
 
 /** Copy one part's packets to `out` at `pos`, contiguous runs at a time; returns the new end. */
-async function copyPackets(part: Mp4Part, out: number, pos: number, buf: Buffer, signal: AbortSignal | undefined, progress: (n: number) => void): Promise<number> {
+async function copyPackets(
+  part: Mp4Part,
+  out: number,
+  pos: number,
+  buf: Buffer,
+  signal: AbortSignal | undefined,
+  progress: (n: number) => void,
+): Promise<number> {
   const { sizes, offsets } = part.audio;
   const fd = openSync(part.file, 'r');
   try {
@@ -96,7 +103,8 @@ async function copyPackets(part: Mp4Part, out: number, pos: number, buf: Buffer,
       while (i < sizes.length && offsets[i] === from + len && len + sizes[i] <= CHUNK) len += sizes[i++];
       if (len === 0) len = sizes[i++]; // a packet larger than the buffer
       const chunk = len <= buf.length ? buf : Buffer.allocUnsafe(len);
-      if (readFullSync(fd, chunk, 0, len, from) !== len) throw new Mp4Error(`${part.file}: ends inside its audio packets`);
+      if (readFullSync(fd, chunk, 0, len, from) !== len)
+        throw new Mp4Error(`${part.file}: ends inside its audio packets`);
       writeFullSync(out, chunk, 0, len, pos);
       pos += len;
       progress(len);
@@ -109,11 +117,16 @@ async function copyPackets(part: Mp4Part, out: number, pos: number, buf: Buffer,
 }
 
 /** Write the joined MP4 to `outFile` (created or truncated); the caller removes it on failure. */
-export async function writeMp4(parts: Mp4Part[], outFile: string, opts: Mp4WriteOptions): Promise<{ bytes: number; samples: number }> {
+export async function writeMp4(
+  parts: Mp4Part[],
+  outFile: string,
+  opts: Mp4WriteOptions,
+): Promise<{ bytes: number; samples: number }> {
   const head = ftyp(opts.brand);
   const payload = parts.reduce((n, p) => n + p.audio.sizes.reduce((a, b) => a + b, 0), 0);
   const probe = layout(parts, opts, 0, false);
-  const estimate = head.length + probe.moov.length * 2 + 16 + payload + probe.samples.reduce((n, s) => n + s.length, 0);
+  const estimate =
+    head.length + probe.moov.length * 2 + 16 + payload + probe.samples.reduce((n, s) => n + s.length, 0);
   const wide = estimate > 0xffffffff;
   const sized = layout(parts, opts, 0, wide);
   const mdatHead = wide ? 16 : 8;
@@ -137,7 +150,9 @@ export async function writeMp4(parts: Mp4Part[], outFile: string, opts: Mp4Write
     let done = 0;
     const buf = Buffer.allocUnsafe(CHUNK);
     for (const part of parts) {
-      pos = await copyPackets(part, out, pos, buf, opts.signal, (n) => opts.onProgress?.((done += n), payload));
+      pos = await copyPackets(part, out, pos, buf, opts.signal, (n) =>
+        opts.onProgress?.((done += n), payload),
+      );
     }
     const text = Buffer.concat(samples);
     writeFullSync(out, text, 0, text.length, pos);

@@ -1,9 +1,23 @@
 import { describe, expect, it } from 'vitest';
-import { AAC_CODEC, AAC_FRAME, AAC_PRIMING, AAC_ROLL, encodedFractions, planChunks, rangesOf, runsOf, timelineFormat } from './aac-chunks.js';
+import {
+  AAC_CODEC,
+  AAC_FRAME,
+  AAC_PRIMING,
+  AAC_ROLL,
+  encodedFractions,
+  planChunks,
+  rangesOf,
+  runsOf,
+  timelineFormat,
+} from './aac-chunks.js';
 
 describe('AAC timeline chunks', () => {
   it('finds the runs of encoded inputs between copied ones', () => {
-    expect(runsOf([true, true, false, true, false, false, true, true, true])).toEqual([[0, 1], [3], [6, 7, 8]]);
+    expect(runsOf([true, true, false, true, false, false, true, true, true])).toEqual([
+      [0, 1],
+      [3],
+      [6, 7, 8],
+    ]);
     expect(runsOf([false, false])).toEqual([]);
     expect(runsOf([true])).toEqual([[0]]);
   });
@@ -40,7 +54,16 @@ describe('AAC timeline chunks', () => {
     expect(planChunks(44100 * 30, 2)).toHaveLength(2);
     expect(planChunks(3 * AAC_FRAME, 8, AAC_CODEC, 1)).toHaveLength(3);
     const [only] = planChunks(500, 2);
-    expect(only).toMatchObject({ start: 0, end: 500, feedStart: 0, feedEnd: 500, firstPacket: 0, packets: 2, priming: AAC_PRIMING, last: true });
+    expect(only).toMatchObject({
+      start: 0,
+      end: 500,
+      feedStart: 0,
+      feedEnd: 500,
+      firstPacket: 0,
+      packets: 2,
+      priming: AAC_PRIMING,
+      last: true,
+    });
   });
 
   it('puts MP3 chunks on the frames of the output, whose first frame starts 1105 samples early', () => {
@@ -72,7 +95,7 @@ describe('AAC timeline chunks', () => {
     expect(rangesOf([100, 0, 200], 100, 101, 2)).toEqual([{ part: 2, from: 0, to: 2 }]);
   });
 
-  it('maps the chunks\' progress back to the inputs they hold', () => {
+  it("maps the chunks' progress back to the inputs they hold", () => {
     const chunks = planChunks(4 * AAC_FRAME, 2, AAC_CODEC, 1);
     const lengths = [AAC_FRAME, 2 * AAC_FRAME, AAC_FRAME];
     expect(encodedFractions(lengths, chunks, [0, 0])).toEqual([0, 0, 0]);
@@ -84,7 +107,9 @@ describe('AAC timeline chunks', () => {
 
   it('keeps the timeline in 16-bit unless an input is deeper or sound filters run', () => {
     const mp3 = { codec: 'mp3' };
-    expect(timelineFormat([mp3, { codec: 'flac', bitsPerSample: 16 }, { codec: 'vorbis' }], false)).toBe('s16le');
+    expect(timelineFormat([mp3, { codec: 'flac', bitsPerSample: 16 }, { codec: 'vorbis' }], false)).toBe(
+      's16le',
+    );
     expect(timelineFormat([mp3, { codec: 'flac', bitsPerSample: 24 }], false)).toBe('f32le');
     expect(timelineFormat([{ codec: 'pcm_s32le', bitsPerSample: 32 }], false)).toBe('f32le');
     expect(timelineFormat([mp3], true)).toBe('f32le');

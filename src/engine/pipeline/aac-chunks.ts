@@ -59,7 +59,12 @@ export function runsOf(flags: readonly boolean[]): number[][] {
  * frames do (whole frames after the first chunk's delay), each next chunk's pre-roll is rounded to
  * put its start on a frame of its own encode, and a chunk keeps the frames that cover its samples.
  */
-export function planChunks(total: number, count: number, codec: ChunkCodec = AAC_CODEC, minFrames = MIN_CHUNK_FRAMES): Chunk[] {
+export function planChunks(
+  total: number,
+  count: number,
+  codec: ChunkCodec = AAC_CODEC,
+  minFrames = MIN_CHUNK_FRAMES,
+): Chunk[] {
   const { frame: size, delay } = codec;
   const lead = delay % size; // a seam lies this many samples before a frame of the timeline
   const preroll = Math.ceil((codec.roll + delay) / size) * size - delay;
@@ -77,10 +82,14 @@ export function planChunks(total: number, count: number, codec: ChunkCodec = AAC
     while (back > start) back -= size; // the timeline's first samples: a shorter pre-roll, still on a frame
     const priming = k === 0 ? delay : 0;
     chunks.push({
-      start, end, feedStart: start - back, feedEnd: Math.min(total, end + codec.roll),
+      start,
+      end,
+      feedStart: start - back,
+      feedEnd: Math.min(total, end + codec.roll),
       firstPacket: k === 0 ? 0 : (back + delay) / size,
       packets: Math.ceil((end - start + priming) / size),
-      priming, last,
+      priming,
+      last,
     });
   }
   return chunks;
@@ -94,7 +103,12 @@ export interface ByteRange {
 }
 
 /** The byte ranges of consecutive part files (of `lengths` samples each) that hold samples [from, to). */
-export function rangesOf(lengths: readonly number[], from: number, to: number, bytesPerSample: number): ByteRange[] {
+export function rangesOf(
+  lengths: readonly number[],
+  from: number,
+  to: number,
+  bytesPerSample: number,
+): ByteRange[] {
   const out: ByteRange[] = [];
   let at = 0;
   lengths.forEach((n, part) => {
@@ -110,7 +124,11 @@ export function rangesOf(lengths: readonly number[], from: number, to: number, b
  * Per input (of `lengths` samples, laid end to end), the fraction encoded so far, given how many
  * samples of each chunk's own range its encoder has passed.
  */
-export function encodedFractions(lengths: readonly number[], chunks: readonly Chunk[], done: readonly number[]): number[] {
+export function encodedFractions(
+  lengths: readonly number[],
+  chunks: readonly Chunk[],
+  done: readonly number[],
+): number[] {
   let at = 0;
   return lengths.map((n) => {
     const from = at;
@@ -130,7 +148,10 @@ export function encodedFractions(lengths: readonly number[], chunks: readonly Ch
  * decode's rounding ~96 dB down, far under the AAC encoder's own noise, at half the disk of
  * float; deeper inputs, and decodes through sound filters (a gain may pass full scale), keep float.
  */
-export function timelineFormat(inputs: readonly { codec: string; bitsPerSample?: number }[], filtered: boolean): PcmFormat {
+export function timelineFormat(
+  inputs: readonly { codec: string; bitsPerSample?: number }[],
+  filtered: boolean,
+): PcmFormat {
   const deep = inputs.some((p) => isLosslessCodec(p.codec) && (p.bitsPerSample ?? 16) > 16);
   return deep || filtered ? 'f32le' : 's16le';
 }

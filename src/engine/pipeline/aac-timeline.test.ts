@@ -3,7 +3,14 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempDir, tools as fixtureTools } from '../../../test/support/audio-fixtures.js';
 import { isRunning } from '../../../test/support/processes.js';
-import { cancelledEncode, decodeLeft, seamSplit, sineParts, timelineContext, windowErrors } from '../../../test/support/sine-timeline.js';
+import {
+  cancelledEncode,
+  decodeLeft,
+  seamSplit,
+  sineParts,
+  timelineContext,
+  windowErrors,
+} from '../../../test/support/sine-timeline.js';
 import { AbortError } from '../errors.js';
 import type { PcmTarget } from '../ffmpeg/transcode.js';
 import { readMp4Audio } from '../mp4/read.js';
@@ -55,7 +62,10 @@ describe('parallel AAC encode of a PCM timeline', () => {
   }, 60_000);
 
   it('feeds a chunk the byte ranges of the parts it spans, by their names in the scratch folder', () => {
-    const parts = [100_000, 100_000, 150_000].map((samples, i) => ({ file: path.join(dir, `${i}.pcm`), samples }));
+    const parts = [100_000, 100_000, 150_000].map((samples, i) => ({
+      file: path.join(dir, `${i}.pcm`),
+      samples,
+    }));
     const [first, second] = planChunks(350_000, 2, AAC_CODEC, 1);
     // The seam falls inside the middle part: both chunks read some of it.
     expect([first.feedEnd, second.feedStart].every((s) => s > 100_000 && s < 200_000)).toBe(true);
@@ -63,11 +73,15 @@ describe('parallel AAC encode of a PCM timeline', () => {
       url: `concat:subfile,,start,0,end,400000,,:0.pcm|subfile,,start,0,end,${(first.feedEnd - 100_000) * 4},,:1.pcm`,
       cwd: dir,
     });
-    expect(feedOf(parts, second, PCM).url).toBe(`concat:subfile,,start,${(second.feedStart - 100_000) * 4},end,400000,,:1.pcm|subfile,,start,0,end,600000,,:2.pcm`);
+    expect(feedOf(parts, second, PCM).url).toBe(
+      `concat:subfile,,start,${(second.feedStart - 100_000) * 4},end,400000,,:1.pcm|subfile,,start,0,end,600000,,:2.pcm`,
+    );
   });
 
   it('stops every encoder when cancelled and says so', async () => {
-    const { err, pids } = await cancelledEncode(dir, tools, 'm4a', (ctx, parts) => encodeAacTimeline(ctx, [parts], PCM));
+    const { err, pids } = await cancelledEncode(dir, tools, 'm4a', (ctx, parts) =>
+      encodeAacTimeline(ctx, [parts], PCM),
+    );
     expect(err).toBeInstanceOf(AbortError);
     expect(pids.length).toBeGreaterThan(0);
     expect(pids.filter(isRunning)).toEqual([]);

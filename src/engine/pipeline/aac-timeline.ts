@@ -7,15 +7,24 @@ import { transcodeToAac, type PcmTarget } from '../ffmpeg/transcode.js';
 import { Mp4Error, readMp4Audio, type Mp4Audio } from '../mp4/read.js';
 import type { Mp4Part } from '../mp4/write.js';
 import { AAC_CODEC, AAC_PRIMING, type Chunk } from './aac-chunks.js';
-import { chunkFailure, chunkTranscodeJob, encodeTimelines, type ChunkJob, type PcmPart, type TimelineContext } from './timeline-encode.js';
+import {
+  chunkFailure,
+  chunkTranscodeJob,
+  encodeTimelines,
+  type ChunkJob,
+  type PcmPart,
+  type TimelineContext,
+} from './timeline-encode.js';
 
 export { feedOf, type PcmPart, type TimelineContext } from './timeline-encode.js';
 
 /** The packets of one chunk's encode that decode to the chunk's own samples (the last chunk: to the end). */
 export function keptPackets(audio: Mp4Audio, chunk: Chunk): Mp4Audio {
-  if (audio.priming !== AAC_PRIMING) throw new Error(`internal: the AAC encoder primed ${audio.priming} samples, not ${AAC_PRIMING}`);
+  if (audio.priming !== AAC_PRIMING)
+    throw new Error(`internal: the AAC encoder primed ${audio.priming} samples, not ${AAC_PRIMING}`);
   const count = chunk.last ? audio.sizes.length - chunk.firstPacket : chunk.packets;
-  if (count < 1 || chunk.firstPacket + count > audio.sizes.length) throw new Error('internal: an AAC chunk encode is shorter than its feed');
+  if (count < 1 || chunk.firstPacket + count > audio.sizes.length)
+    throw new Error('internal: an AAC chunk encode is shorter than its feed');
   const end = chunk.firstPacket + count;
   return {
     ...audio,
@@ -26,13 +35,19 @@ export function keptPackets(audio: Mp4Audio, chunk: Chunk): Mp4Audio {
   };
 }
 
-async function encodeChunk(ctx: TimelineContext, job: ChunkJob, pcm: PcmTarget, first: string): Promise<Mp4Part> {
+async function encodeChunk(
+  ctx: TimelineContext,
+  job: ChunkJob,
+  pcm: PcmTarget,
+  first: string,
+): Promise<Mp4Part> {
   const file = path.join(await ctx.scratch(), `aac-${job.timeline}-${job.index}.m4a`);
   await transcodeToAac(chunkTranscodeJob(ctx, job, pcm, first, file)).catch(chunkFailure(job, 'AAC'));
   try {
     return { file, audio: keptPackets(readMp4Audio(file), job.chunk) };
   } catch (err) {
-    if (err instanceof Mp4Error) throw new Error(`an AAC chunk encode is unreadable (${err.message})`, { cause: err });
+    if (err instanceof Mp4Error)
+      throw new Error(`an AAC chunk encode is unreadable (${err.message})`, { cause: err });
     throw err;
   }
 }
@@ -47,5 +62,12 @@ export function encodeAacTimeline(
   pcm: PcmTarget,
   onProgress?: (timeline: number, fractions: number[]) => void,
 ): Promise<Mp4Part[][]> {
-  return encodeTimelines(ctx, timelines, pcm, AAC_CODEC, (job) => encodeChunk(ctx, job, pcm, timelines[job.timeline][0].file), onProgress);
+  return encodeTimelines(
+    ctx,
+    timelines,
+    pcm,
+    AAC_CODEC,
+    (job) => encodeChunk(ctx, job, pcm, timelines[job.timeline][0].file),
+    onProgress,
+  );
 }

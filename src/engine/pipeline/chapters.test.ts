@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { chapterTitles, chaptersFromStarts, fileTitle, vorbisChapterComments, vorbisTime } from './chapters.js';
+import {
+  chapterTitles,
+  chaptersFromStarts,
+  fileTitle,
+  vorbisChapterComments,
+  vorbisTime,
+} from './chapters.js';
 
 describe('chapters', () => {
   it('are titled by the tags when every input has a distinct one, else by file names', () => {
@@ -20,7 +26,7 @@ describe('chapters', () => {
     ]);
   });
 
-  it('group consecutive inputs evenly above the format\'s limit, each group starting at its first input', () => {
+  it("group consecutive inputs evenly above the format's limit, each group starting at its first input", () => {
     const n = 300;
     const starts = Array.from({ length: n }, (_, i) => i * 2);
     const titles = starts.map((_, i) => `t${i}`);

@@ -36,7 +36,11 @@ export function fileTitle(name: string): string {
  * else each input's file name without its extension. A forced 'tags' falls back to the file
  * name for an input with no title.
  */
-export function chapterTitles(names: string[], titles: (string | undefined)[], source?: ChapterTitleSource): string[] {
+export function chapterTitles(
+  names: string[],
+  titles: (string | undefined)[],
+  source?: ChapterTitleSource,
+): string[] {
   const tags = titles.map((t) => t?.trim() ?? '');
   const usable = tags.every((t) => t !== '') && new Set(tags).size === tags.length;
   const useTags = source === 'tags' || (source === undefined && usable);
@@ -48,7 +52,12 @@ export function chapterTitles(names: string[], titles: (string | undefined)[], s
  * the last at `total`. Above `limit` inputs, consecutive inputs are grouped evenly into `limit`
  * chapters, each starting at its first input and titled by it.
  */
-export function chaptersFromStarts(titles: string[], starts: number[], total: number, limit: number): Chapter[] {
+export function chaptersFromStarts(
+  titles: string[],
+  starts: number[],
+  total: number,
+  limit: number,
+): Chapter[] {
   const n = starts.length;
   const per = Math.ceil(n / Math.max(1, limit));
   const firsts: number[] = [];

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { constantPowerGains, fitCrossfade, inputStarts, planCrossfades, shortenedMessage } from './crossfade.js';
+import {
+  constantPowerGains,
+  fitCrossfade,
+  inputStarts,
+  planCrossfades,
+  shortenedMessage,
+} from './crossfade.js';
 
 describe('crossfade arithmetic', () => {
   it('keeps the summed power constant through the fade, -3 dB each at the midpoint', () => {

@@ -35,7 +35,8 @@ export function fitCrossfade(requested: number, a: number, b: number): FadeFit {
  */
 export function planCrossfades(requested: number, durations: readonly number[]): FadeFit[] {
   const fades: FadeFit[] = [];
-  for (let i = 0; i + 1 < durations.length; i++) fades.push(fitCrossfade(requested, durations[i], durations[i + 1]));
+  for (let i = 0; i + 1 < durations.length; i++)
+    fades.push(fitCrossfade(requested, durations[i], durations[i + 1]));
   return fades;
 }
 
@@ -49,7 +50,11 @@ export function shortenedMessage(first: string, second: string, requested: numbe
  * between neighbours, minus the overlap of each fade before it (an input's audio starts where its
  * fade in begins).
  */
-export function inputStarts(durations: readonly number[], gap: number, fades: readonly FadeFit[] = []): number[] {
+export function inputStarts(
+  durations: readonly number[],
+  gap: number,
+  fades: readonly FadeFit[] = [],
+): number[] {
   const starts: number[] = [];
   let t = 0;
   for (let i = 0; i < durations.length; i++) {

@@ -1,13 +1,27 @@
 import { describe, expect, it } from 'vitest';
 import { constantPowerGains } from './crossfade.js';
-import { DECODER_DELAY, decodedLength, decodeSpan, ENCODE_DECODE_DELAY, mixSpan, placeInputs, planSplice, regionCodec, spliceGain, type Segment, type SpliceInput } from './fade-splice.js';
+import {
+  DECODER_DELAY,
+  decodedLength,
+  decodeSpan,
+  ENCODE_DECODE_DELAY,
+  mixSpan,
+  placeInputs,
+  planSplice,
+  regionCodec,
+  spliceGain,
+  type Segment,
+  type SpliceInput,
+} from './fade-splice.js';
 
 const SPF = 1152;
 const lame = (frames: number, padding = 1000): SpliceInput => ({ frames, delay: 576, padding });
 
 /** Output frames each segment fills, in order, as [from, to) of the output. */
 function outputFrames(segments: Segment[], shifts: number[]): Array<[number, number]> {
-  return segments.map((s) => (s.kind === 'copy' ? [s.from + shifts[s.input], s.to + shifts[s.input]] : [s.from, s.to]));
+  return segments.map((s) =>
+    s.kind === 'copy' ? [s.from + shifts[s.input], s.to + shifts[s.input]] : [s.from, s.to],
+  );
 }
 
 describe('placing copied MP3s for crossfades', () => {
@@ -15,7 +29,11 @@ describe('placing copied MP3s for crossfades', () => {
     const inputs = [lame(200), lame(300, 700), lame(150)];
     const fades = [44100, 22050];
     const { placements, fades: placed } = placeInputs(inputs, fades, SPF);
-    expect(placements[0]).toEqual({ start: 576 + DECODER_DELAY, end: 576 + DECODER_DELAY + decodedLength(inputs[0], SPF), shift: 0 });
+    expect(placements[0]).toEqual({
+      start: 576 + DECODER_DELAY,
+      end: 576 + DECODER_DELAY + decodedLength(inputs[0], SPF),
+      shift: 0,
+    });
     for (let i = 1; i < 3; i++) {
       const p = placements[i];
       expect(Math.abs(placed[i - 1] - fades[i - 1])).toBeLessThanOrEqual(SPF / 2);
@@ -74,7 +92,10 @@ describe('splicing crossfades into copied frames', () => {
     const plan = planSplice(inputs, [half, half], SPF);
     expect(plan.segments.map((s) => s.kind)).toEqual(['copy', 'region', 'copy']);
     expect(plan.segments.some((s) => s.kind === 'copy' && s.input === 1)).toBe(false);
-    const spans = outputFrames(plan.segments, plan.placements.map((p) => p.shift));
+    const spans = outputFrames(
+      plan.segments,
+      plan.placements.map((p) => p.shift),
+    );
     expect(spans[1][0]).toBe(spans[0][1]);
     expect(spans[2][0]).toBe(spans[1][1]);
   });
@@ -116,7 +137,16 @@ describe('the re-encoded region', () => {
     expect(spliceGain(placements, fades, 1, 7)).toBeCloseTo(constantPowerGains(1.5 / 4).in, 12);
     expect(spliceGain(placements, fades, 0, 10)).toBe(0);
     const ones = (n: number) => new Float32Array(n).fill(1);
-    const mixed = mixSpan({ from: 4, to: 12 }, 1, [{ input: 0, rawStart: 0, samples: ones(10) }, { input: 1, rawStart: 6, samples: ones(14) }], placements, fades);
+    const mixed = mixSpan(
+      { from: 4, to: 12 },
+      1,
+      [
+        { input: 0, rawStart: 0, samples: ones(10) },
+        { input: 1, rawStart: 6, samples: ones(14) },
+      ],
+      placements,
+      fades,
+    );
     expect(mixed[0]).toBe(1);
     for (let r = 6; r < 10; r++) {
       const g = constantPowerGains((r - 6 + 0.5) / 4);

@@ -52,7 +52,11 @@ export function decodedLength(input: SpliceInput, spf: number): number {
  * shift whose start is nearest to the previous end less the fade, but never overlapping more than
  * half of either neighbour (`fades` are already fitted so).
  */
-export function placeInputs(inputs: readonly SpliceInput[], fades: readonly number[], spf: number): { placements: Placement[]; fades: number[] } {
+export function placeInputs(
+  inputs: readonly SpliceInput[],
+  fades: readonly number[],
+  spf: number,
+): { placements: Placement[]; fades: number[] } {
   const first = inputs[0].delay + DECODER_DELAY;
   const placements: Placement[] = [{ start: first, end: first + decodedLength(inputs[0], spf), shift: 0 }];
   const placed: number[] = [];
@@ -95,7 +99,12 @@ function mergeOverlapping(regions: Region[]): Region[] {
  * left with none (shorter than its fades and margins) goes whole into the region around it.
  * Returns whether anything moved.
  */
-function fitToInputs(regions: Region[], inputs: readonly SpliceInput[], placements: readonly Placement[], total: number): boolean {
+function fitToInputs(
+  regions: Region[],
+  inputs: readonly SpliceInput[],
+  placements: readonly Placement[],
+  total: number,
+): boolean {
   let changed = false;
   for (let i = 0; i < inputs.length; i++) {
     const before = i > 0 ? regions.find((r) => r.last === i - 1) : undefined;
@@ -121,7 +130,12 @@ function fitToInputs(regions: Region[], inputs: readonly SpliceInput[], placemen
  * region spans its fade plus `margin` frames each side, so no copied frame carries audio the fade
  * changes (a frame's data reaches into its neighbours through the filterbank's overlap).
  */
-export function planSplice(inputs: readonly SpliceInput[], fades: readonly number[], spf: number, margin = 2): SplicePlan {
+export function planSplice(
+  inputs: readonly SpliceInput[],
+  fades: readonly number[],
+  spf: number,
+  margin = 2,
+): SplicePlan {
   const { placements, fades: placed } = placeInputs(inputs, fades, spf);
   const n = inputs.length;
   const last = placements[n - 1];
@@ -143,7 +157,13 @@ export function planSplice(inputs: readonly SpliceInput[], fades: readonly numbe
     if (i === 0 || before) {
       const lo = before ? before.to : 0;
       const hi = after ? after.from : totalFrames;
-      if (hi > lo) segments.push({ kind: 'copy', input: i, from: lo - placements[i].shift, to: hi - placements[i].shift });
+      if (hi > lo)
+        segments.push({
+          kind: 'copy',
+          input: i,
+          from: lo - placements[i].shift,
+          to: hi - placements[i].shift,
+        });
     }
     if (after) segments.push({ kind: 'region', from: after.from, to: after.to });
   }
@@ -164,8 +184,17 @@ export interface RegionCodec {
  * placed so that its encoded frame `preroll + k` plays exactly where output frame `from + k` does
  * (the encode's first frame plays its input ENCODE_DECODE_DELAY samples late).
  */
-export function regionCodec(region: { from: number; to: number }, spf: number, preroll = 4, tail = 2): RegionCodec {
-  return { from: (region.from - preroll) * spf + ENCODE_DECODE_DELAY, to: (region.to + tail) * spf + ENCODE_DECODE_DELAY, skip: preroll };
+export function regionCodec(
+  region: { from: number; to: number },
+  spf: number,
+  preroll = 4,
+  tail = 2,
+): RegionCodec {
+  return {
+    from: (region.from - preroll) * spf + ENCODE_DECODE_DELAY,
+    to: (region.to + tail) * spf + ENCODE_DECODE_DELAY,
+    skip: preroll,
+  };
 }
 
 export interface DecodeSpan {
@@ -181,7 +210,13 @@ export interface DecodeSpan {
  * of that span, led by `lead` frames whose output is thrown away (their reservoir bytes lie before
  * the cut); undefined when the input plays nowhere in the span.
  */
-export function decodeSpan(p: Placement, frames: number, span: { from: number; to: number }, spf: number, lead = 4): DecodeSpan | undefined {
+export function decodeSpan(
+  p: Placement,
+  frames: number,
+  span: { from: number; to: number },
+  spf: number,
+  lead = 4,
+): DecodeSpan | undefined {
   const a = Math.max(span.from, p.start);
   const b = Math.min(span.to, p.end);
   if (a >= b) return undefined;
@@ -203,17 +238,30 @@ export interface DecodedPiece {
  * Input i's gain at raw position r: the constant-power curve of its fade in or out (the same
  * sample for sample as the full-decode mix, see pcm-mix.ts), 1 between them, 0 where it is silent.
  */
-export function spliceGain(placements: readonly Placement[], fades: readonly number[], i: number, r: number): number {
+export function spliceGain(
+  placements: readonly Placement[],
+  fades: readonly number[],
+  i: number,
+  r: number,
+): number {
   const p = placements[i];
   if (r < p.start || r >= p.end) return 0;
-  if (i > 0 && fades[i - 1] > 0 && r < p.start + fades[i - 1]) return constantPowerGains((r - p.start + 0.5) / fades[i - 1]).in;
+  if (i > 0 && fades[i - 1] > 0 && r < p.start + fades[i - 1])
+    return constantPowerGains((r - p.start + 0.5) / fades[i - 1]).in;
   const next = placements[i + 1];
-  if (next && fades[i] > 0 && r >= next.start) return constantPowerGains((r - next.start + 0.5) / fades[i]).out;
+  if (next && fades[i] > 0 && r >= next.start)
+    return constantPowerGains((r - next.start + 0.5) / fades[i]).out;
   return 1;
 }
 
 /** The mixed audio over raw [span.from, span.to): each decoded piece at its place, times its gain. */
-export function mixSpan(span: { from: number; to: number }, channels: number, pieces: readonly DecodedPiece[], placements: readonly Placement[], fades: readonly number[]): Float32Array {
+export function mixSpan(
+  span: { from: number; to: number },
+  channels: number,
+  pieces: readonly DecodedPiece[],
+  placements: readonly Placement[],
+  fades: readonly number[],
+): Float32Array {
   const out = new Float32Array((span.to - span.from) * channels);
   for (const piece of pieces) {
     const frames = piece.samples.length / channels;

@@ -6,10 +6,16 @@ const plain = { mp3Steps: false, lossyEncode: false };
 const encoded = { mp3Steps: false, lossyEncode: true };
 const mp3 = { mp3Steps: true, lossyEncode: false };
 
-describe('choosing each input\'s gain', () => {
+describe("choosing each input's gain", () => {
   it('brings a quiet and a loud input to the target when their peaks allow', () => {
-    expect(chooseGain({ integratedLufs: -32, truePeakDb: -30 }, -16, plain)).toEqual({ gainDb: 16, limited: false });
-    expect(chooseGain({ integratedLufs: -9, truePeakDb: -8 }, -16, plain)).toEqual({ gainDb: -7, limited: false });
+    expect(chooseGain({ integratedLufs: -32, truePeakDb: -30 }, -16, plain)).toEqual({
+      gainDb: 16,
+      limited: false,
+    });
+    expect(chooseGain({ integratedLufs: -9, truePeakDb: -8 }, -16, plain)).toEqual({
+      gainDb: -7,
+      limited: false,
+    });
   });
 
   it('lowers the gain rather than let the true peak pass -1 dBTP, and says it was limited', () => {
@@ -19,7 +25,10 @@ describe('choosing each input\'s gain', () => {
 
   it('leaves more headroom for inputs that a lossy encoder will see', () => {
     expect(peakLimit(-4, true)).toBe(2.5);
-    expect(chooseGain({ integratedLufs: -24, truePeakDb: -4 }, -16, encoded)).toEqual({ gainDb: 2.5, limited: true });
+    expect(chooseGain({ integratedLufs: -24, truePeakDb: -4 }, -16, encoded)).toEqual({
+      gainDb: 2.5,
+      limited: true,
+    });
   });
 
   it('moves a copied MP3 by the nearest whole 1.5 dB step', () => {
@@ -38,8 +47,15 @@ describe('choosing each input\'s gain', () => {
   });
 
   it('leaves digital silence alone', () => {
-    expect(chooseGain({ integratedLufs: null, truePeakDb: null }, -16, mp3)).toEqual({ gainDb: 0, steps: 0, limited: false });
-    expect(chooseGain({ integratedLufs: null, truePeakDb: null }, -16, plain)).toEqual({ gainDb: 0, limited: false });
+    expect(chooseGain({ integratedLufs: null, truePeakDb: null }, -16, mp3)).toEqual({
+      gainDb: 0,
+      steps: 0,
+      limited: false,
+    });
+    expect(chooseGain({ integratedLufs: null, truePeakDb: null }, -16, plain)).toEqual({
+      gainDb: 0,
+      limited: false,
+    });
   });
 
   it('says how far short of the target a limited input stays', () => {

@@ -40,7 +40,8 @@ export function peakLimit(truePeakDb: number | null, lossyEncode: boolean): numb
 
 /** Gain for one input; digital silence (no gated loudness) is left alone. */
 export function chooseGain(m: LoudnessInput, targetLufs: number, rules: GainRules): GainChoice {
-  if (m.integratedLufs === null) return rules.mp3Steps ? { gainDb: 0, steps: 0, limited: false } : { gainDb: 0, limited: false };
+  if (m.integratedLufs === null)
+    return rules.mp3Steps ? { gainDb: 0, steps: 0, limited: false } : { gainDb: 0, limited: false };
   const wanted = targetLufs - m.integratedLufs;
   const limit = peakLimit(m.truePeakDb, rules.lossyEncode);
   if (!rules.mp3Steps) {
@@ -58,7 +59,12 @@ function round2(x: number): number {
 }
 
 /** The line a person reads when the ceiling held an input back. */
-export function limitedMessage(name: string, choice: GainChoice, targetLufs: number, measured: number): string {
+export function limitedMessage(
+  name: string,
+  choice: GainChoice,
+  targetLufs: number,
+  measured: number,
+): string {
   const short = targetLufs - measured - choice.gainDb;
   return `${name}: gain limited to ${choice.gainDb.toFixed(1)} dB (${short.toFixed(1)} dB short of ${targetLufs} LUFS) to keep peaks under ${TRUE_PEAK_CEILING_DB} dBTP`;
 }

@@ -18,7 +18,12 @@ function slowRunner(): { runner: Runner; peak: () => number; asked: RunRequest[]
     inFlight--;
     const lufs = /(-\d+)\.wav/.exec(req.args.join(' '))![1];
     req.onProgress?.({ outTimeSeconds: 3, end: true });
-    return { code: 0, signal: null, stdout: '', stderrTail: `Summary:\n  I:   ${lufs}.0 LUFS\n  True peak:\n    Peak:  -3.0 dBFS\n` };
+    return {
+      code: 0,
+      signal: null,
+      stdout: '',
+      stderrTail: `Summary:\n  I:   ${lufs}.0 LUFS\n  True peak:\n    Peak:  -3.0 dBFS\n`,
+    };
   };
   return { runner, peak: () => most, asked };
 }
@@ -28,7 +33,12 @@ describe('measuring the inputs', () => {
     const inputs = ['/a/-30.wav', '/a/-20.wav', '/a/-10.wav', '/a/-12.wav', '/a/-18.wav'];
     const { runner, peak, asked } = slowRunner();
     const progress: string[] = [];
-    const got = await measureAll(inputs, [0, 2, 3, 4], { tools, runner, concurrency: 2, onProgress: (i, f) => progress.push(`${i}:${f}`) });
+    const got = await measureAll(inputs, [0, 2, 3, 4], {
+      tools,
+      runner,
+      concurrency: 2,
+      onProgress: (i, f) => progress.push(`${i}:${f}`),
+    });
     expect(peak()).toBe(2);
     expect(asked).toHaveLength(4);
     expect([...got.keys()].sort()).toEqual([0, 2, 3, 4]);

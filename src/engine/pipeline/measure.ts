@@ -19,7 +19,11 @@ export interface MeasureAllOptions {
   onFailure?: () => void;
 }
 
-export async function measureAll(inputs: readonly string[], which: readonly number[], opts: MeasureAllOptions): Promise<Map<number, Measurement>> {
+export async function measureAll(
+  inputs: readonly string[],
+  which: readonly number[],
+  opts: MeasureAllOptions,
+): Promise<Map<number, Measurement>> {
   return runPool(
     which,
     opts.concurrency,

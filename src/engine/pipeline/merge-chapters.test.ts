@@ -41,15 +41,25 @@ describe('chapters land where each input starts', () => {
       if (format === 'wav') return; // WAV carries no chapters; the report still says where inputs start
       const probed = await ffprobeChapters(out);
       expect(probed.map((c) => c.title)).toEqual(report.chapters.map((c) => c.title));
-      probed.forEach((c, i) => expect(Math.abs(c.start - report.chapters[i].start)).toBeLessThanOrEqual(0.0011));
+      probed.forEach((c, i) =>
+        expect(Math.abs(c.start - report.chapters[i].start)).toBeLessThanOrEqual(0.0011),
+      );
       const mm = await parseFile(out, { includeChapters: true });
       if (format === 'mp3' || format === 'm4b') {
         const chapters = mm.format.chapters ?? [];
         expect(chapters.map((c) => c.title)).toEqual(report.chapters.map((c) => c.title));
         // music-metadata gives MP4 starts in its timescale, ID3 ones in seconds.
-        chapters.forEach((c, i) => expect(Math.abs((c.timeScale ? c.start / c.timeScale : c.start) - report.chapters[i].start)).toBeLessThanOrEqual(0.0011));
+        chapters.forEach((c, i) =>
+          expect(
+            Math.abs((c.timeScale ? c.start / c.timeScale : c.start) - report.chapters[i].start),
+          ).toBeLessThanOrEqual(0.0011),
+        );
       } else {
-        const comments = new Map(Object.values(mm.native).flat().map((t) => [t.id.toUpperCase(), String(t.value)]));
+        const comments = new Map(
+          Object.values(mm.native)
+            .flat()
+            .map((t) => [t.id.toUpperCase(), String(t.value)]),
+        );
         report.chapters.forEach((c, i) => {
           const key = `CHAPTER${String(i + 1).padStart(3, '0')}`;
           expect(comments.get(key)).toBe(vorbisTime(c.start));
@@ -60,9 +70,11 @@ describe('chapters land where each input starts', () => {
     120_000,
   );
 
-  it('groups 300 MP3 inputs two to a chapter (a CTOC holds at most 255), each within 5 ms of its first input\'s real start', async () => {
+  it("groups 300 MP3 inputs two to a chapter (a CTOC holds at most 255), each within 5 ms of its first input's real start", async () => {
     const one = await makeOnsetInput(path.join(dir, 'short.mp3'), ONSET_KINDS[0], 0.4, 500);
-    const many = Array.from({ length: 300 }, (_, i) => path.join(dir, `short-${String(i).padStart(3, '0')}.mp3`));
+    const many = Array.from({ length: 300 }, (_, i) =>
+      path.join(dir, `short-${String(i).padStart(3, '0')}.mp3`),
+    );
     for (const f of many) await copyFile(one, f);
     const out = path.join(dir, 'three-hundred.mp3');
     const report = await mergeFiles(many, out, { tools });

@@ -6,7 +6,12 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fullDecodeCrossfade, likeness } from '../../../test/support/crossfade-reference.js';
-import { decodeErrors, makeTone, tempDir, tools as fixtureTools } from '../../../test/support/audio-fixtures.js';
+import {
+  decodeErrors,
+  makeTone,
+  tempDir,
+  tools as fixtureTools,
+} from '../../../test/support/audio-fixtures.js';
 import { toneAtLoudness } from '../../../test/support/loudness-fixtures.js';
 import { decodeFloat, rmsDb } from '../../../test/support/pcm-measure.js';
 import { AbortError } from '../errors.js';
@@ -30,7 +35,8 @@ const stereo = { version: 1, sampleRate: RATE, channels: 2 } as const;
 /** Per output frame (its Info frame left out): the input whose frame it is byte for byte, or -1. */
 async function copiedFrom(out: string, inputs: string[]): Promise<number[]> {
   const owner = new Map<string, number>();
-  for (const [i, f] of inputs.entries()) for (const frame of splitFrames(await readFile(f), stereo)) owner.set(frame.toString('base64'), i);
+  for (const [i, f] of inputs.entries())
+    for (const frame of splitFrames(await readFile(f), stereo)) owner.set(frame.toString('base64'), i);
   return splitFrames(await readFile(out), stereo).map((frame) => owner.get(frame.toString('base64')) ?? -1);
 }
 
@@ -48,7 +54,11 @@ describe('crossfades of copied MP3s', () => {
     ];
     const out = p('faded.mp3');
     const seen: number[] = [];
-    const report = await mergeFiles(inputs, out, { tools, crossfade: 1, onProgress: (pct) => seen.push(pct) });
+    const report = await mergeFiles(inputs, out, {
+      tools,
+      crossfade: 1,
+      onProgress: (pct) => seen.push(pct),
+    });
     expect(await decodeErrors(out)).toBe('');
     expect(Math.abs(report.durationSeconds - 10)).toBeLessThan(0.05);
     // The fades' encodes move the bar before the join does; it never goes back.
@@ -77,7 +87,10 @@ describe('crossfades of copied MP3s', () => {
     expect(owners.filter((o) => o < 0).length).toBeLessThan(2 * ((1.25 * RATE) / SPF));
 
     // The fades and what follows them sound as the slow way makes them, to the sample.
-    const ref = await fullDecodeCrossfade(inputs, report.chapters.map((c) => c.start));
+    const ref = await fullDecodeCrossfade(
+      inputs,
+      report.chapters.map((c) => c.start),
+    );
     for (const f of fades) {
       const like = likeness(pcm, ref.pcm, Math.round((f.from - 0.1) * RATE), Math.round((f.to + 0.2) * RATE));
       expect(like.lag).toBe(0);
@@ -88,7 +101,23 @@ describe('crossfades of copied MP3s', () => {
 
   it('keeps the power constant through the fade of uncorrelated noise (no dip over 3 dB)', async () => {
     const noise = async (name: string, seed: number) => {
-      await exec(tools.ffmpeg, ['-hide_banner', '-v', 'error', '-y', '-f', 'lavfi', '-i', `anoisesrc=d=4:c=white:a=0.2:seed=${seed}:r=44100`, '-ac', '2', '-c:a', 'libmp3lame', '-b:a', '128k', p(name)]);
+      await exec(tools.ffmpeg, [
+        '-hide_banner',
+        '-v',
+        'error',
+        '-y',
+        '-f',
+        'lavfi',
+        '-i',
+        `anoisesrc=d=4:c=white:a=0.2:seed=${seed}:r=44100`,
+        '-ac',
+        '2',
+        '-c:a',
+        'libmp3lame',
+        '-b:a',
+        '128k',
+        p(name),
+      ]);
       return p(name);
     };
     const inputs = [await noise('n1.mp3', 11), await noise('n2.mp3', 12)];
@@ -112,9 +141,18 @@ describe('crossfades of copied MP3s', () => {
     expect(gains[0]).toBeGreaterThan(10);
     expect(gains[1]).toBeLessThan(0);
     const pcm = await decodeFloat(out);
-    const ref = await fullDecodeCrossfade(inputs, report.chapters.map((c) => c.start), RATE, gains);
+    const ref = await fullDecodeCrossfade(
+      inputs,
+      report.chapters.map((c) => c.start),
+      RATE,
+      gains,
+    );
     const [fade] = fadesOf(report, [4, 4]);
-    for (const [from, to] of [[fade.from - 0.5, fade.from - 0.1], [fade.from - 0.1, fade.to + 0.2], [fade.to + 0.5, fade.to + 1.5]]) {
+    for (const [from, to] of [
+      [fade.from - 0.5, fade.from - 0.1],
+      [fade.from - 0.1, fade.to + 0.2],
+      [fade.to + 0.5, fade.to + 1.5],
+    ]) {
       const like = likeness(pcm, ref.pcm, Math.round(from * RATE), Math.round(to * RATE));
       expect(like.lag, `${from} s`).toBe(0);
       expect(Math.abs(like.gainDb), `${from} s`).toBeLessThan(0.5);
@@ -122,7 +160,11 @@ describe('crossfades of copied MP3s', () => {
   });
 
   it('takes a middle input shorter than its two fades whole into one re-encoded stretch', async () => {
-    const inputs = [await makeTone(p('s1.mp3'), { seconds: 3 }), await makeTone(p('s2.mp3'), { seconds: 1, frequency: 660 }), await makeTone(p('s3.mp3'), { seconds: 3, frequency: 880 })];
+    const inputs = [
+      await makeTone(p('s1.mp3'), { seconds: 3 }),
+      await makeTone(p('s2.mp3'), { seconds: 1, frequency: 660 }),
+      await makeTone(p('s3.mp3'), { seconds: 3, frequency: 880 }),
+    ];
     const out = p('short.mp3');
     const report = await mergeFiles(inputs, out, { tools, crossfade: 1 });
     expect(await decodeErrors(out)).toBe('');
@@ -136,7 +178,10 @@ describe('crossfades of copied MP3s', () => {
   });
 
   it('still decodes and mixes everything when an input is not a copied MP3', async () => {
-    const inputs = [await makeTone(p('m1.mp3'), { seconds: 3 }), await makeTone(p('m2.wav'), { seconds: 3, frequency: 660 })];
+    const inputs = [
+      await makeTone(p('m1.mp3'), { seconds: 3 }),
+      await makeTone(p('m2.wav'), { seconds: 3, frequency: 660 }),
+    ];
     const out = p('mixed.mp3');
     const report = await mergeFiles(inputs, out, { tools, crossfade: 1 });
     expect(report.transcoded).toEqual([0, 1]);
@@ -148,7 +193,11 @@ describe('crossfades of copied MP3s', () => {
   });
 
   it('cancels part-way through the fades: AbortError, no output, no temporary files', async () => {
-    const inputs = [await makeTone(p('k1.mp3'), { seconds: 4 }), await makeTone(p('k2.mp3'), { seconds: 4, frequency: 660 }), await makeTone(p('k3.mp3'), { seconds: 4 })];
+    const inputs = [
+      await makeTone(p('k1.mp3'), { seconds: 4 }),
+      await makeTone(p('k2.mp3'), { seconds: 4, frequency: 660 }),
+      await makeTone(p('k3.mp3'), { seconds: 4 }),
+    ];
     const outDir = p('cancel');
     await mkdir(outDir);
     const controller = new AbortController();

@@ -2,7 +2,12 @@ import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { decodeErrors, decodePcm, tempDir, tools as fixtureTools } from '../../../test/support/audio-fixtures.js';
+import {
+  decodeErrors,
+  decodePcm,
+  tempDir,
+  tools as fixtureTools,
+} from '../../../test/support/audio-fixtures.js';
 import { findOnsets, makeOnsetInput, ONSET_KINDS, type OnsetInput } from '../../../test/support/onsets.js';
 import { scanMp3 } from '../mp3/scan.js';
 import type { MergeReport, Tools } from '../types.js';
@@ -14,13 +19,26 @@ const kind = (ext: string): OnsetInput => ONSET_KINDS.find((k) => k.ext === ext)
 
 /** Samples of `file` as decoded at `rate` (MP3 and Opus without their encoder delay and padding). */
 async function decodedSamples(file: string, rate: number): Promise<number> {
-  const { stdout } = await exec(tools.ffmpeg, ['-v', 'error', '-i', file, '-ar', String(rate), '-ac', '1', '-f', 's16le', '-'], { encoding: 'buffer', maxBuffer: 64 << 20 });
+  const { stdout } = await exec(
+    tools.ffmpeg,
+    ['-v', 'error', '-i', file, '-ar', String(rate), '-ac', '1', '-f', 's16le', '-'],
+    { encoding: 'buffer', maxBuffer: 64 << 20 },
+  );
   return (stdout as Buffer).length / 2;
 }
 
 /** Inputs of these kinds, 2.2 to 2.9 s each (never whole frames), each its own tone. */
 function makeInputs(dir: string, name: string, exts: string[]): Promise<string[]> {
-  return Promise.all(exts.map((ext, i) => makeOnsetInput(path.join(dir, `${name}-${i}.${ext}`), kind(ext), 2.2 + ((i * 7) % 8) / 10 + 0.0017 * i, 400 + 50 * i)));
+  return Promise.all(
+    exts.map((ext, i) =>
+      makeOnsetInput(
+        path.join(dir, `${name}-${i}.${ext}`),
+        kind(ext),
+        2.2 + ((i * 7) % 8) / 10 + 0.0017 * i,
+        400 + 50 * i,
+      ),
+    ),
+  );
 }
 
 /**
@@ -44,7 +62,11 @@ describe('encoded inputs into MP3 as one timeline', () => {
 
   it('encodes FLACs, WAVs and Opus into an MP3 as long as the inputs together within one frame, chapters within 5 ms', async () => {
     // 12 inputs, about 30 s in one run: two chunks that meet mid-input.
-    const inputs = await makeInputs(dir, 'all', Array.from({ length: 12 }, (_, i) => ['flac', 'wav', 'opus'][i % 3]));
+    const inputs = await makeInputs(
+      dir,
+      'all',
+      Array.from({ length: 12 }, (_, i) => ['flac', 'wav', 'opus'][i % 3]),
+    );
     const out = path.join(dir, 'all-encoded.mp3');
     const report = await mergeFiles(inputs, out, { tools, concurrency: 2 });
     expect(report.transcoded).toEqual(inputs.map((_, i) => i));

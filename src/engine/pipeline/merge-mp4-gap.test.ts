@@ -3,7 +3,12 @@
 import { closeSync, openSync, readSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { decodeErrors, makeTone, tempDir, tools as fixtureTools } from '../../../test/support/audio-fixtures.js';
+import {
+  decodeErrors,
+  makeTone,
+  tempDir,
+  tools as fixtureTools,
+} from '../../../test/support/audio-fixtures.js';
 import { decodeFloat, peakOf, rmsDb } from '../../../test/support/pcm-measure.js';
 import { readMp4Audio } from '../mp4/read.js';
 import type { Tools } from '../types.js';
@@ -48,7 +53,9 @@ describe('gaps between copied AAC inputs', () => {
     expect(await decodeErrors(out)).toBe('');
     expect(Math.abs(report.durationSeconds - plain.durationSeconds - 3)).toBeLessThan(0.05);
     const pcm = await decodeFloat(out);
-    expect(Math.abs(pcm.length - (await decodeFloat(p('plain.m4b'))).length - 3 * RATE)).toBeLessThan(0.05 * RATE);
+    expect(Math.abs(pcm.length - (await decodeFloat(p('plain.m4b'))).length - 3 * RATE)).toBeLessThan(
+      0.05 * RATE,
+    );
     const starts = report.chapters.map((c) => c.start);
     expect(Math.abs(starts[1] - plain.chapters[1].start - 1.5)).toBeLessThan(0.05);
     expect(Math.abs(starts[2] - plain.chapters[2].start - 3)).toBeLessThan(0.05);

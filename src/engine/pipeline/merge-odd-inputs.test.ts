@@ -6,7 +6,15 @@ import { mergeFiles } from './merge.js';
 import { parseFrameHeader, readWord } from '../mp3/frames.js';
 import { scanMp3 } from '../mp3/scan.js';
 import type { Tools } from '../types.js';
-import { decodeErrors, decodePcm, dominantFrequency, ffprobeJson, makeTone, tempDir, tools as fixtureTools } from '../../../test/support/audio-fixtures.js';
+import {
+  decodeErrors,
+  decodePcm,
+  dominantFrequency,
+  ffprobeJson,
+  makeTone,
+  tempDir,
+  tools as fixtureTools,
+} from '../../../test/support/audio-fixtures.js';
 
 const tools: Tools = { ...fixtureTools, ffmpegVersion: 'test' };
 
@@ -21,8 +29,16 @@ describe('mergeFiles with odd inputs', () => {
 
   type Part = { sampleRate: number; channels: number };
   it.each<[string, Part, Part]>([
-    ['a mono MP3 with a stereo one appended', { sampleRate: 44100, channels: 1 }, { sampleRate: 44100, channels: 2 }],
-    ['a 44.1 kHz MP3 with a 48 kHz one appended', { sampleRate: 44100, channels: 2 }, { sampleRate: 48000, channels: 2 }],
+    [
+      'a mono MP3 with a stereo one appended',
+      { sampleRate: 44100, channels: 1 },
+      { sampleRate: 44100, channels: 2 },
+    ],
+    [
+      'a 44.1 kHz MP3 with a 48 kHz one appended',
+      { sampleRate: 44100, channels: 2 },
+      { sampleRate: 48000, channels: 2 },
+    ],
   ])('keeps all the audio of %s (re-encoded, not cut short)', async (_, first, second) => {
     const a = await tone(`a-${first.sampleRate}-${first.channels}.mp3`, 500, first);
     const b = await tone(`b-${second.sampleRate}-${second.channels}.mp3`, 1200, second);
@@ -52,7 +68,14 @@ describe('mergeFiles with odd inputs', () => {
     for (let i = 0; i < 30; i++) frame += parseFrameHeader(readWord(bytes, frame))!.frameLength;
     const at = frame + 10;
     const damaged = path.join(dir, 'junk-in-a-frame.mp3');
-    await writeFile(damaged, Buffer.concat([bytes.subarray(0, at), Buffer.from('~junk written into a frame~'.repeat(3)), bytes.subarray(at)]));
+    await writeFile(
+      damaged,
+      Buffer.concat([
+        bytes.subarray(0, at),
+        Buffer.from('~junk written into a frame~'.repeat(3)),
+        bytes.subarray(at),
+      ]),
+    );
     expect(await decodeErrors(damaged)).not.toBe('');
     const other = await tone('after-junk.mp3', 300);
     const target = path.join(dir, 'out-junk-in-a-frame.mp3');
@@ -64,4 +87,3 @@ describe('mergeFiles with odd inputs', () => {
     expect(report.durationSeconds).toBeGreaterThan(3.9);
   });
 });
-

@@ -19,18 +19,20 @@ export function partialPath(target: string): string {
   // It carries the run's pid and start (RUN_TAG), so a later run can tell a killed run's leftover.
   const random = `${RUN_TAG}-${Date.now().toString(36)}${Math.random().toString(36).slice(2, 8)}`;
   // File names are limited to 255 bytes; a long target name is not repeated.
-  const name = Buffer.byteLength(base) <= 200 ? `.${base}.${random}.partial` : `.audio-merge.${random}.partial`;
+  const name =
+    Buffer.byteLength(base) <= 200 ? `.${base}.${random}.partial` : `.audio-merge.${random}.partial`;
   return path.join(path.dirname(target), name);
 }
 
 /** Refuse a target that cannot be written, before any work; create the partial file. */
 export async function claimOutput(output: string, target: string, partial: string): Promise<void> {
   const outDir = await stat(path.dirname(target)).catch(() => undefined);
-  if (!outDir?.isDirectory()) throw new OutputError(`cannot write ${output}: no folder ${path.dirname(target)}`);
-  if ((await stat(target).catch(() => undefined))?.isDirectory()) throw new OutputError(`cannot write ${output}: it is a folder`);
+  if (!outDir?.isDirectory())
+    throw new OutputError(`cannot write ${output}: no folder ${path.dirname(target)}`);
+  if ((await stat(target).catch(() => undefined))?.isDirectory())
+    throw new OutputError(`cannot write ${output}: it is a folder`);
   if (/[\\/]$/.test(output)) throw new OutputError(`cannot write ${output}: that names a folder, not a file`);
   await writeFile(partial, '', { flag: 'wx' }).catch((err: unknown) => {
     throw outputError(`cannot write ${output}`, err);
   });
 }
-

@@ -4,7 +4,12 @@ import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { decodeErrors, makeTone, tempDir, tools as fixtureTools } from '../../../test/support/audio-fixtures.js';
+import {
+  decodeErrors,
+  makeTone,
+  tempDir,
+  tools as fixtureTools,
+} from '../../../test/support/audio-fixtures.js';
 import { loudnessOf, toneAtLoudness } from '../../../test/support/loudness-fixtures.js';
 import { decodeFloat, peakOf, rmsDb, roughness } from '../../../test/support/pcm-measure.js';
 import { toneSlices } from '../../../test/support/slices.js';
@@ -23,7 +28,9 @@ const p = (name: string) => path.join(dir, name);
 
 /** Each chapter's stretch of the output, measured (a little inside its ends, past any fade). */
 async function segmentLoudness(out: string, report: MergeReport, margin = 0.3) {
-  return Promise.all(report.chapters.map((c) => loudnessOf(out, c.start + margin, c.end - c.start - 2 * margin)));
+  return Promise.all(
+    report.chapters.map((c) => loudnessOf(out, c.start + margin, c.end - c.start - 2 * margin)),
+  );
 }
 
 describe('loudness matching', () => {
@@ -40,38 +47,60 @@ describe('loudness matching', () => {
       const report = await mergeFiles(inputs, out, { tools, loudness: -16 });
       expect(await decodeErrors(out)).toBe('');
       const segments = await segmentLoudness(out, report);
-      for (const [i, s] of segments.entries()) expect(Math.abs(s.lufs + 16), `${format} input ${i}: ${s.lufs} LUFS`).toBeLessThanOrEqual(1);
+      for (const [i, s] of segments.entries())
+        expect(Math.abs(s.lufs + 16), `${format} input ${i}: ${s.lufs} LUFS`).toBeLessThanOrEqual(1);
       expect((await loudnessOf(out)).peak).toBeLessThanOrEqual(-1);
       expect(report.loudness!.map((l) => l.input)).toEqual([0, 1, 2, 3, 4]);
-      report.loudness!.forEach((l, i) => expect(Math.abs(l.measured! - [-32, -24, -18, -12, -9][i])).toBeLessThan(1));
+      report.loudness!.forEach((l, i) =>
+        expect(Math.abs(l.measured! - [-32, -24, -18, -12, -9][i])).toBeLessThan(1),
+      );
       if (format === 'mp3') {
         // The MP3 inputs stay copied, their gain in whole 1.5 dB steps.
         expect(report.transcoded).toEqual([1, 2, 3]);
-        expect(Math.abs(report.loudness![0].gainDb / 1.505 - Math.round(report.loudness![0].gainDb / 1.505))).toBeLessThan(0.01);
+        expect(
+          Math.abs(report.loudness![0].gainDb / 1.505 - Math.round(report.loudness![0].gainDb / 1.505)),
+        ).toBeLessThan(0.01);
       }
     }
   });
 
   it('matches MP3 inputs at different levels with nothing re-encoded, and the output decodes clean', async () => {
-    const inputs = [await toneAtLoudness(p('q1.mp3'), -30, 3), await toneAtLoudness(p('q2.mp3'), -10, 3), await toneAtLoudness(p('q3.mp3'), -20, 3)];
+    const inputs = [
+      await toneAtLoudness(p('q1.mp3'), -30, 3),
+      await toneAtLoudness(p('q2.mp3'), -10, 3),
+      await toneAtLoudness(p('q3.mp3'), -20, 3),
+    ];
     const out = p('mp3s.mp3');
     const report = await mergeFiles(inputs, out, { tools, loudness: -16 });
     expect(report.transcoded).toEqual([]);
     expect(await decodeErrors(out)).toBe('');
     for (const s of await segmentLoudness(out, report)) expect(Math.abs(s.lufs + 16)).toBeLessThanOrEqual(1);
-    expect(report.chapters.map((c) => c.start)).toEqual([0, expect.closeTo(report.chapters[0].end, 6), expect.closeTo(report.chapters[1].end, 6)]);
+    expect(report.chapters.map((c) => c.start)).toEqual([
+      0,
+      expect.closeTo(report.chapters[0].end, 6),
+      expect.closeTo(report.chapters[1].end, 6),
+    ]);
   });
 
   it('lowers a gain rather than clip a peaky input, and says so in the report', async () => {
     // Quiet speech-like tone with sharp clicks: -30 LUFS, peaks near -3 dBFS.
     const peaky = p('peaky.wav');
     await exec(tools.ffmpeg, [
-      '-hide_banner', '-v', 'error', '-y', '-f', 'lavfi',
-      '-i', 'aevalsrc=exprs=0.04*sin(2*PI*300*t)+0.7*lt(mod(t\\,0.5)\\,0.0005)|0.04*sin(2*PI*300*t)+0.7*lt(mod(t\\,0.5)\\,0.0005):s=44100:d=4',
+      '-hide_banner',
+      '-v',
+      'error',
+      '-y',
+      '-f',
+      'lavfi',
+      '-i',
+      'aevalsrc=exprs=0.04*sin(2*PI*300*t)+0.7*lt(mod(t\\,0.5)\\,0.0005)|0.04*sin(2*PI*300*t)+0.7*lt(mod(t\\,0.5)\\,0.0005):s=44100:d=4',
       peaky,
     ]);
     const out = p('limited.mp3');
-    const report = await mergeFiles([peaky, await toneAtLoudness(p('ok.mp3'), -20)], out, { tools, loudness: -16 });
+    const report = await mergeFiles([peaky, await toneAtLoudness(p('ok.mp3'), -20)], out, {
+      tools,
+      loudness: -16,
+    });
     expect(report.loudness![0].limited).toBe(true);
     expect(report.notes?.[0]).toMatch(/peaky\.wav: gain limited to .* to keep peaks under -1 dBTP/);
     expect((await loudnessOf(out)).peak).toBeLessThanOrEqual(-1);
@@ -80,7 +109,11 @@ describe('loudness matching', () => {
 
 describe('gaps, crossfades and trimmed silence', () => {
   it('puts 1.5 s of silent frames between copied MP3s: nothing re-encoded, durations within 50 ms, chapters at each start', async () => {
-    const inputs = [await makeTone(p('g1.mp3'), { seconds: 2, frequency: 440 }), await makeTone(p('g2.mp3'), { seconds: 3, frequency: 660 }), await makeTone(p('g3.mp3'), { seconds: 2 })];
+    const inputs = [
+      await makeTone(p('g1.mp3'), { seconds: 2, frequency: 440 }),
+      await makeTone(p('g2.mp3'), { seconds: 3, frequency: 660 }),
+      await makeTone(p('g3.mp3'), { seconds: 2 }),
+    ];
     const plainOut = p('plain.mp3');
     const plain = await mergeFiles(inputs, plainOut, { tools });
     const out = p('gaps.mp3');
@@ -100,7 +133,10 @@ describe('gaps, crossfades and trimmed silence', () => {
   });
 
   it('puts exact gaps between decoded inputs of a FLAC output', async () => {
-    const inputs = [await makeTone(p('f1.wav'), { seconds: 2 }), await makeTone(p('f2.ogg'), { seconds: 2, frequency: 660 })];
+    const inputs = [
+      await makeTone(p('f1.wav'), { seconds: 2 }),
+      await makeTone(p('f2.ogg'), { seconds: 2, frequency: 660 }),
+    ];
     const out = p('gaps.flac');
     const report = await mergeFiles(inputs, out, { tools, gap: 0.75 });
     expect(Math.abs(report.durationSeconds - 4.75)).toBeLessThan(0.05);
@@ -110,7 +146,23 @@ describe('gaps, crossfades and trimmed silence', () => {
 
   it('crossfades with constant power: overlap exact within 50 ms, no dip at the midpoint, the short pair shortened and said', async () => {
     const noise = async (name: string, seconds: number, seed: number) => {
-      await exec(tools.ffmpeg, ['-hide_banner', '-v', 'error', '-y', '-f', 'lavfi', '-i', `anoisesrc=d=${seconds}:c=pink:a=0.2:seed=${seed}:r=44100`, '-ac', '2', '-c:a', 'libmp3lame', '-b:a', '192k', p(name)]);
+      await exec(tools.ffmpeg, [
+        '-hide_banner',
+        '-v',
+        'error',
+        '-y',
+        '-f',
+        'lavfi',
+        '-i',
+        `anoisesrc=d=${seconds}:c=pink:a=0.2:seed=${seed}:r=44100`,
+        '-ac',
+        '2',
+        '-c:a',
+        'libmp3lame',
+        '-b:a',
+        '192k',
+        p(name),
+      ]);
       return p(name);
     };
     const inputs = [await noise('x1.mp3', 4, 1), await noise('x2.mp3', 4, 2), await noise('x3.mp3', 1, 3)];
@@ -121,7 +173,9 @@ describe('gaps, crossfades and trimmed silence', () => {
     expect(Math.abs(report.durationSeconds - 7.5)).toBeLessThan(0.05);
     const pcm = await decodeFloat(out);
     expect(Math.abs(pcm.length / 44100 - 7.5)).toBeLessThan(0.05);
-    expect(report.notes).toEqual([expect.stringMatching(/^crossfade between .*x2\.mp3 and .*x3\.mp3 shortened to 0\.500 s/)]);
+    expect(report.notes).toEqual([
+      expect.stringMatching(/^crossfade between .*x2\.mp3 and .*x3\.mp3 shortened to 0\.500 s/),
+    ]);
     expect(report.chapters[1].start).toBeCloseTo(3, 2);
     const level = (t: number) => rmsDb(pcm, (t - 0.1) * 44100, (t + 0.1) * 44100);
     expect(Math.abs(level(3.5) - level(1.5))).toBeLessThan(3);
@@ -130,10 +184,29 @@ describe('gaps, crossfades and trimmed silence', () => {
 
   it('trims leading and trailing silence, keeping copied MP3s copied', async () => {
     const padded = async (name: string, codec: string[]) => {
-      await exec(tools.ffmpeg, ['-hide_banner', '-v', 'error', '-y', '-f', 'lavfi', '-i', 'sine=f=500:d=2', '-af', 'adelay=1500|1500,apad=whole_len=220500', '-ac', '2', ...codec, p(name)]);
+      await exec(tools.ffmpeg, [
+        '-hide_banner',
+        '-v',
+        'error',
+        '-y',
+        '-f',
+        'lavfi',
+        '-i',
+        'sine=f=500:d=2',
+        '-af',
+        'adelay=1500|1500,apad=whole_len=220500',
+        '-ac',
+        '2',
+        ...codec,
+        p(name),
+      ]);
       return p(name);
     };
-    const inputs = [await padded('t1.mp3', ['-c:a', 'libmp3lame', '-b:a', '128k']), await padded('t2.wav', []), await padded('t3.mp3', ['-c:a', 'libmp3lame', '-b:a', '128k'])];
+    const inputs = [
+      await padded('t1.mp3', ['-c:a', 'libmp3lame', '-b:a', '128k']),
+      await padded('t2.wav', []),
+      await padded('t3.mp3', ['-c:a', 'libmp3lame', '-b:a', '128k']),
+    ];
     const out = p('trimmed.mp3');
     const report = await mergeFiles(inputs, out, { tools, trimSilence: true });
     expect(report.transcoded).toEqual([1]);
@@ -187,19 +260,27 @@ describe('gapless joins', () => {
 });
 
 describe('the sound options in every output format', () => {
-  it.each(['m4b', 'opus', 'ogg', 'wav'] as const)('%s: a gap and a crossfade last what they should, chapters where each input starts', async (format) => {
-    const inputs = [await makeTone(p(`${format}-1.mp3`), { seconds: 2 }), await makeTone(p(`${format}-2.m4a`), { seconds: 2, frequency: 660 })];
-    const gapped = await mergeFiles(inputs, p(`gap.${format}`), { tools, gap: 1 });
-    expect(Math.abs(gapped.durationSeconds - 5)).toBeLessThan(0.05);
-    expect(Math.abs(gapped.chapters[1].start - 3)).toBeLessThan(0.05);
-    const faded = await mergeFiles(inputs, p(`fade.${format}`), { tools, crossfade: 0.5 });
-    expect(Math.abs(faded.durationSeconds - 3.5)).toBeLessThan(0.05);
-    expect(Math.abs(faded.chapters[1].start - 1.5)).toBeLessThan(0.05);
-    // This ffmpeg decodes an MP4's AAC padding past its edit list: up to a frame per part more.
-    const slack = format === 'm4b' ? 0.05 + (2 * 1024) / 44100 : 0.05;
-    for (const out of [p(`gap.${format}`), p(`fade.${format}`)]) {
-      expect(await decodeErrors(out)).toBe('');
-      expect(Math.abs((await decodeFloat(out)).length / 44100 - (out.includes('gap') ? 5 : 3.5))).toBeLessThan(slack);
-    }
-  });
+  it.each(['m4b', 'opus', 'ogg', 'wav'] as const)(
+    '%s: a gap and a crossfade last what they should, chapters where each input starts',
+    async (format) => {
+      const inputs = [
+        await makeTone(p(`${format}-1.mp3`), { seconds: 2 }),
+        await makeTone(p(`${format}-2.m4a`), { seconds: 2, frequency: 660 }),
+      ];
+      const gapped = await mergeFiles(inputs, p(`gap.${format}`), { tools, gap: 1 });
+      expect(Math.abs(gapped.durationSeconds - 5)).toBeLessThan(0.05);
+      expect(Math.abs(gapped.chapters[1].start - 3)).toBeLessThan(0.05);
+      const faded = await mergeFiles(inputs, p(`fade.${format}`), { tools, crossfade: 0.5 });
+      expect(Math.abs(faded.durationSeconds - 3.5)).toBeLessThan(0.05);
+      expect(Math.abs(faded.chapters[1].start - 1.5)).toBeLessThan(0.05);
+      // This ffmpeg decodes an MP4's AAC padding past its edit list: up to a frame per part more.
+      const slack = format === 'm4b' ? 0.05 + (2 * 1024) / 44100 : 0.05;
+      for (const out of [p(`gap.${format}`), p(`fade.${format}`)]) {
+        expect(await decodeErrors(out)).toBe('');
+        expect(
+          Math.abs((await decodeFloat(out)).length / 44100 - (out.includes('gap') ? 5 : 3.5)),
+        ).toBeLessThan(slack);
+      }
+    },
+  );
 });

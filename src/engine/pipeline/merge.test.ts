@@ -8,7 +8,15 @@ import { mergeFiles } from './merge.js';
 import { scanMp3 } from '../mp3/scan.js';
 import { probeFile } from './probe.js';
 import type { Tools } from '../types.js';
-import { decodeErrors, decodePcm, dominantFrequency, ffprobeJson, makeTone, tempDir, tools as fixtureTools } from '../../../test/support/audio-fixtures.js';
+import {
+  decodeErrors,
+  decodePcm,
+  dominantFrequency,
+  ffprobeJson,
+  makeTone,
+  tempDir,
+  tools as fixtureTools,
+} from '../../../test/support/audio-fixtures.js';
 import { MIXED, makeInputs, makeMp3WithCover } from '../../../test/support/merge-fixtures.js';
 import { isRunning } from '../../../test/support/processes.js';
 
@@ -54,14 +62,22 @@ describe('mergeFiles', () => {
     // Players skip the first input's encoder delay and the last one's padding (the LAME tag says how much).
     const decodedSeconds = (await decodePcm(target)).length / 8000;
     expect(Math.abs(report.durationSeconds - decodedSeconds)).toBeLessThan(0.002);
-    expect(Math.abs(report.durationSeconds - sum)).toBeLessThan(2 * 1152 / 44100);
+    expect(Math.abs(report.durationSeconds - sum)).toBeLessThan((2 * 1152) / 44100);
     expect(Number((await ffprobeJson(target)).format.duration)).toBeCloseTo(sum, 2);
-    expect(await tonesAt(target, probes.map((p) => p.durationSeconds))).toEqual(list.map((f) => f.frequency));
+    expect(
+      await tonesAt(
+        target,
+        probes.map((p) => p.durationSeconds),
+      ),
+    ).toEqual(list.map((f) => f.frequency));
   });
 
   it("copies each MP3's audio frames byte for byte, in order, past tags and cover art", async () => {
     const list = MIXED.filter((f) => f.copied);
-    const inputs = [...(await makeInputs(dir, list)), await makeMp3WithCover(path.join(dir, 'cover.mp3'), 1500)];
+    const inputs = [
+      ...(await makeInputs(dir, list)),
+      await makeMp3WithCover(path.join(dir, 'cover.mp3'), 1500),
+    ];
     const target = path.join(out, 'bytes.mp3');
     const report = await mergeFiles(inputs, target, { tools });
     expect(report.transcoded).toEqual([]);
@@ -83,7 +99,11 @@ describe('mergeFiles', () => {
     const inputs = await makeInputs(dir, MIXED);
     const target = path.join(out, 'mixed.mp3');
     const seen: number[] = [];
-    const report = await mergeFiles(inputs, target, { tools, concurrency: 2, onProgress: (p) => seen.push(p) });
+    const report = await mergeFiles(inputs, target, {
+      tools,
+      concurrency: 2,
+      onProgress: (p) => seen.push(p),
+    });
     const expected = MIXED.flatMap((f, i) => (f.copied ? [] : [i]));
     expect(report.transcoded).toEqual(expected);
     expect(report).toMatchObject({ sampleRate: 44100, channels: 2 });
@@ -142,7 +162,10 @@ describe('mergeFiles', () => {
     const text = path.join(dir, 'notes.txt');
     await writeFile(text, 'Shopping list: milk, eggs, bread.\n'.repeat(20));
     const target = path.join(out, 'bad.mp3');
-    const err = await mergeFiles([good, good, text], target, { tools, displayNames: ['one.mp3', 'two.mp3', 'notes.txt'] }).catch((e) => e);
+    const err = await mergeFiles([good, good, text], target, {
+      tools,
+      displayNames: ['one.mp3', 'two.mp3', 'notes.txt'],
+    }).catch((e) => e);
     expect(err).toBeInstanceOf(InputError);
     expect(err).toMatchObject({ file: 'notes.txt', index: 2 });
     expect(err.message).toMatch(/^notes\.txt: not audio/);
@@ -153,7 +176,9 @@ describe('mergeFiles', () => {
   it('leaves nothing behind when ffmpeg crashes mid-transcode', async () => {
     const inputs = await makeInputs(dir, [MIXED[0], MIXED[1]], 1);
     const runner: Runner = async (req) =>
-      req.args.includes('libmp3lame') ? { code: null, signal: 'SIGSEGV', stdout: '', stderrTail: '' } : spawnRunner(req);
+      req.args.includes('libmp3lame')
+        ? { code: null, signal: 'SIGSEGV', stdout: '', stderrTail: '' }
+        : spawnRunner(req);
     const target = path.join(out, 'crash.mp3');
     const err = await mergeFiles(inputs, target, { tools, runner }).catch((e) => e);
     expect(err).toBeInstanceOf(InputError);
@@ -177,11 +202,16 @@ describe('mergeFiles', () => {
           ((p) => {
             req.onProgress?.(p);
             // Abort once a transcode has really produced output.
-            if (req.args.includes('libmp3lame') && p.outTimeSeconds > 0 && started++ === 0) controller.abort();
+            if (req.args.includes('libmp3lame') && p.outTimeSeconds > 0 && started++ === 0)
+              controller.abort();
           }),
       });
     const target = path.join(out, 'cancelled.mp3');
-    const err = await mergeFiles([mp3, long, long], target, { tools, runner, signal: controller.signal }).catch((e) => e);
+    const err = await mergeFiles([mp3, long, long], target, {
+      tools,
+      runner,
+      signal: controller.signal,
+    }).catch((e) => e);
     expect(err).toBeInstanceOf(AbortError);
     expect(started).toBeGreaterThan(0);
     expect(existsSync(target)).toBe(false);
@@ -202,18 +232,30 @@ describe('mergeFiles', () => {
 
   it('says so when the output folder does not exist', async () => {
     const good = await makeTone(path.join(dir, 'good.mp3'), { seconds: 1 });
-    await expect(mergeFiles([good], path.join(dir, 'no such folder', 'x.mp3'), { tools })).rejects.toThrow(/cannot write .*x\.mp3: no folder .*no such folder/);
+    await expect(mergeFiles([good], path.join(dir, 'no such folder', 'x.mp3'), { tools })).rejects.toThrow(
+      /cannot write .*x\.mp3: no folder .*no such folder/,
+    );
   });
 
   it('rejects at once when the signal is already aborted', async () => {
     const controller = new AbortController();
     controller.abort();
-    await expect(mergeFiles([path.join(dir, 'good.mp3')], path.join(out, 'never.mp3'), { tools, signal: controller.signal })).rejects.toBeInstanceOf(AbortError);
+    await expect(
+      mergeFiles([path.join(dir, 'good.mp3')], path.join(out, 'never.mp3'), {
+        tools,
+        signal: controller.signal,
+      }),
+    ).rejects.toBeInstanceOf(AbortError);
   });
 
   it('says clearly when ffmpeg cannot be used', async () => {
     const wav = await makeTone(path.join(dir, 'tool.wav'), { seconds: 1 });
-    const broken: Tools = { ffmpeg: '/nonexistent/ffmpeg', ffprobe: '/nonexistent/ffprobe', source: 'env', ffmpegVersion: 'unchecked' };
+    const broken: Tools = {
+      ffmpeg: '/nonexistent/ffmpeg',
+      ffprobe: '/nonexistent/ffprobe',
+      source: 'env',
+      ffmpegVersion: 'unchecked',
+    };
     const target = path.join(out, 'tool.mp3');
     const err = await mergeFiles([wav], target, { tools: broken }).catch((e) => e);
     expect(err).toBeInstanceOf(ToolError);

@@ -24,7 +24,14 @@ import { TEMP_PREFIX } from '../io/leftovers.js';
 import { mixedRoute } from './route-mixed.js';
 import { mp3FadeRoute } from './route-mp3-fade.js';
 import { needsMeasuring, type SoundPlan } from './sound-plan.js';
-import { needsMixing, replanForSound, soundOptionsOf, soundStage, splicedSeconds, splicesFades } from './sound-stage.js';
+import {
+  needsMixing,
+  replanForSound,
+  soundOptionsOf,
+  soundStage,
+  splicedSeconds,
+  splicesFades,
+} from './sound-stage.js';
 import type { SoundOptions } from './sound-options.js';
 
 export interface MergeDeps {
@@ -41,11 +48,22 @@ const ROUTES: Record<Route, (ctx: RouteContext) => Promise<RouteResult>> = {
   'pcm-encode': pcmRoute,
 };
 
-function probeAll(inputs: string[], names: string[], tools: Tools, signal: AbortSignal, runner: Runner | undefined, abort: () => void): Promise<Probed[]> {
+function probeAll(
+  inputs: string[],
+  names: string[],
+  tools: Tools,
+  signal: AbortSignal,
+  runner: Runner | undefined,
+  abort: () => void,
+): Promise<Probed[]> {
   const all = inputs.map((_, i) => i);
-  return runPool(all, PROBE_LIMIT, (i) => probeInput(inputs[i], { tools, signal, displayName: names[i], index: i, runner, headDecode: false }), abort).then((m) =>
-    all.map((i) => m.get(i)!),
-  );
+  return runPool(
+    all,
+    PROBE_LIMIT,
+    (i) =>
+      probeInput(inputs[i], { tools, signal, displayName: names[i], index: i, runner, headDecode: false }),
+    abort,
+  ).then((m) => all.map((i) => m.get(i)!));
 }
 
 function makePlan(format: OutputFormat, probed: Probed[], opts: MergeOptions): OutputPlan {
@@ -60,7 +78,10 @@ function lazyScratch(workDir: string) {
     (made ??= mkdtemp(path.join(workDir, TEMP_PREFIX)).catch((err: unknown) => {
       throw outputError(`cannot make a temporary folder in ${workDir}`, err);
     }));
-  return { scratch, cleanup: async () => made && rm(await made.catch(() => ''), { recursive: true, force: true }) };
+  return {
+    scratch,
+    cleanup: async () => made && rm(await made.catch(() => ''), { recursive: true, force: true }),
+  };
 }
 
 interface Job {
@@ -78,35 +99,75 @@ interface Job {
 
 /** Chapters as the options ask: none when off, titled by the rule, within the format's limit. */
 function chapterMaker(job: Job, probed: Probed[]) {
-  const titles = chapterTitles(job.names, probed.map((p) => p.result.tags.title), job.opts.chapterTitles);
+  const titles = chapterTitles(
+    job.names,
+    probed.map((p) => p.result.tags.title),
+    job.opts.chapterTitles,
+  );
   return (starts: number[], total: number) =>
     job.opts.chapters === false ? [] : chaptersFromStarts(titles, starts, total, CHAPTER_LIMIT[job.format]);
 }
 
 /** Probe, plan, gather tags, run the sound stage, then the format's route writes the partial file. */
-async function runRoute(job: Job): Promise<{ plan: OutputPlan; result: RouteResult; tracker: ProgressTracker; sound: SoundPlan | undefined }> {
+async function runRoute(
+  job: Job,
+): Promise<{
+  plan: OutputPlan;
+  result: RouteResult;
+  tracker: ProgressTracker;
+  sound: SoundPlan | undefined;
+}> {
   const { opts, signal, names, inputs } = job;
   await claimOutput(job.output, job.target, job.partial);
   const tools = opts.tools ?? (await locateTools());
   const probed = await probeAll(inputs, names, tools, signal, opts.runner, job.abort);
   const soundOptions = soundOptionsOf(opts);
   const plan = replanForSound(makePlan(job.format, probed, opts), soundOptions);
-  const meta = await resolveMeta({ opts, probed, names, tools, runner: opts.runner, signal, scratch: job.scratch });
+  const meta = await resolveMeta({
+    opts,
+    probed,
+    names,
+    tools,
+    runner: opts.runner,
+    signal,
+    scratch: job.scratch,
+  });
   const mixing = needsMixing(plan, soundOptions);
   const tracker = startTracker(job, probed, plan, soundOptions, mixing);
   const concurrency = Math.max(1, opts.concurrency ?? os.availableParallelism());
   const sound = await soundStage({
-    inputs, names, probed, plan, options: soundOptions, tools, runner: opts.runner, signal, abort: job.abort, concurrency,
+    inputs,
+    names,
+    probed,
+    plan,
+    options: soundOptions,
+    tools,
+    runner: opts.runner,
+    signal,
+    abort: job.abort,
+    concurrency,
     onMeasure: (i, f) => tracker.measure(i, f),
   });
   const ctx: RouteContext = {
-    ...job, probed, plan, tools, runner: opts.runner, concurrency, tracker, meta, chapters: chapterMaker(job, probed),
+    ...job,
+    probed,
+    plan,
+    tools,
+    runner: opts.runner,
+    concurrency,
+    tracker,
+    meta,
+    chapters: chapterMaker(job, probed),
     sound,
     // Decoded inputs take their gap as silence in the decode (every route encodes decodes, the MP3
     // and MP4 routes as timelines); copied MP3 and AAC take it as silent frames or packets.
     gapInDecode: true,
   };
-  const route = mixing ? mixedRoute : splicesFades(plan, soundOptions) ? mp3FadeRoute : ROUTES[routeOf(job.format)];
+  const route = mixing
+    ? mixedRoute
+    : splicesFades(plan, soundOptions)
+      ? mp3FadeRoute
+      : ROUTES[routeOf(job.format)];
   const result = await route(ctx);
   if (signal.aborted) throw new AbortError();
   return { plan, result, tracker, sound };
@@ -116,14 +177,28 @@ async function runRoute(job: Job): Promise<{ plan: OutputPlan; result: RouteResu
  * Progress weighs each input by its duration: measured first when loudness is matched, then
  * decoded, then joined or encoded once, each step by what it costs (progress-weights.ts).
  */
-function startTracker(job: Job, probed: Probed[], plan: OutputPlan, o: SoundOptions, mixing: boolean): ProgressTracker {
+function startTracker(
+  job: Job,
+  probed: Probed[],
+  plan: OutputPlan,
+  o: SoundOptions,
+  mixing: boolean,
+): ProgressTracker {
   // A spliced crossfade decodes and encodes only a stretch around each fade.
   const spliced = splicesFades(plan, o) ? splicedSeconds(plan.copy.length, o) : [];
   const decoded = plan.copy.flatMap((c, i) => (!c || spliced[i] > 0 ? [i] : []));
   const measured = needsMeasuring(o) ? job.inputs.map((_, i) => i) : [];
   const weights = progressWeights(plan.format, plan.route, mixing);
   const durations = probed.map((p) => p.result.durationSeconds);
-  const tracker = new ProgressTracker(durations, decoded, job.opts.onProgress, weights.last, measured, weights.measure, spliced);
+  const tracker = new ProgressTracker(
+    durations,
+    decoded,
+    job.opts.onProgress,
+    weights.last,
+    measured,
+    weights.measure,
+    spliced,
+  );
   tracker.start();
   return tracker;
 }
@@ -132,10 +207,15 @@ function startTracker(job: Job, probed: Probed[], plan: OutputPlan, o: SoundOpti
  * Join `inputs`, in order, into one file at `output` in the asked format, atomically (temporary
  * file + rename). Throws InputError (with index) for an unusable input, AbortError when cancelled.
  */
-export async function mergeFiles(inputs: string[], output: string, opts: MergeOptions & MergeDeps = {}): Promise<MergeReport> {
+export async function mergeFiles(
+  inputs: string[],
+  output: string,
+  opts: MergeOptions & MergeDeps = {},
+): Promise<MergeReport> {
   if (inputs.length === 0) throw new Error('mergeFiles: no inputs');
   const target = path.resolve(output);
-  if (inputs.some((f) => path.resolve(f) === target)) throw new Error('mergeFiles: the output is one of the inputs');
+  if (inputs.some((f) => path.resolve(f) === target))
+    throw new Error('mergeFiles: the output is one of the inputs');
   const outer = opts.signal;
   if (outer?.aborted) throw new AbortError();
 
@@ -145,8 +225,16 @@ export async function mergeFiles(inputs: string[], output: string, opts: MergeOp
   outer?.addEventListener('abort', abort, { once: true });
   const { scratch, cleanup } = lazyScratch(opts.tmpDir ?? path.dirname(target));
   const job: Job = {
-    inputs, output, target, partial: partialPath(target), format: opts.format ?? formatFromPath(output) ?? 'mp3',
-    names: inputs.map((f, i) => opts.displayNames?.[i] ?? f), signal: controller.signal, abort, scratch, opts,
+    inputs,
+    output,
+    target,
+    partial: partialPath(target),
+    format: opts.format ?? formatFromPath(output) ?? 'mp3',
+    names: inputs.map((f, i) => opts.displayNames?.[i] ?? f),
+    signal: controller.signal,
+    abort,
+    scratch,
+    opts,
   };
   try {
     const { plan, result, tracker, sound } = await runRoute(job);

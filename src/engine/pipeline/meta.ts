@@ -37,11 +37,34 @@ async function givenCover(file: string): Promise<Cover> {
 }
 
 /** The first embedded picture of `input`, or undefined when ffmpeg cannot get a JPEG or PNG out. */
-async function embeddedCover(input: string, scratch: string, tools: Tools, runner: Runner, signal?: AbortSignal): Promise<Cover | undefined> {
+async function embeddedCover(
+  input: string,
+  scratch: string,
+  tools: Tools,
+  runner: Runner,
+  signal?: AbortSignal,
+): Promise<Cover | undefined> {
   const out = path.join(scratch, 'embedded-cover.img');
   const r = await runner({
     bin: tools.ffmpeg,
-    args: ['-hide_banner', '-nostdin', '-v', 'error', '-y', '-i', fileArg(input), '-map', '0:v:0', '-c:v', 'copy', '-frames:v', '1', '-f', 'image2', fileArg(out)],
+    args: [
+      '-hide_banner',
+      '-nostdin',
+      '-v',
+      'error',
+      '-y',
+      '-i',
+      fileArg(input),
+      '-map',
+      '0:v:0',
+      '-c:v',
+      'copy',
+      '-frames:v',
+      '1',
+      '-f',
+      'image2',
+      fileArg(out),
+    ],
     signal,
   });
   if (r.code !== 0) return undefined;
@@ -70,7 +93,14 @@ export async function resolveMeta(c: MetaContext): Promise<OutputMeta> {
   if (c.opts.cover) cover = await givenCover(c.opts.cover);
   else {
     const i = c.probed.findIndex((p) => p.hasCover);
-    if (i >= 0) cover = await embeddedCover(c.probed[i].result.path, await c.scratch(), c.tools, c.runner ?? spawnRunner, c.signal);
+    if (i >= 0)
+      cover = await embeddedCover(
+        c.probed[i].result.path,
+        await c.scratch(),
+        c.tools,
+        c.runner ?? spawnRunner,
+        c.signal,
+      );
   }
   return { title, artist, album, cover };
 }

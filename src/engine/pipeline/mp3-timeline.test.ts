@@ -5,7 +5,14 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decodeErrors, tempDir, tools as fixtureTools } from '../../../test/support/audio-fixtures.js';
 import { isRunning } from '../../../test/support/processes.js';
-import { cancelledEncode, decodeLeft, seamSplit, sineParts, timelineContext, windowErrors } from '../../../test/support/sine-timeline.js';
+import {
+  cancelledEncode,
+  decodeLeft,
+  seamSplit,
+  sineParts,
+  timelineContext,
+  windowErrors,
+} from '../../../test/support/sine-timeline.js';
 import { AbortError } from '../errors.js';
 import type { PcmTarget } from '../ffmpeg/transcode.js';
 import { joinMp3 } from '../mp3/join.js';
@@ -48,7 +55,9 @@ describe('parallel MP3 encode of a PCM timeline', () => {
     // The LAME tag trims the delay and the padding: the decode is the timeline, sample for sample in length.
     expect(decoded.length).toBe(total);
     const errs = windowErrors(decoded, samples, total - 2048);
-    const seams = [1, 2].map((k) => encoded.slice(0, k).reduce((n, p) => n + p.scan.frames, 0) * 1152 - 576 - 529);
+    const seams = [1, 2].map(
+      (k) => encoded.slice(0, k).reduce((n, p) => n + p.scan.frames, 0) * 1152 - 576 - 529,
+    );
     const { atSeams, elsewhere } = seamSplit(errs, seams);
     // LAME's own error on this sine at 128 kb/s is about 6e-3 (one encoder of the whole timeline
     // does the same); a click, a slipped sample or a frame that reads the wrong reservoir bytes is
@@ -62,11 +71,27 @@ describe('parallel MP3 encode of a PCM timeline', () => {
     // Pink noise makes LAME lean on its bit reservoir: the first kept frames of a chunk read
     // hundreds of bytes from pre-roll frames that are dropped, and must find them before them.
     const file = path.join(dir, 'noise.pcm');
-    await exec(tools.ffmpeg, ['-v', 'error', '-f', 'lavfi', '-i', `anoisesrc=color=pink:amplitude=0.3:duration=45:sample_rate=${RATE}:seed=7`, '-ac', '2', '-f', 's16le', file]);
+    await exec(tools.ffmpeg, [
+      '-v',
+      'error',
+      '-f',
+      'lavfi',
+      '-i',
+      `anoisesrc=color=pink:amplitude=0.3:duration=45:sample_rate=${RATE}:seed=7`,
+      '-ac',
+      '2',
+      '-f',
+      's16le',
+      file,
+    ]);
     const raw = await readFile(file);
     const total = raw.length / 4;
     const source = Float32Array.from({ length: total }, (_, t) => raw.readInt16LE(4 * t) / 32768);
-    const [encoded] = await encodeMp3Timeline(timelineContext(dir, tools, 'mp3'), [[{ file, samples: total, input: 0 }]], PCM);
+    const [encoded] = await encodeMp3Timeline(
+      timelineContext(dir, tools, 'mp3'),
+      [[{ file, samples: total, input: 0 }]],
+      PCM,
+    );
     expect(encoded).toHaveLength(3);
     const out = path.join(dir, 'noise.mp3');
     await joinMp3(encoded, out, { gapless: { delay: 576, padding: encoded[2].padding } });
@@ -74,13 +99,17 @@ describe('parallel MP3 encode of a PCM timeline', () => {
     const decoded = await decodeLeft(tools, out);
     expect(decoded.length).toBe(total);
     const errs = windowErrors(decoded, source, total - 2048);
-    const seams = [1, 2].map((k) => encoded.slice(0, k).reduce((n, p) => n + p.scan.frames, 0) * 1152 - 576 - 529);
+    const seams = [1, 2].map(
+      (k) => encoded.slice(0, k).reduce((n, p) => n + p.scan.frames, 0) * 1152 - 576 - 529,
+    );
     const { atSeams, elsewhere } = seamSplit(errs, seams);
     expect(atSeams).toBeLessThanOrEqual(1.5 * elsewhere[elsewhere.length - 1]);
   }, 60_000);
 
   it('stops every encoder when cancelled and says so', async () => {
-    const { err, pids } = await cancelledEncode(dir, tools, 'mp3', (ctx, parts) => encodeMp3Timeline(ctx, [parts], PCM));
+    const { err, pids } = await cancelledEncode(dir, tools, 'mp3', (ctx, parts) =>
+      encodeMp3Timeline(ctx, [parts], PCM),
+    );
     expect(err).toBeInstanceOf(AbortError);
     expect(pids.length).toBeGreaterThan(0);
     expect(pids.filter(isRunning)).toEqual([]);

@@ -15,7 +15,14 @@ import type { ChunkCodec } from './aac-chunks.js';
 import { DECODER_DELAY, ENCODE_DECODE_DELAY } from './fade-splice.js';
 import { mpegVersionFor } from './plan.js';
 import type { Mp3Part } from './route-mp3.js';
-import { chunkFailure, chunkTranscodeJob, encodeTimelines, type ChunkJob, type PcmPart, type TimelineContext } from './timeline-encode.js';
+import {
+  chunkFailure,
+  chunkTranscodeJob,
+  encodeTimelines,
+  type ChunkJob,
+  type PcmPart,
+  type TimelineContext,
+} from './timeline-encode.js';
 
 /** LAME's encoder delay, as a LAME tag states it (the decoder adds its own 529). */
 const LAME_ENCODER_DELAY = ENCODE_DECODE_DELAY - DECODER_DELAY;
@@ -53,7 +60,12 @@ function streamFormat(encoded: Buffer): StreamFormat {
 
 const copies = (frames: Buffer[]) => frames.map((f) => Buffer.from(f));
 
-async function encodeChunk(ctx: TimelineContext, job: ChunkJob, pcm: PcmTarget, first: string): Promise<EncodedChunk> {
+async function encodeChunk(
+  ctx: TimelineContext,
+  job: ChunkJob,
+  pcm: PcmTarget,
+  first: string,
+): Promise<EncodedChunk> {
   const dir = await ctx.scratch();
   const encoded = path.join(dir, `mp3-${job.timeline}-${job.index}.mp3`);
   await transcodeToMp3(chunkTranscodeJob(ctx, job, pcm, first, encoded)).catch(chunkFailure(job, 'MP3'));
@@ -61,7 +73,8 @@ async function encodeChunk(ctx: TimelineContext, job: ChunkJob, pcm: PcmTarget, 
   const format = streamFormat(bytes);
   const frames = splitFrames(bytes, format);
   const { firstPacket, packets } = job.chunk;
-  if (firstPacket + packets > frames.length) throw new Error('internal: an MP3 chunk encode is shorter than its feed');
+  if (firstPacket + packets > frames.length)
+    throw new Error('internal: an MP3 chunk encode is shorter than its feed');
   const kept = frames.slice(firstPacket, firstPacket + packets);
   const file = path.join(dir, `mp3-${job.timeline}-${job.index}.part.mp3`);
   await writeFile(file, Buffer.concat(kept.slice(0, -1)));
@@ -80,14 +93,27 @@ async function encodeChunk(ctx: TimelineContext, job: ChunkJob, pcm: PcmTarget, 
  * it. LAME's delay leads the first part; the last ends with the padding, which a LAME tag counts
  * with the decoder's delay: the frames' samples less the delay and the timeline's `samples`.
  */
-async function joinParts(ctx: TimelineContext, chunks: EncodedChunk[], samples: number, frame: number): Promise<Mp3Part[]> {
+async function joinParts(
+  ctx: TimelineContext,
+  chunks: EncodedChunk[],
+  samples: number,
+  frame: number,
+): Promise<Mp3Part[]> {
   const parts = await Promise.all(
     chunks.map(async (c, k): Promise<Mp3Part> => {
       const next = chunks[k + 1];
       const reservoir = next ? reservoirBytes(next.lead, next.head, c.format) : Buffer.alloc(0);
-      await writeFile(c.file, reservoir.length > 0 ? carryReservoir(c.last, reservoir, c.format) : c.last, { flag: 'a' });
+      await writeFile(c.file, reservoir.length > 0 ? carryReservoir(c.last, reservoir, c.format) : c.last, {
+        flag: 'a',
+      });
       const outcome = await scanMp3(c.file, { signal: ctx.signal });
-      if (!outcome.ok) throw new InputError(c.file, `re-encoded audio is unreadable (${outcome.reason})`, -1, 'reencode-failed');
+      if (!outcome.ok)
+        throw new InputError(
+          c.file,
+          `re-encoded audio is unreadable (${outcome.reason})`,
+          -1,
+          'reencode-failed',
+        );
       return { file: c.file, scan: outcome.scan, delay: k === 0 ? LAME_ENCODER_DELAY : 0, padding: 0 };
     }),
   );
@@ -107,6 +133,23 @@ export async function encodeMp3Timeline(
   onProgress?: (timeline: number, fractions: number[]) => void,
 ): Promise<Mp3Part[][]> {
   const codec = mp3Codec(pcm.sampleRate);
-  const encoded = await encodeTimelines(ctx, timelines, pcm, codec, (job) => encodeChunk(ctx, job, pcm, timelines[job.timeline][0].file), onProgress, CHUNKS_PER_ENCODER);
-  return Promise.all(encoded.map((chunks, t) => joinParts(ctx, chunks, timelines[t].reduce((n, p) => n + p.samples, 0), codec.frame)));
+  const encoded = await encodeTimelines(
+    ctx,
+    timelines,
+    pcm,
+    codec,
+    (job) => encodeChunk(ctx, job, pcm, timelines[job.timeline][0].file),
+    onProgress,
+    CHUNKS_PER_ENCODER,
+  );
+  return Promise.all(
+    encoded.map((chunks, t) =>
+      joinParts(
+        ctx,
+        chunks,
+        timelines[t].reduce((n, p) => n + p.samples, 0),
+        codec.frame,
+      ),
+    ),
+  );
 }

@@ -57,7 +57,21 @@ describe('mixing decoded parts', () => {
     // Unrelated noises at one level: a linear fade would dip 3 dB at the midpoint, this one does not.
     const noise = async (name: string, seed: number) => {
       const file = path.join(dir, name);
-      await promisify(execFile)(tools.ffmpeg, ['-hide_banner', '-v', 'error', '-y', '-f', 'lavfi', '-i', `anoisesrc=d=4:c=pink:a=0.2:seed=${seed}:r=44100`, '-ac', '1', '-f', 'f32le', file]);
+      await promisify(execFile)(tools.ffmpeg, [
+        '-hide_banner',
+        '-v',
+        'error',
+        '-y',
+        '-f',
+        'lavfi',
+        '-i',
+        `anoisesrc=d=4:c=pink:a=0.2:seed=${seed}:r=44100`,
+        '-ac',
+        '1',
+        '-f',
+        'f32le',
+        file,
+      ]);
       return { file, frames: 4 * 44100 };
     };
     const out = path.join(dir, 'fade.f32');

@@ -37,8 +37,15 @@ function readFloats(fd: number, fromFrame: number, frames: number, channels: num
   return new Float32Array(buf.buffer, buf.byteOffset, frames * channels);
 }
 
-function copyRange(from: number, to: number, fromByte: number, bytes: number, toByte: number, buf: Buffer): void {
-  for (let done = 0; done < bytes; ) {
+function copyRange(
+  from: number,
+  to: number,
+  fromByte: number,
+  bytes: number,
+  toByte: number,
+  buf: Buffer,
+): void {
+  for (let done = 0; done < bytes;) {
     const n = readFullSync(from, buf, 0, Math.min(buf.length, bytes - done), fromByte + done);
     if (n === 0) throw new Error('internal: a decoded part is shorter than counted');
     writeFullSync(to, buf, 0, n, toByte + done);
@@ -50,7 +57,13 @@ function copyRange(from: number, to: number, fromByte: number, bytes: number, to
  * Write the parts, in order, to `outFile`, overlapping part i and i+1 by `fades[i]` sample frames
  * (each at most half of either part). Returns the sample frames written.
  */
-export async function mixParts(parts: readonly MixPart[], fades: readonly number[], channels: number, outFile: string, signal?: AbortSignal): Promise<number> {
+export async function mixParts(
+  parts: readonly MixPart[],
+  fades: readonly number[],
+  channels: number,
+  outFile: string,
+  signal?: AbortSignal,
+): Promise<number> {
   const out = openSync(outFile, 'w');
   const buf = Buffer.allocUnsafe(CHUNK);
   let written = 0;
@@ -64,12 +77,25 @@ export async function mixParts(parts: readonly MixPart[], fades: readonly number
       const fd = openSync(p.file, 'r');
       try {
         if (carried) {
-          writeFullSync(out, Buffer.from(carried.buffer, carried.byteOffset, carried.byteLength), 0, carried.byteLength, written * channels * BYTES);
+          writeFullSync(
+            out,
+            Buffer.from(carried.buffer, carried.byteOffset, carried.byteLength),
+            0,
+            carried.byteLength,
+            written * channels * BYTES,
+          );
           written += carried.length / channels;
           carried = undefined;
         }
         const body = p.frames - headFrames - tailFrames;
-        copyRange(fd, out, headFrames * channels * BYTES, body * channels * BYTES, written * channels * BYTES, buf);
+        copyRange(
+          fd,
+          out,
+          headFrames * channels * BYTES,
+          body * channels * BYTES,
+          written * channels * BYTES,
+          buf,
+        );
         written += body;
         if (tailFrames > 0) {
           const tail = readFloats(fd, p.frames - tailFrames, tailFrames, channels);

@@ -11,7 +11,10 @@ export interface AacInfo {
   channels: number;
 }
 
-export type OutputPlanInput = Pick<ProbeResult, 'sampleRate' | 'channels' | 'durationSeconds' | 'bitRate' | 'mp3' | 'codec'> & {
+export type OutputPlanInput = Pick<
+  ProbeResult,
+  'sampleRate' | 'channels' | 'durationSeconds' | 'bitRate' | 'mp3' | 'codec'
+> & {
   bitsPerSample?: number;
   aac?: AacInfo;
 };
@@ -59,13 +62,17 @@ export function dominantShape(shapes: Shape[], fallback: Shape): Shape {
     c.n++;
     counts.set(key, c);
   }
-  const rank = (a: Shape & { n: number }, b: Shape & { n: number }) => a.n - b.n || a.sampleRate - b.sampleRate || a.channels - b.channels;
+  const rank = (a: Shape & { n: number }, b: Shape & { n: number }) =>
+    a.n - b.n || a.sampleRate - b.sampleRate || a.channels - b.channels;
   let best: (Shape & { n: number }) | undefined;
   for (const c of counts.values()) if (!best || rank(c, best) > 0) best = c;
   return best ? { sampleRate: best.sampleRate, channels: best.channels } : fallback;
 }
 
-const nearestOf = (rates: number[], r: number) => rates.reduce((a, b) => (Math.abs(b - r) < Math.abs(a - r) || (Math.abs(b - r) === Math.abs(a - r) && b > a) ? b : a));
+const nearestOf = (rates: number[], r: number) =>
+  rates.reduce((a, b) =>
+    Math.abs(b - r) < Math.abs(a - r) || (Math.abs(b - r) === Math.abs(a - r) && b > a) ? b : a,
+  );
 const stereoAtMost = (c: number) => (c >= 2 ? 2 : 1);
 const shapesOf = (inputs: OutputPlanInput[], maxChannels: number) =>
   inputs.map((p) => ({ sampleRate: p.sampleRate, channels: Math.min(p.channels, maxChannels) }));
@@ -77,21 +84,50 @@ function bitDepthOf(inputs: OutputPlanInput[]): 16 | 24 {
 
 function planMp3(inputs: OutputPlanInput[], choices: PlanChoices): OutputPlan {
   const p = planMerge(inputs);
-  const bitRateKbps = choices.bitRateKbps ? pickBitRate(choices.bitRateKbps, mpegVersionFor(p.sampleRate), p.channels, false) : p.bitRateKbps;
-  return { format: 'mp3', route: 'mp3-frames', sampleRate: p.sampleRate, channels: p.channels, bitRateKbps, copy: p.copy, transcoded: p.transcoded };
+  const bitRateKbps = choices.bitRateKbps
+    ? pickBitRate(choices.bitRateKbps, mpegVersionFor(p.sampleRate), p.channels, false)
+    : p.bitRateKbps;
+  return {
+    format: 'mp3',
+    route: 'mp3-frames',
+    sampleRate: p.sampleRate,
+    channels: p.channels,
+    bitRateKbps,
+    copy: p.copy,
+    transcoded: p.transcoded,
+  };
 }
 
 function copyableAac(p: OutputPlanInput): boolean {
-  return p.aac !== undefined && p.aac.objectType === 2 && (p.aac.channels === 1 || p.aac.channels === 2) && AAC_RATES.includes(p.aac.sampleRate);
+  return (
+    p.aac !== undefined &&
+    p.aac.objectType === 2 &&
+    (p.aac.channels === 1 || p.aac.channels === 2) &&
+    AAC_RATES.includes(p.aac.sampleRate)
+  );
 }
 
 function planMp4(format: OutputFormat, inputs: OutputPlanInput[], choices: PlanChoices): OutputPlan {
-  const aac = inputs.filter(copyableAac).map((p) => ({ sampleRate: p.aac!.sampleRate, channels: p.aac!.channels }));
+  const aac = inputs
+    .filter(copyableAac)
+    .map((p) => ({ sampleRate: p.aac!.sampleRate, channels: p.aac!.channels }));
   const any = dominantShape(shapesOf(inputs, 2), { sampleRate: 44100, channels: 2 });
-  const shape = aac.length > 0 ? dominantShape(aac, any) : { sampleRate: nearestOf(AAC_RATES, any.sampleRate), channels: any.channels };
-  const copy = inputs.map((p) => copyableAac(p) && p.aac!.sampleRate === shape.sampleRate && p.aac!.channels === shape.channels);
+  const shape =
+    aac.length > 0
+      ? dominantShape(aac, any)
+      : { sampleRate: nearestOf(AAC_RATES, any.sampleRate), channels: any.channels };
+  const copy = inputs.map(
+    (p) => copyableAac(p) && p.aac!.sampleRate === shape.sampleRate && p.aac!.channels === shape.channels,
+  );
   const bitRateKbps = choices.bitRateKbps ?? defaultBitRateKbps(format, shape.channels);
-  return { format, route: 'mp4-packets', ...shape, bitRateKbps, copy, transcoded: copy.flatMap((c, i) => (c ? [] : [i])) };
+  return {
+    format,
+    route: 'mp4-packets',
+    ...shape,
+    bitRateKbps,
+    copy,
+    transcoded: copy.flatMap((c, i) => (c ? [] : [i])),
+  };
 }
 
 function planPcm(format: OutputFormat, inputs: OutputPlanInput[], choices: PlanChoices): OutputPlan {
@@ -101,12 +137,33 @@ function planPcm(format: OutputFormat, inputs: OutputPlanInput[], choices: PlanC
   const sampleRate = format === 'opus' ? 48000 : any.sampleRate;
   const channels = lossy ? stereoAtMost(any.channels) : any.channels;
   const copy = inputs.map(() => false);
-  if (!lossy) return { format, route: 'pcm-encode', sampleRate, channels, bitDepth: bitDepthOf(inputs), copy, transcoded: [] };
+  if (!lossy)
+    return {
+      format,
+      route: 'pcm-encode',
+      sampleRate,
+      channels,
+      bitDepth: bitDepthOf(inputs),
+      copy,
+      transcoded: [],
+    };
   const bitRateKbps = choices.bitRateKbps ?? defaultBitRateKbps(format, channels);
-  return { format, route: 'pcm-encode', sampleRate, channels, bitRateKbps, copy, transcoded: inputs.map((_, i) => i) };
+  return {
+    format,
+    route: 'pcm-encode',
+    sampleRate,
+    channels,
+    bitRateKbps,
+    copy,
+    transcoded: inputs.map((_, i) => i),
+  };
 }
 
-export function planOutput(format: OutputFormat, inputs: OutputPlanInput[], choices: PlanChoices = {}): OutputPlan {
+export function planOutput(
+  format: OutputFormat,
+  inputs: OutputPlanInput[],
+  choices: PlanChoices = {},
+): OutputPlan {
   switch (routeOf(format)) {
     case 'mp3-frames':
       return planMp3(inputs, choices);

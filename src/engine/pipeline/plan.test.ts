@@ -7,8 +7,18 @@ type In = Pick<ProbeResult, 'sampleRate' | 'channels' | 'durationSeconds' | 'bit
 function mp3(sampleRate: number, channels: number, kbps = 128, seconds = 10): In {
   const mpegVersion = sampleRate >= 32000 ? 1 : sampleRate >= 16000 ? 2 : 2.5;
   return {
-    sampleRate, channels, durationSeconds: seconds, bitRate: kbps * 1000,
-    mp3: { mpegVersion, layer: 3, frames: 100, audioBytes: 1000, vbr: false, samplesPerFrame: mpegVersion === 1 ? 1152 : 576 },
+    sampleRate,
+    channels,
+    durationSeconds: seconds,
+    bitRate: kbps * 1000,
+    mp3: {
+      mpegVersion,
+      layer: 3,
+      frames: 100,
+      audioBytes: 1000,
+      vbr: false,
+      samplesPerFrame: mpegVersion === 1 ? 1152 : 576,
+    },
   };
 }
 function other(sampleRate: number, channels: number, seconds = 10): In {
@@ -17,7 +27,14 @@ function other(sampleRate: number, channels: number, seconds = 10): In {
 
 describe('planning the output', () => {
   it('copies MP3s that share the majority rate and channels, and transcodes the rest', () => {
-    const plan = planMerge([mp3(44100, 2), other(96000, 2), mp3(22050, 1), mp3(44100, 2), mp3(8000, 1), other(44100, 2)]);
+    const plan = planMerge([
+      mp3(44100, 2),
+      other(96000, 2),
+      mp3(22050, 1),
+      mp3(44100, 2),
+      mp3(8000, 1),
+      other(44100, 2),
+    ]);
     expect(plan).toMatchObject({ sampleRate: 44100, channels: 2, mpegVersion: 1, bitRateKbps: 128 });
     expect(plan.copy).toEqual([true, false, false, true, false, false]);
     expect(plan.transcoded).toEqual([1, 2, 4, 5]);
@@ -32,17 +49,31 @@ describe('planning the output', () => {
     const plan = planMerge([mp3(22050, 1, 64, 30), mp3(44100, 2, 128, 5)]);
     expect(plan).toMatchObject({ sampleRate: 44100, channels: 2, mpegVersion: 1, transcoded: [0] });
     // 44.1 kHz mono against 8 kHz mono: the higher rate, not the 0.1 s of extra length
-    expect(planMerge([mp3(44100, 1, 64, 2.0), mp3(8000, 1, 16, 2.1)])).toMatchObject({ sampleRate: 44100, transcoded: [1] });
+    expect(planMerge([mp3(44100, 1, 64, 2.0), mp3(8000, 1, 16, 2.1)])).toMatchObject({
+      sampleRate: 44100,
+      transcoded: [1],
+    });
   });
 
   it('breaks a tie in count and rate by the channel count', () => {
-    const plan = planMerge([mp3(44100, 1, 64, 30), mp3(44100, 1, 64, 30), mp3(44100, 2, 128, 5), mp3(44100, 2, 192, 1)]);
+    const plan = planMerge([
+      mp3(44100, 1, 64, 30),
+      mp3(44100, 1, 64, 30),
+      mp3(44100, 2, 128, 5),
+      mp3(44100, 2, 192, 1),
+    ]);
     expect(plan).toMatchObject({ sampleRate: 44100, channels: 2, transcoded: [0, 1] });
   });
 
   it('keeps a mono 22.05 kHz majority and its MPEG-2 bit rate', () => {
     const plan = planMerge([mp3(22050, 1, 48), mp3(22050, 1, 48), mp3(44100, 2, 192)]);
-    expect(plan).toMatchObject({ sampleRate: 22050, channels: 1, mpegVersion: 2, bitRateKbps: 48, transcoded: [2] });
+    expect(plan).toMatchObject({
+      sampleRate: 22050,
+      channels: 1,
+      mpegVersion: 2,
+      bitRateKbps: 48,
+      transcoded: [2],
+    });
   });
 
   it('takes the median bit rate of the matching inputs, rounded to a valid rate', () => {

@@ -17,7 +17,10 @@ describe('probeFile', () => {
   afterAll(() => cleanup());
 
   it('reads an MP3 with the frame parser: rate, channels, frames, duration, tags', async () => {
-    const f = await makeTone(path.join(dir, 'a.mp3'), { seconds: 2, extraArgs: ['-metadata', 'title=Hello', '-metadata', 'artist=Me'] });
+    const f = await makeTone(path.join(dir, 'a.mp3'), {
+      seconds: 2,
+      extraArgs: ['-metadata', 'title=Hello', '-metadata', 'artist=Me'],
+    });
     const p = await probeFile(f, { tools });
     expect(p).toMatchObject({ format: 'mp3', codec: 'mp3', sampleRate: 44100, channels: 2 });
     expect(p.mp3).toMatchObject({ mpegVersion: 1, layer: 3, samplesPerFrame: 1152 });
@@ -28,9 +31,17 @@ describe('probeFile', () => {
   });
 
   it('reads an 8 kHz MPEG-2.5 mono MP3', async () => {
-    const f = await makeTone(path.join(dir, 'low.mp3'), { sampleRate: 8000, channels: 1, codecArgs: ['-c:a', 'libmp3lame', '-b:a', '16k'] });
+    const f = await makeTone(path.join(dir, 'low.mp3'), {
+      sampleRate: 8000,
+      channels: 1,
+      codecArgs: ['-c:a', 'libmp3lame', '-b:a', '16k'],
+    });
     const p = await probeFile(f, { tools });
-    expect(p).toMatchObject({ sampleRate: 8000, channels: 1, mp3: { mpegVersion: 2.5, samplesPerFrame: 576 } });
+    expect(p).toMatchObject({
+      sampleRate: 8000,
+      channels: 1,
+      mp3: { mpegVersion: 2.5, samplesPerFrame: 576 },
+    });
   });
 
   it.each([
@@ -52,7 +63,10 @@ describe('probeFile', () => {
   it('keeps a truncated file whose head decodes', async () => {
     const wav = await makeTone(path.join(dir, 'whole.wav'), { seconds: 3 });
     const mp3 = await makeTone(path.join(dir, 'whole.mp3'), { seconds: 3 });
-    for (const [src, name] of [[wav, 'cut.wav'], [mp3, 'cut.mp3']] as const) {
+    for (const [src, name] of [
+      [wav, 'cut.wav'],
+      [mp3, 'cut.mp3'],
+    ] as const) {
       const bytes = await readFile(src);
       const cut = path.join(dir, name);
       await writeFile(cut, bytes.subarray(0, Math.floor(bytes.length / 2) + 77));
@@ -63,7 +77,10 @@ describe('probeFile', () => {
   });
 
   it('reads an MP3 stored under another name (as uploads are) with the frame parser', async () => {
-    const mp3 = await makeTone(path.join(dir, 'x.mp3'), { seconds: 1, extraArgs: ['-id3v2_version', '0', '-write_xing', '0'] });
+    const mp3 = await makeTone(path.join(dir, 'x.mp3'), {
+      seconds: 1,
+      extraArgs: ['-id3v2_version', '0', '-write_xing', '0'],
+    });
     const named = path.join(dir, 'abc123.upload');
     // Leading zero bytes hide the first frame from a look at the head; ffprobe still says mp3.
     await writeFile(named, Buffer.concat([Buffer.alloc(100), await readFile(mp3)]));
@@ -86,13 +103,18 @@ describe('probeFile', () => {
       const err = await probeFile(f, { tools, displayName: `My ${name}`, index: 4 }).catch((e) => e);
       expect(err).toBeInstanceOf(InputError);
       expect(err).toMatchObject({ file: `My ${name}`, index: 4 });
-      expect(err.message).toMatch(new RegExp(`^My ${name.replace('.', '\\.')}: (empty file|not audio|no decodable audio|not a readable MP3)`));
+      expect(err.message).toMatch(
+        new RegExp(
+          `^My ${name.replace('.', '\\.')}: (empty file|not audio|no decodable audio|not a readable MP3)`,
+        ),
+      );
       expect(err.message).not.toContain('\n');
     });
   }
 
   it('says which reason applies', async () => {
-    const reason = async (name: string) => ((await probeFile(await makeBad(dir, name), { tools }).catch((e) => e)) as InputError).reason;
+    const reason = async (name: string) =>
+      ((await probeFile(await makeBad(dir, name), { tools }).catch((e) => e)) as InputError).reason;
     expect(await reason('empty.mp3')).toBe('empty file');
     expect(await reason('cover.png')).toBe('not audio (no audio stream)');
     expect(await reason('header-only.wav')).toBe('no decodable audio (zero duration)');
@@ -100,7 +122,8 @@ describe('probeFile', () => {
   });
 
   it('gives each refusal a code callers can act on without reading the words', async () => {
-    const code = async (file: string) => ((await probeFile(file, { tools }).catch((e) => e)) as InputError).code;
+    const code = async (file: string) =>
+      ((await probeFile(file, { tools }).catch((e) => e)) as InputError).code;
     expect(await code(await makeBad(dir, 'empty.mp3'))).toBe('empty');
     expect(await code(await makeBad(dir, 'cover.png'))).toBe('not-audio');
     expect(await code(await makeBad(dir, 'header-only.wav'))).toBe('not-audio');
@@ -110,7 +133,9 @@ describe('probeFile', () => {
     const broken = path.join(dir, 'broken-ffprobe');
     await writeFile(broken, '#!/bin/sh\nexit 132\n', { mode: 0o755 });
     const wav = await makeTone(path.join(dir, 'coded.wav'), { seconds: 1 });
-    expect(((await probeFile(wav, { tools: { ...tools, ffprobe: broken } }).catch((e) => e)) as ToolError).code).toBe('tool-missing');
+    expect(
+      ((await probeFile(wav, { tools: { ...tools, ffprobe: broken } }).catch((e) => e)) as ToolError).code,
+    ).toBe('tool-missing');
   });
 
   it('blames a broken ffprobe, not the input', async () => {
@@ -135,7 +160,9 @@ describe('probeFile', () => {
   });
 
   it('refuses a missing file and a folder', async () => {
-    await expect(probeFile(path.join(dir, 'nope.wav'), { tools })).rejects.toThrow(/nope\.wav: cannot be read \(no such file\)/);
+    await expect(probeFile(path.join(dir, 'nope.wav'), { tools })).rejects.toThrow(
+      /nope\.wav: cannot be read \(no such file\)/,
+    );
     expect((await stat(dir)).isDirectory()).toBe(true);
     await expect(probeFile(dir, { tools })).rejects.toThrow(/not a file/);
   });

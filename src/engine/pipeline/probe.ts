@@ -82,20 +82,40 @@ function toolReason(stderrTail: string): string {
   const cut = line.lastIndexOf(': ');
   const raw = (cut >= 0 ? line.slice(cut + 2) : line).replace(/\.$/, '');
   // What ffprobe says when no demuxer recognises the bytes.
-  if (/^(Invalid data found when processing input|Invalid argument|End of file)$/.test(raw)) return 'unrecognised format';
+  if (/^(Invalid data found when processing input|Invalid argument|End of file)$/.test(raw))
+    return 'unrecognised format';
   return raw;
 }
 
 const HEAD_SECONDS = 5;
 
 /** Decode (the first `limit` seconds of) the first audio stream to nowhere; how much came out. */
-async function decode(runner: Runner, ffmpeg: string, file: string, signal: AbortSignal | undefined, limit?: number) {
+async function decode(
+  runner: Runner,
+  ffmpeg: string,
+  file: string,
+  signal: AbortSignal | undefined,
+  limit?: number,
+) {
   let seconds = 0;
   const r = await runner({
     bin: ffmpeg,
     args: [
-      '-hide_banner', '-nostdin', '-v', 'error', ...(limit ? ['-t', String(limit)] : []), '-i', fileArg(file),
-      '-map', '0:a:0', '-f', 'null', '-progress', 'pipe:1', '-nostats', '-',
+      '-hide_banner',
+      '-nostdin',
+      '-v',
+      'error',
+      ...(limit ? ['-t', String(limit)] : []),
+      '-i',
+      fileArg(file),
+      '-map',
+      '0:a:0',
+      '-f',
+      'null',
+      '-progress',
+      'pipe:1',
+      '-nostats',
+      '-',
     ],
     signal,
     onProgress: (p) => {
@@ -151,11 +171,21 @@ interface ScanTry {
 
 async function tryScan(file: string, signal: AbortSignal | undefined): Promise<ScanTry> {
   const outcome = await scanMp3(file, { signal });
-  if (outcome.ok) return { done: { result: fromScan(file, outcome.scan), scan: outcome.scan, hasCover: outcome.scan.hasPicture }, formatChange: false };
+  if (outcome.ok)
+    return {
+      done: { result: fromScan(file, outcome.scan), scan: outcome.scan, hasCover: outcome.scan.hasPicture },
+      formatChange: false,
+    };
   return { reason: outcome.reason, formatChange: outcome.formatChange === true };
 }
 
-async function ffprobe(runner: Runner, tools: Tools, file: string, signal: AbortSignal | undefined, refuse: Refuse): Promise<FfprobeJson> {
+async function ffprobe(
+  runner: Runner,
+  tools: Tools,
+  file: string,
+  signal: AbortSignal | undefined,
+  refuse: Refuse,
+): Promise<FfprobeJson> {
   const probed = await runner({
     bin: tools.ffprobe,
     args: ['-v', 'error', '-print_format', 'json', '-show_format', '-show_streams', fileArg(file)],
@@ -169,7 +199,12 @@ async function ffprobe(runner: Runner, tools: Tools, file: string, signal: Abort
   }
   if (json) return json;
   await assertToolWorks(runner, tools.ffprobe, 'ffprobe');
-  throw refuse(probed.code === 0 ? 'not audio (ffprobe gave no readable answer)' : `not audio (${toolReason(probed.stderrTail)})`, 'not-audio');
+  throw refuse(
+    probed.code === 0
+      ? 'not audio (ffprobe gave no readable answer)'
+      : `not audio (${toolReason(probed.stderrTail)})`,
+    'not-audio',
+  );
 }
 
 /** The head must really decode: ffprobe alone accepts some junk (random bytes named .mp3). */
@@ -183,7 +218,8 @@ async function checkDecodes(runner: Runner, tools: Tools, file: string, opts: Pr
 
 function lowerTags(json: FfprobeJson, stream: FfprobeStream): Record<string, string> {
   const tags: Record<string, string> = {};
-  for (const [k, v] of Object.entries({ ...json.format?.tags, ...stream.tags })) tags[k.toLowerCase()] = String(v);
+  for (const [k, v] of Object.entries({ ...json.format?.tags, ...stream.tags }))
+    tags[k.toLowerCase()] = String(v);
   return tags;
 }
 
@@ -225,17 +261,23 @@ export async function probeInput(file: string, opts: ProbeOptions = {}): Promise
   if (!stream) throw refuse('not audio (no audio stream)', 'not-audio');
   const sampleRate = Number(stream.sample_rate);
   const channels = Number(stream.channels);
-  if (!(sampleRate > 0) || !(channels > 0)) throw refuse('not audio (no sample rate or channel count)', 'not-audio');
+  if (!(sampleRate > 0) || !(channels > 0))
+    throw refuse('not audio (no sample rate or channel count)', 'not-audio');
 
   let duration = Number(stream.duration ?? json.format?.duration);
   const skipDecode = opts.headDecode === false && duration > 0 && stream.codec_name !== 'mp3';
-  const decoded = skipDecode ? { seconds: duration, stderrTail: '' } : await checkDecodes(runner, tools, file, opts, refuse);
+  const decoded = skipDecode
+    ? { seconds: duration, stderrTail: '' }
+    : await checkDecodes(runner, tools, file, opts, refuse);
   if (stream.codec_name === 'mp3' && scanned.reason && !scanned.formatChange && decoded.stderrTail.trim()) {
     throw refuse(`not a readable MP3 (${scanned.reason})`, 'bad-mp3');
   }
   if (!(duration > 0)) {
     // No stated length (some raw streams): the decode measures it, whole if the head was not.
-    duration = decoded.seconds < HEAD_SECONDS ? decoded.seconds : (await decode(runner, tools.ffmpeg, file, opts.signal)).seconds;
+    duration =
+      decoded.seconds < HEAD_SECONDS
+        ? decoded.seconds
+        : (await decode(runner, tools.ffmpeg, file, opts.signal)).seconds;
   }
   if (!(duration > 0)) throw refuse('zero duration', 'not-audio');
 
@@ -253,6 +295,8 @@ export async function probeInput(file: string, opts: ProbeOptions = {}): Promise
     tags: lowerTags(json, stream),
     ...(bits ? { bitsPerSample: bits } : {}),
   };
-  const hasCover = (json.streams ?? []).some((s) => s.codec_type === 'video' && s.disposition?.attached_pic === 1);
+  const hasCover = (json.streams ?? []).some(
+    (s) => s.codec_type === 'video' && s.disposition?.attached_pic === 1,
+  );
   return { result, mp4: aacTrack(file, format, codec), hasCover };
 }

@@ -3,7 +3,11 @@ import { ProgressTracker } from './progress.js';
 import { progressWeights, STEP_COST } from './progress-weights.js';
 
 /** Where the bar stands once every input is measured, and once every input is decoded or encoded. */
-function barAtPhaseEnds(format: Parameters<typeof progressWeights>[0], route: Parameters<typeof progressWeights>[1], mixing = false) {
+function barAtPhaseEnds(
+  format: Parameters<typeof progressWeights>[0],
+  route: Parameters<typeof progressWeights>[1],
+  mixing = false,
+) {
   const w = progressWeights(format, route, mixing);
   const durations = [60, 60, 60];
   const all = [0, 1, 2];
@@ -17,7 +21,10 @@ function barAtPhaseEnds(format: Parameters<typeof progressWeights>[0], route: Pa
 /** The share of the work done at the same points, from the cost table directly. */
 function costShares(perInput: number, last: number) {
   const total = STEP_COST.measure + perInput + last;
-  return { measured: (100 * STEP_COST.measure) / total, decoded: (100 * (STEP_COST.measure + perInput)) / total };
+  return {
+    measured: (100 * STEP_COST.measure) / total,
+    decoded: (100 * (STEP_COST.measure + perInput)) / total,
+  };
 }
 
 describe('progress weights', () => {

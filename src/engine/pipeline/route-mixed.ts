@@ -5,7 +5,12 @@
 // Chapter starts are counted samples, less the overlaps before each input.
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
-import { transcodeToMp3, type PcmTarget, type TranscodeJob, type TranscodeTarget } from '../ffmpeg/transcode.js';
+import {
+  transcodeToMp3,
+  type PcmTarget,
+  type TranscodeJob,
+  type TranscodeTarget,
+} from '../ffmpeg/transcode.js';
 import { joinMp3 } from '../mp3/join.js';
 import { scanMp3 } from '../mp3/scan.js';
 import { encodeAacTimeline } from './aac-timeline.js';
@@ -17,12 +22,21 @@ import { writeMp4Output } from './route-mp4.js';
 import { decodeAll, encodeJoined } from './route-pcm.js';
 
 /** Overlaps in sample frames, each at most half of either neighbour as decoded. */
-export function fadeFrames(fadeSeconds: readonly number[], samples: readonly number[], rate: number): number[] {
-  return fadeSeconds.map((s, i) => Math.min(Math.round(s * rate), Math.floor(samples[i] / 2), Math.floor(samples[i + 1] / 2)));
+export function fadeFrames(
+  fadeSeconds: readonly number[],
+  samples: readonly number[],
+  rate: number,
+): number[] {
+  return fadeSeconds.map((s, i) =>
+    Math.min(Math.round(s * rate), Math.floor(samples[i] / 2), Math.floor(samples[i + 1] / 2)),
+  );
 }
 
 /** Where each input starts (sample frames) once the overlaps are taken out, and the total. */
-export function mixedStarts(samples: readonly number[], fades: readonly number[]): { starts: number[]; total: number } {
+export function mixedStarts(
+  samples: readonly number[],
+  fades: readonly number[],
+): { starts: number[]; total: number } {
   const starts: number[] = [];
   let t = 0;
   samples.forEach((n, i) => {
@@ -32,24 +46,63 @@ export function mixedStarts(samples: readonly number[], fades: readonly number[]
   return { starts, total: t };
 }
 
-function encodeJob<T>(ctx: RouteContext, input: string, output: string, target: T, raw: PcmTarget, seconds: number): TranscodeJob<T> {
-  return { input, output, target, raw, durationSeconds: seconds, tools: ctx.tools, runner: ctx.runner, signal: ctx.signal, onProgress: (f) => ctx.tracker.join(f, 1) };
+function encodeJob<T>(
+  ctx: RouteContext,
+  input: string,
+  output: string,
+  target: T,
+  raw: PcmTarget,
+  seconds: number,
+): TranscodeJob<T> {
+  return {
+    input,
+    output,
+    target,
+    raw,
+    durationSeconds: seconds,
+    tools: ctx.tools,
+    runner: ctx.runner,
+    signal: ctx.signal,
+    onProgress: (f) => ctx.tracker.join(f, 1),
+  };
 }
 
-async function writeMp3(ctx: RouteContext, mixed: string, raw: PcmTarget, samples: number, chapters: Chapter[]): Promise<void> {
+async function writeMp3(
+  ctx: RouteContext,
+  mixed: string,
+  raw: PcmTarget,
+  samples: number,
+  chapters: Chapter[],
+): Promise<void> {
   const file = path.join(await ctx.scratch(), 'mixed.mp3');
-  const target: TranscodeTarget = { sampleRate: ctx.plan.sampleRate, channels: ctx.plan.channels, bitRateKbps: ctx.plan.bitRateKbps! };
+  const target: TranscodeTarget = {
+    sampleRate: ctx.plan.sampleRate,
+    channels: ctx.plan.channels,
+    bitRateKbps: ctx.plan.bitRateKbps!,
+  };
   await transcodeToMp3(encodeJob(ctx, mixed, file, target, raw, samples / raw.sampleRate));
   const outcome = await scanMp3(file, { signal: ctx.signal });
   if (!outcome.ok) throw new Error(`the encoded output is unreadable (${outcome.reason})`);
   const s = outcome.scan;
   const padding = Math.max(0, s.frames * s.samplesPerFrame - LAME_DELAY - samples);
-  await joinMp3([{ file, scan: s }], ctx.partial, { id3: () => id3Of(ctx.meta, chapters), gapless: { delay: LAME_DELAY, padding }, signal: ctx.signal });
+  await joinMp3([{ file, scan: s }], ctx.partial, {
+    id3: () => id3Of(ctx.meta, chapters),
+    gapless: { delay: LAME_DELAY, padding },
+    signal: ctx.signal,
+  });
 }
 
 /** The mixed stream encoded in parallel chunks (one timeline), joined in the MP4. */
-async function writeMp4(ctx: RouteContext, mixed: string, raw: PcmTarget, samples: number, chapters: Chapter[]): Promise<void> {
-  const [parts] = await encodeAacTimeline(ctx, [[{ file: mixed, samples }]], raw, (_, [f]) => ctx.tracker.join(f, 1));
+async function writeMp4(
+  ctx: RouteContext,
+  mixed: string,
+  raw: PcmTarget,
+  samples: number,
+  chapters: Chapter[],
+): Promise<void> {
+  const [parts] = await encodeAacTimeline(ctx, [[{ file: mixed, samples }]], raw, (_, [f]) =>
+    ctx.tracker.join(f, 1),
+  );
   await writeMp4Output(ctx, parts, chapters);
 }
 
@@ -62,8 +115,15 @@ export async function mixedRoute(ctx: RouteContext): Promise<RouteResult> {
   const timeline = mixedStarts(samples, fades);
   const seconds = { starts: timeline.starts.map((s) => s / rate), total: timeline.total / rate };
   const mixed = path.join(await ctx.scratch(), 'mixed.f32');
-  const written = await mixParts(files.map((file, i) => ({ file, frames: samples[i] })), fades, plan.channels, mixed, ctx.signal);
-  if (written !== timeline.total) throw new Error('internal: the mixed stream is not the length its parts add up to');
+  const written = await mixParts(
+    files.map((file, i) => ({ file, frames: samples[i] })),
+    fades,
+    plan.channels,
+    mixed,
+    ctx.signal,
+  );
+  if (written !== timeline.total)
+    throw new Error('internal: the mixed stream is not the length its parts add up to');
   await Promise.all(files.map((f) => rm(f, { force: true })));
   if (plan.route === 'pcm-encode') return encodeJoined(ctx, [mixed], raw, seconds);
   const chapters = ctx.chapters(seconds.starts, seconds.total);

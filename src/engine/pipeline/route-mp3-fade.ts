@@ -11,8 +11,24 @@ import { GAIN_STEP_DB } from '../mp3/gain.js';
 import { joinMp3, type JoinPart } from '../mp3/join.js';
 import type { Mp3Scan } from '../mp3/scan.js';
 import { scanOf } from '../mp3/sound-parts.js';
-import { carryReservoir, reservoirBytes, spliceBitRate, splitFrames, type StreamFormat } from '../mp3/splice.js';
-import { decodedLength, decodeSpan, mixSpan, planSplice, regionCodec, type DecodedPiece, type RegionCodec, type Segment, type SplicePlan } from './fade-splice.js';
+import {
+  carryReservoir,
+  reservoirBytes,
+  spliceBitRate,
+  splitFrames,
+  type StreamFormat,
+} from '../mp3/splice.js';
+import {
+  decodedLength,
+  decodeSpan,
+  mixSpan,
+  planSplice,
+  regionCodec,
+  type DecodedPiece,
+  type RegionCodec,
+  type Segment,
+  type SplicePlan,
+} from './fade-splice.js';
 import type { RouteContext, RouteResult } from './route.js';
 import { perInput } from './route.js';
 import { fadeFrames } from './route-mixed.js';
@@ -30,11 +46,21 @@ interface Source {
 
 type Region = Extract<Segment, { kind: 'region' }>;
 
-const formatOf = (s: Mp3Scan): StreamFormat => ({ version: s.mpegVersion, sampleRate: s.sampleRate, channels: s.channels });
+const formatOf = (s: Mp3Scan): StreamFormat => ({
+  version: s.mpegVersion,
+  sampleRate: s.sampleRate,
+  channels: s.channels,
+});
 
 function copyPart(src: Source, from: number, to: number): JoinPart {
   const { offsets } = src;
-  const scan = { ...src.scan, audioStart: offsets[from], audioEnd: offsets[to], frames: to - from, audioBytes: offsets[to] - offsets[from] };
+  const scan = {
+    ...src.scan,
+    audioStart: offsets[from],
+    audioEnd: offsets[to],
+    frames: to - from,
+    audioBytes: offsets[to] - offsets[from],
+  };
   return { file: src.file, scan, gainSteps: src.gainSteps || undefined };
 }
 
@@ -48,19 +74,50 @@ function reservoirAfter(next: Segment | undefined, sources: Source[]): Buffer {
 }
 
 /** Decode the frames of input i that the region's mix needs (its gain applied), as raw floats. */
-async function decodePiece(ctx: RouteContext, src: Source, i: number, span: { from: number; to: number; rawStart: number }, file: string, raw: PcmTarget): Promise<DecodedPiece> {
+async function decodePiece(
+  ctx: RouteContext,
+  src: Source,
+  i: number,
+  span: { from: number; to: number; rawStart: number },
+  file: string,
+  raw: PcmTarget,
+): Promise<DecodedPiece> {
   const mp3 = `${file}.mp3`;
   await writeFile(mp3, Buffer.concat(readFrames(src.file, src.offsets, span.from, span.to)));
   const gainDb = src.gainSteps ? src.gainSteps * GAIN_STEP_DB : undefined;
-  const filters = gainDb ? inputChain({ sampleRate: raw.sampleRate, channels: raw.channels, gainDb }) : undefined;
+  const filters = gainDb
+    ? inputChain({ sampleRate: raw.sampleRate, channels: raw.channels, gainDb })
+    : undefined;
   const seconds = ((span.to - span.from) * src.scan.samplesPerFrame) / src.scan.sampleRate;
-  await decodeToPcm({ input: mp3, output: `${file}.f32`, target: raw, filters, durationSeconds: seconds, tools: ctx.tools, runner: ctx.runner, signal: ctx.signal, displayName: ctx.names[i], index: i });
+  await decodeToPcm({
+    input: mp3,
+    output: `${file}.f32`,
+    target: raw,
+    filters,
+    durationSeconds: seconds,
+    tools: ctx.tools,
+    runner: ctx.runner,
+    signal: ctx.signal,
+    displayName: ctx.names[i],
+    index: i,
+  });
   const bytes = await readFile(`${file}.f32`);
-  return { input: i, rawStart: span.rawStart, samples: new Float32Array(bytes.buffer, bytes.byteOffset, bytes.length / 4) };
+  return {
+    input: i,
+    rawStart: span.rawStart,
+    samples: new Float32Array(bytes.buffer, bytes.byteOffset, bytes.length / 4),
+  };
 }
 
 /** The frames of every input that plays in the region's encode span, decoded. */
-async function decodeRegion(ctx: RouteContext, k: number, codec: RegionCodec, splice: SplicePlan, sources: Source[], raw: PcmTarget): Promise<DecodedPiece[]> {
+async function decodeRegion(
+  ctx: RouteContext,
+  k: number,
+  codec: RegionCodec,
+  splice: SplicePlan,
+  sources: Source[],
+  raw: PcmTarget,
+): Promise<DecodedPiece[]> {
   const dir = await ctx.scratch();
   const pieces: DecodedPiece[] = [];
   for (const [i, src] of sources.entries()) {
@@ -71,19 +128,50 @@ async function decodeRegion(ctx: RouteContext, k: number, codec: RegionCodec, sp
 }
 
 /** The mix encoded without the reservoir; its frames, the pre-roll's among them. */
-async function encodeMix(ctx: RouteContext, k: number, mixed: Float32Array, raw: PcmTarget, bitRateKbps: number, format: StreamFormat, progress: (f: number) => void): Promise<Buffer[]> {
+async function encodeMix(
+  ctx: RouteContext,
+  k: number,
+  mixed: Float32Array,
+  raw: PcmTarget,
+  bitRateKbps: number,
+  format: StreamFormat,
+  progress: (f: number) => void,
+): Promise<Buffer[]> {
   const dir = await ctx.scratch();
   const pcm = path.join(dir, `fade-${k}.f32`);
   const encoded = path.join(dir, `fade-${k}.mp3`);
   await writeFile(pcm, Buffer.from(mixed.buffer, mixed.byteOffset, mixed.byteLength));
-  const target = { sampleRate: raw.sampleRate, channels: raw.channels, bitRateKbps, bitReservoir: false as const };
+  const target = {
+    sampleRate: raw.sampleRate,
+    channels: raw.channels,
+    bitRateKbps,
+    bitReservoir: false as const,
+  };
   const seconds = mixed.length / raw.channels / raw.sampleRate;
-  await transcodeToMp3({ input: pcm, output: encoded, target, raw, durationSeconds: seconds, tools: ctx.tools, runner: ctx.runner, signal: ctx.signal, onProgress: progress });
+  await transcodeToMp3({
+    input: pcm,
+    output: encoded,
+    target,
+    raw,
+    durationSeconds: seconds,
+    tools: ctx.tools,
+    runner: ctx.runner,
+    signal: ctx.signal,
+    onProgress: progress,
+  });
   return splitFrames(await readFile(encoded), format);
 }
 
 /** One region: its inputs' frames decoded and mixed, encoded, and the frames that play there kept. */
-async function encodeRegion(ctx: RouteContext, k: number, region: Region, splice: SplicePlan, sources: Source[], next: Segment | undefined, progress: (f: number) => void): Promise<JoinPart> {
+async function encodeRegion(
+  ctx: RouteContext,
+  k: number,
+  region: Region,
+  splice: SplicePlan,
+  sources: Source[],
+  next: Segment | undefined,
+  progress: (f: number) => void,
+): Promise<JoinPart> {
   const { plan } = ctx;
   const first = sources[0].scan;
   const format = formatOf(first);
@@ -96,8 +184,10 @@ async function encodeRegion(ctx: RouteContext, k: number, region: Region, splice
   const bitRate = spliceBitRate(format, plan.bitRateKbps!, reservoir.length);
   const all = await encodeMix(ctx, k, mixed, raw, bitRate, format, (f) => progress(0.4 + 0.6 * f));
   const frames = all.slice(codec.skip, codec.skip + region.to - region.from);
-  if (frames.length !== region.to - region.from) throw new Error('internal: the crossfade encode is shorter than its region');
-  if (reservoir.length > 0) frames[frames.length - 1] = carryReservoir(frames[frames.length - 1], reservoir, format);
+  if (frames.length !== region.to - region.from)
+    throw new Error('internal: the crossfade encode is shorter than its region');
+  if (reservoir.length > 0)
+    frames[frames.length - 1] = carryReservoir(frames[frames.length - 1], reservoir, format);
   const bytes = Buffer.concat(frames);
   const file = path.join(await ctx.scratch(), `fade-${k}.part.mp3`);
   await writeFile(file, bytes);
@@ -110,14 +200,27 @@ async function sourcesOf(ctx: RouteContext): Promise<Source[]> {
   const all = ctx.inputs.map((_, i) => i);
   const scans = all.map((i) => ctx.probed[i].scan!);
   const indexed = await perInput(ctx, all, (i) => frameOffsets(ctx.inputs[i], scans[i], ctx.signal));
-  return all.map((i) => ({ file: ctx.inputs[i], scan: scans[i], offsets: indexed.get(i)!, gainSteps: ctx.sound?.inputs[i].gain?.steps ?? 0 }));
+  return all.map((i) => ({
+    file: ctx.inputs[i],
+    scan: scans[i],
+    offsets: indexed.get(i)!,
+    gainSteps: ctx.sound?.inputs[i].gain?.steps ?? 0,
+  }));
 }
 
 /** The splice of the sound plan's fades, each fitted to the inputs as decoded. */
 function spliceOf(ctx: RouteContext, sources: Source[]): SplicePlan {
   const spf = sources[0].scan.samplesPerFrame;
-  const inputs = sources.map((s) => ({ frames: s.offsets.length - 1, delay: s.scan.gapless?.delay ?? LAME_DELAY, padding: s.scan.gapless?.padding ?? 0 }));
-  const fades = fadeFrames(ctx.sound?.fades.map((f) => f.seconds) ?? [], inputs.map((p) => decodedLength(p, spf)), ctx.plan.sampleRate);
+  const inputs = sources.map((s) => ({
+    frames: s.offsets.length - 1,
+    delay: s.scan.gapless?.delay ?? LAME_DELAY,
+    padding: s.scan.gapless?.padding ?? 0,
+  }));
+  const fades = fadeFrames(
+    ctx.sound?.fades.map((f) => f.seconds) ?? [],
+    inputs.map((p) => decodedLength(p, spf)),
+    ctx.plan.sampleRate,
+  );
   return planSplice(inputs, fades, spf);
 }
 
@@ -129,9 +232,13 @@ export async function mp3FadeRoute(ctx: RouteContext): Promise<RouteResult> {
   const regionAt = segments.flatMap((s, k) => (s.kind === 'region' ? [k] : []));
   const encoded = await perInput(ctx, regionAt, (k) => {
     const joins = joinsIn(segments, k, sources.length);
-    return encodeRegion(ctx, k, segments[k] as Region, splice, sources, segments[k + 1], (f) => joins.forEach((i) => ctx.tracker.transcode(i, f)));
+    return encodeRegion(ctx, k, segments[k] as Region, splice, sources, segments[k + 1], (f) =>
+      joins.forEach((i) => ctx.tracker.transcode(i, f)),
+    );
   });
-  const parts = segments.map((s, k) => (s.kind === 'copy' ? copyPart(sources[s.input], s.from, s.to) : encoded.get(k)!));
+  const parts = segments.map((s, k) =>
+    s.kind === 'copy' ? copyPart(sources[s.input], s.from, s.to) : encoded.get(k)!,
+  );
   const owner = segments.map((s, k) => (s.kind === 'copy' ? s.input : ownerOfRegion(segments, k)));
   // What a player hears starts at the first input's first sample (the LAME tag skips the rest).
   const origin = splice.placements[0].start;

@@ -15,7 +15,11 @@ export interface SoundedParts {
 }
 
 /** Frames per input from frames per join part. */
-export function framesPerInput(partFrames: readonly number[], owner: readonly number[], inputs: number): number[] {
+export function framesPerInput(
+  partFrames: readonly number[],
+  owner: readonly number[],
+  inputs: number,
+): number[] {
   const out = new Array<number>(inputs).fill(0);
   partFrames.forEach((n, k) => (out[owner[k]] += n));
   return out;
@@ -39,7 +43,13 @@ export async function soundParts(ctx: RouteContext, groups: Mp3Part[][]): Promis
       let p = part;
       if (copied && s.keepFrames) {
         const file = path.join(await ctx.scratch(), `${i}.trimmed.mp3`);
-        const scan = await writeShapedPart(part.file, part.scan, { gainSteps: s.gain?.steps, keep: s.keepFrames }, file, ctx.signal);
+        const scan = await writeShapedPart(
+          part.file,
+          part.scan,
+          { gainSteps: s.gain?.steps, keep: s.keepFrames },
+          file,
+          ctx.signal,
+        );
         // Cut at a frame, the part starts with its first kept frame and ends with its last.
         p = { file, scan, delay: 0, padding: 0 };
       } else if (copied && s.gain?.steps) {
@@ -51,7 +61,12 @@ export async function soundParts(ctx: RouteContext, groups: Mp3Part[][]): Promis
     if (copied && gapFrames > 0 && i + 1 < groups.length) {
       if (!gap) {
         const file = path.join(await ctx.scratch(), 'gap.mp3');
-        gap = { file, scan: writeGapPart(file, firstFrameWord(template.file, first), gapFrames, first), delay: 0, padding: 0 };
+        gap = {
+          file,
+          scan: writeGapPart(file, firstFrameWord(template.file, first), gapFrames, first),
+          delay: 0,
+          padding: 0,
+        };
       }
       out.push(gap);
       owner.push(i);

@@ -27,14 +27,25 @@ export interface Mp3Part extends JoinPart {
 function copiedPart(ctx: RouteContext, i: number): Mp3Part {
   const scan = ctx.probed[i].scan;
   if (!scan) throw new Error(`internal: no frame scan for input ${i}`);
-  return { file: ctx.inputs[i], scan, delay: scan.gapless?.delay ?? LAME_DELAY, padding: scan.gapless?.padding ?? 0 };
+  return {
+    file: ctx.inputs[i],
+    scan,
+    delay: scan.gapless?.delay ?? LAME_DELAY,
+    padding: scan.gapless?.padding ?? 0,
+  };
 }
 
 /**
  * Where each part's audio starts once a player has skipped the first part's delay (and the
  * decoder's own 529 samples, which every part has alike): frames before it, plus its own delay.
  */
-export function mp3Starts(frames: number[], delays: number[], samplesPerFrame: number, sampleRate: number, lastPadding: number) {
+export function mp3Starts(
+  frames: number[],
+  delays: number[],
+  samplesPerFrame: number,
+  sampleRate: number,
+  lastPadding: number,
+) {
   const starts: number[] = [];
   let before = 0;
   for (let k = 0; k < frames.length; k++) {
@@ -48,7 +59,13 @@ export function mp3Starts(frames: number[], delays: number[], samplesPerFrame: n
 /** The output's ID3v2.3 tag: its tags, cover and chapters. */
 export function id3Of(meta: OutputMeta, chapters: Chapter[]): Buffer {
   const ms = chapters.map((c) => ({ title: c.title, startMs: c.start * 1000, endMs: c.end * 1000 }));
-  return buildId3v23({ title: meta.title, artist: meta.artist, album: meta.album, cover: meta.cover, chapters: ms });
+  return buildId3v23({
+    title: meta.title,
+    artist: meta.artist,
+    album: meta.album,
+    cover: meta.cover,
+    chapters: ms,
+  });
 }
 
 /**
@@ -57,7 +74,9 @@ export function id3Of(meta: OutputMeta, chapters: Chapter[]): Buffer {
  * the parts it lies in: the part's delay, and in a run LAME's delay plus the samples before it.
  */
 async function inputParts(ctx: RouteContext): Promise<{ groups: Mp3Part[][]; delays: number[] }> {
-  const runs = await encodeRuns(ctx, (timelines, pcm, onProgress) => encodeMp3Timeline(ctx, timelines, pcm, onProgress));
+  const runs = await encodeRuns(ctx, (timelines, pcm, onProgress) =>
+    encodeMp3Timeline(ctx, timelines, pcm, onProgress),
+  );
   const groups: Mp3Part[][] = ctx.inputs.map(() => []);
   const delays: number[] = ctx.inputs.map(() => 0);
   ctx.inputs.forEach((_, i) => {
@@ -83,7 +102,8 @@ export async function mp3Route(ctx: RouteContext): Promise<RouteResult> {
   const spf = parts[0].scan.samplesPerFrame;
   // A shaped copy (trimmed to whole frames) starts with its audio: its delay is its part's.
   const delays = own.map((d, i) => (plan.copy[i] ? parts[owner.indexOf(i)].delay : d));
-  const timeline = (frames: number[]) => mp3Starts(framesPerInput(frames, owner, groups.length), delays, spf, plan.sampleRate, last.padding);
+  const timeline = (frames: number[]) =>
+    mp3Starts(framesPerInput(frames, owner, groups.length), delays, spf, plan.sampleRate, last.padding);
   let chapters: Chapter[] = [];
   const id3 = (frames: number[]) => {
     const t = timeline(frames);
@@ -108,7 +128,8 @@ export function joinFailure(ctx: RouteContext, parts: readonly JoinPart[], owner
       if (k >= 0) throw new InputError(ctx.names[owner[k]], err.reason, owner[k], err.code);
     }
     // A full disk while writing the output is the output's problem, not an input's.
-    if ((err as NodeJS.ErrnoException).syscall === 'write') throw outputError(`cannot write ${ctx.output}`, err);
+    if ((err as NodeJS.ErrnoException).syscall === 'write')
+      throw outputError(`cannot write ${ctx.output}`, err);
     throw err;
   };
 }

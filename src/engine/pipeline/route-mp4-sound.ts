@@ -21,11 +21,28 @@ async function silencePart(ctx: RouteContext, packets: number): Promise<Mp4Part>
   const file = path.join(await ctx.scratch(), 'gap.m4a');
   // A few packets more than needed: the encoder's own priming and last packet are dropped.
   const seconds = ((packets + 3) * FRAME) / plan.sampleRate;
-  await encodeAacSilence({ output: file, target: { sampleRate: plan.sampleRate, channels: plan.channels, bitRateKbps: plan.bitRateKbps! }, seconds, tools: ctx.tools, runner: ctx.runner, signal: ctx.signal });
+  await encodeAacSilence({
+    output: file,
+    target: { sampleRate: plan.sampleRate, channels: plan.channels, bitRateKbps: plan.bitRateKbps! },
+    seconds,
+    tools: ctx.tools,
+    runner: ctx.runner,
+    signal: ctx.signal,
+  });
   const audio = readMp4Audio(file);
-  if (audio.sizes.length < packets + 1) throw new Error('internal: the encoded silence is shorter than asked');
+  if (audio.sizes.length < packets + 1)
+    throw new Error('internal: the encoded silence is shorter than asked');
   const take = (a: Uint32Array | Float64Array) => a.slice(1, packets + 1);
-  return { file, audio: { ...audio, sizes: take(audio.sizes) as Uint32Array, offsets: take(audio.offsets) as Float64Array, priming: 0, audioSamples: packets * FRAME } };
+  return {
+    file,
+    audio: {
+      ...audio,
+      sizes: take(audio.sizes) as Uint32Array,
+      offsets: take(audio.offsets) as Float64Array,
+      priming: 0,
+      audioSamples: packets * FRAME,
+    },
+  };
 }
 
 /** The part of silence that follows each copied input but the last; none without a gap. */

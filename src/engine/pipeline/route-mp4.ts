@@ -27,7 +27,9 @@ function checkOneStream(ctx: RouteContext, audios: Mp4Audio[], owner: number[]):
 }
 
 export async function mp4Route(ctx: RouteContext): Promise<RouteResult> {
-  const runs = await encodeRuns(ctx, (timelines, pcm, onProgress) => encodeAacTimeline(ctx, timelines, pcm, onProgress));
+  const runs = await encodeRuns(ctx, (timelines, pcm, onProgress) =>
+    encodeAacTimeline(ctx, timelines, pcm, onProgress),
+  );
   const gap = await gapPart(ctx);
   // Parts in output order, the input each belongs to (a run's chunks to its first input, a gap
   // to the input before it), and per input the part its audio starts in and how far into it.
@@ -57,13 +59,21 @@ export async function mp4Route(ctx: RouteContext): Promise<RouteResult> {
   checkOneStream(ctx, audios, owner);
   const rate = audios[0].sampleRate;
   const { starts, total } = mp4PartStarts(audios);
-  const chapters = ctx.chapters(where.map((w) => (starts[w.part] + w.offset) / rate), total / rate);
+  const chapters = ctx.chapters(
+    where.map((w) => (starts[w.part] + w.offset) / rate),
+    total / rate,
+  );
   await writeMp4Output(ctx, parts, chapters, owner);
   return { durationSeconds: total / rate, chapters };
 }
 
 /** The MP4 of `parts` at the partial path, with the output's brand, tags and chapters. */
-export async function writeMp4Output(ctx: RouteContext, parts: Mp4Part[], chapters: Chapter[], owner = parts.map((_, i) => i)): Promise<void> {
+export async function writeMp4Output(
+  ctx: RouteContext,
+  parts: Mp4Part[],
+  chapters: Chapter[],
+  owner = parts.map((_, i) => i),
+): Promise<void> {
   const { plan, meta } = ctx;
   await writeMp4(parts, ctx.partial, {
     brand: plan.format === 'm4b' ? 'M4B ' : 'M4A ',
@@ -74,9 +84,16 @@ export async function writeMp4Output(ctx: RouteContext, parts: Mp4Part[], chapte
   }).catch((err: unknown) => {
     if (err instanceof Mp4Error) {
       const k = parts.findIndex((p) => err.message.startsWith(`${p.file}:`));
-      if (k >= 0) throw new InputError(ctx.names[owner[k]], err.message.slice(parts[k].file.length + 2), owner[k], 'unreadable');
+      if (k >= 0)
+        throw new InputError(
+          ctx.names[owner[k]],
+          err.message.slice(parts[k].file.length + 2),
+          owner[k],
+          'unreadable',
+        );
     }
-    if ((err as NodeJS.ErrnoException).syscall === 'write') throw outputError(`cannot write ${ctx.output}`, err);
+    if ((err as NodeJS.ErrnoException).syscall === 'write')
+      throw outputError(`cannot write ${ctx.output}`, err);
     throw err;
   });
 }

@@ -23,9 +23,14 @@ export const bytesPerFrame = (t: PcmTarget) => t.channels * (t.sampleFormat === 
 
 /** Tags, Vorbis chapter comments (not WAV), and for Ogg the cover as a picture block. */
 export function outputTags(format: PcmFormat, meta: OutputMeta, chapters: Chapter[]): [string, string][] {
-  const pairs: [string, string][] = [['title', meta.title], ['artist', meta.artist ?? ''], ['album', meta.album ?? '']];
+  const pairs: [string, string][] = [
+    ['title', meta.title],
+    ['artist', meta.artist ?? ''],
+    ['album', meta.album ?? ''],
+  ];
   if (format !== 'wav') pairs.push(...vorbisChapterComments(chapters));
-  if ((format === 'opus' || format === 'ogg') && meta.cover) pairs.push(['METADATA_BLOCK_PICTURE', pictureBlock(meta.cover.mime, meta.cover.data)]);
+  if ((format === 'opus' || format === 'ogg') && meta.cover)
+    pairs.push(['METADATA_BLOCK_PICTURE', pictureBlock(meta.cover.mime, meta.cover.data)]);
   return pairs;
 }
 
@@ -66,7 +71,12 @@ export async function pcmRoute(ctx: RouteContext): Promise<RouteResult> {
 }
 
 /** One encode of the PCM files, in order, with the tags and the chapters of `timeline` (seconds). */
-export async function encodeJoined(ctx: RouteContext, files: string[], target: PcmTarget, timeline: { starts: number[]; total: number }): Promise<RouteResult> {
+export async function encodeJoined(
+  ctx: RouteContext,
+  files: string[],
+  target: PcmTarget,
+  timeline: { starts: number[]; total: number },
+): Promise<RouteResult> {
   const { plan, meta } = ctx;
   const format = plan.format as PcmFormat;
   const chapters = ctx.chapters(timeline.starts, timeline.total);

@@ -45,7 +45,11 @@ export interface RouteResult {
 }
 
 /** Run `task` for each index, one per core, stopping the rest at the first failure. */
-export function perInput<T>(ctx: RouteContext, indexes: number[], task: (i: number) => Promise<T>): Promise<Map<number, T>> {
+export function perInput<T>(
+  ctx: RouteContext,
+  indexes: number[],
+  task: (i: number) => Promise<T>,
+): Promise<Map<number, T>> {
   return runPool(indexes, ctx.concurrency, task, () => ctx.abort());
 }
 

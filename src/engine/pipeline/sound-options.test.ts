@@ -9,16 +9,35 @@ describe('checking the sound options', () => {
       ok: true,
       options: { loudness: -16, gap: 1.5, trimSilence: true },
     });
-    expect(checkSoundOptions({ crossfade: 2, gapless: false, loudness: null })).toEqual({ ok: true, options: { crossfade: 2, gapless: false } });
+    expect(checkSoundOptions({ crossfade: 2, gapless: false, loudness: null })).toEqual({
+      ok: true,
+      options: { crossfade: 2, gapless: false },
+    });
   });
 
   it('refuses negative and absurd values, naming the option as the caller spells it', () => {
-    expect(checkSoundOptions({ gap: -1 }, cli)).toEqual({ ok: false, option: 'gap', message: '--gap must be a number of seconds from 0 to 60' });
-    expect(checkSoundOptions({ crossfade: 3600 }, cli)).toMatchObject({ ok: false, option: 'crossfade', message: /^--crossfade must be/ });
-    expect(checkSoundOptions({ loudness: 3 })).toMatchObject({ ok: false, option: 'loudness', message: 'loudness must be a loudness in LUFS from -70 to -5' });
+    expect(checkSoundOptions({ gap: -1 }, cli)).toEqual({
+      ok: false,
+      option: 'gap',
+      message: '--gap must be a number of seconds from 0 to 60',
+    });
+    expect(checkSoundOptions({ crossfade: 3600 }, cli)).toMatchObject({
+      ok: false,
+      option: 'crossfade',
+      message: /^--crossfade must be/,
+    });
+    expect(checkSoundOptions({ loudness: 3 })).toMatchObject({
+      ok: false,
+      option: 'loudness',
+      message: 'loudness must be a loudness in LUFS from -70 to -5',
+    });
     expect(checkSoundOptions({ loudness: '-16' })).toMatchObject({ ok: false, option: 'loudness' });
     expect(checkSoundOptions({ gap: Number.NaN })).toMatchObject({ ok: false, option: 'gap' });
-    expect(checkSoundOptions({ trimSilence: 'yes' }, cli)).toEqual({ ok: false, option: 'trimSilence', message: '--trim-silence must be true or false' });
+    expect(checkSoundOptions({ trimSilence: 'yes' }, cli)).toEqual({
+      ok: false,
+      option: 'trimSilence',
+      message: '--trim-silence must be true or false',
+    });
   });
 
   it('refuses a gap together with a crossfade', () => {

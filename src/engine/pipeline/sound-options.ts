@@ -25,7 +25,8 @@ const WHAT: Record<keyof typeof SOUND_LIMITS, string> = {
   crossfade: 'a number of seconds',
 };
 
-export type SoundCheck = { ok: true; options: SoundOptions } | { ok: false; option: SoundOptionName; message: string };
+export type SoundCheck =
+  { ok: true; options: SoundOptions } | { ok: false; option: SoundOptionName; message: string };
 
 /** The message for a bad value of `option`; `label` is how the caller names it (--gap, gap). */
 export function rangeMessage(option: keyof typeof SOUND_LIMITS, label: string): string {
@@ -42,7 +43,10 @@ function inRange(option: keyof typeof SOUND_LIMITS, v: unknown): boolean {
  * Check options given as values (the server's JSON, or the command line's after parsing numbers).
  * `label` turns an option's name into the caller's spelling for messages.
  */
-export function checkSoundOptions(raw: Record<string, unknown>, label: (o: SoundOptionName) => string = (o) => o): SoundCheck {
+export function checkSoundOptions(
+  raw: Record<string, unknown>,
+  label: (o: SoundOptionName) => string = (o) => o,
+): SoundCheck {
   const out: SoundOptions = {};
   for (const option of ['loudness', 'gap', 'crossfade'] as const) {
     const v = raw[option];
@@ -53,11 +57,16 @@ export function checkSoundOptions(raw: Record<string, unknown>, label: (o: Sound
   for (const option of ['trimSilence', 'gapless'] as const) {
     const v = raw[option];
     if (v === undefined || v === null) continue;
-    if (typeof v !== 'boolean') return { ok: false, option, message: `${label(option)} must be true or false` };
+    if (typeof v !== 'boolean')
+      return { ok: false, option, message: `${label(option)} must be true or false` };
     out[option] = v;
   }
   if ((out.gap ?? 0) > 0 && (out.crossfade ?? 0) > 0) {
-    return { ok: false, option: 'crossfade', message: `${label('gap')} and ${label('crossfade')} cannot be used together` };
+    return {
+      ok: false,
+      option: 'crossfade',
+      message: `${label('gap')} and ${label('crossfade')} cannot be used together`,
+    };
   }
   return { ok: true, options: out };
 }

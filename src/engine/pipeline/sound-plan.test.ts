@@ -9,10 +9,26 @@ const mp3In = (name: string, seconds: number): SoundPlanInput => ({
   copy: true,
   mp3Copy: true,
   lossyOutput: true,
-  mp3: { frames: Math.ceil((seconds * 44100 + 1105) / 1152), samplesPerFrame: 1152, sampleRate: 44100, encoderDelay: 576 },
+  mp3: {
+    frames: Math.ceil((seconds * 44100 + 1105) / 1152),
+    samplesPerFrame: 1152,
+    sampleRate: 44100,
+    encoderDelay: 576,
+  },
 });
-const wavIn = (name: string, seconds: number): SoundPlanInput => ({ name, durationSeconds: seconds, copy: false, mp3Copy: false, lossyOutput: true });
-const measured = (lufs: number | null, peak: number | null, seconds: number, silences: Measurement['silences'] = []): Measurement => ({
+const wavIn = (name: string, seconds: number): SoundPlanInput => ({
+  name,
+  durationSeconds: seconds,
+  copy: false,
+  mp3Copy: false,
+  lossyOutput: true,
+});
+const measured = (
+  lufs: number | null,
+  peak: number | null,
+  seconds: number,
+  silences: Measurement['silences'] = [],
+): Measurement => ({
   integratedLufs: lufs,
   truePeakDb: peak,
   decodedSeconds: seconds,
@@ -21,7 +37,11 @@ const measured = (lufs: number | null, peak: number | null, seconds: number, sil
 
 describe('planning the sound of a merge', () => {
   it('matches loudness: copied MP3s in whole steps and still copied, decoded inputs in dB, all reported', () => {
-    const plan = planSound([mp3In('a.mp3', 10), wavIn('b.wav', 10), wavIn('c.wav', 10)], [measured(-24, -20, 10), measured(-9, -6, 10), measured(-30, -3, 10)], { loudness: -16 });
+    const plan = planSound(
+      [mp3In('a.mp3', 10), wavIn('b.wav', 10), wavIn('c.wav', 10)],
+      [measured(-24, -20, 10), measured(-9, -6, 10), measured(-30, -3, 10)],
+      { loudness: -16 },
+    );
     expect(plan.inputs[0]).toMatchObject({ copy: true, gain: { steps: 5, limited: false } });
     expect(plan.inputs[1]).toMatchObject({ copy: false, gain: { gainDb: -7, limited: false } });
     expect(plan.inputs[2].gain).toEqual({ gainDb: 1.5, limited: true }); // -1 dBTP less 0.5 dB for the encoder
@@ -30,7 +50,9 @@ describe('planning the sound of a merge', () => {
       { input: 1, measured: -9, gainDb: -7 },
       { input: 2, measured: -30, gainDb: 1.5, limited: true },
     ]);
-    expect(plan.messages).toEqual(['c.wav: gain limited to 1.5 dB (12.5 dB short of -16 LUFS) to keep peaks under -1 dBTP']);
+    expect(plan.messages).toEqual([
+      'c.wav: gain limited to 1.5 dB (12.5 dB short of -16 LUFS) to keep peaks under -1 dBTP',
+    ]);
   });
 
   it('places inputs after gaps, and chapters with them', () => {
@@ -49,8 +71,15 @@ describe('planning the sound of a merge', () => {
   });
 
   it('trims a decoded input in seconds and a copied MP3 in whole frames, and times the rest by what is kept', () => {
-    const silences = [{ start: 0, end: 1 }, { start: 4, end: 5 }];
-    const plan = planSound([wavIn('a.wav', 5), mp3In('b.mp3', 5)], [measured(-20, -10, 5, silences), measured(-20, -10, 5, silences)], { trimSilence: true });
+    const silences = [
+      { start: 0, end: 1 },
+      { start: 4, end: 5 },
+    ];
+    const plan = planSound(
+      [wavIn('a.wav', 5), mp3In('b.mp3', 5)],
+      [measured(-20, -10, 5, silences), measured(-20, -10, 5, silences)],
+      { trimSilence: true },
+    );
     expect(plan.inputs[0].keep).toEqual({ start: 0.97, end: 4.03 });
     expect(plan.inputs[0].durationSeconds).toBeCloseTo(3.06, 9);
     const f = plan.inputs[1].keepFrames!;

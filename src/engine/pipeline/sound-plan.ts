@@ -69,7 +69,12 @@ export function decodesEverything(o: SoundOptions): boolean {
   return (o.crossfade ?? 0) > 0 || o.gapless === true;
 }
 
-function planInput(input: SoundPlanInput, m: Measurement | undefined, o: SoundOptions, copy: boolean): InputSoundPlan {
+function planInput(
+  input: SoundPlanInput,
+  m: Measurement | undefined,
+  o: SoundOptions,
+  copy: boolean,
+): InputSoundPlan {
   const mp3Copy = copy && input.mp3Copy && input.mp3 !== undefined;
   const plan: InputSoundPlan = { copy, durationSeconds: input.durationSeconds };
   if (o.loudness !== undefined && m) {
@@ -91,7 +96,12 @@ function planInput(input: SoundPlanInput, m: Measurement | undefined, o: SoundOp
 }
 
 /** `decodeAll`: the options decode every input after all (false when fades are spliced into copies). */
-export function planSound(inputs: readonly SoundPlanInput[], measured: ReadonlyArray<Measurement | undefined>, o: SoundOptions, decodeAll = decodesEverything(o)): SoundPlan {
+export function planSound(
+  inputs: readonly SoundPlanInput[],
+  measured: ReadonlyArray<Measurement | undefined>,
+  o: SoundOptions,
+  decodeAll = decodesEverything(o),
+): SoundPlan {
   const planned = inputs.map((p, i) => planInput(p, measured[i], o, p.copy && !decodeAll));
   const messages: string[] = [];
   const fades: FadeFit[] = [];
@@ -101,11 +111,25 @@ export function planSound(inputs: readonly SoundPlanInput[], measured: ReadonlyA
     fades.push(fit);
   }
   const gap = o.gap ?? 0;
-  const plan: SoundPlan = { inputs: planned, gap, fades, starts: inputStarts(planned.map((p) => p.durationSeconds), gap, fades), messages };
+  const plan: SoundPlan = {
+    inputs: planned,
+    gap,
+    fades,
+    starts: inputStarts(
+      planned.map((p) => p.durationSeconds),
+      gap,
+      fades,
+    ),
+    messages,
+  };
   if (o.loudness !== undefined) {
     plan.loudness = planned.map((p, i) => {
       const m = measured[i];
-      const entry: LoudnessEntry = { input: i, measured: m?.integratedLufs ?? null, gainDb: p.gain?.gainDb ?? 0 };
+      const entry: LoudnessEntry = {
+        input: i,
+        measured: m?.integratedLufs ?? null,
+        gainDb: p.gain?.gainDb ?? 0,
+      };
       if (p.gain?.limited) {
         entry.limited = true;
         messages.push(limitedMessage(inputs[i].name, p.gain, o.loudness!, m!.integratedLufs!));

@@ -6,7 +6,13 @@ import { gapPackets } from './route-mp4-sound.js';
 import { gapOnly, needsMixing, replanForSound, splicedSeconds, splicesFades } from './sound-stage.js';
 
 const mp3Plan = (copy: boolean[]): OutputPlan => ({
-  format: 'mp3', route: 'mp3-frames', sampleRate: 44100, channels: 2, bitRateKbps: 128, copy, transcoded: copy.flatMap((c, i) => (c ? [] : [i])),
+  format: 'mp3',
+  route: 'mp3-frames',
+  sampleRate: 44100,
+  channels: 2,
+  bitRateKbps: 128,
+  copy,
+  transcoded: copy.flatMap((c, i) => (c ? [] : [i])),
 });
 
 describe('which route a crossfade takes', () => {
@@ -43,9 +49,16 @@ describe('which route a crossfade takes', () => {
   });
 
   it('asks LAME for frames that borrow no bytes from the frames before them', () => {
-    const args = transcodeArgs('in.f32', 'out.mp3', { sampleRate: 44100, channels: 2, bitRateKbps: 128, bitReservoir: false });
+    const args = transcodeArgs('in.f32', 'out.mp3', {
+      sampleRate: 44100,
+      channels: 2,
+      bitRateKbps: 128,
+      bitReservoir: false,
+    });
     expect(args.join(' ')).toContain('-c:a libmp3lame -b:a 128k -reservoir 0');
-    expect(transcodeArgs('in.wav', 'out.mp3', { sampleRate: 44100, channels: 2, bitRateKbps: 128 })).not.toContain('-reservoir');
+    expect(
+      transcodeArgs('in.wav', 'out.mp3', { sampleRate: 44100, channels: 2, bitRateKbps: 128 }),
+    ).not.toContain('-reservoir');
   });
 });
 
@@ -65,8 +78,8 @@ describe('a gap between copied AAC inputs', () => {
     expect(gapPackets(1.5, 44100)).toBe(65);
     expect(Math.abs((gapPackets(1.5, 44100) * 1024) / 44100 - 1.5)).toBeLessThanOrEqual(512 / 44100);
     expect(gapPackets(0, 44100)).toBe(0);
-    expect(aacSilenceArgs('gap.m4a', { sampleRate: 48000, channels: 1, bitRateKbps: 64 }, 2).join(' ')).toContain(
-      '-f lavfi -i anullsrc=r=48000:cl=mono -t 2.000000 -c:a aac -b:a 64k -ar 48000 -ac 1',
-    );
+    expect(
+      aacSilenceArgs('gap.m4a', { sampleRate: 48000, channels: 1, bitRateKbps: 64 }, 2).join(' '),
+    ).toContain('-f lavfi -i anullsrc=r=48000:cl=mono -t 2.000000 -c:a aac -b:a 64k -ar 48000 -ac 1');
   });
 });

@@ -19,7 +19,13 @@ export function soundOptionsOf(o: MergeOptions): SoundOptions {
 
 /** Whether any option changes the sound at all (with none, the merge is exactly as without them). */
 export function soundActive(o: SoundOptions): boolean {
-  return o.loudness !== undefined || (o.gap ?? 0) > 0 || (o.crossfade ?? 0) > 0 || o.trimSilence === true || o.gapless === true;
+  return (
+    o.loudness !== undefined ||
+    (o.gap ?? 0) > 0 ||
+    (o.crossfade ?? 0) > 0 ||
+    o.trimSilence === true ||
+    o.gapless === true
+  );
 }
 
 /** Whether the only option on is a gap (which the MP3 and MP4 routes put between copies as silence). */
@@ -58,7 +64,9 @@ const SPLICE_EXTRA_SECONDS = 0.3;
  * bar's weights; the route reports each join's stretch as the input before it).
  */
 export function splicedSeconds(inputs: number, o: SoundOptions): number[] {
-  return Array.from({ length: inputs }, (_, i) => (i + 1 < inputs ? (o.crossfade ?? 0) + SPLICE_EXTRA_SECONDS : 0));
+  return Array.from({ length: inputs }, (_, i) =>
+    i + 1 < inputs ? (o.crossfade ?? 0) + SPLICE_EXTRA_SECONDS : 0,
+  );
 }
 
 /** Whether the route must be the mixing one: fades (unless spliced), or gapless joins of separately encoded parts. */
@@ -111,7 +119,14 @@ export async function soundStage(job: SoundStageJob): Promise<SoundPlan | undefi
       copy: plan.copy[i],
       mp3Copy,
       lossyOutput: isLossy(plan.format),
-      mp3: mp3Copy ? { frames: scan!.frames, samplesPerFrame: scan!.samplesPerFrame, sampleRate: scan!.sampleRate, encoderDelay: scan!.gapless?.delay } : undefined,
+      mp3: mp3Copy
+        ? {
+            frames: scan!.frames,
+            samplesPerFrame: scan!.samplesPerFrame,
+            sampleRate: scan!.sampleRate,
+            encoderDelay: scan!.gapless?.delay,
+          }
+        : undefined,
     };
   });
   return planSound(inputs, measured, o, decodesEverything(o) && !splicesFades(plan, o));
@@ -123,7 +138,8 @@ export async function soundStage(job: SoundStageJob): Promise<SoundPlan | undefi
  */
 function decodedSeconds(p: Probed, m: Measurement | undefined): number {
   const scan = p.scan;
-  if (scan?.gapless) return mp3DecodedSamples(scan.frames, scan.samplesPerFrame, scan.gapless) / scan.sampleRate;
+  if (scan?.gapless)
+    return mp3DecodedSamples(scan.frames, scan.samplesPerFrame, scan.gapless) / scan.sampleRate;
   return m?.decodedSeconds || p.result.durationSeconds;
 }
 
@@ -131,10 +147,17 @@ function decodedSeconds(p: Probed, m: Measurement | undefined): number {
  * The -af chain of decoded input `i`: its gain, the kept range (and the cut at a trusted end),
  * and, where the route puts gaps inside the decodes, the gap after it. Undefined when it needs none.
  */
-export function soundChain(sound: SoundPlan, i: number, plan: OutputPlan, trustedEnd: number | undefined, gapInDecode: boolean): string | undefined {
+export function soundChain(
+  sound: SoundPlan,
+  i: number,
+  plan: OutputPlan,
+  trustedEnd: number | undefined,
+  gapInDecode: boolean,
+): string | undefined {
   const p = sound.inputs[i];
   let keep = p.keep;
-  if (trustedEnd !== undefined) keep = { start: keep?.start ?? 0, end: Math.min(keep?.end ?? trustedEnd, trustedEnd) };
+  if (trustedEnd !== undefined)
+    keep = { start: keep?.start ?? 0, end: Math.min(keep?.end ?? trustedEnd, trustedEnd) };
   const last = i === sound.inputs.length - 1;
   const padSamples = gapInDecode && !last ? Math.round(sound.gap * plan.sampleRate) : 0;
   const gainDb = p.copy ? undefined : p.gain?.gainDb;

@@ -7,7 +7,15 @@ import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import { InputError } from '../errors.js';
 import type { PcmTarget, TranscodeJob } from '../ffmpeg/transcode.js';
-import { encodedFractions, planChunks, rangesOf, runsOf, timelineFormat, type Chunk, type ChunkCodec } from './aac-chunks.js';
+import {
+  encodedFractions,
+  planChunks,
+  rangesOf,
+  runsOf,
+  timelineFormat,
+  type Chunk,
+  type ChunkCodec,
+} from './aac-chunks.js';
 import { runPool } from './pool.js';
 import type { RouteContext } from './route.js';
 import { bytesPerFrame, decodeAll } from './route-pcm.js';
@@ -27,7 +35,10 @@ export interface PcmPart {
 }
 
 /** What the encode needs of a route's context. */
-export type TimelineContext = Pick<RouteContext, 'scratch' | 'names' | 'plan' | 'tools' | 'runner' | 'signal' | 'abort' | 'concurrency'>;
+export type TimelineContext = Pick<
+  RouteContext,
+  'scratch' | 'names' | 'plan' | 'tools' | 'runner' | 'signal' | 'abort' | 'concurrency'
+>;
 
 /** One chunk's encode, as the codec's step is given it. */
 export interface ChunkJob {
@@ -52,9 +63,17 @@ export interface ChunkJob {
  */
 export function feedOf(parts: PcmPart[], chunk: Chunk, pcm: PcmTarget): { url: string; cwd: string } {
   const cwd = path.dirname(parts[0].file);
-  if (parts.some((p) => path.dirname(p.file) !== cwd)) throw new Error('internal: the PCM parts of a timeline are not in one folder');
-  const ranges = rangesOf(parts.map((p) => p.samples), chunk.feedStart, chunk.feedEnd, bytesPerFrame(pcm));
-  const urls = ranges.map((r) => `subfile,,start,${r.from},end,${r.to},,:${path.basename(parts[r.part].file)}`);
+  if (parts.some((p) => path.dirname(p.file) !== cwd))
+    throw new Error('internal: the PCM parts of a timeline are not in one folder');
+  const ranges = rangesOf(
+    parts.map((p) => p.samples),
+    chunk.feedStart,
+    chunk.feedEnd,
+    bytesPerFrame(pcm),
+  );
+  const urls = ranges.map(
+    (r) => `subfile,,start,${r.from},end,${r.to},,:${path.basename(parts[r.part].file)}`,
+  );
   return { url: urls.length === 1 ? urls[0] : `concat:${urls.join('|')}`, cwd };
 }
 
@@ -67,13 +86,20 @@ function ownerOf(parts: PcmPart[], chunk: Chunk): PcmPart | undefined {
 /** A chunk encode's failure: raw PCM that we wrote does not fail for a reason of an input's, so say what failed. */
 export function chunkFailure(job: ChunkJob, codec: string) {
   return (err: unknown): never => {
-    if (err instanceof InputError && job.owner === undefined) throw new Error(`the ${codec} encode of the joined audio failed (${err.reason})`, { cause: err });
+    if (err instanceof InputError && job.owner === undefined)
+      throw new Error(`the ${codec} encode of the joined audio failed (${err.reason})`, { cause: err });
     throw err;
   };
 }
 
 /** The transcode of one chunk to `output`: the chunk's byte ranges of the PCM parts, named for its input. */
-export function chunkTranscodeJob(ctx: TimelineContext, job: ChunkJob, pcm: PcmTarget, first: string, output: string): TranscodeJob {
+export function chunkTranscodeJob(
+  ctx: TimelineContext,
+  job: ChunkJob,
+  pcm: PcmTarget,
+  first: string,
+  output: string,
+): TranscodeJob {
   return {
     input: first,
     output,
@@ -107,25 +133,55 @@ export async function encodeTimelines<T>(
   onProgress?: (timeline: number, fractions: number[]) => void,
   chunksPerEncoder = 1,
 ): Promise<T[][]> {
-  const plans = timelines.map((parts) => planChunks(parts.reduce((n, p) => n + p.samples, 0), ctx.concurrency * chunksPerEncoder, codec));
+  const plans = timelines.map((parts) =>
+    planChunks(
+      parts.reduce((n, p) => n + p.samples, 0),
+      ctx.concurrency * chunksPerEncoder,
+      codec,
+    ),
+  );
   const done = plans.map((chunks) => chunks.map(() => 0));
-  const tasks = plans.flatMap((chunks, timeline) => chunks.map((chunk, index) => ({ timeline, index, chunk })));
-  const report = (t: number) => onProgress?.(t, encodedFractions(timelines[t].map((p) => p.samples), plans[t], done[t]));
+  const tasks = plans.flatMap((chunks, timeline) =>
+    chunks.map((chunk, index) => ({ timeline, index, chunk })),
+  );
+  const report = (t: number) =>
+    onProgress?.(
+      t,
+      encodedFractions(
+        timelines[t].map((p) => p.samples),
+        plans[t],
+        done[t],
+      ),
+    );
   // Longest first, so no encoder is left alone with a long chunk at the end.
   const order = tasks.map((_, k) => k).sort((a, b) => span(tasks[b].chunk) - span(tasks[a].chunk));
-  const made = await runPool(order, ctx.concurrency, (k) => {
-    const { timeline, index, chunk } = tasks[k];
-    const parts = timelines[timeline];
-    const owner = ownerOf(parts, chunk)?.input;
-    const feedSeconds = span(chunk) / pcm.sampleRate;
-    return encode({
-      timeline, index, chunk, ...feedOf(parts, chunk, pcm), feedSeconds, owner, name: owner !== undefined ? ctx.names[owner] : undefined,
-      onProgress: (f) => {
-        done[timeline][index] = Math.max(done[timeline][index], f * feedSeconds * pcm.sampleRate - (chunk.start - chunk.feedStart));
-        report(timeline);
-      },
-    });
-  }, () => ctx.abort());
+  const made = await runPool(
+    order,
+    ctx.concurrency,
+    (k) => {
+      const { timeline, index, chunk } = tasks[k];
+      const parts = timelines[timeline];
+      const owner = ownerOf(parts, chunk)?.input;
+      const feedSeconds = span(chunk) / pcm.sampleRate;
+      return encode({
+        timeline,
+        index,
+        chunk,
+        ...feedOf(parts, chunk, pcm),
+        feedSeconds,
+        owner,
+        name: owner !== undefined ? ctx.names[owner] : undefined,
+        onProgress: (f) => {
+          done[timeline][index] = Math.max(
+            done[timeline][index],
+            f * feedSeconds * pcm.sampleRate - (chunk.start - chunk.feedStart),
+          );
+          report(timeline);
+        },
+      });
+    },
+    () => ctx.abort(),
+  );
   await Promise.all(timelines.flat().map((p) => rm(p.file, { force: true })));
   let k = 0;
   return plans.map((chunks) => chunks.map(() => made.get(k++)!));
@@ -134,23 +190,41 @@ export async function encodeTimelines<T>(
 const span = (c: Chunk) => c.feedEnd - c.feedStart;
 
 /** A codec's timeline encode: per timeline, the parts to join in order. */
-export type TimelineEncoder<T> = (timelines: PcmPart[][], pcm: PcmTarget, onProgress: (timeline: number, fractions: number[]) => void) => Promise<T[][]>;
+export type TimelineEncoder<T> = (
+  timelines: PcmPart[][],
+  pcm: PcmTarget,
+  onProgress: (timeline: number, fractions: number[]) => void,
+) => Promise<T[][]>;
 
 /**
  * Every run of consecutive inputs the plan encodes, decoded to PCM (in parallel) and encoded as one
  * timeline each: per run's first input, the run's parts and each of its inputs' decoded samples.
  */
-export async function encodeRuns<T>(ctx: RouteContext, encode: TimelineEncoder<T>): Promise<Map<number, { parts: T[]; samples: number[] }>> {
+export async function encodeRuns<T>(
+  ctx: RouteContext,
+  encode: TimelineEncoder<T>,
+): Promise<Map<number, { parts: T[]; samples: number[] }>> {
   const { plan, tracker } = ctx;
   const runs = runsOf(plan.copy.map((c) => !c));
   const all = runs.flat();
   if (all.length === 0) return new Map();
-  const pcm: PcmTarget = { sampleRate: plan.sampleRate, channels: plan.channels, sampleFormat: timelineFormat(all.map((i) => ctx.probed[i].result), ctx.sound !== undefined) };
+  const pcm: PcmTarget = {
+    sampleRate: plan.sampleRate,
+    channels: plan.channels,
+    sampleFormat: timelineFormat(
+      all.map((i) => ctx.probed[i].result),
+      ctx.sound !== undefined,
+    ),
+  };
   const { files, samples } = await decodeAll(ctx, pcm, all, (i, f) => tracker.transcode(i, f * DECODE_SHARE));
   let at = 0;
-  const timelines = runs.map((run) => run.map((input) => ({ file: files[at], samples: samples[at++], input })));
+  const timelines = runs.map((run) =>
+    run.map((input) => ({ file: files[at], samples: samples[at++], input })),
+  );
   const encoded = await encode(timelines, pcm, (t, fractions) =>
     fractions.forEach((f, j) => tracker.transcode(runs[t][j], DECODE_SHARE + f * (1 - DECODE_SHARE))),
   );
-  return new Map(runs.map((run, t) => [run[0], { parts: encoded[t], samples: timelines[t].map((p) => p.samples) }]));
+  return new Map(
+    runs.map((run, t) => [run[0], { parts: encoded[t], samples: timelines[t].map((p) => p.samples) }]),
+  );
 }

@@ -3,7 +3,14 @@ import { KEEP_SECONDS, keepFrames, keepRange } from './trim-silence.js';
 
 describe('what --trim-silence keeps', () => {
   it('cuts leading and trailing silence but keeps a few milliseconds at each end', () => {
-    const r = keepRange([{ start: 0, end: 1.2 }, { start: 4, end: 4.3 }, { start: 8.5, end: 10 }], 10);
+    const r = keepRange(
+      [
+        { start: 0, end: 1.2 },
+        { start: 4, end: 4.3 },
+        { start: 8.5, end: 10 },
+      ],
+      10,
+    );
     expect(r.start).toBeCloseTo(1.2 - KEEP_SECONDS, 9);
     expect(r.end).toBeCloseTo(8.5 + KEEP_SECONDS, 9);
     expect(KEEP_SECONDS).toBeGreaterThanOrEqual(0.01);
@@ -19,7 +26,7 @@ describe('what --trim-silence keeps', () => {
     expect(keepRange([{ start: 0, end: 5 }], 5)).toEqual({ start: 0, end: KEEP_SECONDS });
   });
 
-  it('rounds a copied MP3\'s range outwards to whole frames, counting the encoder delay', () => {
+  it("rounds a copied MP3's range outwards to whole frames, counting the encoder delay", () => {
     const frame = 1152 / 44100;
     const r = { start: 1.0, end: 2.0 };
     const f = keepFrames(r, frame, 200, 1105 / 44100);

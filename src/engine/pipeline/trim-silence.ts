@@ -23,7 +23,8 @@ export function keepRange(silences: readonly Silence[], duration: number, keep =
   if (first && first.start <= EDGE) start = Math.max(0, first.end - keep);
   const last = silences.at(-1);
   if (last && last.end >= duration - EDGE) end = Math.min(duration, last.start + keep);
-  if (first && first.start <= EDGE && first.end >= duration - EDGE) return { start: 0, end: Math.min(duration, keep) };
+  if (first && first.start <= EDGE && first.end >= duration - EDGE)
+    return { start: 0, end: Math.min(duration, keep) };
   return end > start ? { start, end } : { start: 0, end: Math.min(duration, keep) };
 }
 
@@ -32,7 +33,12 @@ export function keepRange(silences: readonly Silence[], duration: number, keep =
  * outwards so no kept audio is lost: the first frame that holds `start`, up to the frame that
  * holds `end`. `skip` is how many frames the decoder's start trim hides (encoder delay).
  */
-export function keepFrames(range: KeepRange, frameSeconds: number, frames: number, delaySeconds = 0): { first: number; end: number } {
+export function keepFrames(
+  range: KeepRange,
+  frameSeconds: number,
+  frames: number,
+  delaySeconds = 0,
+): { first: number; end: number } {
   const first = Math.max(0, Math.floor((range.start + delaySeconds) / frameSeconds));
   const end = Math.min(frames, Math.ceil((range.end + delaySeconds) / frameSeconds));
   return { first, end: Math.max(end, first + 1) };

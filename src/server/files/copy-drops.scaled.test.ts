@@ -61,13 +61,16 @@ describe('local copies across processes', () => {
     await until(async () => (await readdir(copiesDir())).length === 0);
     expect(await readdir(copiesDir())).toEqual([]);
     expect(await bytesIn(copiesDir())).toBe(0);
-    await expect(worker.localPath(ref, path.join(dir.dir, 'worker', 'tmp', 'job-2'))).rejects.toMatchObject({ code: 'ENOENT' });
+    await expect(worker.localPath(ref, path.join(dir.dir, 'worker', 'tmp', 'job-2'))).rejects.toMatchObject({
+      code: 'ENOENT',
+    });
   });
 
   it("a session deleted on one process drops that session's copies on the others, and only its own", async () => {
     const mine = await uploadThroughWeb('sessionA', 'u1');
     const theirs = await uploadThroughWeb('sessionAB', 'u2');
-    for (const ref of [mine, theirs]) await worker.localPath(ref, path.join(dir.dir, 'worker', 'tmp', 'job-1'));
+    for (const ref of [mine, theirs])
+      await worker.localPath(ref, path.join(dir.dir, 'worker', 'tmp', 'job-1'));
 
     await web.removeSession('sessionA');
     await until(async () => (await readdir(copiesDir())).length === 1);

@@ -41,7 +41,10 @@ function parse(message: string): Dropped | undefined {
  * Drop this process's copies of what other processes delete. Subscribes in the background (a
  * start must not wait for Redis; ioredis subscribes again after a reconnect); `ready` says when.
  */
-export function listenForDrops(redisUrl: string, copies: LocalCopies): { ready: Promise<void>; close(): void } {
+export function listenForDrops(
+  redisUrl: string,
+  copies: LocalCopies,
+): { ready: Promise<void>; close(): void } {
   const redis: Redis = openRedis(redisUrl, 'audio-merge-copy-drops-listen');
   redis.on('message', (_channel: string, message: string) => {
     const d = parse(message);

@@ -34,7 +34,9 @@ describe('file storage on disk', () => {
     expect(await files.stat(upload)).toMatchObject({ size: 10 });
     expect(await text(await files.read(upload))).toBe('0123456789');
     expect(await text(await files.read(upload, { start: 2, end: 4 }))).toBe('234');
-    expect(await files.localPath(upload, files.scratchPath('job-1'))).toBe(files.uploadPath({ sid: 'S1', newfilename: 'abc123', format: 'wav' }));
+    expect(await files.localPath(upload, files.scratchPath('job-1'))).toBe(
+      files.uploadPath({ sid: 'S1', newfilename: 'abc123', format: 'wav' }),
+    );
   });
 
   it('says there is no file rather than failing, and removes quietly', async () => {
@@ -45,7 +47,7 @@ describe('file storage on disk', () => {
     expect(await files.stat(upload)).toBeUndefined();
   });
 
-  it('removes one session\'s uploads and results, and nothing of another', async () => {
+  it("removes one session's uploads and results, and nothing of another", async () => {
     await files.put(upload, await scratchFile('a', 'a'));
     await files.put(resultRef({ sid: 'S1', file: 'job1.mp3' }), await scratchFile('b', 'b'));
     const theirs = resultRef({ sid: 'S2', file: 'job2.mp3' });

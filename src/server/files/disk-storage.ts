@@ -24,7 +24,8 @@ export const SAFE_NAME = /^[A-Za-z0-9_-]{1,128}$/;
 export const SAFE_FILE = /^[A-Za-z0-9_-]{1,128}\.[a-z0-9]{1,10}$/;
 
 export function check(value: string, pattern: RegExp, what: string): string {
-  if (!pattern.test(value)) throw new Error(`Refusing unsafe ${what} in a storage path: ${JSON.stringify(value)}`);
+  if (!pattern.test(value))
+    throw new Error(`Refusing unsafe ${what} in a storage path: ${JSON.stringify(value)}`);
   return value;
 }
 
@@ -50,8 +51,10 @@ export function createDiskStorage(dataDir: string): DiskStorage {
     if (!isInside(base, p)) throw new Error(`Refusing a path outside ${base}`);
     return p;
   };
-  const sessionDir = (area: keyof typeof areaRoots, sid: string) => under(areaRoots[area], check(sid, SAFE_NAME, 'sid'));
-  const pathOf = (ref: FileRef) => under(sessionDir(ref.area, ref.sid), check(ref.name, SAFE_FILE, 'file name'));
+  const sessionDir = (area: keyof typeof areaRoots, sid: string) =>
+    under(areaRoots[area], check(sid, SAFE_NAME, 'sid'));
+  const pathOf = (ref: FileRef) =>
+    under(sessionDir(ref.area, ref.sid), check(ref.name, SAFE_FILE, 'file name'));
 
   return {
     root,
@@ -59,7 +62,8 @@ export function createDiskStorage(dataDir: string): DiskStorage {
     uploadsDir: (sid) => sessionDir('uploads', sid),
     resultsDir: (sid) => sessionDir('results', sid),
     pathOf,
-    uploadPath: (item) => pathOf({ area: 'uploads', sid: item.sid, name: `${item.newfilename}.${item.format}` }),
+    uploadPath: (item) =>
+      pathOf({ area: 'uploads', sid: item.sid, name: `${item.newfilename}.${item.format}` }),
     resultPath: (result) => pathOf({ area: 'results', sid: result.sid, name: result.file }),
 
     async put(ref, localPath) {

@@ -16,8 +16,13 @@ const opened: LocalCopies[] = [];
 
 function copiesWith(opts: Partial<LocalCopiesOptions> = {}): LocalCopies {
   const c = createLocalCopies({
-    dir: path.join(dir.dir, 'copies'), maxBytes: 10 * MB, idleMs: 60_000, reserveBytes: 100 * MB,
-    freeSpace: async () => free, clock: clockAt(() => now), ...opts,
+    dir: path.join(dir.dir, 'copies'),
+    maxBytes: 10 * MB,
+    idleMs: 60_000,
+    reserveBytes: 100 * MB,
+    freeSpace: async () => free,
+    clock: clockAt(() => now),
+    ...opts,
   });
   opened.push(c);
   return c;

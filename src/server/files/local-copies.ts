@@ -98,7 +98,11 @@ export function createLocalCopies(opts: LocalCopiesOptions): LocalCopies {
   }
 
   /** Put `file` in as the copy of `key` by `place` (rename or link); false when it was not kept. */
-  async function takeIn(key: string, file: string, place: (from: string, to: string) => Promise<void>): Promise<boolean> {
+  async function takeIn(
+    key: string,
+    file: string,
+    place: (from: string, to: string) => Promise<void>,
+  ): Promise<boolean> {
     if (opts.maxBytes <= 0 || copies.has(key)) return false;
     await expireIdle();
     const { size } = await stat(file);
@@ -117,7 +121,10 @@ export function createLocalCopies(opts: LocalCopiesOptions): LocalCopies {
     return true;
   }
 
-  const sweep = setInterval(() => void expireIdle().catch(() => undefined), Math.max(60_000, opts.idleMs / 2));
+  const sweep = setInterval(
+    () => void expireIdle().catch(() => undefined),
+    Math.max(60_000, opts.idleMs / 2),
+  );
   sweep.unref();
 
   return {

@@ -7,6 +7,7 @@ import type { FileRef } from './storage.js';
 export const sessionPrefix = (sid: string) => `${check(sid, SAFE_NAME, 'sid')}/`;
 
 export function objectKey(ref: FileRef): string {
-  if (ref.area !== 'uploads' && ref.area !== 'results') throw new Error(`Refusing unknown storage area ${JSON.stringify(ref.area)}`);
+  if (ref.area !== 'uploads' && ref.area !== 'results')
+    throw new Error(`Refusing unknown storage area ${JSON.stringify(ref.area)}`);
   return `${sessionPrefix(ref.sid)}${ref.area}/${check(ref.name, SAFE_FILE, 'file name')}`;
 }

@@ -51,7 +51,9 @@ describe('the sweep of folders that belong to no session', () => {
     const removed = await removeOrphanFolders({ store, storage, clock: { now: Date.now } });
 
     expect(removed.sort()).toEqual([storage.resultsDir('lost'), storage.uploadsDir('lost')].sort());
-    expect(await readdir(path.join(storage.root, 'uploads'))).toEqual(expect.arrayContaining(['owned', 'fresh']));
+    expect(await readdir(path.join(storage.root, 'uploads'))).toEqual(
+      expect.arrayContaining(['owned', 'fresh']),
+    );
     expect(existsSync(path.join(storage.uploadsDir('owned'), 'a.mp3'))).toBe(true);
     expect(existsSync(path.join(storage.resultsDir('owned'), 'a.mp3'))).toBe(true);
     expect(existsSync(storage.uploadsDir('lost'))).toBe(false);
@@ -79,7 +81,8 @@ describe('the sweep of folders that belong to no session', () => {
     const [oldItem] = await listItems(first.app, old);
     const oldFile = first.storage.uploadPath(oldItem);
     await first.close();
-    for (const suffix of ['', '-wal', '-shm']) await rm(path.join(dataDir, `audio-merge.sqlite${suffix}`), { force: true });
+    for (const suffix of ['', '-wal', '-shm'])
+      await rm(path.join(dataDir, `audio-merge.sqlite${suffix}`), { force: true });
     expect(existsSync(oldFile)).toBe(true);
 
     let clock = Date.now();

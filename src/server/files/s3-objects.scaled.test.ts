@@ -31,10 +31,15 @@ afterAll(async () => {
 
 describe('S3 objects', () => {
   // The same 19 MB file in one PUT (the default below 64 MiB) and in 8 MiB parts.
-  for (const [how, singlePutMax] of [['in one request', undefined], ['in parts', 1024 * 1024]] as const) {
+  for (const [how, singlePutMax] of [
+    ['in one request', undefined],
+    ['in parts', 1024 * 1024],
+  ] as const) {
     it(`stores a file larger than one part ${how} and gives back exactly its bytes, whole and in a range`, async () => {
       const s3 = inject('s3');
-      const store = singlePutMax ? createS3Objects({ ...s3, forcePathStyle: true }, undefined, singlePutMax) : objects;
+      const store = singlePutMax
+        ? createS3Objects({ ...s3, forcePathStyle: true }, undefined, singlePutMax)
+        : objects;
       const content = randomBytes(19 * 1024 * 1024 + 123);
       const file = path.join(dir.dir, 'big.bin');
       await writeFile(file, content);

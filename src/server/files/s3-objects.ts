@@ -7,8 +7,16 @@ import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
 import {
-  DeleteObjectCommand, DeleteObjectsCommand, GetObjectCommand, HeadBucketCommand, HeadObjectCommand,
-  ListObjectsV2Command, NotFound, NoSuchKey, PutObjectCommand, S3Client,
+  DeleteObjectCommand,
+  DeleteObjectsCommand,
+  GetObjectCommand,
+  HeadBucketCommand,
+  HeadObjectCommand,
+  ListObjectsV2Command,
+  NotFound,
+  NoSuchKey,
+  PutObjectCommand,
+  S3Client,
 } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
 
@@ -63,7 +71,9 @@ const QUEUE_SIZE = 2;
 export const SINGLE_PUT_MAX_BYTES = 64 * 1024 * 1024;
 
 const isMissing = (err: unknown) =>
-  err instanceof NotFound || err instanceof NoSuchKey || (err as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode === 404;
+  err instanceof NotFound ||
+  err instanceof NoSuchKey ||
+  (err as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode === 404;
 
 export function createS3Client(cfg: S3Config): S3Client {
   return new S3Client({
@@ -71,7 +81,9 @@ export function createS3Client(cfg: S3Config): S3Client {
     region: cfg.region,
     forcePathStyle: cfg.forcePathStyle,
     credentials:
-      cfg.accessKeyId && cfg.secretAccessKey ? { accessKeyId: cfg.accessKeyId, secretAccessKey: cfg.secretAccessKey } : undefined,
+      cfg.accessKeyId && cfg.secretAccessKey
+        ? { accessKeyId: cfg.accessKeyId, secretAccessKey: cfg.secretAccessKey }
+        : undefined,
     requestChecksumCalculation: 'WHEN_REQUIRED',
     responseChecksumValidation: 'WHEN_REQUIRED',
   });
@@ -89,7 +101,9 @@ export function createS3Objects(
       const Body = createReadStream(localPath);
       if (whenRead) Body.once('end', whenRead);
       if (size <= singlePutMaxBytes) {
-        await client.send(new PutObjectCommand({ Bucket, Key: key, Body, ContentType: contentType, ContentLength: size }));
+        await client.send(
+          new PutObjectCommand({ Bucket, Key: key, Body, ContentType: contentType, ContentLength: size }),
+        );
         return { size };
       }
       const upload = new Upload({
@@ -105,7 +119,11 @@ export function createS3Objects(
     async read(key, range) {
       try {
         const out = await client.send(
-          new GetObjectCommand({ Bucket, Key: key, Range: range ? `bytes=${range.start}-${range.end}` : undefined }),
+          new GetObjectCommand({
+            Bucket,
+            Key: key,
+            Range: range ? `bytes=${range.start}-${range.end}` : undefined,
+          }),
         );
         const total = out.ContentRange ? Number(out.ContentRange.split('/')[1]) : Number(out.ContentLength);
         return { body: out.Body as Readable, size: total };
@@ -131,7 +149,9 @@ export function createS3Objects(
       let deleted = 0;
       let token: string | undefined;
       do {
-        const page = await client.send(new ListObjectsV2Command({ Bucket, Prefix: prefix, ContinuationToken: token }));
+        const page = await client.send(
+          new ListObjectsV2Command({ Bucket, Prefix: prefix, ContinuationToken: token }),
+        );
         const keys = (page.Contents ?? []).flatMap((o) => (o.Key ? [{ Key: o.Key }] : []));
         if (keys.length > 0) {
           await client.send(new DeleteObjectsCommand({ Bucket, Delete: { Objects: keys, Quiet: true } }));

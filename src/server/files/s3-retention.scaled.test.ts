@@ -37,19 +37,32 @@ describe('retention with PostgreSQL and a bucket', () => {
         const item = contractItem(`item-${sid}`, { sid, newfilename: `stored${n}`, format: 'mp3' });
         await store.addItemIfUnder(item, 10);
         // An upload and a result file no row names (a run that died before recording it).
-        for (const ref of [uploadRef(item), { area: 'results' as const, sid, name: `job-${n}-deadbeef.mp3` }]) {
+        for (const ref of [
+          uploadRef(item),
+          { area: 'results' as const, sid, name: `job-${n}-deadbeef.mp3` },
+        ]) {
           const local = path.join(dir.dir, `${sid}-${ref.name}`);
           await writeFile(local, `bytes of ${ref.name}`);
           await files.put(ref, local);
           refs.push(ref);
         }
       }
-      const sweeper = createSweeper({ store, files, retentionHours: 24, intervalMs: 0, clock: { now: () => now }, log: pino({ level: 'silent' }) });
+      const sweeper = createSweeper({
+        store,
+        files,
+        retentionHours: 24,
+        intervalMs: 0,
+        clock: { now: () => now },
+        log: pino({ level: 'silent' }),
+      });
       expect(await sweeper.sweepOnce()).toEqual([sids[0]]);
 
       expect(await store.sessionBySid(sids[0])).toBeUndefined();
       expect(await store.listItems(sids[0], 'app')).toEqual([]);
-      for (const ref of refs) expect(await files.stat(ref), ref.sid + ref.name).toEqual(ref.sid === sids[0] ? undefined : expect.anything());
+      for (const ref of refs)
+        expect(await files.stat(ref), ref.sid + ref.name).toEqual(
+          ref.sid === sids[0] ? undefined : expect.anything(),
+        );
       expect((await store.listItems(sids[1], 'app')).map((i) => i.id)).toEqual([`item-${sids[1]}`]);
     } finally {
       objects.close();

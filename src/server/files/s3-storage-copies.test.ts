@@ -31,7 +31,12 @@ async function uploadFile(bytes: Buffer): Promise<string> {
 beforeEach(async () => {
   dir = await tempDir('am-s3-copies-');
   objects = memoryObjects();
-  copies = createLocalCopies({ dir: path.join(dir.dir, 'data', 'tmp', 'local-copies'), maxBytes: 1 << 30, idleMs: 60_000, reserveBytes: 0 });
+  copies = createLocalCopies({
+    dir: path.join(dir.dir, 'data', 'tmp', 'local-copies'),
+    maxBytes: 1 << 30,
+    idleMs: 60_000,
+    reserveBytes: 0,
+  });
 });
 afterEach(async () => {
   copies.close();
@@ -67,12 +72,16 @@ describe('S3 storage with local copies', () => {
     const files = storage();
     await files.put(ref, await uploadFile(randomBytes(1000)));
     await files.remove(ref);
-    await expect(files.localPath(ref, path.join(dir.dir, 'data', 'tmp', 'job-1'))).rejects.toMatchObject({ code: 'ENOENT' });
+    await expect(files.localPath(ref, path.join(dir.dir, 'data', 'tmp', 'job-1'))).rejects.toMatchObject({
+      code: 'ENOENT',
+    });
 
     const other = uploadRef({ sid: 'session2', newfilename: 'u2', format: 'mp3' });
     await files.put(other, await uploadFile(randomBytes(1000)));
     await files.removeSession('session2');
-    await expect(files.localPath(other, path.join(dir.dir, 'data', 'tmp', 'job-2'))).rejects.toMatchObject({ code: 'ENOENT' });
+    await expect(files.localPath(other, path.join(dir.dir, 'data', 'tmp', 'job-2'))).rejects.toMatchObject({
+      code: 'ENOENT',
+    });
     expect(await bytesIn(path.join(dir.dir, 'data', 'tmp', 'local-copies'))).toBe(0);
   });
 

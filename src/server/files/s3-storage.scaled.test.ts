@@ -31,7 +31,10 @@ afterAll(async () => {
 
 describe('S3 storage put', () => {
   // One PUT (the default below 64 MiB) and 1 MiB parts: the file is removed as soon as it is read.
-  for (const [how, singlePutMax] of [['in one request', undefined], ['in parts', 1024 * 1024]] as const) {
+  for (const [how, singlePutMax] of [
+    ['in one request', undefined],
+    ['in parts', 1024 * 1024],
+  ] as const) {
     it(`moves a file into the bucket ${how}: the object has its exact bytes and the local file is gone`, async () => {
       const objects = createS3Objects({ ...inject('s3'), forcePathStyle: true }, undefined, singlePutMax);
       opened.push(objects);

@@ -21,7 +21,8 @@ export interface S3Storage extends FileStorage {
 }
 
 /** Only uploads are copied: results are read once, by whoever downloads them, through a web process. */
-const copied = (ref: FileRef, copies: LocalCopies | undefined) => (ref.area === 'uploads' ? copies : undefined);
+const copied = (ref: FileRef, copies: LocalCopies | undefined) =>
+  ref.area === 'uploads' ? copies : undefined;
 
 export interface S3StorageOptions {
   /** For processes that merge (ROLE=all or worker); a web process would never read them. */
@@ -33,7 +34,11 @@ export interface S3StorageOptions {
   tellDropped?: (dropped: Dropped) => Promise<void>;
 }
 
-export function createS3Storage(objects: ObjectStore, dataDir: string, { copies, tellDropped }: S3StorageOptions = {}): S3Storage {
+export function createS3Storage(
+  objects: ObjectStore,
+  dataDir: string,
+  { copies, tellDropped }: S3StorageOptions = {},
+): S3Storage {
   const scratch = createDiskStorage(dataDir);
   const tell = (dropped: Dropped) => void tellDropped?.(dropped).catch(() => undefined);
   return {
@@ -49,7 +54,10 @@ export function createS3Storage(objects: ObjectStore, dataDir: string, { copies,
       // The unlink's failure, if any, is held until the object is complete, then thrown as before.
       let removed: Promise<unknown> | undefined;
       const removeOnceRead = () => {
-        removed = unlink(localPath).then(() => undefined, (err: unknown) => err ?? new Error('unlink failed'));
+        removed = unlink(localPath).then(
+          () => undefined,
+          (err: unknown) => err ?? new Error('unlink failed'),
+        );
       };
       await objects.putFile(objectKey(ref), localPath, { whenRead: removeOnceRead });
       // Stored without the stream read to its end (an empty file): removed here.
@@ -59,17 +67,26 @@ export function createS3Storage(objects: ObjectStore, dataDir: string, { copies,
     stat: (ref) => objects.head(objectKey(ref)),
     async read(ref, range) {
       const object = await objects.read(objectKey(ref), range);
-      if (!object) throw Object.assign(new Error(`No stored file ${ref.area}/${ref.sid}/${ref.name}`), { code: 'ENOENT' });
+      if (!object)
+        throw Object.assign(new Error(`No stored file ${ref.area}/${ref.sid}/${ref.name}`), {
+          code: 'ENOENT',
+        });
       return object.body;
     },
     async localPath(ref, scratchDir) {
       // The same upload may appear twice in one merge: one file each, under distinct names.
       await mkdir(scratchDir, { recursive: true });
-      const target = path.join(scratchDir, `${ref.area}-${Math.random().toString(36).slice(2, 10)}-${ref.name}`);
+      const target = path.join(
+        scratchDir,
+        `${ref.area}-${Math.random().toString(36).slice(2, 10)}-${ref.name}`,
+      );
       const keeper = copied(ref, copies);
       if (await keeper?.linkTo(objectKey(ref), target)) return target;
       const object = await objects.read(objectKey(ref));
-      if (!object) throw Object.assign(new Error(`No stored file ${ref.area}/${ref.sid}/${ref.name}`), { code: 'ENOENT' });
+      if (!object)
+        throw Object.assign(new Error(`No stored file ${ref.area}/${ref.sid}/${ref.name}`), {
+          code: 'ENOENT',
+        });
       // Up to 1 MiB waits for the disk, written in one call: with the default 16 kB each 64 kB
       // chunk from the socket was its own write (3 x 5 MB: 65 ms of CPU against 50, bench/FINDINGS.md).
       await pipeline(object.body, createWriteStream(target, { highWaterMark: DOWNLOAD_BUFFER }));

@@ -49,7 +49,14 @@ describe('the retention sweep', () => {
     await sessionWithFiles('live', now - 1 * HOUR);
     await sessionWithFiles('busy', now - 30 * HOUR);
     await store.addJob(job('j', 'busy', [], 'a', { status: 'running', startedAt: 0 }));
-    const sweeper = createSweeper({ store, files: storage, retentionHours: 24, intervalMs: 0, clock: { now: () => now }, log: quiet });
+    const sweeper = createSweeper({
+      store,
+      files: storage,
+      retentionHours: 24,
+      intervalMs: 0,
+      clock: { now: () => now },
+      log: quiet,
+    });
 
     expect(await sweeper.sweepOnce()).toEqual(['idle']);
     expect(await store.sessionBySid('idle')).toBeUndefined();
@@ -68,7 +75,14 @@ describe('the retention sweep', () => {
     try {
       let now = 0;
       await sessionWithFiles('s1', 0);
-      const sweeper = createSweeper({ store, files: storage, retentionHours: 1, intervalMs: 10 * 60_000, clock: { now: () => now }, log: quiet });
+      const sweeper = createSweeper({
+        store,
+        files: storage,
+        retentionHours: 1,
+        intervalMs: 10 * 60_000,
+        clock: { now: () => now },
+        log: quiet,
+      });
       sweeper.start();
       now = 30 * 60_000;
       await vi.advanceTimersByTimeAsync(10 * 60_000);
@@ -87,7 +101,14 @@ describe('the retention sweep', () => {
     await symlink(outside, storage.uploadsDir('linked'));
     await mkdir(storage.resultsDir('linked'), { recursive: true });
     await symlink(path.join(outside, 'keep.txt'), path.join(storage.resultsDir('linked'), 'r.mp3'));
-    const sweeper = createSweeper({ store, files: storage, retentionHours: 1, intervalMs: 0, clock: { now: () => 10 * HOUR }, log: quiet });
+    const sweeper = createSweeper({
+      store,
+      files: storage,
+      retentionHours: 1,
+      intervalMs: 0,
+      clock: { now: () => 10 * HOUR },
+      log: quiet,
+    });
 
     expect(await sweeper.sweepOnce()).toEqual(['linked']);
     expect(existsSync(storage.uploadsDir('linked'))).toBe(false);
@@ -99,7 +120,9 @@ describe('the retention sweep', () => {
     await expect(removeInside(storage.root, outside)).rejects.toThrow(/not inside/);
     await expect(removeInside(storage.root, storage.root)).rejects.toThrow(/not inside/);
     await symlink(outside, path.join(storage.root, 'escape'));
-    await expect(removeInside(storage.root, path.join(storage.root, 'escape', 'keep.txt'))).rejects.toThrow(/not inside/);
+    await expect(removeInside(storage.root, path.join(storage.root, 'escape', 'keep.txt'))).rejects.toThrow(
+      /not inside/,
+    );
     expect(existsSync(path.join(outside, 'keep.txt'))).toBe(true);
   });
 
@@ -112,7 +135,14 @@ describe('the retention sweep', () => {
       await store.touchSession('s1', now);
       return list;
     };
-    const sweeper = createSweeper({ store, files: storage, retentionHours: 1, intervalMs: 0, clock: { now: () => now }, log: quiet });
+    const sweeper = createSweeper({
+      store,
+      files: storage,
+      retentionHours: 1,
+      intervalMs: 0,
+      clock: { now: () => now },
+      log: quiet,
+    });
     expect(await sweeper.sweepOnce()).toEqual([]);
     expect(existsSync(path.join(storage.uploadsDir('s1'), 'a.mp3'))).toBe(true);
   });
@@ -135,9 +165,17 @@ describe('the retention sweep', () => {
       expect(await t.sweeper.sweepOnce()).toEqual([idle.sid]);
 
       expect(existsSync(t.storage.uploadPath(idleItem))).toBe(false);
-      const gone = await t.app.inject({ method: 'GET', url: `/upload/${idle.sid}/${idleItem.newfilename}.wav`, headers: { cookie: idle.cookie } });
+      const gone = await t.app.inject({
+        method: 'GET',
+        url: `/upload/${idle.sid}/${idleItem.newfilename}.wav`,
+        headers: { cookie: idle.cookie },
+      });
       expect(gone.statusCode).toBe(403);
-      const kept = await t.app.inject({ method: 'GET', url: `/upload/${busy.sid}/${busyItem.newfilename}.wav`, headers: { cookie: busy.cookie } });
+      const kept = await t.app.inject({
+        method: 'GET',
+        url: `/upload/${busy.sid}/${busyItem.newfilename}.wav`,
+        headers: { cookie: busy.cookie },
+      });
       expect(kept.statusCode).toBe(200);
       expect(existsSync(path.join(t.dataDir, 'audio-merge.sqlite'))).toBe(true);
     } finally {

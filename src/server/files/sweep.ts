@@ -43,11 +43,14 @@ export function createSweeper(deps: SweeperDeps): Sweeper {
 
   async function sweepOrphanFolders(): Promise<void> {
     if (!deps.disk) return;
-    const orphans = await removeOrphanFolders({ store, storage: deps.disk, clock: deps.clock }).catch((err: unknown) => {
-      log.error({ err }, 'sweep could not remove folders of sessions that no longer exist');
-      return [];
-    });
-    if (orphans.length > 0) log.info({ folders: orphans.length }, 'swept folders of sessions that no longer exist');
+    const orphans = await removeOrphanFolders({ store, storage: deps.disk, clock: deps.clock }).catch(
+      (err: unknown) => {
+        log.error({ err }, 'sweep could not remove folders of sessions that no longer exist');
+        return [];
+      },
+    );
+    if (orphans.length > 0)
+      log.info({ folders: orphans.length }, 'swept folders of sessions that no longer exist');
   }
 
   async function removeIdleSessions(before: number): Promise<string[]> {
@@ -71,7 +74,10 @@ export function createSweeper(deps: SweeperDeps): Sweeper {
   async function sweepTusUploads(before: number): Promise<void> {
     if (!deps.tusUploads) return;
     try {
-      const removed = await deps.tusUploads.sweep(before, async (sid) => (await store.sessionBySid(sid)) !== undefined);
+      const removed = await deps.tusUploads.sweep(
+        before,
+        async (sid) => (await store.sessionBySid(sid)) !== undefined,
+      );
       if (removed > 0) log.info({ uploads: removed }, 'swept abandoned resumable uploads');
     } catch (err) {
       log.error({ err }, 'sweep could not remove abandoned resumable uploads');

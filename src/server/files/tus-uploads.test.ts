@@ -37,7 +37,9 @@ describe('resumable uploads on disk', () => {
     const uploads = createTusUploads(dir);
     await uploads.load();
     expect(uploads.get(id(1))).toMatchObject({ sid: 'alice', filename: 'f1.mp3', size: 100 });
-    expect([uploads.countFor('alice'), uploads.countFor('bob'), uploads.countFor('carol')]).toEqual([2, 1, 0]);
+    expect([uploads.countFor('alice'), uploads.countFor('bob'), uploads.countFor('carol')]).toEqual([
+      2, 1, 0,
+    ]);
     expect(uploads.get(id(4))).toBeUndefined();
     expect(await readdir(path.join(dir, 'tus'))).not.toContain(id(4));
   });

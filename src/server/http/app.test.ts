@@ -2,7 +2,13 @@ import { readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempDir } from '../../../test/support/audio-fixtures.js';
-import { listItems, openSession, startTestApp, upload, type TestApp } from '../../../test/support/server-harness.js';
+import {
+  listItems,
+  openSession,
+  startTestApp,
+  upload,
+  type TestApp,
+} from '../../../test/support/server-harness.js';
 import { isOwnOrigin, PACKAGE_ROOT } from './app.js';
 
 let t: TestApp;

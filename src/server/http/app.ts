@@ -94,7 +94,15 @@ export async function createApp(partial: Partial<AppConfig> = {}, deps: AppDeps 
     // with REDIS_URL this process's worker may take a waiting merge at once, in scratch.
     await storage.clearScratch();
     const jobs = await startJobs(
-      { config, backends: started.backends, broadcaster: started.realtime, log: app.log.child({ component: 'jobs' }), tools, clock, merge: deps.merge },
+      {
+        config,
+        backends: started.backends,
+        broadcaster: started.realtime,
+        log: app.log.child({ component: 'jobs' }),
+        tools,
+        clock,
+        merge: deps.merge,
+      },
       started,
     );
     await jobs.recover();
@@ -119,11 +127,23 @@ export async function createApp(partial: Partial<AppConfig> = {}, deps: AppDeps 
     const tusUploads = createTusUploads(storage.root);
     await tusUploads.load();
     const uploadDeps = {
-      store, files, config, tools, probe: deps.probe ?? probeFile, clock, heldElsewhere: tusUploads.countFor,
+      store,
+      files,
+      config,
+      tools,
+      probe: deps.probe ?? probeFile,
+      clock,
+      heldElsewhere: tusUploads.countFor,
       freeSpace: deps.freeSpace ?? statfsFreeSpace,
     };
     await app.register(uploadRoutes, { ...uploadDeps, flash });
-    await app.register(tusRoutes, { store, config, uploads: tusUploads, storeUpload: createStoreUpload(uploadDeps), freeSpace: uploadDeps.freeSpace });
+    await app.register(tusRoutes, {
+      store,
+      config,
+      uploads: tusUploads,
+      storeUpload: createStoreUpload(uploadDeps),
+      freeSpace: uploadDeps.freeSpace,
+    });
     await app.register(itemsRoutes, { store, files, config });
     await app.register(resultsRoutes, { store, files });
     await app.register(filesRoutes, { store, files });
@@ -145,7 +165,15 @@ export async function createApp(partial: Partial<AppConfig> = {}, deps: AppDeps 
 
     let closePromise: Promise<void> | undefined;
     return {
-      app, store, storage, files, realtime, jobs, config, tools, sweeper,
+      app,
+      store,
+      storage,
+      files,
+      realtime,
+      jobs,
+      config,
+      tools,
+      sweeper,
       close() {
         // Once close() has begun, new requests are turned away while running merges finish.
         closing = true;
@@ -167,7 +195,12 @@ function createFastify(config: AppConfig): FastifyInstance {
     logger: {
       level: config.logLevel,
       redact: {
-        paths: ['req.headers.cookie', 'req.headers["x-csrf-token"]', 'res.headers["set-cookie"]', 'headers.cookie'],
+        paths: [
+          'req.headers.cookie',
+          'req.headers["x-csrf-token"]',
+          'res.headers["set-cookie"]',
+          'headers.cookie',
+        ],
         censor: '[redacted]',
       },
     },
@@ -194,19 +227,29 @@ function createFastify(config: AppConfig): FastifyInstance {
 
 async function findTools(app: FastifyInstance, config: AppConfig): Promise<Tools> {
   const tools = await locateTools(
-    config.ffmpegPath && config.ffprobePath ? { FFMPEG_PATH: config.ffmpegPath, FFPROBE_PATH: config.ffprobePath } : undefined,
+    config.ffmpegPath && config.ffprobePath
+      ? { FFMPEG_PATH: config.ffmpegPath, FFPROBE_PATH: config.ffprobePath }
+      : undefined,
   );
-  app.log.info({ ffmpeg: tools.ffmpeg, ffprobe: tools.ffprobe, source: tools.source, version: tools.ffmpegVersion },
-    `using ffmpeg ${tools.ffmpegVersion} at ${tools.ffmpeg}`);
+  app.log.info(
+    { ffmpeg: tools.ffmpeg, ffprobe: tools.ffprobe, source: tools.source, version: tools.ffmpegVersion },
+    `using ffmpeg ${tools.ffmpegVersion} at ${tools.ffmpeg}`,
+  );
   return tools;
 }
 
-function startRealtime(app: FastifyInstance, config: AppConfig, store: Store, adapter?: RedisAdapterHandle): Promise<Realtime> {
+function startRealtime(
+  app: FastifyInstance,
+  config: AppConfig,
+  store: Store,
+  adapter?: RedisAdapterHandle,
+): Promise<Realtime> {
   return createRealtime({
     host: config.host,
     port: config.socketPort,
     allowOrigin: (origin) =>
-      isOwnOrigin(origin, config.host, listenPort(app, config)) || (origin !== undefined && config.publicOrigins.includes(origin)),
+      isOwnOrigin(origin, config.host, listenPort(app, config)) ||
+      (origin !== undefined && config.publicOrigins.includes(origin)),
     sidForCookieHeader: (header) => sidForCookieHeader(store, header),
     welcome: latestStatusWelcome(store),
     log: app.log.child({ component: 'realtime' }),
@@ -215,7 +258,12 @@ function startRealtime(app: FastifyInstance, config: AppConfig, store: Store, ad
 }
 
 /** Plugins, the session and CSRF hooks, and the one error handler every answer goes through. */
-async function installRequestGuards(app: FastifyInstance, store: Store, clock: Clock, closing: () => boolean): Promise<UploadsInFlight> {
+async function installRequestGuards(
+  app: FastifyInstance,
+  store: Store,
+  clock: Clock,
+  closing: () => boolean,
+): Promise<UploadsInFlight> {
   await app.register(fastifyCookie);
   await app.register(fastifyMultipart, { throwFileSizeLimit: false });
   await app.register(fastifyRateLimit, {

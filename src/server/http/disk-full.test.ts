@@ -5,7 +5,14 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeTone, tempDir } from '../../../test/support/audio-fixtures.js';
 import { clockAt } from '../../shared/clock.js';
-import { listItems, openSession, postJson, startTestApp, upload, type TestApp } from '../../../test/support/server-harness.js';
+import {
+  listItems,
+  openSession,
+  postJson,
+  startTestApp,
+  upload,
+  type TestApp,
+} from '../../../test/support/server-harness.js';
 
 const MB = 1024 * 1024;
 const DISK_FULL = "The server's disk is full";
@@ -22,7 +29,10 @@ beforeAll(async () => {
   media = await tempDir('disk-injected-');
   await makeTone(path.join(media.dir, 'big.wav'), { seconds: 20 }); // ~3.5 MB
   await makeTone(path.join(media.dir, 'small.mp3'), { seconds: 1 });
-  t = await startTestApp({ minFreeBytes: 8 * MB }, { freeSpace: async () => free, clock: clockAt(() => clock) });
+  t = await startTestApp(
+    { minFreeBytes: 8 * MB },
+    { freeSpace: async () => free, clock: clockAt(() => clock) },
+  );
 });
 afterAll(async () => {
   await t.dispose();
@@ -50,7 +60,8 @@ describe('a full disk, injected', () => {
   it('answers 507 when the database cannot store the upload, and keeps neither the file nor a row', async () => {
     const s = await openSession(t.app);
     // The store's own method, under the item-list cache (reading it through the cache gives the cache's wrapper).
-    const addItemIfUnder = Object.getOwnPropertyDescriptor(t.store, 'addItemIfUnder')!.value as typeof t.store.addItemIfUnder;
+    const addItemIfUnder = Object.getOwnPropertyDescriptor(t.store, 'addItemIfUnder')!
+      .value as typeof t.store.addItemIfUnder;
     t.store.addItemIfUnder = sqliteFull;
     try {
       const res = await upload(t.app, s, [{ path: path.join(media.dir, 'small.mp3') }]);

@@ -30,7 +30,9 @@ describe('the host page', () => {
     expect(html).toContain(
       '<form id="audio-merge-upload-form" method="post" action="/app/merge/upload" enctype="multipart/form-data">',
     );
-    expect(html).toContain('<input type="hidden" name="appid" value="APPID"> <input type="hidden" name="_csrf" value="TOKEN">');
+    expect(html).toContain(
+      '<input type="hidden" name="appid" value="APPID"> <input type="hidden" name="_csrf" value="TOKEN">',
+    );
     expect(html).toContain(
       '<input id="audio-merge-file-input" type="file" name="files" multiple accept="audio/*,.mp3,.wav,.flac,.ogg,.oga,.opus,.m4a,.aac,.webm">',
     );
@@ -47,12 +49,24 @@ describe('the host page', () => {
   it('shows each result in its format, with its chapters as buttons that carry their start', () => {
     const html = renderHostPage({
       ...base,
-      results: [result({ id: 'book', format: 'm4b', file: 'book.m4b', chapters: [{ title: 'One <1>', start: 0, end: 61.5 }, { title: 'Two', start: 61.5, end: 75.4 }] })],
+      results: [
+        result({
+          id: 'book',
+          format: 'm4b',
+          file: 'book.m4b',
+          chapters: [
+            { title: 'One <1>', start: 0, end: 61.5 },
+            { title: 'Two', start: 61.5, end: 75.4 },
+          ],
+        }),
+      ],
     });
     expect(html).toContain('<article class="audio-merge-result" data-result-id="book" data-format="m4b">');
     expect(html).toContain('src="/results/SID/book.m4b"');
     expect(html).toContain('<span class="audio-merge-format">M4B</span>');
-    expect(html).toContain('<button type="button" class="audio-merge-chapter" data-start="61.5"><span class="audio-merge-chapter-time">1:02</span> Two</button>');
+    expect(html).toContain(
+      '<button type="button" class="audio-merge-chapter" data-start="61.5"><span class="audio-merge-chapter-time">1:02</span> Two</button>',
+    );
     expect(html).toContain('One &lt;1&gt;');
     expect(renderHostPage({ ...base, results: [result({})] })).not.toContain('class="audio-merge-chapters"');
   });
@@ -63,13 +77,17 @@ describe('the host page', () => {
       results: [result({ id: 'newer', sources: ['b.mp3', 'a.mp3'] }), result({ id: 'older' })],
     });
     expect(html).not.toContain('No merged files yet');
-    expect(html.match(/<article class="audio-merge-result" data-result-id="[^"]+" data-format="mp3">/g)).toEqual([
+    expect(
+      html.match(/<article class="audio-merge-result" data-result-id="[^"]+" data-format="mp3">/g),
+    ).toEqual([
       '<article class="audio-merge-result" data-result-id="newer" data-format="mp3">',
       '<article class="audio-merge-result" data-result-id="older" data-format="mp3">',
     ]);
     expect(html.indexOf('/results/SID/newer.mp3')).toBeLessThan(html.indexOf('/results/SID/older.mp3'));
     expect(html).toContain('<audio controls preload="metadata" src="/results/SID/newer.mp3"></audio>');
-    expect(html).toContain('<a class="audio-merge-download" href="/results/SID/newer.mp3?download=1" download>Download</a>');
+    expect(html).toContain(
+      '<a class="audio-merge-download" href="/results/SID/newer.mp3?download=1" download>Download</a>',
+    );
     expect(html).toContain('1:15');
     expect(html).toContain('3.0 MB');
     expect(html).toContain('2026-11-21 14:30 UTC');
@@ -87,7 +105,6 @@ describe('the host page', () => {
     expect(html).toContain('&lt;img src=x onerror=alert(1)&gt;.mp3');
     expect(html).toContain('a&amp;b &quot;c&quot;.wav');
   });
-
 });
 
 describe('GET / with realtime on', () => {
@@ -99,7 +116,7 @@ describe('GET / with realtime on', () => {
     await t.dispose();
   });
 
-  it('puts the realtime server\'s real port on the widget element, and the page is not cached', async () => {
+  it("puts the realtime server's real port on the widget element, and the page is not cached", async () => {
     expect(t.realtime.port).toBeGreaterThan(0);
     const s = await openSession(t.app);
     expect(s.html).toContain(`data-port="${t.realtime.port}"`);

@@ -18,8 +18,15 @@ export interface HostPageInput {
   title?: string;
 }
 
-const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
-export const escapeHtml = (value: string | number): string => String(value).replace(/[&<>"']/g, (c) => ESCAPES[c]);
+const ESCAPES: Record<string, string> = {
+  '&': '&amp;',
+  '<': '&lt;',
+  '>': '&gt;',
+  '"': '&quot;',
+  "'": '&#39;',
+};
+export const escapeHtml = (value: string | number): string =>
+  String(value).replace(/[&<>"']/g, (c) => ESCAPES[c]);
 
 /** Each chapter as a button that seeks the result's player (the widget script wires the click). */
 function renderChapters(r: ResultRow): string {

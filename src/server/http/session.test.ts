@@ -18,7 +18,9 @@ describe('sessions and CSRF', () => {
     expect(s.setCookie).toMatch(/SameSite=Lax/i);
     expect(s.setCookie).toMatch(/Path=\//);
     expect(s.html).toContain(`<meta name="csrf-token" content="${s.csrf}">`);
-    expect(s.html).toMatch(new RegExp(`<div id="audio-merge-tool" data-appid="audio-merge" data-sid="${s.sid}"`));
+    expect(s.html).toMatch(
+      new RegExp(`<div id="audio-merge-tool" data-appid="audio-merge" data-sid="${s.sid}"`),
+    );
     expect(s.sid).toMatch(/^[A-Za-z0-9_-]+$/);
     expect(s.sid).not.toBe(s.secret);
     expect(s.html).not.toContain(s.secret);
@@ -36,7 +38,11 @@ describe('sessions and CSRF', () => {
     const again = await t.app.inject({ method: 'GET', url: '/', headers: { cookie: s.cookie } });
     expect(again.headers['set-cookie']).toBeUndefined();
     expect(again.body).toContain(`data-sid="${s.sid}"`);
-    const unknown = await t.app.inject({ method: 'GET', url: '/', headers: { cookie: 'am_session=' + 'x'.repeat(43) } });
+    const unknown = await t.app.inject({
+      method: 'GET',
+      url: '/',
+      headers: { cookie: 'am_session=' + 'x'.repeat(43) },
+    });
     expect(String(unknown.headers['set-cookie'])).toMatch(/am_session=/);
     expect(unknown.body).not.toContain(`data-sid="${s.sid}"`);
   });
@@ -54,7 +60,13 @@ describe('sessions and CSRF', () => {
     expect(none.statusCode).toBe(403);
     expect(none.json().error).toMatch(/CSRF/);
     const other = await openSession(t.app);
-    const wrong = await postJson(t.app, s, '/app/merge/getDataJson', { appid: s.appid }, { csrf: other.csrf });
+    const wrong = await postJson(
+      t.app,
+      s,
+      '/app/merge/getDataJson',
+      { appid: s.appid },
+      { csrf: other.csrf },
+    );
     expect(wrong.statusCode).toBe(403);
     const right = await postJson(t.app, s, '/app/merge/getDataJson', { appid: s.appid });
     expect(right.statusCode).toBe(200);

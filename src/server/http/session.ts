@@ -23,13 +23,19 @@ export const randomId = (bytes: number): string => randomBytes(bytes).toString('
 export const hashSecret = (secret: string): string => createHash('sha256').update(secret).digest('hex');
 
 /** The session of a cookie secret, or undefined. Malformed secrets never reach the database. */
-export async function sessionForSecret(store: Store, secret: string | undefined): Promise<SessionRow | undefined> {
+export async function sessionForSecret(
+  store: Store,
+  secret: string | undefined,
+): Promise<SessionRow | undefined> {
   if (!secret || !/^[A-Za-z0-9_-]{43}$/.test(secret)) return undefined;
   return store.sessionBySecretHash(hashSecret(secret));
 }
 
 /** For the realtime server: the sid owned by the browser whose handshake sent this Cookie header. */
-export async function sidForCookieHeader(store: Store, cookieHeader: string | undefined): Promise<string | null> {
+export async function sidForCookieHeader(
+  store: Store,
+  cookieHeader: string | undefined,
+): Promise<string | null> {
   if (!cookieHeader) return null;
   const cookies = fastifyCookie.parse(cookieHeader);
   return (await sessionForSecret(store, cookies[SESSION_COOKIE]))?.sid ?? null;

@@ -37,7 +37,10 @@ export function trackUploads(app: FastifyInstance): UploadsInFlight {
     route.handler = function tracked(request, reply) {
       const p = Promise.resolve().then(() => handler.call(this, request, reply));
       running.set(p, request.raw.socket ?? request.raw);
-      p.then(() => settle(p), () => settle(p));
+      p.then(
+        () => settle(p),
+        () => settle(p),
+      );
       return p;
     };
   });

@@ -11,7 +11,14 @@ import { broadcastJobStatus } from '../realtime/status-broadcasts.js';
 import type { BullQueue, QueueEvent } from './bullmq-queue.js';
 import { JobFailure, QueueClosedError } from './job-errors.js';
 import { CANCELLED_MESSAGE, DONE_TEXT, INTERRUPTED_MESSAGE, SHUTDOWN_MESSAGE } from './job-messages.js';
-import { createJobEvents, type JobEvent, type JobOutcome, type JobQueue, type JobRef, type MergeJobData } from './queue.js';
+import {
+  createJobEvents,
+  type JobEvent,
+  type JobOutcome,
+  type JobQueue,
+  type JobRef,
+  type MergeJobData,
+} from './queue.js';
 
 export interface BullJobQueueDeps {
   queue: BullQueue;
@@ -28,7 +35,12 @@ const RECOVER_AFTER_MS = 60_000;
 const CANCEL_WAIT_MS = 30_000;
 
 const OPEN_STATES = new Set(['waiting', 'active', 'delayed', 'prioritized', 'waiting-children']);
-const refOf = (d: MergeJobData): JobRef => ({ jobId: d.jobId, sid: d.sid, appid: d.appid, requestId: d.requestId });
+const refOf = (d: MergeJobData): JobRef => ({
+  jobId: d.jobId,
+  sid: d.sid,
+  appid: d.appid,
+  requestId: d.requestId,
+});
 
 export function createBullJobQueue(deps: BullJobQueueDeps): JobQueue & { ping(): Promise<void> } {
   const { queue, store, log } = deps;
@@ -36,7 +48,10 @@ export function createBullJobQueue(deps: BullJobQueueDeps): JobQueue & { ping():
   const events = createJobEvents((err) => log.error({ err }, 'a job event listener failed'));
   const told = createJobEvents((err) => log.error({ err }, 'a job status broadcast failed'));
   const stopBroadcasts = broadcastJobStatus(told, deps.broadcaster);
-  const pending = new Map<string, { data: MergeJobData; resolve: (o: JobOutcome) => void; finished: Promise<JobOutcome> }>();
+  const pending = new Map<
+    string,
+    { data: MergeJobData; resolve: (o: JobOutcome) => void; finished: Promise<JobOutcome> }
+  >();
   /** Waiters for any job's end, this process's or not (cancel from another web process). */
   const endWaiters = new Map<string, Set<(e: QueueEvent) => void>>();
   let closing = false;
@@ -56,14 +71,23 @@ export function createBullJobQueue(deps: BullJobQueueDeps): JobQueue & { ping():
     if (!own) return;
     const ref = refOf(own.data);
     if (e.type === 'progress') {
-      events.emit({ ...ref, type: 'progress', state: 'running', percent: Math.min(e.percent, 99), text: e.text ?? '' });
+      events.emit({
+        ...ref,
+        type: 'progress',
+        state: 'running',
+        percent: Math.min(e.percent, 99),
+        text: e.text ?? '',
+      });
     } else if (e.type === 'completed') {
       events.emit({ ...ref, type: 'completed', resultId: e.result.resultId, text: DONE_TEXT });
       own.resolve({ state: 'succeeded', resultId: e.result.resultId });
     } else if (e.type === 'failed') {
       const { message } = e;
-      await settleRow(own.data, { status: 'failed', error: message, statusText: message, percent: null },
-        { ...ref, type: 'failed', message, code: e.code, retryable: false });
+      await settleRow(
+        own.data,
+        { status: 'failed', error: message, statusText: message, percent: null },
+        { ...ref, type: 'failed', message, code: e.code, retryable: false },
+      );
       own.resolve({ state: 'failed', message, code: e.code });
     } else if (e.type === 'cancelled') {
       own.resolve({ state: 'cancelled', message: CANCELLED_MESSAGE });
@@ -95,18 +119,28 @@ export function createBullJobQueue(deps: BullJobQueueDeps): JobQueue & { ping():
 
     async enqueue(data) {
       if (closing) {
-        await store.updateJob(data.jobId, { status: 'failed', error: SHUTDOWN_MESSAGE, statusText: SHUTDOWN_MESSAGE, finishedAt: now() });
+        await store.updateJob(data.jobId, {
+          status: 'failed',
+          error: SHUTDOWN_MESSAGE,
+          statusText: SHUTDOWN_MESSAGE,
+          finishedAt: now(),
+        });
         throw new QueueClosedError();
       }
       let resolve!: (o: JobOutcome) => void;
-      const finished = new Promise<JobOutcome>((r) => (resolve = r)).finally(() => pending.delete(data.jobId));
+      const finished = new Promise<JobOutcome>((r) => (resolve = r)).finally(() =>
+        pending.delete(data.jobId),
+      );
       pending.set(data.jobId, { data, resolve, finished });
       try {
         await queue.enqueue(data);
       } catch (err) {
         const failure = new JobFailure('mergeStopped');
-        await settleRow(data, { status: 'failed', error: failure.message, statusText: failure.message, percent: null },
-          { ...refOf(data), type: 'failed', message: failure.message, code: failure.code, retryable: true });
+        await settleRow(
+          data,
+          { status: 'failed', error: failure.message, statusText: failure.message, percent: null },
+          { ...refOf(data), type: 'failed', message: failure.message, code: failure.code, retryable: true },
+        );
         resolve({ state: 'failed', message: failure.message, code: failure.code });
         log.error({ err, job: data.jobId }, 'could not queue a merge');
       }
@@ -120,9 +154,19 @@ export function createBullJobQueue(deps: BullJobQueueDeps): JobQueue & { ping():
         // No worker ever had it: this side records and tells the end.
         const row = await store.getJob(jobId);
         if (row) {
-          const data: MergeJobData = { jobId, sid: row.sid, appid: row.appid, itemIds: row.itemIds, options: row.options, requestId: row.requestId };
-          await settleRow(data, { status: 'cancelled', error: CANCELLED_MESSAGE, statusText: CANCELLED_MESSAGE, percent: null },
-            { ...refOf(data), type: 'cancelled', message: CANCELLED_MESSAGE });
+          const data: MergeJobData = {
+            jobId,
+            sid: row.sid,
+            appid: row.appid,
+            itemIds: row.itemIds,
+            options: row.options,
+            requestId: row.requestId,
+          };
+          await settleRow(
+            data,
+            { status: 'cancelled', error: CANCELLED_MESSAGE, statusText: CANCELLED_MESSAGE, percent: null },
+            { ...refOf(data), type: 'cancelled', message: CANCELLED_MESSAGE },
+          );
         }
       }
       return (await ended)?.type === 'cancelled';
@@ -133,7 +177,13 @@ export function createBullJobQueue(deps: BullJobQueueDeps): JobQueue & { ping():
       const open = [...(await store.jobsWithStatus('queued')), ...(await store.jobsWithStatus('running'))];
       for (const row of open) {
         if (row.createdAt > now() - RECOVER_AFTER_MS || (await queue.state(row.id)) !== 'unknown') continue;
-        await store.updateJob(row.id, { status: 'failed', error: INTERRUPTED_MESSAGE, statusText: INTERRUPTED_MESSAGE, percent: null, finishedAt: now() });
+        await store.updateJob(row.id, {
+          status: 'failed',
+          error: INTERRUPTED_MESSAGE,
+          statusText: INTERRUPTED_MESSAGE,
+          percent: null,
+          finishedAt: now(),
+        });
         log.warn({ job: row.id }, 'merge lost from the queue: marked failed');
       }
     },
@@ -143,7 +193,8 @@ export function createBullJobQueue(deps: BullJobQueueDeps): JobQueue & { ping():
       // Merges go on on their workers; a request still waiting gets an answer before this process goes.
       const all = Promise.allSettled([...pending.values()].map((p) => p.finished));
       await Promise.race([all, new Promise((r) => setTimeout(r, graceMs).unref())]);
-      for (const p of pending.values()) p.resolve({ state: 'failed', message: SHUTDOWN_MESSAGE, code: 'mergeStopped' });
+      for (const p of pending.values())
+        p.resolve({ state: 'failed', message: SHUTDOWN_MESSAGE, code: 'mergeStopped' });
       stopListening();
       stopBroadcasts();
       await queue.close();

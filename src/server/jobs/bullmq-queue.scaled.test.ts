@@ -17,11 +17,21 @@ import { createRunReporter } from './run-reporter.js';
 
 const open: Array<{ close(): Promise<void> }> = [];
 afterEach(async () => {
-  await Promise.allSettled(open.splice(0).reverse().map((o) => o.close()));
+  await Promise.allSettled(
+    open
+      .splice(0)
+      .reverse()
+      .map((o) => o.close()),
+  );
 });
 
 const data = (jobId: string): MergeJobData => ({
-  jobId, sid: 'sid1', appid: 'app', itemIds: ['i1', 'i2'], options: { format: 'mp3' }, requestId: 'req-1',
+  jobId,
+  sid: 'sid1',
+  appid: 'app',
+  itemIds: ['i1', 'i2'],
+  options: { format: 'mp3' },
+  requestId: 'req-1',
 });
 
 async function queueOn(redisUrl = inject('redisUrl'), name = `q${randomBytes(4).toString('hex')}`) {
@@ -39,10 +49,17 @@ async function queueOn(redisUrl = inject('redisUrl'), name = `q${randomBytes(4).
   return { queue, events, until, name };
 }
 
-async function worker(queue: BullQueue, processor: MergeProcessor, extra: { lockMs?: number } = {}): Promise<BullWorker> {
+async function worker(
+  queue: BullQueue,
+  processor: MergeProcessor,
+  extra: { lockMs?: number } = {},
+): Promise<BullWorker> {
   const w = await startBullWorker(processor, {
-    redisUrl: inject('redisUrl'), names: queue.names, concurrency: 1,
-    lockMs: extra.lockMs ?? 2000, stalledCheckMs: (extra.lockMs ?? 2000) / 2,
+    redisUrl: inject('redisUrl'),
+    names: queue.names,
+    concurrency: 1,
+    lockMs: extra.lockMs ?? 2000,
+    stalledCheckMs: (extra.lockMs ?? 2000) / 2,
   });
   open.push({ close: () => w.close(0) });
   return w;
@@ -67,9 +84,13 @@ describe('BullMQ merge queue', () => {
     await web.until((e) => e.type === 'completed');
 
     expect(seen).toEqual([data('job-a')]);
-    expect(web.events.filter((e) => e.type === 'progress').map((e) => (e as { percent: number }).percent)).toEqual([0, 10, 55, 100]);
+    expect(
+      web.events.filter((e) => e.type === 'progress').map((e) => (e as { percent: number }).percent),
+    ).toEqual([0, 10, 55, 100]);
     expect(web.events.at(-1)).toEqual({
-      type: 'completed', jobId: 'job-a', result: { resultId: 'result-of-job-a', durationSeconds: 1, inputs: 2 },
+      type: 'completed',
+      jobId: 'job-a',
+      result: { resultId: 'result-of-job-a', durationSeconds: 1, inputs: 2 },
     });
   });
 
@@ -136,10 +157,14 @@ describe('BullMQ merge queue', () => {
       child.kill('SIGKILL');
     }
     const runs: string[] = [];
-    await worker(queue, async (d) => {
-      runs.push(d.jobId);
-      return { resultId: 'done-elsewhere', durationSeconds: 1, inputs: 2 };
-    }, { lockMs: 1500 });
+    await worker(
+      queue,
+      async (d) => {
+        runs.push(d.jobId);
+        return { resultId: 'done-elsewhere', durationSeconds: 1, inputs: 2 };
+      },
+      { lockMs: 1500 },
+    );
     await until((e) => e.type === 'completed' && e.jobId === 'job-k');
     expect(runs).toEqual(['job-k']);
   });
@@ -157,7 +182,9 @@ describe('BullMQ merge queue', () => {
     await queue.enqueue(data('job-flaky'));
     await until((e) => e.type === 'failed' && e.jobId === 'job-flaky');
     expect(starts).toEqual(['job-bad', 'job-flaky', 'job-flaky']);
-    expect(events.find((e) => e.type === 'failed' && e.jobId === 'job-bad')).toMatchObject({ message: '"b.mp3" is not audio' });
+    expect(events.find((e) => e.type === 'failed' && e.jobId === 'job-bad')).toMatchObject({
+      message: '"b.mp3" is not audio',
+    });
   });
 
   it('a merge whose "running" status cannot be written does not start: it runs again, and fails after its second run', async () => {
@@ -166,7 +193,12 @@ describe('BullMQ merge queue', () => {
     const store = new RefusingJobWrites(3);
     await store.createSession('h', 'sid1', 'c', 1);
     for (const id of ['job-db', 'job-db-down']) await store.addJob(job(id, 'sid1', ['i1', 'i2']));
-    const reporter = createRunReporter({ store, broadcaster: nullBroadcaster, log: silentLog, startRetryDelaysMs: [10, 10] });
+    const reporter = createRunReporter({
+      store,
+      broadcaster: nullBroadcaster,
+      log: silentLog,
+      startRetryDelaysMs: [10, 10],
+    });
     open.push({ close: async () => reporter.close() });
     const ran: string[] = [];
     const w = await startBullWorker(
@@ -180,7 +212,11 @@ describe('BullMQ merge queue', () => {
     await queue.enqueue(data('job-db'));
     await until((e) => e.type === 'completed' && e.jobId === 'job-db');
     expect(ran).toEqual(['job-db']);
-    expect(await store.getJob('job-db')).toMatchObject({ status: 'succeeded', attempts: 2, resultId: 'result-of-job-db' });
+    expect(await store.getJob('job-db')).toMatchObject({
+      status: 'succeeded',
+      attempts: 2,
+      resultId: 'result-of-job-db',
+    });
 
     // The database stays away: both runs fail before the merge, which never runs.
     store.refuseNext(Infinity);
@@ -192,17 +228,21 @@ describe('BullMQ merge queue', () => {
   it('a long merge that yields keeps its lock: it runs once, never taken back as stalled', async () => {
     const { queue, events, until } = await queueOn();
     let starts = 0;
-    await worker(queue, async () => {
-      starts++;
-      // ~3 s of CPU work in 20 ms slices, like the join between its writes, against a 1 s lock.
-      const end = Date.now() + 3000;
-      while (Date.now() < end) {
-        const slice = Date.now() + 20;
-        while (Date.now() < slice);
-        await new Promise((r) => setImmediate(r));
-      }
-      return { resultId: 'long', durationSeconds: 1, inputs: 2 };
-    }, { lockMs: 1000 });
+    await worker(
+      queue,
+      async () => {
+        starts++;
+        // ~3 s of CPU work in 20 ms slices, like the join between its writes, against a 1 s lock.
+        const end = Date.now() + 3000;
+        while (Date.now() < end) {
+          const slice = Date.now() + 20;
+          while (Date.now() < slice);
+          await new Promise((r) => setImmediate(r));
+        }
+        return { resultId: 'long', durationSeconds: 1, inputs: 2 };
+      },
+      { lockMs: 1000 },
+    );
     await queue.enqueue(data('job-long'));
     await until((e) => e.type === 'completed');
     expect(starts).toBe(1);
@@ -262,10 +302,20 @@ describe('Redis for the merge queue', () => {
       await redis.crash();
       await until((e) => e.type === 'completed' && e.jobId === 'job-r', 60_000);
       await until((e) => e.type === 'completed' && e.jobId === 'job-waiting', 60_000);
-      expect(events.filter((e) => e.type === 'completed').map((e) => e.jobId).sort()).toEqual(['job-r', 'job-waiting']);
+      expect(
+        events
+          .filter((e) => e.type === 'completed')
+          .map((e) => e.jobId)
+          .sort(),
+      ).toEqual(['job-r', 'job-waiting']);
       expect(runs.sort()).toEqual(['job-r', 'job-waiting']);
     } finally {
-      await Promise.allSettled(open.splice(0).reverse().map((o) => o.close()));
+      await Promise.allSettled(
+        open
+          .splice(0)
+          .reverse()
+          .map((o) => o.close()),
+      );
       await redis.stop();
     }
   });

@@ -23,13 +23,15 @@ export interface QueueNames {
   name: string;
 }
 /** A final failure as BullMQ's failedReason: its code and the message for a person, as JSON. */
-export const encodeFailure = (f: Pick<JobFailure, 'message' | 'code'>) => JSON.stringify({ code: f.code, message: f.message });
+export const encodeFailure = (f: Pick<JobFailure, 'message' | 'code'>) =>
+  JSON.stringify({ code: f.code, message: f.message });
 
 /** failedReason back to a failure; one BullMQ wrote itself (the merge's workers died twice) is told as an interruption. */
 export function decodeFailure(reason: string): { code: ErrorCode; message: string } {
   try {
     const f = JSON.parse(reason) as { code?: unknown; message?: unknown };
-    if (f && typeof f.message === 'string' && isErrorCode(f.code)) return { code: f.code, message: f.message };
+    if (f && typeof f.message === 'string' && isErrorCode(f.code))
+      return { code: f.code, message: f.message };
   } catch {
     // Not ours.
   }
@@ -93,11 +95,17 @@ export async function openBullQueue(opts: BullQueueOptions): Promise<BullQueue> 
     if (typeof p?.percent === 'number') emit({ type: 'progress', jobId, percent: p.percent, text: p.text });
   });
   events.on('completed', ({ jobId, returnvalue }) => {
-    const result = (typeof returnvalue === 'string' ? JSON.parse(returnvalue) : returnvalue) as MergeJobResult;
+    const result = (
+      typeof returnvalue === 'string' ? JSON.parse(returnvalue) : returnvalue
+    ) as MergeJobResult;
     emit({ type: 'completed', jobId, result });
   });
   events.on('failed', ({ jobId, failedReason }) =>
-    emit(failedReason === CANCELLED_REASON ? { type: 'cancelled', jobId } : { type: 'failed', jobId, ...decodeFailure(failedReason) }),
+    emit(
+      failedReason === CANCELLED_REASON
+        ? { type: 'cancelled', jobId }
+        : { type: 'failed', jobId, ...decodeFailure(failedReason) },
+    ),
   );
   // Only cancel removes a job before it ran.
   events.on('removed', ({ jobId }) => emit({ type: 'cancelled', jobId }));

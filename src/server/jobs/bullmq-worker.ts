@@ -13,7 +13,14 @@ import { asJobFailure, type JobFailure } from './job-errors.js';
 import { CANCELLED_MESSAGE } from './job-messages.js';
 import type { MergeJobData, MergeJobResult, Processor as MergeProcessor } from './queue.js';
 import {
-  CANCELLED_REASON, MERGE_ATTEMPTS, QUEUE_NAME, QUEUE_PREFIX, cancelChannel, cancelFlag, encodeFailure, type QueueNames,
+  CANCELLED_REASON,
+  MERGE_ATTEMPTS,
+  QUEUE_NAME,
+  QUEUE_PREFIX,
+  cancelChannel,
+  cancelFlag,
+  encodeFailure,
+  type QueueNames,
 } from './bullmq-queue.js';
 import { checkNoEviction, openRedis } from './redis-connection.js';
 
@@ -69,11 +76,16 @@ function progressReporter(job: Job<MergeJobData>): (percent: number, text?: stri
     const key = `${Math.floor(percent)}|${text ?? ''}`;
     if (key === last) return;
     last = key;
-    void job.updateProgress({ percent: Math.floor(percent), ...(text === undefined ? {} : { text }) }).catch(() => undefined);
+    void job
+      .updateProgress({ percent: Math.floor(percent), ...(text === undefined ? {} : { text }) })
+      .catch(() => undefined);
   };
 }
 
-export async function startBullWorker(processor: MergeProcessor, opts: BullWorkerOptions): Promise<BullWorker> {
+export async function startBullWorker(
+  processor: MergeProcessor,
+  opts: BullWorkerOptions,
+): Promise<BullWorker> {
   const names: QueueNames = { prefix: QUEUE_PREFIX, name: QUEUE_NAME, ...opts.names };
   const reporter = opts.reporter ?? silentReporter;
   const connection: Redis = openRedis(opts.redisUrl, 'audio-merge-worker');

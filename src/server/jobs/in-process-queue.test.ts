@@ -10,19 +10,38 @@ import type { JobRow } from '../data/store.js';
 import type { DiskStorage } from '../files/disk-storage.js';
 import { broadcastJobStatus } from '../realtime/status-broadcasts.js';
 import { QueueClosedError } from './job-errors.js';
-import { CANCELLED_MESSAGE, INTERNAL_MESSAGE, INTERRUPTED_MESSAGE, MISSING_MESSAGE, SHUTDOWN_MESSAGE } from './job-messages.js';
+import {
+  CANCELLED_MESSAGE,
+  INTERNAL_MESSAGE,
+  INTERRUPTED_MESSAGE,
+  MISSING_MESSAGE,
+  SHUTDOWN_MESSAGE,
+} from './job-messages.js';
 import { createInProcessQueue } from './in-process-queue.js';
 import { createMergeProcessor, engineConcurrencyFor } from './merge-processor.js';
 import type { Clock } from '../../shared/clock.js';
 import type { JobEvent, JobQueue, MergeJobData } from './queue.js';
 import {
-  diskStorage, fakeTools, filesUnder, item, job, RecordingBroadcaster, scriptedMerge, silentLog, until, type MergeCall,
+  diskStorage,
+  fakeTools,
+  filesUnder,
+  item,
+  job,
+  RecordingBroadcaster,
+  scriptedMerge,
+  silentLog,
+  until,
+  type MergeCall,
 } from '../../../test/support/job-kit.js';
 
 /** Time jumps a second per reading, so the throttle never holds anything back. */
 const racingClock: Clock = (() => {
   let t = 0;
-  return { now: () => (t += 1000), setTimeout: (fn) => setTimeout(fn, 0), clearTimeout: (h) => clearTimeout(h as NodeJS.Timeout) };
+  return {
+    now: () => (t += 1000),
+    setTimeout: (fn) => setTimeout(fn, 0),
+    clearTimeout: (h) => clearTimeout(h as NodeJS.Timeout),
+  };
 })();
 
 let root: string;
@@ -39,18 +58,36 @@ beforeEach(async () => {
   storage = diskStorage(root);
   broadcaster = new RecordingBroadcaster();
   await store.createSession('h-S1', 'S1', 'csrf', 0);
-  for (const [n, name] of ['intro.mp3', 'notes.txt', 'outro.wav'].entries()) await store.addItemIfUnder(item('S1', n, name), 100);
+  for (const [n, name] of ['intro.mp3', 'notes.txt', 'outro.wav'].entries())
+    await store.addItemIfUnder(item('S1', n, name), 100);
 });
 afterEach(() => cleanup());
 
-function queue(merge: ReturnType<typeof scriptedMerge>['merge'], concurrency = 1, clock: Clock = racingClock): JobQueue {
-  const processor = createMergeProcessor({ store, files: storage, tools: fakeTools, merge, engineConcurrency: engineConcurrencyFor(concurrency) });
+function queue(
+  merge: ReturnType<typeof scriptedMerge>['merge'],
+  concurrency = 1,
+  clock: Clock = racingClock,
+): JobQueue {
+  const processor = createMergeProcessor({
+    store,
+    files: storage,
+    tools: fakeTools,
+    merge,
+    engineConcurrency: engineConcurrencyFor(concurrency),
+  });
   const q = createInProcessQueue({ store, files: storage, processor, concurrency, log: silentLog, clock });
   broadcastJobStatus(q.events, broadcaster);
   return q;
 }
 
-const dataOf = (j: JobRow): MergeJobData => ({ jobId: j.id, sid: j.sid, appid: j.appid, itemIds: j.itemIds, options: j.options, requestId: j.requestId });
+const dataOf = (j: JobRow): MergeJobData => ({
+  jobId: j.id,
+  sid: j.sid,
+  appid: j.appid,
+  itemIds: j.itemIds,
+  options: j.options,
+  requestId: j.requestId,
+});
 
 async function record(id: string, ids: string[], over: Partial<JobRow> = {}) {
   const j = job(id, 'S1', ids, 'app', over);
@@ -78,11 +115,19 @@ describe('the in-process job queue', () => {
 
     expect(done).toMatchObject({ status: 'succeeded', percent: 100, attempts: 1, statusText: 'Done' });
     expect(store.jobHistory.map((h) => h.patch.status).filter(Boolean)).toEqual(['running', 'succeeded']);
-    expect(calls[0].inputs).toEqual(['stored2.mp3', 'stored0.mp3', 'stored2.mp3'].map((f) => path.join(root, 'uploads', 'S1', f)));
+    expect(calls[0].inputs).toEqual(
+      ['stored2.mp3', 'stored0.mp3', 'stored2.mp3'].map((f) => path.join(root, 'uploads', 'S1', f)),
+    );
     expect(calls[0].opts.displayNames).toEqual(['outro.wav', 'intro.mp3', 'outro.wav']);
     expect(calls[0].opts.concurrency).toBe(os.availableParallelism());
     const [result] = await store.listResults('S1');
-    expect(result).toMatchObject({ id: done.resultId, jobId: 'J1', sources: ['outro.wav', 'intro.mp3', 'outro.wav'], duration: 3, format: 'mp3' });
+    expect(result).toMatchObject({
+      id: done.resultId,
+      jobId: 'J1',
+      sources: ['outro.wav', 'intro.mp3', 'outro.wav'],
+      duration: 3,
+      format: 'mp3',
+    });
     expect(result.downloadName).toMatch(/^merged-\d{4}-\d\d-\d\d-\d{4}\.mp3$/);
     const bytes = await readFile(storage.resultPath(result));
     expect(bytes.length).toBe(result.size);
@@ -99,10 +144,22 @@ describe('the in-process job queue', () => {
       if (e.type === 'progress') void store.getJob('J1').then((row) => seen.push(row!.percent));
     });
     await run(q, 'J1', ['item-S1-0'], { requestId: 'req-1' });
-    expect(store.jobHistory.filter((h) => h.patch.percent !== undefined).map((h) => h.patch.percent)).toEqual([0, 0, 25, 50, 75, 99, 100]);
+    expect(store.jobHistory.filter((h) => h.patch.percent !== undefined).map((h) => h.patch.percent)).toEqual(
+      [0, 0, 25, 50, 75, 99, 100],
+    );
     expect(seen).toEqual([0, 25, 50, 75, 99]);
-    expect(broadcaster.payloadsOn(chan).at(1)).toEqual({ data: '25', requestId: 'req-1', state: 'running', percent: 25 });
-    expect(broadcaster.payloadsOn(chan).at(-1)).toEqual({ data: '100', requestId: 'req-1', state: 'succeeded', percent: 100 });
+    expect(broadcaster.payloadsOn(chan).at(1)).toEqual({
+      data: '25',
+      requestId: 'req-1',
+      state: 'running',
+      percent: 25,
+    });
+    expect(broadcaster.payloadsOn(chan).at(-1)).toEqual({
+      data: '100',
+      requestId: 'req-1',
+      state: 'succeeded',
+      percent: 100,
+    });
   });
 
   it('a second merge queued behind a first gets a "Waiting" status, then runs', async () => {
@@ -115,15 +172,27 @@ describe('the in-process job queue', () => {
     await until(() => calls.length > 0);
     await tick();
     expect(calls).toHaveLength(1);
-    expect(await store.getJob('J2')).toMatchObject({ status: 'queued', percent: null, statusText: 'Waiting: 1 merge ahead of yours' });
+    expect(await store.getJob('J2')).toMatchObject({
+      status: 'queued',
+      percent: null,
+      statusText: 'Waiting: 1 merge ahead of yours',
+    });
     expect(broadcaster.dataOn(chan)).toContain('Waiting: 1 merge ahead of yours');
     expect(broadcaster.dataOn(chan)).toContain('Waiting: 2 merges ahead of yours');
-    expect(broadcaster.payloadsOn(chan).find((p) => p.data === 'Waiting: 1 merge ahead of yours')).toMatchObject({ state: 'queued', percent: null });
+    expect(
+      broadcaster.payloadsOn(chan).find((p) => p.data === 'Waiting: 1 merge ahead of yours'),
+    ).toMatchObject({ state: 'queued', percent: null });
     gate.open();
-    expect((await Promise.all([first, second, third])).map((j) => j.status)).toEqual(['succeeded', 'succeeded', 'succeeded']);
+    expect((await Promise.all([first, second, third])).map((j) => j.status)).toEqual([
+      'succeeded',
+      'succeeded',
+      'succeeded',
+    ]);
     const data = broadcaster.dataOn(chan);
     // J3 moved up to one ahead once J1 finished, before it started itself.
-    expect(data.lastIndexOf('Waiting: 1 merge ahead of yours')).toBeGreaterThan(data.indexOf('Waiting: 2 merges ahead of yours'));
+    expect(data.lastIndexOf('Waiting: 1 merge ahead of yours')).toBeGreaterThan(
+      data.indexOf('Waiting: 2 merges ahead of yours'),
+    );
     expect(data.at(-1)).toBe('100');
   });
 
@@ -160,14 +229,21 @@ describe('the in-process job queue', () => {
 
   it('a refused input fails the job with a message naming the original file, leaving no result or temp file', async () => {
     const { merge } = scriptedMerge({
-      failWith: (c: MergeCall) => new InputError(c.opts.displayNames![1], 'not audio (no audio stream)', 1, 'not-audio'),
+      failWith: (c: MergeCall) =>
+        new InputError(c.opts.displayNames![1], 'not audio (no audio stream)', 1, 'not-audio'),
     });
     const failures: JobEvent[] = [];
     const q = queue(merge);
     q.events.on((e) => e.type === 'failed' && failures.push(e));
     const done = await run(q, 'J1', ['item-S1-0', 'item-S1-1']);
-    expect(done).toMatchObject({ status: 'failed', error: 'Could not merge: notes.txt is not audio (no audio stream)', percent: null });
-    expect(failures).toEqual([expect.objectContaining({ code: 'not-audio', retryable: false, message: done.error })]);
+    expect(done).toMatchObject({
+      status: 'failed',
+      error: 'Could not merge: notes.txt is not audio (no audio stream)',
+      percent: null,
+    });
+    expect(failures).toEqual([
+      expect.objectContaining({ code: 'not-audio', retryable: false, message: done.error }),
+    ]);
     expect(broadcaster.dataOn(chan).at(-1)).toBe(done.error);
     expect(broadcaster.payloadsOn(chan).at(-1)).toMatchObject({ state: 'failed', percent: null });
     expect(store.results).toEqual([]);
@@ -206,14 +282,21 @@ describe('the in-process job queue', () => {
     };
     const q = queue(merge);
     const { finished } = await q.enqueue(dataOf(await record('J1', ['item-S1-0'])));
-    expect(await finished).toEqual({ state: 'failed', message: "The server's disk is full", code: 'disk-full' });
+    expect(await finished).toEqual({
+      state: 'failed',
+      message: "The server's disk is full",
+      code: 'disk-full',
+    });
     expect(calls).toHaveLength(0);
     expect(broadcaster.dataOn(chan)).toEqual(["The server's disk is full"]);
   });
 
   it('an item deleted before the job starts fails it without calling the engine', async () => {
     const { merge, calls } = scriptedMerge();
-    expect(await run(queue(merge), 'J1', ['item-S1-0', 'gone'])).toMatchObject({ status: 'failed', error: MISSING_MESSAGE });
+    expect(await run(queue(merge), 'J1', ['item-S1-0', 'gone'])).toMatchObject({
+      status: 'failed',
+      error: MISSING_MESSAGE,
+    });
     expect(calls).toHaveLength(0);
   });
 
@@ -226,7 +309,12 @@ describe('the in-process job queue', () => {
     expect(await finished).toEqual({ state: 'cancelled', message: CANCELLED_MESSAGE });
     expect(calls[0].opts.signal!.aborted).toBe(true);
     expect(await store.getJob('J1')).toMatchObject({ status: 'cancelled', error: CANCELLED_MESSAGE });
-    expect(broadcaster.payloadsOn(chan).at(-1)).toEqual({ data: CANCELLED_MESSAGE, requestId: 'r1', state: 'cancelled', percent: null });
+    expect(broadcaster.payloadsOn(chan).at(-1)).toEqual({
+      data: CANCELLED_MESSAGE,
+      requestId: 'r1',
+      state: 'cancelled',
+      percent: null,
+    });
     expect(store.results).toEqual([]);
     expect(await filesUnder(storage.tmpDir)).toEqual([]);
     expect(await q.cancel('J1')).toBe(false);
@@ -245,20 +333,29 @@ describe('the in-process job queue', () => {
     expect((await second).status).toBe('cancelled');
     await tick();
     const data = broadcaster.dataOn(chan);
-    expect(data.slice(data.indexOf('Waiting: 2 merges ahead of yours') + 1)).toContain('Waiting: 1 merge ahead of yours');
-    expect(broadcaster.payloadsOn(chan)).toContainEqual({ data: CANCELLED_MESSAGE, requestId: null, state: 'cancelled', percent: null });
+    expect(data.slice(data.indexOf('Waiting: 2 merges ahead of yours') + 1)).toContain(
+      'Waiting: 1 merge ahead of yours',
+    );
+    expect(broadcaster.payloadsOn(chan)).toContainEqual({
+      data: CANCELLED_MESSAGE,
+      requestId: null,
+      state: 'cancelled',
+      percent: null,
+    });
     gate.open();
     expect((await Promise.all([first, third])).map((j) => j.status)).toEqual(['succeeded', 'succeeded']);
     expect(calls.map((c) => c.opts.displayNames)).toEqual([['intro.mp3'], ['outro.wav']]);
     expect(await q.cancel('nope')).toBe(false);
   });
 
-  it('a job\'s changes land in order even when the store is slow: a cancelled waiting job stays cancelled', async () => {
+  it("a job's changes land in order even when the store is slow: a cancelled waiting job stays cancelled", async () => {
     // A store (on the network, say) that is slow to write the waiting text.
     const write = store.updateJob.bind(store);
     const writes: Promise<void>[] = [];
     store.updateJob = (id, patch) => {
-      const slow = patch.statusText?.startsWith('Waiting') ? new Promise((r) => setTimeout(r, 20)) : Promise.resolve();
+      const slow = patch.statusText?.startsWith('Waiting')
+        ? new Promise((r) => setTimeout(r, 20))
+        : Promise.resolve();
       const done = slow.then(() => write(id, patch));
       writes.push(done);
       return done;
@@ -289,13 +386,26 @@ describe('the in-process job queue', () => {
     // J3 had its result stored just before the crash: it is complete.
     await record('J3', ['item-S1-0'], { status: 'running' });
     await store.addResult({
-      id: 'J3', sid: 'S1', jobId: 'J3', file: 'J3.mp3', downloadName: 'm.mp3', format: 'mp3', duration: 1, size: 1,
-      sources: ['intro.mp3'], chapters: [], createdAt: 1,
+      id: 'J3',
+      sid: 'S1',
+      jobId: 'J3',
+      file: 'J3.mp3',
+      downloadName: 'm.mp3',
+      format: 'mp3',
+      duration: 1,
+      size: 1,
+      sources: ['intro.mp3'],
+      chapters: [],
+      createdAt: 1,
     });
     await writeFile(path.join(storage.resultsDir('S1'), 'J3.mp3'), 'x');
 
     await queue(scriptedMerge().merge).recover();
-    expect(await store.getJob('J1')).toMatchObject({ status: 'failed', error: INTERRUPTED_MESSAGE, statusText: INTERRUPTED_MESSAGE });
+    expect(await store.getJob('J1')).toMatchObject({
+      status: 'failed',
+      error: INTERRUPTED_MESSAGE,
+      statusText: INTERRUPTED_MESSAGE,
+    });
     expect(await store.getJob('J2')).toMatchObject({ status: 'failed', error: INTERRUPTED_MESSAGE });
     expect(await store.getJob('J3')).toMatchObject({ status: 'succeeded', resultId: 'J3' });
     expect(await filesUnder(storage.tmpDir)).toEqual([]);
@@ -311,7 +421,9 @@ describe('the in-process job queue', () => {
     await tick();
     const stopping = q.shutdown(60_000);
     expect(await second).toMatchObject({ status: 'failed', error: SHUTDOWN_MESSAGE });
-    await expect(q.enqueue(dataOf(await record('J3', ['item-S1-0'])))).rejects.toBeInstanceOf(QueueClosedError);
+    await expect(q.enqueue(dataOf(await record('J3', ['item-S1-0'])))).rejects.toBeInstanceOf(
+      QueueClosedError,
+    );
     expect(await store.getJob('J3')).toMatchObject({ status: 'failed', error: SHUTDOWN_MESSAGE });
     gate.open();
     await stopping;

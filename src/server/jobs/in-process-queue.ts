@@ -7,11 +7,25 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { JobPatch, Store } from '../data/store.js';
 import { resultRef, type FileStorage } from '../files/storage.js';
 import { asJobFailure, JobFailure, QueueClosedError } from './job-errors.js';
-import { CANCELLED_MESSAGE, DONE_TEXT, INTERRUPTED_MESSAGE, runningText, waitingText } from './job-messages.js';
+import {
+  CANCELLED_MESSAGE,
+  DONE_TEXT,
+  INTERRUPTED_MESSAGE,
+  runningText,
+  waitingText,
+} from './job-messages.js';
 import { jobScratchName, resultFileName } from './merge-processor.js';
 import { systemClock, type Clock } from '../../shared/clock.js';
 import { createProgressThrottle } from './progress-throttle.js';
-import { createJobEvents, type JobEvent, type JobOutcome, type JobQueue, type JobRef, type MergeJobData, type Processor } from './queue.js';
+import {
+  createJobEvents,
+  type JobEvent,
+  type JobOutcome,
+  type JobQueue,
+  type JobRef,
+  type MergeJobData,
+  type Processor,
+} from './queue.js';
 import { WorkPool, type PoolTask } from './work-pool.js';
 
 export interface InProcessQueueDeps {
@@ -47,7 +61,12 @@ function settleWithin(p: Promise<unknown>, ms: number): Promise<boolean> {
   });
 }
 
-const refOf = (d: MergeJobData): JobRef => ({ jobId: d.jobId, sid: d.sid, appid: d.appid, requestId: d.requestId });
+const refOf = (d: MergeJobData): JobRef => ({
+  jobId: d.jobId,
+  sid: d.sid,
+  appid: d.appid,
+  requestId: d.requestId,
+});
 
 /**
  * Writes a change to the job's row, then tells it; a job's changes go through one, in order.
@@ -62,8 +81,14 @@ export function createInProcessQueue(deps: InProcessQueueDeps): JobQueue {
   const events = createJobEvents((err) => log.error({ err }, 'a job event listener failed'));
   const pool = new WorkPool(Math.max(1, Math.floor(deps.concurrency) || 1));
   /** Jobs of this process not yet ended: their data, their place in line while waiting, and their end. */
-  const jobs = new Map<string, { data: MergeJobData; report: Report; task: PoolTask<JobOutcome>; finished: Promise<JobOutcome> }>();
-  const running = new Map<string, { controller: AbortController; cancelled: boolean; done: Promise<JobOutcome> }>();
+  const jobs = new Map<
+    string,
+    { data: MergeJobData; report: Report; task: PoolTask<JobOutcome>; finished: Promise<JobOutcome> }
+  >();
+  const running = new Map<
+    string,
+    { controller: AbortController; cancelled: boolean; done: Promise<JobOutcome> }
+  >();
   let closing = false;
 
   function reporter(jobId: string): Report {
@@ -91,7 +116,10 @@ export function createInProcessQueue(deps: InProcessQueueDeps): JobQueue {
     const finishedAt = clock.now();
     if (ending.state === 'cancelled') {
       const message = ending.message;
-      await report({ status: 'cancelled', error: message, statusText: message, percent: null, finishedAt }, { ...ref, type: 'cancelled', message });
+      await report(
+        { status: 'cancelled', error: message, statusText: message, percent: null, finishedAt },
+        { ...ref, type: 'cancelled', message },
+      );
       return { state: 'cancelled', message };
     }
     const f = ending.failure;
@@ -102,16 +130,26 @@ export function createInProcessQueue(deps: InProcessQueueDeps): JobQueue {
     return { state: 'failed', message: f.message, code: f.code };
   }
 
-  async function execute(data: MergeJobData, run: { controller: AbortController; cancelled: boolean }, report: Report): Promise<JobOutcome> {
+  async function execute(
+    data: MergeJobData,
+    run: { controller: AbortController; cancelled: boolean },
+    report: Report,
+  ): Promise<JobOutcome> {
     let text: string | undefined;
     const sendProgress = (percent: number) => {
       const statusText = text ?? runningText(percent);
-      void report({ percent, statusText }, { ...refOf(data), type: 'progress', state: 'running', percent, text: statusText });
+      void report(
+        { percent, statusText },
+        { ...refOf(data), type: 'progress', state: 'running', percent, text: statusText },
+      );
     };
     const throttle = createProgressThrottle(sendProgress, 20, clock);
     try {
       const attempts = ((await store.getJob(data.jobId))?.attempts ?? 0) + 1;
-      const unrecorded = await report({ status: 'running', startedAt: clock.now(), attempts, percent: 0, statusText: runningText(0) }, null);
+      const unrecorded = await report(
+        { status: 'running', startedAt: clock.now(), attempts, percent: 0, statusText: runningText(0) },
+        null,
+      );
       // A job the database cannot mark as running (a full disk) is not started: it fails, saying why.
       if (unrecorded !== undefined) throw unrecorded;
       throttle.update(0);
@@ -126,23 +164,38 @@ export function createInProcessQueue(deps: InProcessQueueDeps): JobQueue {
       );
       throttle.cancel();
       await report(
-        { status: 'succeeded', resultId: result.resultId, error: null, percent: 100, statusText: DONE_TEXT, finishedAt: clock.now() },
+        {
+          status: 'succeeded',
+          resultId: result.resultId,
+          error: null,
+          percent: 100,
+          statusText: DONE_TEXT,
+          finishedAt: clock.now(),
+        },
         { ...refOf(data), type: 'completed', resultId: result.resultId, text: DONE_TEXT },
       );
-      log.info({ job: data.jobId, inputs: result.inputs, seconds: result.durationSeconds }, 'merge succeeded');
+      log.info(
+        { job: data.jobId, inputs: result.inputs, seconds: result.durationSeconds },
+        'merge succeeded',
+      );
       return { state: 'succeeded', resultId: result.resultId };
     } catch (err) {
       throttle.cancel();
       if (run.cancelled) return end(data, { state: 'cancelled', message: CANCELLED_MESSAGE }, report);
       const failure = asJobFailure(err, run.controller.signal.aborted);
-      if (!failure.retryable) log.info({ job: data.jobId, reason: failure.message }, 'merge refused an input');
+      if (!failure.retryable)
+        log.info({ job: data.jobId, reason: failure.message }, 'merge refused an input');
       else log.error({ job: data.jobId, err }, 'merge failed');
       return end(data, { state: 'failed', failure }, report);
     }
   }
 
   function start(data: MergeJobData, report: Report): Promise<JobOutcome> {
-    const run = { controller: new AbortController(), cancelled: false, done: undefined as unknown as Promise<JobOutcome> };
+    const run = {
+      controller: new AbortController(),
+      cancelled: false,
+      done: undefined as unknown as Promise<JobOutcome>,
+    };
     run.done = execute(data, run, report).finally(() => running.delete(data.jobId));
     running.set(data.jobId, run);
     return run.done;
@@ -152,7 +205,8 @@ export function createInProcessQueue(deps: InProcessQueueDeps): JobQueue {
   function taskFor(data: MergeJobData, report: Report): PoolTask<JobOutcome> & { stopRepeat(): void } {
     let text = '';
     let repeat: unknown = null;
-    const tell = (patch: JobPatch | null) => report(patch, { ...refOf(data), type: 'progress', state: 'queued', percent: null, text });
+    const tell = (patch: JobPatch | null) =>
+      report(patch, { ...refOf(data), type: 'progress', state: 'queued', percent: null, text });
     const stopRepeat = () => {
       if (repeat !== null) clock.clearTimeout(repeat);
       repeat = null;
@@ -189,7 +243,8 @@ export function createInProcessQueue(deps: InProcessQueueDeps): JobQueue {
         .catch((reason: unknown) => {
           // Out of line before it started: no more reminders of its place.
           task.stopRepeat();
-          if (reason === CANCELLED) return end(data, { state: 'cancelled', message: CANCELLED_MESSAGE }, report);
+          if (reason === CANCELLED)
+            return end(data, { state: 'cancelled', message: CANCELLED_MESSAGE }, report);
           const failure = reason === DRAINED ? new JobFailure('mergeStopped') : asJobFailure(reason, false);
           return end(data, { state: 'failed', failure }, report);
         })
@@ -222,12 +277,23 @@ export function createInProcessQueue(deps: InProcessQueueDeps): JobQueue {
         // A crash between storing the result and marking the job leaves a complete, listed result.
         const result = await store.getResult(job.sid, job.id);
         if (result) {
-          await store.updateJob(job.id, { status: 'succeeded', resultId: result.id, error: null, percent: 100, statusText: DONE_TEXT, finishedAt: clock.now() });
+          await store.updateJob(job.id, {
+            status: 'succeeded',
+            resultId: result.id,
+            error: null,
+            percent: 100,
+            statusText: DONE_TEXT,
+            finishedAt: clock.now(),
+          });
           continue;
         }
         await files.remove(resultRef({ sid: job.sid, file: resultFileName(job.id) }));
         await store.updateJob(job.id, {
-          status: 'failed', error: INTERRUPTED_MESSAGE, statusText: INTERRUPTED_MESSAGE, percent: null, finishedAt: clock.now(),
+          status: 'failed',
+          error: INTERRUPTED_MESSAGE,
+          statusText: INTERRUPTED_MESSAGE,
+          percent: null,
+          finishedAt: clock.now(),
         });
         log.warn({ job: job.id }, 'merge interrupted by a restart: marked failed');
       }
@@ -244,7 +310,8 @@ export function createInProcessQueue(deps: InProcessQueueDeps): JobQueue {
       if (await settleWithin(all(), ABORT_WAIT_MS)) return;
       for (const id of running.keys()) {
         const job = jobs.get(id);
-        if (job) await end(job.data, { state: 'failed', failure: new JobFailure('mergeStopped') }, job.report);
+        if (job)
+          await end(job.data, { state: 'failed', failure: new JobFailure('mergeStopped') }, job.report);
       }
     },
   };

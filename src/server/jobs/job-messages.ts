@@ -44,8 +44,12 @@ export function downloadName(at: Date, format = 'mp3'): string {
 
 /** A title made safe as a file name: no path separators, reserved or control characters, at most 80 characters. */
 export function safeFileTitle(title: string): string {
-  // eslint-disable-next-line no-control-regex
-  const clean = title.replace(/[\u0000-\u001f\u007f/\\:*?"<>|]+/g, ' ').replace(/\s+/g, ' ').trim().replace(/^\.+/, '');
+  const clean = title
+    // eslint-disable-next-line no-control-regex
+    .replace(/[\u0000-\u001f\u007f/\\:*?"<>|]+/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim()
+    .replace(/^\.+/, '');
   return [...clean].slice(0, 80).join('').trim();
 }
 

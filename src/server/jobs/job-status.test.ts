@@ -6,23 +6,72 @@ const ref = { jobId: 'J1', sid: 'S1', appid: 'app', requestId: 'req-1' };
 
 describe('job status', () => {
   it('data is the percentage while running and when done, and the words otherwise', () => {
-    expect(statusPayload(statusOfEvent({ ...ref, type: 'progress', state: 'queued', percent: null, text: 'Waiting: 1 merge ahead of yours' })))
-      .toEqual({ data: 'Waiting: 1 merge ahead of yours', requestId: 'req-1', state: 'queued', percent: null });
-    expect(statusPayload(statusOfEvent({ ...ref, type: 'progress', state: 'running', percent: 42, text: 'Merging: 42%' })))
-      .toEqual({ data: '42', requestId: 'req-1', state: 'running', percent: 42 });
-    expect(statusPayload(statusOfEvent({ ...ref, type: 'completed', resultId: 'J1', text: 'Done' })))
-      .toEqual({ data: '100', requestId: 'req-1', state: 'succeeded', percent: 100 });
-    expect(statusPayload(statusOfEvent({ ...ref, type: 'failed', message: 'Could not merge: a.mp3 is an empty file', code: 'empty', retryable: false })))
-      .toEqual({ data: 'Could not merge: a.mp3 is an empty file', requestId: 'req-1', state: 'failed', percent: null });
-    expect(statusPayload(statusOfEvent({ ...ref, type: 'cancelled', message: 'The merge was cancelled' })))
-      .toEqual({ data: 'The merge was cancelled', requestId: 'req-1', state: 'cancelled', percent: null });
+    expect(
+      statusPayload(
+        statusOfEvent({
+          ...ref,
+          type: 'progress',
+          state: 'queued',
+          percent: null,
+          text: 'Waiting: 1 merge ahead of yours',
+        }),
+      ),
+    ).toEqual({
+      data: 'Waiting: 1 merge ahead of yours',
+      requestId: 'req-1',
+      state: 'queued',
+      percent: null,
+    });
+    expect(
+      statusPayload(
+        statusOfEvent({ ...ref, type: 'progress', state: 'running', percent: 42, text: 'Merging: 42%' }),
+      ),
+    ).toEqual({ data: '42', requestId: 'req-1', state: 'running', percent: 42 });
+    expect(statusPayload(statusOfEvent({ ...ref, type: 'completed', resultId: 'J1', text: 'Done' }))).toEqual(
+      { data: '100', requestId: 'req-1', state: 'succeeded', percent: 100 },
+    );
+    expect(
+      statusPayload(
+        statusOfEvent({
+          ...ref,
+          type: 'failed',
+          message: 'Could not merge: a.mp3 is an empty file',
+          code: 'empty',
+          retryable: false,
+        }),
+      ),
+    ).toEqual({
+      data: 'Could not merge: a.mp3 is an empty file',
+      requestId: 'req-1',
+      state: 'failed',
+      percent: null,
+    });
+    expect(
+      statusPayload(statusOfEvent({ ...ref, type: 'cancelled', message: 'The merge was cancelled' })),
+    ).toEqual({ data: 'The merge was cancelled', requestId: 'req-1', state: 'cancelled', percent: null });
   });
 
   it('a job row tells the same status as the event that last changed it', () => {
-    const row = (over: Parameters<typeof job>[4]) => statusPayload(statusOfJob(job('J1', 'S1', [], 'app', { requestId: 'req-1', ...over })));
-    expect(row({ status: 'queued', statusText: 'Waiting: 2 merges ahead of yours' })).toEqual({ data: 'Waiting: 2 merges ahead of yours', requestId: 'req-1', state: 'queued', percent: null });
-    expect(row({ status: 'running', percent: 7, statusText: 'Merging: 7%' })).toMatchObject({ data: '7', state: 'running', percent: 7 });
-    expect(row({ status: 'succeeded', percent: 100, statusText: 'Done' })).toMatchObject({ data: '100', state: 'succeeded', percent: 100 });
-    expect(row({ status: 'failed', error: 'The merge failed on the server; please try again' })).toMatchObject({ data: 'The merge failed on the server; please try again', percent: null });
+    const row = (over: Parameters<typeof job>[4]) =>
+      statusPayload(statusOfJob(job('J1', 'S1', [], 'app', { requestId: 'req-1', ...over })));
+    expect(row({ status: 'queued', statusText: 'Waiting: 2 merges ahead of yours' })).toEqual({
+      data: 'Waiting: 2 merges ahead of yours',
+      requestId: 'req-1',
+      state: 'queued',
+      percent: null,
+    });
+    expect(row({ status: 'running', percent: 7, statusText: 'Merging: 7%' })).toMatchObject({
+      data: '7',
+      state: 'running',
+      percent: 7,
+    });
+    expect(row({ status: 'succeeded', percent: 100, statusText: 'Done' })).toMatchObject({
+      data: '100',
+      state: 'succeeded',
+      percent: 100,
+    });
+    expect(
+      row({ status: 'failed', error: 'The merge failed on the server; please try again' }),
+    ).toMatchObject({ data: 'The merge failed on the server; please try again', percent: null });
   });
 });

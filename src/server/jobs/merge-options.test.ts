@@ -8,15 +8,40 @@ describe('mergemp3 options', () => {
   });
 
   it('takes every option of the contract with a valid value', () => {
-    const all = { format: 'm4b', bitrate: 96, chapters: false, chapterTitles: 'files', title: 'T', artist: 'A', album: 'B', loudness: -16, gap: 0.5, crossfade: 0, trimSilence: true, gapless: false };
+    const all = {
+      format: 'm4b',
+      bitrate: 96,
+      chapters: false,
+      chapterTitles: 'files',
+      title: 'T',
+      artist: 'A',
+      album: 'B',
+      loudness: -16,
+      gap: 0.5,
+      crossfade: 0,
+      trimSilence: true,
+      gapless: false,
+    };
     expect(checkMergeOptions(all)).toEqual({ ok: true, options: all });
     expect(checkMergeOptions({ loudness: null })).toMatchObject({ ok: true });
-    expect(engineOptions({ format: 'flac', bitrate: 96, title: 'T' })).toMatchObject({ format: 'flac', bitRateKbps: 96, title: 'T' });
+    expect(engineOptions({ format: 'flac', bitrate: 96, title: 'T' })).toMatchObject({
+      format: 'flac',
+      bitRateKbps: 96,
+      title: 'T',
+    });
   });
 
   it('hands the sound options to the engine (a null loudness is off)', () => {
-    expect(engineOptions({ loudness: -16, gap: 0.5, trimSilence: true, gapless: true })).toMatchObject({ loudness: -16, gap: 0.5, trimSilence: true, gapless: true });
-    expect(engineOptions({ loudness: null, crossfade: 2 })).toMatchObject({ loudness: undefined, crossfade: 2 });
+    expect(engineOptions({ loudness: -16, gap: 0.5, trimSilence: true, gapless: true })).toMatchObject({
+      loudness: -16,
+      gap: 0.5,
+      trimSilence: true,
+      gapless: true,
+    });
+    expect(engineOptions({ loudness: null, crossfade: 2 })).toMatchObject({
+      loudness: undefined,
+      crossfade: 2,
+    });
   });
 
   it.each([

@@ -24,20 +24,34 @@ export type OptionsCheck = { ok: true; options: MergeOptionsData } | { ok: false
 type Check = (v: unknown) => string | undefined;
 
 const MAX_TEXT = 500;
-const text: Check = (v) => (typeof v === 'string' && v.length <= MAX_TEXT ? undefined : `must be text of at most ${MAX_TEXT} characters`);
+const text: Check = (v) =>
+  typeof v === 'string' && v.length <= MAX_TEXT
+    ? undefined
+    : `must be text of at most ${MAX_TEXT} characters`;
 const bool: Check = (v) => (typeof v === 'boolean' ? undefined : 'must be true or false');
-const range = (min: number, max: number, what = 'a number'): Check => (v) =>
-  typeof v === 'number' && Number.isFinite(v) && v >= min && v <= max ? undefined : `must be ${what} from ${min} to ${max}`;
+const range =
+  (min: number, max: number, what = 'a number'): Check =>
+  (v) =>
+    typeof v === 'number' && Number.isFinite(v) && v >= min && v <= max
+      ? undefined
+      : `must be ${what} from ${min} to ${max}`;
 
 const CHECKS: Record<keyof MergeOptionsData, Check> = {
-  format: (v) => (typeof v === 'string' && isOutputFormat(v) ? undefined : 'must be one of mp3, m4b, m4a, opus, ogg, flac, wav'),
-  bitrate: (v) => (Number.isInteger(v) ? range(BITRATE_RANGE.min, BITRATE_RANGE.max, 'a whole number of kb/s')(v) : `must be a whole number of kb/s from ${BITRATE_RANGE.min} to ${BITRATE_RANGE.max}`),
+  format: (v) =>
+    typeof v === 'string' && isOutputFormat(v)
+      ? undefined
+      : 'must be one of mp3, m4b, m4a, opus, ogg, flac, wav',
+  bitrate: (v) =>
+    Number.isInteger(v)
+      ? range(BITRATE_RANGE.min, BITRATE_RANGE.max, 'a whole number of kb/s')(v)
+      : `must be a whole number of kb/s from ${BITRATE_RANGE.min} to ${BITRATE_RANGE.max}`,
   chapters: bool,
   chapterTitles: (v) => (v === 'tags' || v === 'files' ? undefined : 'must be "tags" or "files"'),
   title: text,
   artist: text,
   album: text,
-  loudness: (v) => (v === null ? undefined : range(SOUND_LIMITS.loudness.min, SOUND_LIMITS.loudness.max, 'LUFS')(v)),
+  loudness: (v) =>
+    v === null ? undefined : range(SOUND_LIMITS.loudness.min, SOUND_LIMITS.loudness.max, 'LUFS')(v),
   gap: range(SOUND_LIMITS.gap.min, SOUND_LIMITS.gap.max, 'seconds'),
   crossfade: range(SOUND_LIMITS.crossfade.min, SOUND_LIMITS.crossfade.max, 'seconds'),
   trimSilence: bool,
@@ -47,7 +61,8 @@ const CHECKS: Record<keyof MergeOptionsData, Check> = {
 /** Check every option; the first problem is refused, naming the option. */
 export function checkMergeOptions(raw: unknown): OptionsCheck {
   if (raw === undefined || raw === null) return { ok: true, options: {} };
-  if (typeof raw !== 'object' || Array.isArray(raw)) return { ok: false, message: '"options" must be an object' };
+  if (typeof raw !== 'object' || Array.isArray(raw))
+    return { ok: false, message: '"options" must be an object' };
   for (const [key, value] of Object.entries(raw)) {
     const check = CHECKS[key as keyof MergeOptionsData];
     if (!check) return { ok: false, message: `Unknown option "${key}"` };
@@ -55,14 +70,18 @@ export function checkMergeOptions(raw: unknown): OptionsCheck {
     if (wrong) return { ok: false, message: `Option "${key}" ${wrong}` };
   }
   const options = raw as MergeOptionsData;
-  if ((options.gap ?? 0) > 0 && (options.crossfade ?? 0) > 0) return { ok: false, message: 'Options "gap" and "crossfade" cannot be used together' };
+  if ((options.gap ?? 0) > 0 && (options.crossfade ?? 0) > 0)
+    return { ok: false, message: 'Options "gap" and "crossfade" cannot be used together' };
   return { ok: true, options };
 }
 
 /** The engine's options for a job's stored ones (the format defaulting to MP3, as before options). */
 export function engineOptions(
   o: MergeOptionsData,
-): Pick<MergeOptions, 'format' | 'bitRateKbps' | 'chapters' | 'chapterTitles' | 'title' | 'artist' | 'album' | keyof SoundOptions> {
+): Pick<
+  MergeOptions,
+  'format' | 'bitRateKbps' | 'chapters' | 'chapterTitles' | 'title' | 'artist' | 'album' | keyof SoundOptions
+> {
   return {
     format: o.format ?? 'mp3',
     bitRateKbps: o.bitrate,

@@ -38,17 +38,35 @@ describe('a merge that ran twice', () => {
         await writeFile(local, `audio of ${i.filename}`);
         await objects.putFile(`${sid}/uploads/${i.newfilename}.mp3`, local);
       }
-      await store.addJob(job('job-2x', sid, items.map((i) => i.id)));
+      await store.addJob(
+        job(
+          'job-2x',
+          sid,
+          items.map((i) => i.id),
+        ),
+      );
 
       let open!: () => void;
       const gate = new Promise<void>((r) => (open = r));
       const { merge, calls } = scriptedMerge({ gate: () => gate });
       const runs = ['worker-1', 'worker-2'].map((name) =>
         createMergeProcessor({
-          store, files: createS3Storage(objects, path.join(dir.dir, name)), tools: fakeTools, merge, engineConcurrency: 1, freshPerRun: true,
+          store,
+          files: createS3Storage(objects, path.join(dir.dir, name)),
+          tools: fakeTools,
+          merge,
+          engineConcurrency: 1,
+          freshPerRun: true,
         }),
       );
-      const data = { jobId: 'job-2x', sid, appid: 'app', itemIds: items.map((i) => i.id), options: {}, requestId: null };
+      const data = {
+        jobId: 'job-2x',
+        sid,
+        appid: 'app',
+        itemIds: items.map((i) => i.id),
+        options: {},
+        requestId: null,
+      };
       const both = runs.map((run) => run(data, () => undefined, new AbortController().signal));
       while (calls.length < 2) await new Promise((r) => setTimeout(r, 10));
       expect(new Set(calls.map((c) => path.dirname(c.output))).size).toBe(2);
@@ -58,7 +76,9 @@ describe('a merge that ran twice', () => {
       expect(outcomes.map((o) => o.resultId)).toEqual(['job-2x', 'job-2x']);
       const results = await store.listResults(sid);
       expect(results).toHaveLength(1);
-      const listed = await client.send(new ListObjectsV2Command({ Bucket: s3.bucket, Prefix: `${sid}/results/` }));
+      const listed = await client.send(
+        new ListObjectsV2Command({ Bucket: s3.bucket, Prefix: `${sid}/results/` }),
+      );
       expect((listed.Contents ?? []).map((o) => o.Key)).toEqual([`${sid}/results/${results[0].file}`]);
       expect(await objects.head(`${sid}/uploads/${items[0].newfilename}.mp3`)).toBeDefined();
     } finally {

@@ -26,10 +26,22 @@ describe('the merge processor', () => {
     await writeFile(path.join(dir.dir, 'uploads', 's1', 'stored1.mp3'), 'x');
     const { merge } = scriptedMerge();
     // Every merge ends in the same minute.
-    const processor = createMergeProcessor({ store, files, tools: fakeTools, merge, clock: clockAt(() => new Date(2026, 10, 22, 14, 30, 5).getTime()), engineConcurrency: 1 });
+    const processor = createMergeProcessor({
+      store,
+      files,
+      tools: fakeTools,
+      merge,
+      clock: clockAt(() => new Date(2026, 10, 22, 14, 30, 5).getTime()),
+      engineConcurrency: 1,
+    });
     for (const id of ['j1', 'j2', 'j3', 'j4']) await store.addJob(job(id, 's1', [a.id]));
     await store.addJob(job('k1', 's2', ['item-s2-1']));
-    const run = (jobId: string) => processor({ jobId, sid: 's1', appid: 'app', itemIds: [a.id], options: {}, requestId: null }, () => {}, new AbortController().signal);
+    const run = (jobId: string) =>
+      processor(
+        { jobId, sid: 's1', appid: 'app', itemIds: [a.id], options: {}, requestId: null },
+        () => {},
+        new AbortController().signal,
+      );
     await Promise.all([run('j1'), run('j2'), run('j3')]);
     await run('j4');
     const names = (await store.listResults('s1')).map((r) => r.downloadName).sort();
@@ -44,7 +56,13 @@ describe('the merge processor', () => {
     await store.addItemIfUnder(b, 10);
     await mkdir(path.join(dir.dir, 'uploads', 's2'), { recursive: true });
     await writeFile(path.join(dir.dir, 'uploads', 's2', 'stored1.mp3'), 'x');
-    await processor({ jobId: 'k1', sid: 's2', appid: 'app', itemIds: [b.id], options: {}, requestId: null }, () => {}, new AbortController().signal);
-    expect((await store.listResults('s2')).map((r) => r.downloadName)).toEqual(['merged-2026-11-22-1430.mp3']);
+    await processor(
+      { jobId: 'k1', sid: 's2', appid: 'app', itemIds: [b.id], options: {}, requestId: null },
+      () => {},
+      new AbortController().signal,
+    );
+    expect((await store.listResults('s2')).map((r) => r.downloadName)).toEqual([
+      'merged-2026-11-22-1430.mp3',
+    ]);
   });
 });

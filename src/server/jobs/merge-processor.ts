@@ -36,14 +36,20 @@ export interface MergeProcessorDeps {
 }
 
 /** Merges share the cores: with `workers` merges at once, each may run this many transcodes. */
-export const engineConcurrencyFor = (workers: number) => Math.max(1, Math.floor(os.availableParallelism() / Math.max(1, workers)));
+export const engineConcurrencyFor = (workers: number) =>
+  Math.max(1, Math.floor(os.availableParallelism() / Math.max(1, workers)));
 
 export const jobScratchName = (jobId: string) => `job-${jobId}`;
 export const resultFileName = (jobId: string, format = 'mp3') => `${jobId}.${format}`;
 
 /** The job's items in merge order, duplicates kept; a JobFailure when one is gone. */
-export async function orderedItems(store: Store, data: Pick<MergeJobData, 'sid' | 'itemIds'>): Promise<ItemRow[]> {
-  const owned = new Map((await store.itemsOwnedBy(data.sid, [...new Set(data.itemIds)])).map((i) => [i.id, i]));
+export async function orderedItems(
+  store: Store,
+  data: Pick<MergeJobData, 'sid' | 'itemIds'>,
+): Promise<ItemRow[]> {
+  const owned = new Map(
+    (await store.itemsOwnedBy(data.sid, [...new Set(data.itemIds)])).map((i) => [i.id, i]),
+  );
   return data.itemIds.map((id) => {
     const item = owned.get(id);
     if (!item) throw inputFailure('itemGone');
@@ -55,10 +61,18 @@ export function createMergeProcessor(deps: MergeProcessorDeps): Processor {
   const { store, files } = deps;
   // Loaded on first use, so the server (and its tests) do not pull in the whole engine up front.
   const merge: MergeFn =
-    deps.merge ?? (async (inputs, output, opts) => (await import('../../engine/index.js')).mergeFiles(inputs, output, opts));
+    deps.merge ??
+    (async (inputs, output, opts) =>
+      (await import('../../engine/index.js')).mergeFiles(inputs, output, opts));
   const clock = deps.clock ?? systemClock;
 
-  async function runEngine(data: MergeJobData, items: ItemRow[], work: string, progress: (p: number) => void, signal: AbortSignal) {
+  async function runEngine(
+    data: MergeJobData,
+    items: ItemRow[],
+    work: string,
+    progress: (p: number) => void,
+    signal: AbortSignal,
+  ) {
     const names = items.map((i) => i.filename);
     const inputs = await Promise.all(items.map((i) => files.localPath(uploadRef(i), work)));
     const chosen = engineOptions(data.options as MergeOptionsData);
@@ -88,7 +102,9 @@ export function createMergeProcessor(deps: MergeProcessorDeps): Processor {
    */
   function nameFor(data: MergeJobData, report: MergeReport, at: Date): string {
     const title = (data.options as MergeOptionsData).title ?? report.chapters[0]?.title;
-    return Object.keys(data.options).length > 0 ? describedDownloadName(title, at, report.format) : describedDownloadName(undefined, at, report.format);
+    return Object.keys(data.options).length > 0
+      ? describedDownloadName(title, at, report.format)
+      : describedDownloadName(undefined, at, report.format);
   }
 
   /**
@@ -97,7 +113,12 @@ export function createMergeProcessor(deps: MergeProcessorDeps): Processor {
    * row is written (unlinking ~30 MB took 2-12 ms under load), not before the answer.
    */
   async function storeResult(
-    data: MergeJobData, items: ItemRow[], output: string, report: MergeReport, run: string, clearScratch: () => Promise<void>,
+    data: MergeJobData,
+    items: ItemRow[],
+    output: string,
+    report: MergeReport,
+    run: string,
+    clearScratch: () => Promise<void>,
   ): Promise<ResultRow> {
     const at = new Date(clock.now());
     const result: ResultRow = {

@@ -32,7 +32,13 @@ export async function startMergeWorker(deps: MergeWorkerDeps): Promise<MergeWork
   const broadcaster = emitterBroadcaster(config.redisUrl);
   const reporter = createRunReporter({ store, broadcaster, log, clock: deps.clock });
   const processor = createMergeProcessor({
-    store, files, tools: deps.tools, merge: deps.merge, clock: deps.clock, engineConcurrency: engineConcurrencyFor(config.mergeConcurrency), freshPerRun: true,
+    store,
+    files,
+    tools: deps.tools,
+    merge: deps.merge,
+    clock: deps.clock,
+    engineConcurrency: engineConcurrencyFor(config.mergeConcurrency),
+    freshPerRun: true,
   });
   let worker;
   try {

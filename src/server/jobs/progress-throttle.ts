@@ -13,7 +13,11 @@ export interface ProgressThrottle {
   cancel(): void;
 }
 
-export function createProgressThrottle(send: (percent: number) => void, perSecond = 20, clock: Clock = systemClock): ProgressThrottle {
+export function createProgressThrottle(
+  send: (percent: number) => void,
+  perSecond = 20,
+  clock: Clock = systemClock,
+): ProgressThrottle {
   const interval = 1000 / perSecond;
   let lastSent = -1;
   let lastSentAt = -Infinity;

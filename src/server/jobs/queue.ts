@@ -48,7 +48,11 @@ export interface MergeJobResult {
 export type ProgressFn = (percent: number, text?: string) => void;
 
 /** Runs one merge. Throws a JobFailure for a reason a person should read, an AbortError when stopped. */
-export type Processor = (data: MergeJobData, progress: ProgressFn, signal: AbortSignal) => Promise<MergeJobResult>;
+export type Processor = (
+  data: MergeJobData,
+  progress: ProgressFn,
+  signal: AbortSignal,
+) => Promise<MergeJobResult>;
 
 /** Which job an event is about, with what the status channel needs. */
 export type JobRef = Pick<MergeJobData, 'jobId' | 'sid' | 'appid' | 'requestId'>;
@@ -94,7 +98,9 @@ export interface JobQueue {
 }
 
 /** A tiny event hub for JobEvents: a throwing listener does not stop the others. */
-export function createJobEvents(onListenerError: (err: unknown) => void): JobEvents & { emit(event: JobEvent): void } {
+export function createJobEvents(
+  onListenerError: (err: unknown) => void,
+): JobEvents & { emit(event: JobEvent): void } {
   const listeners = new Set<(event: JobEvent) => void>();
   return {
     on(listener) {

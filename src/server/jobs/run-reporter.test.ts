@@ -8,7 +8,14 @@ import { JobFailure } from './job-errors.js';
 import type { MergeJobData } from './queue.js';
 import { createRunReporter } from './run-reporter.js';
 
-const data: MergeJobData = { jobId: 'j1', sid: 's1', appid: 'app', itemIds: ['i1'], options: {}, requestId: 'r1' };
+const data: MergeJobData = {
+  jobId: 'j1',
+  sid: 's1',
+  appid: 'app',
+  itemIds: ['i1'],
+  options: {},
+  requestId: 'r1',
+};
 
 let broadcaster: RecordingBroadcaster;
 beforeEach(() => {

@@ -37,7 +37,12 @@ interface Run {
   text?: string;
 }
 
-const refOf = (d: MergeJobData): JobRef => ({ jobId: d.jobId, sid: d.sid, appid: d.appid, requestId: d.requestId });
+const refOf = (d: MergeJobData): JobRef => ({
+  jobId: d.jobId,
+  sid: d.sid,
+  appid: d.appid,
+  requestId: d.requestId,
+});
 
 export function createRunReporter(deps: RunReporterDeps): RunReporter & { close(): void } {
   const { store, log } = deps;
@@ -54,7 +59,10 @@ export function createRunReporter(deps: RunReporterDeps): RunReporter & { close(
         return await store.updateJob(data.jobId, patch);
       } catch (err) {
         if (tried >= retryDelays.length) {
-          log.error({ err, job: data.jobId }, 'could not record that a merge started: this run fails and may run again');
+          log.error(
+            { err, job: data.jobId },
+            'could not record that a merge started: this run fails and may run again',
+          );
           throw new JobFailure('mergeFailed', undefined, true);
         }
         log.warn({ err, job: data.jobId }, 'could not record that a merge started; trying again');
@@ -75,7 +83,10 @@ export function createRunReporter(deps: RunReporterDeps): RunReporter & { close(
 
   /** The run's pending progress is dropped and its writes settled; the run is forgotten. */
   async function finish(data: MergeJobData): Promise<Run> {
-    const run = runs.get(data.jobId) ?? { last: Promise.resolve(), throttle: createProgressThrottle(() => undefined, 1, clock) };
+    const run = runs.get(data.jobId) ?? {
+      last: Promise.resolve(),
+      throttle: createProgressThrottle(() => undefined, 1, clock),
+    };
     run.throttle.cancel();
     runs.delete(data.jobId);
     await run.last;
@@ -89,9 +100,20 @@ export function createRunReporter(deps: RunReporterDeps): RunReporter & { close(
       runs.set(data.jobId, run);
       function send(percent: number) {
         const statusText = run.text ?? runningText(percent);
-        void report(run, data, { percent, statusText }, { ...refOf(data), type: 'progress', state: 'running', percent, text: statusText });
+        void report(
+          run,
+          data,
+          { percent, statusText },
+          { ...refOf(data), type: 'progress', state: 'running', percent, text: statusText },
+        );
       }
-      const starting = recordStart(data, { status: 'running', startedAt: clock.now(), attempts: attempt, percent: 0, statusText: runningText(0) });
+      const starting = recordStart(data, {
+        status: 'running',
+        startedAt: clock.now(),
+        attempts: attempt,
+        percent: 0,
+        statusText: runningText(0),
+      });
       run.last = starting.catch(() => undefined);
       try {
         await starting;
@@ -111,8 +133,16 @@ export function createRunReporter(deps: RunReporterDeps): RunReporter & { close(
     async succeeded(data, result) {
       const run = await finish(data);
       await report(
-        run, data,
-        { status: 'succeeded', resultId: result.resultId, error: null, percent: 100, statusText: DONE_TEXT, finishedAt: clock.now() },
+        run,
+        data,
+        {
+          status: 'succeeded',
+          resultId: result.resultId,
+          error: null,
+          percent: 100,
+          statusText: DONE_TEXT,
+          finishedAt: clock.now(),
+        },
         { ...refOf(data), type: 'completed', resultId: result.resultId, text: DONE_TEXT },
       );
     },
@@ -122,11 +152,23 @@ export function createRunReporter(deps: RunReporterDeps): RunReporter & { close(
     async ended(data, ending) {
       const run = await finish(data);
       const message = ending.state === 'cancelled' ? ending.message : ending.failure.message;
-      const patch: JobPatch = { status: ending.state, error: message, statusText: message, percent: null, finishedAt: clock.now() };
+      const patch: JobPatch = {
+        status: ending.state,
+        error: message,
+        statusText: message,
+        percent: null,
+        finishedAt: clock.now(),
+      };
       const event: JobEvent =
         ending.state === 'cancelled'
           ? { ...refOf(data), type: 'cancelled', message }
-          : { ...refOf(data), type: 'failed', message, code: ending.failure.code, retryable: ending.failure.retryable };
+          : {
+              ...refOf(data),
+              type: 'failed',
+              message,
+              code: ending.failure.code,
+              retryable: ending.failure.retryable,
+            };
       await report(run, data, patch, event);
     },
     close() {

@@ -42,7 +42,14 @@ export async function startJobs(deps: StartJobsDeps, started: StartedJobs): Prom
     const jobs = (started.jobs = createInProcessQueue({
       store,
       files,
-      processor: createMergeProcessor({ store, files, tools, merge, clock, engineConcurrency: engineConcurrencyFor(config.mergeConcurrency) }),
+      processor: createMergeProcessor({
+        store,
+        files,
+        tools,
+        merge,
+        clock,
+        engineConcurrency: engineConcurrencyFor(config.mergeConcurrency),
+      }),
       concurrency: config.mergeConcurrency,
       log,
       clock,
@@ -51,9 +58,24 @@ export async function startJobs(deps: StartJobsDeps, started: StartedJobs): Prom
     return jobs;
   }
   const redisUrl = config.redisUrl;
-  const jobs = createBullJobQueue({ queue: await openBullQueue({ redisUrl }), store, broadcaster: deps.broadcaster, log, clock });
+  const jobs = createBullJobQueue({
+    queue: await openBullQueue({ redisUrl }),
+    store,
+    broadcaster: deps.broadcaster,
+    log,
+    clock,
+  });
   started.queueCheck = { name: 'queue', check: () => jobs.ping() };
   started.jobs = jobs;
-  if (config.role === 'all') started.worker = await startMergeWorker({ config: { ...config, redisUrl }, store, files, tools, log, merge, clock });
+  if (config.role === 'all')
+    started.worker = await startMergeWorker({
+      config: { ...config, redisUrl },
+      store,
+      files,
+      tools,
+      log,
+      merge,
+      clock,
+    });
   return jobs;
 }

@@ -49,10 +49,17 @@ describe('WorkPool', () => {
       pool.submit({ onWait: (ahead) => waits.push([i, ahead]), start: () => g.promise }),
     );
     await tick();
-    expect(waits).toEqual([[1, 1], [2, 2]]);
+    expect(waits).toEqual([
+      [1, 1],
+      [2, 2],
+    ]);
     gates[0].resolve();
     await tick();
-    expect(waits).toEqual([[1, 1], [2, 2], [2, 1]]);
+    expect(waits).toEqual([
+      [1, 1],
+      [2, 2],
+      [2, 1],
+    ]);
     gates[1].resolve();
     gates[2].resolve();
     await Promise.all(results);
@@ -111,7 +118,11 @@ describe('WorkPool', () => {
     await tick();
     expect(pool.withdraw(b, new Error('cancelled'))).toBe(true);
     await expect(done[1]).rejects.toThrow('cancelled');
-    expect(waits).toEqual([['b', 1], ['c', 2], ['c', 1]]);
+    expect(waits).toEqual([
+      ['b', 1],
+      ['c', 2],
+      ['c', 1],
+    ]);
     expect(pool.withdraw(a, new Error('running'))).toBe(false);
     gate.resolve();
     await Promise.all([done[0], done[2]]);

@@ -19,7 +19,8 @@ export class WorkPool {
   private readonly line: Waiting[] = [];
 
   constructor(private readonly concurrency: number) {
-    if (!Number.isInteger(concurrency) || concurrency < 1) throw new Error(`concurrency must be a whole number >= 1, got ${concurrency}`);
+    if (!Number.isInteger(concurrency) || concurrency < 1)
+      throw new Error(`concurrency must be a whole number >= 1, got ${concurrency}`);
   }
 
   get active(): number {

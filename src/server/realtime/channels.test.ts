@@ -4,7 +4,14 @@ import { appidOf, channelOf, mayJoin, MAX_CHANNEL_LENGTH } from './channels.js';
 describe('Echo channel rules', () => {
   it('reads the channel of a subscribe payload and ignores anything else', () => {
     expect(channelOf({ channel: 'status-channel-a-b', auth: { headers: {} } })).toBe('status-channel-a-b');
-    for (const bad of [null, 'status-channel-a-b', ['status-channel-a-b'], {}, { channel: 7 }, { channel: '' }]) {
+    for (const bad of [
+      null,
+      'status-channel-a-b',
+      ['status-channel-a-b'],
+      {},
+      { channel: 7 },
+      { channel: '' },
+    ]) {
       expect(channelOf(bad)).toBeNull();
     }
     expect(channelOf({ channel: 'x'.repeat(MAX_CHANNEL_LENGTH) })).not.toBeNull();

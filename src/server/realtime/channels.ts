@@ -21,9 +21,7 @@ export function mayJoin(channel: string, sid: string | null): boolean {
   if (!sid) return false;
   const suffix = `-${sid}`;
   return (
-    channel.startsWith(PREFIX) &&
-    channel.endsWith(suffix) &&
-    channel.length > PREFIX.length + suffix.length
+    channel.startsWith(PREFIX) && channel.endsWith(suffix) && channel.length > PREFIX.length + suffix.length
   );
 }
 

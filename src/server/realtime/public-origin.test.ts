@@ -2,7 +2,12 @@
 // app's realtime server accepts a browser from it, and still refuses any other site.
 import { io as ioClient, type Socket } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openSession, startTestApp, type TestApp, type TestSession } from '../../../test/support/server-harness.js';
+import {
+  openSession,
+  startTestApp,
+  type TestApp,
+  type TestSession,
+} from '../../../test/support/server-harness.js';
 
 const PUBLIC = 'https://audio.example.com';
 let t: TestApp;

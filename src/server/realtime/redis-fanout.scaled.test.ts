@@ -24,7 +24,10 @@ async function webProcess(): Promise<Realtime> {
     log: pino({ level: 'silent' }),
     adapter: handle.adapter,
   });
-  cleanups.push(() => handle.close(), () => rt.close());
+  cleanups.push(
+    () => handle.close(),
+    () => rt.close(),
+  );
   return rt;
 }
 
@@ -45,7 +48,8 @@ describe('realtime through Redis', () => {
     const worker = emitterBroadcaster(inject('redisUrl'));
     cleanups.push(() => worker.close());
     const sent = Array.from({ length: 101 }, (_, i) => String(i));
-    for (const data of sent) worker.broadcast(channelOf('sidA'), 'NewStatus', { data, state: 'running', percent: Number(data) });
+    for (const data of sent)
+      worker.broadcast(channelOf('sidA'), 'NewStatus', { data, state: 'running', percent: Number(data) });
     await Promise.all([onA.waitFor((d) => d === '100'), alsoOnB.waitFor((d) => d === '100')]);
     // Anything duplicated or misrouted would have arrived by now, behind the last one.
     await new Promise((r) => setTimeout(r, 200));

@@ -130,7 +130,11 @@ describe('realtime (Laravel Echo protocol)', () => {
     }
     const alice = connect('alice');
     await once(alice, 'connect');
-    for (const channel of ['status-channel--sidAlice', 'presence-app-sidAlice', 'status-channel-app-xsidAlice']) {
+    for (const channel of [
+      'status-channel--sidAlice',
+      'presence-app-sidAlice',
+      'status-channel-app-xsidAlice',
+    ]) {
       const refused = once<[string, number]>(alice, 'subscription_error');
       alice.emit('subscribe', { channel });
       expect(await refused).toEqual([channel, 403]);
@@ -195,12 +199,23 @@ describe('realtime (Laravel Echo protocol)', () => {
     const cookie = 'session=alice';
     const call = (method: string, path: string, body?: string) =>
       new Promise<string>((resolve, reject) => {
-        const req = request({ host: '127.0.0.1', port: rt.port, method, path, headers: { Cookie: cookie, 'content-type': 'text/plain;charset=UTF-8' } }, (res) => {
-          let text = '';
-          res.setEncoding('utf8');
-          res.on('data', (c: string) => (text += c));
-          res.on('end', () => (res.statusCode === 200 ? resolve(text) : reject(new Error(`${res.statusCode}: ${text}`))));
-        });
+        const req = request(
+          {
+            host: '127.0.0.1',
+            port: rt.port,
+            method,
+            path,
+            headers: { Cookie: cookie, 'content-type': 'text/plain;charset=UTF-8' },
+          },
+          (res) => {
+            let text = '';
+            res.setEncoding('utf8');
+            res.on('data', (c: string) => (text += c));
+            res.on('end', () =>
+              res.statusCode === 200 ? resolve(text) : reject(new Error(`${res.statusCode}: ${text}`)),
+            );
+          },
+        );
         req.on('error', reject);
         req.end(body);
       });
@@ -216,7 +231,14 @@ describe('realtime (Laravel Echo protocol)', () => {
     await until('40'); // connected to the main namespace
     const channel = statusChannel('app', 'sidAlice');
     const marker = statusChannel('app', 'sidBob');
-    await call('POST', poll, frame(`42${JSON.stringify(['subscribe', { channel, auth: {} }])}`, `42${JSON.stringify(['subscribe', { channel: marker }])}`));
+    await call(
+      'POST',
+      poll,
+      frame(
+        `42${JSON.stringify(['subscribe', { channel, auth: {} }])}`,
+        `42${JSON.stringify(['subscribe', { channel: marker }])}`,
+      ),
+    );
     await until(`42${JSON.stringify(['subscription_error', marker, 403])}`);
     rt.broadcast(channel, 'NewStatus', { data: '5' });
     await until(`42${JSON.stringify(['NewStatus', channel, { data: '5' }])}`);
@@ -253,7 +275,13 @@ describe('realtime (Laravel Echo protocol)', () => {
 
   it('fails to start, rather than start half, when its port is taken', async () => {
     await expect(
-      createRealtime({ host: '127.0.0.1', port: rt.port, allowOrigin: () => true, sidForCookieHeader, log: pino({ level: 'silent' }) }),
+      createRealtime({
+        host: '127.0.0.1',
+        port: rt.port,
+        allowOrigin: () => true,
+        sidForCookieHeader,
+        log: pino({ level: 'silent' }),
+      }),
     ).rejects.toThrow(/EADDRINUSE/);
   });
 
@@ -261,7 +289,13 @@ describe('realtime (Laravel Echo protocol)', () => {
     const preflight = (origin: string) =>
       new Promise<Record<string, string | string[] | undefined>>((resolve, reject) => {
         const req = request(
-          { host: '127.0.0.1', port: rt.port, method: 'OPTIONS', path: '/socket.io/?EIO=4&transport=polling', headers: { Origin: origin } },
+          {
+            host: '127.0.0.1',
+            port: rt.port,
+            method: 'OPTIONS',
+            path: '/socket.io/?EIO=4&transport=polling',
+            headers: { Origin: origin },
+          },
           (res) => {
             res.resume();
             resolve(res.headers);

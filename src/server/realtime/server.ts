@@ -29,7 +29,10 @@ export interface RealtimeOptions {
    * What a new member of `channel` (owned by `sid`) is told at once, so it never waits for a
    * change that will not come; null for nothing.
    */
-  welcome?: (channel: string, sid: string) => Promise<{ event: string; payload: Record<string, unknown> } | null>;
+  welcome?: (
+    channel: string,
+    sid: string,
+  ) => Promise<{ event: string; payload: Record<string, unknown> } | null>;
 }
 
 /** For apps built with realtime off (some tests). */

@@ -10,7 +10,15 @@ describe('the status a new subscriber is told', () => {
     const welcome = latestStatusWelcome(store);
     expect(await welcome('status-channel-my-app-S1', 'S1')).toBeNull();
 
-    await store.addJob(job('j1', 'S1', [], 'my-app', { status: 'running', requestId: 'r1', percent: 37, statusText: 'Merging: 37%', createdAt: 1 }));
+    await store.addJob(
+      job('j1', 'S1', [], 'my-app', {
+        status: 'running',
+        requestId: 'r1',
+        percent: 37,
+        statusText: 'Merging: 37%',
+        createdAt: 1,
+      }),
+    );
     expect(await welcome('status-channel-my-app-S1', 'S1')).toEqual({
       event: 'NewStatus',
       payload: { data: '37', requestId: 'r1', state: 'running', percent: 37 },
@@ -18,9 +26,17 @@ describe('the status a new subscriber is told', () => {
     // Another widget (appid) of the same session hears nothing of it.
     expect(await welcome('status-channel-other-S1', 'S1')).toBeNull();
 
-    await store.updateJob('j1', { status: 'failed', error: 'The server restarted', statusText: 'The server restarted', percent: null });
+    await store.updateJob('j1', {
+      status: 'failed',
+      error: 'The server restarted',
+      statusText: 'The server restarted',
+      percent: null,
+    });
     expect((await welcome('status-channel-my-app-S1', 'S1'))?.payload).toEqual({
-      data: 'The server restarted', requestId: 'r1', state: 'failed', percent: null,
+      data: 'The server restarted',
+      requestId: 'r1',
+      state: 'failed',
+      percent: null,
     });
   });
 });

@@ -1,6 +1,13 @@
 // The widget's HTTP calls (docs/api.md sections 3-4): same-origin credentials and the
 // page's CSRF token. A refusal rejects with an ApiError carrying the status and the server's words.
-import { API, EXPIRED_ERROR_CODES, MERGE_SUCCESS, type AudioItem, type ErrorAnswer, type MergeStatusAnswer } from '../../shared/types.js';
+import {
+  API,
+  EXPIRED_ERROR_CODES,
+  MERGE_SUCCESS,
+  type AudioItem,
+  type ErrorAnswer,
+  type MergeStatusAnswer,
+} from '../../shared/types.js';
 import { parseItems } from '../store/state.js';
 
 /** The token from <meta name="csrf-token">; empty when the page has none. */
@@ -23,7 +30,10 @@ export class ApiError extends Error {
 
 /** True when the answer means the page's session is gone (swept, or the token no longer matches). */
 export function isExpired(err: unknown): boolean {
-  return err instanceof ApiError && (err.status === 419 || (err.status === 403 && EXPIRED_ERROR_CODES.includes(err.code ?? '')));
+  return (
+    err instanceof ApiError &&
+    (err.status === 419 || (err.status === 403 && EXPIRED_ERROR_CODES.includes(err.code ?? '')))
+  );
 }
 
 /** The words to show a person for a failed call. */
@@ -44,7 +54,8 @@ function jsonHeaders(): Record<string, string> {
 function errorOf(url: string, status: number, text: string): ApiError {
   try {
     const body = JSON.parse(text) as Partial<ErrorAnswer>;
-    if (typeof body?.error === 'string') return new ApiError(url, status, body.error, typeof body.code === 'string' ? body.code : undefined);
+    if (typeof body?.error === 'string')
+      return new ApiError(url, status, body.error, typeof body.code === 'string' ? body.code : undefined);
   } catch {
     // Not JSON: the text itself is the reason.
   }
@@ -98,7 +109,9 @@ export async function saveOrder(appid: string, ids: string[]): Promise<void> {
 
 /** GET status: the session's latest merge. */
 export async function mergeStatus(): Promise<MergeStatusAnswer> {
-  return JSON.parse(await call(API.status, { method: 'GET', headers: { Accept: 'application/json' } })) as MergeStatusAnswer;
+  return JSON.parse(
+    await call(API.status, { method: 'GET', headers: { Accept: 'application/json' } }),
+  ) as MergeStatusAnswer;
 }
 
 /** POST cancel {requestId}; a null requestId cancels the session's queued or running merge. */

@@ -20,9 +20,13 @@ beforeEach(() => {
 
 describe('the status subscription', () => {
   it("connects to the page's own host on the given port", () => {
-    expect(socketUrl('6001', { protocol: 'https:', hostname: 'podcasts.example' })).toBe('https://podcasts.example:6001');
+    expect(socketUrl('6001', { protocol: 'https:', hostname: 'podcasts.example' })).toBe(
+      'https://podcasts.example:6001',
+    );
     subscribeStatus('6001', 'status-channel-a-s', { onStatus: () => {} });
-    expect(vi.mocked(io).mock.calls[0][0]).toBe(`${window.location.protocol}//${window.location.hostname}:6001`);
+    expect(vi.mocked(io).mock.calls[0][0]).toBe(
+      `${window.location.protocol}//${window.location.hostname}:6001`,
+    );
   });
 
   it('subscribes on connect and again after a reconnect, as Echo does', async () => {
@@ -43,7 +47,12 @@ describe('the status subscription', () => {
     const sub = subscribeStatus('6001', 'status-channel-a-s', { onStatus: (st) => seen.push(st) });
     await sub.ready;
     const s = sockets[0];
-    s.serverEmit('NewStatus', 'status-channel-a-s', { data: '12', requestId: 'r1', state: 'running', percent: 12 });
+    s.serverEmit('NewStatus', 'status-channel-a-s', {
+      data: '12',
+      requestId: 'r1',
+      state: 'running',
+      percent: 12,
+    });
     s.serverEmit('NewStatus', 'status-channel-b-s', { data: '99' });
     s.serverEmit('NewStatus', 'status-channel-a-s', { data: 40 });
     s.serverEmit('NewStatus', 'status-channel-a-s', {});

@@ -22,7 +22,10 @@ export function socketOptions() {
   };
 }
 
-export function socketUrl(port: string, loc: Pick<Location, 'protocol' | 'hostname'> = window.location): string {
+export function socketUrl(
+  port: string,
+  loc: Pick<Location, 'protocol' | 'hostname'> = window.location,
+): string {
   return `${loc.protocol}//${loc.hostname}:${port}`;
 }
 

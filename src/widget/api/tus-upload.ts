@@ -91,7 +91,8 @@ export function startTusUpload(r: TusUploadRequest): TusUploadHandle {
       onProgress: (sent, total) => {
         if (total > 0) r.onProgress?.(sent / total);
       },
-      onSuccess: ({ lastResponse }) => resolve(uploadOutcome(lastResponse.getStatus(), lastResponse.getBody(), r.file.name)),
+      onSuccess: ({ lastResponse }) =>
+        resolve(uploadOutcome(lastResponse.getStatus(), lastResponse.getBody(), r.file.name)),
       onError: fail,
       ...r.tusOptions,
     });

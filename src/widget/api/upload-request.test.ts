@@ -4,12 +4,21 @@ import { uploadOutcome } from './upload-request.js';
 describe('reading the upload answer', () => {
   it('a stored file gives its items', () => {
     const item = { id: '1', sid: 's', newfilename: 'n', format: 'mp3', filename: 'a.mp3' };
-    expect(uploadOutcome(200, JSON.stringify({ items: [item], errors: [] }), 'a.mp3')).toEqual({ ok: true, items: [item] });
+    expect(uploadOutcome(200, JSON.stringify({ items: [item], errors: [] }), 'a.mp3')).toEqual({
+      ok: true,
+      items: [item],
+    });
   });
 
   it("a refusal shows the server's message for that file", () => {
-    const body = { error: 'notes.txt is not audio ffmpeg can read', errors: [{ filename: 'notes.txt', error: 'notes.txt is not audio ffmpeg can read' }] };
-    expect(uploadOutcome(422, JSON.stringify(body), 'notes.txt')).toEqual({ ok: false, message: 'notes.txt is not audio ffmpeg can read' });
+    const body = {
+      error: 'notes.txt is not audio ffmpeg can read',
+      errors: [{ filename: 'notes.txt', error: 'notes.txt is not audio ffmpeg can read' }],
+    };
+    expect(uploadOutcome(422, JSON.stringify(body), 'notes.txt')).toEqual({
+      ok: false,
+      message: 'notes.txt is not audio ffmpeg can read',
+    });
     expect(uploadOutcome(200, JSON.stringify({ items: [], errors: body.errors }), 'notes.txt')).toEqual({
       ok: false,
       message: 'notes.txt is not audio ffmpeg can read',
@@ -17,8 +26,17 @@ describe('reading the upload answer', () => {
   });
 
   it('an answer without a message still names the file and the reason', () => {
-    expect(uploadOutcome(413, '', 'big.wav')).toEqual({ ok: false, message: 'big.wav is too large for the server.' });
-    expect(uploadOutcome(500, '<html>', 'a.mp3')).toEqual({ ok: false, message: 'a.mp3: the server refused the upload (HTTP 500).' });
-    expect(uploadOutcome(0, '', 'a.mp3')).toEqual({ ok: false, message: 'a.mp3: the upload did not reach the server (network error).' });
+    expect(uploadOutcome(413, '', 'big.wav')).toEqual({
+      ok: false,
+      message: 'big.wav is too large for the server.',
+    });
+    expect(uploadOutcome(500, '<html>', 'a.mp3')).toEqual({
+      ok: false,
+      message: 'a.mp3: the server refused the upload (HTTP 500).',
+    });
+    expect(uploadOutcome(0, '', 'a.mp3')).toEqual({
+      ok: false,
+      message: 'a.mp3: the upload did not reach the server (network error).',
+    });
   });
 });

@@ -9,7 +9,12 @@ import { fakeFetch, FakeSocket, item, json, stackRows } from '../../../test/supp
 
 vi.mock('socket.io-client', () => ({ io: vi.fn(() => new FakeSocket()) }));
 
-const four = [item('a', 'alpha.wav', { duration: 65, format: 'wav' }), item('b', 'bravo.mp3'), item('c', 'charlie.ogg'), item('d', 'delta.flac')];
+const four = [
+  item('a', 'alpha.wav', { duration: 65, format: 'wav' }),
+  item('b', 'bravo.mp3'),
+  item('c', 'charlie.ogg'),
+  item('d', 'delta.flac'),
+];
 let f: ReturnType<typeof fakeFetch>;
 let deleteAnswer: () => Response;
 
@@ -31,12 +36,23 @@ afterEach(() => {
 });
 
 async function renderTool(undoMs = 5000) {
-  render(<AudioMergeTool appid="app-7" sid="sid-1" port="6123" makeLabel="Make MP3" title="Drag the files into the order you want" storeDeps={{ undoMs }} />);
+  render(
+    <AudioMergeTool
+      appid="app-7"
+      sid="sid-1"
+      port="6123"
+      makeLabel="Make MP3"
+      title="Drag the files into the order you want"
+      storeDeps={{ undoMs }}
+    />,
+  );
   await screen.findByText('alpha.wav');
 }
 
-const names = () => Array.from(document.querySelectorAll('.audio-merge-row .audio-merge-filename'), (e) => e.textContent);
-const positions = () => Array.from(document.querySelectorAll('.audio-merge-row .audio-merge-position'), (e) => e.textContent);
+const names = () =>
+  Array.from(document.querySelectorAll('.audio-merge-row .audio-merge-filename'), (e) => e.textContent);
+const positions = () =>
+  Array.from(document.querySelectorAll('.audio-merge-row .audio-merge-position'), (e) => e.textContent);
 const calls = (url: string) => f.calls.filter((c) => c.url === url);
 const tick = () => act(() => new Promise((r) => setTimeout(r, 0)));
 
@@ -51,7 +67,7 @@ async function keys(target: HTMLElement, sequence: string[]) {
 async function drag(from: Element, dy: number, at = { x: 100, y: 0 }) {
   const start = { clientX: at.x, clientY: at.y, isPrimary: true, button: 0, pointerId: 1 };
   fireEvent.pointerDown(from, start);
-  for (let moved = 0; Math.abs(moved) < Math.abs(dy); ) {
+  for (let moved = 0; Math.abs(moved) < Math.abs(dy);) {
     moved += Math.sign(dy) * Math.min(10, Math.abs(dy) - Math.abs(moved));
     fireEvent.pointerMove(document, { ...start, clientY: at.y + moved });
     await tick();
@@ -75,26 +91,36 @@ describe('the list view', () => {
     expect(within(first).getByRole('button', { name: 'Remove alpha.wav' })).toHaveAttribute('type', 'button');
     const hint = document.querySelector<HTMLElement>('.audio-merge-hint')!;
     expect(hint).toBeVisible();
-    expect(hint.textContent).toBe('Drag a row to move it, or press Space on it, then ↑ ↓ Home End, and Space to drop.');
+    expect(hint.textContent).toBe(
+      'Drag a row to move it, or press Space on it, then ↑ ↓ Home End, and Space to drop.',
+    );
     expect(first.getAttribute('aria-describedby')).toContain(hint.id);
   });
 
   it('while loading it says so, and a failed load says it failed instead of "Nothing to merge yet"', async () => {
     let answer!: (r: Response) => void;
-    f = fakeFetch({ '/app/merge/getDataJson': () => new Promise((r) => (answer = r)), '/app/merge/status': () => json({ state: 'none' }) });
+    f = fakeFetch({
+      '/app/merge/getDataJson': () => new Promise((r) => (answer = r)),
+      '/app/merge/status': () => json({ state: 'none' }),
+    });
     vi.stubGlobal('fetch', f.fn);
     const errors = vi.spyOn(console, 'error').mockImplementation(() => {});
     render(<AudioMergeTool appid="app-7" sid="sid-1" port="6123" makeLabel="Make MP3" title="T" />);
     expect(screen.getByText('Loading your files…')).toBeInTheDocument();
     await act(async () => answer(json({ error: 'Something went wrong on the server' }, 500)));
-    expect(await screen.findByRole('alert')).toHaveTextContent('Your files could not be loaded: Something went wrong on the server');
+    expect(await screen.findByRole('alert')).toHaveTextContent(
+      'Your files could not be loaded: Something went wrong on the server',
+    );
     expect(screen.queryByText(/Nothing to merge yet/)).toBeNull();
     expect(errors).toHaveBeenCalledWith('Error', expect.any(Error));
     expect(screen.getByRole('button', { name: 'Make MP3' })).toBeDisabled();
   });
 
   it('an empty list says so and cannot be made', async () => {
-    f = fakeFetch({ '/app/merge/getDataJson': () => json([]), '/app/merge/status': () => json({ state: 'none' }) });
+    f = fakeFetch({
+      '/app/merge/getDataJson': () => json([]),
+      '/app/merge/status': () => json({ state: 'none' }),
+    });
     vi.stubGlobal('fetch', f.fn);
     render(<AudioMergeTool appid="app-7" sid="sid-1" port="6123" makeLabel="Make MP3" title="T" />);
     expect(await screen.findByText(/Nothing to merge yet/)).toBeInTheDocument();
@@ -102,7 +128,10 @@ describe('the list view', () => {
   });
 
   it('an expired session says so, with a reload button', async () => {
-    f = fakeFetch({ '/app/merge/getDataJson': () => json({ error: 'No session: load the page first', code: 'noSession' }, 403) });
+    f = fakeFetch({
+      '/app/merge/getDataJson': () =>
+        json({ error: 'No session: load the page first', code: 'noSession' }, 403),
+    });
     vi.stubGlobal('fetch', f.fn);
     vi.spyOn(console, 'error').mockImplementation(() => {});
     const reload = vi.fn();
@@ -152,7 +181,12 @@ describe('dragging', () => {
     await waitFor(() => expect(names()).toEqual(['bravo.mp3', 'alpha.wav', 'charlie.ogg', 'delta.flac']));
     expect(positions()).toEqual(['1', '2', '3', '4']);
     expect(document.body.textContent).toMatch(/alpha\.wav was dropped at position 2 of 4/);
-    await waitFor(() => expect(calls('/app/merge/saveOrder').at(-1)?.body).toEqual({ appid: 'app-7', ids: ['b', 'a', 'c', 'd'] }));
+    await waitFor(() =>
+      expect(calls('/app/merge/saveOrder').at(-1)?.body).toEqual({
+        appid: 'app-7',
+        ids: ['b', 'a', 'c', 'd'],
+      }),
+    );
   });
 
   it('End moves a lifted row to the bottom, Home to the top', async () => {
@@ -214,7 +248,9 @@ describe('removing a row', () => {
     const user = userEvent.setup();
     await renderTool(50);
     await user.click(screen.getByRole('button', { name: 'Remove delta.flac' }));
-    expect(await screen.findByRole('alert')).toHaveTextContent('delta.flac could not be removed: Something went wrong on the server');
+    expect(await screen.findByRole('alert')).toHaveTextContent(
+      'delta.flac could not be removed: Something went wrong on the server',
+    );
     expect(names()).toEqual(['alpha.wav', 'bravo.mp3', 'charlie.ogg', 'delta.flac']);
   });
 });

@@ -56,14 +56,23 @@ function useAnnouncements(items: AudioItem[]) {
         lastOver.current = over?.id ?? null;
         return over ? texts.movedTo(name(active.id), pos(over.id), n) : texts.offList(name(active.id));
       },
-      onDragEnd: ({ active, over }) => (over ? texts.droppedAt(name(active.id), pos(over.id), n) : texts.dropped(name(active.id))),
+      onDragEnd: ({ active, over }) =>
+        over ? texts.droppedAt(name(active.id), pos(over.id), n) : texts.dropped(name(active.id)),
       onDragCancel: ({ active }) => texts.dragCancelled(name(active.id), pos(active.id), n),
     };
     return { announcements, screenReaderInstructions: { draggable: texts.dragInstructions } };
   }, [items]);
 }
 
-export function AudioList({ items, titleId, hintId, onReorder, onRemove, onListen, listenInterval }: AudioListProps) {
+export function AudioList({
+  items,
+  titleId,
+  hintId,
+  onReorder,
+  onRemove,
+  onListen,
+  listenInterval,
+}: AudioListProps) {
   const sensors = useSensors(
     // A few pixels of travel before a drag starts, so a click on the row or the player still works.
     useSensor(PointerSensor, { activationConstraint: { distance: 5 } }),
@@ -84,9 +93,11 @@ export function AudioList({ items, titleId, hintId, onReorder, onRemove, onListe
     const list = listRef.current;
     const root = list?.closest('.audio-merge-tool-view');
     setTimeout(() => {
-      const row = neighbour && Array.from(list?.children ?? []).find((r) => (r as HTMLElement).dataset.id === neighbour.id);
+      const row =
+        neighbour &&
+        Array.from(list?.children ?? []).find((r) => (r as HTMLElement).dataset.id === neighbour.id);
       const fallback = root?.querySelector<HTMLElement>('.audio-merge-removal:last-child button');
-      (row as HTMLElement | undefined ?? fallback)?.focus();
+      ((row as HTMLElement | undefined) ?? fallback)?.focus();
     }, 0);
   };
 

@@ -16,7 +16,11 @@ vi.mock('socket.io-client', () => ({
   }),
 }));
 
-const three = [item('a', 'alpha.wav', { duration: 65, format: 'wav' }), item('b', 'bravo.mp3'), item('c', 'charlie.ogg')];
+const three = [
+  item('a', 'alpha.wav', { duration: 65, format: 'wav' }),
+  item('b', 'bravo.mp3'),
+  item('c', 'charlie.ogg'),
+];
 const CHANNEL = 'status-channel-app-7-sid-1';
 const EXPIRED = 'This page has expired; reload to start again';
 
@@ -49,13 +53,22 @@ afterEach(() => {
 });
 
 async function renderTool() {
-  render(<AudioMergeTool appid="app-7" sid="sid-1" port="6123" makeLabel="Make MP3" title="Drag the files into the order you want" />);
+  render(
+    <AudioMergeTool
+      appid="app-7"
+      sid="sid-1"
+      port="6123"
+      makeLabel="Make MP3"
+      title="Drag the files into the order you want"
+    />,
+  );
   await screen.findByText('alpha.wav');
 }
 
 const statusText = () => document.querySelector('.audio-merge-status')!.textContent;
 const mergeCall = () => f.calls.find((c) => c.url === '/app/merge/mergemp3');
-const event = (payload: Record<string, unknown>) => act(() => sockets[0].serverEmit('NewStatus', CHANNEL, payload));
+const event = (payload: Record<string, unknown>) =>
+  act(() => sockets[0].serverEmit('NewStatus', CHANNEL, payload));
 
 async function pressMake() {
   await act(async () => fireEvent.click(screen.getByRole('button', { name: 'Make MP3' })));
@@ -74,7 +87,13 @@ describe('make', () => {
       fireEvent.keyDown(row, { code: key, key: key === 'Space' ? ' ' : key });
       await tick();
     }
-    await waitFor(() => expect(Array.from(document.querySelectorAll('.audio-merge-filename'), (e) => e.textContent)).toEqual(['charlie.ogg', 'alpha.wav', 'bravo.mp3']));
+    await waitFor(() =>
+      expect(Array.from(document.querySelectorAll('.audio-merge-filename'), (e) => e.textContent)).toEqual([
+        'charlie.ogg',
+        'alpha.wav',
+        'bravo.mp3',
+      ]),
+    );
 
     await pressMake();
     expect(window.scrollTo).toHaveBeenCalledWith(0, 0);
@@ -119,7 +138,12 @@ describe('make', () => {
 
     event({ data: '90', requestId: 'the-other-tab', state: 'running', percent: 90 });
     event({ data: '5', requestId: 'the-other-tab', state: 'running', percent: 5 });
-    event({ data: 'Could not merge: x.wav is not audio', requestId: 'the-other-tab', state: 'failed', percent: null });
+    event({
+      data: 'Could not merge: x.wav is not audio',
+      requestId: 'the-other-tab',
+      state: 'failed',
+      percent: null,
+    });
     expect(statusText()).toBe('35%');
     expect(bar).toHaveAttribute('aria-valuenow', '35');
 
@@ -164,7 +188,12 @@ describe('make', () => {
     const errors = vi.spyOn(console, 'error').mockImplementation(() => {});
     await renderTool();
     await pressMake();
-    await waitFor(() => expect(errors).toHaveBeenCalledWith('Error', expect.objectContaining({ message: expect.stringMatching(/422/) })));
+    await waitFor(() =>
+      expect(errors).toHaveBeenCalledWith(
+        'Error',
+        expect.objectContaining({ message: expect.stringMatching(/422/) }),
+      ),
+    );
     expect(statusText()).toBe('Could not merge: notes.txt is not audio (no audio stream)');
     expect(document.querySelector('.audio-merge-progress')).not.toBeNull();
     expect(document.querySelector('.audio-merge-row')).toBeNull();
@@ -185,7 +214,12 @@ describe('make', () => {
     await waitFor(() => expect(statusText()).toMatch(/Lost the connection/));
     act(() => sockets[0].serverEmit('disconnect', 'transport close'));
     act(() => sockets[0].serverEmit('connect'));
-    event({ data: 'The server restarted while this merge was running; please press make again', requestId, state: 'failed', percent: 20 });
+    event({
+      data: 'The server restarted while this merge was running; please press make again',
+      requestId,
+      state: 'failed',
+      percent: 20,
+    });
     expect(statusText()).toBe('The server restarted while this merge was running; please press make again');
     expect(screen.getByRole('button', { name: 'Reload' })).toBeInTheDocument();
     expect(errors).toHaveBeenCalledWith('Error', expect.any(TypeError));
@@ -200,7 +234,7 @@ describe('make', () => {
     expect(screen.getByRole('button', { name: 'Reload' })).toBeInTheDocument();
   });
 
-  it('cancel posts this merge\'s requestId, then reloads to the list', async () => {
+  it("cancel posts this merge's requestId, then reloads to the list", async () => {
     await renderTool();
     await pressMake();
     const requestId = (mergeCall()!.body as { requestId: string }).requestId;
@@ -220,7 +254,9 @@ describe('a merge found on load', () => {
     expect(f.calls.find((c) => c.url === '/app/merge/status')!.init.method).toBe('GET');
     expect(statusText()).toBe('42%');
     expect(document.querySelector('.audio-merge-row')).toBeNull();
-    await waitFor(() => expect(sockets[0]?.emitted).toContainEqual(['subscribe', { channel: CHANNEL, auth: { headers: {} } }]));
+    await waitFor(() =>
+      expect(sockets[0]?.emitted).toContainEqual(['subscribe', { channel: CHANNEL, auth: { headers: {} } }]),
+    );
     event({ data: '70', requestId: 'from-before', state: 'running', percent: 70 });
     expect(statusText()).toBe('70%');
     event({ data: '100', requestId: 'from-before', state: 'succeeded', percent: 100 });
@@ -248,7 +284,16 @@ describe('the output choice', () => {
   });
 
   it('with several formats offered, posts the chosen format and the chapters switch beside the items', async () => {
-    render(<AudioMergeTool appid="app-7" sid="sid-1" port="6123" makeLabel="Make MP3" title="T" formats={['mp3', 'm4b', 'flac']} />);
+    render(
+      <AudioMergeTool
+        appid="app-7"
+        sid="sid-1"
+        port="6123"
+        makeLabel="Make MP3"
+        title="T"
+        formats={['mp3', 'm4b', 'flac']}
+      />,
+    );
     await screen.findByText('alpha.wav');
     const select = screen.getByLabelText('Format') as HTMLSelectElement;
     expect(Array.from(select.options, (o) => o.value)).toEqual(['mp3', 'm4b', 'flac']);

@@ -28,7 +28,19 @@ export interface AudioMergeToolProps extends WidgetConfig {
   storeDeps?: WidgetStoreDeps;
 }
 
-export function AudioMergeTool({ appid, sid, port, makeLabel, title, formats = ['mp3'], sound = false, onListen, listenInterval, store: given, storeDeps }: AudioMergeToolProps) {
+export function AudioMergeTool({
+  appid,
+  sid,
+  port,
+  makeLabel,
+  title,
+  formats = ['mp3'],
+  sound = false,
+  onListen,
+  listenInterval,
+  store: given,
+  storeDeps,
+}: AudioMergeToolProps) {
   const [store] = useState(() => given ?? createWidgetStore({ appid, sid, port }, storeDeps));
   const state = useWidgetState(store);
   const { actions } = store;
@@ -38,6 +50,18 @@ export function AudioMergeTool({ appid, sid, port, makeLabel, title, formats = [
     return () => actions.dispose();
   }, [actions]);
 
-  if (state.showSpinner) return <ProgressView state={state} onCancel={() => void actions.cancel()} onReload={actions.reload} />;
-  return <ListView state={state} actions={actions} title={title} makeLabel={makeLabel} formats={formats} sound={sound} onListen={onListen} listenInterval={listenInterval} />;
+  if (state.showSpinner)
+    return <ProgressView state={state} onCancel={() => void actions.cancel()} onReload={actions.reload} />;
+  return (
+    <ListView
+      state={state}
+      actions={actions}
+      title={title}
+      makeLabel={makeLabel}
+      formats={formats}
+      sound={sound}
+      onListen={onListen}
+      listenInterval={listenInterval}
+    />
+  );
 }

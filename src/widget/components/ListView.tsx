@@ -33,14 +33,25 @@ function Placeholder({ state }: { state: WidgetState }) {
   return <p className="audio-merge-empty">{state.load === 'loading' ? texts.loading : texts.empty}</p>;
 }
 
-export function ListView({ state, actions, title, makeLabel, onListen, listenInterval, formats = ['mp3'], sound = false }: ListViewProps) {
+export function ListView({
+  state,
+  actions,
+  title,
+  makeLabel,
+  onListen,
+  listenInterval,
+  formats = ['mp3'],
+  sound = false,
+}: ListViewProps) {
   const titleId = useId();
   const hintId = useId();
   if (state.phase === 'expired') {
     return (
       <div className="audio-merge-tool-view">
         <p className="audio-merge-title">{title}</p>
-        <p className="audio-merge-empty audio-merge-expired" role="alert">{texts.expired}</p>
+        <p className="audio-merge-empty audio-merge-expired" role="alert">
+          {texts.expired}
+        </p>
         <button type="button" className="audio-merge-make" onClick={actions.reload}>
           {texts.reload}
         </button>
@@ -57,7 +68,9 @@ export function ListView({ state, actions, title, makeLabel, onListen, listenInt
         <Placeholder state={state} />
       ) : (
         <>
-          <p className="audio-merge-hint" id={hintId}>{texts.hint}</p>
+          <p className="audio-merge-hint" id={hintId}>
+            {texts.hint}
+          </p>
           <AudioList
             items={state.items}
             titleId={titleId}
@@ -70,8 +83,20 @@ export function ListView({ state, actions, title, makeLabel, onListen, listenInt
         </>
       )}
       {state.phase === 'uploading' && <p className="audio-merge-uploading">{texts.uploading}</p>}
-      <RemovalNotices removals={state.removals} notice={state.notice} onUndo={actions.undo} onDismiss={actions.dismissNotice} />
-      <MakeArea items={state.items} makeLabel={makeLabel} formats={formats} sound={sound} disabled={empty} onMake={actions.make} />
+      <RemovalNotices
+        removals={state.removals}
+        notice={state.notice}
+        onUndo={actions.undo}
+        onDismiss={actions.dismissNotice}
+      />
+      <MakeArea
+        items={state.items}
+        makeLabel={makeLabel}
+        formats={formats}
+        sound={sound}
+        disabled={empty}
+        onMake={actions.make}
+      />
     </div>
   );
 }

@@ -21,7 +21,17 @@ export interface MakeAreaProps {
   onMake: (options?: Record<string, unknown>) => Promise<void>;
 }
 
-function MakeButton({ disabled, label, hint, onClick }: { disabled: boolean; label: string; hint?: string | null; onClick: () => void }) {
+function MakeButton({
+  disabled,
+  label,
+  hint,
+  onClick,
+}: {
+  disabled: boolean;
+  label: string;
+  hint?: string | null;
+  onClick: () => void;
+}) {
   const hintId = useId();
   return (
     <>
@@ -30,7 +40,13 @@ function MakeButton({ disabled, label, hint, onClick }: { disabled: boolean; lab
           {hint}
         </span>
       )}
-      <button type="button" className="audio-merge-make" disabled={disabled} onClick={onClick} aria-describedby={hint ? hintId : undefined}>
+      <button
+        type="button"
+        className="audio-merge-make"
+        disabled={disabled}
+        onClick={onClick}
+        aria-describedby={hint ? hintId : undefined}
+      >
         {label}
       </button>
     </>
@@ -55,7 +71,10 @@ export function MakeArea({ items, makeLabel, formats, sound, disabled, onMake }:
       requestAnimationFrame(() => secondsRef.current?.focus());
       return;
     }
-    const options = { ...(choosing ? { format: output.format, chapters: output.chapters } : {}), ...checked.options };
+    const options = {
+      ...(choosing ? { format: output.format, chapters: output.chapters } : {}),
+      ...checked.options,
+    };
     // make never rejects: its failures are shown and logged by the store.
     void (Object.keys(options).length > 0 ? onMake(options) : onMake());
   }
@@ -64,7 +83,12 @@ export function MakeArea({ items, makeLabel, formats, sound, disabled, onMake }:
   return (
     <div className="audio-merge-actions">
       {choosing && <OutputChoice formats={formats} value={output} onChange={setOutput} />}
-      <SoundToggle open={open} panelId={panelId} setCount={checked.ok ? Object.keys(checked.options).length : 0} onToggle={() => setOpen(!open)} />
+      <SoundToggle
+        open={open}
+        panelId={panelId}
+        setCount={checked.ok ? Object.keys(checked.options).length : 0}
+        onToggle={() => setOpen(!open)}
+      />
       {open && (
         <SoundPanel
           id={panelId}

@@ -9,14 +9,27 @@ export interface OutputChoiceValue {
   chapters: boolean;
 }
 
-export function OutputChoice({ formats, value, onChange }: { formats: OutputFormat[]; value: OutputChoiceValue; onChange: (v: OutputChoiceValue) => void }) {
+export function OutputChoice({
+  formats,
+  value,
+  onChange,
+}: {
+  formats: OutputFormat[];
+  value: OutputChoiceValue;
+  onChange: (v: OutputChoiceValue) => void;
+}) {
   const id = useId();
   return (
     <span className="audio-merge-output">
       <label className="audio-merge-visually-hidden" htmlFor={`${id}-format`}>
         {texts.format}
       </label>
-      <select id={`${id}-format`} className="audio-merge-format" value={value.format} onChange={(e) => onChange({ ...value, format: e.target.value as OutputFormat })}>
+      <select
+        id={`${id}-format`}
+        className="audio-merge-format"
+        value={value.format}
+        onChange={(e) => onChange({ ...value, format: e.target.value as OutputFormat })}
+      >
         {formats.map((f) => (
           <option key={f} value={f}>
             {texts.formatLabels[f]}
@@ -24,7 +37,12 @@ export function OutputChoice({ formats, value, onChange }: { formats: OutputForm
         ))}
       </select>
       <label className="audio-merge-chapters-switch">
-        <input type="checkbox" checked={value.chapters} onChange={(e) => onChange({ ...value, chapters: e.target.checked })} /> {texts.chapters}
+        <input
+          type="checkbox"
+          checked={value.chapters}
+          onChange={(e) => onChange({ ...value, chapters: e.target.checked })}
+        />{' '}
+        {texts.chapters}
       </label>
     </span>
   );

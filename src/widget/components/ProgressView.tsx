@@ -33,7 +33,10 @@ export function ProgressView({ state, onCancel, onReload }: ProgressViewProps) {
       aria-label={ended ? texts.progressFailedGroup : texts.progressGroup}
       data-phase={state.phase}
     >
-      <div className={stopped ? 'audio-merge-spinner audio-merge-spinner--stopped' : 'audio-merge-spinner'} aria-hidden="true" />
+      <div
+        className={stopped ? 'audio-merge-spinner audio-merge-spinner--stopped' : 'audio-merge-spinner'}
+        aria-hidden="true"
+      />
       <div
         className="audio-merge-bar"
         role="progressbar"

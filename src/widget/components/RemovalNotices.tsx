@@ -17,7 +17,12 @@ export function RemovalNotices({ removals, notice, onUndo, onDismiss }: RemovalN
         {removals.map(({ item }) => (
           <p key={item.id} className="audio-merge-removal">
             <span>{texts.removed(item.filename)}</span>
-            <button type="button" className="audio-merge-undo" aria-label={texts.undoLabel(item.filename)} onClick={() => onUndo(item.id)}>
+            <button
+              type="button"
+              className="audio-merge-undo"
+              aria-label={texts.undoLabel(item.filename)}
+              onClick={() => onUndo(item.id)}
+            >
               {texts.undo}
             </button>
           </p>

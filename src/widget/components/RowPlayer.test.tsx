@@ -51,7 +51,9 @@ describe('the row player', () => {
   it('honours a shorter listen interval', () => {
     vi.useFakeTimers();
     const onListen = vi.fn();
-    const { container } = render(<RowPlayer item={item('x', 'a.mp3')} onListen={onListen} listenInterval={1000} />);
+    const { container } = render(
+      <RowPlayer item={item('x', 'a.mp3')} onListen={onListen} listenInterval={1000} />,
+    );
     fireEvent(container.querySelector('audio')!, new Event('play'));
     act(() => vi.advanceTimersByTime(3_500));
     expect(onListen).toHaveBeenCalledTimes(3);

@@ -28,11 +28,20 @@ function isOwnControl(target: EventTarget | null, row: Element): boolean {
   return control !== null && row.contains(control);
 }
 
-export function SortableRow({ item, index, count, hintId, onRemove, onListen, listenInterval }: SortableRowProps) {
-  const { attributes, listeners, setNodeRef, transform, transition, isDragging, activeIndex, overIndex } = useSortable({
-    id: item.id,
-    attributes: { role: 'listitem', roleDescription: texts.rowRole },
-  });
+export function SortableRow({
+  item,
+  index,
+  count,
+  hintId,
+  onRemove,
+  onListen,
+  listenInterval,
+}: SortableRowProps) {
+  const { attributes, listeners, setNodeRef, transform, transition, isDragging, activeIndex, overIndex } =
+    useSortable({
+      id: item.id,
+      attributes: { role: 'listitem', roleDescription: texts.rowRole },
+    });
   const meta = itemMeta(item);
   const position = livePosition(index, activeIndex, overIndex) + 1;
 
@@ -49,7 +58,9 @@ export function SortableRow({ item, index, count, hintId, onRemove, onListen, li
       ref={setNodeRef}
       {...attributes}
       aria-label={texts.rowLabel(item.filename, position, count)}
-      aria-describedby={hintId ? `${attributes['aria-describedby']} ${hintId}` : attributes['aria-describedby']}
+      aria-describedby={
+        hintId ? `${attributes['aria-describedby']} ${hintId}` : attributes['aria-describedby']
+      }
       className={isDragging ? 'audio-merge-row audio-merge-row--lifted' : 'audio-merge-row'}
       style={{ transform: CSS.Translate.toString(transform), transition }}
       onKeyDown={onKeyDown}
@@ -59,16 +70,27 @@ export function SortableRow({ item, index, count, hintId, onRemove, onListen, li
       {/* The grip shows the row can move, and is where a touch drag starts (the rest of the row scrolls the page). */}
       <span className="audio-merge-handle" aria-hidden="true" title={texts.hint}>
         <svg viewBox="0 0 10 16" width="10" height="16" focusable="false">
-          <circle cx="2" cy="2" r="1.5" /><circle cx="8" cy="2" r="1.5" />
-          <circle cx="2" cy="8" r="1.5" /><circle cx="8" cy="8" r="1.5" />
-          <circle cx="2" cy="14" r="1.5" /><circle cx="8" cy="14" r="1.5" />
+          <circle cx="2" cy="2" r="1.5" />
+          <circle cx="8" cy="2" r="1.5" />
+          <circle cx="2" cy="8" r="1.5" />
+          <circle cx="8" cy="8" r="1.5" />
+          <circle cx="2" cy="14" r="1.5" />
+          <circle cx="8" cy="14" r="1.5" />
         </svg>
       </span>
       <div className="audio-merge-row-body">
         <div className="audio-merge-row-head">
           <span className="audio-merge-position">{position}</span>
-          <span className="audio-merge-filename" title={item.filename}>{item.filename}</span>
-          <button type="button" className="audio-merge-remove" aria-label={texts.remove(item.filename)} title={texts.remove(item.filename)} onClick={() => onRemove(item.id)}>
+          <span className="audio-merge-filename" title={item.filename}>
+            {item.filename}
+          </span>
+          <button
+            type="button"
+            className="audio-merge-remove"
+            aria-label={texts.remove(item.filename)}
+            title={texts.remove(item.filename)}
+            onClick={() => onRemove(item.id)}
+          >
             <svg viewBox="0 0 12 12" width="12" height="12" focusable="false" aria-hidden="true">
               <path d="M2 2l8 8M10 2l-8 8" stroke="currentColor" strokeWidth="1.8" strokeLinecap="round" />
             </svg>

@@ -21,7 +21,12 @@ let f: ReturnType<typeof fakeFetch>;
 
 beforeEach(() => {
   document.head.innerHTML = '<meta name="csrf-token" content="tok-123">';
-  vi.stubGlobal('location', { ...window.location, protocol: 'http:', hostname: 'example.test', reload: vi.fn() });
+  vi.stubGlobal('location', {
+    ...window.location,
+    protocol: 'http:',
+    hostname: 'example.test',
+    reload: vi.fn(),
+  });
   vi.spyOn(window, 'scrollTo').mockImplementation(() => {});
   items = stereo;
   mergeAnswer = () => new Promise<Response>(() => {});
@@ -72,10 +77,13 @@ describe('the sound options panel', () => {
     await user.keyboard('{Enter}');
     expect(toggle()).toHaveAttribute('aria-expanded', 'true');
     expect(panel()).toHaveAttribute('id', toggle().getAttribute('aria-controls'));
-    for (const name of ['Match loudness', 'Trim silence', 'Gapless']) expect(screen.getByRole('switch', { name })).not.toBeChecked();
+    for (const name of ['Match loudness', 'Trim silence', 'Gapless'])
+      expect(screen.getByRole('switch', { name })).not.toBeChecked();
     expect(screen.getByRole('radio', { name: 'Nothing' })).toBeChecked();
     // Each option says in plain words what it does.
-    expect(screen.getByRole('switch', { name: 'Trim silence' })).toHaveAccessibleDescription('Cuts the dead air at the start and the end of each file.');
+    expect(screen.getByRole('switch', { name: 'Trim silence' })).toHaveAccessibleDescription(
+      'Cuts the dead air at the start and the end of each file.',
+    );
     await user.keyboard(' ');
     expect(toggle()).toHaveAttribute('aria-expanded', 'false');
     expect(panel()).toBeNull();
@@ -135,19 +143,22 @@ describe('the sound options panel', () => {
     ['Silence', '0', 'The silence between files must be a number of seconds above 0 and at most 60.'],
     ['Crossfade', '500', 'The crossfade must be a number of seconds above 0 and at most 30.'],
     ['Crossfade', '', 'The crossfade must be a number of seconds above 0 and at most 30.'],
-  ])('refuses a bad length (%s of "%s") with a message, and asks nothing of the server', async (between, typed, message) => {
-    await renderTool();
-    await open();
-    fireEvent.click(screen.getByRole('radio', { name: between }));
-    fireEvent.change(seconds(), { target: { value: typed } });
-    expect(await screen.findByRole('alert')).toHaveTextContent(message);
-    expect(seconds()).toHaveAttribute('aria-invalid', 'true');
-    expect(seconds()).toHaveAccessibleDescription(message);
-    await pressMake();
-    await waitFor(() => expect(seconds()).toHaveFocus());
-    expect(mergeCall()).toBeUndefined();
-    expect(document.querySelector('.audio-merge-progress')).toBeNull();
-  });
+  ])(
+    'refuses a bad length (%s of "%s") with a message, and asks nothing of the server',
+    async (between, typed, message) => {
+      await renderTool();
+      await open();
+      fireEvent.click(screen.getByRole('radio', { name: between }));
+      fireEvent.change(seconds(), { target: { value: typed } });
+      expect(await screen.findByRole('alert')).toHaveTextContent(message);
+      expect(seconds()).toHaveAttribute('aria-invalid', 'true');
+      expect(seconds()).toHaveAccessibleDescription(message);
+      await pressMake();
+      await waitFor(() => expect(seconds()).toHaveFocus());
+      expect(mergeCall()).toBeUndefined();
+      expect(document.querySelector('.audio-merge-progress')).toBeNull();
+    },
+  );
 
   it('the loudness target is -16 LUFS for stereo files and -19 when every file is mono; the person may pick', async () => {
     items = mono;
@@ -179,7 +190,11 @@ describe('the sound options panel', () => {
     await open();
     fireEvent.click(screen.getByRole('radio', { name: 'Silence' }));
     await make();
-    await waitFor(() => expect(document.querySelector('.audio-merge-status')).toHaveTextContent('Option "gap" must be seconds from 0 to 60'));
+    await waitFor(() =>
+      expect(document.querySelector('.audio-merge-status')).toHaveTextContent(
+        'Option "gap" must be seconds from 0 to 60',
+      ),
+    );
     expect(screen.getByRole('button', { name: 'Reload' })).toBeInTheDocument();
   });
 });

@@ -7,7 +7,17 @@ import { texts } from '../texts.js';
 import type { Between, SoundChoice } from './sound-choice.js';
 
 /** The disclosure button; how many options are on shows on it, so a closed panel hides nothing. */
-export function SoundToggle({ open, panelId, setCount, onToggle }: { open: boolean; panelId: string; setCount: number; onToggle: () => void }) {
+export function SoundToggle({
+  open,
+  panelId,
+  setCount,
+  onToggle,
+}: {
+  open: boolean;
+  panelId: string;
+  setCount: number;
+  onToggle: () => void;
+}) {
   const countId = useId();
   return (
     <button
@@ -25,7 +35,9 @@ export function SoundToggle({ open, panelId, setCount, onToggle }: { open: boole
           {texts.soundSet(setCount)}
         </span>
       )}
-      <span className="audio-merge-sound-caret" aria-hidden="true">{open ? '▴' : '▾'}</span>
+      <span className="audio-merge-sound-caret" aria-hidden="true">
+        {open ? '▴' : '▾'}
+      </span>
     </button>
   );
 }
@@ -42,15 +54,36 @@ export interface SoundPanelProps {
 }
 
 /** A switch-like option with its one-line explanation. */
-function Switch({ label, help, checked, onChange, children }: { label: string; help: string; checked: boolean; onChange: (on: boolean) => void; children?: ReactNode }) {
+function Switch({
+  label,
+  help,
+  checked,
+  onChange,
+  children,
+}: {
+  label: string;
+  help: string;
+  checked: boolean;
+  onChange: (on: boolean) => void;
+  children?: ReactNode;
+}) {
   const helpId = useId();
   return (
     <div className="audio-merge-sound-option">
       <label className="audio-merge-sound-switch">
-        <input type="checkbox" role="switch" checked={checked} aria-describedby={helpId} onChange={(e) => onChange(e.target.checked)} /> {label}
+        <input
+          type="checkbox"
+          role="switch"
+          checked={checked}
+          aria-describedby={helpId}
+          onChange={(e) => onChange(e.target.checked)}
+        />{' '}
+        {label}
       </label>
       {children}
-      <p className="audio-merge-sound-help" id={helpId}>{help}</p>
+      <p className="audio-merge-sound-help" id={helpId}>
+        {help}
+      </p>
     </div>
   );
 }
@@ -61,7 +94,12 @@ const BETWEEN: [Between, string][] = [
   ['crossfade', texts.betweenCrossfade],
 ];
 
-function BetweenFiles({ value, error, secondsRef, onChange }: Pick<SoundPanelProps, 'value' | 'error' | 'secondsRef' | 'onChange'>) {
+function BetweenFiles({
+  value,
+  error,
+  secondsRef,
+  onChange,
+}: Pick<SoundPanelProps, 'value' | 'error' | 'secondsRef' | 'onChange'>) {
   const id = useId();
   const max = value.between === 'none' ? SOUND_LIMITS.gap.max : SOUND_LIMITS[value.between].max;
   return (
@@ -70,7 +108,14 @@ function BetweenFiles({ value, error, secondsRef, onChange }: Pick<SoundPanelPro
       <span className="audio-merge-between-choices">
         {BETWEEN.map(([between, label]) => (
           <label key={between}>
-            <input type="radio" name={`${id}-between`} value={between} checked={value.between === between} onChange={() => onChange({ ...value, between })} /> {label}
+            <input
+              type="radio"
+              name={`${id}-between`}
+              value={between}
+              checked={value.between === between}
+              onChange={() => onChange({ ...value, between })}
+            />{' '}
+            {label}
           </label>
         ))}
         <label className="audio-merge-seconds">
@@ -90,7 +135,9 @@ function BetweenFiles({ value, error, secondsRef, onChange }: Pick<SoundPanelPro
           />
         </label>
       </span>
-      <p className="audio-merge-sound-help" id={`${id}-help`}>{texts.betweenHelp}</p>
+      <p className="audio-merge-sound-help" id={`${id}-help`}>
+        {texts.betweenHelp}
+      </p>
       {error && (
         <p className="audio-merge-sound-error" id={`${id}-error`} role="alert">
           {error}
@@ -103,7 +150,12 @@ function BetweenFiles({ value, error, secondsRef, onChange }: Pick<SoundPanelPro
 export function SoundPanel({ id, value, target, error, secondsRef, onChange }: SoundPanelProps) {
   return (
     <div className="audio-merge-sound" id={id} role="group" aria-label={texts.soundToggle}>
-      <Switch label={texts.loudness} help={texts.loudnessHelp} checked={value.loudness} onChange={(loudness) => onChange({ ...value, loudness })}>
+      <Switch
+        label={texts.loudness}
+        help={texts.loudnessHelp}
+        checked={value.loudness}
+        onChange={(loudness) => onChange({ ...value, loudness })}
+      >
         <select
           className="audio-merge-loudness-target"
           aria-label={texts.loudnessTarget}
@@ -116,8 +168,18 @@ export function SoundPanel({ id, value, target, error, secondsRef, onChange }: S
         </select>
       </Switch>
       <BetweenFiles value={value} error={error} secondsRef={secondsRef} onChange={onChange} />
-      <Switch label={texts.trimSilence} help={texts.trimSilenceHelp} checked={value.trimSilence} onChange={(trimSilence) => onChange({ ...value, trimSilence })} />
-      <Switch label={texts.gapless} help={texts.gaplessHelp} checked={value.gapless} onChange={(gapless) => onChange({ ...value, gapless })} />
+      <Switch
+        label={texts.trimSilence}
+        help={texts.trimSilenceHelp}
+        checked={value.trimSilence}
+        onChange={(trimSilence) => onChange({ ...value, trimSilence })}
+      />
+      <Switch
+        label={texts.gapless}
+        help={texts.gaplessHelp}
+        checked={value.gapless}
+        onChange={(gapless) => onChange({ ...value, gapless })}
+      />
     </div>
   );
 }

@@ -8,9 +8,7 @@ export const listKeyboardCoordinates: KeyboardCoordinateGetter = (event, args) =
   event.preventDefault();
   const { collisionRect, droppableRects, droppableContainers } = args.context;
   if (!args.active || !collisionRect) return undefined;
-  const rects = droppableContainers
-    .getEnabled()
-    .flatMap((c) => droppableRects.get(c.id) ?? []);
+  const rects = droppableContainers.getEnabled().flatMap((c) => droppableRects.get(c.id) ?? []);
   if (rects.length === 0) return undefined;
   if (event.code === 'Home') {
     const top = Math.min(...rects.map((r) => r.top));

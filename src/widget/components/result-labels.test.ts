@@ -28,23 +28,24 @@ describe('merged results on the host page', () => {
       'Play merged MP3 of b.mp3 and 2 more, 2026-11-22 01:22 UTC',
       'Play merged MP3 of only.wav, 2026-11-21 09:05 UTC',
     ]);
-    expect(screen.getByRole('link', { name: 'Download merged MP3 of b.mp3 and 2 more, 2026-11-22 01:22 UTC' })).toHaveAttribute(
-      'href',
-      '/results/SID/r2.mp3?download=1',
-    );
-    expect(screen.getByRole('link', { name: 'Download merged MP3 of only.wav, 2026-11-21 09:05 UTC' })).toHaveAttribute(
-      'href',
-      '/results/SID/r1.mp3?download=1',
-    );
+    expect(
+      screen.getByRole('link', { name: 'Download merged MP3 of b.mp3 and 2 more, 2026-11-22 01:22 UTC' }),
+    ).toHaveAttribute('href', '/results/SID/r2.mp3?download=1');
+    expect(
+      screen.getByRole('link', { name: 'Download merged MP3 of only.wav, 2026-11-21 09:05 UTC' }),
+    ).toHaveAttribute('href', '/results/SID/r1.mp3?download=1');
   });
 
   it('a name the page already gives is kept', () => {
-    document.body.innerHTML = result('r1', ['x.wav'], 'now').replace('<audio ', '<audio aria-label="Episode 4" ');
+    document.body.innerHTML = result('r1', ['x.wav'], 'now').replace(
+      '<audio ',
+      '<audio aria-label="Episode 4" ',
+    );
     labelResults(document);
     expect(document.querySelector('audio')).toHaveAttribute('aria-label', 'Episode 4');
   });
 
-  it('seeks a result\'s player to a chapter when the chapter is clicked, and plays', () => {
+  it("seeks a result's player to a chapter when the chapter is clicked, and plays", () => {
     document.body.innerHTML = `<article class="audio-merge-result" data-format="m4b"><audio></audio>
       <ol class="audio-merge-chapters"><li><button class="audio-merge-chapter" data-start="12.5">Two</button></li></ol></article>
       <article class="audio-merge-result"><audio></audio></article>`;

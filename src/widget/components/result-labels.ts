@@ -12,7 +12,10 @@ function formatOf(article: Element): string {
 
 /** "merged MP3 of intro.wav and 2 more, 22 Nov 2026, 01:22", from what the result shows. */
 export function resultName(article: Element): string {
-  const sources = Array.from(article.querySelectorAll('.audio-merge-sources li'), (li) => li.textContent?.trim() ?? '').filter(Boolean);
+  const sources = Array.from(
+    article.querySelectorAll('.audio-merge-sources li'),
+    (li) => li.textContent?.trim() ?? '',
+  ).filter(Boolean);
   const when = article.querySelector('time')?.textContent?.trim();
   let name = texts.merged(formatOf(article));
   if (sources.length > 0) name = texts.mergedOf(name, sources[0], sources.length - 1);

@@ -7,7 +7,11 @@ import { ApiError } from '../api/http.js';
 import { enhanceResults } from './results.js';
 
 // The markup the host page gives each merged result (src/server/http/host-page.ts).
-const result = (id: string, sources: string[], iso: string) => `<article class="audio-merge-result" data-result-id="${id}">
+const result = (
+  id: string,
+  sources: string[],
+  iso: string,
+) => `<article class="audio-merge-result" data-result-id="${id}">
   <audio controls preload="metadata" src="/results/SID/${id}.mp3"></audio>
   <p class="audio-merge-result-meta">
     <a class="audio-merge-download" href="/results/SID/${id}.mp3?download=1" download>Download</a>
@@ -39,7 +43,9 @@ describe('merged results on the host page', () => {
     enhanceResults(document, { deleteResult: vi.fn(), locale: 'en-GB' });
     const times = Array.from(document.querySelectorAll('time'), (t) => t.textContent);
     expect(times).toEqual(['21 Nov 2026, 20:22', '1 Jul 2026, 12:05']);
-    expect(screen.getByRole('link', { name: 'Download merged MP3 of b.mp3 and 1 more, 21 Nov 2026, 20:22' })).toBeInTheDocument();
+    expect(
+      screen.getByRole('link', { name: 'Download merged MP3 of b.mp3 and 1 more, 21 Nov 2026, 20:22' }),
+    ).toBeInTheDocument();
   });
 
   it('a delete button removes the result on the server and from the page', async () => {
@@ -47,7 +53,9 @@ describe('merged results on the host page', () => {
     const deleteResult = vi.fn(async (_id: string) => {});
     enhanceResults(document, { deleteResult, locale: 'en-GB' });
     const user = userEvent.setup();
-    await user.click(screen.getByRole('button', { name: 'Delete merged MP3 of b.mp3 and 1 more, 21 Nov 2026, 20:22' }));
+    await user.click(
+      screen.getByRole('button', { name: 'Delete merged MP3 of b.mp3 and 1 more, 21 Nov 2026, 20:22' }),
+    );
     expect(deleteResult).toHaveBeenCalledWith('r2');
     await waitFor(() => expect(document.querySelectorAll('.audio-merge-result')).toHaveLength(1));
     // Focus goes to the next result's delete button rather than being lost.
@@ -61,11 +69,18 @@ describe('merged results on the host page', () => {
     page();
     vi.spyOn(console, 'error').mockImplementation(() => {});
     const deleteResult = vi.fn(async () => {
-      throw new ApiError('/app/merge/deleteResult', 403, 'That file does not belong to this session', 'foreignFile');
+      throw new ApiError(
+        '/app/merge/deleteResult',
+        403,
+        'That file does not belong to this session',
+        'foreignFile',
+      );
     });
     enhanceResults(document, { deleteResult, locale: 'en-GB' });
     await userEvent.setup().click(screen.getAllByRole('button', { name: /^Delete / })[1]);
-    expect(await screen.findByRole('alert')).toHaveTextContent('Could not delete this file: That file does not belong to this session');
+    expect(await screen.findByRole('alert')).toHaveTextContent(
+      'Could not delete this file: That file does not belong to this session',
+    );
     expect(document.querySelectorAll('.audio-merge-result')).toHaveLength(2);
     expect(screen.getAllByRole('button', { name: /^Delete / })[1]).toBeEnabled();
   });

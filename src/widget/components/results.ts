@@ -10,7 +10,13 @@ export interface ResultsDeps {
   locale?: string;
 }
 
-const TIME_FORMAT: Intl.DateTimeFormatOptions = { year: 'numeric', month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit' };
+const TIME_FORMAT: Intl.DateTimeFormatOptions = {
+  year: 'numeric',
+  month: 'short',
+  day: 'numeric',
+  hour: '2-digit',
+  minute: '2-digit',
+};
 
 /** The server writes UTC (it cannot know the reader's zone); the browser knows. */
 export function showLocalTime(time: HTMLTimeElement, locale?: string): void {
@@ -22,7 +28,9 @@ export function showLocalTime(time: HTMLTimeElement, locale?: string): void {
 
 function afterDelete(article: Element): void {
   const section = article.closest('.audio-merge-results');
-  const next = article.nextElementSibling?.matches(RESULT) ? article.nextElementSibling : article.previousElementSibling;
+  const next = article.nextElementSibling?.matches(RESULT)
+    ? article.nextElementSibling
+    : article.previousElementSibling;
   article.remove();
   if (!section) return;
   if (!section.querySelector(RESULT)) {
@@ -32,7 +40,9 @@ function afterDelete(article: Element): void {
     section.append(empty);
   }
   // The button that had focus is gone: the next result's button, else the section, takes it.
-  const target = next?.matches(RESULT) ? next.querySelector<HTMLElement>('.audio-merge-result-delete') : section.querySelector<HTMLElement>('h2');
+  const target = next?.matches(RESULT)
+    ? next.querySelector<HTMLElement>('.audio-merge-result-delete')
+    : section.querySelector<HTMLElement>('h2');
   if (target && !target.hasAttribute('tabindex') && target.tagName === 'H2') target.tabIndex = -1;
   target?.focus();
 }
@@ -75,7 +85,8 @@ function addDeleteButton(article: HTMLElement, deps: ResultsDeps): void {
 
 export function enhanceResults(root: ParentNode = document, deps: ResultsDeps = { deleteResult }): void {
   const articles = Array.from(root.querySelectorAll<HTMLElement>(RESULT));
-  for (const time of articles.flatMap((a) => Array.from(a.querySelectorAll('time')))) showLocalTime(time, deps.locale);
+  for (const time of articles.flatMap((a) => Array.from(a.querySelectorAll('time'))))
+    showLocalTime(time, deps.locale);
   labelResults(root);
   for (const article of articles) addDeleteButton(article, deps);
 }

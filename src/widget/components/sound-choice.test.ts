@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { defaultTarget, initialSoundChoice, lengthOf, soundOptionsOf, type SoundChoice } from './sound-choice.js';
+import {
+  defaultTarget,
+  initialSoundChoice,
+  lengthOf,
+  soundOptionsOf,
+  type SoundChoice,
+} from './sound-choice.js';
 
 const choice = (over: Partial<SoundChoice>): SoundChoice => ({ ...initialSoundChoice, ...over });
 const stereo = [{ channels: 2 }, { channels: 2 }];
@@ -10,16 +16,23 @@ describe('the sound choice as mergemp3 options', () => {
   });
 
   it('sends only what is set, the length under the chosen name', () => {
-    expect(soundOptionsOf(choice({ loudness: true, between: 'gap', seconds: ' 0.5 ', gapless: true }), stereo)).toEqual({
+    expect(
+      soundOptionsOf(choice({ loudness: true, between: 'gap', seconds: ' 0.5 ', gapless: true }), stereo),
+    ).toEqual({
       ok: true,
       options: { loudness: -16, gap: 0.5, gapless: true },
     });
-    expect(soundOptionsOf(choice({ between: 'crossfade', seconds: '30', trimSilence: true }), stereo)).toEqual({
+    expect(
+      soundOptionsOf(choice({ between: 'crossfade', seconds: '30', trimSilence: true }), stereo),
+    ).toEqual({
       ok: true,
       options: { crossfade: 30, trimSilence: true },
     });
     // A length typed while "nothing" is chosen is not sent, and not checked.
-    expect(soundOptionsOf(choice({ between: 'none', seconds: '-4' }), stereo)).toEqual({ ok: true, options: {} });
+    expect(soundOptionsOf(choice({ between: 'none', seconds: '-4' }), stereo)).toEqual({
+      ok: true,
+      options: {},
+    });
   });
 
   it('refuses lengths at or below 0, past the limit, or not numbers', () => {
@@ -37,6 +50,9 @@ describe('the sound choice as mergemp3 options', () => {
     expect(defaultTarget([{ channels: 1 }, { channels: 2 }])).toBe(-16);
     expect(defaultTarget([{ channels: 1 }, {}])).toBe(-16);
     expect(defaultTarget([])).toBe(-16);
-    expect(soundOptionsOf(choice({ loudness: true, target: -16 }), [{ channels: 1 }])).toEqual({ ok: true, options: { loudness: -16 } });
+    expect(soundOptionsOf(choice({ loudness: true, target: -16 }), [{ channels: 1 }])).toEqual({
+      ok: true,
+      options: { loudness: -16 },
+    });
   });
 });

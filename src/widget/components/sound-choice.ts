@@ -61,12 +61,16 @@ export function lengthOf(between: Exclude<Between, 'none'>, typed: string): numb
 }
 
 /** What the panel asks for, as mergemp3 options: only those set; a bad length refused with its message. */
-export function soundOptionsOf(choice: SoundChoice, items: readonly Pick<AudioItem, 'channels'>[]): SoundCheck {
+export function soundOptionsOf(
+  choice: SoundChoice,
+  items: readonly Pick<AudioItem, 'channels'>[],
+): SoundCheck {
   const options: SoundOptionsData = {};
   if (choice.loudness) options.loudness = targetOf(choice, items);
   if (choice.between !== 'none') {
     const seconds = lengthOf(choice.between, choice.seconds);
-    if (seconds === null) return { ok: false, message: texts.badLength(choice.between, SOUND_LIMITS[choice.between].max) };
+    if (seconds === null)
+      return { ok: false, message: texts.badLength(choice.between, SOUND_LIMITS[choice.between].max) };
     options[choice.between] = seconds;
   }
   if (choice.trimSilence) options.trimSilence = true;

@@ -19,7 +19,8 @@ function page(maxMb = 500) {
   return document.getElementById('audio-merge-upload-form') as HTMLFormElement;
 }
 
-const audioFile = (name: string, bytes = 1000) => new File([new Uint8Array(bytes).fill(7)], name, { type: 'audio/mpeg', lastModified: 1 });
+const audioFile = (name: string, bytes = 1000) =>
+  new File([new Uint8Array(bytes).fill(7)], name, { type: 'audio/mpeg', lastModified: 1 });
 
 function choose(files: File[]) {
   const input = document.getElementById('audio-merge-file-input') as HTMLInputElement;
@@ -56,7 +57,9 @@ describe('the upload area', () => {
     server.release('one.mp3');
     // One is stored; the other file's bar has not moved.
     await waitFor(() => expect(within(row('one.mp3')).getByText('Uploaded')).toBeInTheDocument());
-    expect(row('one.mp3').querySelector<HTMLElement>('.audio-merge-upload-bar-fill')!.style.width).toBe('100%');
+    expect(row('one.mp3').querySelector<HTMLElement>('.audio-merge-upload-bar-fill')!.style.width).toBe(
+      '100%',
+    );
     expect(row('two.mp3').querySelector<HTMLElement>('.audio-merge-upload-bar-fill')!.style.width).toBe('0%');
     server.release('two.mp3');
     await waitFor(() => expect(server.finished).toEqual(['one.mp3', 'two.mp3']));
@@ -66,17 +69,26 @@ describe('the upload area', () => {
     const onAllDone = vi.fn();
     enhance({ concurrency: 3, onAllDone });
     server.hold('first.mp3');
-    choose([audioFile('first.mp3', 5000), audioFile('second.mp3', 300), audioFile('third.mp3', 300), audioFile('fourth.mp3', 300)]);
+    choose([
+      audioFile('first.mp3', 5000),
+      audioFile('second.mp3', 300),
+      audioFile('third.mp3', 300),
+      audioFile('fourth.mp3', 300),
+    ]);
     // Three go up at once; the fourth waits for a free place.
     await waitFor(() => expect(server.uploads.size).toBe(3));
     // The small ones have sent all but their last byte, and wait for the first to finish.
     await waitFor(() => expect(server.bytesSent('third.mp3')).toBe(299));
     expect(server.finished).toEqual([]);
-    await waitFor(() => expect(within(row('third.mp3')).getByText('Sent; waits for the files before it')).toBeInTheDocument());
+    await waitFor(() =>
+      expect(within(row('third.mp3')).getByText('Sent; waits for the files before it')).toBeInTheDocument(),
+    );
     server.release('first.mp3');
     await waitFor(() => expect(onAllDone).toHaveBeenCalledTimes(1));
     expect(server.finished).toEqual(['first.mp3', 'second.mp3', 'third.mp3', 'fourth.mp3']);
-    expect(screen.getByRole('status')).toHaveTextContent('4 files uploaded. They are at the end of the list to order.');
+    expect(screen.getByRole('status')).toHaveTextContent(
+      '4 files uploaded. They are at the end of the list to order.',
+    );
     expect(rows()).toEqual([]);
   });
 
@@ -94,7 +106,11 @@ describe('the upload area', () => {
 
   it('a 429 waits for the Retry-After and goes on; it is never shown as a failure', async () => {
     enhance();
-    server.script('POST', { status: 429, headers: { 'Retry-After': '1' }, body: '{"error":"Too many requests; wait a moment"}' });
+    server.script('POST', {
+      status: 429,
+      headers: { 'Retry-After': '1' },
+      body: '{"error":"Too many requests; wait a moment"}',
+    });
     choose([audioFile('busy.mp3')]);
     await waitFor(() => expect(server.requests.map((r) => r.method)).toEqual(['POST']));
     await new Promise((r) => setTimeout(r, 500));
@@ -152,7 +168,9 @@ describe('the upload area', () => {
         : { status: 200, body: JSON.stringify({ items: [{ id: u.id }], errors: [] }) };
     choose([audioFile('one.mp3'), audioFile('two.mp3')]);
     expect(busy.mock.calls).toEqual([[true]]);
-    await waitFor(() => expect(server.requests.filter((r) => r.method === 'PATCH').length).toBeGreaterThan(0));
+    await waitFor(() =>
+      expect(server.requests.filter((r) => r.method === 'PATCH').length).toBeGreaterThan(0),
+    );
     expect(busy.mock.calls).toEqual([[true]]);
     server.release('one.mp3');
     await waitFor(() => expect(busy.mock.calls).toEqual([[true], [false]]));
@@ -188,7 +206,9 @@ describe('the upload area', () => {
     const outside = document.createElement('div');
     document.body.append(outside);
     const drop = new Event('drop', { bubbles: true, cancelable: true });
-    Object.defineProperty(drop, 'dataTransfer', { value: { types: ['Files'], files: [audioFile('stray.mp3')] } });
+    Object.defineProperty(drop, 'dataTransfer', {
+      value: { types: ['Files'], files: [audioFile('stray.mp3')] },
+    });
     outside.dispatchEvent(drop);
     expect(drop.defaultPrevented).toBe(true);
     await new Promise((r) => setTimeout(r, 50));

@@ -55,7 +55,10 @@ function buildArea(form: HTMLFormElement, input: HTMLInputElement): Area {
   }
   // The picker sits inside a label that is also the drop zone.
   const zone = el(doc, 'label', 'audio-merge-dropzone');
-  zone.append(el(doc, 'strong', '', 'Choose audio files'), el(doc, 'span', '', 'or drop them here. Several at once are fine.'));
+  zone.append(
+    el(doc, 'strong', '', 'Choose audio files'),
+    el(doc, 'span', '', 'or drop them here. Several at once are fine.'),
+  );
   input.before(zone);
   zone.append(input);
   form.classList.add('audio-merge-upload-form--enhanced');
@@ -63,7 +66,8 @@ function buildArea(form: HTMLFormElement, input: HTMLInputElement): Area {
   const summary = el(doc, 'p', 'audio-merge-upload-summary');
   summary.setAttribute('role', 'status');
   list.after(summary);
-  const appid = form.querySelector<HTMLInputElement>('input[name="appid"]')?.value ?? section?.dataset.appid ?? '';
+  const appid =
+    form.querySelector<HTMLInputElement>('input[name="appid"]')?.value ?? section?.dataset.appid ?? '';
   return { doc, section, form, zone, list, summary, appid, maxMb: Number(section?.dataset.maxFileMb) };
 }
 
@@ -94,12 +98,18 @@ function buildQueue(area: Area, opts: UploadAreaOptions): UploadQueue<Entry> {
 
 /** A file over the page's limit is refused before a byte is sent. */
 function tooLarge(area: Area, file: File): UploadOutcome | undefined {
-  if (!Number.isFinite(area.maxMb) || area.maxMb <= 0 || file.size <= area.maxMb * 1024 * 1024) return undefined;
+  if (!Number.isFinite(area.maxMb) || area.maxMb <= 0 || file.size <= area.maxMb * 1024 * 1024)
+    return undefined;
   return { ok: false, message: `${file.name} is larger than the ${area.maxMb} MB limit.` };
 }
 
 /** Phase 3: files chosen, submitted or dropped go into the queue in the order given. */
-function listen(area: Area, input: HTMLInputElement, queue: UploadQueue<Entry>, opts: UploadAreaOptions): void {
+function listen(
+  area: Area,
+  input: HTMLInputElement,
+  queue: UploadQueue<Entry>,
+  opts: UploadAreaOptions,
+): void {
   const enqueue = (files: FileList | File[] | null | undefined) => {
     const wasIdle = queue.idle;
     if (wasIdle) area.summary.textContent = '';

@@ -19,7 +19,8 @@ export function el<K extends keyof HTMLElementTagNameMap>(doc: Document, tag: K,
 /** What a screen reader hears when a batch ends with `stored` of `tried` files kept. */
 export function batchSummary(stored: number, tried: number): string {
   const where = stored === 1 ? 'It is' : 'They are';
-  const what = stored === tried ? `${stored} ${stored === 1 ? 'file' : 'files'}` : `${stored} of ${tried} files`;
+  const what =
+    stored === tried ? `${stored} ${stored === 1 ? 'file' : 'files'}` : `${stored} of ${tried} files`;
   return `${what} uploaded. ${where} at the end of the list to order.`;
 }
 
@@ -33,7 +34,10 @@ export function addRow(list: HTMLElement, file: File): UploadRow {
   // Name and size apart, so a long name is cut short and the size still shows.
   const name = el(doc, 'span', 'audio-merge-upload-name');
   name.title = file.name;
-  name.append(el(doc, 'span', 'audio-merge-upload-file', file.name), el(doc, 'span', 'audio-merge-upload-size', ` (${formatSize(file.size)})`));
+  name.append(
+    el(doc, 'span', 'audio-merge-upload-file', file.name),
+    el(doc, 'span', 'audio-merge-upload-size', ` (${formatSize(file.size)})`),
+  );
   li.append(name, state, bar);
   list.append(li);
   return { li, state, fill };

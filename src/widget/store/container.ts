@@ -40,7 +40,9 @@ export interface WidgetEnv extends Pick<Clock, 'setTimeout' | 'clearTimeout'> {
 function randomId(): string {
   // randomUUID exists only in secure contexts; a page served over plain http on a LAN is not one.
   if (typeof crypto.randomUUID === 'function') return crypto.randomUUID();
-  return Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, '0')).join('');
+  return Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, '0')).join(
+    '',
+  );
 }
 
 export const browserEnv: WidgetEnv = {

@@ -87,7 +87,10 @@ export function createListActions(c: Container, { appid, api, env, undoMs }: Lis
     remove(id) {
       if (!inList(c.getState()) || timers.has(id)) return;
       c.dispatch({ type: 'removed', id });
-      timers.set(id, env.setTimeout(() => commitRemoval(id, false), undoMs));
+      timers.set(
+        id,
+        env.setTimeout(() => commitRemoval(id, false), undoMs),
+      );
     },
     undo(id) {
       if (!timers.has(id)) return;

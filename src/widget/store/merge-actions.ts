@@ -94,7 +94,10 @@ export function createMergeActions(c: Container, deps: MergeDeps): MergeActions 
       env.scrollToTop();
       const sub = follow();
       // Give the subscription a moment so the first statuses are not missed; never wait forever.
-      await Promise.race([sub.ready, new Promise((r) => env.setTimeout(() => r(undefined), deps.subscribeWaitMs))]);
+      await Promise.race([
+        sub.ready,
+        new Promise((r) => env.setTimeout(() => r(undefined), deps.subscribeWaitMs)),
+      ]);
       callPending = true;
       try {
         const { success, answer } = await (options

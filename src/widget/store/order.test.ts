@@ -2,7 +2,13 @@ import { describe, expect, it } from 'vitest';
 import type { AudioItem } from '../../shared/types.js';
 import { insertAt, keepOrder, livePosition, moveItem } from './order.js';
 
-const item = (id: string, filename = `${id}.mp3`): AudioItem => ({ id, sid: 's1', newfilename: `n${id}`, format: 'mp3', filename });
+const item = (id: string, filename = `${id}.mp3`): AudioItem => ({
+  id,
+  sid: 's1',
+  newfilename: `n${id}`,
+  format: 'mp3',
+  filename,
+});
 const abc = [item('a'), item('b'), item('c')];
 const ids = (items: AudioItem[]) => items.map((i) => i.id);
 

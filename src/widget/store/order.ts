@@ -17,7 +17,11 @@ export function moveItem(items: AudioItem[], activeId: string, overId: string): 
  * where they were (with the fresh data), new ones join the end in the order loaded, gone ones go.
  * Items in `hidden` (removed, waiting for their undo window to pass) stay out.
  */
-export function keepOrder(current: AudioItem[], loaded: AudioItem[], hidden: ReadonlySet<string> = new Set()): AudioItem[] {
+export function keepOrder(
+  current: AudioItem[],
+  loaded: AudioItem[],
+  hidden: ReadonlySet<string> = new Set(),
+): AudioItem[] {
   const visible = loaded.filter((i) => !hidden.has(i.id));
   const fresh = new Map(visible.map((i) => [i.id, i]));
   const kept = current.flatMap((i) => fresh.get(i.id) ?? []);

@@ -1,20 +1,44 @@
 import { describe, expect, it } from 'vitest';
 import type { AudioItem } from '../../shared/types.js';
 import { texts } from '../texts.js';
-import { initialState, parseItems, statusLine, widgetReducer, type WidgetAction, type WidgetState } from './state.js';
+import {
+  initialState,
+  parseItems,
+  statusLine,
+  widgetReducer,
+  type WidgetAction,
+  type WidgetState,
+} from './state.js';
 import { parseStatus } from './status.js';
 
-const item = (id: string, filename = `${id}.mp3`): AudioItem => ({ id, sid: 's1', newfilename: `n${id}`, format: 'mp3', filename });
+const item = (id: string, filename = `${id}.mp3`): AudioItem => ({
+  id,
+  sid: 's1',
+  newfilename: `n${id}`,
+  format: 'mp3',
+  filename,
+});
 const abc = [item('a'), item('b'), item('c')];
 const ids = (s: WidgetState) => s.items.map((i) => i.id);
-const run = (actions: WidgetAction[], from: WidgetState = initialState) => actions.reduce(widgetReducer, from);
+const run = (actions: WidgetAction[], from: WidgetState = initialState) =>
+  actions.reduce(widgetReducer, from);
 const loaded = run([{ type: 'loaded', items: abc }]);
-const status = (payload: Record<string, unknown>): WidgetAction => ({ type: 'status', status: parseStatus(payload)! });
+const status = (payload: Record<string, unknown>): WidgetAction => ({
+  type: 'status',
+  status: parseStatus(payload)!,
+});
 const merging = run([{ type: 'makePressed', requestId: 'r1' }], loaded);
 
 describe('widget state', () => {
   it('starts in the list view, idle, loading, with progress text "0"', () => {
-    expect(initialState).toMatchObject({ phase: 'idle', showSpinner: false, items: [], progress: '0', percent: 0, load: 'loading' });
+    expect(initialState).toMatchObject({
+      phase: 'idle',
+      showSpinner: false,
+      items: [],
+      progress: '0',
+      percent: 0,
+      load: 'loading',
+    });
   });
 
   it('loaded shows the items in the order the server gave', () => {
@@ -33,7 +57,15 @@ describe('widget state', () => {
 
   it('uploading is a state of the list view, and only of it', () => {
     expect(run([{ type: 'uploading', busy: true }], loaded).phase).toBe('uploading');
-    expect(run([{ type: 'uploading', busy: true }, { type: 'uploading', busy: false }], loaded).phase).toBe('idle');
+    expect(
+      run(
+        [
+          { type: 'uploading', busy: true },
+          { type: 'uploading', busy: false },
+        ],
+        loaded,
+      ).phase,
+    ).toBe('idle');
     expect(run([{ type: 'uploading', busy: true }], merging).phase).toBe('merging');
   });
 
@@ -52,13 +84,25 @@ describe('widget state', () => {
   });
 
   it('a removal the server refused puts the row back and says why', () => {
-    const s = run([{ type: 'removed', id: 'a' }, { type: 'removalFailed', id: 'a', reason: 'The server is busy' }], loaded);
+    const s = run(
+      [
+        { type: 'removed', id: 'a' },
+        { type: 'removalFailed', id: 'a', reason: 'The server is busy' },
+      ],
+      loaded,
+    );
     expect(ids(s)).toEqual(['a', 'b', 'c']);
     expect(s.notice).toBe(texts.removeFailed('a.mp3', 'The server is busy'));
   });
 
   it('make moves to the progress view with its requestId and freezes the order', () => {
-    expect(merging).toMatchObject({ phase: 'merging', showSpinner: true, requestId: 'r1', progress: '0', percent: 0 });
+    expect(merging).toMatchObject({
+      phase: 'merging',
+      showSpinner: true,
+      requestId: 'r1',
+      progress: '0',
+      percent: 0,
+    });
     expect(ids(run([{ type: 'reordered', activeId: 'c', overId: 'a' }], merging))).toEqual(['a', 'b', 'c']);
     expect(run([{ type: 'removed', id: 'a' }], merging).items).toHaveLength(3);
     // Nothing to merge: nothing happens.
@@ -92,10 +136,21 @@ describe('widget state', () => {
         const events: WidgetAction[] = [
           status({ data: String(p), requestId: 'r1', state: 'running', percent: p }),
           status({ data: String(p) }),
-          status({ data: 'Waiting: 1 merge ahead of yours', requestId: 'r1', state: 'queued', percent: null }),
+          status({
+            data: 'Waiting: 1 merge ahead of yours',
+            requestId: 'r1',
+            state: 'queued',
+            percent: null,
+          }),
           status({ data: 'Measuring loudness', requestId: 'r1', state: 'running', percent: null }),
           { type: 'connectionLost' },
-          { type: 'attached', status: { ...parseStatus({ data: String(p), requestId: 'r1', state: 'running', percent: p })!, requestId: 'r1' } },
+          {
+            type: 'attached',
+            status: {
+              ...parseStatus({ data: String(p), requestId: 'r1', state: 'running', percent: p })!,
+              requestId: 'r1',
+            },
+          },
         ];
         s = widgetReducer(s, events[next(events.length)]);
         const line = /^(\d+)%$/.exec(statusLine(s));
@@ -106,19 +161,40 @@ describe('widget state', () => {
     }
   });
 
-  it("a server that sends only data still moves the bar (SPEC: each event replaces the text)", () => {
+  it('a server that sends only data still moves the bar (SPEC: each event replaces the text)', () => {
     const s = run([status({ data: '42' }), status({ data: 'Joining' })], merging);
     expect(s).toMatchObject({ progress: 'Joining', percent: 42 });
   });
 
   it('succeeded is done at 100%; failed and cancelled end with their message', () => {
-    expect(run([status({ data: '100', requestId: 'r1', state: 'succeeded', percent: 100 })], merging)).toMatchObject({ phase: 'done', percent: 100 });
-    const failed = run([status({ data: 'The server restarted while this merge was running', requestId: 'r1', state: 'failed', percent: 40 })], merging);
-    expect(failed).toMatchObject({ phase: 'failed', message: 'The server restarted while this merge was running', showSpinner: true });
+    expect(
+      run([status({ data: '100', requestId: 'r1', state: 'succeeded', percent: 100 })], merging),
+    ).toMatchObject({ phase: 'done', percent: 100 });
+    const failed = run(
+      [
+        status({
+          data: 'The server restarted while this merge was running',
+          requestId: 'r1',
+          state: 'failed',
+          percent: 40,
+        }),
+      ],
+      merging,
+    );
+    expect(failed).toMatchObject({
+      phase: 'failed',
+      message: 'The server restarted while this merge was running',
+      showSpinner: true,
+    });
     expect(statusLine(failed)).toBe('The server restarted while this merge was running');
     // Events after the end change nothing.
-    expect(run([status({ data: '90', requestId: 'r1', state: 'running', percent: 90 })], failed)).toBe(failed);
-    const cancelled = run([status({ data: '40', requestId: 'r1', state: 'cancelled', percent: 40 })], merging);
+    expect(run([status({ data: '90', requestId: 'r1', state: 'running', percent: 90 })], failed)).toBe(
+      failed,
+    );
+    const cancelled = run(
+      [status({ data: '40', requestId: 'r1', state: 'cancelled', percent: 40 })],
+      merging,
+    );
     expect(cancelled).toMatchObject({ phase: 'failed', message: texts.mergeCancelled });
   });
 
@@ -144,8 +220,8 @@ describe('widget state', () => {
     expect(parseItems(text)).toEqual(abc);
     expect(parseItems(JSON.stringify(text))).toEqual(abc);
     expect(() => parseItems('{"error":"x"}')).toThrow(/list/);
-    expect(parseItems('[{"id":7,"sid":"s","newfilename":"n","format":"wav","filename":"f.wav"},{"x":1}]')).toEqual([
-      { id: '7', sid: 's', newfilename: 'n', format: 'wav', filename: 'f.wav' },
-    ]);
+    expect(
+      parseItems('[{"id":7,"sid":"s","newfilename":"n","format":"wav","filename":"f.wav"},{"x":1}]'),
+    ).toEqual([{ id: '7', sid: 's', newfilename: 'n', format: 'wav', filename: 'f.wav' }]);
   });
 });

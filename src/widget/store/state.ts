@@ -106,7 +106,10 @@ function removalsReducer(state: WidgetState, action: WidgetAction): WidgetState 
       const pending = state.removals.find((r) => r.item.id === action.id);
       if (!pending) return state;
       const removals = state.removals.filter((r) => r !== pending);
-      const notice = action.type === 'removalFailed' ? texts.removeFailed(pending.item.filename, action.reason) : state.notice;
+      const notice =
+        action.type === 'removalFailed'
+          ? texts.removeFailed(pending.item.filename, action.reason)
+          : state.notice;
       // Once the merge is under way the list is frozen; the row comes back with the next page.
       const items = inList(state) ? insertAt(state.items, pending.item, pending.index) : state.items;
       return { ...state, items, removals, notice };
@@ -122,10 +125,17 @@ export function widgetReducer(state: WidgetState, action: WidgetAction): WidgetS
   switch (action.type) {
     case 'loaded': {
       const hidden = new Set(state.removals.map((r) => r.item.id));
-      return { ...state, load: 'loaded', loadError: null, items: keepOrder(state.items, action.items, hidden) };
+      return {
+        ...state,
+        load: 'loaded',
+        loadError: null,
+        items: keepOrder(state.items, action.items, hidden),
+      };
     }
     case 'loadFailed':
-      return state.load === 'loaded' ? { ...state, notice: texts.loadFailed(action.reason) } : { ...state, load: 'failed', loadError: action.reason };
+      return state.load === 'loaded'
+        ? { ...state, notice: texts.loadFailed(action.reason) }
+        : { ...state, load: 'failed', loadError: action.reason };
     case 'uploading':
       return inList(state) ? { ...state, phase: action.busy ? 'uploading' : 'idle' } : state;
     case 'reordered': {
@@ -143,10 +153,20 @@ export function widgetReducer(state: WidgetState, action: WidgetAction): WidgetS
       return { ...state, notice: action.text };
     case 'makePressed':
       if (!inList(state) || state.items.length === 0) return state;
-      return { ...state, phase: 'merging', showSpinner: true, requestId: action.requestId, progress: '0', percent: 0 };
+      return {
+        ...state,
+        phase: 'merging',
+        showSpinner: true,
+        requestId: action.requestId,
+        progress: '0',
+        percent: 0,
+      };
     case 'attached':
       if (!inList(state)) return state;
-      return withStatus({ ...state, phase: 'merging', showSpinner: true, requestId: action.status.requestId, percent: 0 }, action.status);
+      return withStatus(
+        { ...state, phase: 'merging', showSpinner: true, requestId: action.status.requestId, percent: 0 },
+        action.status,
+      );
     case 'status':
       if (!following(state) || !isFollowed(action.status, state.requestId)) return state;
       return withStatus(state, action.status);
@@ -177,8 +197,12 @@ export function parseItems(text: string): AudioItem[] {
   let value: unknown = JSON.parse(text);
   if (typeof value === 'string') value = JSON.parse(value);
   if (!Array.isArray(value)) throw new Error('getDataJson: expected a list of items');
-  return value.filter(
-    (v): v is AudioItem =>
-      typeof v === 'object' && v !== null && ['id', 'sid', 'newfilename', 'format', 'filename'].every((k) => k in v),
-  ).map((v) => ({ ...v, id: String(v.id) }));
+  return value
+    .filter(
+      (v): v is AudioItem =>
+        typeof v === 'object' &&
+        v !== null &&
+        ['id', 'sid', 'newfilename', 'format', 'filename'].every((k) => k in v),
+    )
+    .map((v) => ({ ...v, id: String(v.id) }));
 }

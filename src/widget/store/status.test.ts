@@ -13,10 +13,23 @@ describe('merge status as the widget reads it', () => {
 
   it('reads the payload fields of docs/api.md section 5, and tolerates a server that sends only data', () => {
     expect(parseStatus({ data: '40', requestId: 'r1', state: 'running', percent: 40 })).toEqual({
-      data: '40', requestId: 'r1', state: 'running', percent: 40,
+      data: '40',
+      requestId: 'r1',
+      state: 'running',
+      percent: 40,
     });
-    expect(parseStatus({ data: 'Waiting: 1 merge ahead of yours', requestId: null, state: 'queued', percent: null })).toEqual({
-      data: 'Waiting: 1 merge ahead of yours', requestId: null, state: 'queued', percent: null,
+    expect(
+      parseStatus({
+        data: 'Waiting: 1 merge ahead of yours',
+        requestId: null,
+        state: 'queued',
+        percent: null,
+      }),
+    ).toEqual({
+      data: 'Waiting: 1 merge ahead of yours',
+      requestId: null,
+      state: 'queued',
+      percent: null,
     });
     expect(parseStatus({ data: 12 })).toEqual({ data: '12', percent: 12 });
     expect(parseStatus({ data: 'x', state: 'exploded', requestId: 7 })).toEqual({ data: 'x', percent: null });
@@ -40,12 +53,20 @@ describe('merge status as the widget reads it', () => {
   it('GET status names a merge to follow only while it is queued or running', () => {
     expect(runningMerge({ state: 'none' })).toBeNull();
     expect(runningMerge({ state: 'succeeded', requestId: 'r', percent: 100, text: '100' })).toBeNull();
-    expect(runningMerge({ state: 'failed', requestId: 'r', percent: 40, text: 'The server restarted' })).toBeNull();
+    expect(
+      runningMerge({ state: 'failed', requestId: 'r', percent: 40, text: 'The server restarted' }),
+    ).toBeNull();
     expect(runningMerge({ state: 'running', requestId: 'r', percent: 37, text: '37' })).toEqual({
-      data: '37', requestId: 'r', state: 'running', percent: 37,
+      data: '37',
+      requestId: 'r',
+      state: 'running',
+      percent: 37,
     });
     expect(runningMerge({ state: 'queued', requestId: null, percent: null, text: '' })).toEqual({
-      data: '0', requestId: null, state: 'queued', percent: 0,
+      data: '0',
+      requestId: null,
+      state: 'queued',
+      percent: 0,
     });
   });
 });

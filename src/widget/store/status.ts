@@ -31,7 +31,8 @@ export function parseStatus(raw: unknown): MergeStatus | null {
   const data = String(p.data);
   const status: MergeStatus = {
     data,
-    percent: typeof p.percent === 'number' && Number.isFinite(p.percent) ? clampPercent(p.percent) : percentOf(data),
+    percent:
+      typeof p.percent === 'number' && Number.isFinite(p.percent) ? clampPercent(p.percent) : percentOf(data),
   };
   if (p.requestId === null || typeof p.requestId === 'string') status.requestId = p.requestId;
   if (typeof p.state === 'string' && STATES.includes(p.state)) status.state = p.state as MergeState;
@@ -41,8 +42,14 @@ export function parseStatus(raw: unknown): MergeStatus | null {
 /** GET /app/merge/status as a status to follow, or null when there is no merge under way. */
 export function runningMerge(answer: MergeStatusAnswer): (MergeStatus & { requestId: string | null }) | null {
   if (answer.state !== 'queued' && answer.state !== 'running') return null;
-  const text = typeof answer.text === 'string' && answer.text !== '' ? answer.text : String(answer.percent ?? 0);
-  const parsed = parseStatus({ data: text, requestId: answer.requestId ?? null, state: answer.state, percent: answer.percent });
+  const text =
+    typeof answer.text === 'string' && answer.text !== '' ? answer.text : String(answer.percent ?? 0);
+  const parsed = parseStatus({
+    data: text,
+    requestId: answer.requestId ?? null,
+    state: answer.state,
+    percent: answer.percent,
+  });
   return parsed && { ...parsed, requestId: parsed.requestId ?? null };
 }
 

@@ -39,7 +39,8 @@ function makeStore() {
 }
 
 const flush = () => vi.advanceTimersByTimeAsync(0);
-const emit = (payload: Record<string, unknown>) => socket.subs.at(-1)!.handlers.onStatus(parseStatus(payload)!);
+const emit = (payload: Record<string, unknown>) =>
+  socket.subs.at(-1)!.handlers.onStatus(parseStatus(payload)!);
 const ids = (store: ReturnType<typeof makeStore>) => store.getState().items.map((i) => i.id);
 
 beforeEach(() => {
@@ -70,14 +71,21 @@ describe('the widget store: the list', () => {
   });
 
   it('a failed load logs Error and says the list could not be loaded', async () => {
-    api.fetchItems.mockRejectedValue(new ApiError('/app/merge/getDataJson', 500, 'Something went wrong on the server', 'internal'));
+    api.fetchItems.mockRejectedValue(
+      new ApiError('/app/merge/getDataJson', 500, 'Something went wrong on the server', 'internal'),
+    );
     const store = await started();
     expect(errors).toHaveBeenCalledWith('Error', expect.any(ApiError));
-    expect(store.getState()).toMatchObject({ load: 'failed', loadError: 'Something went wrong on the server' });
+    expect(store.getState()).toMatchObject({
+      load: 'failed',
+      loadError: 'Something went wrong on the server',
+    });
   });
 
   it('an expired session on load says the page has expired', async () => {
-    api.fetchItems.mockRejectedValue(new ApiError('/app/merge/getDataJson', 403, 'No session: load the page first', 'noSession'));
+    api.fetchItems.mockRejectedValue(
+      new ApiError('/app/merge/getDataJson', 403, 'No session: load the page first', 'noSession'),
+    );
     const store = await started();
     expect(store.getState()).toMatchObject({ phase: 'expired', message: texts.expired });
   });
@@ -99,7 +107,9 @@ describe('the widget store: the list', () => {
   });
 
   it('an order the server refused says so', async () => {
-    api.saveOrder.mockRejectedValue(new ApiError('/app/merge/saveOrder', 403, 'An item does not belong to this session', 'foreignItem'));
+    api.saveOrder.mockRejectedValue(
+      new ApiError('/app/merge/saveOrder', 403, 'An item does not belong to this session', 'foreignItem'),
+    );
     const store = await started();
     store.actions.reorder('c', 'a');
     await flush();
@@ -134,14 +144,18 @@ describe('the widget store: the list', () => {
   });
 
   it('a delete the server refused puts the row back and says why; one already gone is fine', async () => {
-    api.deleteItem.mockRejectedValueOnce(new ApiError('/app/merge/deleteItem', 500, 'Something went wrong on the server', 'internal'));
+    api.deleteItem.mockRejectedValueOnce(
+      new ApiError('/app/merge/deleteItem', 500, 'Something went wrong on the server', 'internal'),
+    );
     api.deleteItem.mockRejectedValueOnce(new ApiError('/app/merge/deleteItem', 404, 'Not found', 'notFound'));
     const store = await started();
     store.actions.remove('a');
     store.actions.remove('c');
     await vi.advanceTimersByTimeAsync(5000);
     expect(ids(store)).toEqual(['a', 'b']);
-    expect(store.getState().notice).toBe(texts.removeFailed('alpha.wav', 'Something went wrong on the server'));
+    expect(store.getState().notice).toBe(
+      texts.removeFailed('alpha.wav', 'Something went wrong on the server'),
+    );
     expect(store.getState().removals).toEqual([]);
   });
 
@@ -203,17 +217,25 @@ describe('the widget store: the merge', () => {
   });
 
   it('a refused merge logs Error and shows why, with the way out (reload)', async () => {
-    api.requestMerge.mockRejectedValue(new ApiError('/app/merge/mergemp3', 422, 'Could not merge: notes.txt is not audio', undefined));
+    api.requestMerge.mockRejectedValue(
+      new ApiError('/app/merge/mergemp3', 422, 'Could not merge: notes.txt is not audio', undefined),
+    );
     const store = await started();
     await store.actions.make();
     expect(errors).toHaveBeenCalledWith('Error', expect.any(ApiError));
-    expect(store.getState()).toMatchObject({ phase: 'failed', showSpinner: true, message: 'Could not merge: notes.txt is not audio' });
+    expect(store.getState()).toMatchObject({
+      phase: 'failed',
+      showSpinner: true,
+      message: 'Could not merge: notes.txt is not audio',
+    });
     store.actions.reload();
     expect(reload).toHaveBeenCalledTimes(1);
   });
 
   it('a merge whose session expired says "This page has expired; reload to start again"', async () => {
-    api.requestMerge.mockRejectedValue(new ApiError('/app/merge/mergemp3', 403, 'No session: load the page first', 'noSession'));
+    api.requestMerge.mockRejectedValue(
+      new ApiError('/app/merge/mergemp3', 403, 'No session: load the page first', 'noSession'),
+    );
     const store = await started();
     await store.actions.make();
     expect(statusLine(store.getState())).toBe('This page has expired; reload to start again');
@@ -226,9 +248,20 @@ describe('the widget store: the merge', () => {
     await store.actions.make();
     expect(store.getState()).toMatchObject({ phase: 'merging', progress: texts.connectionLost });
     // The socket is back and the server sends the merge's status on subscribe.
-    emit({ data: 'The server restarted while this merge was running; please press make again', requestId: 'req-1', state: 'failed', percent: 12 });
-    expect(store.getState()).toMatchObject({ phase: 'failed', message: 'The server restarted while this merge was running; please press make again' });
-    expect(errors).toHaveBeenCalledWith('Error', 'The server restarted while this merge was running; please press make again');
+    emit({
+      data: 'The server restarted while this merge was running; please press make again',
+      requestId: 'req-1',
+      state: 'failed',
+      percent: 12,
+    });
+    expect(store.getState()).toMatchObject({
+      phase: 'failed',
+      message: 'The server restarted while this merge was running; please press make again',
+    });
+    expect(errors).toHaveBeenCalledWith(
+      'Error',
+      'The server restarted while this merge was running; please press make again',
+    );
   });
 
   it('cancel asks the server to stop this merge, then reloads to the list', async () => {
@@ -249,7 +282,12 @@ describe('the widget store: the merge', () => {
   it('on load, a merge under way shows in the progress view and reloads when it succeeds', async () => {
     api.mergeStatus.mockResolvedValue({ state: 'running', requestId: 'earlier', percent: 41, text: '41' });
     const store = await started();
-    expect(store.getState()).toMatchObject({ phase: 'merging', showSpinner: true, requestId: 'earlier', percent: 41 });
+    expect(store.getState()).toMatchObject({
+      phase: 'merging',
+      showSpinner: true,
+      requestId: 'earlier',
+      percent: 41,
+    });
     emit({ data: '60', requestId: 'earlier', state: 'running', percent: 60 });
     emit({ data: '100', requestId: 'earlier', state: 'succeeded', percent: 100 });
     expect(store.getState()).toMatchObject({ phase: 'done', percent: 100 });
@@ -258,7 +296,12 @@ describe('the widget store: the merge', () => {
   });
 
   it('on load, a merge that has ended leaves the list as it is', async () => {
-    api.mergeStatus.mockResolvedValue({ state: 'failed', requestId: 'earlier', percent: 40, text: 'It failed' });
+    api.mergeStatus.mockResolvedValue({
+      state: 'failed',
+      requestId: 'earlier',
+      percent: 40,
+      text: 'It failed',
+    });
     const store = await started();
     expect(store.getState()).toMatchObject({ phase: 'idle', showSpinner: false });
     expect(socket.subscribe).not.toHaveBeenCalled();

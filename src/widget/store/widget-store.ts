@@ -44,7 +44,12 @@ export function createWidgetStore(config: WidgetStoreConfig, deps: WidgetStoreDe
   const container = createContainer();
   const env: WidgetEnv = { ...browserEnv, ...deps.env };
   const api = deps.api ?? httpApi;
-  const list = createListActions(container, { appid: config.appid, api, env, undoMs: deps.undoMs ?? UNDO_MS });
+  const list = createListActions(container, {
+    appid: config.appid,
+    api,
+    env,
+    undoMs: deps.undoMs ?? UNDO_MS,
+  });
   const merge = createMergeActions(container, {
     ...config,
     api,

@@ -2,7 +2,14 @@ import { copyFile, mkdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeTone, tempDir } from '../../../../test/support/audio-fixtures.js';
-import { listItems, openSession, startTestApp, upload, type TestApp, type TestSession } from '../../../../test/support/server-harness.js';
+import {
+  listItems,
+  openSession,
+  startTestApp,
+  upload,
+  type TestApp,
+  type TestSession,
+} from '../../../../test/support/server-harness.js';
 import { job } from '../../../../test/support/job-kit.js';
 
 let t: TestApp;
@@ -66,7 +73,11 @@ describe('GET /upload/{sid}/{newfilename}.{format}', () => {
     expect(foreign.statusCode).toBe(403);
     expect(foreign.rawPayload.includes(bytes.subarray(0, 64))).toBe(false);
     // The stranger's own sid in the path does not find the owner's file either.
-    const ownSid = await get(`/upload/${stranger.sid}/${item.newfilename}.${item.format}`, {}, stranger.cookie);
+    const ownSid = await get(
+      `/upload/${stranger.sid}/${item.newfilename}.${item.format}`,
+      {},
+      stranger.cookie,
+    );
     expect(ownSid.statusCode).toBe(404);
     const none = await get(playPath(), {}, null);
     expect(none.statusCode).toBe(403);
@@ -107,10 +118,26 @@ describe('GET /results/{sid}/{id}.mp3', () => {
   it('serves a result with Range, and as an attachment with its download name', async () => {
     const mp3 = await makeTone(path.join(dir, 'merged.mp3'), { seconds: 1 });
     const resultBytes = await readFile(mp3);
-    await t.store.addJob(job('job1', owner.sid, [item.id], owner.appid, { status: 'succeeded', resultId: 'res1', startedAt: 1, finishedAt: 2 }));
+    await t.store.addJob(
+      job('job1', owner.sid, [item.id], owner.appid, {
+        status: 'succeeded',
+        resultId: 'res1',
+        startedAt: 1,
+        finishedAt: 2,
+      }),
+    );
     const result = {
-      id: 'res1', sid: owner.sid, jobId: 'job1', file: 'res1.mp3', downloadName: 'merged-2026-11-21-1430.mp3', format: 'mp3',
-      duration: 1, size: resultBytes.length, sources: ['voice.wav'], chapters: [], createdAt: Date.now(),
+      id: 'res1',
+      sid: owner.sid,
+      jobId: 'job1',
+      file: 'res1.mp3',
+      downloadName: 'merged-2026-11-21-1430.mp3',
+      format: 'mp3',
+      duration: 1,
+      size: resultBytes.length,
+      sources: ['voice.wav'],
+      chapters: [],
+      createdAt: Date.now(),
     };
     await mkdir(t.storage.resultsDir(owner.sid), { recursive: true });
     await copyFile(mp3, t.storage.resultPath(result));
@@ -147,10 +174,26 @@ describe('GET /results/{sid}/{id}.mp3', () => {
   it('serves a result in its own format and MIME type, and only under its own extension', async () => {
     const m4a = await makeTone(path.join(dir, 'merged.m4a'), { seconds: 1 });
     const bytes = await readFile(m4a);
-    await t.store.addJob(job('job2', owner.sid, [item.id], owner.appid, { status: 'succeeded', resultId: 'res2', startedAt: 1, finishedAt: 2 }));
+    await t.store.addJob(
+      job('job2', owner.sid, [item.id], owner.appid, {
+        status: 'succeeded',
+        resultId: 'res2',
+        startedAt: 1,
+        finishedAt: 2,
+      }),
+    );
     const result = {
-      id: 'res2', sid: owner.sid, jobId: 'job2', file: 'res2.m4b', downloadName: 'Book 2026-11-21 1430.m4b', format: 'm4b',
-      duration: 1, size: bytes.length, sources: ['voice.wav'], chapters: [{ title: 'Voice', start: 0, end: 1 }], createdAt: Date.now(),
+      id: 'res2',
+      sid: owner.sid,
+      jobId: 'job2',
+      file: 'res2.m4b',
+      downloadName: 'Book 2026-11-21 1430.m4b',
+      format: 'm4b',
+      duration: 1,
+      size: bytes.length,
+      sources: ['voice.wav'],
+      chapters: [{ title: 'Voice', start: 0, end: 1 }],
+      createdAt: Date.now(),
     };
     await mkdir(t.storage.resultsDir(owner.sid), { recursive: true });
     await copyFile(m4a, t.storage.resultPath(result));

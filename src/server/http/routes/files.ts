@@ -36,7 +36,10 @@ async function sendFile(
     .header('cache-control', 'private, no-cache')
     .header('x-content-type-options', 'nosniff');
   if (range.kind === 'unsatisfiable') {
-    return reply.status(416).header('content-range', `bytes */${info.size}`).send({ error: 'Range not satisfiable' });
+    return reply
+      .status(416)
+      .header('content-range', `bytes */${info.size}`)
+      .send({ error: 'Range not satisfiable' });
   }
   reply.header('content-type', contentType);
   if (range.kind === 'partial') {
@@ -46,7 +49,10 @@ async function sendFile(
       .header('content-length', range.end - range.start + 1)
       .send(await files.read(ref, range));
   }
-  return reply.status(200).header('content-length', info.size).send(await files.read(ref));
+  return reply
+    .status(200)
+    .header('content-length', info.size)
+    .send(await files.read(ref));
 }
 
 /** RFC 6266 attachment with an ASCII fallback and the UTF-8 name. */
@@ -56,26 +62,35 @@ export function attachment(name: string): string {
 }
 
 export async function filesRoutes(app: FastifyInstance, { store, files }: FilesRouteDeps): Promise<void> {
-  app.get<{ Params: FileParams }>('/upload/:sid/:file', documented(uploadFileSchema), async (request, reply) => {
-    const session = requireSession(request);
-    const { sid, file } = request.params;
-    if (sid !== session.sid) fail('foreignFile');
-    const m = STORED_NAME.exec(file);
-    if (!m) fail('notFound');
-    const item = await store.itemByStoredName(session.sid, m[1]);
-    if (!item || item.format !== m[2]) fail('notFound');
-    return sendFile(reply, files, uploadRef(item), contentTypeFor(item.format), request.headers.range);
-  });
+  app.get<{ Params: FileParams }>(
+    '/upload/:sid/:file',
+    documented(uploadFileSchema),
+    async (request, reply) => {
+      const session = requireSession(request);
+      const { sid, file } = request.params;
+      if (sid !== session.sid) fail('foreignFile');
+      const m = STORED_NAME.exec(file);
+      if (!m) fail('notFound');
+      const item = await store.itemByStoredName(session.sid, m[1]);
+      if (!item || item.format !== m[2]) fail('notFound');
+      return sendFile(reply, files, uploadRef(item), contentTypeFor(item.format), request.headers.range);
+    },
+  );
 
-  app.get<{ Params: FileParams; Querystring: { download?: string } }>('/results/:sid/:file', documented(resultFileSchema), async (request, reply) => {
-    const session = requireSession(request);
-    const { sid, file } = request.params;
-    if (sid !== session.sid) fail('foreignFile');
-    const m = STORED_NAME.exec(file);
-    if (!m) fail('notFound');
-    const result = await store.getResult(session.sid, m[1]);
-    if (!result || result.format !== m[2]) fail('notFound');
-    if (request.query.download === '1') reply.header('content-disposition', attachment(result.downloadName));
-    return sendFile(reply, files, resultRef(result), contentTypeFor(result.format), request.headers.range);
-  });
+  app.get<{ Params: FileParams; Querystring: { download?: string } }>(
+    '/results/:sid/:file',
+    documented(resultFileSchema),
+    async (request, reply) => {
+      const session = requireSession(request);
+      const { sid, file } = request.params;
+      if (sid !== session.sid) fail('foreignFile');
+      const m = STORED_NAME.exec(file);
+      if (!m) fail('notFound');
+      const result = await store.getResult(session.sid, m[1]);
+      if (!result || result.format !== m[2]) fail('notFound');
+      if (request.query.download === '1')
+        reply.header('content-disposition', attachment(result.downloadName));
+      return sendFile(reply, files, resultRef(result), contentTypeFor(result.format), request.headers.range);
+    },
+  );
 }

@@ -23,9 +23,17 @@ describe('health routes', () => {
     const down = await app.inject('/readyz');
     expect(down.statusCode).toBe(503);
     expect(down.json()).toEqual({
-      ok: false, checks: { database: 'ok', queue: 'unreachable', files: 'unreachable' }, error: 'Not ready: queue, files unreachable',
+      ok: false,
+      checks: { database: 'ok', queue: 'unreachable', files: 'unreachable' },
+      error: 'Not ready: queue, files unreachable',
     });
-    const ready = await appWith([{ name: 'database', check: async () => undefined }, { name: 'queue', check: async () => undefined }]);
-    expect((await ready.inject('/readyz')).json()).toEqual({ ok: true, checks: { database: 'ok', queue: 'ok' } });
+    const ready = await appWith([
+      { name: 'database', check: async () => undefined },
+      { name: 'queue', check: async () => undefined },
+    ]);
+    expect((await ready.inject('/readyz')).json()).toEqual({
+      ok: true,
+      checks: { database: 'ok', queue: 'ok' },
+    });
   });
 });

@@ -19,7 +19,10 @@ function within<T>(p: Promise<T>, ms: number): Promise<T> {
   });
 }
 
-export async function healthRoutes(app: FastifyInstance, { checks }: { checks: ReadinessCheck[] }): Promise<void> {
+export async function healthRoutes(
+  app: FastifyInstance,
+  { checks }: { checks: ReadinessCheck[] },
+): Promise<void> {
   app.get('/healthz', documented(healthzSchema), async () => ({ ok: true }));
 
   app.get('/readyz', documented(readyzSchema), async (request, reply) => {
@@ -35,8 +38,12 @@ export async function healthRoutes(app: FastifyInstance, { checks }: { checks: R
       }),
     );
     const down = results.filter((r) => !r.ok).map((r) => r.name);
-    const body = { ok: down.length === 0, checks: Object.fromEntries(results.map((r) => [r.name, r.ok ? 'ok' : 'unreachable'])) };
-    if (down.length > 0) return reply.status(503).send({ ...body, error: `Not ready: ${down.join(', ')} unreachable` });
+    const body = {
+      ok: down.length === 0,
+      checks: Object.fromEntries(results.map((r) => [r.name, r.ok ? 'ok' : 'unreachable'])),
+    };
+    if (down.length > 0)
+      return reply.status(503).send({ ...body, error: `Not ready: ${down.join(', ')} unreachable` });
     return body;
   });
 }

@@ -39,10 +39,14 @@ async function ownItem(store: Store, sid: string, id: string): Promise<ItemRow> 
 /** A merge waiting or running reads this item's file: it stays until that merge has ended. */
 async function refuseIfInMerge(store: Store, item: ItemRow): Promise<void> {
   const job = await store.latestJob(item.sid);
-  if (job && (job.status === 'queued' || job.status === 'running') && job.itemIds.includes(item.id)) fail('itemInMerge');
+  if (job && (job.status === 'queued' || job.status === 'running') && job.itemIds.includes(item.id))
+    fail('itemInMerge');
 }
 
-export async function itemsRoutes(app: FastifyInstance, { store, files, config }: ItemsRouteDeps): Promise<void> {
+export async function itemsRoutes(
+  app: FastifyInstance,
+  { store, files, config }: ItemsRouteDeps,
+): Promise<void> {
   // The store may hand back the same list while a session's items are unchanged: serialise it
   // once, to bytes, so each answer is one write with no encoding or length to work out again.
   const answers = new WeakMap<readonly ItemRow[], Buffer>();

@@ -15,20 +15,31 @@ export interface MergeControlDeps {
 }
 
 /** The session's merge that is waiting or running: the one named, else the newest. */
-export async function activeJob(store: Store, sid: string, requestId: string | null): Promise<JobRow | undefined> {
+export async function activeJob(
+  store: Store,
+  sid: string,
+  requestId: string | null,
+): Promise<JobRow | undefined> {
   const active = [...(await store.jobsWithStatus('queued')), ...(await store.jobsWithStatus('running'))]
     .filter((j) => j.sid === sid && (requestId === null || j.requestId === requestId))
     .sort((a, b) => b.createdAt - a.createdAt);
   return active[0];
 }
 
-export async function mergeControlRoutes(app: FastifyInstance, { store, jobs }: MergeControlDeps): Promise<void> {
-  app.get('/app/merge/status', documented(mergeStatusSchema), async (request, reply): Promise<MergeStatusAnswer> => {
-    const session = requireSession(request);
-    void reply.header('cache-control', 'no-store');
-    const job = await store.latestJob(session.sid);
-    return job ? statusOfJob(job) : { state: 'none' };
-  });
+export async function mergeControlRoutes(
+  app: FastifyInstance,
+  { store, jobs }: MergeControlDeps,
+): Promise<void> {
+  app.get(
+    '/app/merge/status',
+    documented(mergeStatusSchema),
+    async (request, reply): Promise<MergeStatusAnswer> => {
+      const session = requireSession(request);
+      void reply.header('cache-control', 'no-store');
+      const job = await store.latestJob(session.sid);
+      return job ? statusOfJob(job) : { state: 'none' };
+    },
+  );
 
   app.post<{ Body: { requestId?: string | null } }>(
     '/app/merge/cancel',

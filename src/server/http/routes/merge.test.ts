@@ -13,7 +13,14 @@ import { createInProcessQueue } from '../../jobs/in-process-queue.js';
 import { createMergeProcessor } from '../../jobs/merge-processor.js';
 import { downloadName } from '../../jobs/job-messages.js';
 import { broadcastJobStatus } from '../../realtime/status-broadcasts.js';
-import { diskStorage, fakeTools, item, RecordingBroadcaster, scriptedMerge, silentLog } from '../../../../test/support/job-kit.js';
+import {
+  diskStorage,
+  fakeTools,
+  item,
+  RecordingBroadcaster,
+  scriptedMerge,
+  silentLog,
+} from '../../../../test/support/job-kit.js';
 import { mergeRoutes } from './merge.js';
 
 let app: FastifyInstance;
@@ -31,7 +38,11 @@ beforeEach(async () => {
   store = new MemoryStore();
   realtime = new RecordingBroadcaster();
   for (const sid of ['S1', 'S2']) await store.createSession(`h-${sid}`, sid, 'csrf', 0);
-  const items = [...['a.mp3', 'b.wav', 'c.flac'].map((name, n) => item('S1', n, name)), item('S1', 9, 'other.mp3', 'other-app'), item('S2', 0, 'bob.mp3')];
+  const items = [
+    ...['a.mp3', 'b.wav', 'c.flac'].map((name, n) => item('S1', n, name)),
+    item('S1', 9, 'other.mp3', 'other-app'),
+    item('S2', 0, 'bob.mp3'),
+  ];
   for (const i of items) await store.addItemIfUnder(i, 100);
   script = {};
   // Read at call time, so a test may script a failure after setup.
@@ -39,7 +50,14 @@ beforeEach(async () => {
   calls = scripted.calls;
   const files = diskStorage(tmp.dir);
   const clock = clockAt(() => NOW);
-  const processor = createMergeProcessor({ store, files, tools: fakeTools, merge: scripted.merge, engineConcurrency: 1, clock });
+  const processor = createMergeProcessor({
+    store,
+    files,
+    tools: fakeTools,
+    merge: scripted.merge,
+    engineConcurrency: 1,
+    clock,
+  });
   const jobs = createInProcessQueue({ store, files, processor, concurrency: 1, log: silentLog, clock });
   broadcastJobStatus(jobs.events, realtime);
   app = Fastify();
@@ -48,9 +66,13 @@ beforeEach(async () => {
     request.amSession = (await store.sessionBySid(String(request.headers['x-test-sid']))) ?? null;
   });
   app.setErrorHandler((error, _request, reply) =>
-    error instanceof AppError ? reply.status(error.status).send({ error: error.message }) : reply.status(500).send({ error: 'internal' }),
+    error instanceof AppError
+      ? reply.status(error.status).send({ error: error.message })
+      : reply.status(500).send({ error: 'internal' }),
   );
-  await app.register(async (scope) => mergeRoutes(scope, { store, jobs, config: resolveConfig({ maxFiles: 5 }), clock }));
+  await app.register(async (scope) =>
+    mergeRoutes(scope, { store, jobs, config: resolveConfig({ maxFiles: 5 }), clock }),
+  );
 });
 
 afterEach(async () => {
@@ -59,32 +81,63 @@ afterEach(async () => {
 });
 
 const post = (body: unknown, sid = 'S1') =>
-  app.inject({ method: 'POST', url: '/app/merge/mergemp3', headers: { 'x-test-sid': sid }, payload: body as object });
+  app.inject({
+    method: 'POST',
+    url: '/app/merge/mergemp3',
+    headers: { 'x-test-sid': sid },
+    payload: body as object,
+  });
 
 describe('POST /app/merge/mergemp3', () => {
   it('answers the JSON string "success" once the merge has finished, in the order asked', async () => {
-    const res = await post({ items: [{ id: 'item-S1-2', newfilename: '../../etc/passwd' }, { id: 'item-S1-0' }, { id: 'item-S1-2' }] });
+    const res = await post({
+      items: [{ id: 'item-S1-2', newfilename: '../../etc/passwd' }, { id: 'item-S1-0' }, { id: 'item-S1-2' }],
+    });
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toMatch(/^application\/json/);
     expect(res.json()).toBe('success');
     expect(calls[0].opts.displayNames).toEqual(['c.flac', 'a.mp3', 'c.flac']);
     expect(calls[0].inputs.every((p) => !p.includes('passwd'))).toBe(true);
     const [job] = store.jobs.values();
-    expect(job).toMatchObject({ sid: 'S1', appid: 'app', status: 'succeeded', itemIds: ['item-S1-2', 'item-S1-0', 'item-S1-2'], createdAt: NOW, startedAt: NOW, finishedAt: NOW });
-    expect(await store.listResults('S1')).toEqual([expect.objectContaining({ createdAt: NOW, downloadName: downloadName(new Date(NOW)) })]);
+    expect(job).toMatchObject({
+      sid: 'S1',
+      appid: 'app',
+      status: 'succeeded',
+      itemIds: ['item-S1-2', 'item-S1-0', 'item-S1-2'],
+      createdAt: NOW,
+      startedAt: NOW,
+      finishedAt: NOW,
+    });
+    expect(await store.listResults('S1')).toEqual([
+      expect.objectContaining({ createdAt: NOW, downloadName: downloadName(new Date(NOW)) }),
+    ]);
     expect(realtime.dataOn(statusChannel('app', 'S1')).at(-1)).toBe('100');
   });
 
   it('merges in the format the options ask for, stored and named with its extension, chapters kept', async () => {
-    const res = await post({ items: [{ id: 'item-S1-0' }, { id: 'item-S1-1' }], options: { format: 'm4b', title: 'My Book', chapters: true }, requestId: 'req-1' });
+    const res = await post({
+      items: [{ id: 'item-S1-0' }, { id: 'item-S1-1' }],
+      options: { format: 'm4b', title: 'My Book', chapters: true },
+      requestId: 'req-1',
+    });
     expect(res.statusCode).toBe(200);
     expect(calls[0].opts).toMatchObject({ format: 'm4b', title: 'My Book', chapters: true });
     expect(calls[0].output).toMatch(/merged\.m4b$/);
     const [result] = await store.listResults('S1');
-    expect(result).toMatchObject({ format: 'm4b', file: `${result.id}.m4b`, chapters: [{ title: 'a.mp3', start: 0, end: 1 }, { title: 'b.wav', start: 1, end: 2 }] });
+    expect(result).toMatchObject({
+      format: 'm4b',
+      file: `${result.id}.m4b`,
+      chapters: [
+        { title: 'a.mp3', start: 0, end: 1 },
+        { title: 'b.wav', start: 1, end: 2 },
+      ],
+    });
     expect(result.downloadName).toMatch(/^My Book \d{4}-\d\d-\d\d \d{4}\.m4b$/);
     const [job] = store.jobs.values();
-    expect(job).toMatchObject({ requestId: 'req-1', options: { format: 'm4b', title: 'My Book', chapters: true } });
+    expect(job).toMatchObject({
+      requestId: 'req-1',
+      options: { format: 'm4b', title: 'My Book', chapters: true },
+    });
     // The same title again: another name, never the same download name twice.
     await post({ items: [{ id: 'item-S1-0' }], options: { format: 'm4b', title: 'My Book' } });
     const names = (await store.listResults('S1')).map((r) => r.downloadName);
@@ -129,7 +182,14 @@ describe('POST /app/merge/mergemp3', () => {
   });
 
   it('refuses malformed bodies with 400 and a reason', async () => {
-    for (const body of [{}, { items: 'x' }, { items: [] }, { items: [{ id: 5 }] }, { items: [null] }, { items: Array(6).fill({ id: 'item-S1-0' }) }]) {
+    for (const body of [
+      {},
+      { items: 'x' },
+      { items: [] },
+      { items: [{ id: 5 }] },
+      { items: [null] },
+      { items: Array(6).fill({ id: 'item-S1-0' }) },
+    ]) {
       const res = await post(body);
       expect(res.statusCode, JSON.stringify(body)).toBe(400);
       expect(typeof res.json().error).toBe('string');
@@ -143,15 +203,22 @@ describe('POST /app/merge/mergemp3', () => {
     const res = await post({ items: [{ id: 'item-S1-0' }, { id: 'item-S1-1' }] });
     expect(res.statusCode).toBe(422);
     expect(res.json()).toEqual({ error: 'Could not merge: b.wav is not audio (no audio stream)' });
-    expect([...store.jobs.values()][0]).toMatchObject({ status: 'failed', error: 'Could not merge: b.wav is not audio (no audio stream)' });
+    expect([...store.jobs.values()][0]).toMatchObject({
+      status: 'failed',
+      error: 'Could not merge: b.wav is not audio (no audio stream)',
+    });
   });
 
   it('answers 507 "The server\'s disk is full" when the disk fills during the merge, and nothing is kept', async () => {
-    script.failWith = () => new OutputError('cannot write /data/tmp/job-x/merged.mp3: no space left on the device', 'disk-full');
+    script.failWith = () =>
+      new OutputError('cannot write /data/tmp/job-x/merged.mp3: no space left on the device', 'disk-full');
     const res = await post({ items: [{ id: 'item-S1-0' }] });
     expect(res.statusCode).toBe(507);
     expect(res.json()).toEqual({ error: "The server's disk is full" });
-    expect([...store.jobs.values()][0]).toMatchObject({ status: 'failed', error: "The server's disk is full" });
+    expect([...store.jobs.values()][0]).toMatchObject({
+      status: 'failed',
+      error: "The server's disk is full",
+    });
     expect(store.results).toEqual([]);
   });
 

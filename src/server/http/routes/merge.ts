@@ -26,7 +26,8 @@ const MAX_ID_LENGTH = 200;
 /** The ordered item ids of a mergemp3 body, or a 400 saying what is wrong. */
 export function orderedIds(body: unknown, maxFiles: number): string[] {
   const items = (body as { items?: unknown } | null)?.items;
-  if (typeof body !== 'object' || body === null || !Array.isArray(items)) fail('badRequest', 'The body must be {"items": [...]}');
+  if (typeof body !== 'object' || body === null || !Array.isArray(items))
+    fail('badRequest', 'The body must be {"items": [...]}');
   if (items.length === 0) fail('noItems');
   if (items.length > maxFiles) fail('badRequest', `At most ${maxFiles} items can be merged at once`);
   return items.map((it, n) => {
@@ -56,10 +57,16 @@ export function outcomeError(outcome: Exclude<JobOutcome, { state: 'succeeded' }
   return new AppError(outcome.state === 'cancelled' ? 'cancelled' : outcome.code, outcome.message);
 }
 
-export async function mergeRoutes(app: FastifyInstance, { store, jobs, config, clock }: MergeRouteDeps): Promise<void> {
+export async function mergeRoutes(
+  app: FastifyInstance,
+  { store, jobs, config, clock }: MergeRouteDeps,
+): Promise<void> {
   app.post(
     '/app/merge/mergemp3',
-    { ...documented(mergeSchema), config: { rateLimit: { max: config.mergeRateLimit, timeWindow: '1 minute' } } },
+    {
+      ...documented(mergeSchema),
+      config: { rateLimit: { max: config.mergeRateLimit, timeWindow: '1 minute' } },
+    },
     async (request, reply) => {
       const session = requireSession(request);
       const ids = orderedIds(request.body, config.maxFiles);
@@ -71,7 +78,14 @@ export async function mergeRoutes(app: FastifyInstance, { store, jobs, config, c
       const appids = new Set(owned.map((i) => i.appid));
       if (appids.size !== 1) fail('badRequest', 'The items come from more than one widget (appid)');
 
-      const data: MergeJobData = { jobId: randomUUID(), sid: session.sid, appid: owned[0].appid, itemIds: ids, options: { ...options }, requestId };
+      const data: MergeJobData = {
+        jobId: randomUUID(),
+        sid: session.sid,
+        appid: owned[0].appid,
+        itemIds: ids,
+        options: { ...options },
+        requestId,
+      };
       await store.addJob(queuedJobRow(data, clock.now()));
       request.log.info({ job: data.jobId, items: ids.length, requestId }, 'merge queued');
       // The job is not tied to this request: a client that goes away does not stop it.
@@ -82,7 +96,8 @@ export async function mergeRoutes(app: FastifyInstance, { store, jobs, config, c
         if (err instanceof QueueClosedError) fail('unavailable');
         throw err;
       }
-      if (outcome.state === 'succeeded') return reply.type('application/json').send(JSON.stringify(MERGE_SUCCESS));
+      if (outcome.state === 'succeeded')
+        return reply.type('application/json').send(JSON.stringify(MERGE_SUCCESS));
       throw outcomeError(outcome);
     },
   );

@@ -19,7 +19,10 @@ export interface PageRouteDeps {
   clock: Clock;
 }
 
-export async function pageRoutes(app: FastifyInstance, { store, config, socketPort, flash, clock }: PageRouteDeps): Promise<void> {
+export async function pageRoutes(
+  app: FastifyInstance,
+  { store, config, socketPort, flash, clock }: PageRouteDeps,
+): Promise<void> {
   // Each page view without a session stores one: limit those per address, so a flood of cookieless
   // requests cannot grow the database without bound (a browser with its session is never limited).
   const rateLimit = {

@@ -6,7 +6,10 @@ import { fail } from '../errors.js';
 import { requireSession } from '../session.js';
 import { deleteResultSchema, documented } from './schemas.js';
 
-export async function resultsRoutes(app: FastifyInstance, { store, files }: { store: Store; files: FileStorage }): Promise<void> {
+export async function resultsRoutes(
+  app: FastifyInstance,
+  { store, files }: { store: Store; files: FileStorage },
+): Promise<void> {
   app.post<{ Body: { id: string } }>(
     '/app/merge/deleteResult',
     // The body schema validates (no valid id is a 400); answers pass through unfiltered.

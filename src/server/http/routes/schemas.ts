@@ -12,7 +12,9 @@ import { BITRATE_RANGE, OUTPUT_FORMATS } from '../../../engine/index.js';
 export const APPID_PATTERN = '^[A-Za-z0-9_.-]{1,100}$';
 
 /** Route options that attach `schema` for the reference and leave requests and answers untouched. */
-export function documented(schema: FastifySchema): Pick<RouteShorthandOptions, 'schema' | 'validatorCompiler' | 'serializerCompiler'> {
+export function documented(
+  schema: FastifySchema,
+): Pick<RouteShorthandOptions, 'schema' | 'validatorCompiler' | 'serializerCompiler'> {
   return {
     schema,
     validatorCompiler: () => () => true,
@@ -28,8 +30,15 @@ const errorBody = (description: string) =>
     type: 'object',
     required: ['error'],
     properties: {
-      error: { type: 'string', description: 'What is wrong, for a person; names the file when one is at fault' },
-      code: { type: 'string', description: "The error's code from the server's one table (noSession, csrf, foreignItem, disk-full, ...), for a client to act on" },
+      error: {
+        type: 'string',
+        description: 'What is wrong, for a person; names the file when one is at fault',
+      },
+      code: {
+        type: 'string',
+        description:
+          "The error's code from the server's one table (noSession, csrf, foreignItem, disk-full, ...), for a client to act on",
+      },
     },
   });
 
@@ -39,12 +48,20 @@ const binary = (description: string, contentType: string) => ({
 });
 
 const common = {
-  403: errorBody('No session (load the page first), a missing or wrong X-CSRF-TOKEN, or something of another session'),
+  403: errorBody(
+    'No session (load the page first), a missing or wrong X-CSRF-TOKEN, or something of another session',
+  ),
   503: errorBody('The server is shutting down; try again shortly'),
-  507: errorBody("The server's disk is full, or storing this would leave less than MIN_FREE_MB free (code disk-full); nothing was kept"),
+  507: errorBody(
+    "The server's disk is full, or storing this would leave less than MIN_FREE_MB free (code disk-full); nothing was kept",
+  ),
 };
 
-const ok = json('Done', { type: 'object', required: ['ok'], properties: { ok: { type: 'boolean', enum: [true] } } });
+const ok = json('Done', {
+  type: 'object',
+  required: ['ok'],
+  properties: { ok: { type: 'boolean', enum: [true] } },
+});
 
 const idBody = (what: string) => ({
   type: 'object',
@@ -57,10 +74,19 @@ export const audioItem = {
   required: ['id', 'sid', 'newfilename', 'format', 'filename'],
   properties: {
     id: { type: 'string', description: 'The item id; the only field of an item the server reads back' },
-    sid: { type: 'string', description: 'The public session id (the play path and the channel name hold it)' },
+    sid: {
+      type: 'string',
+      description: 'The public session id (the play path and the channel name hold it)',
+    },
     newfilename: { type: 'string', description: 'Stored name, server-made; used in the play path' },
-    format: { type: 'string', description: 'Container the probe found (mp3, wav, flac, ogg, ...); the extension of the play path' },
-    filename: { type: 'string', description: "The client's file name, for display only (base name, control characters removed)" },
+    format: {
+      type: 'string',
+      description: 'Container the probe found (mp3, wav, flac, ogg, ...); the extension of the play path',
+    },
+    filename: {
+      type: 'string',
+      description: "The client's file name, for display only (base name, control characters removed)",
+    },
     duration: { type: 'number', description: 'Seconds, from the probe' },
     size: { type: 'number', description: 'Bytes stored' },
     channels: { type: 'integer', description: 'Audio channels, from the probe (1 mono, 2 stereo)' },
@@ -69,14 +95,16 @@ export const audioItem = {
 
 const csrfHeader = {
   type: 'object',
-  properties: { 'x-csrf-token': { type: 'string', description: 'The token of the page\'s <meta name="csrf-token">' } },
+  properties: {
+    'x-csrf-token': { type: 'string', description: 'The token of the page\'s <meta name="csrf-token">' },
+  },
 };
 
 export const hostPageSchema: FastifySchema = {
   summary: 'The host page',
   description:
     'Starts a session when the request has none (cookie am_session, HttpOnly, SameSite=Lax). Holds the csrf-token meta tag, ' +
-    'the upload form, the widget element and this session\'s merged results. At most 300 new sessions a minute per address.',
+    "the upload form, the widget element and this session's merged results. At most 300 new sessions a minute per address.",
   tags: ['page'],
   response: {
     200: binary('The page', 'text/html'),
@@ -100,9 +128,20 @@ export const uploadSchema = (perRequest: number): FastifySchema => ({
     type: 'object',
     required: ['files'],
     properties: {
-      appid: { type: 'string', pattern: APPID_PATTERN, description: 'The widget\'s appid (default: the server\'s)' },
-      _csrf: { type: 'string', description: 'The CSRF token, for a form that cannot send the header; before any file' },
-      files: { type: 'array', items: { type: 'string', format: 'binary' }, description: 'One or more audio files' },
+      appid: {
+        type: 'string',
+        pattern: APPID_PATTERN,
+        description: "The widget's appid (default: the server's)",
+      },
+      _csrf: {
+        type: 'string',
+        description: 'The CSRF token, for a form that cannot send the header; before any file',
+      },
+      files: {
+        type: 'array',
+        items: { type: 'string', format: 'binary' },
+        description: 'One or more audio files',
+      },
     },
   },
   response: {
@@ -124,8 +163,12 @@ export const uploadSchema = (perRequest: number): FastifySchema => ({
     303: { description: 'A browser form post: see / (refusals are shown there once)' },
     400: errorBody('Not multipart, no file, an invalid appid, or a body cut short'),
     403: common[403],
-    409: errorBody('Every file was refused and the first because the session holds MAX_FILES files; `errors` lists each'),
-    413: errorBody('Every file was refused and the first as larger than MAX_FILE_MB, or too many files or fields in one request'),
+    409: errorBody(
+      'Every file was refused and the first because the session holds MAX_FILES files; `errors` lists each',
+    ),
+    413: errorBody(
+      'Every file was refused and the first as larger than MAX_FILE_MB, or too many files or fields in one request',
+    ),
     422: errorBody('Every file was refused and the first as not usable audio; `errors` lists each'),
     429: errorBody('Too many uploads a minute from this session (120 by default)'),
     503: common[503],
@@ -158,18 +201,38 @@ const mergeOptions = {
   type: 'object',
   additionalProperties: false,
   description:
-    'All optional; the command line\'s choices by another name. Without options the merge is an MP3 as before. ' +
+    "All optional; the command line's choices by another name. Without options the merge is an MP3 as before. " +
     'loudness, gap, crossfade, trimSilence and gapless are checked (an invalid one is a 400) but not yet applied by the merge.',
   properties: {
     format: { type: 'string', enum: [...OUTPUT_FORMATS], description: 'Output format (default mp3)' },
-    bitrate: { type: 'integer', minimum: BITRATE_RANGE.min, maximum: BITRATE_RANGE.max, description: 'kb/s of a lossy encode (default: the format\'s)' },
+    bitrate: {
+      type: 'integer',
+      minimum: BITRATE_RANGE.min,
+      maximum: BITRATE_RANGE.max,
+      description: "kb/s of a lossy encode (default: the format's)",
+    },
     chapters: { type: 'boolean', description: 'One chapter per item (default true); false writes none' },
-    chapterTitles: { type: 'string', enum: ['tags', 'files'], description: 'Force chapter titles from the title tags or the file names' },
+    chapterTitles: {
+      type: 'string',
+      enum: ['tags', 'files'],
+      description: 'Force chapter titles from the title tags or the file names',
+    },
     title: { type: 'string', maxLength: 500 },
     artist: { type: 'string', maxLength: 500 },
     album: { type: 'string', maxLength: 500 },
-    loudness: { type: 'number', nullable: true, minimum: -70, maximum: -5, description: 'Target LUFS, or null for off' },
-    gap: { type: 'number', minimum: 0, maximum: 60, description: 'Seconds of silence between items; not with crossfade' },
+    loudness: {
+      type: 'number',
+      nullable: true,
+      minimum: -70,
+      maximum: -5,
+      description: 'Target LUFS, or null for off',
+    },
+    gap: {
+      type: 'number',
+      minimum: 0,
+      maximum: 60,
+      description: 'Seconds of silence between items; not with crossfade',
+    },
     crossfade: { type: 'number', minimum: 0, maximum: 30, description: 'Seconds of overlap; not with gap' },
     trimSilence: { type: 'boolean' },
     gapless: { type: 'boolean' },
@@ -180,9 +243,9 @@ export const mergeSchema: FastifySchema = {
   summary: 'Merge items into one file',
   description:
     'The items in the wanted order; only each `id` is read, and the same id may appear twice. Every id must be one of ' +
-    'this session\'s items, else nothing is queued. Answers when the merge has finished; progress goes out on the ' +
+    "this session's items, else nothing is queued. Answers when the merge has finished; progress goes out on the " +
     'realtime channel meanwhile, each payload carrying `requestId`. The merge goes on if the client disconnects. ' +
-    'The result is stored with its format\'s extension and listed with its format and chapters. 20 requests a minute per session by default.',
+    "The result is stored with its format's extension and listed with its format and chapters. 20 requests a minute per session by default.",
   tags: ['merge'],
   headers: csrfHeader,
   body: {
@@ -193,40 +256,54 @@ export const mergeSchema: FastifySchema = {
         type: 'array',
         minItems: 1,
         description: 'At most MAX_FILES items, all from one appid',
-        items: { type: 'object', required: ['id'], properties: { id: { type: 'string', minLength: 1, maxLength: 200 } } },
+        items: {
+          type: 'object',
+          required: ['id'],
+          properties: { id: { type: 'string', minLength: 1, maxLength: 200 } },
+        },
       },
       options: mergeOptions,
       requestId: {
         type: 'string',
         nullable: true,
         pattern: '^[A-Za-z0-9_.:-]{1,100}$',
-        description: 'Chosen by the client; echoed in the merge\'s status (GET /app/merge/status, NewStatus payloads) and usable with cancel',
+        description:
+          "Chosen by the client; echoed in the merge's status (GET /app/merge/status, NewStatus payloads) and usable with cancel",
       },
     },
   },
   response: {
     200: json('The merge is stored and listed on the page', { type: 'string', enum: ['success'] }),
-    400: errorBody('No items, an item without a valid id, more than MAX_FILES items, items of more than one appid, an invalid requestId, or an invalid option (named)'),
-    403: errorBody('An id that is not this session\'s item (or unknown), no session, or no valid X-CSRF-TOKEN'),
+    400: errorBody(
+      'No items, an item without a valid id, more than MAX_FILES items, items of more than one appid, an invalid requestId, or an invalid option (named)',
+    ),
+    403: errorBody(
+      "An id that is not this session's item (or unknown), no session, or no valid X-CSRF-TOKEN",
+    ),
     409: errorBody('The merge was cancelled (code cancelled); nothing was kept'),
-    422: errorBody('An input could not be used: "Could not merge: NAME is not audio (...)" naming the original file'),
+    422: errorBody(
+      'An input could not be used: "Could not merge: NAME is not audio (...)" naming the original file',
+    ),
     429: errorBody('Too many merges a minute from this session (20 by default)'),
     500: errorBody('The merge failed inside (details only in the server log)'),
     503: errorBody('The server is shutting down (or restarted during the merge)'),
-    507: errorBody("The server's disk filled up during the merge (code disk-full); no partial result is kept"),
+    507: errorBody(
+      "The server's disk filled up during the merge (code disk-full); no partial result is kept",
+    ),
   },
 };
 
 export const deleteItemSchema: FastifySchema = {
   summary: 'Remove an item',
-  description: 'The item and its stored file are removed; it is no longer in getDataJson. An item in a merge waiting or running stays until that merge has ended.',
+  description:
+    'The item and its stored file are removed; it is no longer in getDataJson. An item in a merge waiting or running stays until that merge has ended.',
   tags: ['items'],
   headers: csrfHeader,
   body: idBody('The item id'),
   response: {
     200: ok,
     400: errorBody('No valid id'),
-    403: errorBody('Another session\'s item, no session, or no valid X-CSRF-TOKEN'),
+    403: errorBody("Another session's item, no session, or no valid X-CSRF-TOKEN"),
     404: errorBody('No such item'),
     409: errorBody('The item is in a merge waiting or running (code itemInMerge)'),
     503: common[503],
@@ -237,8 +314,8 @@ export const deleteItemSchema: FastifySchema = {
 export const saveOrderSchema = (maxFiles: number): FastifySchema => ({
   summary: 'Save the order of the items',
   description:
-    'From then on getDataJson lists this session\'s items of that appid in this order (items uploaded later at the end). ' +
-    'Every id must be one of this session\'s items of that appid, else nothing is saved.',
+    "From then on getDataJson lists this session's items of that appid in this order (items uploaded later at the end). " +
+    "Every id must be one of this session's items of that appid, else nothing is saved.",
   tags: ['items'],
   headers: csrfHeader,
   body: {
@@ -246,29 +323,45 @@ export const saveOrderSchema = (maxFiles: number): FastifySchema => ({
     required: ['appid', 'ids'],
     properties: {
       appid: { type: 'string', pattern: APPID_PATTERN },
-      ids: { type: 'array', items: { type: 'string', minLength: 1, maxLength: 200 }, maxItems: maxFiles, uniqueItems: true },
+      ids: {
+        type: 'array',
+        items: { type: 'string', minLength: 1, maxLength: 200 },
+        maxItems: maxFiles,
+        uniqueItems: true,
+      },
     },
   },
   response: {
     200: ok,
     400: errorBody('No valid appid, or ids that are not a list of distinct ids'),
-    403: errorBody('An id not this session\'s item of that appid (code foreignItem), no session, or no valid X-CSRF-TOKEN'),
+    403: errorBody(
+      "An id not this session's item of that appid (code foreignItem), no session, or no valid X-CSRF-TOKEN",
+    ),
     503: common[503],
   },
 });
 
 export const mergeStatusSchema: FastifySchema = {
   summary: "This session's latest merge",
-  description: 'What a reloaded page needs to show a merge still running, or how the last one ended. Sent with Cache-Control: no-store.',
+  description:
+    'What a reloaded page needs to show a merge still running, or how the last one ended. Sent with Cache-Control: no-store.',
   tags: ['merge'],
   response: {
     200: json('The latest merge, or {"state": "none"}', {
       type: 'object',
       required: ['state'],
       properties: {
-        requestId: { type: 'string', nullable: true, description: 'The requestId given to mergemp3, else null' },
+        requestId: {
+          type: 'string',
+          nullable: true,
+          description: 'The requestId given to mergemp3, else null',
+        },
         state: { type: 'string', enum: ['none', 'queued', 'running', 'succeeded', 'failed', 'cancelled'] },
-        percent: { type: 'number', nullable: true, description: '0 to 100 while running and when done; null while waiting and after a failure' },
+        percent: {
+          type: 'number',
+          nullable: true,
+          description: '0 to 100 while running and when done; null while waiting and after a failure',
+        },
         text: { type: 'string', description: 'The progress text or a message for a person' },
       },
     }),
@@ -284,7 +377,12 @@ export const cancelSchema: FastifySchema = {
     'stopped: its processes are gone and nothing is left behind; its mergemp3 call answers 409.',
   tags: ['merge'],
   headers: csrfHeader,
-  body: { type: 'object', properties: { requestId: { anyOf: [{ type: 'string', minLength: 1, maxLength: 100 }, { type: 'null' }] } } },
+  body: {
+    type: 'object',
+    properties: {
+      requestId: { anyOf: [{ type: 'string', minLength: 1, maxLength: 100 }, { type: 'null' }] },
+    },
+  },
   response: {
     200: ok,
     400: errorBody('A requestId that is not text'),
@@ -303,7 +401,7 @@ export const deleteResultSchema: FastifySchema = {
   response: {
     200: ok,
     400: errorBody('No valid id'),
-    403: errorBody('Another session\'s result, no session, or no valid X-CSRF-TOKEN'),
+    403: errorBody("Another session's result, no session, or no valid X-CSRF-TOKEN"),
     404: errorBody('No such result'),
     503: common[503],
   },
@@ -327,10 +425,16 @@ export const tusCreateSchema = (limitMb: string): FastifySchema => ({
   tags: ['items'],
   headers: csrfHeader,
   response: {
-    200: { description: 'Not sent by this route: a creation answers 201 (listed for completeness of the reference)' },
-    201: json('Created: Location holds the upload\'s URL; when the creation carried the whole file, the body is {"items":[item], "errors":[]}', {
-      type: 'object',
-    }),
+    200: {
+      description:
+        'Not sent by this route: a creation answers 201 (listed for completeness of the reference)',
+    },
+    201: json(
+      'Created: Location holds the upload\'s URL; when the creation carried the whole file, the body is {"items":[item], "errors":[]}',
+      {
+        type: 'object',
+      },
+    ),
     400: errorBody('No or bad Upload-Length, bad Upload-Metadata, or an invalid appid'),
     409: errorBody('The session holds MAX_FILES files and uploads (code tooManyFiles)'),
     413: errorBody('The declared length is over MAX_FILE_MB'),
@@ -344,7 +448,10 @@ export const tusOptionsSchema: FastifySchema = {
   summary: 'What the tus server supports',
   description: 'Tus-Version, Tus-Extension (creation, creation-with-upload, termination) and Tus-Max-Size.',
   tags: ['items'],
-  response: { 200: { description: 'The tus capabilities, in headers' }, 204: { description: 'The tus capabilities, in headers' } },
+  response: {
+    200: { description: 'The tus capabilities, in headers' },
+    204: { description: 'The tus capabilities, in headers' },
+  },
 };
 
 export const tusUploadSchema: FastifySchema = {
@@ -356,11 +463,18 @@ export const tusUploadSchema: FastifySchema = {
     'DELETE: 204, the upload and its bytes are gone.',
   tags: ['items'],
   headers: csrfHeader,
-  params: { type: 'object', required: ['id'], properties: { id: { type: 'string', description: 'The upload id from Location' } } },
+  params: {
+    type: 'object',
+    required: ['id'],
+    properties: { id: { type: 'string', description: 'The upload id from Location' } },
+  },
   response: {
     200: json('HEAD: the offset in headers; a PATCH that finished the file: the stored item', {
       type: 'object',
-      properties: { items: { type: 'array', items: audioItem }, errors: { type: 'array', items: { type: 'object' } } },
+      properties: {
+        items: { type: 'array', items: audioItem },
+        errors: { type: 'array', items: { type: 'object' } },
+      },
     }),
     204: { description: 'PATCH: bytes taken (Upload-Offset); DELETE: the upload is gone' },
     409: errorBody('PATCH at a wrong Upload-Offset, or the session is full'),
@@ -375,7 +489,7 @@ const fileParams = (what: string) => ({
   type: 'object',
   required: ['sid', 'file'],
   properties: {
-    sid: { type: 'string', description: 'The session id; must be the requester\'s' },
+    sid: { type: 'string', description: "The session id; must be the requester's" },
     file: { type: 'string', description: what },
   },
 });
@@ -383,14 +497,15 @@ const fileParams = (what: string) => ({
 const fileAnswers = (contentType: string) => ({
   200: binary('The whole file (Accept-Ranges: bytes)', contentType),
   206: binary('The single byte range asked for with Range', contentType),
-  403: errorBody('Another session\'s sid, or no session'),
+  403: errorBody("Another session's sid, or no session"),
   404: errorBody('No such file in this session'),
   416: errorBody('The range starts past the end (Content-Range: bytes */SIZE)'),
 });
 
 export const uploadFileSchema: FastifySchema = {
   summary: 'Play an uploaded file',
-  description: 'The stored upload, for the session that owns it, with single-range support for seeking players.',
+  description:
+    'The stored upload, for the session that owns it, with single-range support for seeking players.',
   tags: ['files'],
   params: fileParams('{newfilename}.{format}, as in the item'),
   response: fileAnswers('audio/*'),
@@ -400,7 +515,8 @@ export const uploadFileSchema: FastifySchema = {
 export const pluginRouteSchemas: Record<string, FastifySchema> = {
   '/widget/*': {
     summary: 'The widget script',
-    description: 'The built widget (dist/widget/), chiefly /widget/audio-merge.js, one self-contained ES module.',
+    description:
+      'The built widget (dist/widget/), chiefly /widget/audio-merge.js, one self-contained ES module.',
     tags: ['widget'],
     response: {
       200: binary('The file', 'text/javascript'),
@@ -412,7 +528,7 @@ export const pluginRouteSchemas: Record<string, FastifySchema> = {
 export const resultFileSchema: FastifySchema = {
   summary: 'Play or download a merged file',
   description:
-    'A result of this session, with its format\'s extension and MIME type. With ?download=1, Content-Disposition: ' +
+    "A result of this session, with its format's extension and MIME type. With ?download=1, Content-Disposition: " +
     'attachment with its download name (its title, else its first chapter, and the date; never twice the same in a session).',
   tags: ['files'],
   params: fileParams('{id}.{format}: mp3, m4b, m4a, opus, ogg, flac or wav'),
@@ -428,7 +544,11 @@ export const healthzSchema: FastifySchema = {
   description: 'Answers while the process is up, whatever the database, queue or files do.',
   tags: ['health'],
   response: {
-    200: json('The process is up', { type: 'object', required: ['ok'], properties: { ok: { type: 'boolean', enum: [true] } } }),
+    200: json('The process is up', {
+      type: 'object',
+      required: ['ok'],
+      properties: { ok: { type: 'boolean', enum: [true] } },
+    }),
   },
 };
 
@@ -439,7 +559,8 @@ const readiness = {
     ok: { type: 'boolean' },
     checks: {
       type: 'object',
-      description: 'Each dependency ("database", "files", and "queue" with REDIS_URL): "ok" or "unreachable" (no answer within 2 s counts as unreachable)',
+      description:
+        'Each dependency ("database", "files", and "queue" with REDIS_URL): "ok" or "unreachable" (no answer within 2 s counts as unreachable)',
       additionalProperties: { type: 'string', enum: ['ok', 'unreachable'] },
     },
   },
@@ -447,10 +568,14 @@ const readiness = {
 
 export const readyzSchema: FastifySchema = {
   summary: 'Readiness, for load balancers',
-  description: 'Answers 200 only while everything a request needs answers: the database, the files (DATA_DIR or the bucket) and, with REDIS_URL, the queue.',
+  description:
+    'Answers 200 only while everything a request needs answers: the database, the files (DATA_DIR or the bucket) and, with REDIS_URL, the queue.',
   tags: ['health'],
   response: {
     200: json('Ready', readiness),
-    503: json('Something is unreachable; `error` names what', { ...readiness, properties: { ...readiness.properties, error: { type: 'string' } } }),
+    503: json('Something is unreachable; `error` names what', {
+      ...readiness,
+      properties: { ...readiness.properties, error: { type: 'string' } },
+    }),
   },
 };

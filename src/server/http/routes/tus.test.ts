@@ -5,7 +5,13 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeTone, tempDir } from '../../../../test/support/audio-fixtures.js';
-import { listItems, openSession, startTestApp, upload, type TestApp } from '../../../../test/support/server-harness.js';
+import {
+  listItems,
+  openSession,
+  startTestApp,
+  upload,
+  type TestApp,
+} from '../../../../test/support/server-harness.js';
 import { tusClient, TUS_URL } from '../../../../test/support/tus-requests.js';
 
 let t: TestApp;
@@ -65,7 +71,10 @@ describe('tus uploads at /app/merge/tus/', () => {
     expect(item).toMatchObject({ filename: 'chapter.wav', format: 'wav', sid: s.sid });
 
     expect((await listItems(t.app, s)).map((i) => i.id)).toEqual([item.id]);
-    const stored = await t.app.inject({ url: `/upload/${item.sid}/${item.newfilename}.wav`, headers: { cookie: s.cookie } });
+    const stored = await t.app.inject({
+      url: `/upload/${item.sid}/${item.newfilename}.wav`,
+      headers: { cookie: s.cookie },
+    });
     expect(stored.statusCode).toBe(200);
     expect(sha256(stored.rawPayload)).toBe(sha256(await readFile(file)));
     expect(await tusFiles()).toEqual([]);
@@ -82,11 +91,15 @@ describe('tus uploads at /app/merge/tus/', () => {
 
   it('refuses a declared length over MAX_FILE_MB with 413 naming the file, before any data', async () => {
     const { s, tus } = await session();
-    const res = await tus.create((LIMIT_MB + 1) * 1024 * 1024, { filename: 'huge.wav', appid: s.appid }, {
-      'content-type': 'application/offset+octet-stream',
-      // Announces a body it never sends: the answer must not wait for it.
-      'content-length': String(1024 * 1024),
-    });
+    const res = await tus.create(
+      (LIMIT_MB + 1) * 1024 * 1024,
+      { filename: 'huge.wav', appid: s.appid },
+      {
+        'content-type': 'application/offset+octet-stream',
+        // Announces a body it never sends: the answer must not wait for it.
+        'content-length': String(1024 * 1024),
+      },
+    );
     expect(res.status).toBe(413);
     expect(JSON.parse(res.body).error).toBe(`huge.wav is larger than the ${LIMIT_MB} MB limit`);
     expect(await tusFiles()).toEqual([]);
@@ -109,7 +122,8 @@ describe('tus uploads at /app/merge/tus/', () => {
     const other = await session();
     const file = path.join(dir, 'short.mp3');
     const length = await size('short.mp3');
-    const location = (await tus.create(length, { filename: 'short.mp3', appid: s.appid })).headers.location as string;
+    const location = (await tus.create(length, { filename: 'short.mp3', appid: s.appid })).headers
+      .location as string;
 
     expect((await other.tus.head(location)).status).toBe(404);
     expect((await other.tus.patch(location, file, 0, length)).status).toBe(404);
@@ -144,7 +158,9 @@ describe('tus uploads at /app/merge/tus/', () => {
   it('an abandoned upload is removed by the sweep, and leaves nothing', async () => {
     const { s, tus } = await session();
     const file = path.join(dir, 'chapter.wav');
-    const location = (await tus.create(await size('chapter.wav'), { filename: 'chapter.wav', appid: s.appid })).headers.location as string;
+    const location = (
+      await tus.create(await size('chapter.wav'), { filename: 'chapter.wav', appid: s.appid })
+    ).headers.location as string;
     await tus.patch(location, file, 0, await size('chapter.wav'), { cutAfter: 1024 * 1024 });
     const id = location.split('/').pop() as string;
     expect(await tusFiles()).toEqual(expect.arrayContaining([id, `${id}.json`]));
@@ -172,7 +188,9 @@ describe('tus uploads at /app/merge/tus/', () => {
     try {
       const first = await listening();
       const s = await openSession(first.app.app);
-      const location = (await tusClient(first.base, s).create(length, { filename: 'short.mp3', appid: s.appid })).headers.location as string;
+      const location = (
+        await tusClient(first.base, s).create(length, { filename: 'short.mp3', appid: s.appid })
+      ).headers.location as string;
       await tusClient(first.base, s).patch(location, file, 0, length, { cutAfter: 4000 });
       await first.app.dispose();
 
@@ -184,7 +202,10 @@ describe('tus uploads at /app/merge/tus/', () => {
         const rest = await tus.patch(location, file, offset, length);
         expect(rest.status).toBe(200);
         const [item] = await listItems(second.app.app, s);
-        const stored = await second.app.app.inject({ url: `/upload/${item.sid}/${item.newfilename}.mp3`, headers: { cookie: s.cookie } });
+        const stored = await second.app.app.inject({
+          url: `/upload/${item.sid}/${item.newfilename}.mp3`,
+          headers: { cookie: s.cookie },
+        });
         expect(sha256(stored.rawPayload)).toBe(sha256(await readFile(file)));
       } finally {
         await second.app.dispose();

@@ -41,7 +41,10 @@ const nodeRequest = (req: TusRequest): IncomingMessage | undefined =>
   (req as { runtime?: { node?: { req?: IncomingMessage } } }).runtime?.node?.req;
 
 /** tus answers carry our JSON errors, so a client shows the same message as for multipart. */
-const tusError = (status: number, error: string) => ({ status_code: status, body: JSON.stringify({ error }) });
+const tusError = (status: number, error: string) => ({
+  status_code: status,
+  body: JSON.stringify({ error }),
+});
 
 export async function tusRoutes(app: FastifyInstance, deps: TusRouteDeps): Promise<void> {
   const { config, uploads } = deps;
@@ -75,8 +78,10 @@ export async function tusRoutes(app: FastifyInstance, deps: TusRouteDeps): Promi
    */
   async function diskFullAnswer(err: Error | { status_code: number; body: string }) {
     if ('status_code' in err && err.status_code < 500) return undefined;
-    const nearlyFull = () => wouldCrossWatermark(deps.freeSpace, config.dataDir, 0, Math.max(config.minFreeBytes, 1024 * 1024));
-    if (isDiskFull(err) || (await nearlyFull())) return tusError(ERRORS['disk-full'].status, ERRORS['disk-full'].message);
+    const nearlyFull = () =>
+      wouldCrossWatermark(deps.freeSpace, config.dataDir, 0, Math.max(config.minFreeBytes, 1024 * 1024));
+    if (isDiskFull(err) || (await nearlyFull()))
+      return tusError(ERRORS['disk-full'].status, ERRORS['disk-full'].message);
     return undefined;
   }
 
@@ -87,16 +92,24 @@ export async function tusRoutes(app: FastifyInstance, deps: TusRouteDeps): Promi
     // From here it is counted as an item (or refused), no longer as an upload in progress.
     uploads.release(u.id);
     try {
-      const outcome = await deps.storeUpload({ sid: u.sid, appid: u.appid, filename: u.filename, localPath: uploads.dataPath(u.id) });
+      const outcome = await deps.storeUpload({
+        sid: u.sid,
+        appid: u.appid,
+        filename: u.filename,
+        localPath: uploads.dataPath(u.id),
+      });
       if (!outcome.ok) throw tusError(outcome.status, outcome.error);
       const body = JSON.stringify({ items: [outcome.item], errors: [] });
       // A creation that carried all the bytes keeps its 201 (and Location); a PATCH says 200 with the item.
-      return req.method === 'POST' ? { body } : { status_code: 200, body, headers: { 'Content-Type': 'application/json' } };
+      return req.method === 'POST'
+        ? { body }
+        : { status_code: 200, body, headers: { 'Content-Type': 'application/json' } };
     } catch (err) {
       if (err && typeof err === 'object' && 'status_code' in err) throw err;
       // A code of the one table (a full disk) answers with its own status and words.
       const code = errorCodeOf(err) ?? 'internal';
-      if (ERRORS[code].status >= 500) app.log.error({ err, upload: u.id }, 'storing a finished tus upload failed');
+      if (ERRORS[code].status >= 500)
+        app.log.error({ err, upload: u.id }, 'storing a finished tus upload failed');
       throw tusError(ERRORS[code].status, ERRORS[code].message);
     } finally {
       await uploads.discard(u.id);
@@ -147,7 +160,10 @@ export async function tusRoutes(app: FastifyInstance, deps: TusRouteDeps): Promi
 
   // tus streams the PATCH body itself: Fastify must not read it.
   app.addContentTypeParser('application/offset+octet-stream', (_request, _payload, done) => done(null));
-  const routeConfig = { upload: true, rateLimit: { max: Math.max(config.tusRateLimit, 4 * config.maxFiles), timeWindow: '1 minute' } };
+  const routeConfig = {
+    upload: true,
+    rateLimit: { max: Math.max(config.tusRateLimit, 4 * config.maxFiles), timeWindow: '1 minute' },
+  };
 
   const create = async (request: FastifyRequest, reply: FastifyReply) => {
     const id = await checkCreation(request);

@@ -6,10 +6,14 @@
  */
 export function displayName(raw: string | undefined): string {
   const base = (raw ?? '').split(/[/\\]/).pop() ?? '';
-  // eslint-disable-next-line no-control-regex
-  const clean = base.replace(/[\u0000-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069]/g, '').trim();
+  const clean = base
+    // eslint-disable-next-line no-control-regex
+    .replace(/[\u0000-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069]/g, '')
+    .trim();
   // By code points, so a long name of emoji is not cut inside a surrogate pair.
-  return Array.from(clean || 'unnamed file').slice(0, 255).join('');
+  return Array.from(clean || 'unnamed file')
+    .slice(0, 255)
+    .join('');
 }
 
 /** A plain form post (no JS) asks for HTML; fetch and XHR send JSON or any. */

@@ -44,28 +44,46 @@ export interface Probed {
 export type StoreOutcome = { ok: true; item: AudioItem } | ({ ok: false; status: number } & Refusal);
 
 /** Probe, then keep: what a tus upload goes through when its last byte is in. */
-export type StoreUpload = (input: { sid: string; appid: string; filename: string; localPath: string }) => Promise<StoreOutcome>;
+export type StoreUpload = (input: {
+  sid: string;
+  appid: string;
+  filename: string;
+  localPath: string;
+}) => Promise<StoreOutcome>;
 
 const SAFE_FORMAT = /^[a-z0-9]{1,10}$/;
 
 export const removeQuietly = (file: string) => unlink(file).catch(() => {});
 
 export function tooMany(filename: string, limit: number): Refusal {
-  return { filename, code: 'tooManyFiles', error: `${filename} was not stored: a session holds at most ${limit} files` };
+  return {
+    filename,
+    code: 'tooManyFiles',
+    error: `${filename} was not stored: a session holds at most ${limit} files`,
+  };
 }
 
 export const isRefusal = (v: object): v is Refusal => 'code' in v && 'error' in v;
 
 /** The session's limit less the places its other uploads in progress hold. */
-export const roomFor = (deps: UploadStoreDeps, sid: string) => deps.config.maxFiles - (deps.heldElsewhere?.(sid) ?? 0);
+export const roomFor = (deps: UploadStoreDeps, sid: string) =>
+  deps.config.maxFiles - (deps.heldElsewhere?.(sid) ?? 0);
 
 /** Before a byte is stored: `incoming` bytes must fit on DATA_DIR's disk and still leave MIN_FREE_MB free. */
-export async function refuseIfDiskLow(deps: Pick<UploadStoreDeps, 'freeSpace' | 'config'>, incoming: number): Promise<void> {
-  if (await wouldCrossWatermark(deps.freeSpace, deps.config.dataDir, incoming, deps.config.minFreeBytes)) fail('disk-full');
+export async function refuseIfDiskLow(
+  deps: Pick<UploadStoreDeps, 'freeSpace' | 'config'>,
+  incoming: number,
+): Promise<void> {
+  if (await wouldCrossWatermark(deps.freeSpace, deps.config.dataDir, incoming, deps.config.minFreeBytes))
+    fail('disk-full');
 }
 
 /** Phase 1: is it audio we can use? Kept for storing, or the reason it is refused. Other failures are thrown. */
-export async function probeUpload(deps: UploadStoreDeps, tmp: string, filename: string): Promise<Probed | Refusal> {
+export async function probeUpload(
+  deps: UploadStoreDeps,
+  tmp: string,
+  filename: string,
+): Promise<Probed | Refusal> {
   try {
     const probe = await deps.probe(tmp, { tools: deps.tools, displayName: filename });
     if (!SAFE_FORMAT.test(probe.format)) {
@@ -82,7 +100,12 @@ export async function probeUpload(deps: UploadStoreDeps, tmp: string, filename: 
  * Phase 2: move a probed file into storage and record it. The count check and the insert are one
  * atomic store operation, so two uploads at once cannot pass the limit together.
  */
-export async function keepUpload(deps: UploadStoreDeps, sid: string, appid: string, p: Probed): Promise<ItemRow | Refusal> {
+export async function keepUpload(
+  deps: UploadStoreDeps,
+  sid: string,
+  appid: string,
+  p: Probed,
+): Promise<ItemRow | Refusal> {
   const { store, files } = deps;
   const item: ItemRow = {
     id: randomId(16),

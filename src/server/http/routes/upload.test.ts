@@ -52,7 +52,16 @@ describe('POST /app/merge/upload', () => {
     expect(items.map((i) => i.filename)).toEqual(['one.mp3', 'two.mp3', 'three.flac']);
     expect(items.map((i) => i.format)).toEqual(['mp3', 'wav', 'flac']);
     for (const item of items) {
-      expect(Object.keys(item).sort()).toEqual(['channels', 'duration', 'filename', 'format', 'id', 'newfilename', 'sid', 'size']);
+      expect(Object.keys(item).sort()).toEqual([
+        'channels',
+        'duration',
+        'filename',
+        'format',
+        'id',
+        'newfilename',
+        'sid',
+        'size',
+      ]);
       expect(item.sid).toBe(s.sid);
       expect(item.newfilename).toMatch(/^[A-Za-z0-9_-]{16,}$/);
       expect(item.newfilename).not.toContain('two');
@@ -67,7 +76,7 @@ describe('POST /app/merge/upload', () => {
     expect(await filesIn('tmp')).toEqual([]);
   });
 
-  it('getDataJson answers only this session\'s items for that appid', async () => {
+  it("getDataJson answers only this session's items for that appid", async () => {
     const a = await openSession(t.app);
     const b = await openSession(t.app);
     await upload(t.app, a, [f('one.mp3')]);
@@ -111,7 +120,13 @@ describe('POST /app/merge/upload', () => {
 
   it('refuses files over MAX_FILES with 409 naming the file and the limit', async () => {
     const s = await openSession(t.app);
-    const first = await upload(t.app, s, [f('one.mp3'), f('one.mp3'), f('one.mp3'), f('three.flac', 'fifth.flac'), f('one.mp3', 'fourth.mp3')]);
+    const first = await upload(t.app, s, [
+      f('one.mp3'),
+      f('one.mp3'),
+      f('one.mp3'),
+      f('three.flac', 'fifth.flac'),
+      f('one.mp3', 'fourth.mp3'),
+    ]);
     expect(first.statusCode).toBe(200);
     expect(first.json().items).toHaveLength(4);
     expect(first.json().errors).toEqual([
@@ -124,7 +139,7 @@ describe('POST /app/merge/upload', () => {
     expect(await filesIn(path.join('uploads', s.sid))).toHaveLength(4);
   });
 
-  it('keeps only the base name of the client\'s file name, without control characters', async () => {
+  it("keeps only the base name of the client's file name, without control characters", async () => {
     const s = await openSession(t.app);
     const res = await upload(t.app, s, [f('one.mp3', '..\\..\\etc/pass\u0007wd.mp3')]);
     expect(res.statusCode).toBe(200);
@@ -157,7 +172,7 @@ describe('POST /app/merge/upload', () => {
     expect((await listItems(t.app, s)).map((i) => i.filename)).toEqual(['one.mp3']);
   });
 
-  it('shows a plain form post\'s refusals once on the page it redirects to', async () => {
+  it("shows a plain form post's refusals once on the page it redirects to", async () => {
     const s = await openSession(t.app);
     const res = await upload(t.app, s, [f('notes.mp3'), f('one.mp3')], {
       csrf: null,
@@ -166,7 +181,9 @@ describe('POST /app/merge/upload', () => {
     });
     expect(res.statusCode).toBe(303);
     const page = await t.app.inject({ method: 'GET', url: '/', headers: { cookie: s.cookie } });
-    expect(page.body).toMatch(/<ul class="audio-merge-upload-errors" role="alert"><li>notes\.mp3 was not stored: not audio[^<]*<\/li><\/ul>/);
+    expect(page.body).toMatch(
+      /<ul class="audio-merge-upload-errors" role="alert"><li>notes\.mp3 was not stored: not audio[^<]*<\/li><\/ul>/,
+    );
     const again = await t.app.inject({ method: 'GET', url: '/', headers: { cookie: s.cookie } });
     expect(again.body).not.toContain('audio-merge-upload-errors"');
     expect((await listItems(t.app, s)).map((i) => i.filename)).toEqual(['one.mp3']);
@@ -194,11 +211,17 @@ describe('POST /app/merge/upload', () => {
   });
 
   it('answers 507 "The server\'s disk is full" when the disk fills while storing, and keeps nothing', async () => {
-    const full = await startTestApp({}, {
-      probe: async () => {
-        throw Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC', syscall: 'write' });
+    const full = await startTestApp(
+      {},
+      {
+        probe: async () => {
+          throw Object.assign(new Error('ENOSPC: no space left on device, write'), {
+            code: 'ENOSPC',
+            syscall: 'write',
+          });
+        },
       },
-    });
+    );
     try {
       const s = await openSession(full.app);
       const res = await upload(full.app, s, [f('one.mp3')]);
@@ -228,7 +251,10 @@ describe('POST /app/merge/upload', () => {
     );
     socket.write(body.subarray(0, Math.floor(body.length / 2)));
     // Wait until the server has begun writing the part to tmp/, then cut the connection.
-    await vi.waitFor(async () => expect(await filesIn('tmp')).not.toEqual([]), { timeout: 20_000, interval: 20 });
+    await vi.waitFor(async () => expect(await filesIn('tmp')).not.toEqual([]), {
+      timeout: 20_000,
+      interval: 20,
+    });
     socket.destroy();
     await vi.waitFor(async () => expect(await filesIn('tmp')).toEqual([]), { timeout: 20_000, interval: 50 });
     expect(await t.store.countItems(s.sid)).toBe(0);

@@ -65,7 +65,11 @@ export async function uploadRoutes(app: FastifyInstance, deps: UploadRouteDeps):
     '/app/merge/upload',
     {
       ...documented(uploadSchema(MAX_FILES_PER_REQUEST)),
-      config: { csrfInForm: true, upload: true, rateLimit: { max: deps.config.uploadRateLimit, timeWindow: '1 minute' } },
+      config: {
+        csrfInForm: true,
+        upload: true,
+        rateLimit: { max: deps.config.uploadRateLimit, timeWindow: '1 minute' },
+      },
     },
     async (request, reply) => {
       if (!request.isMultipart()) fail('badRequest', 'Send the files as multipart/form-data');
@@ -128,7 +132,10 @@ async function receiveFile(upload: Upload, part: MultipartFile, deps: UploadRout
     part.file.resume();
     return;
   }
-  if ((await store.countItems(upload.session.sid)) + upload.probed.length >= roomFor(deps, upload.session.sid)) {
+  if (
+    (await store.countItems(upload.session.sid)) + upload.probed.length >=
+    roomFor(deps, upload.session.sid)
+  ) {
     part.file.resume();
     upload.refused.push(tooMany(filename, config.maxFiles));
     return;
@@ -140,7 +147,11 @@ async function receiveFile(upload: Upload, part: MultipartFile, deps: UploadRout
     throw isSystemError(err) ? err : new AppError('badRequest', BROKEN_MULTIPART);
   });
   const refusal = part.file.truncated
-    ? { filename, code: 'tooLarge' as const, error: `${filename} is larger than the ${megabytes(config.maxFileBytes)} MB limit` }
+    ? {
+        filename,
+        code: 'tooLarge' as const,
+        error: `${filename} is larger than the ${megabytes(config.maxFileBytes)} MB limit`,
+      }
     : await probeReceived(upload, tmp, filename, deps);
   if (refusal) {
     await removeQuietly(tmp);
@@ -150,7 +161,12 @@ async function receiveFile(upload: Upload, part: MultipartFile, deps: UploadRout
 }
 
 /** Probe a received file: kept for storing, or the reason it is refused. */
-async function probeReceived(upload: Upload, tmp: string, filename: string, deps: UploadRouteDeps): Promise<Refusal | undefined> {
+async function probeReceived(
+  upload: Upload,
+  tmp: string,
+  filename: string,
+  deps: UploadRouteDeps,
+): Promise<Refusal | undefined> {
   const p = await probeUpload(deps, tmp, filename);
   if (isRefusal(p)) return p;
   upload.probed.push(p);
@@ -176,11 +192,21 @@ async function storeProbed(upload: Upload, deps: UploadRouteDeps): Promise<Audio
 }
 
 /** Phase 4: JSON for scripts; a plain form post goes back to the page, its refusals shown there once. */
-function respond(request: FastifyRequest, reply: FastifyReply, flash: Flash, upload: Upload, stored: AudioItem[]) {
+function respond(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  flash: Flash,
+  upload: Upload,
+  stored: AudioItem[],
+) {
   const { session, refused } = upload;
-  if (stored.length > 0) request.log.info({ sid: session.sid, stored: stored.length, refused: refused.length }, 'upload');
+  if (stored.length > 0)
+    request.log.info({ sid: session.sid, stored: stored.length, refused: refused.length }, 'upload');
   if (wantsHtml(request.headers.accept)) {
-    flash.set(session.sid, refused.map((r) => r.error));
+    flash.set(
+      session.sid,
+      refused.map((r) => r.error),
+    );
     return reply.redirect('/', 303);
   }
   const errors = refused.map(({ filename, error }) => ({ filename, error }));
@@ -215,10 +241,16 @@ async function* parserPhase(open: () => AsyncIterableIterator<Multipart>): Async
 function parserError(err: unknown): unknown {
   const code = (err as { code?: unknown } | null)?.code;
   if (code === 'FST_FILES_LIMIT') {
-    return new AppError('tooLarge', `Too many files in one upload: send at most ${MAX_FILES_PER_REQUEST} at a time`);
+    return new AppError(
+      'tooLarge',
+      `Too many files in one upload: send at most ${MAX_FILES_PER_REQUEST} at a time`,
+    );
   }
   if (code === 'FST_FIELDS_LIMIT' || code === 'FST_PARTS_LIMIT') {
-    return new AppError('tooLarge', `Too many form fields in one upload: send at most ${MAX_FIELDS_PER_REQUEST} form fields`);
+    return new AppError(
+      'tooLarge',
+      `Too many form fields in one upload: send at most ${MAX_FIELDS_PER_REQUEST} form fields`,
+    );
   }
   if (err instanceof AppError || isSystemError(err)) return err;
   return new AppError('badRequest', BROKEN_MULTIPART);
