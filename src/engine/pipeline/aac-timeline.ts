@@ -62,12 +62,11 @@ export function encodeAacTimeline(
   pcm: PcmTarget,
   onProgress?: (timeline: number, fractions: number[]) => void,
 ): Promise<Mp4Part[][]> {
-  return encodeTimelines(
-    ctx,
+  return encodeTimelines(ctx, {
     timelines,
     pcm,
-    AAC_CODEC,
-    (job) => encodeChunk(ctx, job, pcm, timelines[job.timeline][0].file),
+    codec: AAC_CODEC,
+    encode: (job) => encodeChunk(ctx, job, pcm, timelines[job.timeline][0].file),
     onProgress,
-  );
+  });
 }

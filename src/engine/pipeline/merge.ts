@@ -109,9 +109,7 @@ function chapterMaker(job: Job, probed: Probed[]) {
 }
 
 /** Probe, plan, gather tags, run the sound stage, then the format's route writes the partial file. */
-async function runRoute(
-  job: Job,
-): Promise<{
+async function runRoute(job: Job): Promise<{
   plan: OutputPlan;
   result: RouteResult;
   tracker: ProgressTracker;
@@ -188,17 +186,15 @@ function startTracker(
   const spliced = splicesFades(plan, o) ? splicedSeconds(plan.copy.length, o) : [];
   const decoded = plan.copy.flatMap((c, i) => (!c || spliced[i] > 0 ? [i] : []));
   const measured = needsMeasuring(o) ? job.inputs.map((_, i) => i) : [];
-  const weights = progressWeights(plan.format, plan.route, mixing);
   const durations = probed.map((p) => p.result.durationSeconds);
-  const tracker = new ProgressTracker(
+  const tracker = new ProgressTracker({
     durations,
-    decoded,
-    job.opts.onProgress,
-    weights.last,
+    transcoded: decoded,
+    weights: progressWeights(plan.format, plan.route, mixing),
+    onPercent: job.opts.onProgress,
     measured,
-    weights.measure,
-    spliced,
-  );
+    encodedSeconds: spliced,
+  });
   tracker.start();
   return tracker;
 }

@@ -133,15 +133,14 @@ export async function encodeMp3Timeline(
   onProgress?: (timeline: number, fractions: number[]) => void,
 ): Promise<Mp3Part[][]> {
   const codec = mp3Codec(pcm.sampleRate);
-  const encoded = await encodeTimelines(
-    ctx,
+  const encoded = await encodeTimelines(ctx, {
     timelines,
     pcm,
     codec,
-    (job) => encodeChunk(ctx, job, pcm, timelines[job.timeline][0].file),
+    encode: (job) => encodeChunk(ctx, job, pcm, timelines[job.timeline][0].file),
     onProgress,
-    CHUNKS_PER_ENCODER,
-  );
+    chunksPerEncoder: CHUNKS_PER_ENCODER,
+  });
   return Promise.all(
     encoded.map((chunks, t) =>
       joinParts(

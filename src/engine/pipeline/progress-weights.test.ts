@@ -11,7 +11,7 @@ function barAtPhaseEnds(
   const w = progressWeights(format, route, mixing);
   const durations = [60, 60, 60];
   const all = [0, 1, 2];
-  const t = new ProgressTracker(durations, all, () => {}, w.last, all, w.measure);
+  const t = new ProgressTracker({ durations, transcoded: all, weights: w, measured: all });
   for (const i of all) t.measure(i, 1);
   const measured = t.percent;
   for (const i of all) t.transcode(i, 1);

@@ -1,9 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { JOIN_WEIGHT, MEASURE_WEIGHT, ProgressTracker } from './progress.js';
+import { ProgressTracker } from './progress.js';
+
+/** A join at a twentieth of a transcode per second of audio; measuring at three tenths. */
+const weights = { last: 0.05, measure: 0.3 };
 
 function track(durations: number[], transcoded: number[]) {
   const seen: number[] = [];
-  const t = new ProgressTracker(durations, transcoded, (p) => seen.push(p));
+  const t = new ProgressTracker({ durations, transcoded, weights, onPercent: (p) => seen.push(p) });
   return { t, seen };
 }
 
@@ -12,9 +15,9 @@ describe('progress arithmetic', () => {
     const { t, seen } = track([30, 10], [0, 1]);
     t.start();
     t.transcode(0, 1); // 30 of 30 + 10 + 0.05 * 40 = 42 units
-    expect(seen.at(-1)).toBe(Math.floor((30 / (40 + 40 * JOIN_WEIGHT)) * 100));
+    expect(seen.at(-1)).toBe(Math.floor((30 / 42) * 100));
     t.transcode(1, 1);
-    expect(seen.at(-1)).toBe(Math.floor((40 / (40 + 40 * JOIN_WEIGHT)) * 100));
+    expect(seen.at(-1)).toBe(Math.floor((40 / 42) * 100));
   });
 
   it('is join work only when nothing is transcoded', () => {
@@ -74,11 +77,17 @@ describe('progress with measuring first', () => {
   it('weighs each measured input at a third of its transcode, never going back', () => {
     const seen: number[] = [];
     // Two 10 s inputs, both measured, one transcoded; join weight 0.05 per second of all audio.
-    const t = new ProgressTracker([10, 10], [1], (p) => seen.push(p), 0.05, [0, 1]);
+    const t = new ProgressTracker({
+      durations: [10, 10],
+      transcoded: [1],
+      weights,
+      onPercent: (p) => seen.push(p),
+      measured: [0, 1],
+    });
     t.start();
     t.measure(0, 1);
     t.measure(1, 1);
-    const total = 2 * 10 * MEASURE_WEIGHT + 10 + 20 * 0.05;
+    const total = 2 * 10 * 0.3 + 10 + 20 * 0.05;
     expect(t.percent).toBe(Math.floor((6 / total) * 100));
     t.measure(0, 0.5); // a late, lower report changes nothing
     t.transcode(1, 1);
@@ -94,7 +103,12 @@ describe('progress with measuring first', () => {
 describe('progress of crossfades spliced into copies', () => {
   it('weighs each input by the seconds re-encoded around its fade, not its whole length', () => {
     // Two 600 s inputs copied but for 2.3 s around the one fade; join weight 0.05 per second.
-    const t = new ProgressTracker([600, 600], [0], () => {}, 0.05, [], undefined, [2.3, 0]);
+    const t = new ProgressTracker({
+      durations: [600, 600],
+      transcoded: [0],
+      weights,
+      encodedSeconds: [2.3, 0],
+    });
     const total = 2.3 + 1200 * 0.05;
     t.transcode(0, 1);
     expect(t.percent).toBe(Math.floor((2.3 / total) * 100));

@@ -1,18 +1,29 @@
 // Pure progress arithmetic: each input weighs by its duration, once for transcoding (when it is
 // re-encoded) and once for joining; the percentage is whole, never goes back, and is 100 only
 // when the caller says the output is complete.
+import type { ProgressWeights } from './progress-weights.js';
 
-/**
- * Re-encoding a second of audio costs far more than copying its frames; this ratio keeps the bar
- * moving at a roughly even pace through both phases.
- */
-export const JOIN_WEIGHT = 0.05;
-
-/**
- * Measuring an input (loudness, true peak, silences) is one decode with no encode: about a third
- * of a transcode of the same audio on this ffmpeg (the true-peak oversampling is most of it).
- */
-export const MEASURE_WEIGHT = 0.3;
+export interface ProgressTrackerOptions {
+  /** Seconds per input, in input order. */
+  durations: number[];
+  /** Indexes of the inputs that are re-encoded. */
+  transcoded: readonly number[];
+  /**
+   * What a second of measuring and of the last phase cost against one of transcoding
+   * (progress-weights.ts): a final encode of every input costs about as much as the decodes before
+   * it, copying frames a sliver.
+   */
+  weights: ProgressWeights;
+  /** Called only when the whole-number percentage changes. */
+  onPercent?: (percent: number) => void;
+  /** Indexes of the inputs measured first (the sound options). */
+  measured?: readonly number[];
+  /**
+   * Per input, the seconds of it that are re-encoded when that is not all of it (a crossfade
+   * spliced into copied frames re-encodes only around the fade).
+   */
+  encodedSeconds?: readonly number[];
+}
 
 export class ProgressTracker {
   private readonly transcodeWeight: number[];
@@ -20,37 +31,27 @@ export class ProgressTracker {
   private readonly joinTotal: number;
   private readonly measureWeight: number[];
   private readonly measureDone: number[];
+  private readonly onPercent: (percent: number) => void;
   private joinDone = 0;
   private last = -1;
   private finished = false;
 
-  /**
-   * @param durations seconds per input, in input order
-   * @param transcoded indexes of the inputs that are re-encoded
-   * @param onPercent called only when the whole-number percentage changes
-   * @param joinWeight the last phase's cost per second of audio, against one transcode's (a
-   *   final encode of every input costs about as much as the decodes before it)
-   * @param measured indexes of the inputs measured first (the sound options)
-   * @param measureWeight a second of measuring against one of transcoding (progress-weights.ts)
-   * @param encodedSeconds per input, the seconds of it that are re-encoded when that is not all of
-   *   it (a crossfade spliced into copied frames re-encodes only around the fade)
-   */
-  constructor(
-    durations: number[],
-    transcoded: readonly number[],
-    private readonly onPercent: (percent: number) => void = () => {},
-    joinWeight = JOIN_WEIGHT,
-    measured: readonly number[] = [],
-    measureWeight = MEASURE_WEIGHT,
-    encodedSeconds: readonly number[] = [],
-  ) {
+  constructor({
+    durations,
+    transcoded,
+    weights,
+    onPercent = () => {},
+    measured = [],
+    encodedSeconds = [],
+  }: ProgressTrackerOptions) {
+    this.onPercent = onPercent;
     const safe = durations.map((d) => (Number.isFinite(d) && d > 0 ? d : 0));
     const re = new Set(transcoded);
     this.transcodeWeight = safe.map((d, i) => (re.has(i) ? Math.min(d, encodedSeconds[i] ?? d) : 0));
     this.transcodeDone = safe.map(() => 0);
-    this.joinTotal = safe.reduce((a, b) => a + b, 0) * joinWeight;
+    this.joinTotal = safe.reduce((a, b) => a + b, 0) * weights.last;
     const m = new Set(measured);
-    this.measureWeight = safe.map((d, i) => (m.has(i) ? d * measureWeight : 0));
+    this.measureWeight = safe.map((d, i) => (m.has(i) ? d * weights.measure : 0));
     this.measureDone = safe.map(() => 0);
   }
 

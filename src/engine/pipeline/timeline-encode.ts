@@ -117,21 +117,28 @@ export function chunkTranscodeJob(
   };
 }
 
+/** What to encode, and how: a codec's step hands these to `encodeTimelines`. */
+export interface TimelineEncodeOptions<T> {
+  /** Each a list of consecutive PCM parts at `pcm`'s shape. */
+  timelines: PcmPart[][];
+  pcm: PcmTarget;
+  codec: ChunkCodec;
+  /** The codec's step: what it makes of one chunk. */
+  encode: (job: ChunkJob) => Promise<T>;
+  /** The fraction encoded of each part of timeline `timeline`. */
+  onProgress?: (timeline: number, fractions: number[]) => void;
+  /** Chunks per encoder, when the timeline is long enough. */
+  chunksPerEncoder?: number;
+}
+
 /**
- * Encode each timeline (consecutive PCM parts at `pcm`'s shape), all chunks of all timelines in one
- * pool of `ctx.concurrency` encoders (`chunksPerEncoder` chunks each, when the timeline is long
- * enough); per timeline, what `encode` made of each chunk, in order.
- * `onProgress(t, fractions)` gives the fraction encoded of each part of timeline t. The PCM part
- * files are removed once encoded.
+ * Encode each timeline, all chunks of all timelines in one pool of `ctx.concurrency` encoders;
+ * per timeline, what `encode` made of each chunk, in order. The PCM part files are removed once
+ * encoded.
  */
 export async function encodeTimelines<T>(
   ctx: TimelineContext,
-  timelines: PcmPart[][],
-  pcm: PcmTarget,
-  codec: ChunkCodec,
-  encode: (job: ChunkJob) => Promise<T>,
-  onProgress?: (timeline: number, fractions: number[]) => void,
-  chunksPerEncoder = 1,
+  { timelines, pcm, codec, encode, onProgress, chunksPerEncoder = 1 }: TimelineEncodeOptions<T>,
 ): Promise<T[][]> {
   const plans = timelines.map((parts) =>
     planChunks(
