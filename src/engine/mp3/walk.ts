@@ -68,6 +68,11 @@ function startsTag(buf: Uint8Array, at: number): boolean {
 
 export type RunSink = (start: number, end: number) => void;
 
+/** What frameAt finds besides a frame's length: the buffer ends first, junk, or (within it) a whole frame. */
+const MORE = -1;
+const JUNK = 0;
+const FRAME = 1;
+
 export class FrameWalker {
   frames = 0;
   audioBytes = 0;
@@ -182,7 +187,9 @@ export class FrameWalker {
   /**
    * Walk buf[from, len). `final` says the buffer ends where the audio ends. Calls `sink` for each
    * run of audio frames (buffer indexes). Returns where the unconsumed tail starts: bytes the
-   * caller must present again, followed by more, in the next call.
+   * caller must present again, followed by more, in the next call. Phases, per step: the fast run
+   * of plain frames, then what starts where it stopped (frameAt): a header frame (skipped), an
+   * audio frame (counted), junk (skipped to the next sync byte), or the end of the buffer.
    */
   walk(buf: Uint8Array, from: number, len: number, final: boolean, sink?: RunSink): number {
     let pos = from;
@@ -195,85 +202,90 @@ export class FrameWalker {
           pos = end;
         }
       }
-      if (pos + 4 > len) {
-        if (final) {
-          if (runStart >= 0) sink?.(runStart, pos);
-          runStart = -1;
-          pos = len;
-        }
-        break;
-      }
-      let fl = this.lengthOf(readWord(buf, pos));
-      if (fl > 0 && !this.syncing) {
-        // A frame counts when the next header follows it. When one does not, the frame was most
-        // likely cut: by junk written into it (its bytes are then junk that decoders stumble on) or
-        // by a truncation with more appended. Only a tag right after it (files joined with cat)
-        // or the header of another stream shows that it ended whole, unless a frame of this stream
-        // starts inside it.
-        const next = pos + fl;
-        if (next + 4 > len && !final) break;
-        if (next + 4 <= len && this.lengthOf(readWord(buf, next)) <= 0) {
-          if (!startsTag(buf, next) && !parseFrameHeader(readWord(buf, next))) fl = 0;
-          else {
-            const cut = this.startsWithin(buf, pos + 1, next, len, final);
-            if (cut < 0) break;
-            if (cut > 0) fl = 0;
-          }
-        }
-      }
-      if (fl > 0 && this.syncing) {
-        // After junk, a header counts only when the next one is a header too (or the audio ends there).
-        const next = pos + fl;
-        let confirmed: boolean;
-        if (next + 4 <= len) confirmed = this.lengthOf(readWord(buf, next)) > 0;
-        else if (!final) break;
-        else confirmed = next <= len;
-        if (!confirmed) {
-          pos++;
-          continue;
-        }
-        this.syncing = false;
-      }
-      if (fl > 0) {
-        if (pos + fl > len) {
-          if (final) {
-            if (runStart >= 0) sink?.(runStart, pos);
-            runStart = -1;
-            pos = len;
-          }
-          break;
-        }
-        if (isHeaderFrame(buf, pos, this.xingAt)) {
-          if (runStart >= 0) sink?.(runStart, pos);
-          runStart = -1;
-          pos += fl;
-          continue;
-        }
-        if (runStart < 0) runStart = pos;
-        this.offsets?.push(this.offsetBase + this.audioBytes);
-        if (this.frames++ === 0) this.firstWord = readWord(buf, pos);
-        this.audioBytes += fl;
-        this.bitRateMask |= 1 << ((buf[pos + 2] >>> 4) & 15);
-        pos += fl;
+      const fl = this.frameAt(buf, pos, len, final);
+      if (fl === MORE) break;
+      if (fl === JUNK || isHeaderFrame(buf, pos, this.xingAt)) {
+        if (runStart >= 0) sink?.(runStart, pos);
+        runStart = -1;
+        pos = fl === JUNK ? this.skipJunk(buf, pos, len) : pos + fl;
         continue;
       }
-      if (fl < 0 && !this.syncing) throw new FreeFormatError();
-      if (fl === 0 && buf[pos] === 0xff && this.lengthOf(readWord(buf, pos)) === 0) {
-        const other = streamAt(buf, pos, len);
-        if (other === 'more' && !final) break;
-        if (other && other !== 'more')
-          throw new FormatChangeError(
-            this.format,
-            formatName(other.mpegVersion, other.layer, other.sampleRate, other.channels),
-          );
-      }
-      if (runStart >= 0) sink?.(runStart, pos);
-      runStart = -1;
-      this.syncing = true;
-      pos++;
-      while (pos < len && buf[pos] !== 0xff) pos++;
+      if (runStart < 0) runStart = pos;
+      this.countFrame(buf, pos, fl);
+      pos += fl;
     }
-    if (runStart >= 0 && pos > runStart) sink?.(runStart, pos);
+    // The end of the buffer: the run so far is the caller's; when the audio ends here, what is
+    // left is less than a whole frame (a cut one), dropped, else it is presented again.
+    if (runStart >= 0) sink?.(runStart, pos);
+    return final ? len : pos;
+  }
+
+  /**
+   * What starts at `pos`: a frame of this stream (its length; audio or a header frame), JUNK, or
+   * MORE when the buffer ends before that can be told (when `final`, before a whole frame).
+   * Leaves the junk state when a frame is confirmed after junk.
+   */
+  private frameAt(buf: Uint8Array, pos: number, len: number, final: boolean): number {
+    if (pos + 4 > len) return MORE;
+    const fl = this.lengthOf(readWord(buf, pos));
+    if (fl < 0 && !this.syncing) throw new FreeFormatError();
+    if (fl === 0) return this.otherStreamAt(buf, pos, len, final);
+    if (fl < 0) return JUNK;
+    const verdict = this.syncing
+      ? this.confirmedAfterJunk(buf, pos + fl, len, final)
+      : this.endsWhole(buf, pos, pos + fl, len, final);
+    if (verdict !== FRAME) return verdict;
+    this.syncing = false;
+    return pos + fl > len ? MORE : fl;
+  }
+
+  /**
+   * A frame counts when the next header follows it. When one does not, the frame was most likely
+   * cut: by junk written into it (its bytes are then junk that decoders stumble on) or by a
+   * truncation with more appended. Only a tag right after it (files joined with cat) or the header
+   * of another stream shows that it ended whole, unless a frame of this stream starts inside it.
+   */
+  private endsWhole(buf: Uint8Array, pos: number, next: number, len: number, final: boolean): number {
+    if (next + 4 > len) return final ? FRAME : MORE;
+    if (this.lengthOf(readWord(buf, next)) > 0) return FRAME;
+    if (!startsTag(buf, next) && !parseFrameHeader(readWord(buf, next))) return JUNK;
+    const cut = this.startsWithin(buf, pos + 1, next, len, final);
+    return cut < 0 ? MORE : cut > 0 ? JUNK : FRAME;
+  }
+
+  /** After junk, a header counts only when the next one is a header too (or the audio ends there). */
+  private confirmedAfterJunk(buf: Uint8Array, next: number, len: number, final: boolean): number {
+    if (next + 4 <= len) return this.lengthOf(readWord(buf, next)) > 0 ? FRAME : JUNK;
+    if (!final) return MORE;
+    return next <= len ? FRAME : JUNK;
+  }
+
+  /** No frame of this stream at `pos`: one of another format throws, anything else is junk. */
+  private otherStreamAt(buf: Uint8Array, pos: number, len: number, final: boolean): number {
+    if (buf[pos] !== 0xff) return JUNK;
+    const other = streamAt(buf, pos, len);
+    if (other === 'more') return final ? JUNK : MORE;
+    if (other)
+      throw new FormatChangeError(
+        this.format,
+        formatName(other.mpegVersion, other.layer, other.sampleRate, other.channels),
+      );
+    return JUNK;
+  }
+
+  /** Past junk at `pos`: to the next byte that may start a header, in the junk state. */
+  private skipJunk(buf: Uint8Array, pos: number, len: number): number {
+    this.syncing = true;
+    pos++;
+    while (pos < len && buf[pos] !== 0xff) pos++;
     return pos;
+  }
+
+  /** Count the audio frame of `fl` bytes at `pos`. */
+  private countFrame(buf: Uint8Array, pos: number, fl: number): void {
+    this.offsets?.push(this.offsetBase + this.audioBytes);
+    if (this.frames++ === 0) this.firstWord = readWord(buf, pos);
+    this.audioBytes += fl;
+    this.bitRateMask |= 1 << ((buf[pos + 2] >>> 4) & 15);
   }
 }
