@@ -98,20 +98,27 @@ export class FakeTusServer implements HttpStack {
       setHeader: (k, v) => void (headers[k.toLowerCase()] = v),
       getHeader: (k) => headers[k.toLowerCase()],
       setProgressHandler: (h) => void (progress = h),
-      send: (body?: Blob) => this.handle(method, url, headers, body, progress, from),
+      send: (body?: Blob) => this.handle({ method, url, headers, body, progress, from }),
       abort: async () => {},
       getUnderlyingObject: () => null,
     };
   }
 
-  private async handle(
-    method: string,
-    url: string,
-    headers: Record<string, string>,
-    body: Blob | undefined,
-    progress: (n: number) => void,
-    from: HttpStack,
-  ): Promise<HttpResponse> {
+  private async handle({
+    method,
+    url,
+    headers,
+    body,
+    progress,
+    from,
+  }: {
+    method: string;
+    url: string;
+    headers: Record<string, string>;
+    body: Blob | undefined;
+    progress: (n: number) => void;
+    from: HttpStack;
+  }): Promise<HttpResponse> {
     await Promise.resolve();
     if (this.dead.has(from)) throw new Error('network error');
     const sent: SentRequest = { method, url, headers, bytes: 0 };

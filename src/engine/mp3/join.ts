@@ -80,19 +80,25 @@ function writeRuns(out: number, buf: Buffer, runs: number[], pos: number): Promi
   });
 }
 
+/** Where and how copyPart writes: the output file from `outPos`, through two buffers. */
+interface CopyTarget {
+  out: number;
+  outPos: number;
+  bufs: [Buffer, Buffer];
+  signal?: AbortSignal;
+  /** `consumed` more bytes of the part are read and checked. */
+  progress: (consumed: number) => void;
+}
+
 /**
- * Copy one part's frames to `out` from `outPos`; returns the new end. Reading and checking a chunk
+ * Copy one part's frames to the target; returns the new end. Reading and checking a chunk
  * overlaps with writing the one before it (two buffers): the write, a copy into the page cache,
  * is the larger half of the time, and a second core is free while this thread walks frames.
  */
 async function copyPart(
   part: JoinPart,
   walker: FrameWalker,
-  out: number,
-  outPos: number,
-  bufs: [Buffer, Buffer],
-  signal: AbortSignal | undefined,
-  progress: (consumed: number) => void,
+  { out, outPos, bufs, signal, progress }: CopyTarget,
 ): Promise<number> {
   const { audioStart, audioEnd } = part.scan;
   const gain = part.gainSteps
@@ -206,9 +212,15 @@ export async function joinMp3(
         offsets,
         audioBytes,
       );
-      outPos = await copyPart(part, walker, out, outPos, bufs, opts.signal, (consumed) => {
-        done += consumed;
-        opts.onProgress?.(Math.min(done, totalBytes), totalBytes);
+      outPos = await copyPart(part, walker, {
+        out,
+        outPos,
+        bufs,
+        signal: opts.signal,
+        progress: (consumed) => {
+          done += consumed;
+          opts.onProgress?.(Math.min(done, totalBytes), totalBytes);
+        },
       });
       frames += walker.frames;
       partFrames.push(walker.frames);

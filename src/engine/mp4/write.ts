@@ -83,15 +83,18 @@ function layout(parts: Mp4Part[], opts: Mp4WriteOptions, audioBase: number, wide
   return { moov, samples, audioEnd: at };
 }
 
-/** Copy one part's packets to `out` at `pos`, contiguous runs at a time; returns the new end. */
-async function copyPackets(
-  part: Mp4Part,
-  out: number,
-  pos: number,
-  buf: Buffer,
-  signal: AbortSignal | undefined,
-  progress: (n: number) => void,
-): Promise<number> {
+/** Where and how copyPackets writes: the output file at `pos`, through `buf`. */
+interface CopyTarget {
+  out: number;
+  pos: number;
+  buf: Buffer;
+  signal?: AbortSignal;
+  /** `n` more bytes are written. */
+  progress: (n: number) => void;
+}
+
+/** Copy one part's packets to the target, contiguous runs at a time; returns the new end. */
+async function copyPackets(part: Mp4Part, { out, pos, buf, signal, progress }: CopyTarget): Promise<number> {
   const { sizes, offsets } = part.audio;
   const fd = openSync(part.file, 'r');
   try {
@@ -150,9 +153,13 @@ export async function writeMp4(
     let done = 0;
     const buf = Buffer.allocUnsafe(CHUNK);
     for (const part of parts) {
-      pos = await copyPackets(part, out, pos, buf, opts.signal, (n) =>
-        opts.onProgress?.((done += n), payload),
-      );
+      pos = await copyPackets(part, {
+        out,
+        pos,
+        buf,
+        signal: opts.signal,
+        progress: (n) => opts.onProgress?.((done += n), payload),
+      });
     }
     const text = Buffer.concat(samples);
     writeFullSync(out, text, 0, text.length, pos);

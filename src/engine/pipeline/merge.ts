@@ -48,14 +48,10 @@ const ROUTES: Record<Route, (ctx: RouteContext) => Promise<RouteResult>> = {
   'pcm-encode': pcmRoute,
 };
 
-function probeAll(
-  inputs: string[],
-  names: string[],
-  tools: Tools,
-  signal: AbortSignal,
-  runner: Runner | undefined,
-  abort: () => void,
-): Promise<Probed[]> {
+/** Probe every input of the job, a few at a time; the first failure cancels the rest. */
+function probeAll(job: Job, tools: Tools): Promise<Probed[]> {
+  const { inputs, names, signal, abort } = job;
+  const runner = job.opts.runner;
   const all = inputs.map((_, i) => i);
   return runPool(
     all,
@@ -118,7 +114,7 @@ async function runRoute(job: Job): Promise<{
   const { opts, signal, names, inputs } = job;
   await claimOutput(job.output, job.target, job.partial);
   const tools = opts.tools ?? (await locateTools());
-  const probed = await probeAll(inputs, names, tools, signal, opts.runner, job.abort);
+  const probed = await probeAll(job, tools);
   const soundOptions = soundOptionsOf(opts);
   const plan = replanForSound(makePlan(job.format, probed, opts), soundOptions);
   const meta = await resolveMeta({

@@ -37,18 +37,18 @@ function readFloats(fd: number, fromFrame: number, frames: number, channels: num
   return new Float32Array(buf.buffer, buf.byteOffset, frames * channels);
 }
 
-function copyRange(
-  from: number,
-  to: number,
-  fromByte: number,
-  bytes: number,
-  toByte: number,
-  buf: Buffer,
-): void {
+/** An open file and a byte position in it. */
+interface FileAt {
+  fd: number;
+  at: number;
+}
+
+/** Copy `bytes` bytes from one file's position to another's, through `buf`. */
+function copyRange(from: FileAt, to: FileAt, bytes: number, buf: Buffer): void {
   for (let done = 0; done < bytes;) {
-    const n = readFullSync(from, buf, 0, Math.min(buf.length, bytes - done), fromByte + done);
+    const n = readFullSync(from.fd, buf, 0, Math.min(buf.length, bytes - done), from.at + done);
     if (n === 0) throw new Error('internal: a decoded part is shorter than counted');
-    writeFullSync(to, buf, 0, n, toByte + done);
+    writeFullSync(to.fd, buf, 0, n, to.at + done);
     done += n;
   }
 }
@@ -89,11 +89,9 @@ export async function mixParts(
         }
         const body = p.frames - headFrames - tailFrames;
         copyRange(
-          fd,
-          out,
-          headFrames * channels * BYTES,
+          { fd, at: headFrames * channels * BYTES },
+          { fd: out, at: written * channels * BYTES },
           body * channels * BYTES,
-          written * channels * BYTES,
           buf,
         );
         written += body;

@@ -45,16 +45,28 @@ describe('probeFile', () => {
   });
 
   it.each([
-    ['t.wav', {}, 'wav', 'pcm_s16le', 44100, 2],
-    ['t24.wav', { sampleRate: 96000, codecArgs: ['-c:a', 'pcm_s24le'] }, 'wav', 'pcm_s24le', 96000, 2],
-    ['t.flac', { channels: 1 }, 'flac', 'flac', 44100, 1],
-    ['t.ogg', {}, 'ogg', 'vorbis', 44100, 2],
-    ['t.opus', { sampleRate: 48000 }, 'opus', 'opus', 48000, 2],
-    ['t.m4a', {}, 'm4a', 'aac', 44100, 2],
-  ])('reads %s through ffprobe', async (name, opts, format, codec, rate, channels) => {
+    { name: 't.wav', opts: {}, want: { format: 'wav', codec: 'pcm_s16le', sampleRate: 44100, channels: 2 } },
+    {
+      name: 't24.wav',
+      opts: { sampleRate: 96000, codecArgs: ['-c:a', 'pcm_s24le'] },
+      want: { format: 'wav', codec: 'pcm_s24le', sampleRate: 96000, channels: 2 },
+    },
+    {
+      name: 't.flac',
+      opts: { channels: 1 },
+      want: { format: 'flac', codec: 'flac', sampleRate: 44100, channels: 1 },
+    },
+    { name: 't.ogg', opts: {}, want: { format: 'ogg', codec: 'vorbis', sampleRate: 44100, channels: 2 } },
+    {
+      name: 't.opus',
+      opts: { sampleRate: 48000 },
+      want: { format: 'opus', codec: 'opus', sampleRate: 48000, channels: 2 },
+    },
+    { name: 't.m4a', opts: {}, want: { format: 'm4a', codec: 'aac', sampleRate: 44100, channels: 2 } },
+  ])('reads $name through ffprobe', async ({ name, opts, want }) => {
     const f = await makeTone(path.join(dir, name), { seconds: 1.5, ...opts });
     const p = await probeFile(f, { tools });
-    expect(p).toMatchObject({ format, codec, sampleRate: rate, channels });
+    expect(p).toMatchObject(want);
     expect(p.mp3).toBeUndefined();
     expect(p.durationSeconds).toBeGreaterThan(1.49);
     expect(p.durationSeconds).toBeLessThan(1.52);

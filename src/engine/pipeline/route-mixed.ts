@@ -5,12 +5,7 @@
 // Chapter starts are counted samples, less the overlaps before each input.
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
-import {
-  transcodeToMp3,
-  type PcmTarget,
-  type TranscodeJob,
-  type TranscodeTarget,
-} from '../ffmpeg/transcode.js';
+import { transcodeToMp3, type PcmTarget, type TranscodeTarget } from '../ffmpeg/transcode.js';
 import { joinMp3 } from '../mp3/join.js';
 import { scanMp3 } from '../mp3/scan.js';
 import { encodeAacTimeline } from './aac-timeline.js';
@@ -46,27 +41,6 @@ export function mixedStarts(
   return { starts, total: t };
 }
 
-function encodeJob<T>(
-  ctx: RouteContext,
-  input: string,
-  output: string,
-  target: T,
-  raw: PcmTarget,
-  seconds: number,
-): TranscodeJob<T> {
-  return {
-    input,
-    output,
-    target,
-    raw,
-    durationSeconds: seconds,
-    tools: ctx.tools,
-    runner: ctx.runner,
-    signal: ctx.signal,
-    onProgress: (f) => ctx.tracker.join(f, 1),
-  };
-}
-
 async function writeMp3(
   ctx: RouteContext,
   mixed: string,
@@ -80,7 +54,17 @@ async function writeMp3(
     channels: ctx.plan.channels,
     bitRateKbps: ctx.plan.bitRateKbps!,
   };
-  await transcodeToMp3(encodeJob(ctx, mixed, file, target, raw, samples / raw.sampleRate));
+  await transcodeToMp3({
+    input: mixed,
+    output: file,
+    target,
+    raw,
+    durationSeconds: samples / raw.sampleRate,
+    tools: ctx.tools,
+    runner: ctx.runner,
+    signal: ctx.signal,
+    onProgress: (f) => ctx.tracker.join(f, 1),
+  });
   const outcome = await scanMp3(file, { signal: ctx.signal });
   if (!outcome.ok) throw new Error(`the encoded output is unreadable (${outcome.reason})`);
   const s = outcome.scan;

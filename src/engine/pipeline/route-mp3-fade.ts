@@ -46,6 +46,14 @@ interface Source {
 
 type Region = Extract<Segment, { kind: 'region' }>;
 
+/** What every region's encode shares: the route's context, the splice, the inputs, the raw shape they decode to. */
+interface Fades {
+  ctx: RouteContext;
+  splice: SplicePlan;
+  sources: Source[];
+  raw: PcmTarget;
+}
+
 const formatOf = (s: Mp3Scan): StreamFormat => ({
   version: s.mpegVersion,
   sampleRate: s.sampleRate,
@@ -75,13 +83,12 @@ function reservoirAfter(next: Segment | undefined, sources: Source[]): Buffer {
 
 /** Decode the frames of input i that the region's mix needs (its gain applied), as raw floats. */
 async function decodePiece(
-  ctx: RouteContext,
-  src: Source,
+  { ctx, sources, raw }: Fades,
   i: number,
   span: { from: number; to: number; rawStart: number },
   file: string,
-  raw: PcmTarget,
 ): Promise<DecodedPiece> {
+  const src = sources[i];
   const mp3 = `${file}.mp3`;
   await writeFile(mp3, Buffer.concat(readFrames(src.file, src.offsets, span.from, span.to)));
   const gainDb = src.gainSteps ? src.gainSteps * GAIN_STEP_DB : undefined;
@@ -110,31 +117,23 @@ async function decodePiece(
 }
 
 /** The frames of every input that plays in the region's encode span, decoded. */
-async function decodeRegion(
-  ctx: RouteContext,
-  k: number,
-  codec: RegionCodec,
-  splice: SplicePlan,
-  sources: Source[],
-  raw: PcmTarget,
-): Promise<DecodedPiece[]> {
+async function decodeRegion(fades: Fades, k: number, codec: RegionCodec): Promise<DecodedPiece[]> {
+  const { ctx, splice, sources } = fades;
   const dir = await ctx.scratch();
   const pieces: DecodedPiece[] = [];
   for (const [i, src] of sources.entries()) {
     const span = decodeSpan(splice.placements[i], src.offsets.length - 1, codec, src.scan.samplesPerFrame);
-    if (span) pieces.push(await decodePiece(ctx, src, i, span, path.join(dir, `fade-${k}-${i}`), raw));
+    if (span) pieces.push(await decodePiece(fades, i, span, path.join(dir, `fade-${k}-${i}`)));
   }
   return pieces;
 }
 
 /** The mix encoded without the reservoir; its frames, the pre-roll's among them. */
 async function encodeMix(
-  ctx: RouteContext,
+  { ctx, sources, raw }: Fades,
   k: number,
   mixed: Float32Array,
-  raw: PcmTarget,
   bitRateKbps: number,
-  format: StreamFormat,
   progress: (f: number) => void,
 ): Promise<Buffer[]> {
   const dir = await ctx.scratch();
@@ -159,30 +158,23 @@ async function encodeMix(
     signal: ctx.signal,
     onProgress: progress,
   });
-  return splitFrames(await readFile(encoded), format);
+  return splitFrames(await readFile(encoded), formatOf(sources[0].scan));
 }
 
-/** One region: its inputs' frames decoded and mixed, encoded, and the frames that play there kept. */
-async function encodeRegion(
-  ctx: RouteContext,
-  k: number,
-  region: Region,
-  splice: SplicePlan,
-  sources: Source[],
-  next: Segment | undefined,
-  progress: (f: number) => void,
-): Promise<JoinPart> {
+/** Region `k`: its inputs' frames decoded and mixed, encoded, and the frames that play there kept. */
+async function encodeRegion(fades: Fades, k: number, progress: (f: number) => void): Promise<JoinPart> {
+  const { ctx, splice, sources } = fades;
   const { plan } = ctx;
+  const region = splice.segments[k] as Region;
   const first = sources[0].scan;
   const format = formatOf(first);
-  const raw: PcmTarget = { sampleRate: plan.sampleRate, channels: plan.channels, sampleFormat: 'f32le' };
   const codec = regionCodec(region, first.samplesPerFrame);
-  const pieces = await decodeRegion(ctx, k, codec, splice, sources, raw);
+  const pieces = await decodeRegion(fades, k, codec);
   progress(0.4); // the decodes: about as much as the encode's share to come
   const mixed = mixSpan(codec, plan.channels, pieces, splice.placements, splice.fades);
-  const reservoir = reservoirAfter(next, sources);
+  const reservoir = reservoirAfter(splice.segments[k + 1], sources);
   const bitRate = spliceBitRate(format, plan.bitRateKbps!, reservoir.length);
-  const all = await encodeMix(ctx, k, mixed, raw, bitRate, format, (f) => progress(0.4 + 0.6 * f));
+  const all = await encodeMix(fades, k, mixed, bitRate, (f) => progress(0.4 + 0.6 * f));
   const frames = all.slice(codec.skip, codec.skip + region.to - region.from);
   if (frames.length !== region.to - region.from)
     throw new Error('internal: the crossfade encode is shorter than its region');
@@ -229,12 +221,12 @@ export async function mp3FadeRoute(ctx: RouteContext): Promise<RouteResult> {
   const sources = await sourcesOf(ctx);
   const splice = spliceOf(ctx, sources);
   const { segments } = splice;
+  const raw: PcmTarget = { sampleRate: plan.sampleRate, channels: plan.channels, sampleFormat: 'f32le' };
+  const fades: Fades = { ctx, splice, sources, raw };
   const regionAt = segments.flatMap((s, k) => (s.kind === 'region' ? [k] : []));
   const encoded = await perInput(ctx, regionAt, (k) => {
     const joins = joinsIn(segments, k, sources.length);
-    return encodeRegion(ctx, k, segments[k] as Region, splice, sources, segments[k + 1], (f) =>
-      joins.forEach((i) => ctx.tracker.transcode(i, f)),
-    );
+    return encodeRegion(fades, k, (f) => joins.forEach((i) => ctx.tracker.transcode(i, f)));
   });
   const parts = segments.map((s, k) =>
     s.kind === 'copy' ? copyPart(sources[s.input], s.from, s.to) : encoded.get(k)!,

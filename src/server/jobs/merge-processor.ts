@@ -115,17 +115,15 @@ export function createMergeProcessor(deps: MergeProcessorDeps): Processor {
   async function storeResult(
     data: MergeJobData,
     items: ItemRow[],
-    output: string,
-    report: MergeReport,
-    run: string,
-    clearScratch: () => Promise<void>,
+    { output, report }: { output: string; report: MergeReport },
+    scratch: { run: string; clear: () => Promise<void> },
   ): Promise<ResultRow> {
     const at = new Date(clock.now());
     const result: ResultRow = {
       id: data.jobId,
       sid: data.sid,
       jobId: data.jobId,
-      file: resultFileName(`${data.jobId}${run}`, report.format),
+      file: resultFileName(`${data.jobId}${scratch.run}`, report.format),
       downloadName: nameFor(data, report, at),
       format: report.format,
       duration: report.durationSeconds,
@@ -135,7 +133,7 @@ export function createMergeProcessor(deps: MergeProcessorDeps): Processor {
       createdAt: at.getTime(),
     };
     await files.put(resultRef(result), output);
-    const cleared = clearScratch();
+    const cleared = scratch.clear();
     try {
       return await store.addResult(result);
     } catch (err) {
@@ -156,8 +154,8 @@ export function createMergeProcessor(deps: MergeProcessorDeps): Processor {
     try {
       await mkdir(work, { recursive: true });
       if (signal.aborted) throw new AbortError();
-      const { output, report } = await runEngine(data, items, work, (p) => progress(p), signal);
-      const result = await storeResult(data, items, output, report, run, clearScratch);
+      const made = await runEngine(data, items, work, (p) => progress(p), signal);
+      const result = await storeResult(data, items, made, { run, clear: clearScratch });
       return { resultId: result.id, durationSeconds: result.duration, inputs: items.length };
     } finally {
       // Already gone after a stored result (a no-op then); a failed or cancelled run's is removed here.
