@@ -4,7 +4,7 @@ import { closeSync, openSync, write } from 'node:fs';
 import path from 'node:path';
 import { AbortError, InputError } from '../errors.js';
 import { FrameGain } from './gain.js';
-import { writeLameTag, type Gapless } from './lame.js';
+import { lameAudioOf, writeLameTag, type Gapless } from './lame.js';
 import { FormatChangeError, FrameWalker, FreeFormatError, OffsetLog } from './walk.js';
 import type { Mp3Scan } from './scan.js';
 import { readFullSync, writeFullSync } from '../io/sync-io.js';
@@ -197,6 +197,7 @@ export async function joinMp3(
   let audioBytes = 0;
   let mask = 0;
   let done = 0;
+  let modes = 0;
   let firstWord = 0;
   const out = openSync(outFile, 'w');
   try {
@@ -226,6 +227,7 @@ export async function joinMp3(
       partFrames.push(walker.frames);
       audioBytes += walker.audioBytes;
       mask |= walker.bitRateMask;
+      modes |= walker.channelModeMask;
       firstWord ||= walker.firstWord;
     }
     if (frames === 0) throw new InputError(parts[0].file, 'no MP3 audio frames to join', -1, 'bad-mp3');
@@ -238,7 +240,10 @@ export async function joinMp3(
       ? planXingFrame({ ...format, channelMode: mode }, allCbr ? first.bitRate : undefined)
       : plan;
     const header = buildXingFrame(headerPlan, { vbr, frames, bytes: streamBytes, toc });
-    if (opts.gapless) writeLameTag(header, headerPlan, opts.gapless, streamBytes);
+    if (opts.gapless) {
+      const audio = lameAudioOf(format, mask, modes);
+      writeLameTag(header, headerPlan, { gapless: opts.gapless, musicLength: streamBytes, audio });
+    }
     writeFullSync(out, header, 0, header.length, id3.length);
     rewriteTag(out, id3, parts, partFrames, opts.id3);
     return {

@@ -1,10 +1,19 @@
 import { describe, expect, it } from 'vitest';
 import { parseFrameHeader, readWord } from './frames.js';
-import { crc16, readGapless, readLameCounts, trustedCounts, writeLameTag } from './lame.js';
+import {
+  crc16,
+  lameAudioOf,
+  readGapless,
+  readLameCounts,
+  trustedCounts,
+  writeLameTag,
+  type LameAudio,
+} from './lame.js';
 import { buildXingFrame, planXingFrame } from './xing.js';
 
 const fmt = { mpegVersion: 1 as const, sampleRate: 44100, channels: 2 as const };
 const audio128 = parseFrameHeader(0xfffb9064)!;
+const cbr128: LameAudio = { method: 1, bitRateKbps: 128, stereoMode: 3, sampleRateClass: 1 };
 
 /** A header frame with a LAME tag after the Xing fields (flags: frames, bytes, TOC; no quality). */
 function lameFrame(
@@ -81,10 +90,40 @@ describe('the LAME tag', () => {
     const f = buildXingFrame(plan, { vbr: false, frames: 100, bytes: 41800, toc: new Uint8Array(100) });
     const h = parseFrameHeader(readWord(f, 0))!;
     expect(readGapless(f, h)).toBeNull();
-    writeLameTag(f, plan, { delay: 576, padding: 1234 }, 41800);
+    writeLameTag(f, plan, { gapless: { delay: 576, padding: 1234 }, musicLength: 41800, audio: cbr128 });
     expect(readGapless(f, h)).toEqual({ delay: 576, padding: 1234 });
     expect(readLameCounts(f, h)).toMatchObject({ musicLength: 41800, crcOk: true });
-    writeLameTag(f, plan, { delay: 5000, padding: -3 }, 41800);
+    writeLameTag(f, plan, { gapless: { delay: 5000, padding: -3 }, musicLength: 41800, audio: cbr128 });
     expect(readGapless(f, h)).toEqual({ delay: 4095, padding: 0 });
+  });
+
+  it('describes the audio by its frames: one bit rate is CBR at it, several VBR from the lowest', () => {
+    const bit = (...indexes: number[]) => indexes.reduce((m, i) => m | (1 << i), 0);
+    const joint = bit(1);
+    // MPEG-1 index 9 is 128 kbit/s; 5 is 64, 14 is 320
+    expect(lameAudioOf(fmt, bit(9), joint)).toEqual({
+      method: 1,
+      bitRateKbps: 128,
+      stereoMode: 3,
+      sampleRateClass: 1,
+    });
+    expect(lameAudioOf(fmt, bit(5, 9, 14), joint)).toMatchObject({ method: 6, bitRateKbps: 64 });
+    // MPEG-2 index 8 is 64 kbit/s; a 22.05 kHz stream is in the lowest rate class
+    const mono22 = lameAudioOf({ mpegVersion: 2, sampleRate: 22050 }, bit(8), bit(3));
+    expect(mono22).toMatchObject({ method: 1, bitRateKbps: 64, stereoMode: 0, sampleRateClass: 0 });
+    expect(lameAudioOf({ mpegVersion: 1, sampleRate: 48000 }, bit(9), bit(0)).sampleRateClass).toBe(2);
+  });
+
+  it('says stereo, dual channel or joint stereo as the frames do, auto when they switch', () => {
+    const rate = 1 << 9;
+    const modes = (...m: number[]) =>
+      lameAudioOf(
+        fmt,
+        rate,
+        m.reduce((a, i) => a | (1 << i), 0),
+      ).stereoMode;
+    expect([modes(0), modes(1), modes(2), modes(3)]).toEqual([1, 3, 2, 0]);
+    expect(modes(0, 1)).toBe(5);
+    expect(modes(1, 2)).toBe(7);
   });
 });

@@ -1,7 +1,7 @@
 // The LAME tag inside an encoder's Xing/Info frame states the frame count and the stream length,
 // under a CRC. When both hold for the file as it is, the scan can take the count from it instead
 // of reading every byte, so a copied input is read once (by the join, which re-checks every frame).
-import { readWord, type FrameHeader } from './frames.js';
+import { bitRateKbps, readWord, type FrameHeader, type MpegVersion } from './frames.js';
 import { XING_FLAGS, type XingPlan } from './xing.js';
 
 /** CRC-16/ARC (polynomial 0x8005 reflected), as LAME computes its tag and music CRCs. */
@@ -115,17 +115,87 @@ export function readGapless(frame: Uint8Array, h: FrameHeader): Gapless | null {
 }
 
 /**
- * Fill in the LAME extension of a header frame built by buildXingFrame: encoder delay of the
- * first part and padding of the last (gapless players trim both), the music length, the tag CRC.
+ * The VBR method (byte 9's low nibble). The frames show CBR or VBR, never which VBR algorithm made
+ * them: 6, a VBR method no LAME switch writes, claims none (readers show plain VBR).
  */
-export function writeLameTag(frame: Buffer, plan: XingPlan, gapless: Gapless, musicLength: number): void {
+export const LAME_METHOD = { unknown: 0, cbr: 1, vbr: 6 } as const;
+
+/** LAME tag stereo mode values (bits 2-4 of byte 24), by the frame header's channel mode (0-3). */
+const STEREO_MODE_BY_CHANNEL_MODE = [1, 3, 2, 0];
+/** The stereo mode field's value for a stream whose frames switch between stereo and joint stereo. */
+const STEREO_MODE_AUTO = 5;
+
+/** What the joined audio is, as the LAME tag's fields state it. */
+export interface LameAudio {
+  /** VBR method: CBR when every frame has one bit rate, else VBR (LAME_METHOD). */
+  method: number;
+  /** kbit/s: a CBR stream's bit rate, a VBR stream's lowest (255 means 255 or more). */
+  bitRateKbps: number;
+  /** 0 mono, 1 stereo, 2 dual channel, 3 joint stereo, 5 switching between stereo and joint. */
+  stereoMode: number;
+  /** The sample rate class: 0 up to 32 kHz, 1 44.1 kHz, 2 48 kHz, 3 above. */
+  sampleRateClass: number;
+}
+
+/**
+ * The LAME tag's description of a stream from its frames: `bitRateMask` has bit i set when a frame
+ * used bit rate index i, `channelModeMask` bit m when one had header channel mode m (0-3).
+ * Nothing else is known of the encoder (its quality, lowpass, preset): those fields stay zero,
+ * which the tag's layout reads as unknown.
+ */
+export function lameAudioOf(
+  format: { mpegVersion: MpegVersion; sampleRate: number },
+  bitRateMask: number,
+  channelModeMask: number,
+): LameAudio {
+  const indexes = [...Array(15).keys()].filter((i) => i > 0 && bitRateMask & (1 << i));
+  const kbps = indexes.length > 0 ? bitRateKbps(format.mpegVersion, 3, indexes[0]) : 0;
+  const modes = [0, 1, 2, 3].filter((m) => channelModeMask & (1 << m));
+  const stereoMode =
+    modes.length === 0
+      ? 7
+      : modes.length === 1
+        ? STEREO_MODE_BY_CHANNEL_MODE[modes[0]]
+        : modes.every((m) => m === 0 || m === 1)
+          ? STEREO_MODE_AUTO
+          : 7;
+  const rate = format.sampleRate;
+  return {
+    method:
+      indexes.length === 0 ? LAME_METHOD.unknown : indexes.length === 1 ? LAME_METHOD.cbr : LAME_METHOD.vbr,
+    bitRateKbps: Math.min(kbps, 255),
+    stereoMode,
+    sampleRateClass: rate <= 32000 ? 0 : rate === 44100 ? 1 : rate === 48000 ? 2 : 3,
+  };
+}
+
+/** What writeLameTag fills in. */
+export interface LameTag {
+  /** Encoder delay of the first part and padding of the last (gapless players trim both). */
+  gapless: Gapless;
+  /** Bytes of the header frame and the audio frames. */
+  musicLength: number;
+  audio: LameAudio;
+}
+
+/**
+ * Fill in the LAME extension of a header frame built by buildXingFrame: the VBR method, the bit
+ * rate, the stereo mode and sample rate class of the audio, the encoder delay and padding, the
+ * music length, the tag CRC. The fields that describe the encoder's settings (lowpass, ATH,
+ * noise shaping, preset, replay gain) stay zero: unknown for a stream joined from many encodes.
+ */
+export function writeLameTag(frame: Buffer, plan: XingPlan, tag: LameTag): void {
   const lame = plan.tagAt + 16 + 100;
+  const { gapless, audio } = tag;
   frame.write('LAME3.100', lame, 'latin1');
+  frame[lame + 9] = audio.method; // revision 0 in the high nibble
+  frame[lame + 20] = audio.bitRateKbps;
   const delay = Math.max(0, Math.min(4095, Math.round(gapless.delay)));
   const padding = Math.max(0, Math.min(4095, Math.round(gapless.padding)));
   frame[lame + 21] = delay >>> 4;
   frame[lame + 22] = ((delay & 15) << 4) | (padding >>> 8);
   frame[lame + 23] = padding & 255;
-  frame.writeUInt32BE(Math.min(musicLength, 0xffffffff) >>> 0, lame + 28);
+  frame[lame + 24] = (audio.sampleRateClass << 6) | (audio.stereoMode << 2);
+  frame.writeUInt32BE(Math.min(tag.musicLength, 0xffffffff) >>> 0, lame + 28);
   frame.writeUInt16BE(crc16(frame, 0, lame + 34), lame + 34);
 }

@@ -78,6 +78,8 @@ export class FrameWalker {
   audioBytes = 0;
   /** Bit i set when a frame used bit rate index i. */
   bitRateMask = 0;
+  /** Bit i set when a frame's header has channel mode i (0 stereo, 1 joint, 2 dual, 3 mono). */
+  channelModeMask = 0;
   /** Header word of the first audio frame (0 until one is seen): its channel mode is copied. */
   firstWord = 0;
   private readonly key: number;
@@ -127,6 +129,7 @@ export class FrameWalker {
     let frames = this.frames;
     let bytes = this.audioBytes;
     let rates = this.bitRateMask;
+    let modes = this.channelModeMask;
     if (pos + 4 > len) return pos;
     let w = ((buf[pos] << 24) | (buf[pos + 1] << 16) | (buf[pos + 2] << 8) | buf[pos + 3]) >>> 0;
     if ((w & STREAM_MASK) !== key || (((w >>> 6) & 3) === 3 ? 0 : 1) !== stereo || (w & 3) === 2) return pos;
@@ -156,6 +159,7 @@ export class FrameWalker {
       frames++;
       bytes += fl;
       rates |= 1 << ((w >>> 12) & 15);
+      modes |= 1 << ((w >>> 6) & 3);
       pos = next;
       w = wn;
       fl = fln;
@@ -166,6 +170,7 @@ export class FrameWalker {
       this.frames = frames;
       this.audioBytes = bytes;
       this.bitRateMask = rates;
+      this.channelModeMask = modes;
     }
     return pos;
   }
@@ -287,5 +292,6 @@ export class FrameWalker {
     if (this.frames++ === 0) this.firstWord = readWord(buf, pos);
     this.audioBytes += fl;
     this.bitRateMask |= 1 << ((buf[pos + 2] >>> 4) & 15);
+    this.channelModeMask |= 1 << ((buf[pos + 3] >>> 6) & 3);
   }
 }
