@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll } from 'vitest';
 import { tempDir } from '../test/support/audio-fixtures.js';
+import { until } from '../test/support/until.js';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const SCREENSHOTS = path.join(ROOT, 'e2e', 'screenshots');
@@ -50,16 +51,17 @@ export interface RunningServer {
 }
 
 export async function waitForHttp(url: string, child: ChildProcess, output: () => string): Promise<void> {
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}:\n${output()}`);
-    try {
-      const res = await fetch(url);
-      if (res.ok) return;
-    } catch {
-      // Not listening yet.
-    }
-    await new Promise((r) => setTimeout(r, 150));
-  }
+  await until(
+    async () => {
+      if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}:\n${output()}`);
+      try {
+        return (await fetch(url)).ok;
+      } catch {
+        return false; // not listening yet
+      }
+    },
+    { timeoutMs: 60_000, intervalMs: 150, what: `${url} answering` },
+  );
 }
 
 /** The built server on `dataDir`; on the given ports (a restart), else on free ones. */

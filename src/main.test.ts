@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempDir } from '../test/support/audio-fixtures.js';
 import { damagePage, makeDatabase } from '../test/support/damaged-db.js';
+import { until } from '../test/support/until.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 let dataDir: string;
@@ -154,8 +155,11 @@ describe('src/main.ts', () => {
       socket.write(Buffer.alloc(64 * 1024, 0x55));
       trickle = setInterval(() => socket.writable && socket.write(Buffer.alloc(16, 0x55)), 200);
       const tmp = path.join(dir, 'tmp');
-      while (!readdirSync(tmp).some((f) => f.endsWith('.upload')))
-        await new Promise((r) => setTimeout(r, 50));
+      await until(() => readdirSync(tmp).some((f) => f.endsWith('.upload')), {
+        timeoutMs: 20_000,
+        intervalMs: 50,
+        what: 'the upload being written to tmp',
+      });
 
       child.kill('SIGTERM');
       expect(await exited).toBe(0);

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AbortError } from '../src/engine/errors.js';
 import type { MergeFn } from '../src/server/jobs/merge-processor.js';
 import { makeTone, tempDir } from './support/audio-fixtures.js';
+import { until } from './support/until.js';
 import {
   listItems,
   openSession,
@@ -125,7 +126,10 @@ describe('deleteItem', () => {
       items: items.map((i) => ({ id: i.id })),
       requestId: 'held',
     });
-    while (!(await app.store.latestJob(s.sid))) await new Promise((r) => setTimeout(r, 10));
+    await until(async () => Boolean(await app.store.latestJob(s.sid)), {
+      timeoutMs: 10_000,
+      what: 'the merge job being recorded',
+    });
     const res = await postJson(app.app, s, '/app/merge/deleteItem', { id: items[1].id });
     expect(res.statusCode).toBe(409);
     expect(await exists(uploadPath(items[1]))).toBe(true);

@@ -10,6 +10,7 @@ import { makeTone, tempDir } from './support/audio-fixtures.js';
 import { listenStatus, type StatusListener } from './support/echo-client.js';
 import { job } from './support/job-kit.js';
 import { childrenNamed, waitUntilGone } from './support/processes.js';
+import { until } from './support/until.js';
 import {
   listItems,
   openSession,
@@ -242,7 +243,11 @@ describe('cancel', () => {
     const { s, items } = await sessionWith(['long.flac']);
     expect((await postJson(app.app, s, '/app/merge/cancel', {})).statusCode).toBe(404);
     const answer = merge(s, [items[0].id]);
-    while ((await status(s)).state !== 'running') await new Promise((r) => setTimeout(r, 20));
+    await until(async () => (await status(s)).state === 'running', {
+      timeoutMs: 20_000,
+      intervalMs: 20,
+      what: 'the merge running',
+    });
     expect((await postJson(app.app, s, '/app/merge/cancel', {})).statusCode).toBe(200);
     expect((await answer).statusCode).toBe(409);
     expect(await status(s)).toMatchObject({ requestId: null, state: 'cancelled' });

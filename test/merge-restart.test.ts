@@ -6,6 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { INTERRUPTED_MESSAGE, SHUTDOWN_MESSAGE } from '../src/server/jobs/job-messages.js';
 import { makeTone, tempDir } from './support/audio-fixtures.js';
 import { job } from './support/job-kit.js';
+import { until } from './support/until.js';
 import {
   listItems,
   openSession,
@@ -79,8 +80,11 @@ describe('restart in the middle of a merge', () => {
     const [item] = await listItems(first.app, s);
     const answer = postJson(first.app, s, '/app/merge/mergemp3', { items: [{ id: item.id }] });
     // Wait (by turns, not by time) until the job is running, then stop with no grace.
-    while ((await first.store.jobsWithStatus('running')).length === 0)
-      await new Promise((r) => setImmediate(r));
+    await until(async () => (await first.store.jobsWithStatus('running')).length > 0, {
+      timeoutMs: 20_000,
+      intervalMs: 0,
+      what: 'the merge running',
+    });
     await first.jobs.shutdown(0);
     const res = await answer;
     expect(res.statusCode).toBe(503);

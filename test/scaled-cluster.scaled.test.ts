@@ -24,6 +24,7 @@ import { scaledEnv, startProcess, type ClusterProcess } from './support/scaled-c
 import type { TestSession } from './support/server-harness.js';
 import { startRedis, type RedisService } from './support/services.js';
 import { tusClient } from './support/tus-requests.js';
+import { until } from './support/until.js';
 
 let db: TestDatabase;
 let redis: RedisService;
@@ -98,17 +99,20 @@ async function resultIds(web: ClusterProcess, s: TestSession): Promise<string[]>
 /** The pid of the worker process running this merge (BullMQ records its worker's name). */
 async function workerRunning(jobId: string): Promise<ClusterProcess> {
   const r = new Redis(redis.url);
+  let taker: ClusterProcess | undefined;
   try {
-    for (let i = 0; i < 300; i++) {
-      const by = await r.hget(`audio-merge:merges:${jobId}`, 'pb');
-      const w = workers.find((p) => by?.endsWith(`:${p.pid}`));
-      if (w) return w;
-      await new Promise((res) => setTimeout(res, 100));
-    }
+    await until(
+      async () => {
+        const by = await r.hget(`audio-merge:merges:${jobId}`, 'pb');
+        taker = workers.find((p) => by?.endsWith(`:${p.pid}`));
+        return taker !== undefined;
+      },
+      { timeoutMs: 30_000, intervalMs: 100, what: `a worker taking ${jobId}` },
+    );
   } finally {
     r.disconnect();
   }
-  throw new Error(`no worker took ${jobId}`);
+  return taker!;
 }
 
 async function latestJobId(s: TestSession): Promise<string> {

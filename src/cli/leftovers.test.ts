@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decodeErrors, makeTone, tempDir } from '../../test/support/audio-fixtures.js';
 import { runCli } from '../../test/support/cli-run.js';
 import { isRunning } from '../../test/support/processes.js';
+import { until } from '../../test/support/until.js';
 
 let dir: string;
 let cleanup: () => Promise<void>;
@@ -30,13 +31,13 @@ const tempFolders = (folder: string) => hidden(folder).filter((n) => n.startsWit
 
 /** Resolves with the name of a new run's temporary folder once ffmpeg has opened its output in it. */
 async function untilTranscoding(folder: string, known: string[] = []): Promise<string> {
-  for (let i = 0; i < 3000; i++) {
-    for (const t of tempFolders(folder).filter((n) => !known.includes(n))) {
-      if (readdirSync(path.join(folder, t)).length > 0) return t;
-    }
-    await new Promise((r) => setTimeout(r, 10));
-  }
-  throw new Error('the run never started re-encoding');
+  const started = () =>
+    tempFolders(folder).find((t) => !known.includes(t) && readdirSync(path.join(folder, t)).length > 0);
+  await until(() => started() !== undefined, {
+    timeoutMs: 30_000,
+    what: 'the run starting to re-encode',
+  });
+  return started()!;
 }
 
 describe('leftovers of a killed command line', () => {

@@ -136,8 +136,3 @@ export async function filesUnder(dir: string): Promise<string[]> {
   const entries = await readdir(dir, { recursive: true }).catch(() => [] as string[]);
   return entries.map(String).sort();
 }
-
-/** Wait (by turns of the event loop, not by time) until `cond` holds. */
-export async function until(cond: () => boolean): Promise<void> {
-  while (!cond()) await new Promise((r) => setImmediate(r));
-}

@@ -1,5 +1,6 @@
 // Whether a process is still running, for tests that check nothing is left behind.
 import { readdirSync, readFileSync } from 'node:fs';
+import { until } from './until.js';
 
 /**
  * True while `pid` exists and is not a zombie. An orphan killed after its parent exited stays a
@@ -19,10 +20,12 @@ export function isRunning(pid: number): boolean {
   }
 }
 
-/** Wait (bounded) for the kernel to deliver a kill; no test asserts on how long it took. */
-export async function waitUntilGone(pid: number, attempts = 100): Promise<boolean> {
-  for (let i = 0; i < attempts && isRunning(pid); i++) await new Promise((r) => setTimeout(r, 20));
-  return !isRunning(pid);
+/** Wait (bounded) for the kernel to deliver a kill: whether `pid` is gone. No test asserts on how long it took. */
+export function waitUntilGone(pid: number, timeoutMs = 2000): Promise<boolean> {
+  return until(() => !isRunning(pid), { timeoutMs, intervalMs: 20, what: `process ${pid} ending` }).then(
+    () => true,
+    () => false,
+  );
 }
 
 /** Live processes whose parent is `parent` and whose command name contains `name` (Linux /proc). */

@@ -6,6 +6,7 @@ import { inject } from 'vitest';
 import { personEnv, ROOT, waitForHttp } from '../../e2e/harness.js';
 import { tempDir } from './audio-fixtures.js';
 import { freePortFrom } from './services.js';
+import { until } from './until.js';
 
 export interface ClusterProcess {
   role: 'web' | 'worker';
@@ -71,11 +72,13 @@ export async function startProcess(
   try {
     if (role === 'web') await waitForHttp(`${url}/healthz`, child, output);
     else {
-      for (let i = 0; !log.includes('worker ready'); i++) {
-        if (child.exitCode !== null) throw new Error(`worker exited with ${child.exitCode}:\n${log}`);
-        if (i > 600) throw new Error(`worker not ready after 60 s:\n${log}`);
-        await new Promise((r) => setTimeout(r, 100));
-      }
+      await until(
+        () => {
+          if (child.exitCode !== null) throw new Error(`worker exited with ${child.exitCode}:\n${log}`);
+          return log.includes('worker ready');
+        },
+        { timeoutMs: 60_000, intervalMs: 100, what: 'the worker being ready' },
+      );
     }
   } catch (err) {
     child.kill('SIGKILL');

@@ -5,6 +5,7 @@ import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } fr
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { until } from './until.js';
 
 export interface Service {
   url: string;
@@ -41,15 +42,6 @@ export async function freePortFrom(
     if (free) return port;
   }
   throw new Error(`No free port in ${from}-${from + span - 1}`);
-}
-
-async function waitFor(what: string, check: () => Promise<boolean> | boolean, ms = 30_000): Promise<void> {
-  const until = Date.now() + ms;
-  while (Date.now() < until) {
-    if (await check()) return;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`${what} did not come up within ${ms} ms`);
 }
 
 function canConnect(port: number): Promise<boolean> {
@@ -104,10 +96,13 @@ export async function startRedis(opts: { persistent?: boolean } = {}): Promise<R
     child.stdout!.on('data', (d) => (log = (log + d).slice(-4000)));
     child.stderr!.on('data', (d) => (log = (log + d).slice(-4000)));
     child.once('error', (err) => (log += String(err)));
-    await waitFor(`redis-server on ${port} (${log})`, async () => {
-      if (child.exitCode !== null) throw new Error(`redis-server exited: ${log}`);
-      return canConnect(port);
-    });
+    await until(
+      async () => {
+        if (child.exitCode !== null) throw new Error(`redis-server exited: ${log}`);
+        return canConnect(port);
+      },
+      { timeoutMs: 30_000, intervalMs: 100, what: `redis-server on ${port}` },
+    );
   };
   const kill = (signal: NodeJS.Signals = 'SIGTERM') => {
     if (child.exitCode === null) child.kill(signal);

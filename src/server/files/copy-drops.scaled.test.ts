@@ -7,6 +7,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, inject, it } from 'vitest';
 import { bytesIn, tempDir } from '../../../test/support/audio-fixtures.js';
 import { memoryObjects, type MemoryObjects } from '../../../test/support/memory-objects.js';
+import { until } from '../../../test/support/until.js';
 import { dropTeller, listenForDrops, type DropTeller } from './copy-drops.js';
 import { createLocalCopies, type LocalCopies } from './local-copies.js';
 import { createS3Storage, type S3Storage } from './s3-storage.js';
@@ -21,9 +22,13 @@ let web: S3Storage;
 let worker: S3Storage;
 const copiesDir = () => path.join(dir.dir, 'worker', 'tmp', 'local-copies');
 
-async function until(check: () => Promise<boolean>): Promise<void> {
-  for (let i = 0; i < 100 && !(await check()); i++) await new Promise((r) => setTimeout(r, 20));
-}
+/** Once the worker's copies are `n` (a drop travels through Redis to the worker). */
+const untilCopies = (n: number) =>
+  until(async () => (await readdir(copiesDir())).length === n, {
+    timeoutMs: 5000,
+    intervalMs: 20,
+    what: `${n} local copies`,
+  });
 
 async function uploadThroughWeb(sid: string, name: string): Promise<ReturnType<typeof uploadRef>> {
   const ref = uploadRef({ sid, newfilename: name, format: 'mp3' });
@@ -58,7 +63,7 @@ describe('local copies across processes', () => {
     expect(await readdir(copiesDir())).toEqual(['sessionA+uploads+u1.mp3']);
 
     await web.remove(ref);
-    await until(async () => (await readdir(copiesDir())).length === 0);
+    await untilCopies(0);
     expect(await readdir(copiesDir())).toEqual([]);
     expect(await bytesIn(copiesDir())).toBe(0);
     await expect(worker.localPath(ref, path.join(dir.dir, 'worker', 'tmp', 'job-2'))).rejects.toMatchObject({
@@ -73,7 +78,7 @@ describe('local copies across processes', () => {
       await worker.localPath(ref, path.join(dir.dir, 'worker', 'tmp', 'job-1'));
 
     await web.removeSession('sessionA');
-    await until(async () => (await readdir(copiesDir())).length === 1);
+    await untilCopies(1);
     expect(await readdir(copiesDir())).toEqual(['sessionAB+uploads+u2.mp3']);
     expect(existsSync(path.join(copiesDir(), 'sessionA+uploads+u1.mp3'))).toBe(false);
   });

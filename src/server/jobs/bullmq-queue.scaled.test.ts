@@ -5,6 +5,7 @@ import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { afterEach, describe, expect, inject, it } from 'vitest';
 import { startRedis } from '../../../test/support/services.js';
+import { until } from '../../../test/support/until.js';
 import { openBullQueue, type BullQueue, type QueueEvent } from './bullmq-queue.js';
 import { startBullWorker, type BullWorker } from './bullmq-worker.js';
 import type { MergeJobData, Processor as MergeProcessor } from './queue.js';
@@ -39,14 +40,10 @@ async function queueOn(redisUrl = inject('redisUrl'), name = `q${randomBytes(4).
   open.push(queue);
   const events: QueueEvent[] = [];
   queue.onEvent((e) => events.push(e));
-  const until = async (pred: (e: QueueEvent) => boolean, ms = 30_000) => {
-    const end = Date.now() + ms;
-    while (!events.some(pred)) {
-      if (Date.now() > end) throw new Error(`no such event; got ${JSON.stringify(events)}`);
-      await new Promise((r) => setTimeout(r, 20));
-    }
-  };
-  return { queue, events, until, name };
+  /** Once an event `pred` takes has come (in another process, through Redis). */
+  const untilEvent = (pred: (e: QueueEvent) => boolean, timeoutMs = 30_000) =>
+    until(() => events.some(pred), { timeoutMs, intervalMs: 20, what: `the event (${pred})` });
+  return { queue, events, untilEvent, name };
 }
 
 async function worker(
@@ -81,7 +78,7 @@ describe('BullMQ merge queue', () => {
       return { resultId: `result-of-${d.jobId}`, durationSeconds: 1, inputs: 2 };
     });
     await queue.enqueue(data('job-a'));
-    await web.until((e) => e.type === 'completed');
+    await web.untilEvent((e) => e.type === 'completed');
 
     expect(seen).toEqual([data('job-a')]);
     expect(
@@ -107,7 +104,7 @@ describe('BullMQ merge queue', () => {
   });
 
   it('cancel stops a merge running on a worker: its signal aborts and it never runs again', async () => {
-    const { queue, until } = await queueOn();
+    const { queue, untilEvent } = await queueOn();
     let starts = 0;
     await worker(queue, async (_d, progress, signal) => {
       starts++;
@@ -116,31 +113,31 @@ describe('BullMQ merge queue', () => {
       return { resultId: 'x', durationSeconds: 1, inputs: 2 };
     });
     await queue.enqueue(data('job-c'));
-    await until((e) => e.type === 'progress');
+    await untilEvent((e) => e.type === 'progress');
     await queue.cancel('job-c');
-    await until((e) => e.type === 'cancelled');
+    await untilEvent((e) => e.type === 'cancelled');
     await sleep(500);
     expect(starts).toBe(1);
     expect(await queue.state('job-c')).toBe('failed');
   });
 
   it('cancel takes a waiting merge out of the line before any worker starts it', async () => {
-    const { queue, until } = await queueOn();
+    const { queue, untilEvent } = await queueOn();
     await queue.enqueue(data('job-w'));
     await queue.cancel('job-w');
-    await until((e) => e.type === 'cancelled' && e.jobId === 'job-w');
+    await untilEvent((e) => e.type === 'cancelled' && e.jobId === 'job-w');
     let starts = 0;
     await worker(queue, async () => {
       starts++;
       return { resultId: 'x', durationSeconds: 1, inputs: 2 };
     });
     await queue.enqueue(data('job-after'));
-    await until((e) => e.type === 'completed' && e.jobId === 'job-after');
+    await untilEvent((e) => e.type === 'completed' && e.jobId === 'job-after');
     expect(starts).toBe(1);
   });
 
   it('a merge whose worker process is killed runs again on another worker, and only twice at most', async () => {
-    const { queue, until, name } = await queueOn();
+    const { queue, untilEvent, name } = await queueOn();
     const child = spawn(process.execPath, ['--import', 'tsx', 'test/support/bull-worker-child.ts'], {
       env: { ...process.env, REDIS_URL: inject('redisUrl'), AM_QUEUE: name, AM_LOCK_MS: '1500' },
       stdio: ['ignore', 'pipe', 'inherit'],
@@ -149,10 +146,11 @@ describe('BullMQ merge queue', () => {
     child.stdout!.on('data', (d) => (out += d));
     try {
       await queue.enqueue(data('job-k'));
-      for (let i = 0; !out.includes('started job-k'); i++) {
-        if (i > 600) throw new Error(`the child worker never started the job: ${out}`);
-        await sleep(50);
-      }
+      await until(() => out.includes('started job-k'), {
+        timeoutMs: 30_000,
+        intervalMs: 50,
+        what: 'the child worker starting job-k',
+      });
     } finally {
       child.kill('SIGKILL');
     }
@@ -165,12 +163,12 @@ describe('BullMQ merge queue', () => {
       },
       { lockMs: 1500 },
     );
-    await until((e) => e.type === 'completed' && e.jobId === 'job-k');
+    await untilEvent((e) => e.type === 'completed' && e.jobId === 'job-k');
     expect(runs).toEqual(['job-k']);
   });
 
   it('retries a merge that failed unexpectedly once, and not one that failed for a reason worded for a person', async () => {
-    const { queue, events, until } = await queueOn();
+    const { queue, events, untilEvent } = await queueOn();
     const starts: string[] = [];
     await worker(queue, async (d) => {
       starts.push(d.jobId);
@@ -178,9 +176,9 @@ describe('BullMQ merge queue', () => {
       throw new Error('disk vanished');
     });
     await queue.enqueue(data('job-bad'));
-    await until((e) => e.type === 'failed' && e.jobId === 'job-bad');
+    await untilEvent((e) => e.type === 'failed' && e.jobId === 'job-bad');
     await queue.enqueue(data('job-flaky'));
-    await until((e) => e.type === 'failed' && e.jobId === 'job-flaky');
+    await untilEvent((e) => e.type === 'failed' && e.jobId === 'job-flaky');
     expect(starts).toEqual(['job-bad', 'job-flaky', 'job-flaky']);
     expect(events.find((e) => e.type === 'failed' && e.jobId === 'job-bad')).toMatchObject({
       message: '"b.mp3" is not audio',
@@ -188,7 +186,7 @@ describe('BullMQ merge queue', () => {
   });
 
   it('a merge whose "running" status cannot be written does not start: it runs again, and fails after its second run', async () => {
-    const { queue, until } = await queueOn();
+    const { queue, untilEvent } = await queueOn();
     // Attempt 1's three tries are refused, attempt 2's first try gets through (job "job-db").
     const store = new RefusingJobWrites(3);
     await store.createSession('h', 'sid1', 'c', 1);
@@ -210,7 +208,7 @@ describe('BullMQ merge queue', () => {
     );
     open.push({ close: () => w.close(0) });
     await queue.enqueue(data('job-db'));
-    await until((e) => e.type === 'completed' && e.jobId === 'job-db');
+    await untilEvent((e) => e.type === 'completed' && e.jobId === 'job-db');
     expect(ran).toEqual(['job-db']);
     expect(await store.getJob('job-db')).toMatchObject({
       status: 'succeeded',
@@ -221,12 +219,12 @@ describe('BullMQ merge queue', () => {
     // The database stays away: both runs fail before the merge, which never runs.
     store.refuseNext(Infinity);
     await queue.enqueue(data('job-db-down'));
-    await until((e) => e.type === 'failed' && e.jobId === 'job-db-down');
+    await untilEvent((e) => e.type === 'failed' && e.jobId === 'job-db-down');
     expect(ran).toEqual(['job-db']);
   });
 
   it('a long merge that yields keeps its lock: it runs once, never taken back as stalled', async () => {
-    const { queue, events, until } = await queueOn();
+    const { queue, events, untilEvent } = await queueOn();
     let starts = 0;
     await worker(
       queue,
@@ -244,23 +242,23 @@ describe('BullMQ merge queue', () => {
       { lockMs: 1000 },
     );
     await queue.enqueue(data('job-long'));
-    await until((e) => e.type === 'completed');
+    await untilEvent((e) => e.type === 'completed');
     expect(starts).toBe(1);
     expect(events.some((e) => e.type === 'stalled')).toBe(false);
   });
 
   it('hands a running merge back on shutdown, and another worker finishes it', async () => {
-    const { queue, until } = await queueOn();
+    const { queue, untilEvent } = await queueOn();
     const first = await worker(queue, async (_d, progress, signal) => {
       progress(3);
       await new Promise((_res, rej) => signal.addEventListener('abort', () => rej(new Error('stopped'))));
       return { resultId: 'x', durationSeconds: 1, inputs: 2 };
     });
     await queue.enqueue(data('job-h'));
-    await until((e) => e.type === 'progress');
+    await untilEvent((e) => e.type === 'progress');
     await first.close(100);
     await worker(queue, async () => ({ resultId: 'second', durationSeconds: 1, inputs: 2 }));
-    await until((e) => e.type === 'completed' && e.jobId === 'job-h');
+    await untilEvent((e) => e.type === 'completed' && e.jobId === 'job-h');
   });
 });
 
@@ -282,7 +280,7 @@ describe('Redis for the merge queue', () => {
   it('a running merge and a waiting one survive kill -9 of Redis (appendonly, appendfsync everysec): each completes once', async () => {
     const redis = await startRedis({ persistent: true });
     try {
-      const { queue, events, until } = await queueOn(redis.url);
+      const { queue, events, untilEvent } = await queueOn(redis.url);
       const runs: string[] = [];
       const w = await startBullWorker(
         async (d, progress) => {
@@ -296,12 +294,12 @@ describe('Redis for the merge queue', () => {
       );
       open.push({ close: () => w.close(0) });
       await queue.enqueue(data('job-r'));
-      await until((e) => e.type === 'progress');
+      await untilEvent((e) => e.type === 'progress');
       // Waiting behind it: only Redis knows of this one.
       await queue.enqueue(data('job-waiting'));
       await redis.crash();
-      await until((e) => e.type === 'completed' && e.jobId === 'job-r', 60_000);
-      await until((e) => e.type === 'completed' && e.jobId === 'job-waiting', 60_000);
+      await untilEvent((e) => e.type === 'completed' && e.jobId === 'job-r', 60_000);
+      await untilEvent((e) => e.type === 'completed' && e.jobId === 'job-waiting', 60_000);
       expect(
         events
           .filter((e) => e.type === 'completed')

@@ -30,9 +30,9 @@ import {
   RecordingBroadcaster,
   scriptedMerge,
   silentLog,
-  until,
   type MergeCall,
 } from '../../../test/support/job-kit.js';
+import { until } from '../../../test/support/until.js';
 
 /** Time jumps a second per reading, so the throttle never holds anything back. */
 const racingClock: Clock = (() => {
@@ -51,6 +51,9 @@ let storage: DiskStorage;
 let broadcaster: RecordingBroadcaster;
 const chan = statusChannel('app', 'S1');
 const tick = () => new Promise((r) => setImmediate(r));
+/** Once the engine has been asked for a merge (in-process work: checked every turn of the event loop). */
+const startedMerging = (calls: readonly MergeCall[]) =>
+  until(() => calls.length > 0, { timeoutMs: 10_000, intervalMs: 0, what: 'the first merge call' });
 
 beforeEach(async () => {
   ({ dir: root, cleanup } = await tempDir('jobs-'));
@@ -169,7 +172,7 @@ describe('the in-process job queue', () => {
     const first = run(q, 'J1', ['item-S1-0']);
     const second = run(q, 'J2', ['item-S1-2']);
     const third = run(q, 'J3', ['item-S1-0']);
-    await until(() => calls.length > 0);
+    await startedMerging(calls);
     await tick();
     expect(calls).toHaveLength(1);
     expect(await store.getJob('J2')).toMatchObject({
@@ -209,7 +212,7 @@ describe('the in-process job queue', () => {
     const q = queue(merge, 1, handClock);
     const first = run(q, 'J1', ['item-S1-0']);
     const second = run(q, 'J2', ['item-S1-0']);
-    await until(() => calls.length > 0);
+    await startedMerging(calls);
     const waiting = () => broadcaster.dataOn(chan).filter((d) => d.startsWith('Waiting'));
     const fireAll = async () => {
       const due = [...timers.entries()];
@@ -304,7 +307,7 @@ describe('the in-process job queue', () => {
     const { merge, calls } = scriptedMerge({ gate: () => new Promise(() => {}) });
     const q = queue(merge);
     const { finished } = await q.enqueue(dataOf(await record('J1', ['item-S1-0'], { requestId: 'r1' })));
-    await until(() => calls.length > 0);
+    await startedMerging(calls);
     expect(await q.cancel('J1')).toBe(true);
     expect(await finished).toEqual({ state: 'cancelled', message: CANCELLED_MESSAGE });
     expect(calls[0].opts.signal!.aborted).toBe(true);
@@ -327,7 +330,7 @@ describe('the in-process job queue', () => {
     const first = run(q, 'J1', ['item-S1-0']);
     const second = run(q, 'J2', ['item-S1-1']);
     const third = run(q, 'J3', ['item-S1-2']);
-    await until(() => calls.length > 0);
+    await startedMerging(calls);
     await tick();
     expect(await q.cancel('J2')).toBe(true);
     expect((await second).status).toBe('cancelled');
@@ -364,7 +367,7 @@ describe('the in-process job queue', () => {
     const { merge, calls } = scriptedMerge({ gate: () => gate.promise });
     const q = queue(merge, 1);
     const first = run(q, 'J1', ['item-S1-0']);
-    await until(() => calls.length > 0);
+    await startedMerging(calls);
     const { finished } = await q.enqueue(dataOf(await record('J2', ['item-S1-1'])));
     expect(await q.cancel('J2')).toBe(true);
     await finished;
@@ -434,7 +437,7 @@ describe('the in-process job queue', () => {
     const { merge, calls } = scriptedMerge({ gate: () => new Promise(() => {}) });
     const q = queue(merge, 1);
     const running = run(q, 'J1', ['item-S1-0']);
-    await until(() => calls.length > 0);
+    await startedMerging(calls);
     await q.shutdown(0);
     expect(calls[0].opts.signal!.aborted).toBe(true);
     expect(await running).toMatchObject({ status: 'failed', error: SHUTDOWN_MESSAGE });

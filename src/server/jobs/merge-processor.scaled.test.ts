@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { tempDir } from '../../../test/support/audio-fixtures.js';
 import { fakeTools, item, job, scriptedMerge } from '../../../test/support/job-kit.js';
 import { freshDatabase, type TestDatabase } from '../../../test/support/pg-db.js';
+import { until } from '../../../test/support/until.js';
 import { openPgStore } from '../data/pg-store.js';
 import { createS3Client, createS3Objects } from '../files/s3-objects.js';
 import { createS3Storage } from '../files/s3-storage.js';
@@ -68,7 +69,7 @@ describe('a merge that ran twice', () => {
         requestId: null,
       };
       const both = runs.map((run) => run(data, () => undefined, new AbortController().signal));
-      while (calls.length < 2) await new Promise((r) => setTimeout(r, 10));
+      await until(() => calls.length >= 2, { timeoutMs: 10_000, what: 'both runs calling the engine' });
       expect(new Set(calls.map((c) => path.dirname(c.output))).size).toBe(2);
       open();
 

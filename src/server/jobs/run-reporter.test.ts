@@ -1,7 +1,7 @@
 // The worker's "running" write: a merge starts only once its row says so. A database that
 // refuses the write for a moment is tried again; one that keeps refusing fails the run as
 // retryable, before any CPU is spent and before a browser is told anything.
-import { beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { RefusingJobWrites } from '../../../test/support/memory-store.js';
 import { job, RecordingBroadcaster, silentLog } from '../../../test/support/job-kit.js';
 import { JobFailure } from './job-errors.js';
@@ -49,10 +49,15 @@ describe('the run reporter on a worker', () => {
     await expect(started).rejects.toMatchObject({ code: 'mergeFailed', retryable: true });
     expect(store.tries).toBe(3);
     expect(await store.getJob('j1')).toMatchObject({ status: 'queued' });
-    // A progress report for the failed run goes nowhere.
-    reporter.progress(data, 50);
-    await new Promise((r) => setTimeout(r, 50));
-    expect(broadcaster.events).toEqual([]);
+    // A progress report for the failed run goes nowhere, however long one waits.
+    vi.useFakeTimers();
+    try {
+      reporter.progress(data, 50);
+      await vi.runAllTimersAsync();
+      expect(broadcaster.events).toEqual([]);
+    } finally {
+      vi.useRealTimers();
+    }
     reporter.close();
   });
 });

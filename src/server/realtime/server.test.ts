@@ -225,10 +225,11 @@ describe('realtime (Laravel Echo protocol)', () => {
     const eioSid = JSON.parse(/^\d+:0(\{.*?\})/.exec(open)![1]).sid as string;
     const poll = `${base}&sid=${encodeURIComponent(eioSid)}`;
     let received = open;
-    const until = async (needle: string) => {
+    /** Long-polls (each GET is answered once there is something to say) until `needle` has come. */
+    const readUntil = async (needle: string) => {
       while (!received.includes(needle)) received += await call('GET', poll);
     };
-    await until('40'); // connected to the main namespace
+    await readUntil('40'); // connected to the main namespace
     const channel = statusChannel('app', 'sidAlice');
     const marker = statusChannel('app', 'sidBob');
     await call(
@@ -239,9 +240,9 @@ describe('realtime (Laravel Echo protocol)', () => {
         `42${JSON.stringify(['subscribe', { channel: marker }])}`,
       ),
     );
-    await until(`42${JSON.stringify(['subscription_error', marker, 403])}`);
+    await readUntil(`42${JSON.stringify(['subscription_error', marker, 403])}`);
     rt.broadcast(channel, 'NewStatus', { data: '5' });
-    await until(`42${JSON.stringify(['NewStatus', channel, { data: '5' }])}`);
+    await readUntil(`42${JSON.stringify(['NewStatus', channel, { data: '5' }])}`);
     expect(received).not.toContain(`["subscription_error","${channel}"`);
   });
 

@@ -1,7 +1,7 @@
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 import net from 'node:net';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decodePcm, dominantFrequency, makeTone, tempDir } from '../../../../test/support/audio-fixtures.js';
 import {
   listItems,
@@ -11,6 +11,7 @@ import {
   upload,
   type TestApp,
 } from '../../../../test/support/server-harness.js';
+import { until } from '../../../../test/support/until.js';
 
 let t: TestApp;
 let dir: string;
@@ -251,12 +252,17 @@ describe('POST /app/merge/upload', () => {
     );
     socket.write(body.subarray(0, Math.floor(body.length / 2)));
     // Wait until the server has begun writing the part to tmp/, then cut the connection.
-    await vi.waitFor(async () => expect(await filesIn('tmp')).not.toEqual([]), {
-      timeout: 20_000,
-      interval: 20,
+    await until(async () => (await filesIn('tmp')).length > 0, {
+      timeoutMs: 20_000,
+      intervalMs: 20,
+      what: 'the part in tmp/',
     });
     socket.destroy();
-    await vi.waitFor(async () => expect(await filesIn('tmp')).toEqual([]), { timeout: 20_000, interval: 50 });
+    await until(async () => (await filesIn('tmp')).length === 0, {
+      timeoutMs: 20_000,
+      intervalMs: 50,
+      what: 'tmp/ emptied',
+    });
     expect(await t.store.countItems(s.sid)).toBe(0);
     expect(await readdir(path.join(t.dataDir, 'uploads'))).not.toContain(s.sid);
   });
