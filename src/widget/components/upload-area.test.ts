@@ -111,13 +111,19 @@ describe('the upload area', () => {
       headers: { 'Retry-After': '1' },
       body: '{"error":"Too many requests; wait a moment"}',
     });
-    choose([audioFile('busy.mp3')]);
-    await waitFor(() => expect(server.requests.map((r) => r.method)).toEqual(['POST']));
-    await new Promise((r) => setTimeout(r, 500));
-    expect(server.requests).toHaveLength(1); // still waiting as told
-    expect(screen.queryByRole('alert')).toBeNull();
-    await waitFor(() => expect(server.finished).toEqual(['busy.mp3']), { timeout: 3000 });
-    expect(screen.queryByRole('alert')).toBeNull();
+    vi.useFakeTimers();
+    try {
+      choose([audioFile('busy.mp3')]);
+      await vi.advanceTimersByTimeAsync(900);
+      expect(server.requests.map((r) => r.method)).toEqual(['POST']); // still waiting as told
+      expect(screen.queryByRole('alert')).toBeNull();
+      await vi.advanceTimersByTimeAsync(200);
+      await vi.runAllTimersAsync();
+      expect(server.finished).toEqual(['busy.mp3']);
+      expect(screen.queryByRole('alert')).toBeNull();
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('a reloaded page resumes an unfinished upload of the same file where the server has it', async () => {
@@ -177,13 +183,18 @@ describe('the upload area', () => {
   });
 
   it('refuses a file over the size limit without sending it, and does not re-mount for nothing', async () => {
-    const onAllDone = vi.fn();
-    enhanceUploadForm(page(1), { tusOptions: { httpStack: server }, onAllDone });
-    choose([audioFile('huge.wav', 2 * 1024 * 1024)]);
-    expect(screen.getByRole('alert')).toHaveTextContent('huge.wav is larger than the 1 MB limit.');
-    await new Promise((r) => setTimeout(r, 50));
-    expect(server.requests).toEqual([]);
-    expect(onAllDone).not.toHaveBeenCalled();
+    vi.useFakeTimers();
+    try {
+      const onAllDone = vi.fn();
+      enhanceUploadForm(page(1), { tusOptions: { httpStack: server }, onAllDone });
+      choose([audioFile('huge.wav', 2 * 1024 * 1024)]);
+      expect(screen.getByRole('alert')).toHaveTextContent('huge.wav is larger than the 1 MB limit.');
+      await vi.runAllTimersAsync();
+      expect(server.requests).toEqual([]);
+      expect(onAllDone).not.toHaveBeenCalled();
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('takes dropped files and keeps the plain form from submitting', async () => {
@@ -209,9 +220,14 @@ describe('the upload area', () => {
     Object.defineProperty(drop, 'dataTransfer', {
       value: { types: ['Files'], files: [audioFile('stray.mp3')] },
     });
-    outside.dispatchEvent(drop);
-    expect(drop.defaultPrevented).toBe(true);
-    await new Promise((r) => setTimeout(r, 50));
-    expect(server.requests).toEqual([]);
+    vi.useFakeTimers();
+    try {
+      outside.dispatchEvent(drop);
+      expect(drop.defaultPrevented).toBe(true);
+      await vi.runAllTimersAsync();
+      expect(server.requests).toEqual([]);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });
