@@ -13,6 +13,3 @@ export const systemClock: Clock = {
   setTimeout: (fn, ms) => setTimeout(fn, ms),
   clearTimeout: (h) => clearTimeout(h as ReturnType<typeof setTimeout>),
 };
-
-/** The system's timers with the time read from `now` (for tests that move time but not timers). */
-export const clockAt = (now: () => number): Clock => ({ ...systemClock, now });

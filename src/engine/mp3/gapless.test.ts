@@ -1,10 +1,10 @@
-import { open, readFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeTone, tempDir } from '../../../test/support/audio-fixtures.js';
 import { decodeFloat } from '../../../test/support/pcm-measure.js';
 import { parseFrameHeader, readWord } from './frames.js';
-import { mp3DecodedSamples, parseItunSmpb, readOpusPreSkip } from './gapless.js';
+import { mp3DecodedSamples } from './gapless.js';
 import { readGapless } from './lame.js';
 import { scanMp3 } from './scan.js';
 import { id3v2Size } from './tags.js';
@@ -49,24 +49,5 @@ describe('encoder delay and padding', () => {
     blank.fill(0, 4 + h.sideInfoSize + 16 + 100);
     expect(readGapless(blank, h)).toBeNull();
     expect(mp3DecodedSamples(10, 1152, null)).toBe(11520);
-  });
-
-  it('reads iTunSMPB: delay, padding and sample count in hexadecimal', () => {
-    expect(parseItunSmpb(' 00000000 00000840 000001C0 0000000000046E00 00000000 00000000')).toEqual({
-      delay: 0x840,
-      padding: 0x1c0,
-      samples: 0x46e00,
-    });
-    expect(parseItunSmpb('not a gapless comment')).toBeNull();
-  });
-
-  it("reads an Ogg Opus stream's pre-skip from its first page", async () => {
-    const file = await makeTone(path.join(dir, 't.opus'), { seconds: 1, sampleRate: 48000 });
-    const fd = await open(file, 'r');
-    const head = Buffer.alloc(512);
-    await fd.read(head, 0, 512, 0);
-    await fd.close();
-    expect(readOpusPreSkip(head)).toBe(312); // libopus's look-ahead at 48 kHz
-    expect(readOpusPreSkip(Buffer.from('RIFF....WAVEfmt '.padEnd(64, ' ')))).toBeNull();
   });
 });

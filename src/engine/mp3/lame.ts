@@ -118,7 +118,7 @@ export function readGapless(frame: Uint8Array, h: FrameHeader): Gapless | null {
  * The VBR method (byte 9's low nibble). The frames show CBR or VBR, never which VBR algorithm made
  * them: 6, a VBR method no LAME switch writes, claims none (readers show plain VBR).
  */
-export const LAME_METHOD = { unknown: 0, cbr: 1, vbr: 6 } as const;
+const LAME_METHOD = { unknown: 0, cbr: 1, vbr: 6 } as const;
 
 /** LAME tag stereo mode values (bits 2-4 of byte 24), by the frame header's channel mode (0-3). */
 const STEREO_MODE_BY_CHANNEL_MODE = [1, 3, 2, 0];

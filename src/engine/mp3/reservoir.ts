@@ -49,15 +49,3 @@ export class ReservoirGuard {
 export function maxBackstep(version: MpegVersion): number {
   return version === 1 ? 511 : 255;
 }
-
-/**
- * How many frames before the first wanted one to keep as carriers: enough that their main data
- * covers the longest possible backstep, so no wanted frame is ever silenced. `mainDataSizes` are
- * the sizes of the frames before the cut, nearest first.
- */
-export function carriersNeeded(mainDataSizes: readonly number[], version: MpegVersion): number {
-  let held = 0;
-  let n = 0;
-  while (n < mainDataSizes.length && held < maxBackstep(version)) held += mainDataSizes[n++];
-  return n;
-}

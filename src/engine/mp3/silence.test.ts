@@ -7,7 +7,6 @@ import { formatWord, parseFrameHeader, readWord } from './frames.js';
 import {
   framesForSeconds,
   layer3SamplesPerFrame,
-  secondsOfFrames,
   silentFrame,
   silentFrames,
   smallestBitRateIndex,
@@ -72,10 +71,9 @@ describe("silent frames in a stream's own format", () => {
     expect(framesForSeconds(0.5, 22050, 2)).toBe(19); // 11025 / 576 = 19.14
     expect(framesForSeconds(0, 44100, 1)).toBe(0);
     expect(framesForSeconds(-3, 44100, 1)).toBe(0);
-    expect(secondsOfFrames(1000, 48000, 1)).toBe(24);
     for (const sec of [0.01, 0.3, 1.7, 59.99, 3600]) {
       const n = framesForSeconds(sec, 44100, 1);
-      expect(Math.abs(secondsOfFrames(n, 44100, 1) - sec)).toBeLessThanOrEqual(576 / 44100);
+      expect(Math.abs((n * 1152) / 44100 - sec)).toBeLessThanOrEqual(576 / 44100); // within half a frame
     }
   });
 

@@ -18,11 +18,6 @@ export function framesForSeconds(seconds: number, sampleRate: number, version: M
   return Math.round(samples / layer3SamplesPerFrame(version));
 }
 
-/** Seconds that `frames` frames play. */
-export function secondsOfFrames(frames: number, sampleRate: number, version: MpegVersion): number {
-  return (frames * layer3SamplesPerFrame(version)) / sampleRate;
-}
-
 /** The smallest bit rate index whose unpadded frame holds the header and side information. */
 export function smallestBitRateIndex(version: MpegVersion, sampleRate: number, channels: 1 | 2): number {
   const need = 4 + sideInfoSize(version, channels);

@@ -1,15 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import {
   AAC_CODEC,
-  AAC_FRAME,
   AAC_PRIMING,
-  AAC_ROLL,
   encodedFractions,
   planChunks,
   rangesOf,
   runsOf,
   timelineFormat,
 } from './aac-chunks.js';
+
+const { frame: AAC_FRAME, roll: AAC_ROLL } = AAC_CODEC;
 
 describe('AAC timeline chunks', () => {
   it('finds the runs of encoded inputs between copied ones', () => {

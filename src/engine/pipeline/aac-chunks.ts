@@ -4,11 +4,11 @@ import type { PcmFormat } from '../ffmpeg/transcode.js';
 import { isLosslessCodec } from './plan-output.js';
 
 /** Samples per AAC-LC frame (packet). */
-export const AAC_FRAME = 1024;
+const AAC_FRAME = 1024;
 /** ffmpeg's AAC encoder puts one frame of priming ahead of the audio (measured: aac-timeline.test.ts). */
 export const AAC_PRIMING = 1024;
 /** Real audio fed before and after a chunk, so the encoder's state and overlap match its neighbours'. */
-export const AAC_ROLL = 2048;
+const AAC_ROLL = 2048;
 /** What the chunking needs of a codec: its frame, its delay, the real audio fed either side. */
 export interface ChunkCodec {
   /** Samples per frame (packet). */

@@ -51,14 +51,3 @@ export function bitRateDefaultsText(): string {
     .map((f) => `${f} ${DEFAULT_KBPS[f].stereo} (mono ${DEFAULT_KBPS[f].mono})`)
     .join(', ');
 }
-
-/** ffmpeg's muxer name for each format. */
-export const MUXER: Record<OutputFormat, string> = {
-  mp3: 'mp3',
-  m4b: 'ipod',
-  m4a: 'ipod',
-  opus: 'opus',
-  ogg: 'ogg',
-  flac: 'flac',
-  wav: 'wav',
-};

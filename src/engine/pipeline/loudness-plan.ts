@@ -1,7 +1,7 @@
 // Pure: the gain that brings an input to the loudness target without letting its true peak past
 // the ceiling. A copied MP3 can only move in whole global_gain steps, so it takes the nearest step
 // that still respects the ceiling.
-import { GAIN_STEP_DB } from '../mp3/gain.js';
+import { GAIN_STEP_DB, stepsFor } from '../mp3/gain.js';
 
 /** No sample of the output above this (dBTP), as the contract says. */
 export const TRUE_PEAK_CEILING_DB = -1;
@@ -48,7 +48,7 @@ export function chooseGain(m: LoudnessInput, targetLufs: number, rules: GainRule
     const gainDb = Math.min(wanted, limit);
     return { gainDb: round2(gainDb), limited: gainDb < wanted };
   }
-  const nearest = Math.round(wanted / GAIN_STEP_DB);
+  const nearest = stepsFor(wanted);
   // A tiny tolerance, so a peak exactly on the ceiling after whole steps is not a step lower.
   const steps = nearest * GAIN_STEP_DB <= limit + 1e-9 ? nearest : Math.floor((limit + 1e-9) / GAIN_STEP_DB);
   return { gainDb: round2(steps * GAIN_STEP_DB), steps, limited: steps < nearest };

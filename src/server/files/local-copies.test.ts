@@ -4,7 +4,7 @@ import { existsSync } from 'node:fs';
 import { readFile, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { clockAt } from '../../shared/clock.js';
+import { clockAt } from '../../../test/support/clock-at.js';
 import { bytesIn, tempDir } from '../../../test/support/audio-fixtures.js';
 import { createLocalCopies, type LocalCopies, type LocalCopiesOptions } from './local-copies.js';
 

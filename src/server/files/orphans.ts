@@ -13,7 +13,7 @@ import { removeInside } from './remove-inside.js';
  * A folder younger than this is left alone even without a row: its session may be being made or
  * deleted right now (the row and the folder are never written in one step).
  */
-export const ORPHAN_MIN_AGE_MS = 60 * 60 * 1000;
+const ORPHAN_MIN_AGE_MS = 60 * 60 * 1000;
 
 export interface OrphanSweepDeps {
   store: Pick<Store, 'sessionBySid'>;

@@ -8,7 +8,7 @@ import { openSqliteStore } from '../data/sqlite-store.js';
 import { createDiskStorage, type DiskStorage } from './disk-storage.js';
 import type { Store } from '../data/store.js';
 import { job } from '../../../test/support/job-kit.js';
-import { clockAt } from '../../shared/clock.js';
+import { clockAt } from '../../../test/support/clock-at.js';
 import { removeInside } from './remove-inside.js';
 import { createSweeper } from './sweep.js';
 

@@ -1,5 +1,6 @@
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempDir } from '../../../test/support/audio-fixtures.js';
 import {
@@ -9,7 +10,10 @@ import {
   upload,
   type TestApp,
 } from '../../../test/support/server-harness.js';
-import { isOwnOrigin, PACKAGE_ROOT } from './app.js';
+import { isOwnOrigin } from './app.js';
+
+/** The checkout this test file is in. */
+const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 
 let t: TestApp;
 beforeAll(async () => {
@@ -24,7 +28,7 @@ describe('the app', () => {
     const res = await t.app.inject({ method: 'GET', url: '/widget/audio-merge.js' });
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toMatch(/javascript/);
-    const built = await readFile(path.join(PACKAGE_ROOT, 'dist', 'widget', 'audio-merge.js'));
+    const built = await readFile(path.join(ROOT, 'dist', 'widget', 'audio-merge.js'));
     expect(res.rawPayload.equals(built)).toBe(true);
   });
 

@@ -43,7 +43,7 @@ import { createStoreUpload } from './routes/upload-store.js';
 import { trackUploads, type UploadsInFlight } from './uploads-in-flight.js';
 
 /** The package root, from src/server/http or dist/server/http alike. */
-export const PACKAGE_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
+const PACKAGE_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 
 export interface AppDeps {
   /** The engine's probe; tests may wrap it to see what it was asked. */

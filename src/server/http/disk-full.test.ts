@@ -4,7 +4,7 @@ import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeTone, tempDir } from '../../../test/support/audio-fixtures.js';
-import { clockAt } from '../../shared/clock.js';
+import { clockAt } from '../../../test/support/clock-at.js';
 import {
   listItems,
   openSession,

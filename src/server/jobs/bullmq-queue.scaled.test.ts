@@ -13,7 +13,6 @@ import { inputFailure } from './job-errors.js';
 import { RedisPolicyError } from './redis-connection.js';
 import { RefusingJobWrites } from '../../../test/support/memory-store.js';
 import { job, silentLog } from '../../../test/support/job-kit.js';
-import { nullBroadcaster } from '../realtime/broadcaster.js';
 import { createRunReporter } from './run-reporter.js';
 
 const open: Array<{ close(): Promise<void> }> = [];
@@ -193,7 +192,7 @@ describe('BullMQ merge queue', () => {
     for (const id of ['job-db', 'job-db-down']) await store.addJob(job(id, 'sid1', ['i1', 'i2']));
     const reporter = createRunReporter({
       store,
-      broadcaster: nullBroadcaster,
+      broadcaster: { broadcast() {} },
       log: silentLog,
       startRetryDelaysMs: [10, 10],
     });

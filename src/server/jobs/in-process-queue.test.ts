@@ -10,13 +10,8 @@ import type { JobRow } from '../data/store.js';
 import type { DiskStorage } from '../files/disk-storage.js';
 import { broadcastJobStatus } from '../realtime/status-broadcasts.js';
 import { QueueClosedError } from './job-errors.js';
-import {
-  CANCELLED_MESSAGE,
-  INTERNAL_MESSAGE,
-  INTERRUPTED_MESSAGE,
-  MISSING_MESSAGE,
-  SHUTDOWN_MESSAGE,
-} from './job-messages.js';
+import { CANCELLED_MESSAGE, INTERRUPTED_MESSAGE, SHUTDOWN_MESSAGE } from './job-messages.js';
+import { ERRORS } from '../errors.js';
 import { createInProcessQueue } from './in-process-queue.js';
 import { createMergeProcessor, engineConcurrencyFor } from './merge-processor.js';
 import type { Clock } from '../../shared/clock.js';
@@ -259,7 +254,10 @@ describe('the in-process job queue', () => {
     const q = queue(merge);
     const failures: JobEvent[] = [];
     q.events.on((e) => e.type === 'failed' && failures.push(e));
-    expect(await run(q, 'J1', ['item-S1-0'])).toMatchObject({ status: 'failed', error: INTERNAL_MESSAGE });
+    expect(await run(q, 'J1', ['item-S1-0'])).toMatchObject({
+      status: 'failed',
+      error: ERRORS.mergeFailed.message,
+    });
     expect(failures).toEqual([expect.objectContaining({ code: 'mergeFailed', retryable: true })]);
   });
 
@@ -298,7 +296,7 @@ describe('the in-process job queue', () => {
     const { merge, calls } = scriptedMerge();
     expect(await run(queue(merge), 'J1', ['item-S1-0', 'gone'])).toMatchObject({
       status: 'failed',
-      error: MISSING_MESSAGE,
+      error: ERRORS.itemGone.message,
     });
     expect(calls).toHaveLength(0);
   });

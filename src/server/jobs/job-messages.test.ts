@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { AbortError, InputError, OutputError, ToolError } from '../../engine/index.js';
+import { ERRORS } from '../errors.js';
 import { asJobFailure, inputFailure } from './job-errors.js';
 import {
   describedDownloadName,
   downloadName,
   inputFailureMessage,
-  INTERNAL_MESSAGE,
   SHUTDOWN_MESSAGE,
   waitingText,
 } from './job-messages.js';
@@ -36,7 +36,7 @@ describe('job messages', () => {
 
   it('keeps internal details out of the message, tells shutdown apart, and never retries bad input', () => {
     expect(asJobFailure(new Error('EACCES /data/tmp'), false)).toMatchObject({
-      message: INTERNAL_MESSAGE,
+      message: ERRORS.mergeFailed.message,
       code: 'mergeFailed',
       retryable: true,
     });

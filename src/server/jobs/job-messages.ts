@@ -14,8 +14,6 @@ export const DONE_TEXT = 'Done';
 const INPUT_PREFIX = 'Could not merge: ';
 export const INTERRUPTED_MESSAGE = ERRORS.interrupted.message;
 export const SHUTDOWN_MESSAGE = ERRORS.mergeStopped.message;
-export const INTERNAL_MESSAGE = ERRORS.mergeFailed.message;
-export const MISSING_MESSAGE = ERRORS.itemGone.message;
 export const CANCELLED_MESSAGE = ERRORS.cancelled.message;
 
 /** Engine reasons are fragments ("not audio (...)", "no decodable audio", "cannot be read"): make a sentence. */

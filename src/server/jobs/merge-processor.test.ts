@@ -4,7 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { tempDir } from '../../../test/support/audio-fixtures.js';
 import { diskStorage, fakeTools, item, job, scriptedMerge } from '../../../test/support/job-kit.js';
 import { MemoryStore } from '../../../test/support/memory-store.js';
-import { clockAt } from '../../shared/clock.js';
+import { clockAt } from '../../../test/support/clock-at.js';
 import { createMergeProcessor } from './merge-processor.js';
 
 let dir: { dir: string; cleanup: () => Promise<void> };

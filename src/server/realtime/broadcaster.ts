@@ -6,8 +6,3 @@ export interface Broadcaster {
   /** Send `event` with `payload` to the channel's members. */
   broadcast(channel: string, event: string, payload: Record<string, unknown>): void;
 }
-
-/** For a process that tells no one (realtime off). */
-export const nullBroadcaster: Broadcaster = {
-  broadcast() {},
-};

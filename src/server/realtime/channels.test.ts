@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { appidOf, channelOf, mayJoin, MAX_CHANNEL_LENGTH } from './channels.js';
+import { appidOf, channelOf, mayJoin } from './channels.js';
 
 describe('Echo channel rules', () => {
   it('reads the channel of a subscribe payload and ignores anything else', () => {
@@ -14,8 +14,8 @@ describe('Echo channel rules', () => {
     ]) {
       expect(channelOf(bad)).toBeNull();
     }
-    expect(channelOf({ channel: 'x'.repeat(MAX_CHANNEL_LENGTH) })).not.toBeNull();
-    expect(channelOf({ channel: 'x'.repeat(MAX_CHANNEL_LENGTH + 1) })).toBeNull();
+    expect(channelOf({ channel: 'x'.repeat(256) })).not.toBeNull();
+    expect(channelOf({ channel: 'x'.repeat(257) })).toBeNull();
   });
 
   it('lets a session join its own status channels, whatever dashes the appid holds', () => {

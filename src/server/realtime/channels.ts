@@ -3,7 +3,7 @@
 
 const PREFIX = 'status-channel-';
 /** Longer channel names are refused outright; real ones are a few dozen characters. */
-export const MAX_CHANNEL_LENGTH = 256;
+const MAX_CHANNEL_LENGTH = 256;
 
 /** The channel named in an Echo `subscribe`/`unsubscribe` payload, or null when the shape is wrong. */
 export function channelOf(payload: unknown): string | null {

@@ -60,7 +60,3 @@ export function runningMerge(answer: MergeStatusAnswer): (MergeStatus & { reques
 export function isFollowed(status: MergeStatus, requestId: string | null): boolean {
   return status.requestId === undefined || status.requestId === requestId;
 }
-
-export function isFinal(state: MergeState | undefined): boolean {
-  return state === 'succeeded' || state === 'failed' || state === 'cancelled';
-}

@@ -3,7 +3,7 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { InputError, OutputError } from '../../../engine/index.js';
-import { clockAt } from '../../../shared/clock.js';
+import { clockAt } from '../../../../test/support/clock-at.js';
 import { statusChannel } from '../../../shared/types.js';
 import { tempDir } from '../../../../test/support/audio-fixtures.js';
 import { MemoryStore } from '../../../../test/support/memory-store.js';
