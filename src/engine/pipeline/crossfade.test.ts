@@ -1,11 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  constantPowerGains,
-  fitCrossfade,
-  inputStarts,
-  planCrossfades,
-  shortenedMessage,
-} from './crossfade.js';
+import { constantPowerGains, fitCrossfade, inputStarts, shortenedMessage } from './crossfade.js';
 
 describe('crossfade arithmetic', () => {
   it('keeps the summed power constant through the fade, -3 dB each at the midpoint', () => {
@@ -34,12 +28,14 @@ describe('crossfade arithmetic', () => {
   });
 
   it('fits each join on its own and puts each input where its fade in begins', () => {
-    const fades = planCrossfades(1, [10, 1.5, 10]);
+    const durations = [10, 1.5, 10];
+    // As the sound plan fits them: each join on its own, so a middle input gives each fade at most half.
+    const fades = [fitCrossfade(1, durations[0], durations[1]), fitCrossfade(1, durations[1], durations[2])];
     expect(fades).toEqual([
       { seconds: 0.75, shortened: true },
       { seconds: 0.75, shortened: true },
     ]);
-    expect(inputStarts([10, 1.5, 10], 0, fades)).toEqual([0, 9.25, 10]);
+    expect(inputStarts(durations, 0, fades)).toEqual([0, 9.25, 10]);
   });
 
   it('places inputs after gaps', () => {

@@ -29,17 +29,6 @@ export function fitCrossfade(requested: number, a: number, b: number): FadeFit {
   return { seconds: Math.max(0, room), shortened: true };
 }
 
-/**
- * Fades for every join of `durations` (one fewer than inputs). An input in the middle takes part
- * in two fades, so each of its fades may use at most half of it.
- */
-export function planCrossfades(requested: number, durations: readonly number[]): FadeFit[] {
-  const fades: FadeFit[] = [];
-  for (let i = 0; i + 1 < durations.length; i++)
-    fades.push(fitCrossfade(requested, durations[i], durations[i + 1]));
-  return fades;
-}
-
 /** The line for stderr and the report when a pair's crossfade had to be shortened. */
 export function shortenedMessage(first: string, second: string, requested: number, fit: FadeFit): string {
   return `crossfade between ${first} and ${second} shortened to ${fit.seconds.toFixed(3)} s (asked ${requested} s): one of them is shorter than ${(2 * requested).toFixed(3)} s`;
