@@ -4,7 +4,7 @@ import { closeSync, openSync, write } from 'node:fs';
 import path from 'node:path';
 import { AbortError, InputError } from '../errors.js';
 import { FrameGain } from './gain.js';
-import { lameAudioOf, writeLameTag, type Gapless } from './lame.js';
+import { commonSettings, lameAudioOf, writeLameTag, type Gapless } from './lame.js';
 import { FormatChangeError, FrameWalker, FreeFormatError, OffsetLog } from './walk.js';
 import type { Mp3Scan } from './scan.js';
 import { readFullSync, writeFullSync } from '../io/sync-io.js';
@@ -188,7 +188,10 @@ export async function joinMp3(
   const allCbr = parts.every(
     (p) => !p.scan.vbr && Math.abs(p.scan.bitRate - first.bitRate) < first.bitRate * 0.01,
   );
-  const plan = planXingFrame(format, allCbr ? first.bitRate : undefined);
+  // One encoder set one way made every part: its settings (the quality among them) carry over.
+  const settings = commonSettings(parts.map((p) => p.scan.encoder));
+  const quality = settings?.quality;
+  const plan = planXingFrame(format, allCbr ? first.bitRate : undefined, quality !== undefined);
   const id3 = opts.id3?.(parts.map((p) => p.scan.frames)) ?? Buffer.alloc(0);
   const partFrames: number[] = [];
   const totalBytes = parts.reduce((n, p) => n + (p.scan.audioEnd - p.scan.audioStart), 0);
@@ -237,11 +240,22 @@ export async function joinMp3(
     // Same channel mode as the audio, so strict players see one consistent stream.
     const mode = (firstWord >>> 6) & 3;
     const headerPlan = firstWord
-      ? planXingFrame({ ...format, channelMode: mode }, allCbr ? first.bitRate : undefined)
+      ? planXingFrame(
+          { ...format, channelMode: mode },
+          allCbr ? first.bitRate : undefined,
+          quality !== undefined,
+        )
       : plan;
-    const header = buildXingFrame(headerPlan, { vbr, frames, bytes: streamBytes, toc });
+    const header = buildXingFrame(headerPlan, { vbr, frames, bytes: streamBytes, toc, quality });
     if (opts.gapless) {
-      const audio = lameAudioOf(format, mask, modes);
+      const seconds = (frames * first.samplesPerFrame) / first.sampleRate;
+      const seen = {
+        ...format,
+        bitRateMask: mask,
+        channelModeMask: modes,
+        averageBitRate: (audioBytes * 8) / seconds,
+      };
+      const audio = lameAudioOf(seen, settings);
       writeLameTag(header, headerPlan, { gapless: opts.gapless, musicLength: streamBytes, audio });
     }
     writeFullSync(out, header, 0, header.length, id3.length);

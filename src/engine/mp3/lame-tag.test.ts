@@ -1,10 +1,11 @@
-import { readFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeTone, tempDir, tools as fixtureTools } from '../../../test/support/audio-fixtures.js';
 import { readLameTag } from '../../../test/support/xing-read.js';
 import { mergeFiles, type Tools } from '../index.js';
 import { bitRateKbps, parseFrameHeader, readWord } from './frames.js';
+import { crc16 } from './lame.js';
 import { id3v2Size } from './tags.js';
 
 const tools: Tools = { ...fixtureTools, ffmpegVersion: 'test' };
@@ -31,6 +32,28 @@ async function mergedTag(name: string, inputs: string[]) {
     p += h.frameLength;
   }
   return { tag: tag!, kbps: [...kbps].sort((a, b) => a - b), modes: [...modes] };
+}
+
+/**
+ * `file` as if LAME itself had written its tag (ffmpeg's states no settings): version LAME3.100,
+ * the Xing quality field (ffmpeg's frame has one) and the settings LAME writes, under a good CRC.
+ */
+async function asLameMade(file: string, quality: number): Promise<string> {
+  const bytes = await readFile(file);
+  const start = id3v2Size(bytes, 0);
+  const h = parseFrameHeader(readWord(bytes, start))!;
+  const xing = start + 4 + h.sideInfoSize;
+  expect(readWord(bytes, xing + 4)).toBe(15); // frames, bytes, TOC and quality
+  bytes.writeUInt32BE(quality, xing + 116);
+  const lame = xing + 120;
+  bytes.write('LAME3.100', lame, 'latin1');
+  bytes[lame + 9] = 1; // CBR
+  bytes[lame + 10] = 170; // lowpass 17 kHz
+  bytes[lame + 19] = 0x24; // ATH type 4, safe joint
+  bytes[lame + 24] = 0x40 | (3 << 2) | 1; // 44.1 kHz source, joint stereo, noise shaping 1
+  bytes.writeUInt16BE(crc16(bytes.subarray(start), 0, lame - start + 34), lame + 34);
+  await writeFile(file, bytes);
+  return file;
 }
 
 const tone = (name: string, codecArgs: string[], opts: { channels?: number; frequency?: number } = {}) =>
@@ -71,5 +94,33 @@ describe('the LAME tag of a merged MP3', () => {
     expect(tag.method).toBeGreaterThanOrEqual(3); // 3 to 6: the VBR methods
     expect(tag.method).toBeLessThanOrEqual(6);
     expect(tag).toMatchObject({ bitRateKbps: kbps[0], stereoMode: 0, tagCrcOk: true });
+  });
+
+  it("carries the encoder's quality, lowpass and flags when every input is LAME's, set alike; else states none", async () => {
+    const cbr = ['-c:a', 'libmp3lame', '-b:a', '128k'];
+    const alike = [
+      await asLameMade(await tone('l1.mp3', cbr), 57),
+      await asLameMade(await tone('l2.mp3', cbr, { frequency: 550 }), 57),
+    ];
+    const { tag } = await mergedTag('lame-made.mp3', alike);
+    expect(tag).toMatchObject({
+      quality: 57,
+      method: 1,
+      bitRateKbps: 128,
+      lowpass: 170,
+      encodingFlags: 0x24,
+    });
+    expect(tag).toMatchObject({ stereoMode: 3, sampleRateClass: 1, noiseShaping: 1, tagCrcOk: true });
+
+    const unlike = [alike[0], await asLameMade(await tone('l3.mp3', cbr, { frequency: 660 }), 47)];
+    const { tag: mixed } = await mergedTag('lame-unlike.mp3', unlike);
+    expect(mixed.quality).toBeUndefined();
+    expect(mixed).toMatchObject({
+      method: 1,
+      bitRateKbps: 128,
+      lowpass: 0,
+      encodingFlags: 0,
+      tagCrcOk: true,
+    });
   });
 });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { parseFrameHeader, readWord } from './frames.js';
+import { parseFrameHeader, readWord, type MpegVersion } from './frames.js';
 import {
+  commonSettings,
   crc16,
   lameAudioOf,
   readGapless,
@@ -97,33 +98,53 @@ describe('the LAME tag', () => {
     expect(readGapless(f, h)).toEqual({ delay: 4095, padding: 0 });
   });
 
+  /** What the join saw: `indexes` the bit rate indexes used, `modes` the channel modes. */
+  const seen = (
+    indexes: number[],
+    modes: number[],
+    format: { mpegVersion: MpegVersion; sampleRate: number } = fmt,
+    averageBitRate = 128000,
+  ) => ({
+    ...format,
+    bitRateMask: indexes.reduce((m, i) => m | (1 << i), 0),
+    channelModeMask: modes.reduce((m, i) => m | (1 << i), 0),
+    averageBitRate,
+  });
+
   it('describes the audio by its frames: one bit rate is CBR at it, several VBR from the lowest', () => {
-    const bit = (...indexes: number[]) => indexes.reduce((m, i) => m | (1 << i), 0);
-    const joint = bit(1);
     // MPEG-1 index 9 is 128 kbit/s; 5 is 64, 14 is 320
-    expect(lameAudioOf(fmt, bit(9), joint)).toEqual({
-      method: 1,
-      bitRateKbps: 128,
-      stereoMode: 3,
-      sampleRateClass: 1,
-    });
-    expect(lameAudioOf(fmt, bit(5, 9, 14), joint)).toMatchObject({ method: 6, bitRateKbps: 64 });
+    expect(lameAudioOf(seen([9], [1]))).toEqual({ ...cbr128, settings: undefined });
+    expect(lameAudioOf(seen([5, 9, 14], [1]))).toMatchObject({ method: 6, bitRateKbps: 64 });
     // MPEG-2 index 8 is 64 kbit/s; a 22.05 kHz stream is in the lowest rate class
-    const mono22 = lameAudioOf({ mpegVersion: 2, sampleRate: 22050 }, bit(8), bit(3));
+    const mono22 = lameAudioOf(seen([8], [3], { mpegVersion: 2, sampleRate: 22050 }));
     expect(mono22).toMatchObject({ method: 1, bitRateKbps: 64, stereoMode: 0, sampleRateClass: 0 });
-    expect(lameAudioOf({ mpegVersion: 1, sampleRate: 48000 }, bit(9), bit(0)).sampleRateClass).toBe(2);
+    expect(lameAudioOf(seen([9], [0], { mpegVersion: 1, sampleRate: 48000 })).sampleRateClass).toBe(2);
   });
 
   it('says stereo, dual channel or joint stereo as the frames do, auto when they switch', () => {
-    const rate = 1 << 9;
-    const modes = (...m: number[]) =>
-      lameAudioOf(
-        fmt,
-        rate,
-        m.reduce((a, i) => a | (1 << i), 0),
-      ).stereoMode;
-    expect([modes(0), modes(1), modes(2), modes(3)]).toEqual([1, 3, 2, 0]);
-    expect(modes(0, 1)).toBe(5);
-    expect(modes(1, 2)).toBe(7);
+    const mode = (...m: number[]) => lameAudioOf(seen([9], m)).stereoMode;
+    expect([mode(0), mode(1), mode(2), mode(3)]).toEqual([1, 3, 2, 0]);
+    expect(mode(0, 1)).toBe(5);
+    expect(mode(1, 2)).toBe(7);
+  });
+
+  it("keeps the parts' own VBR method when they agree and the frames bear it out, ABR at the average", () => {
+    const set = (method: number) => ({ method, lowpass: 170, encodingFlags: 0x24, misc: 0x41, preset: 0 });
+    expect(lameAudioOf(seen([5, 9], [1]), set(4)).method).toBe(4); // --vbr-new
+    expect(lameAudioOf(seen([5, 9], [1], fmt, 150_400), set(2))).toMatchObject({
+      method: 2,
+      bitRateKbps: 150,
+    });
+    // Frames of one bit rate are CBR, whatever a part said; several are not CBR.
+    expect(lameAudioOf(seen([9], [1]), set(4)).method).toBe(1);
+    expect(lameAudioOf(seen([5, 9], [1]), set(1)).method).toBe(6);
+  });
+
+  it('carries settings only when every part states the same ones', () => {
+    const a = { quality: 57, method: 1, lowpass: 170, encodingFlags: 0x24, misc: 0x41, preset: 0 };
+    expect(commonSettings([a, { ...a }])).toEqual(a);
+    expect(commonSettings([a, { ...a, lowpass: 160 }])).toBeUndefined();
+    expect(commonSettings([a, { ...a, quality: undefined }])).toBeUndefined();
+    expect(commonSettings([a, undefined])).toBeUndefined();
   });
 });

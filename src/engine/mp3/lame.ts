@@ -82,7 +82,7 @@ export function trustedCounts(
   return { frames: c.frames, audioBytes: regionBytes, vbr: c.kind === 'Xing' };
 }
 
-/** Where the LAME extension starts in a header frame: after the Xing fields we write (no quality field). */
+/** Where the LAME extension starts in a header frame: after the Xing fields its flags say are there. */
 function lameAt(frame: Uint8Array, h: FrameHeader): number | null {
   const at = 4 + h.sideInfoSize;
   if (at + 8 > frame.length) return null;
@@ -114,43 +114,111 @@ export function readGapless(frame: Uint8Array, h: FrameHeader): Gapless | null {
   return { delay: v >>> 12, padding: v & 4095 };
 }
 
-/**
- * The VBR method (byte 9's low nibble). The frames show CBR or VBR, never which VBR algorithm made
- * them: 6, a VBR method no LAME switch writes, claims none (readers show plain VBR).
- */
-const LAME_METHOD = { unknown: 0, cbr: 1, vbr: 6 } as const;
+/** The VBR method (byte 9's low nibble): 1 CBR, 8 CBR two-pass; 2 ABR, 9 ABR two-pass; 3 to 6 VBR. */
+const CBR_METHODS = [1, 8];
+const ABR_METHODS = [2, 9];
+const VBR_METHODS = [2, 3, 4, 5, 6, 9];
+/** The frames show CBR or VBR, never which VBR algorithm: 6, which no LAME switch writes, claims none. */
+const PLAIN_VBR = 6;
 
 /** LAME tag stereo mode values (bits 2-4 of byte 24), by the frame header's channel mode (0-3). */
 const STEREO_MODE_BY_CHANNEL_MODE = [1, 3, 2, 0];
 /** The stereo mode field's value for a stream whose frames switch between stereo and joint stereo. */
 const STEREO_MODE_AUTO = 5;
+/** Byte 24 less its stereo mode bits: noise shaping, the unwise-settings bit, the source rate class. */
+const MISC_BUT_STEREO = 0xe3;
+
+/**
+ * How a LAME-made stream's encoder was set, as its tag states it: what a join carries over into
+ * its own tag when every part states the same (the parts are then one encoder's, set one way).
+ */
+export interface LameSettings {
+  /** The Xing quality field (LAME writes 100 - 10 × V - q), when stated. */
+  quality?: number;
+  method: number;
+  /** Lowpass, in 100 Hz. */
+  lowpass: number;
+  /** ATH type and psychoacoustic flags (byte 19; the no-gap bits, one file's place in a set, left out). */
+  encodingFlags: number;
+  /** Noise shaping, unwise settings, source rate class (byte 24 less the stereo mode). */
+  misc: number;
+  /** Preset and surround info (bytes 26-27). */
+  preset: number;
+}
+
+/** The settings of a real LAME tag (not ffmpeg's, which states none) whose CRC holds; null otherwise. */
+export function readLameSettings(frame: Uint8Array, h: FrameHeader): LameSettings | null {
+  const lame = lameAt(frame, h);
+  if (lame === null || Buffer.from(frame.subarray(lame, lame + 4)).toString('latin1') !== 'LAME') return null;
+  if (crc16(frame, 0, lame + 34) !== ((frame[lame + 34] << 8) | frame[lame + 35])) return null;
+  const flags = readWord(frame, 4 + h.sideInfoSize + 4);
+  return {
+    quality: flags & XING_FLAGS.quality ? readWord(frame, lame - 4) : undefined,
+    method: frame[lame + 9] & 15,
+    lowpass: frame[lame + 10],
+    encodingFlags: frame[lame + 19] & 0x3f,
+    misc: frame[lame + 24] & MISC_BUT_STEREO,
+    preset: (frame[lame + 26] << 8) | frame[lame + 27],
+  };
+}
+
+/** The settings every one of `all` states alike; undefined when one states none or they differ. */
+export function commonSettings(all: readonly (LameSettings | undefined)[]): LameSettings | undefined {
+  const first = all[0];
+  const same = (a: LameSettings | undefined) =>
+    a !== undefined &&
+    a.quality === first!.quality &&
+    a.method === first!.method &&
+    a.lowpass === first!.lowpass &&
+    a.encodingFlags === first!.encodingFlags &&
+    a.misc === first!.misc &&
+    a.preset === first!.preset;
+  return first !== undefined && all.every(same) ? first : undefined;
+}
 
 /** What the joined audio is, as the LAME tag's fields state it. */
 export interface LameAudio {
-  /** VBR method: CBR when every frame has one bit rate, else VBR (LAME_METHOD). */
+  /** VBR method: 1 CBR (one bit rate in every frame), else a VBR one; the parts' own when they agree. */
   method: number;
-  /** kbit/s: a CBR stream's bit rate, a VBR stream's lowest (255 means 255 or more). */
+  /** kbit/s: CBR's bit rate, ABR's average, VBR's lowest (255 means 255 or more). */
   bitRateKbps: number;
   /** 0 mono, 1 stereo, 2 dual channel, 3 joint stereo, 5 switching between stereo and joint. */
   stereoMode: number;
   /** The sample rate class: 0 up to 32 kHz, 1 44.1 kHz, 2 48 kHz, 3 above. */
   sampleRateClass: number;
+  /** The parts' encoder settings, when they all state the same; else those fields stay zero (unknown). */
+  settings?: LameSettings;
 }
 
-/**
- * The LAME tag's description of a stream from its frames: `bitRateMask` has bit i set when a frame
- * used bit rate index i, `channelModeMask` bit m when one had header channel mode m (0-3).
- * Nothing else is known of the encoder (its quality, lowpass, preset): those fields stay zero,
- * which the tag's layout reads as unknown.
- */
-export function lameAudioOf(
-  format: { mpegVersion: MpegVersion; sampleRate: number },
-  bitRateMask: number,
-  channelModeMask: number,
-): LameAudio {
-  const indexes = [...Array(15).keys()].filter((i) => i > 0 && bitRateMask & (1 << i));
-  const kbps = indexes.length > 0 ? bitRateKbps(format.mpegVersion, 3, indexes[0]) : 0;
-  const modes = [0, 1, 2, 3].filter((m) => channelModeMask & (1 << m));
+/** What the join saw of the frames it wrote. */
+export interface FramesSeen {
+  mpegVersion: MpegVersion;
+  sampleRate: number;
+  /** Bit i set when a frame used bit rate index i. */
+  bitRateMask: number;
+  /** Bit m set when a frame had header channel mode m (0-3). */
+  channelModeMask: number;
+  /** Bits per second over the whole stream. */
+  averageBitRate: number;
+}
+
+/** The LAME tag's description of a stream from its frames, and from the parts' settings when they agree. */
+export function lameAudioOf(seen: FramesSeen, settings?: LameSettings): LameAudio {
+  const indexes = [...Array(15).keys()].filter((i) => i > 0 && seen.bitRateMask & (1 << i));
+  const lowest = indexes.length > 0 ? bitRateKbps(seen.mpegVersion, 3, indexes[0]) : 0;
+  const stated = settings?.method ?? 0;
+  const method =
+    indexes.length === 0
+      ? 0
+      : indexes.length === 1
+        ? CBR_METHODS.includes(stated)
+          ? stated
+          : 1
+        : VBR_METHODS.includes(stated)
+          ? stated
+          : PLAIN_VBR;
+  const kbps = ABR_METHODS.includes(method) ? Math.round(seen.averageBitRate / 1000) : lowest;
+  const modes = [0, 1, 2, 3].filter((m) => seen.channelModeMask & (1 << m));
   const stereoMode =
     modes.length === 0
       ? 7
@@ -159,13 +227,13 @@ export function lameAudioOf(
         : modes.every((m) => m === 0 || m === 1)
           ? STEREO_MODE_AUTO
           : 7;
-  const rate = format.sampleRate;
+  const rate = seen.sampleRate;
   return {
-    method:
-      indexes.length === 0 ? LAME_METHOD.unknown : indexes.length === 1 ? LAME_METHOD.cbr : LAME_METHOD.vbr,
+    method,
     bitRateKbps: Math.min(kbps, 255),
     stereoMode,
     sampleRateClass: rate <= 32000 ? 0 : rate === 44100 ? 1 : rate === 48000 ? 2 : 3,
+    settings,
   };
 }
 
@@ -181,21 +249,26 @@ export interface LameTag {
 /**
  * Fill in the LAME extension of a header frame built by buildXingFrame: the VBR method, the bit
  * rate, the stereo mode and sample rate class of the audio, the encoder delay and padding, the
- * music length, the tag CRC. The fields that describe the encoder's settings (lowpass, ATH,
- * noise shaping, preset, replay gain) stay zero: unknown for a stream joined from many encodes.
+ * music length, the tag CRC; the encoder's settings when the parts agree on them, else zero
+ * (unknown). Peak and replay gain stay zero: no one measured the joined stream.
  */
 export function writeLameTag(frame: Buffer, plan: XingPlan, tag: LameTag): void {
-  const lame = plan.tagAt + 16 + 100;
+  const lame = plan.lameAt;
   const { gapless, audio } = tag;
+  const settings = audio.settings;
   frame.write('LAME3.100', lame, 'latin1');
   frame[lame + 9] = audio.method; // revision 0 in the high nibble
+  frame[lame + 10] = settings?.lowpass ?? 0;
+  frame[lame + 19] = settings?.encodingFlags ?? 0;
   frame[lame + 20] = audio.bitRateKbps;
   const delay = Math.max(0, Math.min(4095, Math.round(gapless.delay)));
   const padding = Math.max(0, Math.min(4095, Math.round(gapless.padding)));
   frame[lame + 21] = delay >>> 4;
   frame[lame + 22] = ((delay & 15) << 4) | (padding >>> 8);
   frame[lame + 23] = padding & 255;
-  frame[lame + 24] = (audio.sampleRateClass << 6) | (audio.stereoMode << 2);
+  const misc = settings ? settings.misc : audio.sampleRateClass << 6;
+  frame[lame + 24] = misc | (audio.stereoMode << 2);
+  frame.writeUInt16BE(settings?.preset ?? 0, lame + 26);
   frame.writeUInt32BE(Math.min(tag.musicLength, 0xffffffff) >>> 0, lame + 28);
   frame.writeUInt16BE(crc16(frame, 0, lame + 34), lame + 34);
 }

@@ -3,7 +3,7 @@ import { closeSync, fstatSync, openSync } from 'node:fs';
 import { AbortError } from '../errors.js';
 import { readId3v2Text } from './id3-read.js';
 import { parseFrameHeader, readWord, type FrameHeader } from './frames.js';
-import { readGapless, trustedCounts, type Gapless } from './lame.js';
+import { readGapless, readLameSettings, trustedCounts, type Gapless, type LameSettings } from './lame.js';
 import { FormatChangeError, FrameWalker, FreeFormatError } from './walk.js';
 import { findStreamStart } from './sync.js';
 import { headTagSize, readId3v1, tailTag, TAIL_WINDOW } from './tags.js';
@@ -33,6 +33,8 @@ export interface Mp3Scan {
   tags: Record<string, string>;
   /** Encoder delay and padding from the stream's LAME tag, when it has one. */
   gapless?: Gapless;
+  /** The encoder's settings, when a LAME tag (LAME's own, CRC intact) states them. */
+  encoder?: LameSettings;
   /** The ID3v2 tag holds a picture (APIC). */
   hasPicture?: boolean;
 }
@@ -93,6 +95,7 @@ interface StreamHead {
 interface Extras {
   tags: Record<string, string>;
   gapless?: Gapless;
+  encoder?: LameSettings;
   hasPicture?: boolean;
 }
 
@@ -173,10 +176,11 @@ function findStream(
   return { ok: true, head: { buf, len, offset: found.offset, header: found.header } };
 }
 
-/** The LAME tag's delay and padding when the stream starts with a header frame that has one. */
-function headGapless({ buf, len, offset, header: h }: StreamHead): Gapless | undefined {
-  if (offset + h.frameLength > len || !isHeaderFrame(buf, offset, 4 + h.sideInfoSize)) return undefined;
-  return readGapless(buf.subarray(offset, offset + h.frameLength), h) ?? undefined;
+/** The LAME tag's delay and padding, and its encoder settings, when the stream starts with a header frame that has one. */
+function headLameTag({ buf, len, offset, header: h }: StreamHead): Pick<Extras, 'gapless' | 'encoder'> {
+  if (offset + h.frameLength > len || !isHeaderFrame(buf, offset, 4 + h.sideInfoSize)) return {};
+  const frame = buf.subarray(offset, offset + h.frameLength);
+  return { gapless: readGapless(frame, h) ?? undefined, encoder: readLameSettings(frame, h) ?? undefined };
 }
 
 /**
@@ -284,7 +288,8 @@ export async function scanMp3(
     if (!found.ok) return { ok: false, reason: found.reason };
     const { head } = found;
     const h = head.header;
-    const extras: Extras = { tags, gapless: headGapless(head), hasPicture: hasPicture(frameIds) };
+    const { gapless, encoder } = headLameTag(head);
+    const extras: Extras = { tags, gapless, encoder, hasPicture: hasPicture(frameIds) };
     const walker = new FrameWalker(h.mpegVersion, h.sampleRate, h.channels);
     const fast = opts.fullWalk ? null : fromLameTag(fd, region, head, walker);
     if (fast) return { ok: true, scan: { ...fast, ...extras } };

@@ -42,16 +42,21 @@ export interface XingPlan {
   length: number;
   /** Offset of 'Xing'/'Info' inside the frame. */
   tagAt: number;
+  /** Offset of the LAME extension: after the TOC, and the quality field when there is one. */
+  lameAt: number;
 }
 
-// Tag, flags, frames, bytes, TOC, then the 36-byte LAME extension (encoder delay and padding).
+// Tag, flags, frames, bytes, TOC, then the 36-byte LAME extension (encoder delay and padding);
+// the 4-byte quality field before the extension only when the encoders' quality is known.
 const BODY = 4 + 4 + 4 + 4 + 100 + 36;
+const QUALITY_FIELD = 4;
 
 /**
  * Choose the header frame's bit rate: the stream's own when it is CBR and the frame is big enough
- * (players that ignore the tag then still see one bit rate), else the smallest that holds the tag.
+ * (players that ignore the tag then still see one bit rate), else the smallest that holds the tag
+ * (with room for the quality field when `withQuality`).
  */
-export function planXingFrame(format: XingFormat, preferredBitRate?: number): XingPlan {
+export function planXingFrame(format: XingFormat, preferredBitRate?: number, withQuality = false): XingPlan {
   const { mpegVersion: v, sampleRate, channels } = format;
   const mode =
     channels === 1
@@ -60,7 +65,7 @@ export function planXingFrame(format: XingFormat, preferredBitRate?: number): Xi
         ? format.channelMode
         : 1;
   const tagAt = 4 + sideInfoSize(v, channels);
-  const need = tagAt + BODY;
+  const need = tagAt + BODY + (withQuality ? QUALITY_FIELD : 0);
   const base = formatWord(v, 3, sampleRate, mode);
   let pick = -1;
   if (preferredBitRate) {
@@ -76,7 +81,8 @@ export function planXingFrame(format: XingFormat, preferredBitRate?: number): Xi
   }
   if (pick < 0) throw new Error(`no MPEG-${v} ${sampleRate} Hz frame can hold a Xing header`);
   const word = (base | (pick << 12)) >>> 0;
-  return { word, length: frameLength(v, 3, bitRateKbps(v, 3, pick) * 1000, sampleRate, false), tagAt };
+  const length = frameLength(v, 3, bitRateKbps(v, 3, pick) * 1000, sampleRate, false);
+  return { word, length, tagAt, lameAt: tagAt + 16 + 100 + (withQuality ? QUALITY_FIELD : 0) };
 }
 
 export interface XingContent {
@@ -86,6 +92,8 @@ export interface XingContent {
   /** Bytes of the header frame plus the audio frames. */
   bytes: number;
   toc: Uint8Array;
+  /** The Xing quality field (0 best to 100), written only into a plan made with room for it. */
+  quality?: number;
 }
 
 /** The header frame: side info all zero (a silent frame to decoders that do not know the tag). */
@@ -93,11 +101,16 @@ export function buildXingFrame(plan: XingPlan, content: XingContent): Buffer {
   const buf = Buffer.alloc(plan.length);
   buf.writeUInt32BE(plan.word, 0);
   let at = plan.tagAt;
+  const quality = content.quality;
+  if (plan.lameAt > plan.tagAt + 116 !== (quality !== undefined))
+    throw new Error('internal: the quality field and the header frame plan disagree');
   buf.writeUInt32BE(content.vbr ? XING : INFO, at);
-  buf.writeUInt32BE(XING_FLAGS.frames | XING_FLAGS.bytes | XING_FLAGS.toc, (at += 4));
+  const flags = XING_FLAGS.frames | XING_FLAGS.bytes | XING_FLAGS.toc;
+  buf.writeUInt32BE(quality === undefined ? flags : flags | XING_FLAGS.quality, (at += 4));
   buf.writeUInt32BE(content.frames >>> 0, (at += 4));
   buf.writeUInt32BE(Math.min(content.bytes, 0xffffffff), (at += 4));
-  buf.set(content.toc.subarray(0, 100), at + 4);
+  buf.set(content.toc.subarray(0, 100), (at += 4));
+  if (quality !== undefined) buf.writeUInt32BE(quality, at + 100);
   return buf;
 }
 

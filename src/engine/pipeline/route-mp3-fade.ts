@@ -184,7 +184,8 @@ async function encodeRegion(fades: Fades, k: number, progress: (f: number) => vo
   const file = path.join(await ctx.scratch(), `fade-${k}.part.mp3`);
   await writeFile(file, bytes);
   const vbr = first.vbr || frames.some((f) => Math.abs(f.length - frames[0].length) > 1);
-  return { file, scan: scanOf(first, frames.length, bytes.length, vbr) };
+  // Our own encode: the inputs' encoder settings do not describe it.
+  return { file, scan: { ...scanOf(first, frames.length, bytes.length, vbr), encoder: undefined } };
 }
 
 /** Each input's file, scan, frame offsets and loudness gain (in global_gain steps). */
