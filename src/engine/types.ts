@@ -1,8 +1,8 @@
 // The engine's public shapes. The server and the CLI program against these only.
-import type { Chapter, ChapterTitleSource } from './pipeline/chapters.js';
-import type { OutputFormat } from './pipeline/formats.js';
-import type { LoudnessEntry } from './pipeline/sound-plan.js';
-import type { SoundOptions } from './pipeline/sound-options.js';
+import type { Chapter, ChapterTitleSource } from './plan/chapters.js';
+import type { OutputFormat } from './plan/formats.js';
+import type { LoudnessEntry } from './plan/sound-plan.js';
+import type { SoundOptions } from './plan/sound-options.js';
 
 /** Resolved ffmpeg/ffprobe binaries (see tools.ts for the lookup order). */
 export interface Tools {

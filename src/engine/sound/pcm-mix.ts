@@ -3,7 +3,7 @@
 import { closeSync, openSync } from 'node:fs';
 import { AbortError } from '../errors.js';
 import { nextTurn, readFullSync, writeFullSync } from '../io/sync-io.js';
-import { constantPowerGains } from './crossfade.js';
+import { constantPowerGains } from '../plan/crossfade.js';
 
 const CHUNK = 1 << 20;
 const BYTES = 4;

@@ -15,10 +15,10 @@ import {
   timelineFormat,
   type Chunk,
   type ChunkCodec,
-} from './aac-chunks.js';
-import { runPool } from './pool.js';
-import type { RouteContext } from './route.js';
-import { bytesPerFrame, decodeAll } from './route-pcm.js';
+} from '../plan/chunks.js';
+import { runPool } from '../io/pool.js';
+import type { RouteContext } from '../output/route-context.js';
+import { bytesPerFrame, decodeAll } from '../routes/route-pcm.js';
 
 /**
  * Decoding is about a tenth of a decode-and-encode of the same audio on this ffmpeg (5 min of

@@ -2,7 +2,7 @@
 // it is copied (MP3 frames, AAC packets) or decoded, and whether a lossy encoder touches it.
 import type { ProbeResult } from '../types.js';
 import { defaultBitRateKbps, isLossy, routeOf, type OutputFormat, type Route } from './formats.js';
-import { mpegVersionFor, pickBitRate, planMerge } from './plan.js';
+import { mpegVersionFor, pickBitRate, planMerge } from './mp3-plan.js';
 
 /** What the MP4 reader found in an AAC input (only AAC-LC in MP4 can be copied). */
 export interface AacInfo {

@@ -9,7 +9,7 @@ import {
   rangesOf,
   runsOf,
   timelineFormat,
-} from './aac-chunks.js';
+} from './chunks.js';
 
 describe('AAC timeline chunks', () => {
   it('finds the runs of encoded inputs between copied ones', () => {

@@ -2,14 +2,14 @@
 import { trustsDuration, type TranscodeJob } from '../ffmpeg/transcode.js';
 import type { Runner } from '../ffmpeg/runner.js';
 import type { Tools } from '../types.js';
-import type { Chapter } from './chapters.js';
-import type { OutputMeta } from './meta.js';
-import type { OutputPlan } from './plan-output.js';
-import { runPool } from './pool.js';
-import type { Probed } from './probe.js';
-import type { ProgressTracker } from './progress.js';
-import type { SoundPlan } from './sound-plan.js';
-import { soundChain } from './sound-stage.js';
+import type { Chapter } from '../plan/chapters.js';
+import type { OutputMeta } from '../inputs/meta.js';
+import type { OutputPlan } from '../plan/output-plan.js';
+import { runPool } from '../io/pool.js';
+import type { Probed } from '../inputs/probe.js';
+import type { ProgressTracker } from '../plan/progress.js';
+import type { SoundPlan } from '../plan/sound-plan.js';
+import { soundChain } from '../sound/sound-stage.js';
 
 export interface RouteContext {
   inputs: string[];

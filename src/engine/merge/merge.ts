@@ -7,23 +7,23 @@ import { AbortError } from '../errors.js';
 import type { Runner } from '../ffmpeg/runner.js';
 import { locateTools } from '../ffmpeg/tools.js';
 import type { MergeOptions, MergeReport, Tools } from '../types.js';
-import { CHAPTER_LIMIT, chapterTitles, chaptersFromStarts } from './chapters.js';
-import { formatFromPath, routeOf, type OutputFormat, type Route } from './formats.js';
-import { claimOutput, outputError, partialPath } from './merge-output.js';
-import { resolveMeta } from './meta.js';
-import { planOutput, type OutputPlan } from './plan-output.js';
-import { runPool } from './pool.js';
-import { probeInput, type Probed } from './probe.js';
-import { ProgressTracker } from './progress.js';
-import { progressWeights } from './progress-weights.js';
-import type { RouteContext, RouteResult } from './route.js';
-import { mp3Route } from './route-mp3.js';
-import { mp4Route } from './route-mp4.js';
-import { pcmRoute } from './route-pcm.js';
+import { CHAPTER_LIMIT, chapterTitles, chaptersFromStarts } from '../plan/chapters.js';
+import { formatFromPath, routeOf, type OutputFormat, type Route } from '../plan/formats.js';
+import { claimOutput, outputError, partialPath } from '../output/output-file.js';
+import { resolveMeta } from '../inputs/meta.js';
+import { planOutput, type OutputPlan } from '../plan/output-plan.js';
+import { runPool } from '../io/pool.js';
+import { probeInput, type Probed } from '../inputs/probe.js';
+import { ProgressTracker } from '../plan/progress.js';
+import { progressWeights } from '../plan/progress-weights.js';
+import type { RouteContext, RouteResult } from '../output/route-context.js';
+import { mp3Route } from '../routes/route-mp3.js';
+import { mp4Route } from '../routes/route-mp4.js';
+import { pcmRoute } from '../routes/route-pcm.js';
 import { TEMP_PREFIX } from '../io/leftovers.js';
-import { mixedRoute } from './route-mixed.js';
-import { mp3FadeRoute } from './route-mp3-fade.js';
-import { needsMeasuring, type SoundPlan } from './sound-plan.js';
+import { mixedRoute } from '../routes/route-mixed.js';
+import { mp3FadeRoute } from '../routes/route-mp3-fade.js';
+import { needsMeasuring, type SoundPlan } from '../plan/sound-plan.js';
 import {
   needsMixing,
   replanForSound,
@@ -31,8 +31,8 @@ import {
   soundStage,
   splicedSeconds,
   splicesFades,
-} from './sound-stage.js';
-import type { SoundOptions } from './sound-options.js';
+} from '../sound/sound-stage.js';
+import type { SoundOptions } from '../plan/sound-options.js';
 
 export interface MergeDeps {
   /** Injected ffmpeg/ffprobe runner (tests watch what it is asked). */

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { transcodeArgs } from '../ffmpeg/transcode.js';
-import type { OutputPlan } from './plan-output.js';
+import type { OutputPlan } from '../plan/output-plan.js';
 import { aacSilenceArgs } from '../ffmpeg/aac-silence.js';
-import { gapPackets } from './route-mp4-sound.js';
+import { gapPackets } from './mp4-gap.js';
 import { gapOnly, needsMixing, replanForSound, splicedSeconds, splicesFades } from './sound-stage.js';
 
 const mp3Plan = (copy: boolean[]): OutputPlan => ({

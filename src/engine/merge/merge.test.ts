@@ -6,7 +6,7 @@ import { AbortError, InputError, ToolError } from '../errors.js';
 import { spawnRunner, type Runner } from '../ffmpeg/runner.js';
 import { mergeFiles } from './merge.js';
 import { scanMp3 } from '../mp3/scan.js';
-import { probeFile } from './probe.js';
+import { probeFile } from '../inputs/probe.js';
 import type { Tools } from '../types.js';
 import {
   decodeErrors,

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { encodeAacSilence } from '../ffmpeg/aac-silence.js';
 import { readMp4Audio } from '../mp4/read.js';
 import type { Mp4Part } from '../mp4/write.js';
-import type { RouteContext } from './route.js';
+import type { RouteContext } from '../output/route-context.js';
 
 const FRAME = 1024;
 

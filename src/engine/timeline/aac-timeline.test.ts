@@ -17,7 +17,7 @@ import { readMp4Audio } from '../mp4/read.js';
 import { writeMp4 } from '../mp4/write.js';
 import type { Tools } from '../types.js';
 import { encodeAacTimeline, feedOf } from './aac-timeline.js';
-import { AAC_CODEC, AAC_PRIMING, planChunks } from './aac-chunks.js';
+import { AAC_CODEC, AAC_PRIMING, planChunks } from '../plan/chunks.js';
 
 const tools: Tools = { ...fixtureTools, ffmpegVersion: 'test' };
 const RATE = 44100;

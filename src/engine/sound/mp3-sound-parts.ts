@@ -5,8 +5,8 @@
 import path from 'node:path';
 import { framesForSeconds } from '../mp3/silence.js';
 import { firstFrameWord, writeGapPart, writeShapedPart } from '../mp3/sound-parts.js';
-import type { Mp3Part } from './route-mp3.js';
-import type { RouteContext } from './route.js';
+import type { Mp3Part } from '../routes/route-mp3.js';
+import type { RouteContext } from '../output/route-context.js';
 
 export interface SoundedParts {
   parts: Mp3Part[];

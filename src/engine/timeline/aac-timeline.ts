@@ -6,7 +6,7 @@ import path from 'node:path';
 import { transcodeToAac, type PcmTarget } from '../ffmpeg/transcode.js';
 import { Mp4Error, readMp4Audio, type Mp4Audio } from '../mp4/read.js';
 import type { Mp4Part } from '../mp4/write.js';
-import { AAC_CODEC, AAC_PRIMING, type Chunk } from './aac-chunks.js';
+import { AAC_CODEC, AAC_PRIMING, type Chunk } from '../plan/chunks.js';
 import {
   chunkFailure,
   chunkTranscodeJob,

@@ -5,12 +5,12 @@ import type { Runner } from '../ffmpeg/runner.js';
 import { mp3DecodedSamples } from '../mp3/gapless.js';
 import { inputChain } from '../ffmpeg/sound-filters.js';
 import type { MergeOptions, Tools } from '../types.js';
-import { isLossy } from './formats.js';
+import { isLossy } from '../plan/formats.js';
 import { measureAll } from './measure.js';
-import type { OutputPlan } from './plan-output.js';
-import type { Probed } from './probe.js';
-import { decodesEverything, needsMeasuring, planSound, type SoundPlan } from './sound-plan.js';
-import type { SoundOptions } from './sound-options.js';
+import type { OutputPlan } from '../plan/output-plan.js';
+import type { Probed } from '../inputs/probe.js';
+import { decodesEverything, needsMeasuring, planSound, type SoundPlan } from '../plan/sound-plan.js';
+import type { SoundOptions } from '../plan/sound-options.js';
 
 export function soundOptionsOf(o: MergeOptions): SoundOptions {
   const { loudness, gap, crossfade, trimSilence, gapless } = o;

@@ -1,7 +1,7 @@
 // Pure: how a PCM timeline is cut into frame-aligned chunks that separate encoders (AAC, LAME) can
 // encode at once and whose frames join without a seam, and how their progress maps back to the inputs.
 import type { PcmFormat } from '../ffmpeg/transcode.js';
-import { isLosslessCodec } from './plan-output.js';
+import { isLosslessCodec } from './output-plan.js';
 
 /** Samples per AAC-LC frame (packet). */
 export const AAC_FRAME = 1024;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { dominantShape, planOutput, type OutputPlanInput } from './plan-output.js';
+import { dominantShape, planOutput, type OutputPlanInput } from './output-plan.js';
 
 const mp3 = (sampleRate = 44100, channels = 2): OutputPlanInput => ({
   codec: 'mp3',

@@ -11,10 +11,10 @@ import { transcodeToMp3, type PcmTarget } from '../ffmpeg/transcode.js';
 import { parseFrameHeader, readWord } from '../mp3/frames.js';
 import { scanMp3 } from '../mp3/scan.js';
 import { carryReservoir, reservoirBytes, splitFrames, type StreamFormat } from '../mp3/splice.js';
-import type { ChunkCodec } from './aac-chunks.js';
-import { DECODER_DELAY, ENCODE_DECODE_DELAY } from './fade-splice.js';
-import { mpegVersionFor } from './plan.js';
-import type { Mp3Part } from './route-mp3.js';
+import type { ChunkCodec } from '../plan/chunks.js';
+import { DECODER_DELAY, ENCODE_DECODE_DELAY } from '../plan/fade-splice.js';
+import { mpegVersionFor } from '../plan/mp3-plan.js';
+import type { Mp3Part } from '../routes/route-mp3.js';
 import {
   chunkFailure,
   chunkTranscodeJob,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { pickBitRate, planMerge } from './plan.js';
+import { pickBitRate, planMerge } from './mp3-plan.js';
 import type { ProbeResult } from '../types.js';
 
 type In = Pick<ProbeResult, 'sampleRate' | 'channels' | 'durationSeconds' | 'bitRate' | 'mp3'>;

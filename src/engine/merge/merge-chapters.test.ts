@@ -6,8 +6,8 @@ import { decodePcm, tempDir, tools as fixtureTools } from '../../../test/support
 import { ffprobeChapters } from '../../../test/support/chapter-readers.js';
 import { findOnsets, makeOnsetInput, makeOnsetInputs, ONSET_KINDS } from '../../../test/support/onsets.js';
 import type { Tools } from '../types.js';
-import { vorbisTime } from './chapters.js';
-import type { OutputFormat } from './formats.js';
+import { vorbisTime } from '../plan/chapters.js';
+import type { OutputFormat } from '../plan/formats.js';
 import { mergeFiles } from './merge.js';
 
 const tools: Tools = { ...fixtureTools, ffmpegVersion: 'test' };

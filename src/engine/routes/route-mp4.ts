@@ -7,12 +7,12 @@
 import { InputError } from '../errors.js';
 import { Mp4Error, type Mp4Audio } from '../mp4/read.js';
 import { mp4PartStarts, sameStream, writeMp4, type Mp4Part } from '../mp4/write.js';
-import { encodeAacTimeline } from './aac-timeline.js';
-import { outputError } from './merge-output.js';
-import type { Chapter } from './chapters.js';
-import type { RouteContext, RouteResult } from './route.js';
-import { gapPart } from './route-mp4-sound.js';
-import { encodeRuns } from './timeline-encode.js';
+import { encodeAacTimeline } from '../timeline/aac-timeline.js';
+import { outputError } from '../output/output-file.js';
+import type { Chapter } from '../plan/chapters.js';
+import type { RouteContext, RouteResult } from '../output/route-context.js';
+import { gapPart } from '../sound/mp4-gap.js';
+import { encodeRuns } from '../timeline/timeline-encode.js';
 
 function copiedPart(ctx: RouteContext, i: number): Mp4Part {
   const audio = ctx.probed[i].mp4;

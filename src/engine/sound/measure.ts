@@ -2,7 +2,7 @@
 import { measureInput, type Measurement } from '../ffmpeg/loudness.js';
 import type { Runner } from '../ffmpeg/runner.js';
 import type { Tools } from '../types.js';
-import { runPool } from './pool.js';
+import { runPool } from '../io/pool.js';
 
 export interface MeasureAllOptions {
   tools: Tools;

@@ -6,7 +6,7 @@ import { InputError } from '../errors.js';
 import { fileArg, spawnRunner, type Runner } from '../ffmpeg/runner.js';
 import { fsReason } from '../io/fs-reason.js';
 import type { MergeOptions, Tools } from '../types.js';
-import { fileTitle } from './chapters.js';
+import { fileTitle } from '../plan/chapters.js';
 import type { Probed } from './probe.js';
 
 export interface Cover {

@@ -20,7 +20,7 @@ import { findOnsets, makeOnsetInput, makeOnsetInputs, ONSET_KINDS } from '../../
 import { AbortError, InputError } from '../errors.js';
 import { fileArg, spawnRunner, type Runner } from '../ffmpeg/runner.js';
 import type { Tools } from '../types.js';
-import type { OutputFormat } from './formats.js';
+import type { OutputFormat } from '../plan/formats.js';
 import { mergeFiles } from './merge.js';
 
 const exec = promisify(execFile);

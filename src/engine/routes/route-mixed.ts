@@ -13,10 +13,10 @@ import {
 } from '../ffmpeg/transcode.js';
 import { joinMp3 } from '../mp3/join.js';
 import { scanMp3 } from '../mp3/scan.js';
-import { encodeAacTimeline } from './aac-timeline.js';
-import type { Chapter } from './chapters.js';
-import { mixParts } from './pcm-mix.js';
-import type { RouteContext, RouteResult } from './route.js';
+import { encodeAacTimeline } from '../timeline/aac-timeline.js';
+import type { Chapter } from '../plan/chapters.js';
+import { mixParts } from '../sound/pcm-mix.js';
+import type { RouteContext, RouteResult } from '../output/route-context.js';
 import { id3Of, LAME_DELAY } from './route-mp3.js';
 import { writeMp4Output } from './route-mp4.js';
 import { decodeAll, encodeJoined } from './route-pcm.js';

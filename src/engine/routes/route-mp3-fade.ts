@@ -28,9 +28,9 @@ import {
   type RegionCodec,
   type Segment,
   type SplicePlan,
-} from './fade-splice.js';
-import type { RouteContext, RouteResult } from './route.js';
-import { perInput } from './route.js';
+} from '../plan/fade-splice.js';
+import type { RouteContext, RouteResult } from '../output/route-context.js';
+import { perInput } from '../output/route-context.js';
 import { fadeFrames } from './route-mixed.js';
 import { id3Of, joinFailure, LAME_DELAY } from './route-mp3.js';
 

@@ -6,13 +6,13 @@
 import { InputError } from '../errors.js';
 import { buildId3v23 } from '../mp3/id3-write.js';
 import { joinMp3, type JoinPart } from '../mp3/join.js';
-import type { Chapter } from './chapters.js';
-import { outputError } from './merge-output.js';
-import type { OutputMeta } from './meta.js';
-import { encodeMp3Timeline } from './mp3-timeline.js';
-import type { RouteContext, RouteResult } from './route.js';
-import { framesPerInput, soundParts } from './route-mp3-sound.js';
-import { encodeRuns } from './timeline-encode.js';
+import type { Chapter } from '../plan/chapters.js';
+import { outputError } from '../output/output-file.js';
+import type { OutputMeta } from '../inputs/meta.js';
+import { encodeMp3Timeline } from '../timeline/mp3-timeline.js';
+import type { RouteContext, RouteResult } from '../output/route-context.js';
+import { framesPerInput, soundParts } from '../sound/mp3-sound-parts.js';
+import { encodeRuns } from '../timeline/timeline-encode.js';
 
 /** LAME's encoder delay: what our own encodes carry, and the best guess for an MP3 without a LAME tag. */
 export const LAME_DELAY = 576;

@@ -6,10 +6,10 @@ import path from 'node:path';
 import { encodeOnce } from '../ffmpeg/encode-once.js';
 import { ffmetadata, pictureBlock } from '../ffmpeg/ffmetadata.js';
 import { decodeToPcm, type PcmTarget } from '../ffmpeg/transcode.js';
-import { vorbisChapterComments, type Chapter } from './chapters.js';
-import type { OutputMeta } from './meta.js';
-import type { OutputPlan } from './plan-output.js';
-import { partJob, perInput, type RouteContext, type RouteResult } from './route.js';
+import { vorbisChapterComments, type Chapter } from '../plan/chapters.js';
+import type { OutputMeta } from '../inputs/meta.js';
+import type { OutputPlan } from '../plan/output-plan.js';
+import { partJob, perInput, type RouteContext, type RouteResult } from '../output/route-context.js';
 
 type PcmFormat = 'opus' | 'ogg' | 'flac' | 'wav';
 
