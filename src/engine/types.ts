@@ -3,15 +3,9 @@ import type { Chapter, ChapterTitleSource } from './plan/chapters.js';
 import type { OutputFormat } from './plan/formats.js';
 import type { LoudnessEntry } from './plan/sound-plan.js';
 import type { SoundOptions } from './plan/sound-options.js';
+import type { Tools } from './ffmpeg/tools.js';
 
-/** Resolved ffmpeg/ffprobe binaries (see tools.ts for the lookup order). */
-export interface Tools {
-  ffmpeg: string;
-  ffprobe: string;
-  /** Where they came from: 'env' | 'path' | 'npm'. */
-  source: 'env' | 'path' | 'npm';
-  ffmpegVersion: string;
-}
+export type { Tools };
 
 export interface ProbeResult {
   path: string;

@@ -2,7 +2,7 @@
 // read as one stream (ffmpeg's concat protocol joins the bytes), tags from an ffmetadata file.
 import { OutputError } from '../errors.js';
 import type { OutputFormat } from '../plan/formats.js';
-import type { Tools } from '../types.js';
+import type { Tools } from './tools.js';
 import { fileArg, lastLine, spawnRunner, type Runner } from './runner.js';
 import { assertToolWorks } from './tool-check.js';
 import type { PcmTarget } from './transcode.js';

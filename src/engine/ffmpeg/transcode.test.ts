@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { InputError, ToolError } from '../errors.js';
 import type { RunRequest, RunResult, Runner } from './runner.js';
 import { transcodeToMp3 } from './transcode.js';
-import type { Tools } from '../types.js';
+import type { Tools } from './tools.js';
 import {
   decodeErrors,
   ffprobeJson,

@@ -109,9 +109,7 @@ function chapterMaker(job: Job, probed: Probed[]) {
 }
 
 /** Probe, plan, gather tags, run the sound stage, then the format's route writes the partial file. */
-async function runRoute(
-  job: Job,
-): Promise<{
+async function runRoute(job: Job): Promise<{
   plan: OutputPlan;
   result: RouteResult;
   tracker: ProgressTracker;

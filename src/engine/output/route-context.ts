@@ -1,4 +1,5 @@
 // What every route (MP3 frames, MP4 packets, one PCM encode) is given, and what it hands back.
+import { inputChain } from '../ffmpeg/sound-filters.js';
 import { trustsDuration, type TranscodeJob } from '../ffmpeg/transcode.js';
 import type { Runner } from '../ffmpeg/runner.js';
 import type { Tools } from '../types.js';
@@ -9,7 +10,6 @@ import { runPool } from '../io/pool.js';
 import type { Probed } from '../inputs/probe.js';
 import type { ProgressTracker } from '../plan/progress.js';
 import type { SoundPlan } from '../plan/sound-plan.js';
-import { soundChain } from '../sound/sound-stage.js';
 
 export interface RouteContext {
   inputs: string[];
@@ -71,4 +71,26 @@ export function partJob<T>(ctx: RouteContext, i: number, output: string, target:
     displayName: ctx.names[i],
     index: i,
   };
+}
+
+/**
+ * The -af chain of decoded input `i`: its gain, the kept range (and the cut at a trusted end),
+ * and, where the route puts gaps inside the decodes, the gap after it. Undefined when it needs none.
+ */
+export function soundChain(
+  sound: SoundPlan,
+  i: number,
+  plan: OutputPlan,
+  trustedEnd: number | undefined,
+  gapInDecode: boolean,
+): string | undefined {
+  const p = sound.inputs[i];
+  let keep = p.keep;
+  if (trustedEnd !== undefined)
+    keep = { start: keep?.start ?? 0, end: Math.min(keep?.end ?? trustedEnd, trustedEnd) };
+  const last = i === sound.inputs.length - 1;
+  const padSamples = gapInDecode && !last ? Math.round(sound.gap * plan.sampleRate) : 0;
+  const gainDb = p.copy ? undefined : p.gain?.gainDb;
+  if (!keep && !gainDb && !padSamples) return undefined;
+  return inputChain({ sampleRate: plan.sampleRate, channels: plan.channels, gainDb, keep, padSamples });
 }

@@ -63,3 +63,14 @@ export function inputStarts(
   }
   return starts;
 }
+
+/** Overlaps in sample frames, each at most half of either neighbour as decoded. */
+export function fadeFrames(
+  fadeSeconds: readonly number[],
+  samples: readonly number[],
+  rate: number,
+): number[] {
+  return fadeSeconds.map((s, i) =>
+    Math.min(Math.round(s * rate), Math.floor(samples[i] / 2), Math.floor(samples[i + 1] / 2)),
+  );
+}

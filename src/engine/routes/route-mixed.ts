@@ -15,22 +15,13 @@ import { joinMp3 } from '../mp3/join.js';
 import { scanMp3 } from '../mp3/scan.js';
 import { encodeAacTimeline } from '../timeline/aac-timeline.js';
 import type { Chapter } from '../plan/chapters.js';
+import { fadeFrames } from '../plan/crossfade.js';
 import { mixParts } from '../sound/pcm-mix.js';
+import { id3Of, LAME_DELAY } from '../output/mp3-output.js';
+import { writeMp4Output } from '../output/mp4-output.js';
+import { encodeJoined } from '../output/pcm-output.js';
 import type { RouteContext, RouteResult } from '../output/route-context.js';
-import { id3Of, LAME_DELAY } from './route-mp3.js';
-import { writeMp4Output } from './route-mp4.js';
-import { decodeAll, encodeJoined } from './route-pcm.js';
-
-/** Overlaps in sample frames, each at most half of either neighbour as decoded. */
-export function fadeFrames(
-  fadeSeconds: readonly number[],
-  samples: readonly number[],
-  rate: number,
-): number[] {
-  return fadeSeconds.map((s, i) =>
-    Math.min(Math.round(s * rate), Math.floor(samples[i] / 2), Math.floor(samples[i + 1] / 2)),
-  );
-}
+import { decodeAll } from '../timeline/decode.js';
 
 /** Where each input starts (sample frames) once the overlaps are taken out, and the total. */
 export function mixedStarts(

@@ -31,8 +31,8 @@ import {
 } from '../plan/fade-splice.js';
 import type { RouteContext, RouteResult } from '../output/route-context.js';
 import { perInput } from '../output/route-context.js';
-import { fadeFrames } from './route-mixed.js';
-import { id3Of, joinFailure, LAME_DELAY } from './route-mp3.js';
+import { fadeFrames } from '../plan/crossfade.js';
+import { id3Of, joinFailure, LAME_DELAY } from '../output/mp3-output.js';
 
 /** Frames looked at either side of a cut for the reservoir bytes (a backstep spans fewer). */
 const RESERVOIR_FRAMES = 16;

@@ -3,26 +3,13 @@
 // (mp3-timeline.ts), so a run brings one LAME delay and less than one frame of padding however many
 // inputs it holds. All joined behind one ID3v2.3 tag (chapters, cover) and one Info frame with the
 // gapless counts. Chapter starts are counted frames, delays and decoded samples.
-import { InputError } from '../errors.js';
-import { buildId3v23 } from '../mp3/id3-write.js';
-import { joinMp3, type JoinPart } from '../mp3/join.js';
+import { joinMp3 } from '../mp3/join.js';
 import type { Chapter } from '../plan/chapters.js';
-import { outputError } from '../output/output-file.js';
-import type { OutputMeta } from '../inputs/meta.js';
+import { id3Of, joinFailure, LAME_DELAY, type Mp3Part } from '../output/mp3-output.js';
 import { encodeMp3Timeline } from '../timeline/mp3-timeline.js';
 import type { RouteContext, RouteResult } from '../output/route-context.js';
 import { framesPerInput, soundParts } from '../sound/mp3-sound-parts.js';
 import { encodeRuns } from '../timeline/timeline-encode.js';
-
-/** LAME's encoder delay: what our own encodes carry, and the best guess for an MP3 without a LAME tag. */
-export const LAME_DELAY = 576;
-
-export interface Mp3Part extends JoinPart {
-  /** Samples of encoder delay ahead of this part's audio. */
-  delay: number;
-  /** Samples of padding after it (for the LAME tag, when it is the last part). */
-  padding: number;
-}
 
 function copiedPart(ctx: RouteContext, i: number): Mp3Part {
   const scan = ctx.probed[i].scan;
@@ -54,18 +41,6 @@ export function mp3Starts(
   }
   const total = (before * samplesPerFrame - delays[0] - lastPadding) / sampleRate;
   return { starts, total };
-}
-
-/** The output's ID3v2.3 tag: its tags, cover and chapters. */
-export function id3Of(meta: OutputMeta, chapters: Chapter[]): Buffer {
-  const ms = chapters.map((c) => ({ title: c.title, startMs: c.start * 1000, endMs: c.end * 1000 }));
-  return buildId3v23({
-    title: meta.title,
-    artist: meta.artist,
-    album: meta.album,
-    cover: meta.cover,
-    chapters: ms,
-  });
 }
 
 /**
@@ -117,19 +92,4 @@ export async function mp3Route(ctx: RouteContext): Promise<RouteResult> {
     onProgress: (done, total) => ctx.tracker.join(done, total),
   }).catch(joinFailure(ctx, parts, owner));
   return { durationSeconds: timeline(result.partFrames).total, chapters };
-}
-
-/** What a failed join throws: the input a part belongs to named, a full disk the output's fault. */
-export function joinFailure(ctx: RouteContext, parts: readonly JoinPart[], owner: readonly number[]) {
-  return (err: unknown): never => {
-    // The join names files by path (a temporary one for a transcoded input); name the input.
-    if (err instanceof InputError) {
-      const k = parts.findIndex((p) => p.file === err.file);
-      if (k >= 0) throw new InputError(ctx.names[owner[k]], err.reason, owner[k], err.code);
-    }
-    // A full disk while writing the output is the output's problem, not an input's.
-    if ((err as NodeJS.ErrnoException).syscall === 'write')
-      throw outputError(`cannot write ${ctx.output}`, err);
-    throw err;
-  };
 }

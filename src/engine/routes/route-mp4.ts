@@ -4,12 +4,10 @@
 // however many inputs it holds. A gap after a copied input is packets of encoded silence; after
 // an encoded one it is silence in its decode. Chapter starts are counted packets, priming and
 // decoded samples.
-import { InputError } from '../errors.js';
-import { Mp4Error, type Mp4Audio } from '../mp4/read.js';
-import { mp4PartStarts, sameStream, writeMp4, type Mp4Part } from '../mp4/write.js';
+import type { Mp4Audio } from '../mp4/read.js';
+import { mp4PartStarts, sameStream, type Mp4Part } from '../mp4/write.js';
 import { encodeAacTimeline } from '../timeline/aac-timeline.js';
-import { outputError } from '../output/output-file.js';
-import type { Chapter } from '../plan/chapters.js';
+import { writeMp4Output } from '../output/mp4-output.js';
 import type { RouteContext, RouteResult } from '../output/route-context.js';
 import { gapPart } from '../sound/mp4-gap.js';
 import { encodeRuns } from '../timeline/timeline-encode.js';
@@ -65,35 +63,4 @@ export async function mp4Route(ctx: RouteContext): Promise<RouteResult> {
   );
   await writeMp4Output(ctx, parts, chapters, owner);
   return { durationSeconds: total / rate, chapters };
-}
-
-/** The MP4 of `parts` at the partial path, with the output's brand, tags and chapters. */
-export async function writeMp4Output(
-  ctx: RouteContext,
-  parts: Mp4Part[],
-  chapters: Chapter[],
-  owner = parts.map((_, i) => i),
-): Promise<void> {
-  const { plan, meta } = ctx;
-  await writeMp4(parts, ctx.partial, {
-    brand: plan.format === 'm4b' ? 'M4B ' : 'M4A ',
-    chapters,
-    tags: { title: meta.title, artist: meta.artist, album: meta.album, cover: meta.cover },
-    signal: ctx.signal,
-    onProgress: (done, all) => ctx.tracker.join(done, all),
-  }).catch((err: unknown) => {
-    if (err instanceof Mp4Error) {
-      const k = parts.findIndex((p) => err.message.startsWith(`${p.file}:`));
-      if (k >= 0)
-        throw new InputError(
-          ctx.names[owner[k]],
-          err.message.slice(parts[k].file.length + 2),
-          owner[k],
-          'unreadable',
-        );
-    }
-    if ((err as NodeJS.ErrnoException).syscall === 'write')
-      throw outputError(`cannot write ${ctx.output}`, err);
-    throw err;
-  });
 }

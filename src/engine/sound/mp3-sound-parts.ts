@@ -5,7 +5,7 @@
 import path from 'node:path';
 import { framesForSeconds } from '../mp3/silence.js';
 import { firstFrameWord, writeGapPart, writeShapedPart } from '../mp3/sound-parts.js';
-import type { Mp3Part } from '../routes/route-mp3.js';
+import type { Mp3Part } from '../output/mp3-output.js';
 import type { RouteContext } from '../output/route-context.js';
 
 export interface SoundedParts {

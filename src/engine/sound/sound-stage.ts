@@ -3,7 +3,6 @@
 import type { Measurement } from '../ffmpeg/loudness.js';
 import type { Runner } from '../ffmpeg/runner.js';
 import { mp3DecodedSamples } from '../mp3/gapless.js';
-import { inputChain } from '../ffmpeg/sound-filters.js';
 import type { MergeOptions, Tools } from '../types.js';
 import { isLossy } from '../plan/formats.js';
 import { measureAll } from './measure.js';
@@ -141,26 +140,4 @@ function decodedSeconds(p: Probed, m: Measurement | undefined): number {
   if (scan?.gapless)
     return mp3DecodedSamples(scan.frames, scan.samplesPerFrame, scan.gapless) / scan.sampleRate;
   return m?.decodedSeconds || p.result.durationSeconds;
-}
-
-/**
- * The -af chain of decoded input `i`: its gain, the kept range (and the cut at a trusted end),
- * and, where the route puts gaps inside the decodes, the gap after it. Undefined when it needs none.
- */
-export function soundChain(
-  sound: SoundPlan,
-  i: number,
-  plan: OutputPlan,
-  trustedEnd: number | undefined,
-  gapInDecode: boolean,
-): string | undefined {
-  const p = sound.inputs[i];
-  let keep = p.keep;
-  if (trustedEnd !== undefined)
-    keep = { start: keep?.start ?? 0, end: Math.min(keep?.end ?? trustedEnd, trustedEnd) };
-  const last = i === sound.inputs.length - 1;
-  const padSamples = gapInDecode && !last ? Math.round(sound.gap * plan.sampleRate) : 0;
-  const gainDb = p.copy ? undefined : p.gain?.gainDb;
-  if (!keep && !gainDb && !padSamples) return undefined;
-  return inputChain({ sampleRate: plan.sampleRate, channels: plan.channels, gainDb, keep, padSamples });
 }

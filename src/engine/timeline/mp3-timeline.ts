@@ -14,7 +14,7 @@ import { carryReservoir, reservoirBytes, splitFrames, type StreamFormat } from '
 import type { ChunkCodec } from '../plan/chunks.js';
 import { DECODER_DELAY, ENCODE_DECODE_DELAY } from '../plan/fade-splice.js';
 import { mpegVersionFor } from '../plan/mp3-plan.js';
-import type { Mp3Part } from '../routes/route-mp3.js';
+import type { Mp3Part } from '../output/mp3-output.js';
 import {
   chunkFailure,
   chunkTranscodeJob,

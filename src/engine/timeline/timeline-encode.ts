@@ -18,7 +18,7 @@ import {
 } from '../plan/chunks.js';
 import { runPool } from '../io/pool.js';
 import type { RouteContext } from '../output/route-context.js';
-import { bytesPerFrame, decodeAll } from '../routes/route-pcm.js';
+import { bytesPerFrame, decodeAll } from './decode.js';
 
 /**
  * Decoding is about a tenth of a decode-and-encode of the same audio on this ffmpeg (5 min of
