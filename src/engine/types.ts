@@ -36,7 +36,7 @@ export interface ProbeResult {
 export interface MergeOptions extends SoundOptions {
   /** Output format; defaults to the output's extension, else MP3. */
   format?: OutputFormat;
-  /** Bit rate of lossy encodes, kb/s; each format has its default (formats.ts). */
+  /** Bit rate of lossy encodes, kb/s; each format has its default (plan/formats.ts). */
   bitRateKbps?: number;
   /** One chapter per input (default true); false writes none. */
   chapters?: boolean;

@@ -173,7 +173,7 @@ async function runRoute(job: Job): Promise<{
 
 /**
  * Progress weighs each input by its duration: measured first when loudness is matched, then
- * decoded, then joined or encoded once, each step by what it costs (progress-weights.ts).
+ * decoded, then joined or encoded once, each step by what it costs (plan/progress-weights.ts).
  */
 function startTracker(
   job: Job,

@@ -236,7 +236,8 @@ export interface DecodedPiece {
 
 /**
  * Input i's gain at raw position r: the constant-power curve of its fade in or out (the same
- * sample for sample as the full-decode mix, see pcm-mix.ts), 1 between them, 0 where it is silent.
+ * sample for sample as the full-decode mix, see sound/pcm-mix.ts), 1 between them, 0 where it is
+ * silent.
  */
 export function spliceGain(
   placements: readonly Placement[],

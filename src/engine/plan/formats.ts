@@ -15,7 +15,7 @@ export function isLossy(format: OutputFormat): boolean {
   return format !== 'flac' && format !== 'wav';
 }
 
-/** How the parts of each format are put together (see merge.ts). */
+/** How the parts of each format are put together (see ../merge/merge.ts). */
 export type Route = 'mp3-frames' | 'mp4-packets' | 'pcm-encode';
 
 export function routeOf(format: OutputFormat): Route {
@@ -26,7 +26,7 @@ export function routeOf(format: OutputFormat): Route {
 
 /**
  * Default bit rates (kb/s) by channel count, for encodes with nothing to match. MP3 output first
- * matches the copied MP3s' own rate (see plan-mp3.ts); these are its floor when there are none.
+ * matches the copied MP3s' own rate (see mp3-plan.ts); these are its floor when there are none.
  */
 const DEFAULT_KBPS: Record<Exclude<OutputFormat, 'flac' | 'wav'>, { mono: number; stereo: number }> = {
   mp3: { mono: 64, stereo: 128 },

@@ -1,6 +1,6 @@
 // Crossfades and gapless joins: every input decoded to float PCM (in parallel, each through its
 // sound filters), the parts mixed into one stream with their fades, and that stream encoded once
-// in the output format (M4B/M4A: in parallel chunks that join seamlessly, aac-timeline.ts), so no
+// in the output format (M4B/M4A: in parallel chunks that join seamlessly, timeline/aac-timeline.ts), so no
 // part brings encoder delay or padding of its own into the joins.
 // Chapter starts are counted samples, less the overlaps before each input.
 import { rm } from 'node:fs/promises';

@@ -1,4 +1,4 @@
-// Crossfades of copied MP3s, re-encoding only around each fade (fade-splice.ts has the plan): the
+// Crossfades of copied MP3s, re-encoding only around each fade (plan/fade-splice.ts has the plan): the
 // frames of each region's inputs are decoded (only those, each with its loudness gain), mixed with
 // the constant-power curves, encoded once without the bit reservoir, and those frames joined
 // between the copies. The last frame of a region carries the reservoir bytes the copy after it reads.

@@ -1,8 +1,9 @@
 // MP3 output: matching MP3s copied frame by frame; every run of the others (consecutive inputs
 // that are encoded) decoded to PCM and encoded as one timeline in parallel chunks by LAME
-// (mp3-timeline.ts), so a run brings one LAME delay and less than one frame of padding however many
-// inputs it holds. All joined behind one ID3v2.3 tag (chapters, cover) and one Info frame with the
-// gapless counts. Chapter starts are counted frames, delays and decoded samples.
+// (timeline/mp3-timeline.ts), so a run brings one LAME delay and less than one frame of padding
+// however many inputs it holds. All joined behind one ID3v2.3 tag (chapters, cover) and one Info
+// frame with the gapless counts (output/mp3-output.ts). Chapter starts are counted frames, delays
+// and decoded samples.
 import { joinMp3 } from '../mp3/join.js';
 import type { Chapter } from '../plan/chapters.js';
 import { id3Of, joinFailure, LAME_DELAY, type Mp3Part } from '../output/mp3-output.js';

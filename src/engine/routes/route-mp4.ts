@@ -1,6 +1,6 @@
 // M4B/M4A output: AAC inputs that match are copied packet for packet; every run of the others
 // (consecutive inputs that are encoded) is decoded to PCM and encoded as one timeline in parallel
-// chunks (aac-timeline.ts), so a run brings one frame of priming and less than one of padding
+// chunks (timeline/aac-timeline.ts), so a run brings one frame of priming and less than one of padding
 // however many inputs it holds. A gap after a copied input is packets of encoded silence; after
 // an encoded one it is silence in its decode. Chapter starts are counted packets, priming and
 // decoded samples.

@@ -55,7 +55,10 @@ export function splicesFades(plan: OutputPlan, o: SoundOptions): boolean {
   return fading && plan.route === 'mp3-frames' && plan.copy.length > 1 && plan.copy.every(Boolean);
 }
 
-/** Seconds re-encoded around a spliced fade beyond the fade itself: margins, pre-roll and tail (fade-splice.ts). */
+/**
+ * Seconds re-encoded around a spliced fade beyond the fade itself: margins, pre-roll and tail
+ * (plan/fade-splice.ts).
+ */
 const SPLICE_EXTRA_SECONDS = 0.3;
 
 /**

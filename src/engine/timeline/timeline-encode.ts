@@ -1,5 +1,5 @@
 // A parallel, sample-exact encode of PCM timelines (each a list of consecutive PCM part files),
-// whatever the codec: every timeline is cut into frame-aligned chunks (aac-chunks.ts), each
+// whatever the codec: every timeline is cut into frame-aligned chunks (plan/chunks.ts), each
 // encoded by its own ffmpeg that reads the part files' byte ranges itself, with real audio before
 // and after the chunk. The codec's own step (aac-timeline.ts, mp3-timeline.ts) keeps of each
 // encode the frames that decode to the chunk's own samples.
