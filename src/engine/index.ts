@@ -1,6 +1,6 @@
 // The engine's public surface: what the server and the CLI may use.
-export { probeFile } from './pipeline/probe.js';
-export { mergeFiles } from './pipeline/merge.js';
+export { probeFile } from './inputs/probe.js';
+export { mergeFiles } from './merge/merge.js';
 export { locateTools, resolveToolPaths, lazyToolPaths } from './ffmpeg/tools.js';
 export { EngineError, InputError, OutputError, ToolError, AbortError } from './errors.js';
 export type { EngineErrorCode, InputErrorCode } from './errors.js';
@@ -15,8 +15,8 @@ export {
   isLossy,
   isOutputFormat,
   OUTPUT_FORMATS,
-} from './pipeline/formats.js';
-export type { OutputFormat } from './pipeline/formats.js';
-export type { Chapter, ChapterTitleSource } from './pipeline/chapters.js';
-export { checkSoundOptions, numberFromText, SOUND_LIMITS } from './pipeline/sound-options.js';
-export type { SoundOptions, SoundOptionName } from './pipeline/sound-options.js';
+} from './plan/formats.js';
+export type { OutputFormat } from './plan/formats.js';
+export type { Chapter, ChapterTitleSource } from './plan/chapters.js';
+export { checkSoundOptions, numberFromText, SOUND_LIMITS } from './plan/sound-options.js';
+export type { SoundOptions, SoundOptionName } from './plan/sound-options.js';

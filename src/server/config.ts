@@ -3,7 +3,7 @@
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import type { S3Config } from './files/s3-objects.js';
+import type { S3Config } from './files/s3/s3-objects.js';
 
 export type Role = 'all' | 'web' | 'worker';
 const ROLES: Role[] = ['all', 'web', 'worker'];

@@ -1,8 +1,8 @@
 // The single encode of the Opus, Vorbis, FLAC and WAV outputs: every part's raw PCM, in order,
 // read as one stream (ffmpeg's concat protocol joins the bytes), tags from an ffmetadata file.
 import { OutputError } from '../errors.js';
-import type { OutputFormat } from '../pipeline/formats.js';
-import type { Tools } from '../types.js';
+import type { OutputFormat } from '../plan/formats.js';
+import type { Tools } from './tools.js';
 import { fileArg, lastLine, spawnRunner, type Runner } from './runner.js';
 import { assertToolWorks } from './tool-check.js';
 import type { PcmTarget } from './transcode.js';

@@ -2,7 +2,7 @@
 // gated as the standard says, so silence and near-silence do not drag it) and true peak from
 // ffmpeg's ebur128 filter, and, when asked, stretches of silence from silencedetect.
 import { InputError } from '../errors.js';
-import type { Tools } from '../types.js';
+import type { Tools } from './tools.js';
 import { fileArg, lastLine, spawnRunner, type Runner } from './runner.js';
 import { SilenceLog, type Silence } from './silence-log.js';
 import { assertToolWorks } from './tool-check.js';

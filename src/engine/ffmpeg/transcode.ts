@@ -2,7 +2,7 @@
 import { InputError, OutputError, ToolError } from '../errors.js';
 import { fileArg, lastLine, spawnRunner, type Runner } from './runner.js';
 import { assertToolWorks } from './tool-check.js';
-import type { Tools } from '../types.js';
+import type { Tools } from './tools.js';
 
 export interface TranscodeTarget {
   sampleRate: number;

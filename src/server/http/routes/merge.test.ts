@@ -9,7 +9,7 @@ import { tempDir } from '../../../../test/support/audio-fixtures.js';
 import { MemoryStore } from '../../../../test/support/memory-store.js';
 import { resolveConfig } from '../../config.js';
 import { AppError } from '../errors.js';
-import { createInProcessQueue } from '../../jobs/in-process-queue.js';
+import { createInProcessQueue } from '../../jobs/in-process/in-process-queue.js';
 import { createMergeProcessor } from '../../jobs/merge-processor.js';
 import { downloadName } from '../../jobs/job-messages.js';
 import { broadcastJobStatus } from '../../realtime/status-broadcasts.js';
