@@ -2,8 +2,20 @@
 export { probeFile } from './pipeline/probe.js';
 export { mergeFiles } from './pipeline/merge.js';
 export { locateTools, resolveToolPaths, lazyToolPaths } from './ffmpeg/tools.js';
-export { EngineError, InputError, OutputError, ToolError, AbortError } from './errors.js';
+export {
+  EngineError,
+  InputError,
+  OutputError,
+  ToolError,
+  AbortError,
+  INPUT_ERROR_CODES,
+  isInputErrorCode,
+} from './errors.js';
 export type { EngineErrorCode, InputErrorCode } from './errors.js';
+// What else the engine can throw, each an EngineError with its code (callers map codes, not words).
+export { FreeFormatError, FormatChangeError } from './mp3/walk.js';
+export { Mp4Error } from './mp4/read.js';
+export { DISK_FULL_ERRNOS } from './io/fs-reason.js';
 export { sweepLeftovers } from './io/leftovers.js';
 export type { Tools, ProbeResult, MergeOptions, MergeReport } from './types.js';
 // The output formats and their rules, for callers that check options before a merge.
