@@ -30,5 +30,5 @@ export {
 } from './pipeline/formats.js';
 export type { OutputFormat } from './pipeline/formats.js';
 export type { Chapter, ChapterTitleSource } from './pipeline/chapters.js';
-export { checkSoundOptions, numberFromText, SOUND_LIMITS } from './pipeline/sound-options.js';
-export type { SoundOptions, SoundOptionName } from './pipeline/sound-options.js';
+// The sound options and their one check live in src/shared/sound-options.ts, for every caller.
+export type { SoundOptions, SoundOptionName } from '../shared/sound-options.js';

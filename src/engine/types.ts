@@ -2,7 +2,7 @@
 import type { Chapter, ChapterTitleSource } from './pipeline/chapters.js';
 import type { OutputFormat } from './pipeline/formats.js';
 import type { LoudnessEntry } from './pipeline/sound-plan.js';
-import type { SoundOptions } from './pipeline/sound-options.js';
+import type { SoundOptions } from '../shared/sound-options.js';
 
 /** Resolved ffmpeg/ffprobe binaries (see tools.ts for the lookup order). */
 export interface Tools {

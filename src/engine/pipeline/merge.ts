@@ -32,7 +32,7 @@ import {
   splicedSeconds,
   splicesFades,
 } from './sound-stage.js';
-import type { SoundOptions } from './sound-options.js';
+import type { SoundOptions } from '../../shared/sound-options.js';
 
 export interface MergeDeps {
   /** Injected ffmpeg/ffprobe runner (tests watch what it is asked). */
@@ -109,9 +109,7 @@ function chapterMaker(job: Job, probed: Probed[]) {
 }
 
 /** Probe, plan, gather tags, run the sound stage, then the format's route writes the partial file. */
-async function runRoute(
-  job: Job,
-): Promise<{
+async function runRoute(job: Job): Promise<{
   plan: OutputPlan;
   result: RouteResult;
   tracker: ProgressTracker;

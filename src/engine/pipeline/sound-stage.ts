@@ -10,7 +10,7 @@ import { measureAll } from './measure.js';
 import type { OutputPlan } from './plan-output.js';
 import type { Probed } from './probe.js';
 import { decodesEverything, needsMeasuring, planSound, type SoundPlan } from './sound-plan.js';
-import type { SoundOptions } from './sound-options.js';
+import type { SoundOptions } from '../../shared/sound-options.js';
 
 export function soundOptionsOf(o: MergeOptions): SoundOptions {
   const { loudness, gap, crossfade, trimSilence, gapless } = o;
