@@ -2,7 +2,7 @@
 import type { Chapter, ChapterTitleSource } from './plan/chapters.js';
 import type { OutputFormat } from './plan/formats.js';
 import type { LoudnessEntry } from './plan/sound-plan.js';
-import type { SoundOptions } from './plan/sound-options.js';
+import type { SoundOptions } from '../shared/sound-options.js';
 import type { Tools } from './ffmpeg/tools.js';
 
 export type { Tools };

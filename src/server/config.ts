@@ -211,7 +211,7 @@ export function parseTrustedProxies(value: string): string[] {
     });
 }
 
-/** CONTRACT section 6: the variables for more than one machine. */
+/** The variables for more than one machine (Postgres, Redis, a bucket, the role); none set is one process. */
 function scaledFromEnv(
   env: NodeJS.ProcessEnv,
   num: (name: string) => number | undefined,

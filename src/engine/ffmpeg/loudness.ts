@@ -107,10 +107,15 @@ export async function measureInput(job: MeasureJob): Promise<Measurement> {
   if (result.code !== 0) {
     if (!result.signal) await assertToolWorks(runner, job.tools.ffmpeg, 'ffmpeg');
     const why = result.signal ? `ffmpeg was killed by ${result.signal}` : lastLine(result.stderrTail);
-    throw new InputError(name, `could not be measured (${why})`, job.index ?? -1);
+    throw new InputError(name, 'measure-failed', `could not be measured (${why})`, job.index ?? -1);
   }
   const summary = parseEbur128Summary(result.stderrTail);
   if (!summary)
-    throw new InputError(name, 'could not be measured (no loudness summary from ffmpeg)', job.index ?? -1);
+    throw new InputError(
+      name,
+      'measure-failed',
+      'could not be measured (no loudness summary from ffmpeg)',
+      job.index ?? -1,
+    );
   return { ...summary, decodedSeconds, silences: silences.finish(decodedSeconds) };
 }

@@ -29,10 +29,10 @@ export function sniffImage(data: Buffer): Cover['mime'] | undefined {
 
 async function givenCover(file: string): Promise<Cover> {
   const data = await readFile(file).catch((err: unknown) => {
-    throw new InputError(file, `cover cannot be read (${fsReason(err)})`, -1, 'unreadable');
+    throw new InputError(file, 'unreadable', `cover cannot be read (${fsReason(err)})`);
   });
   const mime = sniffImage(data);
-  if (!mime) throw new InputError(file, 'cover is not a JPEG or PNG image', -1, 'unreadable');
+  if (!mime) throw new InputError(file, 'not-image', 'cover is not a JPEG or PNG image');
   return { mime, data };
 }
 

@@ -237,7 +237,7 @@ function aacTrack(file: string, format: string, codec: string): Mp4Audio | undef
 /** probeFile, keeping the frame scan (MP3) or packet index (AAC in MP4) that a copy needs. */
 export async function probeInput(file: string, opts: ProbeOptions = {}): Promise<Probed> {
   const name = opts.displayName ?? file;
-  const refuse: Refuse = (reason, code) => new InputError(name, reason, opts.index ?? -1, code);
+  const refuse: Refuse = (reason, code) => new InputError(name, code, reason, opts.index ?? -1);
   const first = openHead(file, refuse);
 
   // MP3 frames of more than one format (files joined with cat): ffmpeg decodes them all, so the

@@ -316,6 +316,7 @@ describe('output formats', () => {
     const err = await mergeFiles(mixed.slice(0, 2), out, { tools, cover: notImage }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(InputError);
     expect((err as Error).message).toBe(`${notImage}: cover is not a JPEG or PNG image`);
+    expect(err).toMatchObject({ code: 'not-image' });
     expect(existsSync(out)).toBe(false);
   });
 

@@ -32,7 +32,7 @@ import {
   splicedSeconds,
   splicesFades,
 } from '../sound/sound-stage.js';
-import type { SoundOptions } from '../plan/sound-options.js';
+import type { SoundOptions } from '../../shared/sound-options.js';
 
 export interface MergeDeps {
   /** Injected ffmpeg/ffprobe runner (tests watch what it is asked). */

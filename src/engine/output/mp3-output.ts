@@ -36,7 +36,7 @@ export function joinFailure(ctx: RouteContext, parts: readonly JoinPart[], owner
     // The join names files by path (a temporary one for a transcoded input); name the input.
     if (err instanceof InputError) {
       const k = parts.findIndex((p) => p.file === err.file);
-      if (k >= 0) throw new InputError(ctx.names[owner[k]], err.reason, owner[k], err.code);
+      if (k >= 0) throw new InputError(ctx.names[owner[k]], err.code, err.reason, owner[k]);
     }
     // A full disk while writing the output is the output's problem, not an input's.
     if ((err as NodeJS.ErrnoException).syscall === 'write')

@@ -22,16 +22,9 @@ export async function writeMp4Output(
     signal: ctx.signal,
     onProgress: (done, all) => ctx.tracker.join(done, all),
   }).catch((err: unknown) => {
-    if (err instanceof Mp4Error) {
-      const k = parts.findIndex((p) => err.message.startsWith(`${p.file}:`));
-      if (k >= 0)
-        throw new InputError(
-          ctx.names[owner[k]],
-          err.message.slice(parts[k].file.length + 2),
-          owner[k],
-          'unreadable',
-        );
-    }
+    // The writer names the part by its path and place; name the input that part belongs to.
+    if (err instanceof Mp4Error && err.index >= 0)
+      throw new InputError(ctx.names[owner[err.index]], err.code, err.reason, owner[err.index]);
     if ((err as NodeJS.ErrnoException).syscall === 'write')
       throw outputError(`cannot write ${ctx.output}`, err);
     throw err;

@@ -4,7 +4,7 @@
 import type { Measurement } from '../ffmpeg/loudness.js';
 import { fitCrossfade, inputStarts, shortenedMessage, type FadeFit } from './crossfade.js';
 import { chooseGain, limitedMessage, type GainChoice } from './loudness-plan.js';
-import type { SoundOptions } from './sound-options.js';
+import type { SoundOptions } from '../../shared/sound-options.js';
 import { keepFrames, keepRange, type KeepRange } from './trim-silence.js';
 
 /** MP3 decoders' own delay: ffmpeg skips it with the encoder delay of a LAME tag. */

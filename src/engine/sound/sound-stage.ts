@@ -9,7 +9,7 @@ import { measureAll } from './measure.js';
 import type { OutputPlan } from '../plan/output-plan.js';
 import type { Probed } from '../inputs/probe.js';
 import { decodesEverything, needsMeasuring, planSound, type SoundPlan } from '../plan/sound-plan.js';
-import type { SoundOptions } from '../plan/sound-options.js';
+import type { SoundOptions } from '../../shared/sound-options.js';
 
 export function soundOptionsOf(o: MergeOptions): SoundOptions {
   const { loudness, gap, crossfade, trimSilence, gapless } = o;

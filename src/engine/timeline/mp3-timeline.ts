@@ -108,12 +108,7 @@ async function joinParts(
       });
       const outcome = await scanMp3(c.file, { signal: ctx.signal });
       if (!outcome.ok)
-        throw new InputError(
-          c.file,
-          `re-encoded audio is unreadable (${outcome.reason})`,
-          -1,
-          'reencode-failed',
-        );
+        throw new InputError(c.file, 'reencode-failed', `re-encoded audio is unreadable (${outcome.reason})`);
       return { file: c.file, scan: outcome.scan, delay: k === 0 ? LAME_ENCODER_DELAY : 0, padding: 0 };
     }),
   );

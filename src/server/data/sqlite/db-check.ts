@@ -4,6 +4,7 @@
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
+import type { ErrorCode } from '../errors.js';
 import { openSqliteStore } from './sqlite-store.js';
 
 /** SQLite's own words for a file that is not a sound database. */
@@ -20,8 +21,9 @@ const oneLine = (text: string): string => {
   return flat.length > 200 ? `${flat.slice(0, 200)}...` : flat;
 };
 
+/** The database file is damaged: refused at start-up, with what the operator can do. */
 export class DatabaseDamagedError extends Error {
-  readonly code = 'database-damaged';
+  readonly code = 'database-damaged' satisfies ErrorCode;
   constructor(file: string, detail: string) {
     super(
       `the database ${file} is damaged (${oneLine(detail)}): stop the server, move that file (and any -wal/-shm beside it) ` +

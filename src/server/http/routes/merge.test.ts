@@ -199,13 +199,13 @@ describe('POST /app/merge/mergemp3', () => {
   });
 
   it('answers 422 naming the original file when an input is not usable', async () => {
-    script.failWith = () => new InputError('/x/stored1.mp3', 'not audio (no audio stream)', 1);
+    script.failWith = () => new InputError('/x/stored1.mp3', 'not-audio', 'not audio (no audio stream)', 1);
     const res = await post({ items: [{ id: 'item-S1-0' }, { id: 'item-S1-1' }] });
     expect(res.statusCode).toBe(422);
-    expect(res.json()).toEqual({ error: 'Could not merge: b.wav is not audio (no audio stream)' });
+    expect(res.json()).toEqual({ error: 'Could not merge: b.wav is not usable audio' });
     expect([...store.jobs.values()][0]).toMatchObject({
       status: 'failed',
-      error: 'Could not merge: b.wav is not audio (no audio stream)',
+      error: 'Could not merge: b.wav is not usable audio',
     });
   });
 

@@ -2,6 +2,7 @@
 // will never evict a key: with any other maxmemory-policy a full Redis silently drops queued
 // merges and job locks.
 import { Redis } from 'ioredis';
+import type { ErrorCode } from '../errors.js';
 
 /** The options BullMQ needs on every connection: commands wait out a reconnect rather than fail. */
 export function openRedis(url: string, name: string): Redis {
@@ -14,8 +15,10 @@ export function openRedis(url: string, name: string): Redis {
   });
 }
 
+/** Redis may evict keys: refused at start-up (the operator's message says what to set). */
 export class RedisPolicyError extends Error {
   override name = 'RedisPolicyError';
+  readonly code = 'redis-policy' satisfies ErrorCode;
 }
 
 /** Throws unless Redis reports maxmemory-policy noeviction (INFO works where CONFIG is disabled). */

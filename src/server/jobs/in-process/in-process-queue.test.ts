@@ -230,7 +230,7 @@ describe('the in-process job queue', () => {
   it('a refused input fails the job with a message naming the original file, leaving no result or temp file', async () => {
     const { merge } = scriptedMerge({
       failWith: (c: MergeCall) =>
-        new InputError(c.opts.displayNames![1], 'not audio (no audio stream)', 1, 'not-audio'),
+        new InputError(c.opts.displayNames![1], 'not-audio', 'not audio (no audio stream)', 1),
     });
     const failures: JobEvent[] = [];
     const q = queue(merge);
@@ -238,7 +238,7 @@ describe('the in-process job queue', () => {
     const done = await run(q, 'J1', ['item-S1-0', 'item-S1-1']);
     expect(done).toMatchObject({
       status: 'failed',
-      error: 'Could not merge: notes.txt is not audio (no audio stream)',
+      error: 'Could not merge: notes.txt is not usable audio',
       percent: null,
     });
     expect(failures).toEqual([
