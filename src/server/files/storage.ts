@@ -1,6 +1,6 @@
-// The file storage port: where uploads and results live (DATA_DIR, or a bucket in the scaled
-// mode), and a local scratch area for uploads in flight and merges in progress. Routes and jobs
-// use only this; a file is named by a FileRef built from database rows, never from a client's path.
+// The file storage port: where uploads and results live (DATA_DIR today, a bucket later), and a
+// local scratch area for uploads in flight and merges in progress. Routes and jobs use only
+// this; a file is named by a FileRef built from database rows, never from a client's path.
 import type { Readable } from 'node:stream';
 import type { ItemRow, ResultRow } from '../data/store.js';
 
