@@ -27,8 +27,6 @@ const ROOT = path.resolve(import.meta.dirname, '..');
 /** Names that are not files of this repository, and why they may be cited anyway. */
 const EXTERNAL: { test: (name: string) => boolean; why: string }[] = [
   { test: (n) => n.startsWith('dist/'), why: 'what `npm run build` writes; not tracked' },
-  { test: (n) => n.startsWith('node_modules/'), why: "an installed package's own file" },
-  { test: (n) => n === 'Node.js', why: "the runtime's name, not a file" },
   { test: (n) => n === 'compose.yaml', why: 'the example docs/deploy.md shows for the reader to write' },
 ];
 
