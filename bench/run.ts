@@ -1,5 +1,5 @@
 // npm run bench: the product side by side with ffmpeg, cat and curl on this machine, in one run.
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -60,8 +60,8 @@ if (!only) {
     '',
     ...table,
     '',
+    'How to read these figures: README.md. What they led to, with the profiles behind them: docs/decisions/.',
+    '',
   ];
-  // Findings (profiles, causes, before/after) live in FINDINGS.md and are carried into every rewrite.
-  const findings = await readFile(path.join(here, 'FINDINGS.md'), 'utf8').catch(() => '');
-  await writeFile(path.join(here, 'RESULTS.md'), md.join('\n') + (findings ? `\n${findings}` : ''));
+  await writeFile(path.join(here, 'RESULTS.md'), md.join('\n'));
 }

@@ -1,5 +1,6 @@
-// The server's whole configuration, typed, with defaults in one place. Only src/main.ts reads
-// the environment; tests build the app from a plain object.
+// The server's whole configuration, typed, with defaults in one place. Only src/main.ts reads it
+// from the environment (configFromEnv); tests build the app from a plain object. Finding ffmpeg is
+// the engine's (engine/ffmpeg/tools.ts): with no paths here it looks in the process's environment.
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';

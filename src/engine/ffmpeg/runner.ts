@@ -6,7 +6,7 @@ import path from 'node:path';
 import { AbortError, ToolError } from '../errors.js';
 
 // Loaded on first use: a join of matching MP3s never spawns, and loading the module costs ~8 ms
-// of the command line's start-up (bench/RESULTS.md).
+// of the command line's start-up (docs/decisions/0006-command-line-commonjs-bundle.md).
 const require = createRequire(import.meta.url);
 let loaded: typeof import('node:child_process') | undefined;
 const childProcess = () => (loaded ??= require('node:child_process') as typeof import('node:child_process'));
