@@ -26,7 +26,7 @@ import { createRealtime, nullRealtime, type Realtime } from '../realtime/server.
 import { latestStatusWelcome } from '../realtime/status-broadcasts.js';
 import { errorCodeOf } from '../errors.js';
 import { registerApiDocs } from './api-docs.js';
-import { AppError, ERRORS } from './errors.js';
+import { AppError, ERRORS, type ErrorCode } from './errors.js';
 import { createFlash } from './flash.js';
 import { filesRoutes } from './routes/files.js';
 import { healthRoutes, type ReadinessCheck } from './routes/health.js';
@@ -220,7 +220,7 @@ function createFastify(config: AppConfig): FastifyInstance {
     },
     // A URL that cannot be decoded: the app's own JSON error, without echoing the URL back.
     frameworkErrors: (_error, _request, reply) => {
-      void (reply as FastifyReply).status(400).send({ error: ERRORS.badRequest.message });
+      void (reply as FastifyReply).status(400).send({ error: ERRORS.badRequest.message, code: 'badRequest' });
     },
   });
 }
@@ -296,14 +296,29 @@ async function installRequestGuards(
       return reply.status(ERRORS[code].status).send({ error: ERRORS[code].message, code });
     }
     const status = typeof error.statusCode === 'number' && error.statusCode >= 400 ? error.statusCode : 500;
-    if (status >= 500) {
-      request.log.error({ err: error }, 'request failed');
-      return reply.status(status).send({ error: ERRORS.internal.message });
-    }
-    return reply.status(status).send({ error: error.validation ? ERRORS.badRequest.message : error.message });
+    if (status >= 500) request.log.error({ err: error }, 'request failed');
+    // Fastify's own refusals (a body too large, a media type it does not read): the table's words.
+    const framework = frameworkCode(status, Boolean(error.validation));
+    return reply.status(status).send({ error: ERRORS[framework].message, code: framework });
   });
-  app.setNotFoundHandler((_request, reply) => reply.status(404).send({ error: ERRORS.notFound.message }));
+  app.setNotFoundHandler((_request, reply) =>
+    reply.status(404).send({ error: ERRORS.notFound.message, code: 'notFound' }),
+  );
   return uploads;
+}
+
+/** The code of a refusal Fastify itself made, by its status. */
+export function frameworkCode(status: number, validation: boolean): ErrorCode {
+  if (status >= 500) return 'internal';
+  if (validation) return 'badRequest';
+  const byStatus: Partial<Record<number, ErrorCode>> = {
+    403: 'csrf',
+    404: 'notFound',
+    413: 'bodyTooLarge',
+    415: 'unsupportedMediaType',
+    429: 'rateLimited',
+  };
+  return byStatus[status] ?? 'badRequest';
 }
 
 /**

@@ -43,7 +43,9 @@ export async function healthRoutes(
       checks: Object.fromEntries(results.map((r) => [r.name, r.ok ? 'ok' : 'unreachable'])),
     };
     if (down.length > 0)
-      return reply.status(503).send({ ...body, error: `Not ready: ${down.join(', ')} unreachable` });
+      return reply
+        .status(503)
+        .send({ ...body, error: `Not ready: ${down.join(', ')} unreachable`, code: 'notReady' });
     return body;
   });
 }

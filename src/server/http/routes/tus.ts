@@ -14,7 +14,7 @@ import type { Store } from '../../data/store.js';
 import { TUS_ID, type TusUploads } from '../../files/tus-uploads.js';
 import { errorCodeOf, isDiskFull } from '../../errors.js';
 import { wouldCrossWatermark } from '../../files/disk-space.js';
-import { AppError, ERRORS, fail } from '../errors.js';
+import { AppError, ERRORS, fail, type ErrorCode } from '../errors.js';
 import { csrfMatches, CSRF_HEADER, randomId, requireSession } from '../session.js';
 import { APPID_PATTERN, documented, tusCreateSchema, tusOptionsSchema, tusUploadSchema } from './schemas.js';
 import { megabytes } from '../../../shared/format.js';
@@ -41,10 +41,16 @@ const nodeRequest = (req: TusRequest): IncomingMessage | undefined =>
   (req as { runtime?: { node?: { req?: IncomingMessage } } }).runtime?.node?.req;
 
 /** tus answers carry our JSON errors, so a client shows the same message as for multipart. */
-const tusError = (status: number, error: string) => ({
+const tusError = (status: number, error: string, code: ErrorCode) => ({
   status_code: status,
-  body: JSON.stringify({ error }),
+  body: JSON.stringify({ error, code }),
 });
+
+/** An error of our own, or tus's (plain text), as the JSON body every refusal carries. */
+function asJsonError(err: { status_code: number; body: string }) {
+  if (err.body.startsWith('{')) return undefined;
+  return tusError(err.status_code, err.body.trim() || ERRORS.tusRefused.message, 'tusRefused');
+}
 
 export async function tusRoutes(app: FastifyInstance, deps: TusRouteDeps): Promise<void> {
   const { config, uploads } = deps;
@@ -61,7 +67,7 @@ export async function tusRoutes(app: FastifyInstance, deps: TusRouteDeps): Promi
     allowedOrigins: [],
     namingFunction: (req) => {
       const id = newIds.get(nodeRequest(req) as IncomingMessage);
-      if (!id) throw tusError(500, ERRORS.internal.message);
+      if (!id) throw tusError(500, ERRORS.internal.message, 'internal');
       return id;
     },
     onUploadCreate: async (_req, upload) => {
@@ -77,18 +83,19 @@ export async function tusRoutes(app: FastifyInstance, deps: TusRouteDeps): Promi
    * server error while DATA_DIR's disk has (almost) no room left is told as a full disk too.
    */
   async function diskFullAnswer(err: Error | { status_code: number; body: string }) {
-    if ('status_code' in err && err.status_code < 500) return undefined;
+    if ('status_code' in err && err.status_code < 500) return asJsonError(err);
     const nearlyFull = () =>
       wouldCrossWatermark(deps.freeSpace, config.dataDir, 0, Math.max(config.minFreeBytes, 1024 * 1024));
     if (isDiskFull(err) || (await nearlyFull()))
-      return tusError(ERRORS['disk-full'].status, ERRORS['disk-full'].message);
-    return undefined;
+      return tusError(ERRORS['disk-full'].status, ERRORS['disk-full'].message, 'disk-full');
+    if ('status_code' in err) return asJsonError(err);
+    return tusError(500, ERRORS.internal.message, 'internal');
   }
 
   /** The last byte is in: probe and store as an item, or refuse; the tus files go either way. */
   async function finish(req: TusRequest, upload: Upload) {
     const u = uploads.get(upload.id);
-    if (!u) throw tusError(404, ERRORS.notFound.message);
+    if (!u) throw tusError(404, ERRORS.notFound.message, 'notFound');
     // From here it is counted as an item (or refused), no longer as an upload in progress.
     uploads.release(u.id);
     try {
@@ -98,7 +105,7 @@ export async function tusRoutes(app: FastifyInstance, deps: TusRouteDeps): Promi
         filename: u.filename,
         localPath: uploads.dataPath(u.id),
       });
-      if (!outcome.ok) throw tusError(outcome.status, outcome.error);
+      if (!outcome.ok) throw tusError(outcome.status, outcome.error, outcome.code);
       const body = JSON.stringify({ items: [outcome.item], errors: [] });
       // A creation that carried all the bytes keeps its 201 (and Location); a PATCH says 200 with the item.
       return req.method === 'POST'
@@ -110,7 +117,7 @@ export async function tusRoutes(app: FastifyInstance, deps: TusRouteDeps): Promi
       const code = errorCodeOf(err) ?? 'internal';
       if (ERRORS[code].status >= 500)
         app.log.error({ err, upload: u.id }, 'storing a finished tus upload failed');
-      throw tusError(ERRORS[code].status, ERRORS[code].message);
+      throw tusError(ERRORS[code].status, ERRORS[code].message, code);
     } finally {
       await uploads.discard(u.id);
     }
