@@ -2,6 +2,8 @@
 // Only each item's `id` is read; everything else comes from the database. The same id may appear
 // more than once (a person may want a segment twice). Answers when the merge has finished.
 import { randomUUID } from 'node:crypto';
+import type { ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import type { Clock } from '../../../shared/clock.js';
 import { MERGE_SUCCESS } from '../../../shared/types.js';
@@ -22,6 +24,8 @@ export interface MergeRouteDeps {
 }
 
 const MAX_ID_LENGTH = 200;
+/** How soon an idle merge connection is probed for a peer that has gone. */
+const KEEP_ALIVE_PROBE_MS = 30_000;
 
 /** The ordered item ids of a mergemp3 body, or a 400 saying what is wrong. */
 export function orderedIds(body: unknown, maxFiles: number): string[] {
@@ -57,6 +61,25 @@ export function outcomeError(outcome: Exclude<JobOutcome, { state: 'succeeded' }
   return new AppError(outcome.state === 'cancelled' ? 'cancelled' : outcome.code, outcome.message);
 }
 
+/**
+ * The answer comes when the merge ends, an hour later perhaps, or after others ahead of it: the
+ * idle timeout that cuts silent clients must not cut this one. The whole body is in by now (the
+ * request timeout no longer applies); TCP keep-alive tells a dead peer from a patient one. Once
+ * answered, the connection is an idle keep-alive like any other again.
+ */
+export function waitAsLongAsTheMerge(
+  socket: Socket | null | undefined,
+  response: ServerResponse,
+  idleTimeoutMs: number,
+): void {
+  if (!socket) return;
+  socket.setTimeout(0);
+  socket.setKeepAlive(true, KEEP_ALIVE_PROBE_MS);
+  response.once('finish', () => {
+    if (!socket.destroyed) socket.setTimeout(idleTimeoutMs);
+  });
+}
+
 export async function mergeRoutes(
   app: FastifyInstance,
   { store, jobs, config, clock }: MergeRouteDeps,
@@ -70,6 +93,7 @@ export async function mergeRoutes(
     async (request, reply) => {
       const session = requireSession(request);
       const ids = orderedIds(request.body, config.maxFiles);
+      waitAsLongAsTheMerge(request.raw.socket, reply.raw, config.idleTimeoutMs);
       const { options, requestId } = mergeChoices(request.body);
       const owned = await store.itemsOwnedBy(session.sid, [...new Set(ids)]);
       const byId = new Map(owned.map((i) => [i.id, i]));
