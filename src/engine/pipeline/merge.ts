@@ -68,7 +68,11 @@ function probeAll(
 
 function makePlan(format: OutputFormat, probed: Probed[], opts: MergeOptions): OutputPlan {
   const inputs = probed.map((p) => ({ ...p.result, aac: p.mp4 }));
-  return planOutput(format, inputs, { bitRateKbps: opts.bitRateKbps });
+  return planOutput(format, inputs, {
+    bitRateKbps: opts.bitRateKbps,
+    maxSampleRate: opts.maxSampleRate,
+    maxChannels: opts.maxChannels,
+  });
 }
 
 /** A temporary folder made on first use, inside `workDir`. */
@@ -109,9 +113,7 @@ function chapterMaker(job: Job, probed: Probed[]) {
 }
 
 /** Probe, plan, gather tags, run the sound stage, then the format's route writes the partial file. */
-async function runRoute(
-  job: Job,
-): Promise<{
+async function runRoute(job: Job): Promise<{
   plan: OutputPlan;
   result: RouteResult;
   tracker: ProgressTracker;

@@ -27,6 +27,8 @@ export interface MergeProcessorDeps {
   clock?: Clock;
   /** Parallel transcodes inside one merge. */
   engineConcurrency: number;
+  /** The output's rate and channels at most (MAX_SAMPLE_RATE, MAX_CHANNELS). */
+  outputCaps?: Pick<MergeOptions, 'maxSampleRate' | 'maxChannels'>;
   /**
    * Each run gets its own scratch folder and result file name (a merge may run twice, even at
    * once on two workers when one lost touch): the first run to record its result wins; the
@@ -34,6 +36,12 @@ export interface MergeProcessorDeps {
    */
   freshPerRun?: boolean;
 }
+
+/** The server's caps on what a merge writes. */
+export const outputCapsOf = (c: { maxSampleRate: number; maxChannels: number }) => ({
+  maxSampleRate: c.maxSampleRate,
+  maxChannels: c.maxChannels,
+});
 
 /** Merges share the cores: with `workers` merges at once, each may run this many transcodes. */
 export const engineConcurrencyFor = (workers: number) =>
@@ -86,6 +94,7 @@ export function createMergeProcessor(deps: MergeProcessorDeps): Processor {
         displayNames: names,
         tools: deps.tools,
         concurrency: deps.engineConcurrency,
+        ...deps.outputCaps,
       });
       return { output, report };
     } catch (err) {

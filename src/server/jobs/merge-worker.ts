@@ -9,7 +9,7 @@ import type { Store } from '../data/store.js';
 import type { FileStorage } from '../files/storage.js';
 import { emitterBroadcaster } from '../realtime/redis-fanout.js';
 import { startBullWorker } from './bullmq-worker.js';
-import { createMergeProcessor, engineConcurrencyFor, type MergeFn } from './merge-processor.js';
+import { createMergeProcessor, engineConcurrencyFor, outputCapsOf, type MergeFn } from './merge-processor.js';
 import { createRunReporter } from './run-reporter.js';
 
 export interface MergeWorkerDeps {
@@ -38,6 +38,7 @@ export async function startMergeWorker(deps: MergeWorkerDeps): Promise<MergeWork
     merge: deps.merge,
     clock: deps.clock,
     engineConcurrency: engineConcurrencyFor(config.mergeConcurrency),
+    outputCaps: outputCapsOf(config),
     freshPerRun: true,
   });
   let worker;

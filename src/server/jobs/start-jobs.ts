@@ -12,7 +12,7 @@ import { broadcastJobStatus } from '../realtime/status-broadcasts.js';
 import { openBullQueue } from './bullmq-queue.js';
 import { createBullJobQueue } from './bullmq-job-queue.js';
 import { createInProcessQueue } from './in-process-queue.js';
-import { createMergeProcessor, engineConcurrencyFor, type MergeFn } from './merge-processor.js';
+import { createMergeProcessor, engineConcurrencyFor, outputCapsOf, type MergeFn } from './merge-processor.js';
 import { startMergeWorker, type MergeWorker } from './merge-worker.js';
 import type { JobQueue } from './queue.js';
 
@@ -49,6 +49,7 @@ export async function startJobs(deps: StartJobsDeps, started: StartedJobs): Prom
         merge,
         clock,
         engineConcurrency: engineConcurrencyFor(config.mergeConcurrency),
+        outputCaps: outputCapsOf(config),
       }),
       concurrency: config.mergeConcurrency,
       log,

@@ -56,6 +56,25 @@ export function mergeChoices(body: unknown): { options: MergeOptionsData; reques
   return { options: checked.options, requestId: typeof r === 'string' ? r : null };
 }
 
+/**
+ * Every use of every item counted, from the durations measured when it was uploaded: a merge
+ * longer in all than MAX_MERGE_HOURS is refused before anything is queued or written.
+ */
+export function checkMergeBudget(durations: number[], maxHours: number): void {
+  let total = 0;
+  for (const d of durations) total += d;
+  if (total <= maxHours * 3600) return;
+  fail(
+    'merge-too-long',
+    `The merge is too long: its files last ${hoursText(total)} in all, and this server merges at most ${maxHours} hours at once`,
+  );
+}
+
+const hoursText = (seconds: number) => {
+  const minutes = Math.ceil(seconds / 60);
+  return minutes < 60 ? `${minutes} min` : `${Math.floor(minutes / 60)} h ${minutes % 60} min`;
+};
+
 /** A job that did not succeed, as the HTTP answer it gets: the status follows the code. */
 export function outcomeError(outcome: Exclude<JobOutcome, { state: 'succeeded' }>): AppError {
   return new AppError(outcome.state === 'cancelled' ? 'cancelled' : outcome.code, outcome.message);
@@ -102,6 +121,10 @@ export async function mergeRoutes(
       if (ids.some((id) => !byId.has(id))) fail('foreignItem');
       const appids = new Set(owned.map((i) => i.appid));
       if (appids.size !== 1) fail('badRequest', 'The items come from more than one widget (appid)');
+      checkMergeBudget(
+        ids.map((id) => byId.get(id)!.duration),
+        config.maxMergeHours,
+      );
 
       const data: MergeJobData = {
         jobId: randomUUID(),

@@ -2,7 +2,7 @@
 // then keep it as an item of the session, or refuse it with a reason naming the file. A refused
 // file is removed; nothing is half-stored.
 import { stat, unlink } from 'node:fs/promises';
-import { InputError, type ProbeResult, type Tools } from '../../../engine/index.js';
+import { decodedSeconds, InputError, type ProbeResult, type Tools } from '../../../engine/index.js';
 import type { Clock } from '../../../shared/clock.js';
 import type { AudioItem } from '../../../shared/types.js';
 import type { AppConfig } from '../../config.js';
@@ -26,6 +26,8 @@ export interface UploadStoreDeps {
   heldElsewhere?: (sid: string) => number;
   /** Free bytes on the disk of a folder, for the MIN_FREE_MB watermark. */
   freeSpace: FreeSpace;
+  /** How long a non-MP3 upload decodes for; the engine's decodedSeconds unless a test's probe needs none. */
+  measure?: typeof decodedSeconds;
 }
 
 export interface Refusal {
@@ -78,6 +80,18 @@ export async function refuseIfDiskLow(
     fail('disk-full');
 }
 
+/**
+ * The duration merges are budgeted by: an MP3's frames are counted by the probe itself; any other
+ * input is decoded, since its header may claim a rate or length that is not what it holds. The
+ * decode stops at the merge limit: a file that long can only be refused anyway.
+ */
+async function measuredDuration(deps: UploadStoreDeps, file: string, probe: ProbeResult): Promise<number> {
+  if (probe.mp3) return probe.durationSeconds;
+  const limitSeconds = deps.config.maxMergeHours * 3600 + 1;
+  const seconds = await (deps.measure ?? decodedSeconds)(file, { tools: deps.tools, limitSeconds });
+  return seconds > 0 ? seconds : probe.durationSeconds;
+}
+
 /** Phase 1: is it audio we can use? Kept for storing, or the reason it is refused. Other failures are thrown. */
 export async function probeUpload(
   deps: UploadStoreDeps,
@@ -89,7 +103,8 @@ export async function probeUpload(
     if (!SAFE_FORMAT.test(probe.format)) {
       throw new InputError(filename, `its container (${probe.format}) is not supported`, -1, 'not-audio');
     }
-    return { tmp, filename, probe, size: (await stat(tmp)).size };
+    const durationSeconds = await measuredDuration(deps, tmp, probe);
+    return { tmp, filename, probe: { ...probe, durationSeconds }, size: (await stat(tmp)).size };
   } catch (err) {
     if (!(err instanceof InputError)) throw err;
     return { filename, code: err.code, error: `${filename} was not stored: ${err.reason}` };
