@@ -134,7 +134,12 @@ export async function mergeRoutes(
         options: { ...options },
         requestId,
       };
-      await store.addJob(queuedJobRow(data, clock.now()));
+      // At most a few merges per session queued or running: one session cannot fill the line.
+      if (!(await store.addJobIfUnder(queuedJobRow(data, clock.now()), config.maxMergesPerSession)))
+        fail(
+          'too-many-merges',
+          `This session already has ${config.maxMergesPerSession} merges waiting or running; wait for one to end`,
+        );
       request.log.info({ job: data.jobId, items: ids.length, requestId }, 'merge queued');
       // The job is not tied to this request: a client that goes away does not stop it.
       let outcome: JobOutcome;
