@@ -4,6 +4,7 @@ import type { ChildProcess } from 'node:child_process';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { AbortError, ToolError } from '../errors.js';
+import { unwatchTool, watchTool } from './watchdog.js';
 
 // Loaded on first use: a join of matching MP3s never spawns, and loading the module costs ~8 ms
 // of the command line's start-up (bench/RESULTS.md).
@@ -98,7 +99,11 @@ export const spawnRunner: Runner = (req) =>
       cwd: req.cwd,
     });
     live.add(child);
-    if (child.pid !== undefined) req.onSpawn?.(child.pid);
+    const pid = child.pid;
+    if (pid !== undefined) {
+      watchTool(pid);
+      req.onSpawn?.(pid);
+    }
 
     let stdout = '';
     let stderrTail = '';
@@ -128,6 +133,7 @@ export const spawnRunner: Runner = (req) =>
       if (settled) return;
       settled = true;
       live.delete(child);
+      if (pid !== undefined) unwatchTool(pid);
       req.signal?.removeEventListener('abort', onAbort);
       if (aborted) reject(new AbortError());
       else if (spawnError) {

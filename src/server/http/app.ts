@@ -18,6 +18,7 @@ import type { DiskStorage } from '../files/disk-storage.js';
 import { statfsFreeSpace, type FreeSpace } from '../files/disk-space.js';
 import type { FileStorage } from '../files/storage.js';
 import { createSweeper, type Sweeper } from '../files/sweep.js';
+import { killLeftoverTools } from '../files/leftover-tools.js';
 import type { MergeFn } from '../jobs/merge-processor.js';
 import { startJobs, type StartedJobs } from '../jobs/start-jobs.js';
 import type { JobQueue } from '../jobs/queue.js';
@@ -92,6 +93,9 @@ export async function createApp(partial: Partial<AppConfig> = {}, deps: AppDeps 
     if (config.realtime) started.realtime = await startRealtime(app, config, store, started.adapter);
     // Anything left in scratch belongs to a process that is gone. Cleared before the jobs start:
     // with REDIS_URL this process's worker may take a waiting merge at once, in scratch.
+    const leftovers = await killLeftoverTools(storage.tmpDir);
+    if (leftovers.length > 0)
+      app.log.warn({ pids: leftovers }, 'killed tools left running by a process that is gone');
     await storage.clearScratch();
     const jobs = await startJobs(
       {
