@@ -16,6 +16,7 @@ import { resolveConfig, type AppConfig } from '../config.js';
 import type { Store } from '../data/store.js';
 import type { DiskStorage } from '../files/disk-storage.js';
 import { statfsFreeSpace, type FreeSpace } from '../files/disk-space.js';
+import { createDiskBudget } from '../files/disk-budget.js';
 import type { FileStorage } from '../files/storage.js';
 import { createSweeper, type Sweeper } from '../files/sweep.js';
 import { killLeftoverTools } from '../files/leftover-tools.js';
@@ -97,6 +98,18 @@ export async function createApp(partial: Partial<AppConfig> = {}, deps: AppDeps 
     if (leftovers.length > 0)
       app.log.warn({ pids: leftovers }, 'killed tools left running by a process that is gone');
     await storage.clearScratch();
+    // Resumable uploads in progress hold places against MAX_FILES, multipart's too, and their
+    // declared lengths on the disk. Their bytes stay on this process's disk until the last one
+    // (docs/deploy.md: tus needs sticky routing).
+    const tusUploads = createTusUploads(storage.root);
+    await tusUploads.load();
+    const freeSpace = deps.freeSpace ?? statfsFreeSpace;
+    const disk = createDiskBudget({
+      dir: config.dataDir,
+      minFreeBytes: config.minFreeBytes,
+      freeSpace,
+      heldByUploads: tusUploads.declaredBytes,
+    });
     const jobs = await startJobs(
       {
         config,
@@ -106,6 +119,7 @@ export async function createApp(partial: Partial<AppConfig> = {}, deps: AppDeps 
         tools,
         clock,
         merge: deps.merge,
+        disk,
       },
       started,
     );
@@ -122,14 +136,10 @@ export async function createApp(partial: Partial<AppConfig> = {}, deps: AppDeps 
       index: false,
       list: false,
     });
-    const checks: ReadinessCheck[] = [...started.backends.checks];
+    const checks: ReadinessCheck[] = [...started.backends.checks, diskCheck(config, freeSpace)];
     if (started.queueCheck) checks.push(started.queueCheck);
     await app.register(healthRoutes, { checks });
     await app.register(pageRoutes, { store, config, socketPort: () => realtime.port, flash, clock });
-    // Resumable uploads in progress hold places against MAX_FILES, multipart's too. Their bytes
-    // stay on this process's disk until the last one (docs/deploy.md: tus needs sticky routing).
-    const tusUploads = createTusUploads(storage.root);
-    await tusUploads.load();
     const uploadDeps = {
       store,
       files,
@@ -138,7 +148,7 @@ export async function createApp(partial: Partial<AppConfig> = {}, deps: AppDeps 
       probe: deps.probe ?? probeFile,
       clock,
       heldElsewhere: tusUploads.countFor,
-      freeSpace: deps.freeSpace ?? statfsFreeSpace,
+      disk,
     };
     await app.register(uploadRoutes, { ...uploadDeps, flash });
     await app.register(tusRoutes, {
@@ -146,7 +156,8 @@ export async function createApp(partial: Partial<AppConfig> = {}, deps: AppDeps 
       config,
       uploads: tusUploads,
       storeUpload: createStoreUpload(uploadDeps),
-      freeSpace: uploadDeps.freeSpace,
+      freeSpace,
+      disk,
     });
     await app.register(itemsRoutes, { store, files, config });
     await app.register(resultsRoutes, { store, files });
@@ -309,6 +320,18 @@ async function installRequestGuards(
     reply.status(404).send({ error: ERRORS.notFound.message, code: 'notFound' }),
   );
   return uploads;
+}
+
+/** /readyz: a disk with less than MIN_FREE_MB free takes no uploads or merges, so it is not ready. */
+function diskCheck(config: AppConfig, freeSpace: FreeSpace): ReadinessCheck {
+  return {
+    name: 'disk',
+    failure: 'full',
+    async check() {
+      const free = await freeSpace(config.dataDir);
+      if (free < Math.max(config.minFreeBytes, 1)) throw new Error(`${free} bytes free on DATA_DIR's disk`);
+    },
+  };
 }
 
 /** The code of a refusal Fastify itself made, by its status. */

@@ -35,6 +35,12 @@ export function inputFailureMessage(err: InputError, originalNames: string[]): s
   return INPUT_PREFIX + describeReason(name, err.reason);
 }
 
+/** A merge that cannot fit on the server's disk, even once the others have ended. */
+export function diskFullMessage(bytes: number): string {
+  const mb = Math.ceil(bytes / (1024 * 1024));
+  return `Could not merge: the server's disk has no room for this merge (it needs about ${mb} MB)`;
+}
+
 const pad = (n: number) => String(n).padStart(2, '0');
 
 /** merged-2026-11-21-1430.mp3, from local time. */

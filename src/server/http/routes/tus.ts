@@ -13,7 +13,7 @@ import type { AppConfig } from '../../config.js';
 import type { Store } from '../../data/store.js';
 import { TUS_ID, type TusUploads } from '../../files/tus-uploads.js';
 import { errorCodeOf, isDiskFull } from '../../errors.js';
-import { wouldCrossWatermark } from '../../files/disk-space.js';
+import { wouldCrossWatermark, type FreeSpace } from '../../files/disk-space.js';
 import { AppError, ERRORS, fail, type ErrorCode } from '../errors.js';
 import { csrfMatches, CSRF_HEADER, randomId, requireSession } from '../session.js';
 import { APPID_PATTERN, documented, tusCreateSchema, tusOptionsSchema, tusUploadSchema } from './schemas.js';
@@ -31,7 +31,9 @@ export interface TusRouteDeps {
   uploads: TusUploads;
   storeUpload: StoreUpload;
   /** Free bytes on the disk of a folder, for the MIN_FREE_MB watermark. */
-  freeSpace: UploadStoreDeps['freeSpace'];
+  freeSpace: FreeSpace;
+  /** DATA_DIR's disk, shared with merges and the other uploads in progress. */
+  disk: UploadStoreDeps['disk'];
 }
 
 type TusRequest = Parameters<NonNullable<ServerOptions['onUploadFinish']>>[0];
@@ -135,10 +137,17 @@ export async function tusRoutes(app: FastifyInstance, deps: TusRouteDeps): Promi
       fail('badRequest', `${filename}: the upload must declare its length (Upload-Length)`);
     }
     if (length > config.maxFileBytes) fail('tooLarge', `${filename} is larger than the ${limitMb} MB limit`);
-    await refuseIfDiskLow({ freeSpace: deps.freeSpace, config }, length);
 
+    // Its declared length is held from now on (synchronously, so creations at once all count),
+    // and must fit beside everything else held: else nothing is created.
     const id = randomId(16);
     uploads.reserve({ id, sid: session.sid, appid, filename, size: length });
+    try {
+      await refuseIfDiskLow(deps, 0);
+    } catch (err) {
+      await uploads.discard(id);
+      throw err;
+    }
     const items = await deps.store.countItems(session.sid);
     if (items + uploads.countFor(session.sid) > config.maxFiles) {
       await uploads.discard(id);

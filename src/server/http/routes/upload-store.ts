@@ -7,7 +7,7 @@ import type { Clock } from '../../../shared/clock.js';
 import type { AudioItem } from '../../../shared/types.js';
 import type { AppConfig } from '../../config.js';
 import type { ItemRow, Store } from '../../data/store.js';
-import { wouldCrossWatermark, type FreeSpace } from '../../files/disk-space.js';
+import type { DiskBudget } from '../../files/disk-budget.js';
 import { uploadRef, type FileStorage } from '../../files/storage.js';
 import { ERRORS, fail, type ErrorCode } from '../errors.js';
 import { randomId } from '../session.js';
@@ -24,8 +24,8 @@ export interface UploadStoreDeps {
   clock: Clock;
   /** Places held by this session's uploads still in progress elsewhere (tus); they count against MAX_FILES. */
   heldElsewhere?: (sid: string) => number;
-  /** Free bytes on the disk of a folder, for the MIN_FREE_MB watermark. */
-  freeSpace: FreeSpace;
+  /** DATA_DIR's disk, shared with merges and uploads in progress (MIN_FREE_MB). */
+  disk: DiskBudget;
   /** How long a non-MP3 upload decodes for; the engine's decodedSeconds unless a test's probe needs none. */
   measure?: typeof decodedSeconds;
 }
@@ -71,13 +71,12 @@ export const isRefusal = (v: object): v is Refusal => 'code' in v && 'error' in 
 export const roomFor = (deps: UploadStoreDeps, sid: string) =>
   deps.config.maxFiles - (deps.heldElsewhere?.(sid) ?? 0);
 
-/** Before a byte is stored: `incoming` bytes must fit on DATA_DIR's disk and still leave MIN_FREE_MB free. */
-export async function refuseIfDiskLow(
-  deps: Pick<UploadStoreDeps, 'freeSpace' | 'config'>,
-  incoming: number,
-): Promise<void> {
-  if (await wouldCrossWatermark(deps.freeSpace, deps.config.dataDir, incoming, deps.config.minFreeBytes))
-    fail('disk-full');
+/**
+ * Before a byte is stored: `incoming` bytes must fit on DATA_DIR's disk beside what merges and
+ * uploads in progress have reserved, and still leave MIN_FREE_MB free.
+ */
+export async function refuseIfDiskLow(deps: Pick<UploadStoreDeps, 'disk'>, incoming: number): Promise<void> {
+  if (!(await deps.disk.fits(incoming))) fail('disk-full');
 }
 
 /**
