@@ -28,6 +28,7 @@ import { createRealtime, nullRealtime, type Realtime } from '../realtime/server.
 import { latestStatusWelcome } from '../realtime/status-broadcasts.js';
 import { errorCodeOf } from '../errors.js';
 import { registerApiDocs } from './api-docs.js';
+import { clientAddressFor } from './client-address.js';
 import { AppError, ERRORS, type ErrorCode } from './errors.js';
 import { createFlash } from './flash.js';
 import { filesRoutes } from './routes/files.js';
@@ -266,6 +267,8 @@ function startRealtime(
       isOwnOrigin(origin, config.host, listenPort(app, config)) ||
       (origin !== undefined && config.publicOrigins.includes(origin)),
     sidForCookieHeader: (header) => sidForCookieHeader(store, header),
+    maxSocketsPerIp: config.maxSocketsPerIp,
+    clientAddress: clientAddressFor(config.trustedProxies),
     welcome: latestStatusWelcome(store),
     log: app.log.child({ component: 'realtime' }),
     adapter: adapter?.adapter,
