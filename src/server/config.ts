@@ -49,6 +49,8 @@ export interface AppConfig {
   headersTimeoutMs: number;
   /** A connection that sends nothing for this long is closed, ms. */
   idleTimeoutMs: number;
+  /** A resumable upload's PATCH that brings under 1 KB in this long is cut (its bytes kept), ms. */
+  slowUploadWindowMs: number;
   /** On shutdown, uploads still arriving after this long are cut and their temporary files removed, ms. */
   shutdownGraceMs: number;
   /** The appid the host page puts on the widget element. */
@@ -118,6 +120,7 @@ export const DEFAULT_CONFIG: AppConfig = {
   headersTimeoutMs: 20_000,
   idleTimeoutMs: 60_000,
   shutdownGraceMs: 10_000,
+  slowUploadWindowMs: 60_000,
   appId: 'audio-merge',
   logLevel: 'info',
   role: 'all',

@@ -5,6 +5,7 @@
 // last byte is in, the file is probed and stored like a multipart upload, or refused with a reason.
 import { once } from 'node:events';
 import type { IncomingMessage } from 'node:http';
+import { Socket } from 'node:net';
 import { setTimeout as delay } from 'node:timers/promises';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Server, type ServerOptions } from '@tus/server';
@@ -167,6 +168,17 @@ export async function tusRoutes(app: FastifyInstance, deps: TusRouteDeps): Promi
 
   async function handOver(request: FastifyRequest, reply: FastifyReply) {
     reply.hijack();
+    // A PATCH that trickles is cut; tus keeps the bytes that came, for a resume.
+    const stopWatch =
+      request.method === 'PATCH' ? cutWhenSlow(request.raw.socket, config.slowUploadWindowMs) : () => {};
+    try {
+      await handOverWatched(request, reply);
+    } finally {
+      stopWatch();
+    }
+  }
+
+  async function handOverWatched(request: FastifyRequest, reply: FastifyReply) {
     const handled = tus.handle(request.raw, reply.raw);
     // When the client has gone, tus may never hear that its answer was delivered: stop waiting
     // once the connection is closed and tus had a moment to finish its own work.
@@ -204,6 +216,25 @@ export async function tusRoutes(app: FastifyInstance, deps: TusRouteDeps): Promi
   });
   app.options(TUS_PATH, documented(tusOptionsSchema), handOver);
   app.options(`${TUS_PATH}/`, documented(tusOptionsSchema), handOver);
+}
+
+/** Under this many bytes in a window, an upload is too slow to be worth a connection. */
+export const SLOW_UPLOAD_BYTES = 1024;
+
+/**
+ * Close the connection when fewer than SLOW_UPLOAD_BYTES arrive in any `windowMs`: the idle
+ * timeout alone lets a byte every few seconds hold a request open for an hour.
+ */
+export function cutWhenSlow(socket: Socket | null | undefined, windowMs: number): () => void {
+  if (!(socket instanceof Socket) || windowMs <= 0) return () => {};
+  let last = socket.bytesRead;
+  const timer = setInterval(() => {
+    const now = socket.bytesRead;
+    if (now - last < SLOW_UPLOAD_BYTES) socket.destroy();
+    last = now;
+  }, windowMs);
+  timer.unref();
+  return () => clearInterval(timer);
 }
 
 function parseMetadata(header: string | string[] | undefined): Record<string, string | null> {
