@@ -28,7 +28,6 @@ afterAll(async () => {
 function trickle(location: string, cookie: string, csrf: string, bytes: Buffer, head: number) {
   return new Promise<{ status: number; sent: number }>((resolve) => {
     let sent = 0;
-    let timer: NodeJS.Timeout | undefined;
     const req = http.request(new URL(location, base), {
       method: 'PATCH',
       agent: false,
@@ -52,7 +51,7 @@ function trickle(location: string, cookie: string, csrf: string, bytes: Buffer, 
     req.on('error', () => done(0));
     req.write(bytes.subarray(0, head));
     sent = head;
-    timer = setInterval(() => {
+    const timer = setInterval(() => {
       if (sent < bytes.length) req.write(bytes.subarray(sent, ++sent));
     }, 50);
   });
