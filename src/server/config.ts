@@ -3,7 +3,7 @@
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import type { S3Config } from './files/s3-objects.js';
+import type { S3Config } from './files/s3/s3-objects.js';
 
 export type Role = 'all' | 'web' | 'worker';
 const ROLES: Role[] = ['all', 'web', 'worker'];
@@ -233,7 +233,7 @@ export function parseTrustedProxies(value: string): string[] {
     });
 }
 
-/** CONTRACT section 6: the variables for more than one machine. */
+/** The variables for more than one machine (Postgres, Redis, a bucket, the role); none set is one process. */
 function scaledFromEnv(
   env: NodeJS.ProcessEnv,
   num: (name: string) => number | undefined,

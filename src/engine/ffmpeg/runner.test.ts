@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { AbortError, ToolError } from '../errors.js';
-import { ProgressParser, fileArg, lastLine, spawnRunner, type FfmpegProgress } from './runner.js';
+import {
+  ProgressParser,
+  fileArg,
+  lastLine,
+  machineFault,
+  spawnRunner,
+  type FfmpegProgress,
+} from './runner.js';
 import { tools } from '../../../test/support/audio-fixtures.js';
 import { waitUntilGone } from '../../../test/support/processes.js';
 
@@ -98,5 +105,12 @@ describe('the ffmpeg runner', () => {
   it('turns names into file: arguments that ffmpeg cannot mistake for options or protocols', () => {
     expect(fileArg('/a/-x:y.mp3')).toBe('file:/a/-x:y.mp3');
     expect(fileArg('rel.wav')).toMatch(/^file:\/.*\/rel\.wav$/);
+  });
+
+  it("tells the machine's faults from the input's in ffmpeg's last line", () => {
+    expect(machineFault('av_interleaved_write_frame(): No space left on device')).toBe('disk-full');
+    expect(machineFault('Error writing trailer: Disk quota exceeded')).toBe('disk-full');
+    expect(machineFault('/tmp/x.mp3: Read-only file system')).toBe('output-unwritable');
+    expect(machineFault('Invalid data found when processing input')).toBeUndefined();
   });
 });

@@ -165,6 +165,16 @@ export function lastLine(stderrTail: string): string {
   return lines.at(-1) ?? 'no error output';
 }
 
+/**
+ * What a tool's failing line says of the machine rather than the input: a full disk (or spent
+ * quota) or a read-only one. ffmpeg says so only in words, so its words are read here, once.
+ */
+export function machineFault(line: string): 'disk-full' | 'output-unwritable' | undefined {
+  if (/No space left|Disk quota/i.test(line)) return 'disk-full';
+  if (/Read-only file system/i.test(line)) return 'output-unwritable';
+  return undefined;
+}
+
 /** ffmpeg reads `a:b` as a protocol and `-x` as an option; `file:` plus an absolute path keeps names names. */
 export function fileArg(file: string): string {
   return `file:${path.resolve(file)}`;

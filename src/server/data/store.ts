@@ -1,6 +1,6 @@
 // The data layer's whole surface. Every method answers with a Promise so that a database on the
-// network (Postgres) can stand behind it as well as SQLite (better-sqlite3) does today. The
-// contract suite (store.contract.ts) runs the same cases against every implementation.
+// network (PostgreSQL, postgres/) can stand behind it as well as SQLite (better-sqlite3, sqlite/).
+// The contract suite (store.contract.ts) runs the same cases against every implementation.
 
 export interface SessionRow {
   /** Public id: shown in the page, play paths and channel names. Never the cookie secret. */

@@ -1,7 +1,7 @@
 // What a person reads about a job: the queue and progress texts, failure messages (from the one
 // error table, ../errors.ts), the download name.
-import { InputError } from '../../engine/index.js';
-import { ERRORS } from '../errors.js';
+import type { InputErrorCode } from '../../engine/index.js';
+import { ERRORS, inputSentence } from '../errors.js';
 
 export function waitingText(ahead: number): string {
   return `Waiting: ${ahead} merge${ahead === 1 ? '' : 's'} ahead of yours`;
@@ -18,21 +18,19 @@ export const INTERNAL_MESSAGE = ERRORS.mergeFailed.message;
 export const MISSING_MESSAGE = ERRORS.itemGone.message;
 export const CANCELLED_MESSAGE = ERRORS.cancelled.message;
 
-/** Engine reasons are fragments ("not audio (...)", "no decodable audio", "cannot be read"): make a sentence. */
-export function describeReason(name: string, reason: string): string {
-  if (/^(not|empty)\b/.test(reason)) return `${name} is ${reason.startsWith('empty') ? 'an ' : ''}${reason}`;
-  if (/^no\b/.test(reason)) return `${name} has ${reason}`;
-  if (/^(cannot|could|can't|is|has|was)\b/.test(reason)) return `${name} ${reason}`;
-  return `${name}: ${reason}`;
+/** An input the engine refused: its kind, and which input (`index`; `file` when it is none of them). */
+export interface RefusedInput {
+  code: InputErrorCode;
+  index: number;
+  file: string;
 }
 
 /**
- * A message naming the original file and the reason, e.g.
- * "Could not merge: notes.txt is not audio (no audio stream)".
+ * A message naming the original file, chosen by the refusal's code, e.g.
+ * "Could not merge: notes.txt is not usable audio".
  */
-export function inputFailureMessage(err: InputError, originalNames: string[]): string {
-  const name = originalNames[err.index] ?? err.file;
-  return INPUT_PREFIX + describeReason(name, err.reason);
+export function inputFailureMessage(err: RefusedInput, originalNames: string[]): string {
+  return INPUT_PREFIX + inputSentence(err.code, originalNames[err.index] ?? err.file);
 }
 
 /** A merge that cannot fit on the server's disk, even once the others have ended. */

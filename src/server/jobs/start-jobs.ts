@@ -9,12 +9,12 @@ import type { AppConfig } from '../config.js';
 import type { ReadinessCheck } from '../http/routes/health.js';
 import type { Broadcaster } from '../realtime/broadcaster.js';
 import { broadcastJobStatus } from '../realtime/status-broadcasts.js';
-import { openBullQueue } from './bullmq-queue.js';
-import { createBullJobQueue } from './bullmq-job-queue.js';
-import { createInProcessQueue } from './in-process-queue.js';
+import { openBullQueue } from './bullmq/bullmq-queue.js';
+import { createBullJobQueue } from './bullmq/bullmq-job-queue.js';
+import { createInProcessQueue } from './in-process/in-process-queue.js';
 import type { DiskBudget } from '../files/disk-budget.js';
 import { createMergeProcessor, engineConcurrencyFor, outputCapsOf, type MergeFn } from './merge-processor.js';
-import { startMergeWorker, type MergeWorker } from './merge-worker.js';
+import { startMergeWorker, type MergeWorker } from './bullmq/merge-worker.js';
 import type { JobQueue } from './queue.js';
 
 /** What has been started, filled in as it starts, so a failed start can stop it again. */

@@ -9,6 +9,7 @@ import type { AppConfig } from '../../config.js';
 import type { ItemRow, Store } from '../../data/store.js';
 import type { DiskBudget } from '../../files/disk-budget.js';
 import { uploadRef, type FileStorage } from '../../files/storage.js';
+import { inputSentence } from '../../errors.js';
 import { ERRORS, fail, type ErrorCode } from '../errors.js';
 import { randomId } from '../session.js';
 import { toAudioItem } from './items.js';
@@ -100,13 +101,14 @@ export async function probeUpload(
   try {
     const probe = await deps.probe(tmp, { tools: deps.tools, displayName: filename });
     if (!SAFE_FORMAT.test(probe.format)) {
-      throw new InputError(filename, `its container (${probe.format}) is not supported`, -1, 'not-audio');
+      throw new InputError(filename, 'not-audio', `its container (${probe.format}) is not supported`);
     }
     const durationSeconds = await measuredDuration(deps, tmp, probe);
     return { tmp, filename, probe: { ...probe, durationSeconds }, size: (await stat(tmp)).size };
   } catch (err) {
     if (!(err instanceof InputError)) throw err;
-    return { filename, code: err.code, error: `${filename} was not stored: ${err.reason}` };
+    // The sentence is chosen by the refusal's kind; the engine's words (ffmpeg's) are the command line's.
+    return { filename, code: err.code, error: `${inputSentence(err.code, filename)}; it was not stored` };
   }
 }
 

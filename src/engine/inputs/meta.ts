@@ -1,0 +1,106 @@
+// The output's tags and cover: given ones win; else the first input that has each. The cover is
+// read (given) or extracted (embedded) once, and must be a JPEG or PNG.
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { InputError } from '../errors.js';
+import { fileArg, spawnRunner, type Runner } from '../ffmpeg/runner.js';
+import { fsReason } from '../io/fs-reason.js';
+import type { MergeOptions, Tools } from '../types.js';
+import { fileTitle } from '../plan/chapters.js';
+import type { Probed } from './probe.js';
+
+export interface Cover {
+  mime: 'image/jpeg' | 'image/png';
+  data: Buffer;
+}
+
+export interface OutputMeta {
+  title: string;
+  artist?: string;
+  album?: string;
+  cover?: Cover;
+}
+
+export function sniffImage(data: Buffer): Cover['mime'] | undefined {
+  if (data.length > 3 && data[0] === 0xff && data[1] === 0xd8 && data[2] === 0xff) return 'image/jpeg';
+  if (data.length > 8 && data.toString('latin1', 1, 4) === 'PNG') return 'image/png';
+  return undefined;
+}
+
+async function givenCover(file: string): Promise<Cover> {
+  const data = await readFile(file).catch((err: unknown) => {
+    throw new InputError(file, 'unreadable', `cover cannot be read (${fsReason(err)})`);
+  });
+  const mime = sniffImage(data);
+  if (!mime) throw new InputError(file, 'not-image', 'cover is not a JPEG or PNG image');
+  return { mime, data };
+}
+
+/** The first embedded picture of `input`, or undefined when ffmpeg cannot get a JPEG or PNG out. */
+async function embeddedCover(
+  input: string,
+  scratch: string,
+  tools: Tools,
+  runner: Runner,
+  signal?: AbortSignal,
+): Promise<Cover | undefined> {
+  const out = path.join(scratch, 'embedded-cover.img');
+  const r = await runner({
+    bin: tools.ffmpeg,
+    args: [
+      '-hide_banner',
+      '-nostdin',
+      '-v',
+      'error',
+      '-y',
+      '-i',
+      fileArg(input),
+      '-map',
+      '0:v:0',
+      '-c:v',
+      'copy',
+      '-frames:v',
+      '1',
+      '-f',
+      'image2',
+      fileArg(out),
+    ],
+    signal,
+  });
+  if (r.code !== 0) return undefined;
+  const data = await readFile(out).catch(() => undefined);
+  const mime = data && sniffImage(data);
+  return data && mime ? { mime, data } : undefined;
+}
+
+export interface MetaContext {
+  opts: MergeOptions;
+  probed: Probed[];
+  names: string[];
+  tools: Tools;
+  runner?: Runner;
+  signal?: AbortSignal;
+  /** Makes (once) the job's temporary folder. */
+  scratch: () => Promise<string>;
+}
+
+export async function resolveMeta(c: MetaContext): Promise<OutputMeta> {
+  const firstTag = (key: string) => c.probed.map((p) => p.result.tags[key]?.trim()).find((v) => v);
+  const title = c.opts.title ?? firstTag('title') ?? fileTitle(c.names[0]);
+  const artist = c.opts.artist ?? firstTag('artist');
+  const album = c.opts.album ?? firstTag('album');
+  let cover: Cover | undefined;
+  if (c.opts.cover) cover = await givenCover(c.opts.cover);
+  else {
+    const i = c.probed.findIndex((p) => p.hasCover);
+    if (i >= 0)
+      cover = await embeddedCover(
+        c.probed[i].result.path,
+        await c.scratch(),
+        c.tools,
+        c.runner ?? spawnRunner,
+        c.signal,
+      );
+  }
+  return { title, artist, album, cover };
+}
