@@ -11,7 +11,12 @@ import { emitterBroadcaster } from '../../realtime/redis/redis-fanout.js';
 import { startBullWorker } from './bullmq-worker.js';
 import { createDiskBudget, type DiskBudget } from '../../files/disk-budget.js';
 import { statfsFreeSpace } from '../../files/disk-space.js';
-import { createMergeProcessor, engineConcurrencyFor, outputCapsOf, type MergeFn } from '../merge-processor.js';
+import {
+  createMergeProcessor,
+  engineConcurrencyFor,
+  outputCapsOf,
+  type MergeFn,
+} from '../merge-processor.js';
 import { createRunReporter } from './run-reporter.js';
 
 export interface MergeWorkerDeps {
