@@ -26,11 +26,18 @@ beforeAll(async () => {
 });
 afterAll(() => media?.cleanup());
 
-/** The ffmpeg children of `pid`, once there are some. */
+/**
+ * The ffmpeg children of `pid`, once there are some and they are under way: a child shows in
+ * /proc a moment before its parent's spawn returns and the parent can tell its watchdog (a kill
+ * in that moment is what the server's start-up sweep is for).
+ */
 async function ffmpegOf(pid: number): Promise<number[]> {
   for (let i = 0; i < 3000; i++) {
     const found = childrenNamed('ffmpeg', pid);
-    if (found.length > 0) return found;
+    if (found.length > 0) {
+      await new Promise((r) => setTimeout(r, 500));
+      return childrenNamed('ffmpeg', pid);
+    }
     await new Promise((r) => setTimeout(r, 10));
   }
   throw new Error('no ffmpeg was started');
@@ -46,6 +53,7 @@ it("the command line's ffmpeg ends with it", async () => {
     whileRunning: (pid) => (cliPid = pid),
   });
   const encoders = await ffmpegOf(cliPid);
+  expect(encoders.length).toBeGreaterThan(0);
   process.kill(cliPid, 'SIGKILL');
   await run;
   try {
@@ -89,6 +97,7 @@ it("the server's ffmpeg ends with it", async () => {
     const [item] = uploaded.json<{ items: Array<{ id: string }> }>().items;
     void httpPost(base, s, '/app/merge/mergemp3', { items: [{ id: item.id }] }).catch(() => {});
     encoders = await ffmpegOf(server.pid!);
+    expect(encoders.length).toBeGreaterThan(0);
     server.kill('SIGKILL');
     expect(await allGoneWithin2s(encoders)).toBe(true);
   } finally {
