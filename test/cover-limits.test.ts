@@ -61,7 +61,7 @@ it('refuses `--cover /dev/zero` saying why, with no output left', async () => {
 
 it('merges an input whose own picture is over the limit, leaving the picture out', async () => {
   const out = file('merged.m4b');
-  const report = await mergeFiles([file('pictured.mp3'), file('a.mp3')], out, { tools });
+  const report = await mergeFiles([file('pictured.mp3'), file('a.mp3')], out);
   expect(report.durationSeconds).toBeGreaterThan(3.9);
   const probed = await ffprobeJson(out);
   expect(probed.streams.filter((s) => s.codec_type === 'video')).toEqual([]);
