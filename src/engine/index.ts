@@ -2,6 +2,7 @@
 export { decodedSeconds, probeFile } from './inputs/probe.js';
 export { mergeFiles } from './merge/merge.js';
 export { locateTools, resolveToolPaths, lazyToolPaths } from './ffmpeg/tools.js';
+export { toolNiceness } from './ffmpeg/runner.js';
 export {
   EngineError,
   InputError,

@@ -2,6 +2,7 @@
 // reaches the tool unchanged, and so the engine owns the child: it dies on abort and with us.
 import type { ChildProcess } from 'node:child_process';
 import { createRequire } from 'node:module';
+import os from 'node:os';
 import path from 'node:path';
 import { AbortError, ToolError } from '../errors.js';
 import { unwatchTool, watchTool } from './watchdog.js';
@@ -45,6 +46,16 @@ export interface RunResult {
 export type Runner = (req: RunRequest) => Promise<RunResult>;
 
 const STDERR_TAIL = 4096;
+/** The niceness tools run at: 0 (as this process) unless a server lowers it (toolNiceness). */
+let niceness = 0;
+
+/**
+ * Run every tool from now on at this niceness (0 to 19): a server's encodes then give way to
+ * its own event loop, so pages and lists stay quick while merges use the rest of the CPU.
+ */
+export function toolNiceness(value: number): void {
+  niceness = Math.max(0, Math.min(19, Math.round(value)));
+}
 const live = new Set<ChildProcess>();
 let exitHookInstalled = false;
 
@@ -55,6 +66,14 @@ function installExitHook(): void {
   process.on('exit', () => {
     for (const child of live) child.kill('SIGKILL');
   });
+}
+
+function lowerPriority(pid: number): void {
+  try {
+    os.setPriority(pid, niceness);
+  } catch {
+    // Gone already, or not allowed here: it runs at the usual priority.
+  }
 }
 
 /** Feeds `-progress` output in chunks and calls back once per complete block. */
@@ -102,6 +121,7 @@ export const spawnRunner: Runner = (req) =>
     const pid = child.pid;
     if (pid !== undefined) {
       watchTool(pid);
+      if (niceness > 0) lowerPriority(pid);
       req.onSpawn?.(pid);
     }
 

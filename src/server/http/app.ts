@@ -9,7 +9,7 @@ import fastifyCookie from '@fastify/cookie';
 import fastifyMultipart from '@fastify/multipart';
 import fastifyRateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
-import { locateTools, probeFile, type Tools } from '../../engine/index.js';
+import { locateTools, probeFile, toolNiceness, type Tools } from '../../engine/index.js';
 import { systemClock, type Clock } from '../../shared/clock.js';
 import { openBackends, type Backends } from '../backends.js';
 import { resolveConfig, type AppConfig } from '../config.js';
@@ -47,6 +47,9 @@ import { trackUploads, type UploadsInFlight } from './uploads-in-flight.js';
 
 /** The package root, from src/server/http or dist/server/http alike. */
 export const PACKAGE_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
+
+/** How much lower than the server its ffmpeg and ffprobe run (nice). */
+const TOOL_NICENESS = 10;
 
 export interface AppDeps {
   /** The engine's probe; tests may wrap it to see what it was asked. */
@@ -91,6 +94,8 @@ export async function createApp(partial: Partial<AppConfig> = {}, deps: AppDeps 
   let closing = false;
   try {
     const tools = await findTools(app, config);
+    // Merges' encodes give way to requests: a page or a list is never slow behind them.
+    toolNiceness(TOOL_NICENESS);
     if (config.redisUrl) started.adapter = await redisAdapter(config.redisUrl);
     if (config.realtime) started.realtime = await startRealtime(app, config, store, started.adapter);
     // Anything left in scratch belongs to a process that is gone. Cleared before the jobs start:
