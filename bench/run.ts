@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { makeCorpus } from './corpus.js';
 import { engineFigures } from './engine-figures.js';
 import { formatFigures } from './format-figures.js';
+import { limitsFigures } from './limits-figures.js';
 import { machineLine, tableRows, type Figure } from './report.js';
 import { scaledFigures } from './scaled-figures.js';
 import { serverFigures } from './server-figures.js';
@@ -14,7 +15,7 @@ import { tusFigures } from './tus-figures.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const rounds = Number(process.env.BENCH_ROUNDS ?? 5);
-const only = process.env.BENCH_ONLY; // 'engine' | 'formats' | 'sound' | 'fades' | 'server' | 'tus' | 'scaled' (needs redis-server, PostgreSQL)
+const only = process.env.BENCH_ONLY; // 'engine' | 'formats' | 'sound' | 'fades' | 'server' | 'tus' | 'limits' | 'scaled' (needs redis-server, PostgreSQL)
 
 const progress = (msg: string) => {
   if (process.stderr.isTTY) process.stderr.write(`\r\x1b[2K${msg}`);
@@ -36,6 +37,7 @@ try {
     if (!only || only === 'server') figures.push(...(await serverFigures(corpus, work, rounds, progress)));
     if (!only || only === 'server' || only === 'tus')
       figures.push(...(await tusFigures(corpus, work, rounds, progress)));
+    if (!only || only === 'limits') figures.push(...(await limitsFigures(corpus, work, rounds, progress)));
   }
 } finally {
   await rm(work, { recursive: true, force: true });

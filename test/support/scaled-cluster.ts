@@ -6,6 +6,7 @@ import { inject } from 'vitest';
 import { personEnv, ROOT, waitForHttp } from '../../e2e/harness.js';
 import { tempDir } from './audio-fixtures.js';
 import { freePortFrom } from './services.js';
+import { TEST_ORIGIN } from './test-origin.js';
 
 export interface ClusterProcess {
   role: 'web' | 'worker';
@@ -59,6 +60,7 @@ export async function startProcess(
       HOST: '127.0.0.1',
       PORT: String(port),
       SOCKET_PORT: String(socketPort),
+      PUBLIC_ORIGIN: TEST_ORIGIN,
     }),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
