@@ -275,7 +275,7 @@ export async function scanMp3(
   } = {},
 ): Promise<Mp3ScanOutcome> {
   if (opts.signal?.aborted) throw new AbortError();
-  // Synchronous reads (io/sync-io.ts): a scan of a short file is a few small reads, and the
+  // Synchronous reads (see ../io/sync-io.ts): a scan of a short file is a few small reads, and the
   // thread-pool round trips of fs/promises cost more than the reads themselves.
   const fd = openSync(file, 'r');
   try {

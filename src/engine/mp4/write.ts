@@ -93,8 +93,11 @@ interface CopyTarget {
   progress: (n: number) => void;
 }
 
-/** Copy one part's packets to the target, contiguous runs at a time; returns the new end. */
-async function copyPackets(part: Mp4Part, { out, pos, buf, signal, progress }: CopyTarget): Promise<number> {
+/** Copy part `index`'s packets to the target, contiguous runs at a time; returns the new end. */
+async function copyPackets(
+  { part, index }: { part: Mp4Part; index: number },
+  { out, pos, buf, signal, progress }: CopyTarget,
+): Promise<number> {
   const { sizes, offsets } = part.audio;
   const fd = openSync(part.file, 'r');
   try {
@@ -107,7 +110,7 @@ async function copyPackets(part: Mp4Part, { out, pos, buf, signal, progress }: C
       if (len === 0) len = sizes[i++]; // a packet larger than the buffer
       const chunk = len <= buf.length ? buf : Buffer.allocUnsafe(len);
       if (readFullSync(fd, chunk, 0, len, from) !== len)
-        throw new Mp4Error(`${part.file}: ends inside its audio packets`);
+        throw new Mp4Error(part.file, 'ends inside its audio packets', index);
       writeFullSync(out, chunk, 0, len, pos);
       pos += len;
       progress(len);
@@ -152,14 +155,17 @@ export async function writeMp4(
     let pos = top.length;
     let done = 0;
     const buf = Buffer.allocUnsafe(CHUNK);
-    for (const part of parts) {
-      pos = await copyPackets(part, {
-        out,
-        pos,
-        buf,
-        signal: opts.signal,
-        progress: (n) => opts.onProgress?.((done += n), payload),
-      });
+    for (const [index, part] of parts.entries()) {
+      pos = await copyPackets(
+        { part, index },
+        {
+          out,
+          pos,
+          buf,
+          signal: opts.signal,
+          progress: (n) => opts.onProgress?.((done += n), payload),
+        },
+      );
     }
     const text = Buffer.concat(samples);
     writeFullSync(out, text, 0, text.length, pos);
