@@ -108,7 +108,11 @@ export async function createApp(partial: Partial<AppConfig> = {}, deps: AppDeps 
     await jobs.recover();
 
     if (config.apiDocs) await registerApiDocs(app);
-    started.uploads = await installRequestGuards(app, store, clock, () => closing);
+    started.uploads = await installRequestGuards(
+      app,
+      { store, clock, retentionHours: config.retentionHours },
+      () => closing,
+    );
     const flash = createFlash();
     const realtime = started.realtime;
     await app.register(fastifyStatic, {
@@ -260,8 +264,7 @@ function startRealtime(
 /** Plugins, the session and CSRF hooks, and the one error handler every answer goes through. */
 async function installRequestGuards(
   app: FastifyInstance,
-  store: Store,
-  clock: Clock,
+  { store, clock, retentionHours }: { store: Store; clock: Clock; retentionHours: number },
   closing: () => boolean,
 ): Promise<UploadsInFlight> {
   await app.register(fastifyCookie);
@@ -279,7 +282,7 @@ async function installRequestGuards(
       throw new AppError('unavailable');
     }
   });
-  app.addHook('onRequest', sessionHook(store, clock, app.log));
+  app.addHook('onRequest', sessionHook(store, clock, retentionHours, app.log));
   // Before the body is read: a cross-site post without the token is refused whatever it carries.
   app.addHook('onRequest', requireSessionAndCsrf);
   // Only JSON and multipart bodies are spoken; text/plain is what a cross-site form can send.
