@@ -107,6 +107,39 @@ describe('src/main.ts', () => {
     }
   });
 
+  it.each(['PORT', 'SOCKET_PORT'])('a busy %s: one plain line naming the port, exit 1', async (variable) => {
+    const busy = net.createServer();
+    await new Promise<void>((resolve) => busy.listen(0, '127.0.0.1', resolve));
+    const port = (busy.address() as net.AddressInfo).port;
+    try {
+      const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'src/main.ts')], {
+        cwd: root,
+        env: {
+          ...process.env,
+          DATA_DIR: dataDir,
+          PORT: '0',
+          SOCKET_PORT: '0',
+          [variable]: String(port),
+          HOST: '127.0.0.1',
+          LOG_LEVEL: 'error',
+        },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let stdout = '';
+      let stderr = '';
+      child.stdout.on('data', (d) => (stdout += d));
+      child.stderr.on('data', (d) => (stderr += d));
+      const code = await new Promise<number | null>((resolve) => child.on('exit', (c) => resolve(c)));
+      expect(code).toBe(1);
+      expect(stdout).toBe('');
+      expect(stderr.trim().split('\n')).toEqual([
+        `audio-merge: cannot start: port ${port} on 127.0.0.1 (${variable}) is already in use; stop what uses it or set ${variable} to a free port`,
+      ]);
+    } finally {
+      busy.close();
+    }
+  });
+
   it('SIGTERM while a client trickles an upload: exits 0 after the grace, leaving no temporary file', async () => {
     const { dir, cleanup: done } = await tempDir('audio-merge-main-grace-');
     const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'src/main.ts')], {
