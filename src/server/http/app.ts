@@ -36,6 +36,7 @@ import { mergeControlRoutes } from './routes/merge-control.js';
 import { resultsRoutes } from './routes/results.js';
 import { pageRoutes } from './routes/page.js';
 import { uploadRoutes, type Prober } from './routes/upload.js';
+import { AppLogController } from './log-lines.js';
 import { requireSessionAndCsrf, sessionHook, sidForCookieHeader } from './session.js';
 import { createTusUploads } from '../files/tus-uploads.js';
 import { tusRoutes } from './routes/tus.js';
@@ -54,6 +55,8 @@ export interface AppDeps {
   clock?: Clock;
   /** Free bytes on a folder's disk (tests make the disk look full). */
   freeSpace?: FreeSpace;
+  /** Where log lines go (default stdout; tests read them). */
+  logStream?: { write(line: string): void };
 }
 
 export interface App {
@@ -82,7 +85,7 @@ interface Started extends StartedJobs {
 export async function createApp(partial: Partial<AppConfig> = {}, deps: AppDeps = {}): Promise<App> {
   const config = resolveConfig(partial);
   const clock = deps.clock ?? systemClock;
-  const app = createFastify(config);
+  const app = createFastify(config, deps.logStream);
   const started: Started = { backends: await openBackends(config, app.log), realtime: nullRealtime };
   const { store, files, disk: storage } = started.backends;
   let closing = false;
@@ -194,10 +197,12 @@ export async function createApp(partial: Partial<AppConfig> = {}, deps: AppDeps 
   }
 }
 
-function createFastify(config: AppConfig): FastifyInstance {
+function createFastify(config: AppConfig, logStream?: AppDeps['logStream']): FastifyInstance {
   return Fastify({
+    logController: new AppLogController(),
     logger: {
       level: config.logLevel,
+      ...(logStream ? { stream: logStream } : {}),
       redact: {
         paths: [
           'req.headers.cookie',
