@@ -6,6 +6,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempDir } from '../test/support/audio-fixtures.js';
+import { FALLBACK_NOTICE } from './engine/index.js';
 import { damagePage, makeDatabase } from '../test/support/damaged-db.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -104,6 +105,36 @@ describe('src/main.ts', () => {
       );
     } finally {
       await remove();
+    }
+  });
+
+  it('on the npm fallback alone, says once how to install a current ffmpeg', async () => {
+    const { FFMPEG_PATH: _, FFPROBE_PATH: __, ...env } = process.env;
+    const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'src/main.ts')], {
+      cwd: root,
+      env: { ...env, PATH: dataDir, DATA_DIR: dataDir, PORT: '0', SOCKET_PORT: '0', LOG_LEVEL: 'info' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    child.stdout.on('data', (d) => (out += d));
+    child.stderr.on('data', (d) => (out += d));
+    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+    try {
+      await new Promise<void>((resolve, reject) => {
+        child.stdout.on('data', () => /audio-merge: http:/.test(out) && resolve());
+        child.on('exit', () => reject(new Error(`exited early:\n${out}`)));
+      });
+      const notices = out
+        .split('\n')
+        .filter(Boolean)
+        .map((line) => JSON.parse(line) as { msg: string })
+        .filter((l) => /ffmpeg/.test(l.msg) && /apt install ffmpeg/.test(l.msg));
+      expect(notices.map((l) => l.msg)).toEqual([FALLBACK_NOTICE]);
+      expect(out).toMatch(/using ffmpeg \S+ at \S+@ffmpeg-installer\S+ffmpeg/);
+      child.kill('SIGTERM');
+      expect(await exited).toBe(0);
+    } finally {
+      if (child.exitCode === null) child.kill('SIGKILL');
     }
   });
 

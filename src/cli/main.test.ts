@@ -15,6 +15,7 @@ import {
 import { BAD_INPUTS, makeBad } from '../../test/support/bad-inputs.js';
 import { MIXED, makeInputs } from '../../test/support/merge-fixtures.js';
 import { cliBin, runCli } from '../../test/support/cli-run.js';
+import { FALLBACK_NOTICE } from '../engine/index.js';
 import { isRunning } from '../../test/support/processes.js';
 
 // util-linux `script` gives a command a terminal; Debian always has it.
@@ -243,6 +244,19 @@ describe('audio-merge on the command line', () => {
       expect(kids.filter(isRunning)).toEqual([]);
     },
   );
+
+  it('on the npm fallback alone, says so in one line with how to get a current ffmpeg, and merges', async () => {
+    const noTools = path.join(dir, 'empty-path');
+    await mkdir(noTools, { recursive: true });
+    const { FFMPEG_PATH: _, FFPROBE_PATH: __, ...env } = process.env;
+    const wav = await makeTone(path.join(dir, 'fallback.wav'), { seconds: 1 });
+    const target = path.join(out, 'fallback.mp3');
+    const r = await runCli(['-o', target, wav, wav], { env: { ...env, PATH: noTools } });
+    expect(r.code).toBe(0);
+    expect(r.stderr.split('\n').filter(Boolean)).toEqual([`audio-merge: ${FALLBACK_NOTICE}`]);
+    expect(FALLBACK_NOTICE).toMatch(/apt install ffmpeg.*brew install ffmpeg.*https:\/\/ffmpeg\.org/);
+    expect(await decodeErrors(target)).toBe('');
+  });
 
   it('says clearly when ffprobe is unusable', async () => {
     const fake = path.join(dir, 'broken-ffprobe');

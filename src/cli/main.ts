@@ -49,7 +49,8 @@ export async function main(argv: string[]): Promise<number> {
     return 2;
   }
 
-  const { mergeFiles, lazyToolPaths, AbortError, sweepLeftovers } = await import('../engine/index.js');
+  const { mergeFiles, lazyToolPaths, AbortError, sweepLeftovers, FALLBACK_NOTICE } =
+    await import('../engine/index.js');
   // What a killed run left beside its output (its .partial file and temporary folder) goes now.
   await sweepLeftovers(path.dirname(path.resolve(args.output)));
 
@@ -66,7 +67,10 @@ export async function main(argv: string[]): Promise<number> {
   try {
     // Found on first use and unchecked: a missing or broken ffmpeg surfaces as a ToolError when
     // it is first needed, and a merge of matching MP3s never needs it.
-    const tools = lazyToolPaths();
+    const tools = lazyToolPaths(process.env, (found) => {
+      if (found.source === 'npm')
+        process.stderr.write(`${bar ? '\r\x1b[K' : ''}audio-merge: ${FALLBACK_NOTICE}\n`);
+    });
     const report = await mergeFiles(args.inputs, args.output, {
       tools,
       format: args.format,

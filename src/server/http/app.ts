@@ -11,7 +11,7 @@ import fastifyRateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
 import { locateTools, probeFile, type Tools } from '../../engine/index.js';
 import { systemClock, type Clock } from '../../shared/clock.js';
-import { openBackends, type Backends } from '../backends.js';
+import { announceTools, openBackends, type Backends } from '../backends.js';
 import { resolveConfig, type AppConfig } from '../config.js';
 import type { Store } from '../data/store.js';
 import type { DiskStorage } from '../files/disk-storage.js';
@@ -240,10 +240,7 @@ async function findTools(app: FastifyInstance, config: AppConfig): Promise<Tools
       ? { FFMPEG_PATH: config.ffmpegPath, FFPROBE_PATH: config.ffprobePath }
       : undefined,
   );
-  app.log.info(
-    { ffmpeg: tools.ffmpeg, ffprobe: tools.ffprobe, source: tools.source, version: tools.ffmpegVersion },
-    `using ffmpeg ${tools.ffmpegVersion} at ${tools.ffmpeg}`,
-  );
+  announceTools(app.log, tools);
   return tools;
 }
 
