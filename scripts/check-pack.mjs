@@ -77,8 +77,8 @@ try {
     { cwd: scratch },
   );
   const engineWarnings = [...install.stderr.matchAll(/package: '([^']+)'/g)].map((m) => m[1]);
-  if (engineWarnings.length > 0)
-    console.log(`check-pack: the install warned EBADENGINE for ${engineWarnings.join(', ')}`);
+  // A global install reads neither the lock file nor `overrides`: what it resolves must suit this Node.
+  if (engineWarnings.length > 0) fail(`npm install -g warned EBADENGINE for ${engineWarnings.join(', ')}`);
   const bin = path.join(prefix, 'bin', 'audio-merge');
   if (!existsSync(bin)) fail(`npm install -g gave no ${bin}`);
 

@@ -1,6 +1,8 @@
 // What `npm ci` checks as it installs, checked against the lock file for every Node the project
 // claims, not only the one running: no dependency refuses a Node our `engines` accepts (npm's
-// EBADENGINE), and no install script goes unreviewed (npm 11's allowScripts).
+// EBADENGINE), and no install script goes unreviewed (npm 11's allowScripts). The lock's tree must
+// also be the one npm picks without it: `npm install -g` of the packed command reads neither the lock
+// nor `overrides`, so a version forced there would come back in the install as the one npm resolves.
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { describe, expect, it } from 'vitest';
@@ -8,17 +10,21 @@ import { describe, expect, it } from 'vitest';
 const require = createRequire(import.meta.url);
 const semver = require('semver') as {
   subset: (sub: string, sup: string) => boolean;
+  satisfies: (version: string, range: string) => boolean;
   validRange: (range: string) => string | null;
 };
 
 interface LockEntry {
   version?: string;
+  dependencies?: Record<string, string>;
+  optionalDependencies?: Record<string, string>;
   engines?: { node?: string } | string[];
   hasInstallScript?: boolean;
 }
 
 const pkg = JSON.parse(readFileSync('package.json', 'utf8')) as {
   engines: { node: string };
+  overrides?: unknown;
   allowScripts: Record<string, boolean>;
 };
 const lock = JSON.parse(readFileSync('package-lock.json', 'utf8')) as { packages: Record<string, LockEntry> };
@@ -26,7 +32,29 @@ const installed = Object.entries(lock.packages)
   .filter(([where]) => where !== '')
   .map(([where, entry]) => ({ name: where.replace(/^.*node_modules\//, ''), entry }));
 
+/** Where Node finds `name` from the package at `where`: its own node_modules, then each parent's. */
+function resolved(where: string, name: string): LockEntry | undefined {
+  for (let dir = where; ; dir = dir.replace(/\/?node_modules\/(@[^/]+\/)?[^/]+$/, '')) {
+    const entry = lock.packages[`${dir ? `${dir}/` : ''}node_modules/${name}`];
+    if (entry || dir === '') return entry;
+  }
+}
+
 describe('dependencies', () => {
+  it('are the versions their dependents ask for, with no override', () => {
+    const outside = Object.entries(lock.packages).flatMap(([where, entry]) =>
+      Object.entries(entry.dependencies ?? {})
+        .filter(([, range]) => semver.validRange(range) !== null)
+        .map(([name, range]) => ({ name, range, found: resolved(where, name) }))
+        .filter(({ range, found }) => found?.version && !semver.satisfies(found.version, range))
+        .map(
+          ({ name, range, found }) =>
+            `${where || 'audio-merge'} wants ${name}@${range}, gets ${found?.version}`,
+        ),
+    );
+    expect(outside).toEqual([]);
+  });
+
   it('all run on every Node that engines accepts', () => {
     const ours = pkg.engines.node;
     expect(semver.validRange(ours)).not.toBeNull();
