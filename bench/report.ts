@@ -59,18 +59,32 @@ export function tableRows(figures: Figure[]): string[] {
   return rows;
 }
 
-export function machineLine(): string {
-  const tools = resolveToolPaths();
-  let ffmpegVersion = 'unknown';
+function versionOf(bin: string): string {
   try {
-    ffmpegVersion =
-      /ffmpeg version (\S+)/.exec(execFileSync(tools.ffmpeg, ['-version']).toString())?.[1] ?? ffmpegVersion;
+    return /version (\S+)/.exec(execFileSync(bin, ['-version']).toString())?.[1] ?? 'unknown';
   } catch {
-    // leave unknown
+    return 'unknown';
   }
+}
+
+const SOURCES = { env: 'FFMPEG_PATH/FFPROBE_PATH', path: 'on PATH', npm: 'the npm fallback' } as const;
+
+/**
+ * The ffmpeg both sides of every figure use: the one the product would find, handed to every
+ * measured process by FFMPEG_PATH/FFPROBE_PATH so the product cannot pick another. Call before
+ * any figure runs; returns the report header's line naming it.
+ */
+export function pinTools(): string {
+  const tools = resolveToolPaths();
+  process.env.FFMPEG_PATH = tools.ffmpeg;
+  process.env.FFPROBE_PATH = tools.ffprobe;
+  return `ffmpeg for audio-merge and its peers alike: ${versionOf(tools.ffmpeg)} at ${tools.ffmpeg}, ffprobe at ${tools.ffprobe} (${SOURCES[tools.source]})`;
+}
+
+export function machineLine(): string {
   const cpu = os.cpus()[0]?.model ?? 'unknown CPU';
   const caNote = process.env.NODE_EXTRA_CA_CERTS
     ? '; NODE_EXTRA_CA_CERTS unset for measured processes (+~50 ms per Node start here)'
     : '';
-  return `${cpu}, ${os.availableParallelism()} cores, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, ${os.platform()} ${os.release()}, Node ${process.version}, ffmpeg ${ffmpegVersion} (${tools.source})${caNote}`;
+  return `${cpu}, ${os.availableParallelism()} cores, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, ${os.platform()} ${os.release()}, Node ${process.version}${caNote}`;
 }

@@ -7,7 +7,7 @@ import { makeCorpus } from './corpus.js';
 import { engineFigures } from './engine-figures.js';
 import { formatFigures } from './format-figures.js';
 import { limitsFigures } from './limits-figures.js';
-import { machineLine, tableRows, type Figure } from './report.js';
+import { machineLine, pinTools, tableRows, type Figure } from './report.js';
 import { scaledFigures } from './scaled-figures.js';
 import { serverFigures } from './server-figures.js';
 import { crossfadeFigures, soundFigures } from './sound-figures.js';
@@ -22,6 +22,7 @@ const progress = (msg: string) => {
   else process.stderr.write(`${msg}\n`);
 };
 
+const toolsLine = pinTools();
 const started = Date.now();
 const work = await mkdtemp(path.join(os.tmpdir(), 'audio-merge-bench-'));
 const figures: Figure[] = [];
@@ -48,6 +49,7 @@ const table = tableRows(figures);
 const machine = machineLine();
 console.log(`audio-merge benchmarks (${rounds} alternating rounds, medians; ratio = audio-merge / peer)`);
 console.log(machine);
+console.log(toolsLine);
 console.log(table.join('\n'));
 
 if (!only) {
@@ -57,6 +59,8 @@ if (!only) {
     `Written by \`npm run bench\` on ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC in ${Math.round((Date.now() - started) / 1000)} s.`,
     '',
     `Machine: ${machine}.`,
+    '',
+    `${toolsLine[0].toUpperCase()}${toolsLine.slice(1)}.`,
     '',
     `Each figure is the median of ${rounds} alternating runs (A B A B ...) of whole processes after one untimed warm-up, with min and max; the ratio is audio-merge's median over the peer's.`,
     '',

@@ -6,6 +6,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempDir } from '../test/support/audio-fixtures.js';
+import { FALLBACK_NOTICE } from './engine/index.js';
 import { damagePage, makeDatabase } from '../test/support/damaged-db.js';
 import { until } from '../test/support/until.js';
 
@@ -105,6 +106,69 @@ describe('src/main.ts', () => {
       );
     } finally {
       await remove();
+    }
+  });
+
+  it('on the npm fallback alone, says once how to install a current ffmpeg', async () => {
+    const { FFMPEG_PATH: _, FFPROBE_PATH: __, ...env } = process.env;
+    const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'src/main.ts')], {
+      cwd: root,
+      env: { ...env, PATH: dataDir, DATA_DIR: dataDir, PORT: '0', SOCKET_PORT: '0', LOG_LEVEL: 'info' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    child.stdout.on('data', (d) => (out += d));
+    child.stderr.on('data', (d) => (out += d));
+    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+    try {
+      await new Promise<void>((resolve, reject) => {
+        child.stdout.on('data', () => /audio-merge: http:/.test(out) && resolve());
+        child.on('exit', () => reject(new Error(`exited early:\n${out}`)));
+      });
+      const notices = out
+        .split('\n')
+        .filter(Boolean)
+        .map((line) => JSON.parse(line) as { msg: string })
+        .filter((l) => /ffmpeg/.test(l.msg) && /apt install ffmpeg/.test(l.msg));
+      expect(notices.map((l) => l.msg)).toEqual([FALLBACK_NOTICE]);
+      expect(out).toMatch(/using ffmpeg \S+ at \S+@ffmpeg-installer\S+ffmpeg/);
+      child.kill('SIGTERM');
+      expect(await exited).toBe(0);
+    } finally {
+      if (child.exitCode === null) child.kill('SIGKILL');
+    }
+  });
+
+  it.each(['PORT', 'SOCKET_PORT'])('a busy %s: one plain line naming the port, exit 1', async (variable) => {
+    const busy = net.createServer();
+    await new Promise<void>((resolve) => busy.listen(0, '127.0.0.1', resolve));
+    const port = (busy.address() as net.AddressInfo).port;
+    try {
+      const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'src/main.ts')], {
+        cwd: root,
+        env: {
+          ...process.env,
+          DATA_DIR: dataDir,
+          PORT: '0',
+          SOCKET_PORT: '0',
+          [variable]: String(port),
+          HOST: '127.0.0.1',
+          LOG_LEVEL: 'error',
+        },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let stdout = '';
+      let stderr = '';
+      child.stdout.on('data', (d) => (stdout += d));
+      child.stderr.on('data', (d) => (stderr += d));
+      const code = await new Promise<number | null>((resolve) => child.on('exit', (c) => resolve(c)));
+      expect(code).toBe(1);
+      expect(stdout).toBe('');
+      expect(stderr.trim().split('\n')).toEqual([
+        `audio-merge: cannot start: port ${port} on 127.0.0.1 (${variable}) is already in use; stop what uses it or set ${variable} to a free port`,
+      ]);
+    } finally {
+      busy.close();
     }
   });
 

@@ -4,6 +4,7 @@
 // `node dist/main.js migrate-to-postgres` moves an embedded installation instead.
 import { createApp } from './server/http/app.js';
 import { checkRole, configFromEnv, describeConfig, resolveConfig, type AppConfig } from './server/config.js';
+import { startErrorReason } from './server/start-error.js';
 
 interface Running {
   log: (obj: object, msg: string) => void;
@@ -35,9 +36,8 @@ async function startWeb(config: AppConfig): Promise<void> {
   try {
     await app.listen({ host: config.host, port: config.port });
   } catch (err) {
-    app.log.error({ err }, `cannot listen on ${config.host}:${config.port}`);
     await built.close().catch(() => {});
-    process.exit(1);
+    throw err;
   }
   const address = app.server.address();
   const port = address && typeof address === 'object' ? address.port : config.port;
@@ -67,7 +67,7 @@ async function migrate(config: AppConfig): Promise<void> {
 }
 
 async function main(): Promise<void> {
-  let config: AppConfig;
+  let config: AppConfig | undefined;
   try {
     config = resolveConfig(configFromEnv(process.env));
     if (process.argv[2] === 'migrate-to-postgres') return await migrate(config);
@@ -75,7 +75,8 @@ async function main(): Promise<void> {
     if (config.role === 'worker') await startWorker({ ...config, redisUrl: config.redisUrl as string });
     else await startWeb(config);
   } catch (err) {
-    console.error(`audio-merge: cannot start: ${(err as Error).message}`);
+    const reason = config ? startErrorReason(err, config) : (err as Error).message;
+    console.error(`audio-merge: cannot start: ${reason}`);
     process.exit(1);
   }
 }

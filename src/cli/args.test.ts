@@ -11,12 +11,24 @@ describe('the command line arguments', () => {
           inputs: ['a.mp3', 'b.wav'],
           json: true,
           quiet: true,
+          noClobber: false,
           title: 'My book',
           format: 'mp3',
           chapters: true,
         },
       },
     );
+  });
+
+  it('reads -n and --no-clobber', () => {
+    expect(parseArgs(['-n', '-o', 'o.mp3', 'a.mp3'])).toMatchObject({
+      kind: 'run',
+      args: { noClobber: true },
+    });
+    expect(parseArgs(['--no-clobber', '-o', 'o.mp3', 'a.mp3'])).toMatchObject({
+      kind: 'run',
+      args: { noClobber: true },
+    });
   });
 
   it('accepts --output=OUT and --title=T', () => {
@@ -97,6 +109,7 @@ describe('the command line arguments', () => {
         inputs: ['a.mp3'],
         json: false,
         quiet: false,
+        noClobber: false,
         format: 'm4b',
         chapters: false,
         chapterTitles: 'files',

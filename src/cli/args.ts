@@ -17,6 +17,8 @@ export interface CliArgs {
   inputs: string[];
   json: boolean;
   quiet: boolean;
+  /** Exit 1 without writing when OUT exists. */
+  noClobber: boolean;
   format: OutputFormat;
   bitRateKbps?: number;
   chapters: boolean;
@@ -75,6 +77,8 @@ const FLAGS: Record<string, (d: Draft) => void> = {
   '-q': (d) => void (d.quiet = true),
   '--quiet': (d) => void (d.quiet = true),
   '--no-chapters': (d) => void (d.chapters = false),
+  '-n': (d) => void (d.noClobber = true),
+  '--no-clobber': (d) => void (d.noClobber = true),
 };
 for (const [name, set] of Object.entries(SOUND_FLAGS)) FLAGS[name] = (d) => set(d.soundDraft);
 
@@ -110,7 +114,16 @@ function finish(d: Draft, isFolder: (p: string) => boolean): ParsedArgs {
   const given = Object.keys(sound.options).length > 0 ? { sound: sound.options } : {};
   return {
     kind: 'run',
-    args: { json: false, quiet: false, chapters: true, ...rest, output: d.output, format, ...given },
+    args: {
+      json: false,
+      quiet: false,
+      noClobber: false,
+      chapters: true,
+      ...rest,
+      output: d.output,
+      format,
+      ...given,
+    },
   };
 }
 

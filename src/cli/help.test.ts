@@ -1,8 +1,14 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { HELP, OPTION_NAMES, USAGE } from './args.js';
 
 // The short spellings are named in --help beside their long ones; the usage line gives the long.
-const SHORT_ALIASES: Record<string, string> = { '-q': '--quiet', '-h': '--help', '--output': '-o' };
+const SHORT_ALIASES: Record<string, string> = {
+  '-q': '--quiet',
+  '-h': '--help',
+  '-n': '--no-clobber',
+  '--output': '-o',
+};
 
 describe('usage line and --help', () => {
   it.each(OPTION_NAMES.filter((n) => !(n in SHORT_ALIASES)))('the usage line names %s', (name) => {
@@ -11,5 +17,20 @@ describe('usage line and --help', () => {
 
   it.each(OPTION_NAMES)('--help explains %s', (name) => {
     expect(HELP).toMatch(new RegExp(`(^|[ ,])${name.replace(/-/g, '\\-')}([ ,=]|$)`, 'm'));
+  });
+
+  it('says what README says about what a crossfade decodes', () => {
+    // What the engine does (splicesFades): a fade between copied MP3s re-encodes only the frames
+    // around it; any other output, or an input that is not copied, has every input decoded.
+    const flat = (t: string) => t.replace(/[`|]/g, '').replace(/\s+/g, ' ');
+    const help = flat(HELP);
+    const readme = flat(readFileSync('README.md', 'utf8'));
+    const claim =
+      'When the output is an MP3 that copies every input (MP3s of its rate and channels), without --gapless or --trim-silence, only the frames around each fade are decoded and re-encoded (every other frame copied byte for byte';
+    expect(help).toContain(claim);
+    expect(readme).toContain(claim);
+    expect(help).toMatch(/byte for byte\); otherwise every input is decoded/);
+    expect(readme).toMatch(/otherwise every input is decoded/);
+    expect(help).not.toMatch(/crossfade[^.]*; every input is decoded/);
   });
 });

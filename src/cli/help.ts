@@ -1,11 +1,13 @@
 // The command line's usage line and --help text.
 import { bitRateDefaultsText, OUTPUT_FORMATS } from '../engine/index.js';
+import { AUDIO_EXTENSIONS } from './folders.js';
 import { SOUND_HELP } from './sound-args.js';
 
 export const USAGE = [
   'usage: audio-merge -o OUT IN1 IN2 ... [--format F] [--bitrate K]',
   '         [--no-chapters] [--chapter-titles tags|files] [--title T] [--artist A] [--album A] [--cover IMAGE]',
-  '         [--loudness LUFS] [--gap S | --crossfade S] [--trim-silence] [--gapless] [--json] [--quiet] [--help]',
+  '         [--loudness LUFS] [--gap S | --crossfade S] [--trim-silence] [--gapless] [--no-clobber] [--json]',
+  '         [--quiet] [--help]',
 ].join('\n');
 
 export const HELP = `${USAGE}
@@ -14,7 +16,10 @@ Joins the inputs, in the order given, into one file at OUT, in the format OUT's 
 (${OUTPUT_FORMATS.join(', ')}) or --format gives.
 
 Inputs may be any audio ffmpeg decodes (mp3, wav, flac, ogg/vorbis, opus, m4a/aac, ...), with any
-sample rate and channel count, mixed freely. Nothing is re-encoded that can be copied:
+sample rate and channel count, mixed freely. An input may be a folder: it stands for the audio
+files directly in it, told by their extensions (${AUDIO_EXTENSIONS.slice(0, 7).join(', ')}, ...),
+in natural order of their names (2 before 10); other files, hidden files, subfolders and OUT
+itself are skipped. Nothing is re-encoded that can be copied:
   mp3        MP3 inputs of the output's rate and channels are joined frame by frame; the output
              takes the rate and channels most MP3 inputs share (44.1 kHz stereo when none)
   m4b, m4a   AAC (in MP4) inputs of the output's rate and channels are copied packet for packet;
@@ -25,6 +30,7 @@ sample rate and channel count, mixed freely. Nothing is re-encoded that can be c
 
 Options:
   -o, --output OUT        where to write (also --output=OUT); must not be one of the inputs
+  -n, --no-clobber        if OUT exists, leave it and exit 1 without writing anything
   --format F              ${OUTPUT_FORMATS.join('|')}; wins over OUT's extension
   --bitrate K             kb/s of lossy encodes (8 to 320). Defaults, stereo (mono):
                           ${bitRateDefaultsText()};
@@ -43,7 +49,8 @@ Options:
                           a lossy encoder); with --loudness also "loudness":[{"input","measured",
                           "gainDb"}] ("limited": true where the peak ceiling held a gain back), and
                           "notes": the lines printed on stderr about shortened fades and limited gains
-  -q, --quiet             no progress bar (it is only drawn when stderr is a terminal anyway)
+  -q, --quiet             no progress bar (drawn only when stderr is a terminal: the share done
+                          and, from the pace so far, the time left)
   -h, --help              this text
   --                      everything after it is an input, even if it starts with "-"
 
@@ -56,8 +63,8 @@ chapters, Opus/Ogg/FLAC 999: with more inputs than that, consecutive inputs shar
 
 Exit status:
   0    success
-  1    an input cannot be used (stderr names it and the reason), or the merge failed
-       (ffmpeg unusable, disk full); OUT is never left behind half-written
+  1    an input cannot be used (stderr names it and the reason), OUT exists with --no-clobber,
+       or the merge failed (ffmpeg unusable, disk full); OUT is never left behind half-written
   2    usage error (unknown option, bad value, an output extension that names no format and
        no --format)
   130  cancelled by SIGINT (143 for SIGTERM, 129 for SIGHUP); nothing is left behind

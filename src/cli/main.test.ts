@@ -15,6 +15,7 @@ import {
 import { BAD_INPUTS, makeBad } from '../../test/support/bad-inputs.js';
 import { MIXED, makeInputs } from '../../test/support/merge-fixtures.js';
 import { cliBin, runCli } from '../../test/support/cli-run.js';
+import { FALLBACK_NOTICE } from '../engine/index.js';
 import { isRunning } from '../../test/support/processes.js';
 
 // util-linux `script` gives a command a terminal; Debian always has it.
@@ -243,6 +244,76 @@ describe('audio-merge on the command line', () => {
       expect(kids.filter(isRunning)).toEqual([]);
     },
   );
+
+  it('reads a folder as its audio files in natural order, skipping other and hidden files', async () => {
+    const folder = path.join(dir, 'book folder');
+    await mkdir(folder);
+    for (const [name, frequency] of [
+      ['10.wav', 900],
+      ['2.wav', 500],
+      ['1.wav', 300],
+      ['.hidden.wav', 700],
+    ] as const)
+      await makeTone(path.join(folder, name), { seconds: 1, frequency });
+    await writeFile(path.join(folder, 'cover.jpg'), Buffer.alloc(100, 1));
+    await writeFile(path.join(folder, 'notes.txt'), 'not audio');
+    await mkdir(path.join(folder, 'extras'));
+    const target = path.join(folder, 'book.mp3');
+    for (let run = 0; run < 2; run++) {
+      // Run again: the output now in the folder is not one of its inputs.
+      const r = await runCli(['-o', target, '--json', '--chapter-titles', 'files', folder]);
+      expect(r.code).toBe(0);
+      const report = JSON.parse(r.stdout);
+      expect(report.inputs).toBe(3);
+      expect(report.chapters.map((c: { title: string }) => c.title)).toEqual(['1', '2', '10']);
+    }
+    const pcm = await decodePcm(target);
+    expect(
+      [0.5, 1.5, 2.5].map((t) => Math.round(dominantFrequency(pcm, t - 0.3, t + 0.3) / 100) * 100),
+    ).toEqual([300, 500, 900]);
+  });
+
+  it('refuses a folder without audio files, naming it (exit 1)', async () => {
+    const empty = path.join(dir, 'no audio');
+    await mkdir(empty);
+    await writeFile(path.join(empty, 'readme.txt'), 'nothing to hear');
+    const target = path.join(out, 'none.mp3');
+    const r = await runCli(['-o', target, empty]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toBe(
+      `audio-merge: ${empty}: a folder with no audio files (mp3, mp2, wav, flac, ogg, oga, opus, m4a, ...)\n`,
+    );
+    expect(existsSync(target)).toBe(false);
+  });
+
+  it('-n / --no-clobber: an existing OUT is left as it was, exit 1; a new one is written', async () => {
+    const wav = await makeTone(path.join(dir, 'nc.wav'), { seconds: 1 });
+    const target = path.join(out, 'kept.mp3');
+    await writeFile(target, 'already here');
+    for (const flag of ['-n', '--no-clobber']) {
+      const r = await runCli([flag, '-o', target, wav]);
+      expect(r.code).toBe(1);
+      expect(r.stderr).toBe(`audio-merge: ${target} exists; not overwritten (--no-clobber)\n`);
+      expect(readFileSync(target, 'utf8')).toBe('already here');
+    }
+    const fresh = path.join(out, 'fresh.mp3');
+    expect((await runCli(['-n', '-o', fresh, wav])).code).toBe(0);
+    expect(await decodeErrors(fresh)).toBe('');
+    expect(leftovers()).toEqual([]);
+  });
+
+  it('on the npm fallback alone, says so in one line with how to get a current ffmpeg, and merges', async () => {
+    const noTools = path.join(dir, 'empty-path');
+    await mkdir(noTools, { recursive: true });
+    const { FFMPEG_PATH: _, FFPROBE_PATH: __, ...env } = process.env;
+    const wav = await makeTone(path.join(dir, 'fallback.wav'), { seconds: 1 });
+    const target = path.join(out, 'fallback.mp3');
+    const r = await runCli(['-o', target, wav, wav], { env: { ...env, PATH: noTools } });
+    expect(r.code).toBe(0);
+    expect(r.stderr.split('\n').filter(Boolean)).toEqual([`audio-merge: ${FALLBACK_NOTICE}`]);
+    expect(FALLBACK_NOTICE).toMatch(/apt install ffmpeg.*brew install ffmpeg.*https:\/\/ffmpeg\.org/);
+    expect(await decodeErrors(target)).toBe('');
+  });
 
   it('says clearly when ffprobe is unusable', async () => {
     const fake = path.join(dir, 'broken-ffprobe');

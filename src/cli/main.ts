@@ -1,9 +1,11 @@
 // The audio-merge command line. Start-up is a visible share of a short merge, so the engine is
 // imported only once the arguments are known to be good, and the tools are not test-run first.
-import { statSync } from 'node:fs';
+import { existsSync, readdirSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { HELP, USAGE, parseArgs } from './args.js';
+import { expandFolders, type FolderReader } from './folders.js';
+import { progressBar, secondsLeft } from './progress-bar.js';
 
 const SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
 
@@ -26,11 +28,14 @@ function isFolder(p: string): boolean {
   }
 }
 
-function progressBar(percent: number): string {
-  const width = 30;
-  const full = Math.round((percent / 100) * width);
-  return `\r[${'#'.repeat(full)}${'.'.repeat(width - full)}] ${String(percent).padStart(3)}%`;
-}
+const folders: FolderReader = {
+  isFolder,
+  filesIn: (folder) =>
+    readdirSync(folder, { withFileTypes: true })
+      .filter((e) => e.isFile() || (e.isSymbolicLink() && !isFolder(path.join(folder, e.name))))
+      .map((e) => e.name),
+  same: sameFile,
+};
 
 export async function main(argv: string[]): Promise<number> {
   const parsed = parseArgs(argv, isFolder);
@@ -42,14 +47,25 @@ export async function main(argv: string[]): Promise<number> {
     process.stderr.write(`audio-merge: ${parsed.message}\n${USAGE}\n`);
     return 2;
   }
-  const args = parsed.args;
+  const expanded = expandFolders(parsed.args.inputs, parsed.args.output, folders);
+  if (!expanded.ok) {
+    process.stderr.write(`audio-merge: ${expanded.input}: ${expanded.reason}\n`);
+    return 1;
+  }
+  const args = { ...parsed.args, inputs: expanded.inputs };
   const clash = args.inputs.find((f) => sameFile(f, args.output));
   if (clash !== undefined) {
     process.stderr.write(`audio-merge: the output ${args.output} is also an input\n${USAGE}\n`);
     return 2;
   }
 
-  const { mergeFiles, lazyToolPaths, AbortError, sweepLeftovers } = await import('../engine/index.js');
+  if (args.noClobber && existsSync(args.output)) {
+    process.stderr.write(`audio-merge: ${args.output} exists; not overwritten (--no-clobber)\n`);
+    return 1;
+  }
+
+  const { mergeFiles, lazyToolPaths, AbortError, sweepLeftovers, FALLBACK_NOTICE } =
+    await import('../engine/index.js');
   // What a killed run left beside its output (its .partial file and temporary folder) goes now.
   await sweepLeftovers(path.dirname(path.resolve(args.output)));
 
@@ -63,10 +79,14 @@ export async function main(argv: string[]): Promise<number> {
   // the partial file, the temporary folder and orphaned ffmpegs writing into it.
   for (const sig of SIGNALS) process.on(sig, stop);
   const bar = !args.quiet && process.stderr.isTTY === true;
+  const started = Date.now();
   try {
     // Found on first use and unchecked: a missing or broken ffmpeg surfaces as a ToolError when
     // it is first needed, and a merge of matching MP3s never needs it.
-    const tools = lazyToolPaths();
+    const tools = lazyToolPaths(process.env, (found) => {
+      if (found.source === 'npm')
+        process.stderr.write(`${bar ? '\r\x1b[K' : ''}audio-merge: ${FALLBACK_NOTICE}\n`);
+    });
     const report = await mergeFiles(args.inputs, args.output, {
       tools,
       format: args.format,
@@ -79,7 +99,9 @@ export async function main(argv: string[]): Promise<number> {
       cover: args.cover,
       ...args.sound,
       signal: controller.signal,
-      onProgress: bar ? (p) => process.stderr.write(progressBar(p)) : undefined,
+      onProgress: bar
+        ? (p) => process.stderr.write(progressBar(p, secondsLeft(Date.now() - started, p)))
+        : undefined,
     });
     if (bar) process.stderr.write('\n');
     for (const note of report.notes ?? []) process.stderr.write(`audio-merge: ${note}\n`);

@@ -54,7 +54,10 @@ export const SOUND_HELP = `Sound:
                           MP3 stream it is made of silent frames of the stream's own format
   --crossfade SECONDS     overlap consecutive inputs with a constant-power fade (${FADE.min} to ${FADE.max}; not
                           with --gap); a pair shorter than twice that gets a shorter fade, said
-                          on stderr; every input is decoded
+                          on stderr. When the output is an MP3 that copies every input (MP3s
+                          of its rate and channels), without --gapless or --trim-silence, only
+                          the frames around each fade are decoded and re-encoded (every other
+                          frame copied byte for byte); otherwise every input is decoded
   --trim-silence          remove each input's leading and trailing silence (below -50 dBFS,
                           keeping 30 ms); copied MP3s are cut at whole frames and stay copied
   --gapless               remove encoder delay and padding, so the output lasts exactly the

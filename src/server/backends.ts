@@ -2,6 +2,7 @@
 // DATA_DIR for files. DATA_DIR always holds this process's scratch area.
 import { access } from 'node:fs/promises';
 import path from 'node:path';
+import { FALLBACK_NOTICE, type Tools } from '../engine/index.js';
 import type { AppConfig } from './config.js';
 import { openCheckedSqliteStore } from './data/sqlite/db-check.js';
 import { withItemListCache } from './data/sqlite/item-list-cache.js';
@@ -93,4 +94,16 @@ function copyDropsOf(
       teller.close();
     },
   };
+}
+
+/** The start-up lines about ffmpeg: which one and its version, and on the npm fallback, how to get a current one. */
+export function announceTools(
+  log: { info(obj: object, msg: string): void; warn(obj: object, msg: string): void },
+  tools: Tools,
+): void {
+  log.info(
+    { ffmpeg: tools.ffmpeg, ffprobe: tools.ffprobe, source: tools.source, version: tools.ffmpegVersion },
+    `using ffmpeg ${tools.ffmpegVersion} at ${tools.ffmpeg}`,
+  );
+  if (tools.source === 'npm') log.warn({ source: tools.source }, FALLBACK_NOTICE);
 }

@@ -2,7 +2,7 @@
 // through Redis; rows go to PostgreSQL and files to the bucket.
 import pino, { type Logger } from 'pino';
 import { locateTools } from '../engine/index.js';
-import { openBackends } from './backends.js';
+import { announceTools, openBackends } from './backends.js';
 import { describeConfig, type AppConfig } from './config.js';
 import { startMergeWorker } from './jobs/bullmq/merge-worker.js';
 
@@ -21,10 +21,7 @@ export async function startWorkerProcess(config: AppConfig & { redisUrl: string 
         ? { FFMPEG_PATH: config.ffmpegPath, FFPROBE_PATH: config.ffprobePath }
         : undefined,
     );
-    log.info(
-      { ffmpeg: tools.ffmpeg, version: tools.ffmpegVersion },
-      `using ffmpeg ${tools.ffmpegVersion} at ${tools.ffmpeg}`,
-    );
+    announceTools(log, tools);
     // Whatever is in this process's scratch area was left by a run that is gone.
     await backends.disk.clearScratch();
     const worker = await startMergeWorker({

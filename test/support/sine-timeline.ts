@@ -10,6 +10,18 @@ import type { Tools } from '../../src/engine/types.js';
 
 const exec = promisify(execFile);
 
+const SINE_HZ = 997;
+const SINE_AMPLITUDE = 4096 / 32768;
+
+/**
+ * The largest difference between the sine and itself one sample later: 2·A·sin(π·f/rate). A
+ * decode that slipped by a sample or more strays this far in every window; coding noise, whatever
+ * the encoder, stays well under half of it at the bit rates the timelines use.
+ */
+export function oneSampleSlip(rate: number): number {
+  return 2 * SINE_AMPLITUDE * Math.sin((Math.PI * SINE_HZ) / rate);
+}
+
 /** A 997 Hz sine at an eighth of full scale (louder, this encoder's own errors on a pure tone grow), stereo 16-bit, cut into part files of these lengths (sample frames). */
 export async function sineParts(
   dir: string,
@@ -19,7 +31,9 @@ export async function sineParts(
   const total = lengths.reduce((a, b) => a + b, 0);
   const all = new Int16Array(total * 2);
   for (let t = 0; t < total; t++)
-    all[2 * t] = all[2 * t + 1] = Math.round(4096 * Math.sin((2 * Math.PI * 997 * t) / rate));
+    all[2 * t] = all[2 * t + 1] = Math.round(
+      32768 * SINE_AMPLITUDE * Math.sin((2 * Math.PI * SINE_HZ * t) / rate),
+    );
   const parts: PcmPart[] = [];
   let at = 0;
   for (const [i, n] of lengths.entries()) {

@@ -57,13 +57,31 @@ export function resolveToolPaths(env: NodeJS.ProcessEnv = process.env): Omit<Too
 }
 
 /**
+ * What a person whose only ffmpeg is the npm fallback is told, once (server start, command line):
+ * that build is from 2018 and several times slower than a current one.
+ */
+export const FALLBACK_NOTICE =
+  'no ffmpeg on PATH, so using the one the npm package ships (from 2018, several times slower); ' +
+  'install a current one: sudo apt install ffmpeg (Debian, Ubuntu), brew install ffmpeg (macOS), ' +
+  'or see https://ffmpeg.org/download.html';
+
+/**
  * Tools resolved on first use and not test-run: for the command line, where a merge of MP3s that
  * all match never runs ffmpeg, and finding the npm-shipped binaries costs ~7 ms of start-up.
  * A missing tool throws ToolError where it is first needed.
  */
-export function lazyToolPaths(env: NodeJS.ProcessEnv = process.env): Tools {
+export function lazyToolPaths(
+  env: NodeJS.ProcessEnv = process.env,
+  onFound?: (paths: Omit<Tools, 'ffmpegVersion'>) => void,
+): Tools {
   let paths: Omit<Tools, 'ffmpegVersion'> | undefined;
-  const get = () => (paths ??= resolveToolPaths(env));
+  const get = () => {
+    if (!paths) {
+      paths = resolveToolPaths(env);
+      onFound?.(paths);
+    }
+    return paths;
+  };
   return {
     get ffmpeg() {
       return get().ffmpeg;

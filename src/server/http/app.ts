@@ -11,7 +11,7 @@ import fastifyRateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
 import { locateTools, probeFile, toolNiceness, type Tools } from '../../engine/index.js';
 import { systemClock, type Clock } from '../../shared/clock.js';
-import { openBackends, type Backends } from '../backends.js';
+import { announceTools, openBackends, type Backends } from '../backends.js';
 import { resolveConfig, type AppConfig } from '../config.js';
 import type { Store } from '../data/store.js';
 import type { DiskStorage } from '../files/disk/disk-storage.js';
@@ -39,6 +39,7 @@ import { mergeControlRoutes } from './routes/merge-control.js';
 import { resultsRoutes } from './routes/results.js';
 import { pageRoutes } from './routes/page.js';
 import { uploadRoutes, type Prober } from './routes/upload.js';
+import { AppLogController } from './log-lines.js';
 import { requireSessionAndCsrf, sessionHook, sidForCookieHeader } from './session.js';
 import { createTusUploads } from '../files/tus-uploads.js';
 import { tusRoutes } from './routes/tus.js';
@@ -60,6 +61,8 @@ export interface AppDeps {
   clock?: Clock;
   /** Free bytes on a folder's disk (tests make the disk look full). */
   freeSpace?: FreeSpace;
+  /** Where log lines go (default stdout; tests read them). */
+  logStream?: { write(line: string): void };
 }
 
 export interface App {
@@ -88,7 +91,7 @@ interface Started extends StartedJobs {
 export async function createApp(partial: Partial<AppConfig> = {}, deps: AppDeps = {}): Promise<App> {
   const config = resolveConfig(partial);
   const clock = deps.clock ?? systemClock;
-  const app = createFastify(config);
+  const app = createFastify(config, deps.logStream);
   const started: Started = { backends: await openBackends(config, app.log), realtime: nullRealtime };
   const { store, files, disk: storage } = started.backends;
   let closing = false;
@@ -132,7 +135,11 @@ export async function createApp(partial: Partial<AppConfig> = {}, deps: AppDeps 
     await jobs.recover();
 
     if (config.apiDocs) await registerApiDocs(app);
-    started.uploads = await installRequestGuards(app, store, clock, () => closing);
+    started.uploads = await installRequestGuards(
+      app,
+      { store, clock, retentionHours: config.retentionHours },
+      () => closing,
+    );
     const flash = createFlash();
     const realtime = started.realtime;
     await app.register(fastifyStatic, {
@@ -211,10 +218,12 @@ export async function createApp(partial: Partial<AppConfig> = {}, deps: AppDeps 
   }
 }
 
-function createFastify(config: AppConfig): FastifyInstance {
+function createFastify(config: AppConfig, logStream?: AppDeps['logStream']): FastifyInstance {
   return Fastify({
+    logController: new AppLogController(),
     logger: {
       level: config.logLevel,
+      ...(logStream ? { stream: logStream } : {}),
       redact: {
         paths: [
           'req.headers.cookie',
@@ -252,10 +261,7 @@ async function findTools(app: FastifyInstance, config: AppConfig): Promise<Tools
       ? { FFMPEG_PATH: config.ffmpegPath, FFPROBE_PATH: config.ffprobePath }
       : undefined,
   );
-  app.log.info(
-    { ffmpeg: tools.ffmpeg, ffprobe: tools.ffprobe, source: tools.source, version: tools.ffmpegVersion },
-    `using ffmpeg ${tools.ffmpegVersion} at ${tools.ffmpeg}`,
-  );
+  announceTools(app.log, tools);
   return tools;
 }
 
@@ -283,8 +289,7 @@ function startRealtime(
 /** Plugins, the session and CSRF hooks, and the one error handler every answer goes through. */
 async function installRequestGuards(
   app: FastifyInstance,
-  store: Store,
-  clock: Clock,
+  { store, clock, retentionHours }: { store: Store; clock: Clock; retentionHours: number },
   closing: () => boolean,
 ): Promise<UploadsInFlight> {
   await app.register(fastifyCookie);
@@ -302,7 +307,7 @@ async function installRequestGuards(
       throw new AppError('unavailable');
     }
   });
-  app.addHook('onRequest', sessionHook(store, clock, app.log));
+  app.addHook('onRequest', sessionHook(store, clock, retentionHours, app.log));
   // Before the body is read: a cross-site post without the token is refused whatever it carries.
   app.addHook('onRequest', requireSessionAndCsrf);
   // Only JSON and multipart bodies are spoken; text/plain is what a cross-site form can send.

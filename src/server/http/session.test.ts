@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openSession, postJson, startTestApp, type TestApp } from '../../../test/support/server-harness.js';
+import { clockAt } from '../../shared/clock.js';
 import { hashSecret, sidForCookieHeader } from './session.js';
 
 let t: TestApp;
@@ -17,6 +18,8 @@ describe('sessions and CSRF', () => {
     expect(s.setCookie).toMatch(/HttpOnly/i);
     expect(s.setCookie).toMatch(/SameSite=Lax/i);
     expect(s.setCookie).toMatch(/Path=\//);
+    // As long as the server keeps the session (RETENTION_HOURS, 24 by default).
+    expect(s.setCookie).toMatch(/Max-Age=86400(;|$)/);
     expect(s.html).toContain(`<meta name="csrf-token" content="${s.csrf}">`);
     expect(s.html).toMatch(
       new RegExp(`<div id="audio-merge-tool" data-appid="audio-merge" data-sid="${s.sid}"`),
@@ -24,6 +27,25 @@ describe('sessions and CSRF', () => {
     expect(s.sid).toMatch(/^[A-Za-z0-9_-]+$/);
     expect(s.sid).not.toBe(s.secret);
     expect(s.html).not.toContain(s.secret);
+  });
+
+  it('gives the cookie RETENTION_HOURS from the last request, renewed as the session is used', async () => {
+    let now = Date.UTC(2026, 0, 1);
+    const short = await startTestApp({ retentionHours: 2 }, { clock: clockAt(() => now) });
+    try {
+      const s = await openSession(short.app);
+      expect(s.setCookie).toMatch(/Max-Age=7200(;|$)/);
+      // An hour later the server keeps the session two hours from now: so does the browser.
+      now += 3600_000;
+      const later = await short.app.inject({ method: 'GET', url: '/', headers: { cookie: s.cookie } });
+      expect(later.body).toContain(`data-sid="${s.sid}"`);
+      const renewed = String(later.headers['set-cookie']);
+      expect(renewed).toContain(`am_session=${s.secret};`);
+      expect(renewed).toMatch(/Max-Age=7200(;|$)/);
+      expect(renewed).toMatch(/HttpOnly/i);
+    } finally {
+      await short.dispose();
+    }
   });
 
   it('keeps only the hash of the cookie secret in the database', async () => {

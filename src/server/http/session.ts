@@ -42,18 +42,40 @@ export async function sidForCookieHeader(
 }
 
 /**
- * onRequest hook: find the request's session from its cookie and mark it seen. Marking is only
- * bookkeeping for retention: a database that cannot write (a full disk) must not fail the request.
+ * The session cookie lives as long as the server keeps an idle session (RETENTION_HOURS after its
+ * last request), so closing the browser does not lose what the server still holds.
  */
-export function sessionHook(store: Store, clock: Clock, log?: Pick<FastifyBaseLogger, 'warn'>) {
-  return async (request: FastifyRequest): Promise<void> => {
-    const session = (await sessionForSecret(store, request.cookies[SESSION_COOKIE])) ?? null;
+function setSessionCookie(reply: FastifyReply, secret: string, retentionHours: number): void {
+  reply.setCookie(SESSION_COOKIE, secret, {
+    httpOnly: true,
+    sameSite: 'lax',
+    path: '/',
+    secure: reply.request.protocol === 'https',
+    maxAge: Math.round(retentionHours * 3600),
+  });
+}
+
+/**
+ * onRequest hook: find the request's session from its cookie and mark it seen, giving the cookie
+ * a new lifetime from now. Marking is only bookkeeping for retention: a database that cannot write
+ * (a full disk) must not fail the request.
+ */
+export function sessionHook(
+  store: Store,
+  clock: Clock,
+  retentionHours: number,
+  log?: Pick<FastifyBaseLogger, 'warn'>,
+) {
+  return async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
+    const secret = request.cookies[SESSION_COOKIE];
+    const session = (await sessionForSecret(store, secret)) ?? null;
     request.amSession = session;
     if (session) {
       const t = clock.now();
       if (t - session.lastSeenAt < TOUCH_EVERY_MS) return;
       try {
         await store.touchSession(session.sid, t);
+        setSessionCookie(reply, secret as string, retentionHours);
       } catch (err) {
         log?.warn({ err, sid: session.sid }, 'could not mark the session as seen');
       }
@@ -62,15 +84,15 @@ export function sessionHook(store: Store, clock: Clock, log?: Pick<FastifyBaseLo
 }
 
 /** Start a session and set its cookie on the reply. */
-export async function startSession(store: Store, reply: FastifyReply, now: number): Promise<SessionRow> {
+export async function startSession(
+  store: Store,
+  reply: FastifyReply,
+  now: number,
+  retentionHours: number,
+): Promise<SessionRow> {
   const secret = randomId(32);
   const session = await store.createSession(hashSecret(secret), randomId(16), randomId(32), now);
-  reply.setCookie(SESSION_COOKIE, secret, {
-    httpOnly: true,
-    sameSite: 'lax',
-    path: '/',
-    secure: reply.request.protocol === 'https',
-  });
+  setSessionCookie(reply, secret, retentionHours);
   return session;
 }
 

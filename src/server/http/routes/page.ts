@@ -34,7 +34,7 @@ export async function pageRoutes(
   app.get('/', { ...documented(hostPageSchema), config: { rateLimit } }, async (request, reply) => {
     let session = request.amSession;
     try {
-      session ??= await startSession(store, reply, clock.now());
+      session ??= await startSession(store, reply, clock.now(), config.retentionHours);
     } catch (err) {
       // A new session is a database row; on a full disk say so in a page, not a bare 500.
       if (!isDiskFull(err)) throw err;
