@@ -17,6 +17,8 @@ describe('sessions and CSRF', () => {
     expect(s.setCookie).toMatch(/HttpOnly/i);
     expect(s.setCookie).toMatch(/SameSite=Lax/i);
     expect(s.setCookie).toMatch(/Path=\//);
+    // Kept as long as the session (RETENTION_HOURS, 24 by default): closing the browser loses nothing.
+    expect(s.setCookie).toMatch(/Max-Age=86400(;|$)/);
     expect(s.html).toContain(`<meta name="csrf-token" content="${s.csrf}">`);
     expect(s.html).toMatch(
       new RegExp(`<div id="audio-merge-tool" data-appid="audio-merge" data-sid="${s.sid}"`),
@@ -33,10 +35,11 @@ describe('sessions and CSRF', () => {
     expect(await t.store.sessionBySecretHash(s.secret)).toBeUndefined();
   });
 
-  it('a returning browser keeps its session; an unknown cookie gets a new one', async () => {
+  it('a returning browser keeps its session and its cookie renewed; an unknown cookie gets a new one', async () => {
     const s = await openSession(t.app);
     const again = await t.app.inject({ method: 'GET', url: '/', headers: { cookie: s.cookie } });
-    expect(again.headers['set-cookie']).toBeUndefined();
+    // The same cookie, its life renewed with the session's.
+    expect(String(again.headers['set-cookie'])).toMatch(new RegExp(`am_session=${s.secret};.*Max-Age=86400`));
     expect(again.body).toContain(`data-sid="${s.sid}"`);
     const unknown = await t.app.inject({
       method: 'GET',

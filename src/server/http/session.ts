@@ -61,16 +61,29 @@ export function sessionHook(store: Store, clock: Clock, log?: Pick<FastifyBaseLo
   };
 }
 
-/** Start a session and set its cookie on the reply. */
-export async function startSession(store: Store, reply: FastifyReply, now: number): Promise<SessionRow> {
-  const secret = randomId(32);
-  const session = await store.createSession(hashSecret(secret), randomId(16), randomId(32), now);
+/**
+ * The session cookie, kept by the browser as long as the server keeps the session (RETENTION_HOURS
+ * after it was last seen), so closing the browser does not lose a person's files.
+ */
+export function setSessionCookie(reply: FastifyReply, secret: string, retentionHours: number): void {
   reply.setCookie(SESSION_COOKIE, secret, {
     httpOnly: true,
     sameSite: 'lax',
     path: '/',
     secure: reply.request.protocol === 'https',
+    maxAge: Math.max(1, Math.round(retentionHours * 3600)),
   });
+}
+
+/** Start a session and set its cookie on the reply. */
+export async function startSession(
+  store: Store,
+  reply: FastifyReply,
+  opts: { now: number; retentionHours: number },
+): Promise<SessionRow> {
+  const secret = randomId(32);
+  const session = await store.createSession(hashSecret(secret), randomId(16), randomId(32), opts.now);
+  setSessionCookie(reply, secret, opts.retentionHours);
   return session;
 }
 

@@ -5,7 +5,7 @@ import type { Flash } from '../flash.js';
 import { ERRORS } from '../errors.js';
 import { renderHostPage, renderNoticePage } from '../host-page.js';
 import { isDiskFull } from '../../errors.js';
-import { startSession } from '../session.js';
+import { SESSION_COOKIE, setSessionCookie, startSession } from '../session.js';
 import { documented, hostPageSchema } from './schemas.js';
 import type { Clock } from '../../../shared/clock.js';
 import type { Store } from '../../data/store.js';
@@ -33,8 +33,13 @@ export async function pageRoutes(
   };
   app.get('/', { ...documented(hostPageSchema), config: { rateLimit } }, async (request, reply) => {
     let session = request.amSession;
+    // A page view renews the cookie's life with the session's.
+    if (session) setSessionCookie(reply, request.cookies[SESSION_COOKIE] as string, config.retentionHours);
     try {
-      session ??= await startSession(store, reply, clock.now());
+      session ??= await startSession(store, reply, {
+        now: clock.now(),
+        retentionHours: config.retentionHours,
+      });
     } catch (err) {
       // A new session is a database row; on a full disk say so in a page, not a bare 500.
       if (!isDiskFull(err)) throw err;
