@@ -168,9 +168,12 @@ export async function tusRoutes(app: FastifyInstance, deps: TusRouteDeps): Promi
 
   async function handOver(request: FastifyRequest, reply: FastifyReply) {
     reply.hijack();
-    // A PATCH that trickles is cut; tus keeps the bytes that came, for a resume.
+    // A PATCH that trickles is cut; tus keeps the bytes that came, for a resume. One whose body
+    // is all in waits for its file to be stored, however long that takes.
     const stopWatch =
-      request.method === 'PATCH' ? cutWhenSlow(request.raw.socket, config.slowUploadWindowMs) : () => {};
+      request.method === 'PATCH'
+        ? cutWhenSlow(request.raw.socket, config.slowUploadWindowMs, () => request.raw.complete)
+        : () => {};
     try {
       await handOverWatched(request, reply);
     } finally {
@@ -222,13 +225,19 @@ export async function tusRoutes(app: FastifyInstance, deps: TusRouteDeps): Promi
 export const SLOW_UPLOAD_BYTES = 1024;
 
 /**
- * Close the connection when fewer than SLOW_UPLOAD_BYTES arrive in any `windowMs`: the idle
- * timeout alone lets a byte every few seconds hold a request open for an hour.
+ * Close the connection when fewer than SLOW_UPLOAD_BYTES arrive in any `windowMs` until the body
+ * is all in (`bodyDone`): the idle timeout alone lets a byte every few seconds hold a request
+ * open for an hour, while a request that has sent everything is only waiting for its answer.
  */
-export function cutWhenSlow(socket: Socket | null | undefined, windowMs: number): () => void {
+export function cutWhenSlow(
+  socket: Socket | null | undefined,
+  windowMs: number,
+  bodyDone: () => boolean,
+): () => void {
   if (!(socket instanceof Socket) || windowMs <= 0) return () => {};
   let last = socket.bytesRead;
   const timer = setInterval(() => {
+    if (bodyDone()) return clearInterval(timer);
     const now = socket.bytesRead;
     if (now - last < SLOW_UPLOAD_BYTES) socket.destroy();
     last = now;
