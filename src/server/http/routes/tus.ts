@@ -16,6 +16,7 @@ import { TUS_ID, type TusUploads } from '../../files/tus-uploads.js';
 import { errorCodeOf, isDiskFull } from '../../errors.js';
 import { wouldCrossWatermark, type FreeSpace } from '../../files/disk-space.js';
 import { AppError, ERRORS, fail, type ErrorCode } from '../errors.js';
+import { whileServerWorks } from '../server-at-work.js';
 import { csrfMatches, CSRF_HEADER, randomId, requireSession } from '../session.js';
 import { APPID_PATTERN, documented, tusCreateSchema, tusOptionsSchema, tusUploadSchema } from './schemas.js';
 import { megabytes } from '../../../shared/format.js';
@@ -102,12 +103,15 @@ export async function tusRoutes(app: FastifyInstance, deps: TusRouteDeps): Promi
     // From here it is counted as an item (or refused), no longer as an upload in progress.
     uploads.release(u.id);
     try {
-      const outcome = await deps.storeUpload({
-        sid: u.sid,
-        appid: u.appid,
-        filename: u.filename,
-        localPath: uploads.dataPath(u.id),
-      });
+      const socket = (nodeRequest(req) as IncomingMessage).socket;
+      const outcome = await whileServerWorks(socket, config.idleTimeoutMs, () =>
+        deps.storeUpload({
+          sid: u.sid,
+          appid: u.appid,
+          filename: u.filename,
+          localPath: uploads.dataPath(u.id),
+        }),
+      );
       if (!outcome.ok) throw tusError(outcome.status, outcome.error, outcome.code);
       const body = JSON.stringify({ items: [outcome.item], errors: [] });
       // A creation that carried all the bytes keeps its 201 (and Location); a PATCH says 200 with the item.
