@@ -17,6 +17,7 @@ import {
   openSession,
   startTestApp,
   type TestApp,
+  type TestSession,
 } from './support/server-harness.js';
 import { tusClient } from './support/tus-requests.js';
 
