@@ -1,14 +1,14 @@
 // The scaled mode keeps the limits of one process: real `node dist/main.js` web and worker
 // processes on PostgreSQL, Redis (BullMQ) and a bucket. A merge whose decoded inputs last too long
 // is refused before anything is queued; a session has at most 3 merges queued or running; the
-// worker takes another session's first merge before a session's second; the realtime port
-// refuses handshakes without a session.
+// worker takes another session's first merge before a session's second, and each waiting merge
+// is told its own place; the realtime port refuses handshakes without a session.
 import { execFile } from 'node:child_process';
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { io } from 'socket.io-client';
-import { afterAll, beforeAll, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, expect, inject, it, onTestFinished } from 'vitest';
 import { tempDir, tools, makeTone } from './support/audio-fixtures.js';
 import { httpPost, httpUpload, openHttpSession, type HttpAnswer } from './support/http-session.js';
 import { freshDatabase, type TestDatabase } from './support/pg-db.js';
@@ -71,8 +71,8 @@ const merge = (s: TestSession, ids: string[], requestId?: string): Promise<HttpA
   httpPost(web.url, s, '/app/merge/mergemp3', { items: ids.map((id) => ({ id })), requestId });
 
 const jobsOf = (s: TestSession) =>
-  db.query<{ request_id: string; status: string; started_at: string | null }>(
-    'SELECT request_id, status, started_at FROM jobs WHERE sid = $1 ORDER BY created_at',
+  db.query<{ request_id: string; status: string; status_text: string; started_at: string | null }>(
+    'SELECT request_id, status, status_text, started_at FROM jobs WHERE sid = $1 ORDER BY created_at',
     [s.sid],
   );
 
@@ -90,11 +90,17 @@ it('refuses the WAV whose header says 1 Hz before anything is queued', async () 
 it("caps a session at 3 merges and takes another session's first merge before its second", async () => {
   const a = await withItem('three-hours.flac');
   const b = await withItem('tone.mp3');
+  // Whatever happens here, the worker is left free (a failed attempt's merges would hold it).
+  onTestFinished(async () => {
+    for (const id of ['a1', 'a2', 'a3']) await httpPost(web.url, a, '/app/merge/cancel', { requestId: id });
+  });
   const answers: Record<string, Promise<HttpAnswer>> = { a1: merge(a, [a.item], 'a1') };
   await expect
     .poll(async () => (await jobsOf(a)).map((j) => j.status), { timeout: 60_000 })
     .toEqual(['running']);
+  // One after the other, so each knows its turn in its session.
   answers.a2 = merge(a, [a.item], 'a2');
+  await expect.poll(async () => (await jobsOf(a)).length, { timeout: 30_000 }).toBe(2);
   answers.a3 = merge(a, [a.item], 'a3');
   await expect.poll(async () => (await jobsOf(a)).length, { timeout: 30_000 }).toBe(3);
 
@@ -105,6 +111,18 @@ it("caps a session at 3 merges and takes another session's first merge before it
 
   answers.b1 = merge(b, [b.item], 'b1');
   await expect.poll(async () => (await jobsOf(b)).length, { timeout: 30_000 }).toBe(1);
+  // Each is told its own place: b's only merge next, then a's own two.
+  const places = async () =>
+    [...(await jobsOf(b)), ...(await jobsOf(a))]
+      .filter((j) => j.status === 'queued')
+      .map((j) => `${j.request_id}: ${j.status_text}`);
+  await expect
+    .poll(places, { timeout: 30_000 })
+    .toEqual([
+      'b1: Waiting: 1 merge ahead of yours',
+      'a2: Waiting: 2 merges ahead of yours',
+      'a3: Waiting: 3 merges ahead of yours',
+    ]);
   // The worker is free again: b's only merge goes before a's second and third.
   expect((await httpPost(web.url, a, '/app/merge/cancel', { requestId: 'a1' })).status).toBe(200);
   const served = await answers.b1;
