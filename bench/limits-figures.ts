@@ -119,18 +119,26 @@ async function listingUnderMerges(c: Corpus, progress: (m: string) => void): Pro
     progress('limits: getDataJson idle');
     await autocannon({ ...load, duration: 2 });
     const idle = (await autocannon(load)).requests.average;
-    // Four sessions, each merging an hour of MP3 to M4B (a full re-encode), all at once.
+    // Four sessions, each merging an hour of MP3 to M4B (a full re-encode), all at once; stopped
+    // once measured.
     const mergers = [];
     for (let i = 0; i < 4; i++) {
       const s = await openSession(server.base);
       const ids = [];
-      for (const f of c.hourMp3.slice(0, 4)) ids.push((await uploadOne(server.base, s, f)).id);
+      for (const f of c.hourMp3) ids.push((await uploadOne(server.base, s, f)).id);
       mergers.push({ s, ids });
     }
     progress('limits: getDataJson while 4 merges run');
-    const running = mergers.map((m) => merge(server.base, m.s, m.ids, { format: 'm4b' }));
+    let ended = 0;
+    const running = mergers.map((m) =>
+      merge(server.base, m.s, m.ids, { format: 'm4b' }).finally(() => ended++),
+    );
     await new Promise((r) => setTimeout(r, 1000));
     const busy = (await autocannon(load)).requests.average;
+    // A merge that ended before the measurement did would make "busy" partly idle.
+    if (ended > 0) throw new Error(`${ended} of the 4 merges ended before the busy measurement did`);
+    for (const m of mergers)
+      await fetch(`${server.base}/app/merge/cancel`, { method: 'POST', headers: headers(m.s), body: '{}' });
     await Promise.all(running);
     return {
       name: 'getDataJson throughput while 4 merges run',

@@ -63,6 +63,8 @@ describe('tags', () => {
     ['album', 'x\u001by'],
     ['title', 'two\nlines'],
     ['album', 'del\u007f'],
+    ['artist', 'next\u0085line'],
+    ['title', 'csi\u009b31m'],
   ])('%s holding a control character is a 400 naming the field', async (field, value) => {
     const res = await merge({ [field]: value });
     expect(res.statusCode).toBe(400);

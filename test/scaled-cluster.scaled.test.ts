@@ -124,14 +124,14 @@ async function latestJobId(s: TestSession): Promise<string> {
 }
 
 describe('two web and two worker processes', () => {
-  it('answers /healthz, and /readyz with the database, queue and files reachable', async () => {
+  it('answers /healthz, and /readyz with the database, queue and files reachable and room on the disk', async () => {
     for (const web of [webA, webB]) {
       expect((await httpGetBytes(web.url, null, '/healthz')).status).toBe(200);
       const ready = await httpGetBytes(web.url, null, '/readyz');
       expect(ready.status).toBe(200);
       expect(JSON.parse(ready.bytes.toString())).toEqual({
         ok: true,
-        checks: { database: 'ok', files: 'ok', queue: 'ok' },
+        checks: { database: 'ok', files: 'ok', queue: 'ok', disk: 'ok' },
       });
     }
   });

@@ -1,10 +1,13 @@
 // A resumable upload's PATCH that brings under 1 KB in a window (60 s by default; short here) is
 // cut, however often a byte comes; the bytes that came are kept, and the upload resumes from them.
+// A PATCH whose last byte is in is not slow: it is answered however long storing the file takes.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
+import { setTimeout as delay } from 'node:timers/promises';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { probeFile } from '../src/engine/index.js';
 import { makeTone, tempDir } from './support/audio-fixtures.js';
 import { listItems, openSession, startTestApp, type TestApp } from './support/server-harness.js';
 import { TUS_URL, tusClient } from './support/tus-requests.js';
@@ -12,10 +15,21 @@ import { TUS_URL, tusClient } from './support/tus-requests.js';
 let app: TestApp;
 let media: { dir: string; cleanup: () => Promise<void> };
 let base: string;
+const WINDOW_MS = 400;
+let slowProbe = false;
 
 beforeAll(async () => {
   media = await tempDir('tus-slow-');
-  app = await startTestApp({ slowUploadWindowMs: 400 });
+  app = await startTestApp(
+    { slowUploadWindowMs: WINDOW_MS },
+    {
+      // Storing a finished upload (probing, measuring) takes longer than the window here.
+      probe: async (...args: Parameters<typeof probeFile>) => {
+        if (slowProbe) await delay(4 * WINDOW_MS);
+        return probeFile(...args);
+      },
+    },
+  );
   await app.app.listen({ host: '127.0.0.1', port: 0 });
   base = `http://127.0.0.1:${(app.app.server.address() as AddressInfo).port}`;
 });
@@ -84,4 +98,22 @@ it('cuts a PATCH that trickles, keeps what came, and resumes from there', async 
     headers: { cookie: s.cookie },
   });
   expect(stored.rawPayload.equals(bytes)).toBe(true);
+});
+
+it('answers a PATCH whose last byte is in, however long storing the file takes', async () => {
+  const s = await openSession(app.app);
+  const file = await makeTone(path.join(media.dir, 'whole.wav'), { seconds: 1 });
+  const size = (await readFile(file)).length;
+  const tus = tusClient(base, s);
+  const created = await tus.create(size, { filename: 'whole.wav', appid: s.appid });
+  expect(created.status).toBe(201);
+  slowProbe = true;
+  try {
+    const sent = await tus.patch(created.headers.location as string, file, 0, size);
+    expect(sent.status, sent.body).toBe(200);
+    expect(JSON.parse(sent.body).items[0]).toMatchObject({ filename: 'whole.wav', format: 'wav' });
+  } finally {
+    slowProbe = false;
+  }
+  expect((await listItems(app.app, s)).map((i) => i.filename)).toEqual(['whole.wav']);
 });

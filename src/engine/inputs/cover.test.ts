@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { readFile, writeFile } from 'node:fs/promises';
+import { open, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -53,5 +53,22 @@ describe('covers', () => {
     const stop = new AbortController();
     stop.abort();
     await expect(readAtMost('/dev/zero', 1 << 30, stop.signal)).rejects.toMatchObject({ name: 'AbortError' });
+  });
+
+  it('reads a pipe to at most one byte over the limit, and stops when told though its writer is silent', async () => {
+    const fifo = path.join(dir, 'cover.fifo');
+    await promisify(execFile)('mkfifo', [fifo]);
+    // Read-write opens a FIFO at once: this handle is a writer that stays open.
+    const writer = await open(fifo, 'r+');
+    try {
+      await writer.write(Buffer.alloc(5000, 1));
+      expect((await readAtMost(fifo, 3000)).length).toBe(3001);
+      const stop = new AbortController();
+      const reading = readAtMost(fifo, 1 << 20, stop.signal);
+      setImmediate(() => stop.abort());
+      await expect(reading).rejects.toMatchObject({ name: 'AbortError' });
+    } finally {
+      await writer.close();
+    }
   });
 });

@@ -2,7 +2,10 @@
 // 4096 x 4096), or it is not a cover: a given one is refused with the reason, an input's own
 // picture outside them is left out (the input itself is fine). Reading one never takes more
 // than the limit, and stops when the merge is stopped.
-import { open } from 'node:fs/promises';
+import { constants, open as openFd } from 'node:fs';
+import { open, stat } from 'node:fs/promises';
+import { Socket } from 'node:net';
+import { promisify } from 'node:util';
 import { AbortError } from '../errors.js';
 
 export const COVER_LIMITS = { bytes: 10 * 1024 * 1024, side: 4096 } as const;
@@ -71,9 +74,11 @@ export function checkCover(data: Buffer): CoverCheck {
 
 /**
  * At most `limit` + 1 bytes of `file` (one more than allowed tells "too large"), in pieces, so a
- * stop (SIGTERM) is heard between them and /dev/zero costs no more than the limit.
+ * stop (SIGTERM) is heard between them and /dev/zero costs no more than the limit. A pipe is read
+ * without blocking, so a writer that never writes (or never comes) cannot hold off a stop.
  */
 export async function readAtMost(file: string, limit: number, signal?: AbortSignal): Promise<Buffer> {
+  if ((await stat(file)).isFIFO()) return readPipeAtMost(file, limit, signal);
   const fh = await open(file, 'r');
   try {
     const chunks: Buffer[] = [];
@@ -90,4 +95,37 @@ export async function readAtMost(file: string, limit: number, signal?: AbortSign
   } finally {
     await fh.close();
   }
+}
+
+/**
+ * A named pipe, opened non-blocking and read through the event loop (a blocking read would sit in
+ * a worker thread no stop can reach): up to `limit` + 1 bytes, until its writers close, or a stop.
+ */
+async function readPipeAtMost(file: string, limit: number, signal?: AbortSignal): Promise<Buffer> {
+  if (signal?.aborted) throw new AbortError();
+  const fd = await promisify(openFd)(file, constants.O_RDONLY | constants.O_NONBLOCK);
+  const pipe = new Socket({ fd, readable: true, writable: false });
+  return new Promise<Buffer>((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let total = 0;
+    let done = false;
+    const finish = (err?: Error) => {
+      if (done) return;
+      done = true;
+      signal?.removeEventListener('abort', onAbort);
+      pipe.destroy();
+      if (err) reject(err);
+      else resolve(Buffer.concat(chunks, total).subarray(0, limit + 1));
+    };
+    const onAbort = () => finish(new AbortError());
+    signal?.addEventListener('abort', onAbort, { once: true });
+    pipe.on('data', (chunk: Buffer) => {
+      if (done) return;
+      chunks.push(chunk);
+      total += chunk.length;
+      if (total > limit) finish();
+    });
+    pipe.once('end', () => finish());
+    pipe.once('error', (err) => finish(err));
+  });
 }

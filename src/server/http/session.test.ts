@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openSession, postJson, startTestApp, type TestApp } from '../../../test/support/server-harness.js';
-import { clockAt } from '../../shared/clock.js';
+import { clockAt } from '../../../test/support/clock-at.js';
 import { hashSecret, sidForCookieHeader } from './session.js';
 
 let t: TestApp;

@@ -140,6 +140,7 @@ describe('job messages', () => {
       'My Book Part 1 2 2026-11-21 1430.m4b',
     );
     expect(describedDownloadName('..\u0000', at, 'opus')).toBe('merged-2026-11-21-1430.opus');
+    expect(describedDownloadName('Next\u0085Line\u009b', at, 'mp3')).toBe('Next Line 2026-11-21 1430.mp3');
     expect(describedDownloadName(undefined, at, 'flac')).toBe('merged-2026-11-21-1430.flac');
   });
 });

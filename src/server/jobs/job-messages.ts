@@ -55,7 +55,7 @@ export function safeFileTitle(title: string): string {
   const clean = title
     .replace(BIDI_CONTROLS, '')
     // eslint-disable-next-line no-control-regex
-    .replace(/[\u0000-\u001f\u007f/\\:*?"<>|]+/g, ' ')
+    .replace(/[\u0000-\u001f\u007f-\u009f/\\:*?"<>|]+/g, ' ')
     .replace(/\s+/g, ' ')
     .trim()
     .replace(/^\.+/, '');

@@ -22,11 +22,14 @@ export type OptionsCheck = { ok: true; options: MergeOptionsData } | { ok: false
 type Check = (v: unknown) => string | undefined;
 
 const MAX_TEXT = 500;
-/** C0 controls and DEL: a tag holding them would be cut short or garble a file's header. */
+/**
+ * Control characters (C0, DEL and C1: Unicode's Cc): a tag holding them would be cut short,
+ * garble a file's header, or break a line where a player does not expect one (U+0085).
+ */
 // eslint-disable-next-line no-control-regex
-const CONTROL = /[\u0000-\u001f\u007f]/;
+const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
 // eslint-disable-next-line no-control-regex
-const CONTROL_BUT_LINES = /[\u0000-\u0008\u000b-\u001f\u007f]/;
+const CONTROL_BUT_LINES = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/;
 /** A tag's text; only a long text (a description) may hold newlines and tabs. */
 const tagText =
   (multiline = false): Check =>

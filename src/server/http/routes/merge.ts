@@ -3,7 +3,7 @@
 // more than once (a person may want a segment twice). Answers when the merge has finished.
 import { randomUUID } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
-import { Socket } from 'node:net';
+import type { Socket } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import type { Clock } from '../../../shared/clock.js';
 import { MERGE_SUCCESS } from '../../../shared/types.js';
@@ -12,6 +12,7 @@ import { AppError, fail } from '../errors.js';
 import { QueueClosedError } from '../../jobs/job-errors.js';
 import { queuedJobRow, type JobOutcome, type JobQueue, type MergeJobData } from '../../jobs/queue.js';
 import { checkMergeOptions, type MergeOptionsData } from '../../jobs/merge-options.js';
+import { holdIdleTimeout } from '../server-at-work.js';
 import { requireSession } from '../session.js';
 import { documented, mergeSchema } from './schemas.js';
 import type { Store } from '../../data/store.js';
@@ -24,9 +25,6 @@ export interface MergeRouteDeps {
 }
 
 const MAX_ID_LENGTH = 200;
-/** How soon an idle merge connection is probed for a peer that has gone. */
-const KEEP_ALIVE_PROBE_MS = 30_000;
-
 /** The ordered item ids of a mergemp3 body, or a 400 saying what is wrong. */
 export function orderedIds(body: unknown, maxFiles: number): string[] {
   const items = (body as { items?: unknown } | null)?.items;
@@ -83,21 +81,15 @@ export function outcomeError(outcome: Exclude<JobOutcome, { state: 'succeeded' }
 /**
  * The answer comes when the merge ends, an hour later perhaps, or after others ahead of it: the
  * idle timeout that cuts silent clients must not cut this one. The whole body is in by now (the
- * request timeout no longer applies); TCP keep-alive tells a dead peer from a patient one. Once
- * answered, the connection is an idle keep-alive like any other again.
+ * request timeout no longer applies). Once answered, the connection is an idle keep-alive like
+ * any other again.
  */
 export function waitAsLongAsTheMerge(
   socket: Socket | null | undefined,
   response: ServerResponse,
   idleTimeoutMs: number,
 ): void {
-  // Injected requests (tests) have no real socket to keep.
-  if (!(socket instanceof Socket)) return;
-  socket.setTimeout(0);
-  socket.setKeepAlive(true, KEEP_ALIVE_PROBE_MS);
-  response.once('finish', () => {
-    if (!socket.destroyed) socket.setTimeout(idleTimeoutMs);
-  });
+  response.once('finish', holdIdleTimeout(socket, idleTimeoutMs));
 }
 
 export async function mergeRoutes(

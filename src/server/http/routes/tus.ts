@@ -16,6 +16,7 @@ import { TUS_ID, type TusUploads } from '../../files/tus-uploads.js';
 import { errorCodeOf, isDiskFull } from '../../errors.js';
 import { wouldCrossWatermark, type FreeSpace } from '../../files/disk-space.js';
 import { AppError, ERRORS, fail, type ErrorCode } from '../errors.js';
+import { whileServerWorks } from '../server-at-work.js';
 import { csrfMatches, CSRF_HEADER, randomId, requireSession } from '../session.js';
 import { APPID_PATTERN, documented, tusCreateSchema, tusOptionsSchema, tusUploadSchema } from './schemas.js';
 import { megabytes } from '../../../shared/format.js';
@@ -102,12 +103,15 @@ export async function tusRoutes(app: FastifyInstance, deps: TusRouteDeps): Promi
     // From here it is counted as an item (or refused), no longer as an upload in progress.
     uploads.release(u.id);
     try {
-      const outcome = await deps.storeUpload({
-        sid: u.sid,
-        appid: u.appid,
-        filename: u.filename,
-        localPath: uploads.dataPath(u.id),
-      });
+      const socket = (nodeRequest(req) as IncomingMessage).socket;
+      const outcome = await whileServerWorks(socket, config.idleTimeoutMs, () =>
+        deps.storeUpload({
+          sid: u.sid,
+          appid: u.appid,
+          filename: u.filename,
+          localPath: uploads.dataPath(u.id),
+        }),
+      );
       if (!outcome.ok) throw tusError(outcome.status, outcome.error, outcome.code);
       const body = JSON.stringify({ items: [outcome.item], errors: [] });
       // A creation that carried all the bytes keeps its 201 (and Location); a PATCH says 200 with the item.
@@ -168,9 +172,12 @@ export async function tusRoutes(app: FastifyInstance, deps: TusRouteDeps): Promi
 
   async function handOver(request: FastifyRequest, reply: FastifyReply) {
     reply.hijack();
-    // A PATCH that trickles is cut; tus keeps the bytes that came, for a resume.
+    // A PATCH that trickles is cut; tus keeps the bytes that came, for a resume. One whose body
+    // is all in waits for its file to be stored, however long that takes.
     const stopWatch =
-      request.method === 'PATCH' ? cutWhenSlow(request.raw.socket, config.slowUploadWindowMs) : () => {};
+      request.method === 'PATCH'
+        ? cutWhenSlow(request.raw.socket, config.slowUploadWindowMs, () => request.raw.complete)
+        : () => {};
     try {
       await handOverWatched(request, reply);
     } finally {
@@ -222,13 +229,19 @@ export async function tusRoutes(app: FastifyInstance, deps: TusRouteDeps): Promi
 export const SLOW_UPLOAD_BYTES = 1024;
 
 /**
- * Close the connection when fewer than SLOW_UPLOAD_BYTES arrive in any `windowMs`: the idle
- * timeout alone lets a byte every few seconds hold a request open for an hour.
+ * Close the connection when fewer than SLOW_UPLOAD_BYTES arrive in any `windowMs` until the body
+ * is all in (`bodyDone`): the idle timeout alone lets a byte every few seconds hold a request
+ * open for an hour, while a request that has sent everything is only waiting for its answer.
  */
-export function cutWhenSlow(socket: Socket | null | undefined, windowMs: number): () => void {
+export function cutWhenSlow(
+  socket: Socket | null | undefined,
+  windowMs: number,
+  bodyDone: () => boolean,
+): () => void {
   if (!(socket instanceof Socket) || windowMs <= 0) return () => {};
   let last = socket.bytesRead;
   const timer = setInterval(() => {
+    if (bodyDone()) return clearInterval(timer);
     const now = socket.bytesRead;
     if (now - last < SLOW_UPLOAD_BYTES) socket.destroy();
     last = now;

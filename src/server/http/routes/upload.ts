@@ -14,6 +14,7 @@ import type { SessionRow } from '../../data/store.js';
 import { megabytes } from '../../../shared/format.js';
 import { displayName, wantsHtml } from './upload-names.js';
 import { toAudioItem } from './items.js';
+import { whileServerWorks } from '../server-at-work.js';
 import { APPID_PATTERN, documented, uploadSchema } from './schemas.js';
 import {
   isRefusal,
@@ -49,6 +50,8 @@ interface Upload {
   refused: Refusal[];
   /** Scratch files not yet stored or removed: removed whatever happens. */
   inFlight: Set<string>;
+  /** Runs the server's own work (probing, storing) with the connection's idle timeout held. */
+  atWork: <T>(work: () => Promise<T>) => Promise<T>;
 }
 
 const BROKEN_MULTIPART = 'The upload is not valid multipart/form-data (cut short or malformed)';
@@ -82,6 +85,7 @@ export async function uploadRoutes(app: FastifyInstance, deps: UploadRouteDeps):
         probed: [],
         refused: [],
         inFlight: new Set(),
+        atWork: (work) => whileServerWorks(request.raw.socket, deps.config.idleTimeoutMs, work),
       };
       let stored: AudioItem[];
       try {
@@ -167,7 +171,7 @@ async function probeReceived(
   filename: string,
   deps: UploadRouteDeps,
 ): Promise<Refusal | undefined> {
-  const p = await probeUpload(deps, tmp, filename);
+  const p = await upload.atWork(() => probeUpload(deps, tmp, filename));
   if (isRefusal(p)) return p;
   upload.probed.push(p);
   return undefined;
@@ -183,7 +187,7 @@ function checkForm(upload: Upload): void {
 async function storeProbed(upload: Upload, deps: UploadRouteDeps): Promise<AudioItem[]> {
   const stored: AudioItem[] = [];
   for (const p of upload.probed) {
-    const kept = await keepUpload(deps, upload.session.sid, upload.appid, p);
+    const kept = await upload.atWork(() => keepUpload(deps, upload.session.sid, upload.appid, p));
     upload.inFlight.delete(p.tmp);
     if (isRefusal(kept)) upload.refused.push(kept);
     else stored.push(toAudioItem(kept));

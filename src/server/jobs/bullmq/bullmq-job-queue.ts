@@ -1,8 +1,9 @@
 // The JobQueue of a web process when merges run on workers (BullMQ): enqueue, cancel and wait
 // for the end here; run, record and tell progress on the worker (run-reporter.ts). This side
-// writes a job's row only where no worker will: a merge cancelled before any worker took it, and
-// one BullMQ itself gave up on (its workers died twice). Its `events` are this process's own
-// jobs' events; they are not broadcast here (the worker does that, once).
+// writes a job's row only where no worker will: a merge's place in line while no worker has it,
+// a merge cancelled before any worker took it, and one BullMQ itself gave up on (its workers died
+// twice). Its `events` are this process's own jobs' events; a running merge's are broadcast by
+// its worker, once.
 import type { FastifyBaseLogger } from 'fastify';
 import { systemClock, type Clock } from '../../../shared/clock.js';
 import type { JobPatch, Store } from '../../data/store.js';
@@ -10,7 +11,13 @@ import type { Broadcaster } from '../../realtime/broadcaster.js';
 import { broadcastJobStatus } from '../../realtime/status-broadcasts.js';
 import type { BullQueue, QueueEvent } from './bullmq-queue.js';
 import { JobFailure, QueueClosedError } from '../job-errors.js';
-import { CANCELLED_MESSAGE, DONE_TEXT, INTERRUPTED_MESSAGE, SHUTDOWN_MESSAGE } from '../job-messages.js';
+import {
+  CANCELLED_MESSAGE,
+  DONE_TEXT,
+  INTERRUPTED_MESSAGE,
+  SHUTDOWN_MESSAGE,
+  waitingText,
+} from '../job-messages.js';
 import {
   createJobEvents,
   type JobEvent,
@@ -33,6 +40,8 @@ export interface BullJobQueueDeps {
 const RECOVER_AFTER_MS = 60_000;
 /** How long cancel() waits to hear that the merge stopped. */
 const CANCEL_WAIT_MS = 30_000;
+/** How often waiting merges are told their place in line. */
+const PLACE_EVERY_MS = 3000;
 
 const OPEN_STATES = new Set(['waiting', 'active', 'delayed', 'prioritized', 'waiting-children']);
 const refOf = (d: MergeJobData): JobRef => ({
@@ -94,6 +103,38 @@ export function createBullJobQueue(deps: BullJobQueueDeps): JobQueue & { ping():
     }
   }
 
+  /** What each of this process's waiting merges was last told. */
+  const placeTold = new Map<string, string>();
+  let telling: Promise<void> | null = null;
+
+  /**
+   * Tell this process's waiting merges how many merges are ahead of each (its row when that
+   * changed, its channel every time: a page that just subscribed hears it too).
+   */
+  async function tellPlaces(): Promise<void> {
+    if (pending.size === 0) return;
+    const { running, waiting } = await queue.line();
+    for (const [i, jobId] of waiting.entries()) {
+      const own = pending.get(jobId);
+      if (!own) continue;
+      const text = waitingText(running + i);
+      if (placeTold.get(jobId) !== text) {
+        // A worker that took it meanwhile tells its progress instead.
+        if ((await store.getJob(jobId))?.status !== 'queued') continue;
+        placeTold.set(jobId, text);
+        await store.updateJob(jobId, { statusText: text, percent: null });
+      }
+      told.emit({ ...refOf(own.data), type: 'progress', state: 'queued', percent: null, text });
+    }
+  }
+  const tellPlacesNow = () => {
+    telling ??= tellPlaces()
+      .catch((err: unknown) => log.warn({ err }, 'could not tell waiting merges their place'))
+      .finally(() => (telling = null));
+  };
+  const placeTimer = setInterval(tellPlacesNow, PLACE_EVERY_MS);
+  placeTimer.unref();
+
   const stopListening = queue.onEvent((e) => {
     onQueueEvent(e).catch((err: unknown) => log.error({ err, job: e.jobId }, 'could not settle a merge'));
   });
@@ -134,12 +175,14 @@ export function createBullJobQueue(deps: BullJobQueueDeps): JobQueue & { ping():
         throw new QueueClosedError();
       }
       let resolve!: (o: JobOutcome) => void;
-      const finished = new Promise<JobOutcome>((r) => (resolve = r)).finally(() =>
-        pending.delete(data.jobId),
-      );
+      const finished = new Promise<JobOutcome>((r) => (resolve = r)).finally(() => {
+        pending.delete(data.jobId);
+        placeTold.delete(data.jobId);
+      });
       pending.set(data.jobId, { data, resolve, finished });
       try {
         await queue.enqueue(data, await turnOf(store, data));
+        tellPlacesNow();
       } catch (err) {
         const failure = new JobFailure('mergeStopped');
         await settleRow(
@@ -196,6 +239,7 @@ export function createBullJobQueue(deps: BullJobQueueDeps): JobQueue & { ping():
 
     async shutdown(graceMs = 30_000) {
       closing = true;
+      clearInterval(placeTimer);
       // Merges go on on their workers; a request still waiting gets an answer before this process goes.
       const all = Promise.allSettled([...pending.values()].map((p) => p.finished));
       await Promise.race([all, new Promise((r) => setTimeout(r, graceMs).unref())]);

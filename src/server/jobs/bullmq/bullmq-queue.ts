@@ -70,6 +70,8 @@ export interface BullQueue {
   onEvent(listener: (e: QueueEvent) => void): () => void;
   /** BullMQ's state of the job ('waiting', 'active', 'completed', ...), or 'unknown'. */
   state(jobId: string): Promise<string>;
+  /** The merges waiting, in the order workers will take them, and how many are running now. */
+  line(): Promise<{ running: number; waiting: string[] }>;
   /** Throws unless Redis answers (for /readyz). */
   ping(): Promise<void>;
   close(): Promise<void>;
@@ -142,6 +144,16 @@ export async function openBullQueue(opts: BullQueueOptions): Promise<BullQueue> 
     },
     async state(jobId) {
       return queue.getJobState(jobId);
+    },
+    async line() {
+      const [running, listed, prioritized] = await Promise.all([
+        queue.getActiveCount(),
+        queue.getRanges(['waiting'], 0, -1, true),
+        queue.getRanges(['prioritized'], 0, -1, true),
+      ]);
+      // Workers take from the plain list before the prioritized set (every merge is queued with a
+      // priority; one whose worker stalled may come back to the list).
+      return { running, waiting: [...listed, ...prioritized] };
     },
     async ping() {
       await connection.ping();
