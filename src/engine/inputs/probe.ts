@@ -4,6 +4,7 @@ import { closeSync, lstatSync, openSync, statSync } from 'node:fs';
 import { InputError, type InputErrorCode } from '../errors.js';
 import { fileArg, lastLine, spawnRunner, type Runner } from '../ffmpeg/runner.js';
 import { fsReason } from '../io/fs-reason.js';
+import { FLAC_HEAD_BYTES, flacTotalSamples } from './flac-info.js';
 import { formatFromProbe, type FfprobeJson, type FfprobeStream } from '../ffmpeg/probe-format.js';
 import { Mp4Error, readMp4Audio, type Mp4Audio } from '../mp4/read.js';
 import { scanMp3, type Mp3Scan } from '../mp3/scan.js';
@@ -142,6 +143,8 @@ export interface Probed {
   mp4?: Mp4Audio;
   /** The file carries a picture (cover art) that ffmpeg can extract. */
   hasCover?: boolean;
+  /** The exact length in samples at its own rate, where the container states it (FLAC's STREAMINFO). */
+  samples?: number;
 }
 
 type Refuse = (reason: string, code: InputErrorCode) => InputError;
@@ -298,5 +301,6 @@ export async function probeInput(file: string, opts: ProbeOptions = {}): Promise
   const hasCover = (json.streams ?? []).some(
     (s) => s.codec_type === 'video' && s.disposition?.attached_pic === 1,
   );
-  return { result, mp4: aacTrack(file, format, codec), hasCover };
+  const samples = format === 'flac' ? flacTotalSamples(head(file, FLAC_HEAD_BYTES), sampleRate) : undefined;
+  return { result, mp4: aacTrack(file, format, codec), hasCover, ...(samples ? { samples } : {}) };
 }
