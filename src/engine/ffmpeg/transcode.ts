@@ -173,9 +173,14 @@ export function inputArgs(input: string, head: InputHead = {}): string[] {
 const SAMPLE_FMT: Record<PcmFormat, string> = { s16le: 's16', s32le: 's32', f32le: 'flt' };
 
 /**
+ * Samples of silence after each decoded input: a resampler's count may differ by a sample from the
+ * rounded one the timeline counts. A file that decodes to less than that falls short of its feed.
+ */
+const RESAMPLER_SLACK = 4;
+
+/**
  * The head of an encoder that decodes its own feed: each range of each file resampled to the
- * timeline's shape, padded with silence to its stated length (a resampler's count may differ by
- * a sample from the rounded one the timeline uses), cut to the range by sample count, and joined.
+ * timeline's shape, followed by a few samples of silence, cut to the range by sample count, joined.
  */
 export function sourcesArgs({ pcm, ranges }: DecodedSources): string[] {
   if (pcm.channels > 2) throw new Error('internal: decoded sources are mono or stereo');
@@ -184,7 +189,7 @@ export function sourcesArgs({ pcm, ranges }: DecodedSources): string[] {
     `:channel_layouts=${pcm.channels === 1 ? 'mono' : 'stereo'}`;
   const chains = ranges.map(
     (r, k) =>
-      `[${k}:a:0]${shape},apad=whole_len=${r.to},atrim=start_sample=${r.from}:end_sample=${r.to}[s${k}]`,
+      `[${k}:a:0]${shape},apad=pad_len=${RESAMPLER_SLACK},atrim=start_sample=${r.from}:end_sample=${r.to}[s${k}]`,
   );
   const labels = ranges.map((_, k) => `[s${k}]`).join('');
   return [

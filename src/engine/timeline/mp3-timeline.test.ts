@@ -13,7 +13,7 @@ import {
   timelineContext,
   windowErrors,
 } from '../../../test/support/sine-timeline.js';
-import { AbortError } from '../errors.js';
+import { AbortError, InputError } from '../errors.js';
 import { probeInput } from '../inputs/probe.js';
 import { directLengths } from '../plan/chunks.js';
 import type { PcmTarget } from '../ffmpeg/transcode.js';
@@ -172,6 +172,26 @@ describe('parallel MP3 encode of a PCM timeline', () => {
     expect(atSeams).toBeLessThanOrEqual(3 * elsewhere[Math.floor(elsewhere.length * 0.99)]);
     // The inputs themselves are read, never removed.
     expect((await Promise.all(files.map((f) => stat(f)))).every((st) => st.size > 0)).toBe(true);
+  }, 60_000);
+
+  it('names a FLAC input that decodes to less than its header states', async () => {
+    const whole = path.join(dir, 'whole.flac');
+    const cut = path.join(dir, 'cut.flac');
+    await sineFlac(whole, RATE, RATE * 20, 0);
+    await sineFlac(cut, RATE, RATE * 20, 20);
+    const bytes = await readFile(cut);
+    await writeFile(cut, bytes.subarray(0, bytes.length >> 1));
+    expect((await probeInput(cut, { tools })).samples).toBe(RATE * 20); // STREAMINFO still says 20 s
+    const ctx = { ...timelineContext(dir, tools, 'mp3'), inputs: [whole, cut], concurrency: 2 };
+    const parts = [whole, cut].map((file, i) => ({ file, samples: RATE * 20, input: i, direct: true }));
+    const err = await encodeMp3Timeline(ctx, [parts], PCM).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(InputError);
+    expect(err).toMatchObject({ file: 'two', index: 1, code: 'reencode-failed' });
+    const [, decoded] =
+      /decodes to (\d+\.\d{3}) s of the 20\.000 s its header states/.exec((err as InputError).reason) ?? [];
+    // Half the file's bytes: about half its 20 s.
+    expect(Number(decoded)).toBeGreaterThan(5);
+    expect(Number(decoded)).toBeLessThan(15);
   }, 60_000);
 
   it('stops every encoder when cancelled and says so', async () => {

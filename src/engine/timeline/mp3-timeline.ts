@@ -62,7 +62,11 @@ function streamFormat(encoded: Buffer): StreamFormat {
 
 const copies = (frames: Buffer[]) => frames.map((f) => Buffer.from(f));
 
-async function encodeChunk(
+/** One chunk's encode, a failure named for the input it is one of (timeline-encode.ts). */
+const encodeChunk = (ctx: TimelineContext, job: ChunkJob, pcm: PcmTarget, first: string) =>
+  encodeChunkOnce(ctx, job, pcm, first).catch(chunkFailure(ctx, job, 'MP3'));
+
+async function encodeChunkOnce(
   ctx: TimelineContext,
   job: ChunkJob,
   pcm: PcmTarget,
@@ -70,7 +74,7 @@ async function encodeChunk(
 ): Promise<EncodedChunk> {
   const dir = await ctx.scratch();
   const encoded = path.join(dir, `mp3-${job.timeline}-${job.index}.mp3`);
-  await transcodeToMp3(chunkTranscodeJob(ctx, job, pcm, first, encoded)).catch(chunkFailure(job, 'MP3'));
+  await transcodeToMp3(chunkTranscodeJob(ctx, job, pcm, first, encoded));
   const bytes = await readFile(encoded);
   const format = streamFormat(bytes);
   const frames = splitFrames(bytes, format);

@@ -7,8 +7,9 @@
 // of each encode the frames that decode to the chunk's own samples.
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
-import { InputError } from '../errors.js';
-import type { DecodedSources, PcmTarget, TranscodeJob } from '../ffmpeg/transcode.js';
+import { AbortError, InputError } from '../errors.js';
+import { sourcesArgs, type DecodedSources, type PcmTarget, type TranscodeJob } from '../ffmpeg/transcode.js';
+import { lastLine, spawnRunner } from '../ffmpeg/runner.js';
 import {
   directLengths,
   encodedFractions,
@@ -44,7 +45,8 @@ export interface PcmPart {
 export type TimelineContext = Pick<
   RouteContext,
   'scratch' | 'names' | 'plan' | 'tools' | 'runner' | 'signal' | 'abort' | 'concurrency'
->;
+> &
+  Partial<Pick<RouteContext, 'inputs'>>;
 
 /** One chunk's encode, as the codec's step is given it. */
 export interface ChunkJob {
@@ -105,13 +107,43 @@ function ownerOf(parts: PcmPart[], chunk: Chunk): PcmPart | undefined {
   return parts.find((p) => (at += p.samples) > chunk.start);
 }
 
-/** A chunk encode's failure: raw PCM that we wrote does not fail for a reason of an input's, so say what failed. */
-export function chunkFailure(job: ChunkJob, codec: string) {
-  return (err: unknown): never => {
+/**
+ * A chunk encode's failure: raw PCM that we wrote does not fail for a reason of an input's, so say
+ * what failed; an encode that decodes the inputs itself names the one that does not decode, or
+ * decodes to less than its stated length (its feed, and so its encode, then falls short).
+ */
+export function chunkFailure(ctx: TimelineContext, job: ChunkJob, codec: string) {
+  return async (err: unknown): Promise<never> => {
+    if (job.sources && !(err instanceof AbortError)) throw (await undecodable(ctx, job.sources)) ?? err;
     if (err instanceof InputError && job.owner === undefined)
       throw new Error(`the ${codec} encode of the joined audio failed (${err.reason})`, { cause: err });
     throw err;
   };
+}
+
+/** The first of a chunk's inputs whose range does not decode whole on its own, as that input's error. */
+async function undecodable(ctx: TimelineContext, sources: DecodedSources): Promise<InputError | undefined> {
+  const rate = sources.pcm.sampleRate;
+  for (const range of sources.ranges) {
+    const input = ctx.inputs?.indexOf(range.file) ?? -1;
+    let seconds = 0;
+    const result = await (ctx.runner ?? spawnRunner)({
+      bin: ctx.tools.ffmpeg,
+      args: [...sourcesArgs({ pcm: sources.pcm, ranges: [range] }), '-progress', 'pipe:1', '-f', 'null', '-'],
+      signal: ctx.signal,
+      onProgress: (p) => (seconds = p.outTimeSeconds),
+    });
+    if (input < 0 || result.signal) continue;
+    const why =
+      result.code !== 0
+        ? lastLine(result.stderrTail)
+        : Math.round(seconds * rate) < range.to - range.from
+          ? `it decodes to ${(range.from / rate + seconds).toFixed(3)} s of the ${(range.to / rate).toFixed(3)} s its header states`
+          : undefined;
+    if (why)
+      return new InputError(ctx.names[input], 'reencode-failed', `could not be re-encoded (${why})`, input);
+  }
+  return undefined;
 }
 
 /** The transcode of one chunk to `output`: the chunk's byte ranges of the PCM parts, named for its input. */
