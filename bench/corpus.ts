@@ -55,8 +55,30 @@ async function concatCopy(parts: string[], out: string): Promise<void> {
   await ffmpeg(['-f', 'concat', '-safe', '0', '-i', list, '-c', 'copy', out]);
 }
 
+const corpusDir = () => path.join(os.tmpdir(), 'audio-merge-bench-corpus-v1');
+
+/** 12 minutes of FLAC as 6 files of 2 minutes alternating 44.1 and 48 kHz, in `dir`. */
+async function makeFlac(dir: string, log: (msg: string) => void): Promise<string[]> {
+  const p = (name: string) => path.join(dir, name);
+  const flac = Array.from({ length: 6 }, (_, i) => p(`flac-${i + 1}-${i % 2 ? 48000 : 44100}.flac`));
+  for (const [i, f] of flac.entries())
+    if (!(await exists(f))) {
+      log(`corpus: ${path.basename(f)}`);
+      const rate = i % 2 ? 48000 : 44100;
+      await ffmpeg([...source(120, rate, 330 + 50 * i), '-ac', '2', '-c:a', 'flac', f]);
+    }
+
+  return flac;
+}
+
+/** Only the FLAC of the corpus (the transcode figure's inputs). */
+export async function makeFlacCorpus(log: (msg: string) => void): Promise<string[]> {
+  await mkdir(corpusDir(), { recursive: true });
+  return makeFlac(corpusDir(), log);
+}
+
 export async function makeCorpus(log: (msg: string) => void): Promise<Corpus> {
-  const dir = path.join(os.tmpdir(), 'audio-merge-bench-corpus-v1');
+  const dir = corpusDir();
   await mkdir(dir, { recursive: true });
   const p = (name: string) => path.join(dir, name);
 
@@ -101,13 +123,7 @@ export async function makeCorpus(log: (msg: string) => void): Promise<Corpus> {
       await concatCopy(hourMp3, f);
     }
 
-  const flac = Array.from({ length: 6 }, (_, i) => p(`flac-${i + 1}-${i % 2 ? 48000 : 44100}.flac`));
-  for (const [i, f] of flac.entries())
-    if (!(await exists(f))) {
-      log(`corpus: ${path.basename(f)}`);
-      const rate = i % 2 ? 48000 : 44100;
-      await ffmpeg([...source(120, rate, 330 + 50 * i), '-ac', '2', '-c:a', 'flac', f]);
-    }
+  const flac = await makeFlac(dir, log);
 
   const clips = Array.from({ length: 120 }, (_, i) => p(`clip-${String(i + 1).padStart(3, '0')}.mp3`));
   const clip = p('clip.mp3');

@@ -135,22 +135,7 @@ export async function engineFigures(
     target: 1,
   });
 
-  progress('mixed-rate FLAC to MP3');
-  const flac = await alternate(
-    [
-      ours('audio-merge', c.flac, out('ours-flac.mp3')),
-      ffmpegReencode('ffmpeg concat filter', c.flac, out('ffmpeg-flac.mp3')),
-    ],
-    Math.max(3, Math.ceil(rounds / 2)),
-    progress,
-  );
-  figures.push({
-    name: '12 min FLAC (44.1/48 kHz) to MP3',
-    ours: flac.get('audio-merge')!.time,
-    peerName: 'ffmpeg concat filter, aresample, libmp3lame 128k',
-    peer: flac.get('ffmpeg concat filter')!.time,
-    target: 0.6,
-  });
+  figures.push(...(await transcodeFigures(c.flac, work, rounds, progress)));
 
   progress('peak memory, 3-hour join');
   const mem = await alternate(
@@ -170,4 +155,32 @@ export async function engineFigures(
     extraTarget: { label: '3-hour peak at most 150 MB', ok: three.median <= 150 * 1024 * 1024 },
   });
   return figures;
+}
+
+/** 12 minutes of mixed-rate FLAC to MP3, against one ffmpeg concat-filter encode. */
+export async function transcodeFigures(
+  flacs: string[],
+  work: string,
+  rounds: number,
+  progress: (m: string) => void,
+): Promise<Figure[]> {
+  const out = (n: string) => path.join(work, n);
+  progress('mixed-rate FLAC to MP3');
+  const flac = await alternate(
+    [
+      ours('audio-merge', flacs, out('ours-flac.mp3')),
+      ffmpegReencode('ffmpeg concat filter', flacs, out('ffmpeg-flac.mp3')),
+    ],
+    Math.max(3, Math.ceil(rounds / 2)),
+    progress,
+  );
+  return [
+    {
+      name: '12 min FLAC (44.1/48 kHz) to MP3',
+      ours: flac.get('audio-merge')!.time,
+      peerName: 'ffmpeg concat filter, aresample, libmp3lame 128k',
+      peer: flac.get('ffmpeg concat filter')!.time,
+      target: 0.6,
+    },
+  ];
 }

@@ -86,5 +86,10 @@ export function machineLine(): string {
   const caNote = process.env.NODE_EXTRA_CA_CERTS
     ? '; NODE_EXTRA_CA_CERTS unset for measured processes (+~50 ms per Node start here)'
     : '';
-  return `${cpu}, ${os.availableParallelism()} cores, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, ${os.platform()} ${os.release()}, Node ${process.version}${caNote}`;
+  // The load is what shares the cores with the figures (other work on a shared machine).
+  const load = os
+    .loadavg()
+    .map((l) => l.toFixed(1))
+    .join(' ');
+  return `${cpu}, ${os.availableParallelism()} cores, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, ${os.platform()} ${os.release()}, Node ${process.version}, load ${load} at the end${caNote}`;
 }

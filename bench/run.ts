@@ -3,8 +3,8 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { makeCorpus } from './corpus.js';
-import { engineFigures } from './engine-figures.js';
+import { makeCorpus, makeFlacCorpus } from './corpus.js';
+import { engineFigures, transcodeFigures } from './engine-figures.js';
 import { formatFigures } from './format-figures.js';
 import { limitsFigures } from './limits-figures.js';
 import { machineLine, pinTools, tableRows, type Figure } from './report.js';
@@ -15,7 +15,7 @@ import { tusFigures } from './tus-figures.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const rounds = Number(process.env.BENCH_ROUNDS ?? 5);
-const only = process.env.BENCH_ONLY; // 'engine' | 'formats' | 'sound' | 'fades' | 'server' | 'tus' | 'limits' | 'scaled' (needs redis-server, PostgreSQL)
+const only = process.env.BENCH_ONLY; // 'engine' | 'transcode' | 'formats' | 'sound' | 'fades' | 'server' | 'tus' | 'limits' | 'scaled' (needs redis-server, PostgreSQL)
 
 const progress = (msg: string) => {
   if (process.stderr.isTTY) process.stderr.write(`\r\x1b[2K${msg}`);
@@ -29,6 +29,8 @@ const figures: Figure[] = [];
 try {
   if (only === 'scaled') {
     figures.push(...(await scaledFigures(work, rounds, progress)));
+  } else if (only === 'transcode') {
+    figures.push(...(await transcodeFigures(await makeFlacCorpus(progress), work, rounds, progress)));
   } else {
     const corpus = await makeCorpus(progress);
     if (!only || only === 'engine') figures.push(...(await engineFigures(corpus, work, rounds, progress)));

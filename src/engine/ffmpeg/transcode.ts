@@ -47,6 +47,14 @@ export interface TranscodeJob<T = TranscodeTarget> {
   /** An ffmpeg input URL read instead of the file `input` (which then only names it), relative to `cwd`. */
   url?: string;
   cwd?: string;
+  /** Ranges of input files decoded in this process and joined, instead of the file `input`. */
+  sources?: DecodedSources;
+}
+
+/** Sample ranges [from, to) of input files, each decoded to `pcm`'s shape (padded to `to` if it ends sooner), joined in order. */
+export interface DecodedSources {
+  pcm: PcmTarget;
+  ranges: { file: string; from: number; to: number }[];
 }
 
 /** What every per-input ffmpeg reads, and how: a cut at a trusted end, the sound filters, raw PCM. */
@@ -56,6 +64,7 @@ export interface InputHead {
   raw?: PcmTarget;
   /** An ffmpeg input URL (our own byte ranges of scratch files) instead of the file. */
   url?: string;
+  sources?: DecodedSources;
 }
 
 export function transcodeArgs(
@@ -128,6 +137,7 @@ const headOf = (job: TranscodeJob<unknown>): InputHead => ({
   filters: job.filters,
   raw: job.raw,
   url: job.url,
+  sources: job.sources,
 });
 
 export function transcodeToMp3(job: TranscodeJob): Promise<void> {
@@ -139,7 +149,8 @@ export function transcodeToMp3(job: TranscodeJob): Promise<void> {
  * end (by -t, or inside the sound filters, which may add a gap after that end).
  */
 export function inputArgs(input: string, head: InputHead = {}): string[] {
-  const { trimSeconds, filters, raw, url } = head;
+  const { trimSeconds, filters, raw, url, sources } = head;
+  if (sources) return sourcesArgs(sources);
   return [
     '-hide_banner',
     '-nostdin',
@@ -156,6 +167,44 @@ export function inputArgs(input: string, head: InputHead = {}): string[] {
     '-1',
     ...(trimSeconds !== undefined && trimSeconds > 0 ? ['-t', trimSeconds.toFixed(6)] : []),
     ...(filters ? ['-af', filters] : []),
+  ];
+}
+
+const SAMPLE_FMT: Record<PcmFormat, string> = { s16le: 's16', s32le: 's32', f32le: 'flt' };
+
+/**
+ * Samples of silence after each decoded input: a resampler's count may differ by a sample from the
+ * rounded one the timeline counts. A file that decodes to less than that falls short of its feed.
+ */
+const RESAMPLER_SLACK = 4;
+
+/**
+ * The head of an encoder that decodes its own feed: each range of each file resampled to the
+ * timeline's shape, followed by a few samples of silence, cut to the range by sample count, joined.
+ */
+export function sourcesArgs({ pcm, ranges }: DecodedSources): string[] {
+  if (pcm.channels > 2) throw new Error('internal: decoded sources are mono or stereo');
+  const shape =
+    `aresample=${pcm.sampleRate},aformat=sample_fmts=${SAMPLE_FMT[pcm.sampleFormat]}` +
+    `:channel_layouts=${pcm.channels === 1 ? 'mono' : 'stereo'}`;
+  const chains = ranges.map(
+    (r, k) =>
+      `[${k}:a:0]${shape},apad=pad_len=${RESAMPLER_SLACK},atrim=start_sample=${r.from}:end_sample=${r.to}[s${k}]`,
+  );
+  const labels = ranges.map((_, k) => `[s${k}]`).join('');
+  return [
+    '-hide_banner',
+    '-nostdin',
+    '-v',
+    'error',
+    '-y',
+    ...ranges.flatMap((r) => ['-i', fileArg(r.file)]),
+    '-filter_complex',
+    `${chains.join(';')};${labels}concat=n=${ranges.length}:v=0:a=1[feed]`,
+    '-map',
+    '[feed]',
+    '-map_metadata',
+    '-1',
   ];
 }
 

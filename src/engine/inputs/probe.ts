@@ -1,9 +1,12 @@
 // Probe one input: MP3s in-process by the frame parser (a spawn of ffprobe costs more than
-// joining a whole file), everything else through ffprobe's JSON plus a short decode of the head.
+// joining a whole file), FLAC by its metadata blocks where ffmpeg's reading of them is plain
+// (flac-info.ts), everything else through ffprobe's JSON; plus a short decode of the head.
 import { closeSync, lstatSync, openSync, statSync } from 'node:fs';
 import { InputError, type InputErrorCode } from '../errors.js';
 import { fileArg, lastLine, spawnRunner, type Runner } from '../ffmpeg/runner.js';
 import { fsReason } from '../io/fs-reason.js';
+import { readFlacHead } from './flac-head.js';
+import { FLAC_HEAD_BYTES, flacTotalSamples } from './flac-info.js';
 import { formatFromProbe, type FfprobeJson, type FfprobeStream } from '../ffmpeg/probe-format.js';
 import { Mp4Error, readMp4Audio, type Mp4Audio } from '../mp4/read.js';
 import { scanMp3, type Mp3Scan } from '../mp3/scan.js';
@@ -146,8 +149,8 @@ export async function decodedSeconds(
 }
 
 /**
- * Probe one input. MP3s are read in-process by the frame parser; everything else (and any MP3
- * the parser cannot read cleanly) through ffprobe. Throws InputError naming the file and reason
+ * Probe one input. MP3s are read in-process by the frame parser, FLAC by its metadata blocks;
+ * everything else (and any MP3 or FLAC not read cleanly that way) through ffprobe. Throws InputError naming the file and reason
  * when the input has no usable audio.
  */
 export async function probeFile(file: string, opts: ProbeOptions = {}): Promise<ProbeResult> {
@@ -162,6 +165,8 @@ export interface Probed {
   mp4?: Mp4Audio;
   /** The file carries a picture (cover art) that ffmpeg can extract. */
   hasCover?: boolean;
+  /** The exact length in samples at its own rate, where the container states it (FLAC's STREAMINFO). */
+  samples?: number;
 }
 
 type Refuse = (reason: string, code: InputErrorCode) => InputError;
@@ -254,6 +259,25 @@ function aacTrack(file: string, format: string, codec: string): Mp4Audio | undef
   }
 }
 
+/** A FLAC input read in-process, as ffprobe would describe it; undefined to ask ffprobe. */
+function fromFlacHead(file: string, first: Buffer): Probed | undefined {
+  if (first.toString('latin1', 0, 4) !== 'fLaC') return undefined;
+  const flac = readFlacHead(file);
+  if (!flac) return undefined;
+  const result: ProbeResult = {
+    path: file,
+    format: 'flac',
+    codec: 'flac',
+    sampleRate: flac.sampleRate,
+    channels: flac.channels,
+    durationSeconds: flac.samples / flac.sampleRate,
+    bitRate: flac.bitRate,
+    tags: Object.fromEntries(Object.entries(flac.tags).map(([k, v]) => [k.toLowerCase(), v])),
+    bitsPerSample: flac.bitsPerSample,
+  };
+  return { result, hasCover: flac.hasPicture, samples: flac.samples };
+}
+
 /** probeFile, keeping the frame scan (MP3) or packet index (AAC in MP4) that a copy needs. */
 export async function probeInput(file: string, opts: ProbeOptions = {}): Promise<Probed> {
   const name = opts.displayName ?? file;
@@ -268,8 +292,14 @@ export async function probeInput(file: string, opts: ProbeOptions = {}): Promise
     if (scanned.done) return scanned.done;
   }
 
+  const flac = fromFlacHead(file, first);
+  if (flac && opts.headDecode === false) return flac;
   const tools = opts.tools ?? (await locateTools());
   const runner = opts.runner ?? spawnRunner;
+  if (flac) {
+    await checkDecodes(runner, tools, file, opts, refuse);
+    return flac;
+  }
   const json = await ffprobe(runner, tools, file, opts.signal, refuse);
   // An MP3 without the usual first bytes (junk or padding ahead of the frames): the parser may
   // still read it, and then its frames can be copied rather than re-encoded.
@@ -318,5 +348,6 @@ export async function probeInput(file: string, opts: ProbeOptions = {}): Promise
   const hasCover = (json.streams ?? []).some(
     (s) => s.codec_type === 'video' && s.disposition?.attached_pic === 1,
   );
-  return { result, mp4: aacTrack(file, format, codec), hasCover };
+  const samples = format === 'flac' ? flacTotalSamples(head(file, FLAC_HEAD_BYTES), sampleRate) : undefined;
+  return { result, mp4: aacTrack(file, format, codec), hasCover, ...(samples ? { samples } : {}) };
 }

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   AAC_CODEC,
   AAC_PRIMING,
+  directLengths,
   encodedFractions,
   planChunks,
   rangesOf,
@@ -113,5 +114,38 @@ describe('AAC timeline chunks', () => {
     expect(timelineFormat([mp3, { codec: 'flac', bitsPerSample: 24 }], false)).toBe('f32le');
     expect(timelineFormat([{ codec: 'pcm_s32le', bitsPerSample: 32 }], false)).toBe('f32le');
     expect(timelineFormat([mp3], true)).toBe('f32le');
+  });
+
+  it('moves a seam to where an input starts when one is near, so its pre-roll decodes nothing dropped', () => {
+    const mp3 = { frame: 1152, delay: 1105, roll: 4 * 1152 };
+    const total = 3000 * 1152;
+    const plain = planChunks(total, 2, mp3);
+    expect(plain[1].start).toBe(1500 * 1152 - 1105);
+    // An input starting 100 frames before the middle: the second chunk's pre-roll now starts in it,
+    // at most a frame after its start, and the chunks still meet on the output's frames.
+    const inputStart = 1400 * 1152 + 17;
+    const [first, second] = planChunks(total, 2, mp3, 1, [0, inputStart]);
+    expect(second.feedStart).toBeGreaterThanOrEqual(inputStart);
+    expect(second.feedStart - inputStart).toBeLessThan(1152);
+    expect(first.end).toBe(second.start);
+    expect((second.start + 1105) % 1152).toBe(0);
+    expect(first.packets * 1152 - first.priming).toBe(second.start);
+    // An input start more than a quarter chunk away leaves the seam where it was.
+    expect(planChunks(total, 2, mp3, 1, [0, 1000 * 1152])[1].start).toBe(plain[1].start);
+  });
+
+  it('counts the timeline of inputs the encoders decode themselves, when each states its exact length', () => {
+    const pcm = { sampleRate: 44100, channels: 2, sampleFormat: 's16le' as const };
+    const inputs = [
+      { samples: 44100 * 120, sampleRate: 44100 },
+      { samples: 48001, sampleRate: 48000 }, // 44100.92 at 44.1 kHz
+      { samples: 1000, sampleRate: 48000 }, // 918.75
+    ];
+    expect(directLengths(inputs, pcm, false)).toEqual([44100 * 120, 44101, 919]);
+    // An input of unknown exact length, sound filters, more than two channels: decoded beforehand.
+    expect(directLengths([...inputs, { sampleRate: 44100 }], pcm, false)).toBeUndefined();
+    expect(directLengths(inputs, pcm, true)).toBeUndefined();
+    expect(directLengths(inputs, { ...pcm, channels: 6 }, false)).toBeUndefined();
+    expect(directLengths([{ samples: 1, sampleRate: 96000 }], pcm, false)).toBeUndefined();
   });
 });

@@ -1,6 +1,6 @@
 // Pure: how a PCM timeline is cut into frame-aligned chunks that separate encoders (AAC, LAME) can
 // encode at once and whose frames join without a seam, and how their progress maps back to the inputs.
-import type { PcmFormat } from '../ffmpeg/transcode.js';
+import type { PcmFormat, PcmTarget } from '../ffmpeg/transcode.js';
 import { isLosslessCodec } from './output-plan.js';
 
 /** Samples per AAC-LC frame (packet). */
@@ -58,26 +58,34 @@ export function runsOf(flags: readonly boolean[]): number[][] {
  * fed from sample f decodes to f + j * frame - delay onward, so the seams lie where the output's
  * frames do (whole frames after the first chunk's delay), each next chunk's pre-roll is rounded to
  * put its start on a frame of its own encode, and a chunk keeps the frames that cover its samples.
+ * `starts` are the timeline's places where a feed begins at no cost (where each input starts, when
+ * the encoders decode the inputs themselves): a seam within a quarter chunk of the first frame
+ * whose pre-roll begins at one of them moves there, so its encoder decodes nothing it drops.
  */
 export function planChunks(
   total: number,
   count: number,
   codec: ChunkCodec = AAC_CODEC,
   minFrames = MIN_CHUNK_FRAMES,
+  starts: readonly number[] = [],
 ): Chunk[] {
   const { frame: size, delay } = codec;
   const lead = delay % size; // a seam lies this many samples before a frame of the timeline
   const preroll = Math.ceil((codec.roll + delay) / size) * size - delay;
   const frames = Math.max(1, Math.ceil(total / size));
   const n = Math.max(1, Math.min(Math.floor(count) || 1, Math.floor(frames / minFrames) || 1));
+  const free = starts.map((s) => Math.ceil((s + preroll + lead) / size));
+  const seams = [0];
+  for (let k = 1, equal = 0; k < n; k++) {
+    equal += share(frames, n, k - 1);
+    seams.push(snap(equal, free, frames / n / 4));
+  }
+  seams.push(frames);
   const chunks: Chunk[] = [];
-  let frame = 0;
   for (let k = 0; k < n; k++) {
-    const take = Math.floor(frames / n) + (k < frames % n ? 1 : 0);
-    const start = k === 0 ? 0 : frame * size - lead;
-    frame += take;
+    const start = k === 0 ? 0 : seams[k] * size - lead;
     const last = k === n - 1;
-    const end = last ? total : frame * size - lead;
+    const end = last ? total : seams[k + 1] * size - lead;
     let back = k === 0 ? 0 : preroll;
     while (back > start) back -= size; // the timeline's first samples: a shorter pre-roll, still on a frame
     const priming = k === 0 ? delay : 0;
@@ -93,6 +101,20 @@ export function planChunks(
     });
   }
   return chunks;
+}
+
+/** Frames of chunk k of n over `frames`: equal, the first ones one more. */
+const share = (frames: number, n: number, k: number) => Math.floor(frames / n) + (k < frames % n ? 1 : 0);
+
+/** The free frame nearest to `seam` within `reach`, else `seam` (seams a quarter chunk apart at most keep their order). */
+function snap(seam: number, free: readonly number[], reach: number): number {
+  let best = seam;
+  let distance = Infinity;
+  for (const f of free) {
+    const d = Math.abs(f - seam);
+    if (d <= reach && d < distance) [best, distance] = [f, d];
+  }
+  return best;
 }
 
 export interface ByteRange {
@@ -154,4 +176,28 @@ export function timelineFormat(
 ): PcmFormat {
   const deep = inputs.some((p) => isLosslessCodec(p.codec) && (p.bitsPerSample ?? 16) > 16);
   return deep || filtered ? 'f32le' : 's16le';
+}
+
+/**
+ * Each input's length on the timeline when the chunk encoders decode the inputs themselves, or
+ * undefined when they cannot: that needs every input's exact length (`samples` at its own rate,
+ * as FLAC states it) before any decode, mono or stereo, and no sound filters (which change
+ * lengths and need their own chains). A resampled input counts its length at the timeline's
+ * rate, rounded; the decode is padded or cut to exactly that (a resampler's own count may differ
+ * by a sample).
+ */
+export function directLengths(
+  inputs: readonly { samples?: number; sampleRate: number }[],
+  pcm: PcmTarget,
+  filtered: boolean,
+): number[] | undefined {
+  if (filtered || pcm.channels > 2 || inputs.length === 0) return undefined;
+  const lengths = inputs.map((p) =>
+    p.samples === undefined
+      ? 0
+      : p.sampleRate === pcm.sampleRate
+        ? p.samples
+        : Math.round((p.samples * pcm.sampleRate) / p.sampleRate),
+  );
+  return lengths.every((n) => n > 0) ? lengths : undefined;
 }

@@ -23,7 +23,7 @@ export function keptPackets(audio: Mp4Audio, chunk: Chunk): Mp4Audio {
   if (audio.priming !== AAC_PRIMING)
     throw new Error(`internal: the AAC encoder primed ${audio.priming} samples, not ${AAC_PRIMING}`);
   const count = chunk.last ? audio.sizes.length - chunk.firstPacket : chunk.packets;
-  if (count < 1 || chunk.firstPacket + count > audio.sizes.length)
+  if (count < chunk.packets || chunk.firstPacket + count > audio.sizes.length)
     throw new Error('internal: an AAC chunk encode is shorter than its feed');
   const end = chunk.firstPacket + count;
   return {
@@ -35,14 +35,18 @@ export function keptPackets(audio: Mp4Audio, chunk: Chunk): Mp4Audio {
   };
 }
 
-async function encodeChunk(
+/** One chunk's encode, a failure named for the input it is one of (timeline-encode.ts). */
+const encodeChunk = (ctx: TimelineContext, job: ChunkJob, pcm: PcmTarget, first: string) =>
+  encodeChunkOnce(ctx, job, pcm, first).catch(chunkFailure(ctx, job, 'AAC'));
+
+async function encodeChunkOnce(
   ctx: TimelineContext,
   job: ChunkJob,
   pcm: PcmTarget,
   first: string,
 ): Promise<Mp4Part> {
   const file = path.join(await ctx.scratch(), `aac-${job.timeline}-${job.index}.m4a`);
-  await transcodeToAac(chunkTranscodeJob(ctx, job, pcm, first, file)).catch(chunkFailure(job, 'AAC'));
+  await transcodeToAac(chunkTranscodeJob(ctx, job, pcm, first, file));
   try {
     return { file, audio: keptPackets(readMp4Audio(file), job.chunk) };
   } catch (err) {

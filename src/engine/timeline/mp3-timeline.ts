@@ -27,12 +27,14 @@ import {
 /** LAME's encoder delay, as a LAME tag states it (the decoder adds its own 529). */
 const LAME_ENCODER_DELAY = ENCODE_DECODE_DELAY - DECODER_DELAY;
 /**
- * Three chunks per encoder, not one: on a shared machine one encoder is often slowed by other
- * work, and with one chunk each the merge waits for the slowest; with three the pool moves the
- * last ones to whichever core is free (a chunk's pre-roll and start cost ~0.1 s of a minutes-long
- * encode).
+ * Chunks per encoder. From PCM on disk, three: on a shared machine one encoder is often slowed by
+ * other work, and with one chunk each the merge waits for the slowest; with three the pool moves
+ * the last ones to whichever core is free (a chunk's start and pre-roll cost ~0.04 s of CPU).
+ * From the inputs themselves (direct parts), one: each chunk then also decodes the input its
+ * pre-roll starts in from that input's start, and the extra starts and decodes of three chunks
+ * per core cost more CPU (~0.6 s of 4 for 12 min of FLAC, measured) than the balance saves.
  */
-const CHUNKS_PER_ENCODER = 3;
+const chunksPerEncoder = (timelines: PcmPart[][]) => (timelines.every((t) => t[0]?.direct) ? 1 : 3);
 /** Frames looked at either side of a seam for the reservoir bytes (a backstep spans fewer). */
 const RESERVOIR_FRAMES = 16;
 
@@ -60,7 +62,11 @@ function streamFormat(encoded: Buffer): StreamFormat {
 
 const copies = (frames: Buffer[]) => frames.map((f) => Buffer.from(f));
 
-async function encodeChunk(
+/** One chunk's encode, a failure named for the input it is one of (timeline-encode.ts). */
+const encodeChunk = (ctx: TimelineContext, job: ChunkJob, pcm: PcmTarget, first: string) =>
+  encodeChunkOnce(ctx, job, pcm, first).catch(chunkFailure(ctx, job, 'MP3'));
+
+async function encodeChunkOnce(
   ctx: TimelineContext,
   job: ChunkJob,
   pcm: PcmTarget,
@@ -68,7 +74,7 @@ async function encodeChunk(
 ): Promise<EncodedChunk> {
   const dir = await ctx.scratch();
   const encoded = path.join(dir, `mp3-${job.timeline}-${job.index}.mp3`);
-  await transcodeToMp3(chunkTranscodeJob(ctx, job, pcm, first, encoded)).catch(chunkFailure(job, 'MP3'));
+  await transcodeToMp3(chunkTranscodeJob(ctx, job, pcm, first, encoded));
   const bytes = await readFile(encoded);
   const format = streamFormat(bytes);
   const frames = splitFrames(bytes, format);
@@ -134,7 +140,7 @@ export async function encodeMp3Timeline(
     codec,
     encode: (job) => encodeChunk(ctx, job, pcm, timelines[job.timeline][0].file),
     onProgress,
-    chunksPerEncoder: CHUNKS_PER_ENCODER,
+    chunksPerEncoder: chunksPerEncoder(timelines),
   });
   return Promise.all(
     encoded.map((chunks, t) =>

@@ -1,14 +1,19 @@
-// A parallel, sample-exact encode of PCM timelines (each a list of consecutive PCM part files),
-// whatever the codec: every timeline is cut into frame-aligned chunks (plan/chunks.ts), each
-// encoded by its own ffmpeg that reads the part files' byte ranges itself, with real audio before
-// and after the chunk. The codec's own step (aac-timeline.ts, mp3-timeline.ts) keeps of each
-// encode the frames that decode to the chunk's own samples.
+// A parallel, sample-exact encode of PCM timelines (each a list of consecutive parts), whatever
+// the codec: every timeline is cut into frame-aligned chunks (plan/chunks.ts), each encoded by its
+// own ffmpeg with real audio before and after the chunk. That ffmpeg reads its feed itself: byte
+// ranges of PCM part files decoded beforehand, or, when every input states its exact length, the
+// inputs themselves, decoded in the same process (no PCM on disk, one process start per chunk
+// instead of one more per input). The codec's own step (aac-timeline.ts, mp3-timeline.ts) keeps
+// of each encode the frames that decode to the chunk's own samples.
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
-import { InputError } from '../errors.js';
-import type { PcmTarget, TranscodeJob } from '../ffmpeg/transcode.js';
+import { AbortError, InputError } from '../errors.js';
+import { sourcesArgs, type DecodedSources, type PcmTarget, type TranscodeJob } from '../ffmpeg/transcode.js';
+import { lastLine, spawnRunner } from '../ffmpeg/runner.js';
 import {
+  directLengths,
   encodedFractions,
+  MIN_CHUNK_FRAMES,
   planChunks,
   rangesOf,
   runsOf,
@@ -32,22 +37,27 @@ export interface PcmPart {
   samples: number;
   /** The input it was decoded from (names a failure), when it is one input's. */
   input?: number;
+  /** `file` is that input itself, decoded by each chunk's encoder to `samples`, not PCM on disk. */
+  direct?: boolean;
 }
 
 /** What the encode needs of a route's context. */
 export type TimelineContext = Pick<
   RouteContext,
   'scratch' | 'names' | 'plan' | 'tools' | 'runner' | 'signal' | 'abort' | 'concurrency'
->;
+> &
+  Partial<Pick<RouteContext, 'inputs'>>;
 
 /** One chunk's encode, as the codec's step is given it. */
 export interface ChunkJob {
   timeline: number;
   index: number;
   chunk: Chunk;
-  /** The chunk's feed as one ffmpeg input URL, relative to `cwd`. */
-  url: string;
-  cwd: string;
+  /** The chunk's feed as one ffmpeg input URL, relative to `cwd` (PCM parts on disk). */
+  url?: string;
+  cwd?: string;
+  /** The chunk's feed as ranges of the inputs, decoded by its encoder (direct parts). */
+  sources?: DecodedSources;
   feedSeconds: number;
   /** The input holding the chunk's first sample, and its name (for a failure), if it is one input's. */
   owner?: number;
@@ -77,19 +87,63 @@ export function feedOf(parts: PcmPart[], chunk: Chunk, pcm: PcmTarget): { url: s
   return { url: urls.length === 1 ? urls[0] : `concat:${urls.join('|')}`, cwd };
 }
 
+/** The chunk's feed of direct parts: the sample ranges of the inputs it spans. */
+export function sourcesOf(parts: PcmPart[], chunk: Chunk, pcm: PcmTarget): DecodedSources {
+  const ranges = rangesOf(
+    parts.map((p) => p.samples),
+    chunk.feedStart,
+    chunk.feedEnd,
+    1,
+  );
+  return { pcm, ranges: ranges.map((r) => ({ file: parts[r.part].file, from: r.from, to: r.to })) };
+}
+
+const feedFor = (parts: PcmPart[], chunk: Chunk, pcm: PcmTarget) =>
+  parts[0].direct ? { sources: sourcesOf(parts, chunk, pcm) } : feedOf(parts, chunk, pcm);
+
 /** The input a chunk's failure is named for: the one holding its first sample. */
 function ownerOf(parts: PcmPart[], chunk: Chunk): PcmPart | undefined {
   let at = 0;
   return parts.find((p) => (at += p.samples) > chunk.start);
 }
 
-/** A chunk encode's failure: raw PCM that we wrote does not fail for a reason of an input's, so say what failed. */
-export function chunkFailure(job: ChunkJob, codec: string) {
-  return (err: unknown): never => {
+/**
+ * A chunk encode's failure: raw PCM that we wrote does not fail for a reason of an input's, so say
+ * what failed; an encode that decodes the inputs itself names the one that does not decode, or
+ * decodes to less than its stated length (its feed, and so its encode, then falls short).
+ */
+export function chunkFailure(ctx: TimelineContext, job: ChunkJob, codec: string) {
+  return async (err: unknown): Promise<never> => {
+    if (job.sources && !(err instanceof AbortError)) throw (await undecodable(ctx, job.sources)) ?? err;
     if (err instanceof InputError && job.owner === undefined)
       throw new Error(`the ${codec} encode of the joined audio failed (${err.reason})`, { cause: err });
     throw err;
   };
+}
+
+/** The first of a chunk's inputs whose range does not decode whole on its own, as that input's error. */
+async function undecodable(ctx: TimelineContext, sources: DecodedSources): Promise<InputError | undefined> {
+  const rate = sources.pcm.sampleRate;
+  for (const range of sources.ranges) {
+    const input = ctx.inputs?.indexOf(range.file) ?? -1;
+    let seconds = 0;
+    const result = await (ctx.runner ?? spawnRunner)({
+      bin: ctx.tools.ffmpeg,
+      args: [...sourcesArgs({ pcm: sources.pcm, ranges: [range] }), '-progress', 'pipe:1', '-f', 'null', '-'],
+      signal: ctx.signal,
+      onProgress: (p) => (seconds = p.outTimeSeconds),
+    });
+    if (input < 0 || result.signal) continue;
+    const why =
+      result.code !== 0
+        ? lastLine(result.stderrTail)
+        : Math.round(seconds * rate) < range.to - range.from
+          ? `it decodes to ${(range.from / rate + seconds).toFixed(3)} s of the ${(range.to / rate).toFixed(3)} s its header states`
+          : undefined;
+    if (why)
+      return new InputError(ctx.names[input], 'reencode-failed', `could not be re-encoded (${why})`, input);
+  }
+  return undefined;
 }
 
 /** The transcode of one chunk to `output`: the chunk's byte ranges of the PCM parts, named for its input. */
@@ -104,9 +158,10 @@ export function chunkTranscodeJob(
     input: first,
     output,
     target: { sampleRate: pcm.sampleRate, channels: pcm.channels, bitRateKbps: ctx.plan.bitRateKbps! },
-    raw: pcm,
+    raw: job.sources ? undefined : pcm,
     url: job.url,
     cwd: job.cwd,
+    sources: job.sources,
     durationSeconds: job.feedSeconds,
     tools: ctx.tools,
     runner: ctx.runner,
@@ -132,9 +187,11 @@ export interface TimelineEncodeOptions<T> {
 }
 
 /**
- * Encode each timeline, all chunks of all timelines in one pool of `ctx.concurrency` encoders;
- * per timeline, what `encode` made of each chunk, in order. The PCM part files are removed once
- * encoded.
+ * Encode each timeline (consecutive PCM parts at `pcm`'s shape), all chunks of all timelines in one
+ * pool of `ctx.concurrency` encoders (`chunksPerEncoder` chunks each, when the timeline is long
+ * enough); per timeline, what `encode` made of each chunk, in order.
+ * `onProgress(t, fractions)` gives the fraction encoded of each part of timeline t. The PCM part
+ * files are removed once encoded (direct parts, the inputs themselves, never).
  */
 export async function encodeTimelines<T>(
   ctx: TimelineContext,
@@ -145,6 +202,8 @@ export async function encodeTimelines<T>(
       parts.reduce((n, p) => n + p.samples, 0),
       ctx.concurrency * chunksPerEncoder,
       codec,
+      MIN_CHUNK_FRAMES,
+      parts[0].direct ? startsOf(parts) : [],
     ),
   );
   const done = plans.map((chunks) => chunks.map(() => 0));
@@ -174,7 +233,7 @@ export async function encodeTimelines<T>(
         timeline,
         index,
         chunk,
-        ...feedOf(parts, chunk, pcm),
+        ...feedFor(parts, chunk, pcm),
         feedSeconds,
         owner,
         name: owner !== undefined ? ctx.names[owner] : undefined,
@@ -189,12 +248,28 @@ export async function encodeTimelines<T>(
     },
     () => ctx.abort(),
   );
-  await Promise.all(timelines.flat().map((p) => rm(p.file, { force: true })));
+  await Promise.all(timelines.flat().flatMap((p) => (p.direct ? [] : [rm(p.file, { force: true })])));
   let k = 0;
   return plans.map((chunks) => chunks.map(() => made.get(k++)!));
 }
 
 const span = (c: Chunk) => c.feedEnd - c.feedStart;
+
+/** Where each part starts on its timeline. */
+function startsOf(parts: PcmPart[]): number[] {
+  let at = 0;
+  return parts.map((p) => (at += p.samples) - p.samples);
+}
+
+/** The runs' inputs decoded to PCM part files (in parallel), as timelines. */
+async function decodedTimelines(ctx: RouteContext, runs: number[][], pcm: PcmTarget): Promise<PcmPart[][]> {
+  const all = runs.flat();
+  const { files, samples } = await decodeAll(ctx, pcm, all, (i, f) =>
+    ctx.tracker.transcode(i, f * DECODE_SHARE),
+  );
+  let at = 0;
+  return runs.map((run) => run.map((input) => ({ file: files[at], samples: samples[at++], input })));
+}
 
 /** A codec's timeline encode: per timeline, the parts to join in order. */
 export type TimelineEncoder<T> = (
@@ -223,13 +298,24 @@ export async function encodeRuns<T>(
       ctx.sound !== undefined,
     ),
   };
-  const { files, samples } = await decodeAll(ctx, pcm, all, (i, f) => tracker.transcode(i, f * DECODE_SHARE));
-  let at = 0;
-  const timelines = runs.map((run) =>
-    run.map((input) => ({ file: files[at], samples: samples[at++], input })),
+  const direct = directLengths(
+    all.map((i) => ({ samples: ctx.probed[i].samples, sampleRate: ctx.probed[i].result.sampleRate })),
+    pcm,
+    ctx.sound !== undefined,
   );
+  const timelines = direct
+    ? runs.map((run) =>
+        run.map((input) => ({
+          file: ctx.inputs[input],
+          samples: direct[all.indexOf(input)],
+          input,
+          direct: true,
+        })),
+      )
+    : await decodedTimelines(ctx, runs, pcm);
+  const share = direct ? 0 : DECODE_SHARE;
   const encoded = await encode(timelines, pcm, (t, fractions) =>
-    fractions.forEach((f, j) => tracker.transcode(runs[t][j], DECODE_SHARE + f * (1 - DECODE_SHARE))),
+    fractions.forEach((f, j) => tracker.transcode(runs[t][j], share + f * (1 - share))),
   );
   return new Map(
     runs.map((run, t) => [run[0], { parts: encoded[t], samples: timelines[t].map((p) => p.samples) }]),
