@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { AudioItem } from '../../shared/types.js';
-import { texts } from '../texts.js';
+import { en } from '../i18n/en.js';
 import {
   initialState,
   parseItems,
@@ -51,7 +51,7 @@ describe('widget state', () => {
     expect(s).toMatchObject({ load: 'failed', loadError: 'The server is down', items: [] });
     // Once there is a list, a failed reload keeps it and says what went wrong.
     const t = run([{ type: 'loadFailed', reason: 'gone' }], loaded);
-    expect(t).toMatchObject({ load: 'loaded', notice: texts.loadFailed('gone') });
+    expect(t).toMatchObject({ load: 'loaded', notice: en.loadFailed('gone') });
     expect(ids(t)).toEqual(['a', 'b', 'c']);
   });
 
@@ -92,7 +92,7 @@ describe('widget state', () => {
       loaded,
     );
     expect(ids(s)).toEqual(['a', 'b', 'c']);
-    expect(s.notice).toBe(texts.removeFailed('a.mp3', 'The server is busy'));
+    expect(s.notice).toBe(en.removeFailed('a.mp3', 'The server is busy'));
   });
 
   it('make moves to the progress view with its requestId and freezes the order', () => {
@@ -195,7 +195,7 @@ describe('widget state', () => {
       [status({ data: '40', requestId: 'r1', state: 'cancelled', percent: 40 })],
       merging,
     );
-    expect(cancelled).toMatchObject({ phase: 'failed', message: texts.mergeCancelled });
+    expect(cancelled).toMatchObject({ phase: 'failed', message: en.mergeCancelled });
   });
 
   it('a merge found running on load shows in the progress view, following its requestId', () => {
@@ -206,12 +206,12 @@ describe('widget state', () => {
 
   it('an expired session says so; the list gives way to it', () => {
     const s = run([{ type: 'expired' }], loaded);
-    expect(s).toMatchObject({ phase: 'expired', message: texts.expired, showSpinner: false });
-    expect(statusLine(run([{ type: 'expired' }], merging))).toBe(texts.expired);
+    expect(s).toMatchObject({ phase: 'expired', message: en.expired, showSpinner: false });
+    expect(statusLine(run([{ type: 'expired' }], merging))).toBe(en.expired);
   });
 
   it('a lost connection says so while the merge is followed', () => {
-    expect(run([{ type: 'connectionLost' }], merging).progress).toBe(texts.connectionLost);
+    expect(run([{ type: 'connectionLost' }], merging).progress).toBe(en.connectionLost);
     expect(run([{ type: 'connectionLost' }], loaded)).toBe(loaded);
   });
 
