@@ -247,7 +247,7 @@ ${AREAS} {
   display: flex; flex-wrap: wrap; align-items: center; gap: 4px 14px; margin: 0; color: var(--am-muted); font-size: 14px;
   font-variant-numeric: tabular-nums;
 }
-.audio-merge-results .audio-merge-sources::before { content: "Joined from"; display: block; margin-left: -22px; font-weight: 600; color: var(--am-text); }
+.audio-merge-results .audio-merge-sources::before { content: attr(data-label); display: block; margin-left: -22px; font-weight: 600; color: var(--am-text); }
 .audio-merge-results .empty, .audio-merge-upload .hint { margin: 8px 0 0; color: var(--am-muted); font-size: 14px; }
 
 @media (max-width: 480px) {
