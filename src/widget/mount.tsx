@@ -42,8 +42,6 @@ export function mount(element: HTMLElement, options: MountOptions = {}): WidgetS
   const { lang, dir } = languageAttributes();
   wrapper.lang = lang;
   wrapper.dir = dir;
-  const theme = element.dataset.theme;
-  if (theme === 'light' || theme === 'dark') wrapper.dataset.theme = theme;
   element.appendChild(wrapper);
   const root = createRoot(wrapper);
   const config = readConfig(element);
