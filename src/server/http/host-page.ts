@@ -82,7 +82,7 @@ const STYLE = `
   .audio-merge-result:first-of-type { border-top: 0; }
   .audio-merge-result audio { width: 100%; }
   .audio-merge-chapters { margin: .25rem 0; padding-inline-start: 1.25rem; font-size: .9rem; }
-  .audio-merge-chapter { border: 0; background: none; padding: .1rem 0; color: #1f5fbf; cursor: pointer; font: inherit; text-align: start; }
+  .audio-merge-chapter { display: inline-flex; align-items: center; gap: .3rem; min-height: 28px; border: 0; background: none; padding: .1rem 0; color: #1f5fbf; cursor: pointer; font: inherit; text-align: start; }
   .audio-merge-chapter:hover, .audio-merge-chapter:focus-visible { text-decoration: underline; }
   .audio-merge-chapter-time { color: #4a5263; font-variant-numeric: tabular-nums; }
   .audio-merge-result-meta { display: flex; flex-wrap: wrap; gap: .4rem 1rem; margin: .25rem 0; color: #4a5263; font-size: .9rem; }

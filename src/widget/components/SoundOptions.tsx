@@ -6,7 +6,11 @@ import { LOUDNESS_TARGETS, SOUND_LIMITS } from '../../shared/sound-limits.js';
 import { t } from '../i18n/locale.js';
 import type { Between, SoundChoice } from './sound-choice.js';
 
-/** The disclosure button; how many options are on shows on it, so a closed panel hides nothing. */
+/**
+ * The disclosure button; how many options are on shows on it, so a closed panel hides nothing.
+ * Its name is its text, the count included, so what is seen is what is said (and what voice
+ * control hears).
+ */
 export function SoundToggle({
   open,
   panelId,
@@ -18,23 +22,16 @@ export function SoundToggle({
   setCount: number;
   onToggle: () => void;
 }) {
-  const countId = useId();
   return (
     <button
       type="button"
       className="audio-merge-sound-toggle"
-      aria-label={t().soundToggle}
-      aria-describedby={setCount > 0 ? countId : undefined}
       aria-expanded={open}
       aria-controls={panelId}
       onClick={onToggle}
     >
-      {t().soundToggle}
-      {setCount > 0 && (
-        <span className="audio-merge-sound-count" id={countId}>
-          {t().soundSet(setCount)}
-        </span>
-      )}
+      {t().soundToggle}{' '}
+      {setCount > 0 && <span className="audio-merge-sound-count">{t().soundSet(setCount)}</span>}
       <span className="audio-merge-sound-caret" aria-hidden="true">
         {open ? '▴' : '▾'}
       </span>
