@@ -11,10 +11,11 @@ import { scaledFigures } from './scaled-figures.js';
 import { serverFigures } from './server-figures.js';
 import { crossfadeFigures, soundFigures } from './sound-figures.js';
 import { tusFigures } from './tus-figures.js';
+import { widgetFigures } from './widget-figures.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const rounds = Number(process.env.BENCH_ROUNDS ?? 5);
-const only = process.env.BENCH_ONLY; // 'engine' | 'formats' | 'sound' | 'fades' | 'server' | 'tus' | 'scaled' (needs redis-server, PostgreSQL)
+const only = process.env.BENCH_ONLY; // 'engine' | 'formats' | 'sound' | 'fades' | 'server' | 'tus' | 'widget' | 'scaled' (needs redis-server, PostgreSQL)
 
 const progress = (msg: string) => {
   if (process.stderr.isTTY) process.stderr.write(`\r\x1b[2K${msg}`);
@@ -27,6 +28,8 @@ const figures: Figure[] = [];
 try {
   if (only === 'scaled') {
     figures.push(...(await scaledFigures(work, rounds, progress)));
+  } else if (only === 'widget') {
+    figures.push(...(await widgetFigures(rounds, progress)));
   } else {
     const corpus = await makeCorpus(progress);
     if (!only || only === 'engine') figures.push(...(await engineFigures(corpus, work, rounds, progress)));
@@ -36,6 +39,7 @@ try {
     if (!only || only === 'server') figures.push(...(await serverFigures(corpus, work, rounds, progress)));
     if (!only || only === 'server' || only === 'tus')
       figures.push(...(await tusFigures(corpus, work, rounds, progress)));
+    if (!only) figures.push(...(await widgetFigures(rounds, progress)));
   }
 } finally {
   await rm(work, { recursive: true, force: true });

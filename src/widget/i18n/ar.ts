@@ -71,9 +71,9 @@ const ar: Locale = {
   loudness: 'توحيد مستوى الصوت',
   loudnessHelp: 'يجعل كل الملفات بمستوى صوت واحد، فلا يضطر أحد إلى رفع الصوت أو خفضه.',
   loudnessTarget: 'مستوى الصوت المستهدف',
-  // The level isolated left to right, so its minus sign stays in front of it.
-  targetStereo: '\u2066-16 LUFS\u2069 (ستيريو)',
-  targetMono: '\u2066-19 LUFS\u2069 (كلام أحادي)',
+  // A left-to-right mark first, so the minus sign stays in front of the number.
+  targetStereo: '\u200e-16 LUFS (ستيريو)',
+  targetMono: '\u200e-19 LUFS (كلام أحادي)',
   between: 'بين الملفات',
   betweenHelp: 'لا شيء، أو فاصل من الصمت، أو تلاشي نهاية كل ملف في بداية الذي يليه.',
   betweenNone: 'لا شيء',
