@@ -227,6 +227,7 @@ describe('cancel', () => {
       requestId: 'tab-c',
       state: 'cancelled',
       text: 'The merge was cancelled',
+      code: 'cancelled',
     });
     await l.waitFor(() => l.payloads.some((p) => p.state === 'cancelled'));
     l.close();
@@ -235,6 +236,7 @@ describe('cancel', () => {
       requestId: 'tab-c',
       state: 'cancelled',
       percent: null,
+      code: 'cancelled',
     });
   });
 
