@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { AudioItem } from '../../shared/types.js';
-import { en } from '../i18n/en.js';
+import { en, type Locale } from '../i18n/en.js';
+import { applyLocale, loadLocale } from '../i18n/locale.js';
 import {
   initialState,
   parseItems,
@@ -223,5 +224,66 @@ describe('widget state', () => {
     expect(
       parseItems('[{"id":7,"sid":"s","newfilename":"n","format":"wav","filename":"f.wav"},{"x":1}]'),
     ).toEqual([{ id: '7', sid: 's', newfilename: 'n', format: 'wav', filename: 'f.wav' }]);
+  });
+});
+
+describe("the server's statuses in the person's language", () => {
+  const inGerman = async (check: (de: Locale) => void) => {
+    const de = await loadLocale('de');
+    applyLocale('de', de);
+    try {
+      check(de);
+    } finally {
+      applyLocale('en', en);
+    }
+  };
+  const waiting = (extra: Record<string, unknown>) =>
+    status({
+      data: 'Waiting: 2 merges ahead of yours',
+      requestId: 'r1',
+      state: 'queued',
+      percent: null,
+      ...extra,
+    });
+
+  it('a waiting merge by its code and place in line', async () => {
+    await inGerman((de) => {
+      expect(run([waiting({ code: 'queued', ahead: 2 })], merging).progress).toBe(de.waitingAhead(2));
+      expect(run([waiting({ code: 'queued' })], merging).progress).toBe(de.waitingToStart);
+      // Without a code, the words are the server's.
+      expect(run([waiting({})], merging).progress).toBe('Waiting: 2 merges ahead of yours');
+    });
+    expect(run([waiting({ code: 'queued', ahead: 1 })], merging).progress).toBe(
+      'Waiting: 1 merge ahead of yours',
+    );
+    // English keeps the server's sentence when the place in line did not come as a number.
+    expect(run([waiting({ code: 'queued' })], merging).progress).toBe('Waiting: 2 merges ahead of yours');
+  });
+
+  it('a failure by its code; one naming a file, or an unknown code, keeps the server sentence', async () => {
+    const failed = (data: string, code: string) =>
+      status({ data, requestId: 'r1', state: 'failed', percent: null, code });
+    await inGerman((de) => {
+      expect(run([failed('The server restarted…', 'interrupted')], merging).message).toBe(
+        de.serverMessages.interrupted,
+      );
+      expect(run([failed('Could not merge: a.txt is not audio', 'not-audio')], merging).message).toBe(
+        'Could not merge: a.txt is not audio',
+      );
+      expect(run([failed('Something new', 'brandNew')], merging).message).toBe('Something new');
+      expect(
+        run(
+          [
+            status({
+              data: 'The merge was cancelled',
+              requestId: 'r1',
+              state: 'cancelled',
+              code: 'cancelled',
+            }),
+          ],
+          merging,
+        ).message,
+      ).toBe(de.serverMessages.cancelled);
+    });
   });
 });

@@ -1,7 +1,7 @@
 // The widget's state and its rules, as a plain reducer tested without a browser (docs/api.md section 4).
 // Side effects (calls, timers, the socket) live in widget-store.ts; this file only decides.
 import type { AudioItem } from '../../shared/types.js';
-import { t } from '../i18n/locale.js';
+import { activeLocale, t } from '../i18n/locale.js';
 import { mergeFailure } from '../i18n/server-words.js';
 import { insertAt, keepOrder, moveItem } from './order.js';
 import { isFollowed, percentOf, type MergeStatus } from './status.js';
@@ -82,10 +82,15 @@ export const initialState: WidgetState = {
 export const inList = (s: Pick<WidgetState, 'phase'>) => s.phase === 'idle' || s.phase === 'uploading';
 const following = (s: WidgetState) => s.phase === 'merging' || s.phase === 'done';
 
-/** A waiting merge's words in the person's language, by the status's code and place in line. */
+/**
+ * A waiting merge's words in the person's language, by the status's code and place in line. A
+ * place the server did not send (a status read back from the merge's record) is not made up:
+ * English keeps the server's sentence, which has it; other languages say it is waiting.
+ */
 function progressWords(status: MergeStatus): string {
   if (status.code !== 'queued' || percentOf(status.data) !== null) return status.data;
-  return status.ahead !== undefined && status.ahead > 0 ? t().waitingAhead(status.ahead) : t().waitingToStart;
+  if (status.ahead !== undefined && status.ahead > 0) return t().waitingAhead(status.ahead);
+  return activeLocale() === 'en' && status.data.trim() !== '' ? status.data : t().waitingToStart;
 }
 
 function withStatus(state: WidgetState, status: MergeStatus): WidgetState {
