@@ -21,24 +21,24 @@ export const css = `
    data-theme="light|dark" on the widget's element or an ancestor forces one). */
 ${AREAS} {
   --am-d-accent: #4f46e5; --am-d-bg: #ffffff; --am-d-surface: #f9fafb; --am-d-text: #1f2937;
-  --am-d-muted: #5f6673; --am-d-border: #d1d5db; --am-d-danger: #b91c1c; --am-d-ok: #047857;
+  --am-d-muted: #5f6673; --am-d-border: #e5e7eb; --am-d-danger: #b91c1c; --am-d-ok: #047857;
   --am-mix: black; --am-scheme: light;
 }
 @media (prefers-color-scheme: dark) {
   ${AREAS} {
     --am-d-accent: #6366f1; --am-d-bg: #111827; --am-d-surface: #1f2937; --am-d-text: #e5e7eb;
-    --am-d-muted: #a3acbd; --am-d-border: #4b5563; --am-d-danger: #fca5a5; --am-d-ok: #6ee7b7;
+    --am-d-muted: #a3acbd; --am-d-border: #374151; --am-d-danger: #fca5a5; --am-d-ok: #6ee7b7;
     --am-mix: white; --am-scheme: dark;
   }
 }
 ${themed('light')} {
   --am-d-accent: #4f46e5; --am-d-bg: #ffffff; --am-d-surface: #f9fafb; --am-d-text: #1f2937;
-  --am-d-muted: #5f6673; --am-d-border: #d1d5db; --am-d-danger: #b91c1c; --am-d-ok: #047857;
+  --am-d-muted: #5f6673; --am-d-border: #e5e7eb; --am-d-danger: #b91c1c; --am-d-ok: #047857;
   --am-mix: black; --am-scheme: light;
 }
 ${themed('dark')} {
   --am-d-accent: #6366f1; --am-d-bg: #111827; --am-d-surface: #1f2937; --am-d-text: #e5e7eb;
-  --am-d-muted: #a3acbd; --am-d-border: #4b5563; --am-d-danger: #fca5a5; --am-d-ok: #6ee7b7;
+  --am-d-muted: #a3acbd; --am-d-border: #374151; --am-d-danger: #fca5a5; --am-d-ok: #6ee7b7;
   --am-mix: white; --am-scheme: dark;
 }
 ${AREAS} {
@@ -59,6 +59,8 @@ ${AREAS} {
   --am-accent-press: color-mix(in srgb, var(--am-accent) 85%, black);
   --am-accent-soft: color-mix(in srgb, var(--am-accent) 14%, var(--am-bg));
   --am-accent-line: color-mix(in srgb, var(--am-accent) 40%, var(--am-bg));
+  /* Form fields' edges: 3:1 against the background, so a field is seen as one. */
+  --am-field-line: color-mix(in srgb, var(--am-muted) 75%, var(--am-bg));
   --am-danger-soft: color-mix(in srgb, var(--am-danger) 10%, var(--am-bg));
   --am-danger-line: color-mix(in srgb, var(--am-danger) 35%, var(--am-bg));
   --am-ok-soft: color-mix(in srgb, var(--am-ok) 10%, var(--am-bg));
@@ -164,7 +166,7 @@ ${AREAS} {
 .audio-merge-root .audio-merge-actions { display: flex; flex-wrap: wrap; align-items: center; justify-content: flex-end; gap: 10px; }
 .audio-merge-root .audio-merge-make-hint { font-size: 13px; font-weight: 600; color: var(--am-muted); }
 .audio-merge-root .audio-merge-output { display: inline-flex; align-items: center; gap: 10px; font-size: 14px; }
-.audio-merge-root .audio-merge-format { min-height: 44px; padding: 0 8px; border: 1px solid var(--am-line); border-radius: 8px; font: inherit; color: var(--am-text); background: var(--am-bg); }
+.audio-merge-root .audio-merge-format { min-height: 44px; padding: 0 8px; border: 1px solid var(--am-field-line); border-radius: 8px; font: inherit; color: var(--am-text); background: var(--am-bg); }
 .audio-merge-root .audio-merge-chapters-switch { display: inline-flex; align-items: center; gap: 6px; min-height: 44px; cursor: pointer; }
 /* The sound options: a disclosure button beside the output choice; its panel takes a line of its
    own between them and the make button. */
@@ -186,9 +188,9 @@ ${AREAS} {
 .audio-merge-root .audio-merge-sound-switch { display: inline-flex; align-items: center; gap: 6px; min-height: 32px; font-weight: 600; cursor: pointer; }
 .audio-merge-root .audio-merge-between-choices { display: inline-flex; flex-wrap: wrap; align-items: center; gap: 4px 12px; }
 .audio-merge-root .audio-merge-between-choices label { display: inline-flex; align-items: center; gap: 4px; min-height: 32px; cursor: pointer; }
-.audio-merge-root .audio-merge-seconds input { width: 5em; min-height: 32px; padding: 0 6px; border: 1px solid var(--am-line); border-radius: 6px; font: inherit; color: var(--am-text); background: var(--am-bg); }
+.audio-merge-root .audio-merge-seconds input { width: 5em; min-height: 32px; padding: 0 6px; border: 1px solid var(--am-field-line); border-radius: 6px; font: inherit; color: var(--am-text); background: var(--am-bg); }
 .audio-merge-root .audio-merge-seconds input[aria-invalid="true"] { border-color: var(--am-danger); }
-.audio-merge-root .audio-merge-loudness-target { min-height: 32px; padding: 0 6px; border: 1px solid var(--am-line); border-radius: 6px; font: inherit; color: var(--am-text); background: var(--am-bg); }
+.audio-merge-root .audio-merge-loudness-target { min-height: 32px; padding: 0 6px; border: 1px solid var(--am-field-line); border-radius: 6px; font: inherit; color: var(--am-text); background: var(--am-bg); }
 .audio-merge-root .audio-merge-sound-help { flex: 1 1 100%; margin: 0; color: var(--am-muted); font-size: 13px; }
 .audio-merge-root .audio-merge-sound-error { flex: 1 1 100%; margin: 0; color: var(--am-danger); font-size: 13px; font-weight: 600; }
 .audio-merge-root .audio-merge-visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
