@@ -56,7 +56,7 @@ async function startWorker(config: AppConfig & { redisUrl: string }): Promise<vo
 
 async function migrate(config: AppConfig): Promise<void> {
   if (!config.databaseUrl) throw new Error('migrate-to-postgres needs DATABASE_URL');
-  const { migrateToPostgres } = await import('./server/data/migrate-to-postgres.js');
+  const { migrateToPostgres } = await import('./server/data/postgres/migrate-to-postgres.js');
   const report = await migrateToPostgres({
     dataDir: config.dataDir,
     databaseUrl: config.databaseUrl,

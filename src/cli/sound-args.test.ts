@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { finishSound, flagOf, SOUND_FLAGS, SOUND_VALUED, type SoundDraft } from './sound-args.js';
+import {
+  finishSound,
+  flagOf,
+  numberFromText,
+  SOUND_FLAGS,
+  SOUND_VALUED,
+  type SoundDraft,
+} from './sound-args.js';
 
 function read(args: string[]) {
   const d: SoundDraft = {};
@@ -47,5 +54,14 @@ describe("the command line's sound options", () => {
   it('spells options as the command line does', () => {
     expect(flagOf('trimSilence')).toBe('--trim-silence');
     expect(flagOf('gap')).toBe('--gap');
+  });
+
+  it('reads numbers as typed, and nothing else', () => {
+    expect(numberFromText('-16')).toBe(-16);
+    expect(numberFromText('0.5')).toBe(0.5);
+    expect(numberFromText('.25')).toBe(0.25);
+    expect(numberFromText('1e3')).toBeNaN();
+    expect(numberFromText('two')).toBeNaN();
+    expect(numberFromText('')).toBeNaN();
   });
 });

@@ -1,22 +1,37 @@
 // Errors the engine throws, each with a code; callers map codes to exit codes, HTTP answers and
-// messages for people. The messages here are the command line's (one line, naming the file).
+// messages for people. The messages here are the command line's (one line, naming the file); a
+// server chooses its own sentence by the code and the file's name, never by these words.
 
-/** Why an input cannot be used. */
-export type InputErrorCode =
+/** Why an input cannot be used, each a kind a caller can word for a person. */
+export const INPUT_ERROR_CODES = [
   /** A file of zero bytes. */
-  | 'empty'
+  'empty',
   /** Missing, not a file, or not readable. */
-  | 'unreadable'
+  'unreadable',
   /** No audio stream, or none that decodes. */
-  | 'not-audio'
+  'not-audio',
   /** MP3 frames the parser cannot read or join. */
-  | 'bad-mp3'
+  'bad-mp3',
   /** Free-format MP3 (no bit rate in the header): cannot be walked frame by frame. */
-  | 'free-format'
+  'free-format',
+  /** MP3 frames that change format part-way (files joined end to end): cannot be copied as they are. */
+  'format-change',
+  /** An MP4 whose packet index cannot be read, or that ends inside its packets. */
+  'bad-mp4',
   /** ffmpeg could not re-encode it. */
-  | 'reencode-failed'
+  'reencode-failed',
+  /** ffmpeg could not decode it to the end to measure its loudness. */
+  'measure-failed',
+  /** A cover that is not a JPEG or PNG image. */
+  'not-image',
   /** The input is also the output file. */
-  | 'same-as-output';
+  'same-as-output',
+] as const;
+
+export type InputErrorCode = (typeof INPUT_ERROR_CODES)[number];
+
+export const isInputErrorCode = (code: unknown): code is InputErrorCode =>
+  (INPUT_ERROR_CODES as readonly unknown[]).includes(code);
 
 export type EngineErrorCode =
   | InputErrorCode
@@ -33,14 +48,17 @@ export abstract class EngineError extends Error {
   abstract readonly code: EngineErrorCode;
 }
 
-/** An input that cannot be used. The message names the file and the reason in one line. */
+/**
+ * An input that cannot be used: which file (`index` among the inputs, -1 when not one of them),
+ * the kind (`code`), and `reason`, the command line's words for it (ffmpeg's own included).
+ */
 export class InputError extends EngineError {
   override name = 'InputError';
   constructor(
     readonly file: string,
+    readonly code: InputErrorCode,
     readonly reason: string,
     readonly index = -1,
-    readonly code: InputErrorCode = 'unreadable',
   ) {
     super(`${file}: ${reason}`);
   }

@@ -1,9 +1,22 @@
 // The engine's public surface: what the server and the CLI may use.
-export { probeFile } from './pipeline/probe.js';
-export { mergeFiles } from './pipeline/merge.js';
+export { decodedSeconds, probeFile } from './inputs/probe.js';
+export { mergeFiles } from './merge/merge.js';
 export { locateTools, resolveToolPaths, lazyToolPaths } from './ffmpeg/tools.js';
-export { EngineError, InputError, OutputError, ToolError, AbortError } from './errors.js';
+export { toolNiceness } from './ffmpeg/runner.js';
+export {
+  EngineError,
+  InputError,
+  OutputError,
+  ToolError,
+  AbortError,
+  INPUT_ERROR_CODES,
+  isInputErrorCode,
+} from './errors.js';
 export type { EngineErrorCode, InputErrorCode } from './errors.js';
+// What else the engine can throw, each an EngineError with its code (callers map codes, not words).
+export { FreeFormatError, FormatChangeError } from './mp3/walk.js';
+export { Mp4Error } from './mp4/read.js';
+export { DISK_FULL_ERRNOS } from './io/fs-reason.js';
 export { sweepLeftovers } from './io/leftovers.js';
 export type { Tools, ProbeResult, MergeOptions, MergeReport } from './types.js';
 // The output formats and their rules, for callers that check options before a merge.
@@ -15,8 +28,8 @@ export {
   isLossy,
   isOutputFormat,
   OUTPUT_FORMATS,
-} from './pipeline/formats.js';
-export type { OutputFormat } from './pipeline/formats.js';
-export type { Chapter, ChapterTitleSource } from './pipeline/chapters.js';
-export { checkSoundOptions, numberFromText, SOUND_LIMITS } from './pipeline/sound-options.js';
-export type { SoundOptions, SoundOptionName } from './pipeline/sound-options.js';
+} from './plan/formats.js';
+export type { OutputFormat } from './plan/formats.js';
+export type { Chapter, ChapterTitleSource } from './plan/chapters.js';
+// The sound options and their one check live in src/shared/sound-options.ts, for every caller.
+export type { SoundOptions, SoundOptionName } from '../shared/sound-options.js';

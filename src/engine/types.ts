@@ -1,17 +1,11 @@
 // The engine's public shapes. The server and the CLI program against these only.
-import type { Chapter, ChapterTitleSource } from './pipeline/chapters.js';
-import type { OutputFormat } from './pipeline/formats.js';
-import type { LoudnessEntry } from './pipeline/sound-plan.js';
-import type { SoundOptions } from './pipeline/sound-options.js';
+import type { Chapter, ChapterTitleSource } from './plan/chapters.js';
+import type { OutputFormat } from './plan/formats.js';
+import type { LoudnessEntry } from './plan/sound-plan.js';
+import type { SoundOptions } from '../shared/sound-options.js';
+import type { Tools } from './ffmpeg/tools.js';
 
-/** Resolved ffmpeg/ffprobe binaries (see tools.ts for the lookup order). */
-export interface Tools {
-  ffmpeg: string;
-  ffprobe: string;
-  /** Where they came from: 'env' | 'path' | 'npm'. */
-  source: 'env' | 'path' | 'npm';
-  ffmpegVersion: string;
-}
+export type { Tools };
 
 export interface ProbeResult {
   path: string;
@@ -42,8 +36,12 @@ export interface ProbeResult {
 export interface MergeOptions extends SoundOptions {
   /** Output format; defaults to the output's extension, else MP3. */
   format?: OutputFormat;
-  /** Bit rate of lossy encodes, kb/s; each format has its default (formats.ts). */
+  /** Bit rate of lossy encodes, kb/s; each format has its default (plan/formats.ts). */
   bitRateKbps?: number;
+  /** The output's highest sample rate, Hz: inputs above it are resampled down (a server's cap). */
+  maxSampleRate?: number;
+  /** The output's most channels: inputs with more are mixed down (a server's cap). */
+  maxChannels?: number;
   /** One chapter per input (default true); false writes none. */
   chapters?: boolean;
   /** Chapter titles from the inputs' title tags or their file names; by default tags when every input has a distinct one. */

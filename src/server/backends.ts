@@ -3,15 +3,15 @@
 import { access } from 'node:fs/promises';
 import path from 'node:path';
 import type { AppConfig } from './config.js';
-import { openCheckedSqliteStore } from './data/db-check.js';
-import { withItemListCache } from './data/item-list-cache.js';
-import { openPgStore } from './data/pg-store.js';
+import { openCheckedSqliteStore } from './data/sqlite/db-check.js';
+import { withItemListCache } from './data/sqlite/item-list-cache.js';
+import { openPgStore } from './data/postgres/pg-store.js';
 import type { Store } from './data/store.js';
-import { createDiskStorage, type DiskStorage } from './files/disk-storage.js';
-import { createS3Objects } from './files/s3-objects.js';
-import { dropTeller, listenForDrops, type DropTeller } from './files/copy-drops.js';
-import { createLocalCopies, type LocalCopies } from './files/local-copies.js';
-import { createS3Storage } from './files/s3-storage.js';
+import { createDiskStorage, type DiskStorage } from './files/disk/disk-storage.js';
+import { createS3Objects } from './files/s3/s3-objects.js';
+import { dropTeller, listenForDrops, type DropTeller } from './files/s3/copy-drops.js';
+import { createLocalCopies, type LocalCopies } from './files/s3/local-copies.js';
+import { createS3Storage } from './files/s3/s3-storage.js';
 import type { FileStorage } from './files/storage.js';
 import type { ReadinessCheck } from './http/routes/health.js';
 

@@ -1,7 +1,8 @@
 // The one table of what can go wrong, by code: the HTTP status it answers with and the message a
-// person reads. The engine's codes (InputError, OutputError, ToolError, AbortError) are here
-// too, so a merge that fails for a full disk says so, with its own status, wherever it is told.
-import type { EngineErrorCode } from '../engine/index.js';
+// person reads. The engine's codes (every EngineError's) are here too, so a merge that fails for
+// a full disk says so, with its own status, wherever it is told; an input's code also has the
+// sentence naming the file. A new code is one more entry in one of the groups below.
+import { DISK_FULL_ERRNOS, type EngineErrorCode, type InputErrorCode } from '../engine/index.js';
 
 interface ErrorEntry {
   status: number;
@@ -22,6 +23,11 @@ const REQUEST_ERRORS = {
     message: 'That file is in a merge under way; remove it when the merge has ended',
   },
   tooLarge: { status: 413, message: 'The file is too large' },
+  bodyTooLarge: { status: 413, message: 'The request is too large' },
+  unsupportedMediaType: { status: 415, message: 'The request body must be JSON or multipart/form-data' },
+  rangeNotSatisfiable: { status: 416, message: 'Range not satisfiable' },
+  tusRefused: { status: 400, message: 'The resumable upload request was refused' },
+  notReady: { status: 503, message: 'The server is not ready' },
   tooManyFiles: { status: 409, message: 'Too many files in this session' },
   noItems: { status: 400, message: 'There is nothing to merge' },
   rateLimited: { status: 429, message: 'Too many requests; wait a moment' },
@@ -40,36 +46,114 @@ const JOB_ERRORS = {
     status: 503,
     message: 'The server restarted while this merge was running; please press make again',
   },
+  'merge-too-long': {
+    status: 413,
+    message: 'The merge is too long: its files last longer in all than this server merges at once',
+  },
+  'too-many-merges': {
+    status: 429,
+    message: 'This session already has 3 merges waiting or running; wait for one to end',
+  },
   itemGone: {
     status: 422,
     message: 'Could not merge: a file in the list was deleted before the merge started',
   },
 } as const satisfies Record<string, ErrorEntry>;
 
-/** Input codes answer 422; the message a person reads then names the file (see job-messages.ts). */
+/** A code whose message names a file: `named` is the sentence for a person, given the file's name. */
+interface InputEntry extends ErrorEntry {
+  named: (name: string) => string;
+}
+
+/** Input codes answer 422; `message` is for when no file can be named. */
+const INPUT_ERRORS = {
+  empty: { status: 422, message: 'A file is empty', named: (name) => `${name} is empty` },
+  unreadable: { status: 422, message: 'A file cannot be read', named: (name) => `${name} cannot be read` },
+  'not-audio': {
+    status: 422,
+    message: 'A file is not usable audio',
+    named: (name) => `${name} is not usable audio`,
+  },
+  'bad-mp3': {
+    status: 422,
+    message: 'An MP3 file is damaged',
+    named: (name) => `${name} is a damaged MP3 file`,
+  },
+  'free-format': {
+    status: 422,
+    message: 'An MP3 file uses a free-format bit rate, which cannot be joined',
+    named: (name) => `${name} uses a free-format MP3 bit rate, which cannot be joined`,
+  },
+  'format-change': {
+    status: 422,
+    message: 'An MP3 file changes format part-way and cannot be joined',
+    named: (name) => `${name} changes its MP3 format part-way and cannot be joined`,
+  },
+  'bad-mp4': {
+    status: 422,
+    message: 'An MP4 file is damaged',
+    named: (name) => `${name} is a damaged MP4 file`,
+  },
+  'reencode-failed': {
+    status: 422,
+    message: 'A file could not be re-encoded',
+    named: (name) => `${name} could not be re-encoded`,
+  },
+  'measure-failed': {
+    status: 422,
+    message: 'The loudness of a file could not be measured',
+    named: (name) => `${name} could not be measured for loudness`,
+  },
+  'not-image': {
+    status: 422,
+    message: 'The cover is not a JPEG or PNG image',
+    named: (name) => `${name} is not a JPEG or PNG image`,
+  },
+  'same-as-output': {
+    status: 422,
+    message: 'A file is also the output',
+    named: (name) => `${name} is also the output`,
+  },
+} as const satisfies Record<InputErrorCode, InputEntry>;
+
+/** The engine's codes about the machine or the job rather than an input. */
 const ENGINE_ERRORS = {
-  empty: { status: 422, message: 'The file is empty' },
-  unreadable: { status: 422, message: 'The file cannot be read' },
-  'not-audio': { status: 422, message: 'The file is not usable audio' },
-  'bad-mp3': { status: 422, message: 'The MP3 file is damaged' },
-  'free-format': { status: 422, message: 'The MP3 file uses a free-format bit rate, which cannot be joined' },
-  'reencode-failed': { status: 422, message: 'The file could not be re-encoded' },
-  'same-as-output': { status: 422, message: 'The file is also the output' },
   'output-unwritable': { status: 500, message: 'The server could not write the merged file' },
   'disk-full': { status: 507, message: "The server's disk is full" },
   'tool-missing': { status: 500, message: 'The server cannot run its audio tools' },
   cancelled: { status: 409, message: 'The merge was cancelled' },
-} as const satisfies Record<EngineErrorCode, ErrorEntry>;
+} as const satisfies Record<Exclude<EngineErrorCode, InputErrorCode>, ErrorEntry>;
 
-export const ERRORS = { ...REQUEST_ERRORS, ...JOB_ERRORS, ...ENGINE_ERRORS } as const;
+/** Why the server refuses to start (a request never meets them; the table keeps every code in one place). */
+const START_ERRORS = {
+  'redis-policy': {
+    status: 503,
+    message: 'The merge queue is not set up safely; the server will not start until it is',
+  },
+  'database-damaged': {
+    status: 503,
+    message: "The server's database is damaged; the server will not start until it is restored",
+  },
+} as const satisfies Record<string, ErrorEntry>;
+
+export const ERRORS = {
+  ...REQUEST_ERRORS,
+  ...JOB_ERRORS,
+  ...INPUT_ERRORS,
+  ...ENGINE_ERRORS,
+  ...START_ERRORS,
+} as const;
 
 export type ErrorCode = keyof typeof ERRORS;
 
 export const isErrorCode = (code: unknown): code is ErrorCode =>
   typeof code === 'string' && Object.hasOwn(ERRORS, code);
 
+/** The sentence a person reads about an input that cannot be used, naming it: chosen by code alone. */
+export const inputSentence = (code: InputErrorCode, name: string): string => INPUT_ERRORS[code].named(name);
+
 /** The file system's and SQLite's codes for a full disk (or a spent quota), and the engine's. */
-const DISK_FULL_CODES = new Set(['ENOSPC', 'EDQUOT', 'SQLITE_FULL', 'disk-full']);
+const DISK_FULL_CODES = new Set([...DISK_FULL_ERRNOS, 'SQLITE_FULL', 'disk-full']);
 
 /** A full disk, known by its code anywhere along the `cause` chain (wrappers keep what they wrap). */
 export function isDiskFull(err: unknown): boolean {

@@ -4,7 +4,7 @@ import pino, { type Logger } from 'pino';
 import { locateTools } from '../engine/index.js';
 import { openBackends } from './backends.js';
 import { describeConfig, type AppConfig } from './config.js';
-import { startMergeWorker } from './jobs/merge-worker.js';
+import { startMergeWorker } from './jobs/bullmq/merge-worker.js';
 
 export interface WorkerProcess {
   log: Logger;

@@ -1,5 +1,5 @@
-// The sound options' limits (CONTRACT section 2 "Sound"), shared by the engine (the command line
-// and mergemp3 refuse values outside them) and the widget (which refuses them before sending).
+// The sound options' limits, shared by the command line, the server (its check and its API
+// schema) and the widget (which refuses a value outside them before sending).
 
 /** Inclusive ranges; outside them a value is a mistake, not a wish (an hour-long gap, +3 LUFS). */
 export const SOUND_LIMITS = {

@@ -1,6 +1,6 @@
 // A merge worker in its own process, for tests that kill one mid-merge: it takes jobs from the
 // queue named by AM_QUEUE and works on them until it is killed, saying "started <jobId>" on stdout.
-import { startBullWorker } from '../../src/server/jobs/bullmq-worker.js';
+import { startBullWorker } from '../../src/server/jobs/bullmq/bullmq-worker.js';
 
 await startBullWorker(
   async (data, progress, signal) => {

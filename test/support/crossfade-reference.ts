@@ -1,6 +1,6 @@
 // What a crossfade should sound like, made the slow way: every input decoded whole, placed at its
 // chapter start, and mixed with the constant-power curves; and how close an output comes to it.
-import { constantPowerGains } from '../../src/engine/pipeline/crossfade.js';
+import { constantPowerGains } from '../../src/engine/plan/crossfade.js';
 import { decodeFloat } from './pcm-measure.js';
 
 export interface Reference {

@@ -1,6 +1,6 @@
 // Real SQLite files for the start-up check: a sound one with many pages, and one page damaged.
 import { open } from 'node:fs/promises';
-import { openSqliteStore } from '../../src/server/data/sqlite-store.js';
+import { openSqliteStore } from '../../src/server/data/sqlite/sqlite-store.js';
 import { noise } from './mp3-synth.js';
 
 /** A real database with enough sessions to span many pages, closed (so the WAL is folded in). */

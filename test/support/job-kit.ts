@@ -6,7 +6,7 @@ import { pino } from 'pino';
 import type { MergeOptions, MergeReport, Tools } from '../../src/engine/index.js';
 import { AbortError } from '../../src/engine/errors.js';
 import type { Broadcaster } from '../../src/server/realtime/broadcaster.js';
-import { createDiskStorage, type DiskStorage } from '../../src/server/files/disk-storage.js';
+import { createDiskStorage, type DiskStorage } from '../../src/server/files/disk/disk-storage.js';
 import type { ItemRow, JobRow } from '../../src/server/data/store.js';
 
 export const silentLog = pino({ level: 'silent' });

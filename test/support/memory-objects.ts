@@ -2,7 +2,7 @@
 // and what does not. The real one runs against s3rver in the scaled suite.
 import { readFile } from 'node:fs/promises';
 import { Readable } from 'node:stream';
-import type { ObjectStore } from '../../src/server/files/s3-objects.js';
+import type { ObjectStore } from '../../src/server/files/s3/s3-objects.js';
 
 export interface MemoryObjects extends ObjectStore {
   objects: Map<string, Buffer>;

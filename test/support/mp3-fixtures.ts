@@ -1,4 +1,4 @@
-// MP3 test files that test/audio-fixtures.ts's makeTone cannot make: cover art needs a second input.
+// MP3 test files that test/support/audio-fixtures.ts's makeTone cannot make: cover art needs a second input.
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { tools } from './audio-fixtures.js';

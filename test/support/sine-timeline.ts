@@ -5,7 +5,7 @@ import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { spawnRunner } from '../../src/engine/ffmpeg/runner.js';
-import type { PcmPart, TimelineContext } from '../../src/engine/pipeline/timeline-encode.js';
+import type { PcmPart, TimelineContext } from '../../src/engine/timeline/timeline-encode.js';
 import type { Tools } from '../../src/engine/types.js';
 
 const exec = promisify(execFile);

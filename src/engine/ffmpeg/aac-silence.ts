@@ -1,7 +1,7 @@
 // Packets of AAC-LC silence, for gaps between AAC parts that are copied, not re-encoded: digital
 // silence encoded by the same encoder and settings as our AAC parts, at the stream's rate and
 // channels, so its packets decode to zeros under the output's own AudioSpecificConfig.
-import type { Tools } from '../types.js';
+import type { Tools } from './tools.js';
 import { fileArg, type Runner } from './runner.js';
 import { runPartEncode, type TranscodeTarget } from './transcode.js';
 

@@ -1,9 +1,9 @@
 // The single encode of the Opus, Vorbis, FLAC and WAV outputs: every part's raw PCM, in order,
 // read as one stream (ffmpeg's concat protocol joins the bytes), tags from an ffmetadata file.
 import { OutputError } from '../errors.js';
-import type { OutputFormat } from '../pipeline/formats.js';
-import type { Tools } from '../types.js';
-import { fileArg, lastLine, spawnRunner, type Runner } from './runner.js';
+import type { OutputFormat } from '../plan/formats.js';
+import type { Tools } from './tools.js';
+import { fileArg, lastLine, machineFault, spawnRunner, type Runner } from './runner.js';
 import { assertToolWorks } from './tool-check.js';
 import type { PcmTarget } from './transcode.js';
 
@@ -90,6 +90,6 @@ export async function encodeOnce(job: EncodeOnceJob): Promise<void> {
   const why = result.signal ? `ffmpeg was killed by ${result.signal}` : lastLine(result.stderrTail);
   throw new OutputError(
     `cannot write the ${job.format} output: ${why}`,
-    /No space left|Disk quota/i.test(why) ? 'disk-full' : 'output-unwritable',
+    machineFault(why) ?? 'output-unwritable',
   );
 }

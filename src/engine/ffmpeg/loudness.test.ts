@@ -4,7 +4,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { InputError } from '../errors.js';
 import { makeTone, tempDir, tools as fixtureTools } from '../../../test/support/audio-fixtures.js';
-import type { Tools } from '../types.js';
+import type { Tools } from './tools.js';
 import { measureInput, parseEbur128Summary } from './loudness.js';
 import type { RunRequest, Runner } from './runner.js';
 import { SilenceLog } from './silence-log.js';

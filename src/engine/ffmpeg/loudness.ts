@@ -2,7 +2,7 @@
 // gated as the standard says, so silence and near-silence do not drag it) and true peak from
 // ffmpeg's ebur128 filter, and, when asked, stretches of silence from silencedetect.
 import { InputError } from '../errors.js';
-import type { Tools } from '../types.js';
+import type { Tools } from './tools.js';
 import { fileArg, lastLine, spawnRunner, type Runner } from './runner.js';
 import { SilenceLog, type Silence } from './silence-log.js';
 import { assertToolWorks } from './tool-check.js';
@@ -107,10 +107,15 @@ export async function measureInput(job: MeasureJob): Promise<Measurement> {
   if (result.code !== 0) {
     if (!result.signal) await assertToolWorks(runner, job.tools.ffmpeg, 'ffmpeg');
     const why = result.signal ? `ffmpeg was killed by ${result.signal}` : lastLine(result.stderrTail);
-    throw new InputError(name, `could not be measured (${why})`, job.index ?? -1);
+    throw new InputError(name, 'measure-failed', `could not be measured (${why})`, job.index ?? -1);
   }
   const summary = parseEbur128Summary(result.stderrTail);
   if (!summary)
-    throw new InputError(name, 'could not be measured (no loudness summary from ffmpeg)', job.index ?? -1);
+    throw new InputError(
+      name,
+      'measure-failed',
+      'could not be measured (no loudness summary from ffmpeg)',
+      job.index ?? -1,
+    );
   return { ...summary, decodedSeconds, silences: silences.finish(decodedSeconds) };
 }

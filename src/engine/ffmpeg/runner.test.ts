@@ -1,6 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { AbortError, ToolError } from '../errors.js';
-import { ProgressParser, fileArg, lastLine, spawnRunner, type FfmpegProgress } from './runner.js';
+import {
+  ProgressParser,
+  fileArg,
+  lastLine,
+  machineFault,
+  spawnRunner,
+  toolNiceness,
+  type FfmpegProgress,
+} from './runner.js';
+import { readFileSync } from 'node:fs';
 import { tools } from '../../../test/support/audio-fixtures.js';
 import { waitUntilGone } from '../../../test/support/processes.js';
 
@@ -98,5 +107,36 @@ describe('the ffmpeg runner', () => {
   it('turns names into file: arguments that ffmpeg cannot mistake for options or protocols', () => {
     expect(fileArg('/a/-x:y.mp3')).toBe('file:/a/-x:y.mp3');
     expect(fileArg('rel.wav')).toMatch(/^file:\/.*\/rel\.wav$/);
+  });
+
+  it("tells the machine's faults from the input's in ffmpeg's last line", () => {
+    expect(machineFault('av_interleaved_write_frame(): No space left on device')).toBe('disk-full');
+    expect(machineFault('Error writing trailer: Disk quota exceeded')).toBe('disk-full');
+    expect(machineFault('/tmp/x.mp3: Read-only file system')).toBe('output-unwritable');
+    expect(machineFault('Invalid data found when processing input')).toBeUndefined();
+  });
+
+  it('runs tools at the niceness a server asks for, and at its own by default', async () => {
+    const niceOf = (pid: number) => {
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]);
+    };
+    const run = async () => {
+      let nice = NaN;
+      await spawnRunner({
+        bin: tools.ffmpeg,
+        args: ['-v', 'error', '-f', 'lavfi', '-i', 'anullsrc', '-t', '1', '-f', 'null', '-'],
+        onSpawn: (pid) => (nice = niceOf(pid)),
+      });
+      return nice;
+    };
+    const own = niceOf(process.pid);
+    expect(await run()).toBe(own);
+    toolNiceness(10);
+    try {
+      expect(await run()).toBe(Math.max(10, own));
+    } finally {
+      toolNiceness(0);
+    }
   });
 });

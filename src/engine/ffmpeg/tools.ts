@@ -3,7 +3,15 @@ import { accessSync, constants } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { ToolError } from '../errors.js';
-import type { Tools } from '../types.js';
+
+/** Resolved ffmpeg/ffprobe binaries (found in the order below). */
+export interface Tools {
+  ffmpeg: string;
+  ffprobe: string;
+  /** Where they came from: 'env' | 'path' | 'npm'. */
+  source: 'env' | 'path' | 'npm';
+  ffmpegVersion: string;
+}
 
 const require = createRequire(import.meta.url);
 

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { InputError, ToolError } from '../errors.js';
 import type { RunRequest, RunResult, Runner } from './runner.js';
 import { transcodeToMp3 } from './transcode.js';
-import type { Tools } from '../types.js';
+import type { Tools } from './tools.js';
 import {
   decodeErrors,
   ffprobeJson,
@@ -173,7 +173,7 @@ describe('re-encoding adds only what LAME must', () => {
     '%s becomes exactly 78 frames, with no decoder padding',
     async (name) => {
       const { scanMp3 } = await import('../mp3/scan.js');
-      const { probeFile } = await import('../pipeline/probe.js');
+      const { probeFile } = await import('../inputs/probe.js');
       const input = await makeTone(path.join(dir, name), {
         seconds: 2,
         sampleRate: name.endsWith('.opus') ? 48000 : 44100,

@@ -1,8 +1,8 @@
 // Re-encode one input to a temporary MP3 with exactly the plan's rate, channels and bit rate.
 import { InputError, OutputError, ToolError } from '../errors.js';
-import { fileArg, lastLine, spawnRunner, type Runner } from './runner.js';
+import { fileArg, lastLine, machineFault, spawnRunner, type Runner } from './runner.js';
 import { assertToolWorks } from './tool-check.js';
-import type { Tools } from '../types.js';
+import type { Tools } from './tools.js';
 
 export interface TranscodeTarget {
   sampleRate: number;
@@ -112,15 +112,13 @@ export async function runPartEncode(job: TranscodeJob<unknown>, args: string[], 
     }
     if (!result.signal) await assertToolWorks(runner, job.tools.ffmpeg, 'ffmpeg');
     // Failures of the machine, not of the input, must not be blamed on the file.
-    // ffmpeg says so only in words: its stderr is all there is to read.
-    if (/No space left|Disk quota/i.test(why))
-      throw new OutputError(`cannot write a temporary file: ${why}`, 'disk-full');
-    if (/Read-only file system/i.test(why)) throw new OutputError(`cannot write a temporary file: ${why}`);
+    const fault = machineFault(why);
+    if (fault) throw new OutputError(`cannot write a temporary file: ${why}`, fault);
     throw new InputError(
       job.displayName ?? job.input,
+      'reencode-failed',
       `could not be re-encoded (${why})`,
       job.index ?? -1,
-      'reencode-failed',
     );
   }
 }

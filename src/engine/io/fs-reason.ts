@@ -16,10 +16,13 @@ const WORDS: Record<string, string> = {
   EIO: 'input/output error',
 };
 
-/** True for the errors of a full disk (or a spent quota), which are the machine's fault, not the file's. */
+/** The file system's codes for a full disk (or a spent quota): the machine's fault, not the file's. */
+export const DISK_FULL_ERRNOS: readonly string[] = ['ENOSPC', 'EDQUOT'];
+
+/** True for the errors of a full disk (or a spent quota). */
 export function isDiskFull(err: unknown): boolean {
   const code = (err as NodeJS.ErrnoException | undefined)?.code;
-  return code === 'ENOSPC' || code === 'EDQUOT';
+  return code !== undefined && DISK_FULL_ERRNOS.includes(code);
 }
 
 /** "no such file or folder" for ENOENT, and so on; Node's own message for codes not listed. */

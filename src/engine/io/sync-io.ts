@@ -1,7 +1,7 @@
 // Synchronous file I/O in chunks, with a turn of the event loop between chunks.
 // On this class of machine each fs/promises call costs a thread-pool round trip; for the MP3 scan
 // and join those round trips made the work 2 to 5 times slower than the copy itself. (The join
-// still writes on the thread pool, but overlapped with reading the next chunk; see mp3-join.ts.) A chunk done
+// still writes on the thread pool, but overlapped with reading the next chunk; see mp3/join.ts.) A chunk done
 // synchronously blocks for about a millisecond, short enough for the server, which runs merges
 // in-process, as long as callers yield (nextTurn) between chunks.
 import { readSync, writeSync } from 'node:fs';

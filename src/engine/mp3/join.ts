@@ -46,14 +46,13 @@ function checkCompatible(parts: JoinPart[]): void {
   const a = parts[0].scan;
   for (const p of parts) {
     const s = p.scan;
-    if (s.layer !== 3) throw new InputError(p.file, 'not MPEG layer III audio', -1, 'bad-mp3');
+    if (s.layer !== 3) throw new InputError(p.file, 'bad-mp3', 'not MPEG layer III audio');
     if (s.mpegVersion !== a.mpegVersion || s.sampleRate !== a.sampleRate || s.channels !== a.channels) {
       throw new InputError(
         p.file,
+        'format-change',
         `MPEG-${s.mpegVersion} ${s.sampleRate} Hz ${s.channels} ch cannot be joined frame by frame with ` +
           `MPEG-${a.mpegVersion} ${a.sampleRate} Hz ${a.channels} ch (${parts[0].file})`,
-        -1,
-        'bad-mp3',
       );
     }
   }
@@ -119,8 +118,8 @@ async function copyPart(
           runs.push(s, e);
         });
       } catch (err) {
-        if (err instanceof FreeFormatError) throw new InputError(part.file, err.message, -1, 'free-format');
-        if (err instanceof FormatChangeError) throw new InputError(part.file, err.message, -1, 'bad-mp3');
+        if (err instanceof FreeFormatError || err instanceof FormatChangeError)
+          throw new InputError(part.file, err.code, err.message);
         throw err;
       }
       await writing; // the spare buffer is free once its write is done
@@ -175,7 +174,7 @@ export async function joinMp3(
   checkCompatible(parts);
   for (const p of parts) {
     if (path.resolve(p.file) === path.resolve(outFile))
-      throw new InputError(p.file, 'is also the output file', -1, 'same-as-output');
+      throw new InputError(p.file, 'same-as-output', 'is also the output file');
   }
   const first = parts[0].scan;
   const format = { mpegVersion: first.mpegVersion, sampleRate: first.sampleRate, channels: first.channels };
@@ -216,7 +215,7 @@ export async function joinMp3(
       mask |= walker.bitRateMask;
       firstWord ||= walker.firstWord;
     }
-    if (frames === 0) throw new InputError(parts[0].file, 'no MP3 audio frames to join', -1, 'bad-mp3');
+    if (frames === 0) throw new InputError(parts[0].file, 'bad-mp3', 'no MP3 audio frames to join');
     const streamBytes = plan.length + audioBytes;
     const vbr = (mask & (mask - 1)) !== 0;
     const toc = buildToc(offsets.data, frames, audioBytes);

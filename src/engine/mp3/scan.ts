@@ -75,7 +75,7 @@ function endsWithFrames(walker: FrameWalker, buf: Buffer, len: number): boolean 
 }
 
 /**
- * The scan from the encoder's LAME tag (see mp3-lame.ts) when the stream starts with one that can
+ * The scan from the encoder's LAME tag (see lame.ts) when the stream starts with one that can
  * be trusted and the file still ends in whole frames; null to walk every frame instead.
  */
 function fromLameTag(
@@ -135,7 +135,7 @@ export async function scanMp3(
   } = {},
 ): Promise<Mp3ScanOutcome> {
   if (opts.signal?.aborted) throw new AbortError();
-  // Synchronous reads (see mp3-join.ts): a scan of a short file is a few small reads, and the
+  // Synchronous reads (see ../io/sync-io.ts): a scan of a short file is a few small reads, and the
   // thread-pool round trips of fs/promises cost more than the reads themselves.
   const fd = openSync(file, 'r');
   try {

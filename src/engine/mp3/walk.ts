@@ -11,12 +11,14 @@ import {
 } from './frames.js';
 import { streamAt } from './sync.js';
 import { isHeaderFrame } from './xing.js';
+import { EngineError } from '../errors.js';
 
-/** A free-format frame where a frame was expected; callers turn it into a message naming the file. */
-export class FreeFormatError extends Error {
+/** A free-format frame where a frame was expected; callers turn it into an InputError naming the file. */
+export class FreeFormatError extends EngineError {
+  override name = 'FreeFormatError';
+  readonly code = 'free-format';
   constructor() {
     super('free-format MP3 frames (no bit rate in the header) are not supported');
-    this.name = 'FreeFormatError';
   }
 }
 
@@ -48,10 +50,11 @@ const V = 0x56;
  * A run of frames of another format (sample rate, channels, layer) where this stream's frames were
  * expected: files joined with cat. Skipping them as junk would silently lose their audio.
  */
-export class FormatChangeError extends Error {
+export class FormatChangeError extends EngineError {
+  override name = 'FormatChangeError';
+  readonly code = 'format-change';
   constructor(from: string, to: string) {
     super(`the stream changes format part-way (${from}, then ${to}); it cannot be copied frame by frame`);
-    this.name = 'FormatChangeError';
   }
 }
 

@@ -1,6 +1,7 @@
 // Read the AAC track of an MP4/M4A file: its sample entry, where each packet lies, and the
 // encoder priming its edit list skips. Enough to copy the packets into another MP4 unchanged.
 import { closeSync, fstatSync, openSync } from 'node:fs';
+import { EngineError } from '../errors.js';
 import { readFullSync } from '../io/sync-io.js';
 import { child, childBoxes, path, type Box } from './boxes.js';
 
@@ -19,10 +20,24 @@ export interface Mp4Audio {
   audioSamples: number;
 }
 
-/** A file this reader cannot copy from; the reason is for a person. */
-export class Mp4Error extends Error {
+/**
+ * An MP4 this engine cannot copy packets from: the file, why (in the command line's words), and,
+ * when it is one of several parts being written, its `index` among them (-1 otherwise).
+ */
+export class Mp4Error extends EngineError {
   override name = 'Mp4Error';
+  readonly code = 'bad-mp4';
+  constructor(
+    readonly file: string,
+    readonly reason: string,
+    readonly index = -1,
+  ) {
+    super(`${file}: ${reason}`);
+  }
 }
+
+/** Why the index being read cannot be used; readMp4Audio adds the file and throws an Mp4Error. */
+class Unusable extends Error {}
 
 const FRAME = 1024;
 const MAX_MOOV = 256 << 20;
@@ -40,14 +55,14 @@ function readMoov(file: string): Buffer {
       else if (len === 0) len = size - at;
       if (len < hdr) break;
       if (head.toString('latin1', 4, 8) === 'moov') {
-        if (len > MAX_MOOV) throw new Mp4Error('its index (moov) is too large');
+        if (len > MAX_MOOV) throw new Unusable('its index (moov) is too large');
         const moov = Buffer.alloc(len);
         readFullSync(fd, moov, 0, len, at);
         return moov;
       }
       at += len;
     }
-    throw new Mp4Error('no MP4 index (moov)');
+    throw new Unusable('no MP4 index (moov)');
   } finally {
     closeSync(fd);
   }
@@ -59,7 +74,7 @@ function soundTrack(moov: Buffer): Box {
     const hdlr = path(moov, trak, 'mdia', 'hdlr');
     if (hdlr && moov.toString('latin1', hdlr.start + 8, hdlr.start + 12) === 'soun') return trak;
   }
-  throw new Mp4Error('no audio track');
+  throw new Unusable('no audio track');
 }
 
 /** Descriptor length: 1 to 4 bytes, 7 bits each. */
@@ -80,15 +95,15 @@ function audioConfig(
   esds: Box,
 ): { objectType: number; sampleRate: number; channels: number; frame: number } {
   const es = descriptor(b, esds.start + 4);
-  if (es.tag !== 3) throw new Mp4Error('unreadable AAC configuration');
+  if (es.tag !== 3) throw new Unusable('unreadable AAC configuration');
   const flags = b[es.body + 2];
   let at =
     es.body + 3 + (flags & 0x80 ? 2 : 0) + (flags & 0x20 ? 2 : 0) + (flags & 0x40 ? 1 + b[es.body + 3] : 0);
   const dc = descriptor(b, at);
-  if (dc.tag !== 4) throw new Mp4Error('unreadable AAC configuration');
+  if (dc.tag !== 4) throw new Unusable('unreadable AAC configuration');
   at = dc.body + 13;
   const ds = descriptor(b, at);
-  if (ds.tag !== 5) throw new Mp4Error('unreadable AAC configuration');
+  if (ds.tag !== 5) throw new Unusable('unreadable AAC configuration');
   const bits = b.readUInt32BE(ds.body) >>> 0;
   const objectType = bits >>> 27;
   const index = (bits >>> 23) & 15;
@@ -109,7 +124,7 @@ function sampleSizes(b: Buffer, stsz: Box): Uint32Array {
 function sampleOffsets(b: Buffer, stbl: Box, sizes: Uint32Array): Float64Array {
   const stsc = child(b, stbl, 'stsc');
   const co = child(b, stbl, 'stco') ?? child(b, stbl, 'co64');
-  if (!stsc || !co) throw new Mp4Error('no packet index');
+  if (!stsc || !co) throw new Unusable('no packet index');
   const wide = b.toString('latin1', co.start - 4, co.start) === 'co64';
   const chunks = b.readUInt32BE(co.start + 4);
   const chunkAt = (c: number) =>
@@ -129,7 +144,7 @@ function sampleOffsets(b: Buffer, stbl: Box, sizes: Uint32Array): Float64Array {
       }
     }
   }
-  if (s !== sizes.length) throw new Mp4Error('packet index does not cover every packet');
+  if (s !== sizes.length) throw new Unusable('packet index does not cover every packet');
   return offsets;
 }
 
@@ -142,7 +157,7 @@ function checkTiming(b: Buffer, stts: Box, count: number): void {
     const delta = b.readUInt32BE(stts.start + 12 + 8 * e);
     const isLast = seen + n === count;
     if (delta !== FRAME && !(isLast && n === 1 && delta < FRAME))
-      throw new Mp4Error('packets of uneven length');
+      throw new Unusable('packets of uneven length');
     seen += n;
   }
 }
@@ -161,7 +176,7 @@ function edits(
   if (!elst || !mvhd) return { priming: 0, audioSamples: whole };
   const v = b[elst.start];
   const movieScale = b.readUInt32BE(mvhd.start + (b[mvhd.start] === 1 ? 20 : 12));
-  if (b.readUInt32BE(elst.start + 4) !== 1) throw new Mp4Error('an edit list of more than one edit');
+  if (b.readUInt32BE(elst.start + 4) !== 1) throw new Unusable('an edit list of more than one edit');
   const at = elst.start + 8;
   const duration = v === 1 ? Number(b.readBigUInt64BE(at)) : b.readUInt32BE(at);
   const mediaTime = v === 1 ? Number(b.readBigInt64BE(at + 8)) : b.readInt32BE(at + 4);
@@ -173,6 +188,15 @@ function edits(
 
 /** Read the AAC track; throws Mp4Error saying why it cannot be copied. */
 export function readMp4Audio(file: string): Mp4Audio {
+  try {
+    return readAacTrack(file);
+  } catch (err) {
+    if (err instanceof Unusable) throw new Mp4Error(file, err.message);
+    throw err;
+  }
+}
+
+function readAacTrack(file: string): Mp4Audio {
   const moovBuf = readMoov(file);
   const moov = { type: 'moov', start: 8, end: moovBuf.length };
   const trak = soundTrack(moovBuf);
@@ -181,19 +205,19 @@ export function readMp4Audio(file: string): Mp4Audio {
   const stsd = stbl && child(moovBuf, stbl, 'stsd');
   const stts = stbl && child(moovBuf, stbl, 'stts');
   const stsz = stbl && child(moovBuf, stbl, 'stsz');
-  if (!stbl || !mdhd || !stsd || !stts || !stsz) throw new Mp4Error('incomplete audio track index');
+  if (!stbl || !mdhd || !stsd || !stts || !stsz) throw new Unusable('incomplete audio track index');
   const entry = childBoxes(moovBuf, stsd.start + 8, stsd.end)[0];
-  if (!entry || entry.type !== 'mp4a') throw new Mp4Error('not AAC');
+  if (!entry || entry.type !== 'mp4a') throw new Unusable('not AAC');
   const soundVersion = moovBuf.readUInt16BE(entry.start + 8);
   const esds = child(moovBuf, entry, 'esds', 28 + (soundVersion === 1 ? 16 : soundVersion === 2 ? 36 : 0));
-  if (!esds) throw new Mp4Error('no AAC configuration');
+  if (!esds) throw new Unusable('no AAC configuration');
   const config = audioConfig(moovBuf, esds);
   const timescale = moovBuf.readUInt32BE(mdhd.start + (moovBuf[mdhd.start] === 1 ? 20 : 12));
   if (config.frame !== FRAME || timescale !== config.sampleRate)
-    throw new Mp4Error('AAC framing other than 1024 samples at the stream rate');
+    throw new Unusable('AAC framing other than 1024 samples at the stream rate');
   const sizes = sampleSizes(moovBuf, stsz);
   // A fragmented MP4 keeps its packets in moof boxes; ffmpeg decodes it, so it is re-encoded.
-  if (sizes.length === 0) throw new Mp4Error('no packets in its index (a fragmented MP4?)');
+  if (sizes.length === 0) throw new Unusable('no packets in its index (a fragmented MP4?)');
   checkTiming(moovBuf, stts, sizes.length);
   const offsets = sampleOffsets(moovBuf, stbl, sizes);
   const { priming, audioSamples } = edits(moovBuf, moov, trak, config.sampleRate, sizes.length);

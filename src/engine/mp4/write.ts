@@ -83,9 +83,9 @@ function layout(parts: Mp4Part[], opts: Mp4WriteOptions, audioBase: number, wide
   return { moov, samples, audioEnd: at };
 }
 
-/** Copy one part's packets to `out` at `pos`, contiguous runs at a time; returns the new end. */
+/** Copy part `index`'s packets to `out` at `pos`, contiguous runs at a time; returns the new end. */
 async function copyPackets(
-  part: Mp4Part,
+  { part, index }: { part: Mp4Part; index: number },
   out: number,
   pos: number,
   buf: Buffer,
@@ -104,7 +104,7 @@ async function copyPackets(
       if (len === 0) len = sizes[i++]; // a packet larger than the buffer
       const chunk = len <= buf.length ? buf : Buffer.allocUnsafe(len);
       if (readFullSync(fd, chunk, 0, len, from) !== len)
-        throw new Mp4Error(`${part.file}: ends inside its audio packets`);
+        throw new Mp4Error(part.file, 'ends inside its audio packets', index);
       writeFullSync(out, chunk, 0, len, pos);
       pos += len;
       progress(len);
@@ -149,8 +149,8 @@ export async function writeMp4(
     let pos = top.length;
     let done = 0;
     const buf = Buffer.allocUnsafe(CHUNK);
-    for (const part of parts) {
-      pos = await copyPackets(part, out, pos, buf, opts.signal, (n) =>
+    for (const [index, part] of parts.entries()) {
+      pos = await copyPackets({ part, index }, out, pos, buf, opts.signal, (n) =>
         opts.onProgress?.((done += n), payload),
       );
     }

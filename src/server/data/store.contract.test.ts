@@ -1,7 +1,7 @@
 // The one Store contract, run against every Store the project has.
 import { MemoryStore } from '../../../test/support/memory-store.js';
-import { withItemListCache } from './item-list-cache.js';
-import { openSqliteStore } from './sqlite-store.js';
+import { withItemListCache } from './sqlite/item-list-cache.js';
+import { openSqliteStore } from './sqlite/sqlite-store.js';
 import { describeStoreContract } from './store.contract.js';
 
 describeStoreContract('memory', () => new MemoryStore());

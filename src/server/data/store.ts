@@ -1,6 +1,6 @@
 // The data layer's whole surface. Every method answers with a Promise so that a database on the
-// network (Postgres) can stand behind it as well as SQLite (better-sqlite3) does today. The
-// contract suite (store.contract.ts) runs the same cases against every implementation.
+// network (PostgreSQL, postgres/) can stand behind it as well as SQLite (better-sqlite3, sqlite/).
+// The contract suite (store.contract.ts) runs the same cases against every implementation.
 
 export interface SessionRow {
   /** Public id: shown in the page, play paths and channel names. Never the cookie secret. */
@@ -122,6 +122,11 @@ export interface Store {
 
   // jobs
   addJob(job: JobRow): Promise<void>;
+  /**
+   * Record the job unless its session already has `limit` jobs queued or running: one atomic
+   * step, so merges posted at once cannot pass the limit together. False when refused.
+   */
+  addJobIfUnder(job: JobRow, limit: number): Promise<boolean>;
   getJob(id: string): Promise<JobRow | undefined>;
   updateJob(id: string, patch: JobPatch): Promise<void>;
   /** Oldest first. */

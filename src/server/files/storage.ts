@@ -1,4 +1,4 @@
-// The file storage port: where uploads and results live (DATA_DIR today, a bucket later), and a
+// The file storage port: where uploads and results live (DATA_DIR: disk/; a bucket: s3/), and a
 // local scratch area for uploads in flight and merges in progress. Routes and jobs use only
 // this; a file is named by a FileRef built from database rows, never from a client's path.
 import type { Readable } from 'node:stream';

@@ -4,12 +4,12 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { makeTone, tempDir } from '../../../test/support/audio-fixtures.js';
 import { listItems, openSession, startTestApp, upload } from '../../../test/support/server-harness.js';
-import { openSqliteStore } from '../data/sqlite-store.js';
-import { createDiskStorage, type DiskStorage } from './disk-storage.js';
+import { openSqliteStore } from '../data/sqlite/sqlite-store.js';
+import { createDiskStorage, type DiskStorage } from './disk/disk-storage.js';
 import type { Store } from '../data/store.js';
 import { job } from '../../../test/support/job-kit.js';
 import { clockAt } from '../../shared/clock.js';
-import { removeInside } from './remove-inside.js';
+import { removeInside } from './disk/remove-inside.js';
 import { createSweeper } from './sweep.js';
 
 const HOUR = 3600_000;

@@ -4,8 +4,8 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Clock } from '../../shared/clock.js';
 import type { FileStorage } from './storage.js';
 import type { Store } from '../data/store.js';
-import type { DiskStorage } from './disk-storage.js';
-import { removeOrphanFolders } from './orphans.js';
+import type { DiskStorage } from './disk/disk-storage.js';
+import { removeOrphanFolders } from './disk/orphans.js';
 import type { TusUploads } from './tus-uploads.js';
 
 export interface SweeperDeps {

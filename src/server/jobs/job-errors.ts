@@ -1,7 +1,7 @@
 // How a job fails: a code from the one error table (the HTTP status and the words follow from
 // it), a message for a person, and whether running it again could help. Bad input never
 // retries; a worker that stopped, a full disk or a fault inside the server may.
-import { AbortError, EngineError, InputError } from '../../engine/index.js';
+import { AbortError, EngineError, isInputErrorCode } from '../../engine/index.js';
 import { ERRORS, errorCodeOf, type ErrorCode } from '../errors.js';
 
 export class JobFailure extends Error {
@@ -23,8 +23,8 @@ export const inputFailure = (code: ErrorCode, message?: string) => new JobFailur
 export function asJobFailure(err: unknown, stopping: boolean): JobFailure {
   if (err instanceof JobFailure) return err;
   if (err instanceof AbortError || stopping) return new JobFailure('mergeStopped');
-  // An InputError that reached here was not worded by the processor: still the input's fault.
-  if (err instanceof InputError) return inputFailure(err.code);
+  // An input's error that reached here was not worded by the processor: still the input's fault.
+  if (err instanceof EngineError && isInputErrorCode(err.code)) return inputFailure(err.code);
   const code = errorCodeOf(err);
   // Engine codes about the machine (a full disk, a missing tool) and a full disk anywhere else.
   if (code && (err instanceof EngineError || code === 'disk-full')) return new JobFailure(code);

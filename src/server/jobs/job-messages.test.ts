@@ -1,5 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { AbortError, InputError, OutputError, ToolError } from '../../engine/index.js';
+import {
+  AbortError,
+  FormatChangeError,
+  FreeFormatError,
+  INPUT_ERROR_CODES,
+  InputError,
+  Mp4Error,
+  OutputError,
+  ToolError,
+  type InputErrorCode,
+} from '../../engine/index.js';
 import { asJobFailure, inputFailure } from './job-errors.js';
 import {
   describedDownloadName,
@@ -11,26 +21,36 @@ import {
 } from './job-messages.js';
 
 describe('job messages', () => {
-  it('names the original file, not the stored path, and reads as a sentence', () => {
+  // One sentence per kind, whatever words the engine used (its reasons are the command line's).
+  const SENTENCES: Record<InputErrorCode, string> = {
+    empty: 'notes.txt is empty',
+    unreadable: 'notes.txt cannot be read',
+    'not-audio': 'notes.txt is not usable audio',
+    'bad-mp3': 'notes.txt is a damaged MP3 file',
+    'free-format': 'notes.txt uses a free-format MP3 bit rate, which cannot be joined',
+    'format-change': 'notes.txt changes its MP3 format part-way and cannot be joined',
+    'bad-mp4': 'notes.txt is a damaged MP4 file',
+    'reencode-failed': 'notes.txt could not be re-encoded',
+    'measure-failed': 'notes.txt could not be measured for loudness',
+    'not-image': 'notes.txt is not a JPEG or PNG image',
+    'same-as-output': 'notes.txt is also the output',
+  };
+
+  it.each(INPUT_ERROR_CODES)('words a refused input (%s) by its code, naming the original file', (code) => {
     const names = ['intro.mp3', 'notes.txt'];
-    const msg = (reason: string) =>
-      inputFailureMessage(new InputError('/data/uploads/x/abc.bin', reason, 1), names);
-    expect(msg('not audio (no audio stream)')).toBe(
-      'Could not merge: notes.txt is not audio (no audio stream)',
+    // The engine's reason names the stored path and ffmpeg's words: neither reaches the person.
+    const err = new InputError(
+      '/data/uploads/x/abc.bin',
+      code,
+      'not audio (/data/uploads/x/abc.bin: EOF)',
+      1,
     );
-    expect(msg('empty file')).toBe('Could not merge: notes.txt is an empty file');
-    expect(msg('no decodable audio (zero duration)')).toBe(
-      'Could not merge: notes.txt has no decodable audio (zero duration)',
-    );
-    expect(msg('could not be re-encoded (bad frame)')).toBe(
-      'Could not merge: notes.txt could not be re-encoded (bad frame)',
-    );
-    expect(msg('truncated')).toBe('Could not merge: notes.txt: truncated');
+    expect(inputFailureMessage(err, names)).toBe(`Could not merge: ${SENTENCES[code]}`);
   });
 
   it('falls back to the engine display name when the index is unknown', () => {
-    expect(inputFailureMessage(new InputError('b.wav', 'not audio (x)'), ['a.mp3'])).toBe(
-      'Could not merge: b.wav is not audio (x)',
+    expect(inputFailureMessage(new InputError('b.wav', 'not-audio', 'not audio (x)'), ['a.mp3'])).toBe(
+      'Could not merge: b.wav is not usable audio',
     );
   });
 
@@ -52,8 +72,23 @@ describe('job messages', () => {
     const refused = inputFailure('empty', 'Could not merge: a is an empty file');
     expect(asJobFailure(refused, true)).toBe(refused);
     expect(refused).toMatchObject({ code: 'empty', retryable: false });
-    expect(asJobFailure(new InputError('a.mp3', 'not audio (x)', 0, 'not-audio'), false)).toMatchObject({
+    expect(asJobFailure(new InputError('a.mp3', 'not-audio', 'not audio (x)', 0), false)).toMatchObject({
       code: 'not-audio',
+      retryable: false,
+    });
+    // The engine's other input errors, met unworded, are the input's fault too, by their codes.
+    expect(asJobFailure(new FreeFormatError(), false)).toMatchObject({
+      code: 'free-format',
+      message: 'An MP3 file uses a free-format bit rate, which cannot be joined',
+      retryable: false,
+    });
+    expect(asJobFailure(new FormatChangeError('a', 'b'), false)).toMatchObject({
+      code: 'format-change',
+      retryable: false,
+    });
+    expect(asJobFailure(new Mp4Error('/tmp/x.m4a', 'no audio track'), false)).toMatchObject({
+      code: 'bad-mp4',
+      message: 'An MP4 file is damaged',
       retryable: false,
     });
   });

@@ -1,7 +1,7 @@
 // What a person reads about a job: the queue and progress texts, failure messages (from the one
 // error table, ../errors.ts), the download name.
-import { InputError } from '../../engine/index.js';
-import { ERRORS } from '../errors.js';
+import type { InputErrorCode } from '../../engine/index.js';
+import { ERRORS, inputSentence } from '../errors.js';
 
 export function waitingText(ahead: number): string {
   return `Waiting: ${ahead} merge${ahead === 1 ? '' : 's'} ahead of yours`;
@@ -18,21 +18,25 @@ export const INTERNAL_MESSAGE = ERRORS.mergeFailed.message;
 export const MISSING_MESSAGE = ERRORS.itemGone.message;
 export const CANCELLED_MESSAGE = ERRORS.cancelled.message;
 
-/** Engine reasons are fragments ("not audio (...)", "no decodable audio", "cannot be read"): make a sentence. */
-export function describeReason(name: string, reason: string): string {
-  if (/^(not|empty)\b/.test(reason)) return `${name} is ${reason.startsWith('empty') ? 'an ' : ''}${reason}`;
-  if (/^no\b/.test(reason)) return `${name} has ${reason}`;
-  if (/^(cannot|could|can't|is|has|was)\b/.test(reason)) return `${name} ${reason}`;
-  return `${name}: ${reason}`;
+/** An input the engine refused: its kind, and which input (`index`; `file` when it is none of them). */
+export interface RefusedInput {
+  code: InputErrorCode;
+  index: number;
+  file: string;
 }
 
 /**
- * A message naming the original file and the reason, e.g.
- * "Could not merge: notes.txt is not audio (no audio stream)".
+ * A message naming the original file, chosen by the refusal's code, e.g.
+ * "Could not merge: notes.txt is not usable audio".
  */
-export function inputFailureMessage(err: InputError, originalNames: string[]): string {
-  const name = originalNames[err.index] ?? err.file;
-  return INPUT_PREFIX + describeReason(name, err.reason);
+export function inputFailureMessage(err: RefusedInput, originalNames: string[]): string {
+  return INPUT_PREFIX + inputSentence(err.code, originalNames[err.index] ?? err.file);
+}
+
+/** A merge that cannot fit on the server's disk, even once the others have ended. */
+export function diskFullMessage(bytes: number): string {
+  const mb = Math.ceil(bytes / (1024 * 1024));
+  return `Could not merge: the server's disk has no room for this merge (it needs about ${mb} MB)`;
 }
 
 const pad = (n: number) => String(n).padStart(2, '0');
@@ -42,9 +46,16 @@ export function downloadName(at: Date, format = 'mp3'): string {
   return `merged-${at.getFullYear()}-${pad(at.getMonth() + 1)}-${pad(at.getDate())}-${pad(at.getHours())}${pad(at.getMinutes())}.${format}`;
 }
 
-/** A title made safe as a file name: no path separators, reserved or control characters, at most 80 characters. */
+/**
+ * Bidirectional controls (embeddings, overrides, isolates, marks): in a file name they make
+ * "gpj.exe" read as "exe.jpg".
+ */
+export const BIDI_CONTROLS = /[\u200e\u200f\u061c\u202a-\u202e\u2066-\u2069]/g;
+
+/** A title made safe as a file name: no path separators, reserved, control or bidi characters, at most 80 characters. */
 export function safeFileTitle(title: string): string {
   const clean = title
+    .replace(BIDI_CONTROLS, '')
     // eslint-disable-next-line no-control-regex
     .replace(/[\u0000-\u001f\u007f/\\:*?"<>|]+/g, ' ')
     .replace(/\s+/g, ' ')

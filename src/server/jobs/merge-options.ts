@@ -1,10 +1,12 @@
-// Pure: mergemp3's "options" (CONTRACT section 3), checked one by one. An unknown or invalid option
-// is refused naming it; none at all is an MP3 exactly as before options existed.
-import { BITRATE_RANGE, isOutputFormat, SOUND_LIMITS, type OutputFormat } from '../../engine/index.js';
-import type { MergeOptions, SoundOptions } from '../../engine/index.js';
+// Pure: mergemp3's "options", checked one by one. An unknown or invalid option is refused naming
+// it; none at all is an MP3 exactly as before options existed. The sound options are checked by
+// the same rules as the command line's (src/shared/sound-options.ts).
+import { BITRATE_RANGE, isOutputFormat, type OutputFormat } from '../../engine/index.js';
+import type { MergeOptions } from '../../engine/index.js';
+import { checkSoundOptions, SOUND_OPTION_NAMES, type SoundOptions } from '../../shared/sound-options.js';
 
-/** The options as stored with the job (plain JSON) and handed to the engine. */
-export interface MergeOptionsData {
+/** The options as stored with the job (plain JSON) and handed to the engine; a null loudness is off. */
+export interface MergeOptionsData extends Omit<SoundOptions, 'loudness'> {
   format?: OutputFormat;
   bitrate?: number;
   chapters?: boolean;
@@ -13,10 +15,6 @@ export interface MergeOptionsData {
   artist?: string;
   album?: string;
   loudness?: number | null;
-  gap?: number;
-  crossfade?: number;
-  trimSilence?: boolean;
-  gapless?: boolean;
 }
 
 export type OptionsCheck = { ok: true; options: MergeOptionsData } | { ok: false; message: string };
@@ -24,10 +22,20 @@ export type OptionsCheck = { ok: true; options: MergeOptionsData } | { ok: false
 type Check = (v: unknown) => string | undefined;
 
 const MAX_TEXT = 500;
-const text: Check = (v) =>
-  typeof v === 'string' && v.length <= MAX_TEXT
-    ? undefined
-    : `must be text of at most ${MAX_TEXT} characters`;
+/** C0 controls and DEL: a tag holding them would be cut short or garble a file's header. */
+// eslint-disable-next-line no-control-regex
+const CONTROL = /[\u0000-\u001f\u007f]/;
+// eslint-disable-next-line no-control-regex
+const CONTROL_BUT_LINES = /[\u0000-\u0008\u000b-\u001f\u007f]/;
+/** A tag's text; only a long text (a description) may hold newlines and tabs. */
+const tagText =
+  (multiline = false): Check =>
+  (v) => {
+    if (typeof v !== 'string' || v.length > MAX_TEXT) return `must be text of at most ${MAX_TEXT} characters`;
+    if ((multiline ? CONTROL_BUT_LINES : CONTROL).test(v)) return 'must not hold control characters';
+    return undefined;
+  };
+const text = tagText();
 const bool: Check = (v) => (typeof v === 'boolean' ? undefined : 'must be true or false');
 const range =
   (min: number, max: number, what = 'a number'): Check =>
@@ -36,7 +44,8 @@ const range =
       ? undefined
       : `must be ${what} from ${min} to ${max}`;
 
-const CHECKS: Record<keyof MergeOptionsData, Check> = {
+/** The sound options are not here: checkSoundOptions checks them, together. */
+const CHECKS: Record<Exclude<keyof MergeOptionsData, keyof SoundOptions>, Check> = {
   format: (v) =>
     typeof v === 'string' && isOutputFormat(v)
       ? undefined
@@ -50,13 +59,9 @@ const CHECKS: Record<keyof MergeOptionsData, Check> = {
   title: text,
   artist: text,
   album: text,
-  loudness: (v) =>
-    v === null ? undefined : range(SOUND_LIMITS.loudness.min, SOUND_LIMITS.loudness.max, 'LUFS')(v),
-  gap: range(SOUND_LIMITS.gap.min, SOUND_LIMITS.gap.max, 'seconds'),
-  crossfade: range(SOUND_LIMITS.crossfade.min, SOUND_LIMITS.crossfade.max, 'seconds'),
-  trimSilence: bool,
-  gapless: bool,
 };
+
+const isSoundOption = (key: string): boolean => (SOUND_OPTION_NAMES as string[]).includes(key);
 
 /** Check every option; the first problem is refused, naming the option. */
 export function checkMergeOptions(raw: unknown): OptionsCheck {
@@ -64,15 +69,16 @@ export function checkMergeOptions(raw: unknown): OptionsCheck {
   if (typeof raw !== 'object' || Array.isArray(raw))
     return { ok: false, message: '"options" must be an object' };
   for (const [key, value] of Object.entries(raw)) {
-    const check = CHECKS[key as keyof MergeOptionsData];
+    if (isSoundOption(key)) continue;
+    const check = Object.hasOwn(CHECKS, key) ? CHECKS[key as keyof typeof CHECKS] : undefined;
     if (!check) return { ok: false, message: `Unknown option "${key}"` };
     const wrong = check(value);
     if (wrong) return { ok: false, message: `Option "${key}" ${wrong}` };
   }
-  const options = raw as MergeOptionsData;
-  if ((options.gap ?? 0) > 0 && (options.crossfade ?? 0) > 0)
-    return { ok: false, message: 'Options "gap" and "crossfade" cannot be used together' };
-  return { ok: true, options };
+  const sound = checkSoundOptions(raw as Record<string, unknown>, (o) => `"${o}"`);
+  if (!sound.ok)
+    return { ok: false, message: `${sound.problem === 'together' ? 'Options' : 'Option'} ${sound.message}` };
+  return { ok: true, options: raw as MergeOptionsData };
 }
 
 /** The engine's options for a job's stored ones (the format defaulting to MP3, as before options). */

@@ -8,9 +8,9 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { tempDir } from '../../../test/support/audio-fixtures.js';
 import { fakeTools, item, job, scriptedMerge } from '../../../test/support/job-kit.js';
 import { freshDatabase, type TestDatabase } from '../../../test/support/pg-db.js';
-import { openPgStore } from '../data/pg-store.js';
-import { createS3Client, createS3Objects } from '../files/s3-objects.js';
-import { createS3Storage } from '../files/s3-storage.js';
+import { openPgStore } from '../data/postgres/pg-store.js';
+import { createS3Client, createS3Objects } from '../files/s3/s3-objects.js';
+import { createS3Storage } from '../files/s3/s3-storage.js';
 import { createMergeProcessor } from './merge-processor.js';
 
 let db: TestDatabase;

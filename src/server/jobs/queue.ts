@@ -1,6 +1,7 @@
 // The shape of merge jobs, the BullMQ way: serialisable job data, a processor that turns it into
 // a result, and a queue that runs processors and tells what happened through events kept apart
-// from the worker. The in-process queue (in-process-queue.ts) is the implementation today.
+// from the worker. Implementations: in this process (in-process/in-process-queue.ts), or BullMQ on
+// Redis with worker processes (bullmq/), chosen by start-jobs.ts.
 import type { JobRow } from '../data/store.js';
 import type { ErrorCode } from '../errors.js';
 import { QUEUED_TEXT } from './job-messages.js';

@@ -1,6 +1,7 @@
 // The Broadcaster port: how anything in the server (the job events, above all) tells a channel's
-// browsers something, without knowing the socket server. The socket.io server implements it
-// today; a worker process without ports will publish through another implementation (Redis).
+// browsers something, without knowing the socket server. The socket.io server (server.ts)
+// implements it; a worker process, which has no socket server, publishes through Redis
+// (redis/redis-fanout.ts).
 
 export interface Broadcaster {
   /** Send `event` with `payload` to the channel's members. */

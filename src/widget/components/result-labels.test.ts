@@ -4,7 +4,7 @@ import { screen } from '@testing-library/dom';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { enableChapterSeek, labelResults } from './result-labels.js';
 
-// The markup the host page gives each merged result (src/server/host-page.ts).
+// The markup the host page gives each merged result (src/server/http/host-page.ts).
 const result = (id: string, sources: string[], when: string) => `<article class="audio-merge-result">
   <audio controls preload="metadata" src="/results/SID/${id}.mp3"></audio>
   <p class="audio-merge-result-meta">

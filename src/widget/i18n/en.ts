@@ -127,6 +127,24 @@ export const en = {
     'disk-full': "The server's disk is full; try again later.",
     'tool-missing': 'The server cannot run its audio tools.',
     cancelled: 'The merge was cancelled.',
+    csrf: 'This page has expired; reload it to go on.',
+    noSession: 'This page has expired; reload it to go on.',
+    foreignFile: 'That file does not belong to this page.',
+    foreignChannel: "That merge's progress does not belong to this page.",
+    bodyTooLarge: 'The request is too large.',
+    unsupportedMediaType: 'The server could not read the request.',
+    rangeNotSatisfiable: 'That part of the file does not exist.',
+    tusRefused: 'The server refused the resumable upload.',
+    notReady: 'The server is not ready yet; try again shortly.',
+    'merge-too-long':
+      'The merge is too long: together the files last longer than this server merges at once. Remove some and try again.',
+    'too-many-merges':
+      'You already have as many merges waiting or running as this server allows; wait for one to end.',
+    'format-change': 'The MP3 file changes format part-way and cannot be joined.',
+    'bad-mp4': 'The MP4 file is damaged.',
+    'measure-failed': 'The loudness of the file could not be measured.',
+    'not-image': 'The cover is not a JPEG or PNG image.',
+    'same-as-output': 'A file is also the output.',
   },
 
   // The upload area the script builds around the host page's upload form

@@ -11,7 +11,12 @@ const FILE_CODES: readonly string[] = [
   'not-audio',
   'bad-mp3',
   'free-format',
+  'format-change',
+  'bad-mp4',
   'reencode-failed',
+  'measure-failed',
+  'not-image',
+  'same-as-output',
 ];
 
 const known = (code: string | undefined): code is ServerMessageCode =>

@@ -9,7 +9,7 @@ import { tempDir } from '../../../../test/support/audio-fixtures.js';
 import { MemoryStore } from '../../../../test/support/memory-store.js';
 import { resolveConfig } from '../../config.js';
 import { AppError } from '../errors.js';
-import { createInProcessQueue } from '../../jobs/in-process-queue.js';
+import { createInProcessQueue } from '../../jobs/in-process/in-process-queue.js';
 import { createMergeProcessor } from '../../jobs/merge-processor.js';
 import { downloadName } from '../../jobs/job-messages.js';
 import { broadcastJobStatus } from '../../realtime/status-broadcasts.js';
@@ -199,13 +199,13 @@ describe('POST /app/merge/mergemp3', () => {
   });
 
   it('answers 422 naming the original file when an input is not usable', async () => {
-    script.failWith = () => new InputError('/x/stored1.mp3', 'not audio (no audio stream)', 1);
+    script.failWith = () => new InputError('/x/stored1.mp3', 'not-audio', 'not audio (no audio stream)', 1);
     const res = await post({ items: [{ id: 'item-S1-0' }, { id: 'item-S1-1' }] });
     expect(res.statusCode).toBe(422);
-    expect(res.json()).toEqual({ error: 'Could not merge: b.wav is not audio (no audio stream)' });
+    expect(res.json()).toEqual({ error: 'Could not merge: b.wav is not usable audio' });
     expect([...store.jobs.values()][0]).toMatchObject({
       status: 'failed',
-      error: 'Could not merge: b.wav is not audio (no audio stream)',
+      error: 'Could not merge: b.wav is not usable audio',
     });
   });
 

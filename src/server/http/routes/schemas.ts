@@ -7,6 +7,12 @@ import type { FastifySchema, RouteShorthandOptions } from 'fastify';
 // Types only (erased at run time): the OpenAPI fields (summary, tags, ...) @fastify/swagger adds to FastifySchema.
 import type {} from '@fastify/swagger';
 import { BITRATE_RANGE, OUTPUT_FORMATS } from '../../../engine/index.js';
+import {
+  SOUND_OPTION_NAMES,
+  SOUND_RULES,
+  type SoundOptionName,
+  type SoundRule,
+} from '../../../shared/sound-options.js';
 
 /** What an appid may be: it becomes part of a channel name. */
 export const APPID_PATTERN = '^[A-Za-z0-9_.-]{1,100}$';
@@ -196,13 +202,37 @@ export const getDataJsonSchema: FastifySchema = {
   },
 };
 
+const SOUND_ABOUT: Record<SoundOptionName, string> = {
+  loudness: 'Target integrated loudness in LUFS (EBU R128), or null for off',
+  gap: 'Seconds of silence between items; not with crossfade',
+  crossfade: 'Seconds consecutive items overlap, with a constant-power fade; not with gap',
+  trimSilence: "Remove each item's leading and trailing silence (below -50 dBFS)",
+  gapless: "Remove each item's encoder delay and padding",
+};
+
+/** A sound option's schema, from the rule the command line and the server check it by. */
+function soundSchema(option: SoundOptionName) {
+  const rule: SoundRule = SOUND_RULES[option];
+  const about = { description: SOUND_ABOUT[option] };
+  if (rule.kind === 'switch') return { type: 'boolean', ...about };
+  return {
+    type: 'number',
+    ...(rule.nullIsOff ? { nullable: true } : {}),
+    minimum: rule.min,
+    maximum: rule.max,
+    ...about,
+  };
+}
+
+const soundOptions = Object.fromEntries(SOUND_OPTION_NAMES.map((o) => [o, soundSchema(o)]));
+
 /** mergemp3's "options" as src/server/jobs/merge-options.ts checks them (that check is what refuses). */
 const mergeOptions = {
   type: 'object',
   additionalProperties: false,
   description:
     "All optional; the command line's choices by another name. Without options the merge is an MP3 as before. " +
-    'loudness, gap, crossfade, trimSilence and gapless are checked (an invalid one is a 400) but not yet applied by the merge.',
+    'An invalid option is a 400 naming it, and nothing is queued.',
   properties: {
     format: { type: 'string', enum: [...OUTPUT_FORMATS], description: 'Output format (default mp3)' },
     bitrate: {
@@ -220,22 +250,7 @@ const mergeOptions = {
     title: { type: 'string', maxLength: 500 },
     artist: { type: 'string', maxLength: 500 },
     album: { type: 'string', maxLength: 500 },
-    loudness: {
-      type: 'number',
-      nullable: true,
-      minimum: -70,
-      maximum: -5,
-      description: 'Target LUFS, or null for off',
-    },
-    gap: {
-      type: 'number',
-      minimum: 0,
-      maximum: 60,
-      description: 'Seconds of silence between items; not with crossfade',
-    },
-    crossfade: { type: 'number', minimum: 0, maximum: 30, description: 'Seconds of overlap; not with gap' },
-    trimSilence: { type: 'boolean' },
-    gapless: { type: 'boolean' },
+    ...soundOptions,
   },
 };
 
@@ -282,7 +297,7 @@ export const mergeSchema: FastifySchema = {
     ),
     409: errorBody('The merge was cancelled (code cancelled); nothing was kept'),
     422: errorBody(
-      'An input could not be used: "Could not merge: NAME is not audio (...)" naming the original file',
+      'An input could not be used: "Could not merge: NAME is not usable audio" (one sentence for each kind of refusal), naming the original file',
     ),
     429: errorBody('Too many merges a minute from this session (20 by default)'),
     500: errorBody('The merge failed inside (details only in the server log)'),

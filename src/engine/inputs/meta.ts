@@ -1,0 +1,102 @@
+// The output's tags and cover: given ones win; else the first input that has each. The cover is
+// read (given) or extracted (embedded) once, and must be a JPEG or PNG within the limits
+// (cover.ts): a given one outside them is refused, an embedded one left out.
+import { readFile, stat } from 'node:fs/promises';
+import path from 'node:path';
+import { AbortError, InputError } from '../errors.js';
+import { checkCover, COVER_LIMITS, readAtMost, type Cover } from './cover.js';
+import { fileArg, spawnRunner, type Runner } from '../ffmpeg/runner.js';
+import { fsReason } from '../io/fs-reason.js';
+import type { MergeOptions, Tools } from '../types.js';
+import { fileTitle } from '../plan/chapters.js';
+import type { Probed } from './probe.js';
+
+export type { Cover } from './cover.js';
+
+export interface OutputMeta {
+  title: string;
+  artist?: string;
+  album?: string;
+  cover?: Cover;
+}
+
+async function givenCover(file: string, signal?: AbortSignal): Promise<Cover> {
+  const data = await readAtMost(file, COVER_LIMITS.bytes, signal).catch((err: unknown) => {
+    if (err instanceof AbortError) throw err;
+    throw new InputError(file, 'unreadable', `cover cannot be read (${fsReason(err)})`);
+  });
+  const checked = checkCover(data);
+  if (!checked.ok) throw new InputError(file, 'not-image', checked.reason);
+  return checked.cover;
+}
+
+/** The first embedded picture of `input`, or undefined when ffmpeg cannot get a JPEG or PNG out. */
+async function embeddedCover(
+  input: string,
+  scratch: string,
+  tools: Tools,
+  runner: Runner,
+  signal?: AbortSignal,
+): Promise<Cover | undefined> {
+  const out = path.join(scratch, 'embedded-cover.img');
+  const r = await runner({
+    bin: tools.ffmpeg,
+    args: [
+      '-hide_banner',
+      '-nostdin',
+      '-v',
+      'error',
+      '-y',
+      '-i',
+      fileArg(input),
+      '-map',
+      '0:v:0',
+      '-c:v',
+      'copy',
+      '-frames:v',
+      '1',
+      '-f',
+      'image2',
+      fileArg(out),
+    ],
+    signal,
+  });
+  if (r.code !== 0) return undefined;
+  // A picture no output could carry is left out; the input itself is still merged.
+  if (((await stat(out).catch(() => undefined))?.size ?? Infinity) > COVER_LIMITS.bytes) return undefined;
+  const data = await readFile(out).catch(() => undefined);
+  const checked = data && checkCover(data);
+  return checked && checked.ok ? checked.cover : undefined;
+}
+
+export interface MetaContext {
+  opts: MergeOptions;
+  probed: Probed[];
+  names: string[];
+  tools: Tools;
+  runner?: Runner;
+  signal?: AbortSignal;
+  /** Makes (once) the job's temporary folder. */
+  scratch: () => Promise<string>;
+}
+
+export async function resolveMeta(c: MetaContext): Promise<OutputMeta> {
+  const firstTag = (key: string) => c.probed.map((p) => p.result.tags[key]?.trim()).find((v) => v);
+  const title = c.opts.title ?? firstTag('title') ?? fileTitle(c.names[0]);
+  const artist = c.opts.artist ?? firstTag('artist');
+  const album = c.opts.album ?? firstTag('album');
+  let cover: Cover | undefined;
+  if (c.opts.cover) cover = await givenCover(c.opts.cover, c.signal);
+  else {
+    const i = c.probed.findIndex((p) => p.hasCover);
+    if (i >= 0)
+      cover = await embeddedCover(
+        c.probed[i].result.path,
+        await c.scratch(),
+        c.tools,
+        c.runner ?? spawnRunner,
+        c.signal,
+      );
+  }
+  return { title, artist, album, cover };
+}

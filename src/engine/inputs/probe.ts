@@ -1,0 +1,322 @@
+// Probe one input: MP3s in-process by the frame parser (a spawn of ffprobe costs more than
+// joining a whole file), everything else through ffprobe's JSON plus a short decode of the head.
+import { closeSync, lstatSync, openSync, statSync } from 'node:fs';
+import { InputError, type InputErrorCode } from '../errors.js';
+import { fileArg, lastLine, spawnRunner, type Runner } from '../ffmpeg/runner.js';
+import { fsReason } from '../io/fs-reason.js';
+import { formatFromProbe, type FfprobeJson, type FfprobeStream } from '../ffmpeg/probe-format.js';
+import { Mp4Error, readMp4Audio, type Mp4Audio } from '../mp4/read.js';
+import { scanMp3, type Mp3Scan } from '../mp3/scan.js';
+import { readFullSync } from '../io/sync-io.js';
+import { assertToolWorks } from '../ffmpeg/tool-check.js';
+import { locateTools } from '../ffmpeg/tools.js';
+import type { ProbeResult, Tools } from '../types.js';
+
+export interface ProbeOptions {
+  tools?: Tools;
+  signal?: AbortSignal;
+  /** Name used in error messages instead of the path. */
+  displayName?: string;
+  /** Index carried by an InputError (the input's position in a merge). */
+  index?: number;
+  runner?: Runner;
+  /**
+   * Decode the head of a non-MP3 input to prove it is audio (default true). A merge that decodes
+   * every such input in full anyway skips it: one ffmpeg start less per input, and a file that
+   * does not decode is still refused by name when its decode fails.
+   */
+  headDecode?: boolean;
+}
+
+// Synchronous: a few small reads per input, where thread-pool round trips cost more (sync-io.ts).
+function head(file: string, n: number): Buffer {
+  const fd = openSync(file, 'r');
+  try {
+    const buf = Buffer.alloc(n);
+    return buf.subarray(0, readFullSync(fd, buf, 0, n, 0));
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** Why a file cannot be opened, in words; a link whose target is gone says so. */
+function unreadable(file: string, err: unknown): string {
+  if ((err as NodeJS.ErrnoException).code !== 'ENOENT') return fsReason(err);
+  try {
+    return lstatSync(file).isSymbolicLink() ? 'a link to a file that does not exist' : 'no such file';
+  } catch {
+    return 'no such file';
+  }
+}
+
+function looksLikeMp3(file: string, bytes: Buffer): boolean {
+  if (/\.(mp3|mpga|mp2|mpa)$/i.test(file)) return true;
+  if (bytes.length >= 3 && bytes.toString('latin1', 0, 3) === 'ID3') return true;
+  return bytes.length >= 2 && bytes[0] === 0xff && (bytes[1] & 0xe0) === 0xe0;
+}
+
+function fromScan(file: string, scan: Mp3Scan): ProbeResult {
+  return {
+    path: file,
+    format: 'mp3',
+    codec: 'mp3',
+    sampleRate: scan.sampleRate,
+    channels: scan.channels,
+    durationSeconds: scan.durationSeconds,
+    bitRate: scan.bitRate,
+    tags: scan.tags,
+    mp3: {
+      mpegVersion: scan.mpegVersion,
+      layer: scan.layer,
+      frames: scan.frames,
+      audioBytes: scan.audioBytes,
+      vbr: scan.vbr,
+      samplesPerFrame: scan.samplesPerFrame,
+    },
+  };
+}
+
+/** ffprobe prefixes its message with the input name; keep only the reason, in plain words. */
+function toolReason(stderrTail: string): string {
+  const line = lastLine(stderrTail);
+  const cut = line.lastIndexOf(': ');
+  const raw = (cut >= 0 ? line.slice(cut + 2) : line).replace(/\.$/, '');
+  // What ffprobe says when no demuxer recognises the bytes.
+  if (/^(Invalid data found when processing input|Invalid argument|End of file)$/.test(raw))
+    return 'unrecognised format';
+  return raw;
+}
+
+const HEAD_SECONDS = 5;
+
+/** Decode (the first `limit` seconds of) the first audio stream to nowhere; how much came out. */
+async function decode(
+  runner: Runner,
+  ffmpeg: string,
+  file: string,
+  signal: AbortSignal | undefined,
+  limit?: number,
+) {
+  let seconds = 0;
+  const r = await runner({
+    bin: ffmpeg,
+    args: [
+      '-hide_banner',
+      '-nostdin',
+      '-v',
+      'error',
+      ...(limit ? ['-t', String(limit)] : []),
+      '-i',
+      fileArg(file),
+      '-map',
+      '0:a:0',
+      '-f',
+      'null',
+      '-progress',
+      'pipe:1',
+      '-nostats',
+      '-',
+    ],
+    signal,
+    onProgress: (p) => {
+      seconds = Math.max(seconds, p.outTimeSeconds);
+    },
+  });
+  return { code: r.code, stderrTail: r.stderrTail, seconds };
+}
+
+/**
+ * How long an input really plays: its first audio stream decoded to nowhere, up to `limitSeconds`
+ * (a header's stated duration or rate can lie; the decoded samples cannot). An input that decodes
+ * for the whole limit answers the limit: it is at least that long.
+ */
+export async function decodedSeconds(
+  file: string,
+  opts: { tools?: Tools; signal?: AbortSignal; runner?: Runner; limitSeconds?: number } = {},
+): Promise<number> {
+  const tools = opts.tools ?? (await locateTools());
+  const decoded = await decode(
+    opts.runner ?? spawnRunner,
+    tools.ffmpeg,
+    file,
+    opts.signal,
+    opts.limitSeconds,
+  );
+  return decoded.seconds;
+}
+
+/**
+ * Probe one input. MP3s are read in-process by the frame parser; everything else (and any MP3
+ * the parser cannot read cleanly) through ffprobe. Throws InputError naming the file and reason
+ * when the input has no usable audio.
+ */
+export async function probeFile(file: string, opts: ProbeOptions = {}): Promise<ProbeResult> {
+  return (await probeInput(file, opts)).result;
+}
+
+export interface Probed {
+  result: ProbeResult;
+  /** The frame parser's full scan, present when the file is an MP3 it read cleanly. */
+  scan?: Mp3Scan;
+  /** The AAC track's packet index, present when the file is AAC in MP4 that can be copied. */
+  mp4?: Mp4Audio;
+  /** The file carries a picture (cover art) that ffmpeg can extract. */
+  hasCover?: boolean;
+}
+
+type Refuse = (reason: string, code: InputErrorCode) => InputError;
+
+/** Size and first bytes, or a refusal saying why the file cannot be read. */
+function openHead(file: string, refuse: Refuse): Buffer {
+  let size: number;
+  let first: Buffer;
+  try {
+    const st = statSync(file);
+    if (!st.isFile()) throw refuse('not a file', 'unreadable');
+    size = st.size;
+    first = head(file, 4);
+  } catch (err) {
+    if (err instanceof InputError) throw err;
+    throw refuse(`cannot be read (${unreadable(file, err)})`, 'unreadable');
+  }
+  if (size === 0) throw refuse('empty file', 'empty');
+  return first;
+}
+
+interface ScanTry {
+  done?: Probed;
+  reason?: string;
+  formatChange: boolean;
+}
+
+async function tryScan(file: string, signal: AbortSignal | undefined): Promise<ScanTry> {
+  const outcome = await scanMp3(file, { signal });
+  if (outcome.ok)
+    return {
+      done: { result: fromScan(file, outcome.scan), scan: outcome.scan, hasCover: outcome.scan.hasPicture },
+      formatChange: false,
+    };
+  return { reason: outcome.reason, formatChange: outcome.formatChange === true };
+}
+
+async function ffprobe(
+  runner: Runner,
+  tools: Tools,
+  file: string,
+  signal: AbortSignal | undefined,
+  refuse: Refuse,
+): Promise<FfprobeJson> {
+  const probed = await runner({
+    bin: tools.ffprobe,
+    args: ['-v', 'error', '-print_format', 'json', '-show_format', '-show_streams', fileArg(file)],
+    signal,
+  });
+  let json: FfprobeJson | undefined;
+  try {
+    if (probed.code === 0) json = JSON.parse(probed.stdout) as FfprobeJson;
+  } catch {
+    // handled below, after the tool itself is checked
+  }
+  if (json) return json;
+  await assertToolWorks(runner, tools.ffprobe, 'ffprobe');
+  throw refuse(
+    probed.code === 0
+      ? 'not audio (ffprobe gave no readable answer)'
+      : `not audio (${toolReason(probed.stderrTail)})`,
+    'not-audio',
+  );
+}
+
+/** The head must really decode: ffprobe alone accepts some junk (random bytes named .mp3). */
+async function checkDecodes(runner: Runner, tools: Tools, file: string, opts: ProbeOptions, refuse: Refuse) {
+  const decoded = await decode(runner, tools.ffmpeg, file, opts.signal, HEAD_SECONDS);
+  if (decoded.code !== 0) await assertToolWorks(runner, tools.ffmpeg, 'ffmpeg');
+  if (decoded.code !== 0) throw refuse(`no decodable audio (${toolReason(decoded.stderrTail)})`, 'not-audio');
+  if (decoded.seconds <= 0) throw refuse('no decodable audio (zero duration)', 'not-audio');
+  return decoded;
+}
+
+function lowerTags(json: FfprobeJson, stream: FfprobeStream): Record<string, string> {
+  const tags: Record<string, string> = {};
+  for (const [k, v] of Object.entries({ ...json.format?.tags, ...stream.tags }))
+    tags[k.toLowerCase()] = String(v);
+  return tags;
+}
+
+/** The AAC packet index of an MP4 input, when its packets could be copied as they are. */
+function aacTrack(file: string, format: string, codec: string): Mp4Audio | undefined {
+  if (format !== 'm4a' || codec !== 'aac') return undefined;
+  try {
+    return readMp4Audio(file);
+  } catch (err) {
+    if (err instanceof Mp4Error) return undefined; // decoded and re-encoded instead
+    throw err;
+  }
+}
+
+/** probeFile, keeping the frame scan (MP3) or packet index (AAC in MP4) that a copy needs. */
+export async function probeInput(file: string, opts: ProbeOptions = {}): Promise<Probed> {
+  const name = opts.displayName ?? file;
+  const refuse: Refuse = (reason, code) => new InputError(name, code, reason, opts.index ?? -1);
+  const first = openHead(file, refuse);
+
+  // MP3 frames of more than one format (files joined with cat): ffmpeg decodes them all, so the
+  // input is re-encoded; the decode errors at each joint are no reason to refuse it.
+  let scanned: ScanTry = { formatChange: false };
+  if (looksLikeMp3(file, first)) {
+    scanned = await tryScan(file, opts.signal);
+    if (scanned.done) return scanned.done;
+  }
+
+  const tools = opts.tools ?? (await locateTools());
+  const runner = opts.runner ?? spawnRunner;
+  const json = await ffprobe(runner, tools, file, opts.signal, refuse);
+  // An MP3 without the usual first bytes (junk or padding ahead of the frames): the parser may
+  // still read it, and then its frames can be copied rather than re-encoded.
+  if (scanned.reason === undefined && (json.format?.format_name ?? '').split(',').includes('mp3')) {
+    scanned = await tryScan(file, opts.signal);
+    if (scanned.done) return scanned.done;
+  }
+  const stream = json.streams?.find((s) => s.codec_type === 'audio');
+  if (!stream) throw refuse('not audio (no audio stream)', 'not-audio');
+  const sampleRate = Number(stream.sample_rate);
+  const channels = Number(stream.channels);
+  if (!(sampleRate > 0) || !(channels > 0))
+    throw refuse('not audio (no sample rate or channel count)', 'not-audio');
+
+  let duration = Number(stream.duration ?? json.format?.duration);
+  const skipDecode = opts.headDecode === false && duration > 0 && stream.codec_name !== 'mp3';
+  const decoded = skipDecode
+    ? { seconds: duration, stderrTail: '' }
+    : await checkDecodes(runner, tools, file, opts, refuse);
+  if (stream.codec_name === 'mp3' && scanned.reason && !scanned.formatChange && decoded.stderrTail.trim()) {
+    throw refuse(`not a readable MP3 (${scanned.reason})`, 'bad-mp3');
+  }
+  if (!(duration > 0)) {
+    // No stated length (some raw streams): the decode measures it, whole if the head was not.
+    duration =
+      decoded.seconds < HEAD_SECONDS
+        ? decoded.seconds
+        : (await decode(runner, tools.ffmpeg, file, opts.signal)).seconds;
+  }
+  if (!(duration > 0)) throw refuse('zero duration', 'not-audio');
+
+  const format = formatFromProbe(json.format?.format_name ?? '', stream.codec_name ?? '');
+  const codec = stream.codec_name ?? 'unknown';
+  const bits = Number(stream.bits_per_raw_sample) || Number(stream.bits_per_sample) || undefined;
+  const result: ProbeResult = {
+    path: file,
+    format,
+    codec,
+    sampleRate,
+    channels,
+    durationSeconds: duration,
+    bitRate: Number(stream.bit_rate ?? json.format?.bit_rate) || 0,
+    tags: lowerTags(json, stream),
+    ...(bits ? { bitsPerSample: bits } : {}),
+  };
+  const hasCover = (json.streams ?? []).some(
+    (s) => s.codec_type === 'video' && s.disposition?.attached_pic === 1,
+  );
+  return { result, mp4: aacTrack(file, format, codec), hasCover };
+}

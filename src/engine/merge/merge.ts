@@ -1,0 +1,268 @@
+// The pipeline: probe, plan, then one route per output format (MP3 frames, MP4 packets, one PCM
+// encode), written to a hidden file beside the target and renamed into place.
+import { mkdtemp, rename, rm, stat } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { AbortError } from '../errors.js';
+import type { Runner } from '../ffmpeg/runner.js';
+import { locateTools } from '../ffmpeg/tools.js';
+import type { MergeOptions, MergeReport, Tools } from '../types.js';
+import { CHAPTER_LIMIT, chapterTitles, chaptersFromStarts } from '../plan/chapters.js';
+import { formatFromPath, routeOf, type OutputFormat, type Route } from '../plan/formats.js';
+import { claimOutput, outputError, partialPath } from '../output/output-file.js';
+import { resolveMeta } from '../inputs/meta.js';
+import { planOutput, type OutputPlan } from '../plan/output-plan.js';
+import { runPool } from '../io/pool.js';
+import { probeInput, type Probed } from '../inputs/probe.js';
+import { ProgressTracker } from '../plan/progress.js';
+import { progressWeights } from '../plan/progress-weights.js';
+import type { RouteContext, RouteResult } from '../output/route-context.js';
+import { mp3Route } from '../routes/route-mp3.js';
+import { mp4Route } from '../routes/route-mp4.js';
+import { pcmRoute } from '../routes/route-pcm.js';
+import { TEMP_PREFIX } from '../io/leftovers.js';
+import { mixedRoute } from '../routes/route-mixed.js';
+import { mp3FadeRoute } from '../routes/route-mp3-fade.js';
+import { needsMeasuring, type SoundPlan } from '../plan/sound-plan.js';
+import {
+  needsMixing,
+  replanForSound,
+  soundOptionsOf,
+  soundStage,
+  splicedSeconds,
+  splicesFades,
+} from '../sound/sound-stage.js';
+import type { SoundOptions } from '../../shared/sound-options.js';
+
+export interface MergeDeps {
+  /** Injected ffmpeg/ffprobe runner (tests watch what it is asked). */
+  runner?: Runner;
+}
+
+// Probing MP3s is in-process file reading; a few at once keeps the disk busy without flooding it.
+const PROBE_LIMIT = 8;
+
+const ROUTES: Record<Route, (ctx: RouteContext) => Promise<RouteResult>> = {
+  'mp3-frames': mp3Route,
+  'mp4-packets': mp4Route,
+  'pcm-encode': pcmRoute,
+};
+
+function probeAll(
+  inputs: string[],
+  names: string[],
+  tools: Tools,
+  signal: AbortSignal,
+  runner: Runner | undefined,
+  abort: () => void,
+): Promise<Probed[]> {
+  const all = inputs.map((_, i) => i);
+  return runPool(
+    all,
+    PROBE_LIMIT,
+    (i) =>
+      probeInput(inputs[i], { tools, signal, displayName: names[i], index: i, runner, headDecode: false }),
+    abort,
+  ).then((m) => all.map((i) => m.get(i)!));
+}
+
+function makePlan(format: OutputFormat, probed: Probed[], opts: MergeOptions): OutputPlan {
+  const inputs = probed.map((p) => ({ ...p.result, aac: p.mp4 }));
+  return planOutput(format, inputs, {
+    bitRateKbps: opts.bitRateKbps,
+    maxSampleRate: opts.maxSampleRate,
+    maxChannels: opts.maxChannels,
+  });
+}
+
+/** A temporary folder made on first use, inside `workDir`. */
+function lazyScratch(workDir: string) {
+  let made: Promise<string> | undefined;
+  const scratch = () =>
+    (made ??= mkdtemp(path.join(workDir, TEMP_PREFIX)).catch((err: unknown) => {
+      throw outputError(`cannot make a temporary folder in ${workDir}`, err);
+    }));
+  return {
+    scratch,
+    cleanup: async () => made && rm(await made.catch(() => ''), { recursive: true, force: true }),
+  };
+}
+
+interface Job {
+  inputs: string[];
+  output: string;
+  target: string;
+  partial: string;
+  format: OutputFormat;
+  names: string[];
+  signal: AbortSignal;
+  abort: () => void;
+  scratch: () => Promise<string>;
+  opts: MergeOptions & MergeDeps;
+}
+
+/** Chapters as the options ask: none when off, titled by the rule, within the format's limit. */
+function chapterMaker(job: Job, probed: Probed[]) {
+  const titles = chapterTitles(
+    job.names,
+    probed.map((p) => p.result.tags.title),
+    job.opts.chapterTitles,
+  );
+  return (starts: number[], total: number) =>
+    job.opts.chapters === false ? [] : chaptersFromStarts(titles, starts, total, CHAPTER_LIMIT[job.format]);
+}
+
+/** Probe, plan, gather tags, run the sound stage, then the format's route writes the partial file. */
+async function runRoute(job: Job): Promise<{
+  plan: OutputPlan;
+  result: RouteResult;
+  tracker: ProgressTracker;
+  sound: SoundPlan | undefined;
+}> {
+  const { opts, signal, names, inputs } = job;
+  await claimOutput(job.output, job.target, job.partial);
+  const tools = opts.tools ?? (await locateTools());
+  const probed = await probeAll(inputs, names, tools, signal, opts.runner, job.abort);
+  const soundOptions = soundOptionsOf(opts);
+  const plan = replanForSound(makePlan(job.format, probed, opts), soundOptions);
+  const meta = await resolveMeta({
+    opts,
+    probed,
+    names,
+    tools,
+    runner: opts.runner,
+    signal,
+    scratch: job.scratch,
+  });
+  const mixing = needsMixing(plan, soundOptions);
+  const tracker = startTracker(job, probed, plan, soundOptions, mixing);
+  const concurrency = Math.max(1, opts.concurrency ?? os.availableParallelism());
+  const sound = await soundStage({
+    inputs,
+    names,
+    probed,
+    plan,
+    options: soundOptions,
+    tools,
+    runner: opts.runner,
+    signal,
+    abort: job.abort,
+    concurrency,
+    onMeasure: (i, f) => tracker.measure(i, f),
+  });
+  const ctx: RouteContext = {
+    ...job,
+    probed,
+    plan,
+    tools,
+    runner: opts.runner,
+    concurrency,
+    tracker,
+    meta,
+    chapters: chapterMaker(job, probed),
+    sound,
+    // Decoded inputs take their gap as silence in the decode (every route encodes decodes, the MP3
+    // and MP4 routes as timelines); copied MP3 and AAC take it as silent frames or packets.
+    gapInDecode: true,
+  };
+  const route = mixing
+    ? mixedRoute
+    : splicesFades(plan, soundOptions)
+      ? mp3FadeRoute
+      : ROUTES[routeOf(job.format)];
+  const result = await route(ctx);
+  if (signal.aborted) throw new AbortError();
+  return { plan, result, tracker, sound };
+}
+
+/**
+ * Progress weighs each input by its duration: measured first when loudness is matched, then
+ * decoded, then joined or encoded once, each step by what it costs (plan/progress-weights.ts).
+ */
+function startTracker(
+  job: Job,
+  probed: Probed[],
+  plan: OutputPlan,
+  o: SoundOptions,
+  mixing: boolean,
+): ProgressTracker {
+  // A spliced crossfade decodes and encodes only a stretch around each fade.
+  const spliced = splicesFades(plan, o) ? splicedSeconds(plan.copy.length, o) : [];
+  const decoded = plan.copy.flatMap((c, i) => (!c || spliced[i] > 0 ? [i] : []));
+  const measured = needsMeasuring(o) ? job.inputs.map((_, i) => i) : [];
+  const weights = progressWeights(plan.format, plan.route, mixing);
+  const durations = probed.map((p) => p.result.durationSeconds);
+  const tracker = new ProgressTracker(
+    durations,
+    decoded,
+    job.opts.onProgress,
+    weights.last,
+    measured,
+    weights.measure,
+    spliced,
+  );
+  tracker.start();
+  return tracker;
+}
+
+/**
+ * Join `inputs`, in order, into one file at `output` in the asked format, atomically (temporary
+ * file + rename). Throws InputError (with index) for an unusable input, AbortError when cancelled.
+ */
+export async function mergeFiles(
+  inputs: string[],
+  output: string,
+  opts: MergeOptions & MergeDeps = {},
+): Promise<MergeReport> {
+  if (inputs.length === 0) throw new Error('mergeFiles: no inputs');
+  const target = path.resolve(output);
+  if (inputs.some((f) => path.resolve(f) === target))
+    throw new Error('mergeFiles: the output is one of the inputs');
+  const outer = opts.signal;
+  if (outer?.aborted) throw new AbortError();
+
+  // One controller for the whole job, so a failure in one transcode stops the others.
+  const controller = new AbortController();
+  const abort = () => controller.abort();
+  outer?.addEventListener('abort', abort, { once: true });
+  const { scratch, cleanup } = lazyScratch(opts.tmpDir ?? path.dirname(target));
+  const job: Job = {
+    inputs,
+    output,
+    target,
+    partial: partialPath(target),
+    format: opts.format ?? formatFromPath(output) ?? 'mp3',
+    names: inputs.map((f, i) => opts.displayNames?.[i] ?? f),
+    signal: controller.signal,
+    abort,
+    scratch,
+    opts,
+  };
+  try {
+    const { plan, result, tracker, sound } = await runRoute(job);
+    await rename(job.partial, target);
+    const bytes = (await stat(target)).size;
+    tracker.complete();
+    return {
+      output: target,
+      format: job.format,
+      durationSeconds: Math.round(result.durationSeconds * 1e6) / 1e6,
+      inputs: inputs.length,
+      transcoded: plan.transcoded,
+      chapters: result.chapters,
+      bytes,
+      sampleRate: plan.sampleRate,
+      channels: plan.channels,
+      ...(sound?.loudness ? { loudness: sound.loudness } : {}),
+      ...(sound && sound.messages.length > 0 ? { notes: sound.messages } : {}),
+    };
+  } catch (err) {
+    await rm(job.partial, { force: true });
+    if (outer?.aborted) throw err instanceof AbortError ? err : new AbortError();
+    throw err;
+  } finally {
+    outer?.removeEventListener('abort', abort);
+    abort();
+    await cleanup();
+  }
+}

@@ -1,0 +1,70 @@
+// Pure: the gain that brings an input to the loudness target without letting its true peak past
+// the ceiling. A copied MP3 can only move in whole global_gain steps, so it takes the nearest step
+// that still respects the ceiling.
+import { GAIN_STEP_DB } from '../mp3/gain.js';
+
+/** No sample of the output above this (dBTP), as --loudness promises (docs/api.md section 2). */
+export const TRUE_PEAK_CEILING_DB = -1;
+/**
+ * A lossy encoder's ringing can lift the true peak a little above the decoded input's; inputs
+ * that go through one aim this much lower, so the written file still keeps the ceiling.
+ */
+export const LOSSY_HEADROOM_DB = 0.5;
+
+export interface LoudnessInput {
+  integratedLufs: number | null;
+  truePeakDb: number | null;
+}
+
+export interface GainChoice {
+  /** The gain applied, in dB (for an MP3 copy, steps x GAIN_STEP_DB). */
+  gainDb: number;
+  /** Whole global_gain steps, for an MP3 whose frames are copied. */
+  steps?: number;
+  /** The ceiling made the gain smaller than the target asked for. */
+  limited: boolean;
+}
+
+export interface GainRules {
+  /** The input's frames are copied: the gain moves in global_gain steps. */
+  mp3Steps: boolean;
+  /** The input goes through a lossy encoder after the gain. */
+  lossyEncode: boolean;
+}
+
+/** The largest gain that keeps the true peak at or under the ceiling (Infinity with no peak). */
+export function peakLimit(truePeakDb: number | null, lossyEncode: boolean): number {
+  if (truePeakDb === null) return Infinity;
+  return TRUE_PEAK_CEILING_DB - (lossyEncode ? LOSSY_HEADROOM_DB : 0) - truePeakDb;
+}
+
+/** Gain for one input; digital silence (no gated loudness) is left alone. */
+export function chooseGain(m: LoudnessInput, targetLufs: number, rules: GainRules): GainChoice {
+  if (m.integratedLufs === null)
+    return rules.mp3Steps ? { gainDb: 0, steps: 0, limited: false } : { gainDb: 0, limited: false };
+  const wanted = targetLufs - m.integratedLufs;
+  const limit = peakLimit(m.truePeakDb, rules.lossyEncode);
+  if (!rules.mp3Steps) {
+    const gainDb = Math.min(wanted, limit);
+    return { gainDb: round2(gainDb), limited: gainDb < wanted };
+  }
+  const nearest = Math.round(wanted / GAIN_STEP_DB);
+  // A tiny tolerance, so a peak exactly on the ceiling after whole steps is not a step lower.
+  const steps = nearest * GAIN_STEP_DB <= limit + 1e-9 ? nearest : Math.floor((limit + 1e-9) / GAIN_STEP_DB);
+  return { gainDb: round2(steps * GAIN_STEP_DB), steps, limited: steps < nearest };
+}
+
+function round2(x: number): number {
+  return Math.round(x * 100) / 100;
+}
+
+/** The line a person reads when the ceiling held an input back. */
+export function limitedMessage(
+  name: string,
+  choice: GainChoice,
+  targetLufs: number,
+  measured: number,
+): string {
+  const short = targetLufs - measured - choice.gainDb;
+  return `${name}: gain limited to ${choice.gainDb.toFixed(1)} dB (${short.toFixed(1)} dB short of ${targetLufs} LUFS) to keep peaks under ${TRUE_PEAK_CEILING_DB} dBTP`;
+}

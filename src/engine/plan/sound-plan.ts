@@ -1,0 +1,141 @@
+// Pure: what the sound options do to each input and each join, from what the planner decided
+// (copy or decode) and what the measuring decode found. Copied MP3s stay copied: their gain moves
+// in global_gain steps and their trim in whole frames; decoded inputs take both in their filters.
+import type { Measurement } from '../ffmpeg/loudness.js';
+import { fitCrossfade, inputStarts, shortenedMessage, type FadeFit } from './crossfade.js';
+import { chooseGain, limitedMessage, type GainChoice } from './loudness-plan.js';
+import type { SoundOptions } from '../../shared/sound-options.js';
+import { keepFrames, keepRange, type KeepRange } from './trim-silence.js';
+
+/** MP3 decoders' own delay: ffmpeg skips it with the encoder delay of a LAME tag. */
+const DECODER_DELAY = 529;
+
+export interface SoundPlanInput {
+  /** For messages. */
+  name: string;
+  /** Decoded duration, seconds. */
+  durationSeconds: number;
+  /** The format planner copies it (MP3 frames, AAC packets). */
+  copy: boolean;
+  /** Its copy is MP3 frames (the only copy the sound options can shape without a decode). */
+  mp3Copy: boolean;
+  /** Decoded, it goes through a lossy encoder (the output is lossy). */
+  lossyOutput: boolean;
+  /** Copied MP3s: the frame format and the LAME tag's encoder delay, when there is one. */
+  mp3?: { frames: number; samplesPerFrame: number; sampleRate: number; encoderDelay?: number };
+}
+
+export interface InputSoundPlan {
+  /** Still copied after the sound options (a crossfade or --gapless decodes it). */
+  copy: boolean;
+  gain?: GainChoice;
+  /** Decoded inputs: the seconds kept by --trim-silence. */
+  keep?: KeepRange;
+  /** Copied MP3s: the frames kept by --trim-silence. */
+  keepFrames?: { first: number; end: number };
+  /** Seconds this input lasts in the output, before any gap or fade. */
+  durationSeconds: number;
+}
+
+export interface LoudnessEntry {
+  input: number;
+  /** Integrated loudness as measured, LUFS; null for digital silence. */
+  measured: number | null;
+  gainDb: number;
+  /** The -1 dBTP ceiling held the gain below what the target asked for. */
+  limited?: boolean;
+}
+
+export interface SoundPlan {
+  inputs: InputSoundPlan[];
+  /** Seconds of silence after each input but the last. */
+  gap: number;
+  /** One per join (inputs - 1); all zero without --crossfade. */
+  fades: FadeFit[];
+  /** Where each input starts in the output, seconds (chapters start here). */
+  starts: number[];
+  loudness?: LoudnessEntry[];
+  /** Lines for stderr and the report: shortened fades, limited gains. */
+  messages: string[];
+}
+
+/** Whether the inputs must be measured (loudness, silences) before anything is written. */
+export function needsMeasuring(o: SoundOptions): boolean {
+  return o.loudness !== undefined || o.trimSilence === true;
+}
+
+/** Options that need every input decoded: a fade mixes two inputs, gapless drops encoder padding. */
+export function decodesEverything(o: SoundOptions): boolean {
+  return (o.crossfade ?? 0) > 0 || o.gapless === true;
+}
+
+function planInput(
+  input: SoundPlanInput,
+  m: Measurement | undefined,
+  o: SoundOptions,
+  copy: boolean,
+): InputSoundPlan {
+  const mp3Copy = copy && input.mp3Copy && input.mp3 !== undefined;
+  const plan: InputSoundPlan = { copy, durationSeconds: input.durationSeconds };
+  if (o.loudness !== undefined && m) {
+    plan.gain = chooseGain(m, o.loudness, { mp3Steps: mp3Copy, lossyEncode: !copy && input.lossyOutput });
+  }
+  if (o.trimSilence && m) {
+    const range = keepRange(m.silences, m.decodedSeconds || input.durationSeconds);
+    if (mp3Copy) {
+      const { frames, samplesPerFrame, sampleRate, encoderDelay } = input.mp3!;
+      const delay = encoderDelay !== undefined ? (encoderDelay + DECODER_DELAY) / sampleRate : 0;
+      plan.keepFrames = keepFrames(range, samplesPerFrame / sampleRate, frames, delay);
+      plan.durationSeconds = ((plan.keepFrames.end - plan.keepFrames.first) * samplesPerFrame) / sampleRate;
+    } else {
+      plan.keep = range;
+      plan.durationSeconds = range.end - range.start;
+    }
+  }
+  return plan;
+}
+
+/** `decodeAll`: the options decode every input after all (false when fades are spliced into copies). */
+export function planSound(
+  inputs: readonly SoundPlanInput[],
+  measured: ReadonlyArray<Measurement | undefined>,
+  o: SoundOptions,
+  decodeAll = decodesEverything(o),
+): SoundPlan {
+  const planned = inputs.map((p, i) => planInput(p, measured[i], o, p.copy && !decodeAll));
+  const messages: string[] = [];
+  const fades: FadeFit[] = [];
+  for (let i = 0; i + 1 < planned.length; i++) {
+    const fit = fitCrossfade(o.crossfade ?? 0, planned[i].durationSeconds, planned[i + 1].durationSeconds);
+    if (fit.shortened) messages.push(shortenedMessage(inputs[i].name, inputs[i + 1].name, o.crossfade!, fit));
+    fades.push(fit);
+  }
+  const gap = o.gap ?? 0;
+  const plan: SoundPlan = {
+    inputs: planned,
+    gap,
+    fades,
+    starts: inputStarts(
+      planned.map((p) => p.durationSeconds),
+      gap,
+      fades,
+    ),
+    messages,
+  };
+  if (o.loudness !== undefined) {
+    plan.loudness = planned.map((p, i) => {
+      const m = measured[i];
+      const entry: LoudnessEntry = {
+        input: i,
+        measured: m?.integratedLufs ?? null,
+        gainDb: p.gain?.gainDb ?? 0,
+      };
+      if (p.gain?.limited) {
+        entry.limited = true;
+        messages.push(limitedMessage(inputs[i].name, p.gain, o.loudness!, m!.integratedLufs!));
+      }
+      return entry;
+    });
+  }
+  return plan;
+}

@@ -1,0 +1,66 @@
+// M4B/M4A output: AAC inputs that match are copied packet for packet; every run of the others
+// (consecutive inputs that are encoded) is decoded to PCM and encoded as one timeline in parallel
+// chunks (timeline/aac-timeline.ts), so a run brings one frame of priming and less than one of padding
+// however many inputs it holds. A gap after a copied input is packets of encoded silence; after
+// an encoded one it is silence in its decode. Chapter starts are counted packets, priming and
+// decoded samples.
+import type { Mp4Audio } from '../mp4/read.js';
+import { mp4PartStarts, sameStream, type Mp4Part } from '../mp4/write.js';
+import { encodeAacTimeline } from '../timeline/aac-timeline.js';
+import { writeMp4Output } from '../output/mp4-output.js';
+import type { RouteContext, RouteResult } from '../output/route-context.js';
+import { gapPart } from '../sound/mp4-gap.js';
+import { encodeRuns } from '../timeline/timeline-encode.js';
+
+function copiedPart(ctx: RouteContext, i: number): Mp4Part {
+  const audio = ctx.probed[i].mp4;
+  if (!audio) throw new Error(`internal: no packet index for input ${i}`);
+  return { file: ctx.inputs[i], audio };
+}
+
+function checkOneStream(ctx: RouteContext, audios: Mp4Audio[], owner: number[]): void {
+  // The planner copies only AAC of the output's shape and encodes the rest to it: a mismatch is a bug.
+  const bad = audios.findIndex((a) => !sameStream(a, audios[0]));
+  if (bad >= 0) throw new Error(`internal: the AAC of ${ctx.names[owner[bad]]} differs from the output's`);
+}
+
+export async function mp4Route(ctx: RouteContext): Promise<RouteResult> {
+  const runs = await encodeRuns(ctx, (timelines, pcm, onProgress) =>
+    encodeAacTimeline(ctx, timelines, pcm, onProgress),
+  );
+  const gap = await gapPart(ctx);
+  // Parts in output order, the input each belongs to (a run's chunks to its first input, a gap
+  // to the input before it), and per input the part its audio starts in and how far into it.
+  const parts: Mp4Part[] = [];
+  const owner: number[] = [];
+  const where: { part: number; offset: number }[] = [];
+  const add = (part: Mp4Part, input: number) => {
+    parts.push(part);
+    owner.push(input);
+  };
+  ctx.inputs.forEach((_, i) => {
+    const run = runs.get(i);
+    if (run) {
+      let offset = 0;
+      run.samples.forEach((n) => {
+        where.push({ part: parts.length, offset });
+        offset += n;
+      });
+      run.parts.forEach((p) => add(p, i));
+    } else if (ctx.plan.copy[i]) {
+      where.push({ part: parts.length, offset: 0 });
+      add(copiedPart(ctx, i), i);
+      if (gap && i + 1 < ctx.inputs.length) add(gap, i);
+    }
+  });
+  const audios = parts.map((p) => p.audio);
+  checkOneStream(ctx, audios, owner);
+  const rate = audios[0].sampleRate;
+  const { starts, total } = mp4PartStarts(audios);
+  const chapters = ctx.chapters(
+    where.map((w) => (starts[w.part] + w.offset) / rate),
+    total / rate,
+  );
+  await writeMp4Output(ctx, parts, chapters, owner);
+  return { durationSeconds: total / rate, chapters };
+}

@@ -1,0 +1,146 @@
+// Between the plan and the routes: which inputs the sound options make decoded after all, the
+// measuring decodes (one per input, in parallel), and the sound plan the routes follow.
+import type { Measurement } from '../ffmpeg/loudness.js';
+import type { Runner } from '../ffmpeg/runner.js';
+import { mp3DecodedSamples } from '../mp3/gapless.js';
+import type { MergeOptions, Tools } from '../types.js';
+import { isLossy } from '../plan/formats.js';
+import { measureAll } from './measure.js';
+import type { OutputPlan } from '../plan/output-plan.js';
+import type { Probed } from '../inputs/probe.js';
+import { decodesEverything, needsMeasuring, planSound, type SoundPlan } from '../plan/sound-plan.js';
+import type { SoundOptions } from '../../shared/sound-options.js';
+
+export function soundOptionsOf(o: MergeOptions): SoundOptions {
+  const { loudness, gap, crossfade, trimSilence, gapless } = o;
+  return { loudness, gap, crossfade, trimSilence, gapless };
+}
+
+/** Whether any option changes the sound at all (with none, the merge is exactly as without them). */
+export function soundActive(o: SoundOptions): boolean {
+  return (
+    o.loudness !== undefined ||
+    (o.gap ?? 0) > 0 ||
+    (o.crossfade ?? 0) > 0 ||
+    o.trimSilence === true ||
+    o.gapless === true
+  );
+}
+
+/** Whether the only option on is a gap (which the MP3 and MP4 routes put between copies as silence). */
+export function gapOnly(o: SoundOptions): boolean {
+  return (o.gap ?? 0) > 0 && !soundActive({ ...o, gap: 0 });
+}
+
+/**
+ * The plan with the inputs the sound options must decode: all of them for a gapless join or a
+ * crossfade that cannot be spliced into copies, and AAC packet copies whenever an option other
+ * than a gap changes their sound (only MP3 frames can take a gain or a trim without a decode).
+ */
+export function replanForSound(plan: OutputPlan, o: SoundOptions): OutputPlan {
+  if (splicesFades(plan, o)) return { ...plan, transcoded: plan.copy.map((_, i) => i) };
+  const decodeAll = decodesEverything(o) || (plan.route === 'mp4-packets' && soundActive(o) && !gapOnly(o));
+  if (!decodeAll || plan.copy.every((c) => !c)) return plan;
+  const all = plan.copy.map((_, i) => i);
+  return { ...plan, copy: plan.copy.map(() => false), transcoded: isLossy(plan.format) ? all : [] };
+}
+
+/**
+ * Whether crossfades are re-encoded only around each fade, every other frame copied: MP3 output
+ * whose inputs are all copied MP3 frames, and nothing else that needs them decoded. Every input
+ * then still counts as transcoded: some of its audio (a fade) goes through the encoder.
+ */
+export function splicesFades(plan: OutputPlan, o: SoundOptions): boolean {
+  const fading = (o.crossfade ?? 0) > 0 && o.gapless !== true && o.trimSilence !== true;
+  return fading && plan.route === 'mp3-frames' && plan.copy.length > 1 && plan.copy.every(Boolean);
+}
+
+/**
+ * Seconds re-encoded around a spliced fade beyond the fade itself: margins, pre-roll and tail
+ * (plan/fade-splice.ts).
+ */
+const SPLICE_EXTRA_SECONDS = 0.3;
+
+/**
+ * Per input, the seconds a spliced crossfade re-encodes for the fade after it (the progress
+ * bar's weights; the route reports each join's stretch as the input before it).
+ */
+export function splicedSeconds(inputs: number, o: SoundOptions): number[] {
+  return Array.from({ length: inputs }, (_, i) =>
+    i + 1 < inputs ? (o.crossfade ?? 0) + SPLICE_EXTRA_SECONDS : 0,
+  );
+}
+
+/** Whether the route must be the mixing one: fades (unless spliced), or gapless joins of separately encoded parts. */
+export function needsMixing(plan: OutputPlan, o: SoundOptions): boolean {
+  if (splicesFades(plan, o)) return false;
+  return (o.crossfade ?? 0) > 0 || (o.gapless === true && plan.route !== 'pcm-encode');
+}
+
+export interface SoundStageJob {
+  inputs: string[];
+  names: string[];
+  probed: Probed[];
+  plan: OutputPlan;
+  options: SoundOptions;
+  tools: Tools;
+  runner?: Runner;
+  signal: AbortSignal;
+  abort: () => void;
+  concurrency: number;
+  onMeasure: (index: number, fraction: number) => void;
+}
+
+/** Measure what the options need and plan the sound; undefined when no option is on. */
+export async function soundStage(job: SoundStageJob): Promise<SoundPlan | undefined> {
+  const o = job.options;
+  if (!soundActive(o)) return undefined;
+  const { plan, probed } = job;
+  const all = job.inputs.map((_, i) => i);
+  let measured: Array<Measurement | undefined> = [];
+  if (needsMeasuring(o)) {
+    const got = await measureAll(job.inputs, all, {
+      tools: job.tools,
+      concurrency: job.concurrency,
+      silence: o.trimSilence,
+      runner: job.runner,
+      signal: job.signal,
+      names: job.names,
+      durations: probed.map((p) => p.result.durationSeconds),
+      onProgress: job.onMeasure,
+      onFailure: job.abort,
+    });
+    measured = all.map((i) => got.get(i));
+  }
+  const inputs = all.map((i) => {
+    const scan = probed[i].scan;
+    const mp3Copy = plan.route === 'mp3-frames' && plan.copy[i] && scan !== undefined;
+    return {
+      name: job.names[i],
+      durationSeconds: decodedSeconds(probed[i], measured[i]),
+      copy: plan.copy[i],
+      mp3Copy,
+      lossyOutput: isLossy(plan.format),
+      mp3: mp3Copy
+        ? {
+            frames: scan!.frames,
+            samplesPerFrame: scan!.samplesPerFrame,
+            sampleRate: scan!.sampleRate,
+            encoderDelay: scan!.gapless?.delay,
+          }
+        : undefined,
+    };
+  });
+  return planSound(inputs, measured, o, decodesEverything(o) && !splicesFades(plan, o));
+}
+
+/**
+ * What a decode of the input gives, in seconds: an MP3's frames less the delay and padding its
+ * LAME tag states (ffmpeg trims both), else the measuring decode's length, else the probed one.
+ */
+function decodedSeconds(p: Probed, m: Measurement | undefined): number {
+  const scan = p.scan;
+  if (scan?.gapless)
+    return mp3DecodedSamples(scan.frames, scan.samplesPerFrame, scan.gapless) / scan.sampleRate;
+  return m?.decodedSeconds || p.result.durationSeconds;
+}

@@ -1,0 +1,73 @@
+// The AAC step of a timeline encode (timeline-encode.ts): each chunk encoded to AAC in MP4, and of
+// it only the packets that decode to the chunk's own samples kept. Neighbouring chunks were fed
+// the same audio across their seam, so their kept packets overlap-add as one encoder's would: a
+// timeline carries one frame of priming and less than one of padding, whatever its parts.
+import path from 'node:path';
+import { transcodeToAac, type PcmTarget } from '../ffmpeg/transcode.js';
+import { Mp4Error, readMp4Audio, type Mp4Audio } from '../mp4/read.js';
+import type { Mp4Part } from '../mp4/write.js';
+import { AAC_CODEC, AAC_PRIMING, type Chunk } from '../plan/chunks.js';
+import {
+  chunkFailure,
+  chunkTranscodeJob,
+  encodeTimelines,
+  type ChunkJob,
+  type PcmPart,
+  type TimelineContext,
+} from './timeline-encode.js';
+
+export { feedOf, type PcmPart, type TimelineContext } from './timeline-encode.js';
+
+/** The packets of one chunk's encode that decode to the chunk's own samples (the last chunk: to the end). */
+export function keptPackets(audio: Mp4Audio, chunk: Chunk): Mp4Audio {
+  if (audio.priming !== AAC_PRIMING)
+    throw new Error(`internal: the AAC encoder primed ${audio.priming} samples, not ${AAC_PRIMING}`);
+  const count = chunk.last ? audio.sizes.length - chunk.firstPacket : chunk.packets;
+  if (count < 1 || chunk.firstPacket + count > audio.sizes.length)
+    throw new Error('internal: an AAC chunk encode is shorter than its feed');
+  const end = chunk.firstPacket + count;
+  return {
+    ...audio,
+    sizes: audio.sizes.slice(chunk.firstPacket, end),
+    offsets: audio.offsets.slice(chunk.firstPacket, end),
+    priming: chunk.priming,
+    audioSamples: chunk.end - chunk.start,
+  };
+}
+
+async function encodeChunk(
+  ctx: TimelineContext,
+  job: ChunkJob,
+  pcm: PcmTarget,
+  first: string,
+): Promise<Mp4Part> {
+  const file = path.join(await ctx.scratch(), `aac-${job.timeline}-${job.index}.m4a`);
+  await transcodeToAac(chunkTranscodeJob(ctx, job, pcm, first, file)).catch(chunkFailure(job, 'AAC'));
+  try {
+    return { file, audio: keptPackets(readMp4Audio(file), job.chunk) };
+  } catch (err) {
+    if (err instanceof Mp4Error)
+      throw new Error(`an AAC chunk encode is unreadable (${err.message})`, { cause: err });
+    throw err;
+  }
+}
+
+/**
+ * Encode each timeline (consecutive PCM parts at `pcm`'s shape) to AAC packets. Per timeline, the
+ * parts to join in order: the first keeps the encoder's priming, the last the padding.
+ */
+export function encodeAacTimeline(
+  ctx: TimelineContext,
+  timelines: PcmPart[][],
+  pcm: PcmTarget,
+  onProgress?: (timeline: number, fractions: number[]) => void,
+): Promise<Mp4Part[][]> {
+  return encodeTimelines(
+    ctx,
+    timelines,
+    pcm,
+    AAC_CODEC,
+    (job) => encodeChunk(ctx, job, pcm, timelines[job.timeline][0].file),
+    onProgress,
+  );
+}

@@ -1,0 +1,230 @@
+// A parallel, sample-exact encode of PCM timelines (each a list of consecutive PCM part files),
+// whatever the codec: every timeline is cut into frame-aligned chunks (plan/chunks.ts), each
+// encoded by its own ffmpeg that reads the part files' byte ranges itself, with real audio before
+// and after the chunk. The codec's own step (aac-timeline.ts, mp3-timeline.ts) keeps of each
+// encode the frames that decode to the chunk's own samples.
+import { rm } from 'node:fs/promises';
+import path from 'node:path';
+import { InputError } from '../errors.js';
+import type { PcmTarget, TranscodeJob } from '../ffmpeg/transcode.js';
+import {
+  encodedFractions,
+  planChunks,
+  rangesOf,
+  runsOf,
+  timelineFormat,
+  type Chunk,
+  type ChunkCodec,
+} from '../plan/chunks.js';
+import { runPool } from '../io/pool.js';
+import type { RouteContext } from '../output/route-context.js';
+import { bytesPerFrame, decodeAll } from './decode.js';
+
+/**
+ * Decoding is about a tenth of a decode-and-encode of the same audio on this ffmpeg (5 min of
+ * MP3: 0.27 s to decode, 2.4 s to AAC): an encoded input's progress is that share, then its encode.
+ */
+export const DECODE_SHARE = 0.1;
+
+export interface PcmPart {
+  file: string;
+  /** Sample frames in the file. */
+  samples: number;
+  /** The input it was decoded from (names a failure), when it is one input's. */
+  input?: number;
+}
+
+/** What the encode needs of a route's context. */
+export type TimelineContext = Pick<
+  RouteContext,
+  'scratch' | 'names' | 'plan' | 'tools' | 'runner' | 'signal' | 'abort' | 'concurrency'
+>;
+
+/** One chunk's encode, as the codec's step is given it. */
+export interface ChunkJob {
+  timeline: number;
+  index: number;
+  chunk: Chunk;
+  /** The chunk's feed as one ffmpeg input URL, relative to `cwd`. */
+  url: string;
+  cwd: string;
+  feedSeconds: number;
+  /** The input holding the chunk's first sample, and its name (for a failure), if it is one input's. */
+  owner?: number;
+  name?: string;
+  /** ffmpeg's progress (0..1 of the feed), to hand on. */
+  onProgress: (fraction: number) => void;
+}
+
+/**
+ * The chunk's feed as one ffmpeg input: its byte ranges of the part files, joined by the `concat`
+ * and `subfile` protocols. The names are the parts' own, relative to their folder (the scratch
+ * folder, where the encoder runs), so no outside path meets the protocols' separators.
+ */
+export function feedOf(parts: PcmPart[], chunk: Chunk, pcm: PcmTarget): { url: string; cwd: string } {
+  const cwd = path.dirname(parts[0].file);
+  if (parts.some((p) => path.dirname(p.file) !== cwd))
+    throw new Error('internal: the PCM parts of a timeline are not in one folder');
+  const ranges = rangesOf(
+    parts.map((p) => p.samples),
+    chunk.feedStart,
+    chunk.feedEnd,
+    bytesPerFrame(pcm),
+  );
+  const urls = ranges.map(
+    (r) => `subfile,,start,${r.from},end,${r.to},,:${path.basename(parts[r.part].file)}`,
+  );
+  return { url: urls.length === 1 ? urls[0] : `concat:${urls.join('|')}`, cwd };
+}
+
+/** The input a chunk's failure is named for: the one holding its first sample. */
+function ownerOf(parts: PcmPart[], chunk: Chunk): PcmPart | undefined {
+  let at = 0;
+  return parts.find((p) => (at += p.samples) > chunk.start);
+}
+
+/** A chunk encode's failure: raw PCM that we wrote does not fail for a reason of an input's, so say what failed. */
+export function chunkFailure(job: ChunkJob, codec: string) {
+  return (err: unknown): never => {
+    if (err instanceof InputError && job.owner === undefined)
+      throw new Error(`the ${codec} encode of the joined audio failed (${err.reason})`, { cause: err });
+    throw err;
+  };
+}
+
+/** The transcode of one chunk to `output`: the chunk's byte ranges of the PCM parts, named for its input. */
+export function chunkTranscodeJob(
+  ctx: TimelineContext,
+  job: ChunkJob,
+  pcm: PcmTarget,
+  first: string,
+  output: string,
+): TranscodeJob {
+  return {
+    input: first,
+    output,
+    target: { sampleRate: pcm.sampleRate, channels: pcm.channels, bitRateKbps: ctx.plan.bitRateKbps! },
+    raw: pcm,
+    url: job.url,
+    cwd: job.cwd,
+    durationSeconds: job.feedSeconds,
+    tools: ctx.tools,
+    runner: ctx.runner,
+    signal: ctx.signal,
+    onProgress: job.onProgress,
+    displayName: job.name,
+    index: job.owner,
+  };
+}
+
+/**
+ * Encode each timeline (consecutive PCM parts at `pcm`'s shape), all chunks of all timelines in one
+ * pool of `ctx.concurrency` encoders (`chunksPerEncoder` chunks each, when the timeline is long
+ * enough); per timeline, what `encode` made of each chunk, in order.
+ * `onProgress(t, fractions)` gives the fraction encoded of each part of timeline t. The PCM part
+ * files are removed once encoded.
+ */
+export async function encodeTimelines<T>(
+  ctx: TimelineContext,
+  timelines: PcmPart[][],
+  pcm: PcmTarget,
+  codec: ChunkCodec,
+  encode: (job: ChunkJob) => Promise<T>,
+  onProgress?: (timeline: number, fractions: number[]) => void,
+  chunksPerEncoder = 1,
+): Promise<T[][]> {
+  const plans = timelines.map((parts) =>
+    planChunks(
+      parts.reduce((n, p) => n + p.samples, 0),
+      ctx.concurrency * chunksPerEncoder,
+      codec,
+    ),
+  );
+  const done = plans.map((chunks) => chunks.map(() => 0));
+  const tasks = plans.flatMap((chunks, timeline) =>
+    chunks.map((chunk, index) => ({ timeline, index, chunk })),
+  );
+  const report = (t: number) =>
+    onProgress?.(
+      t,
+      encodedFractions(
+        timelines[t].map((p) => p.samples),
+        plans[t],
+        done[t],
+      ),
+    );
+  // Longest first, so no encoder is left alone with a long chunk at the end.
+  const order = tasks.map((_, k) => k).sort((a, b) => span(tasks[b].chunk) - span(tasks[a].chunk));
+  const made = await runPool(
+    order,
+    ctx.concurrency,
+    (k) => {
+      const { timeline, index, chunk } = tasks[k];
+      const parts = timelines[timeline];
+      const owner = ownerOf(parts, chunk)?.input;
+      const feedSeconds = span(chunk) / pcm.sampleRate;
+      return encode({
+        timeline,
+        index,
+        chunk,
+        ...feedOf(parts, chunk, pcm),
+        feedSeconds,
+        owner,
+        name: owner !== undefined ? ctx.names[owner] : undefined,
+        onProgress: (f) => {
+          done[timeline][index] = Math.max(
+            done[timeline][index],
+            f * feedSeconds * pcm.sampleRate - (chunk.start - chunk.feedStart),
+          );
+          report(timeline);
+        },
+      });
+    },
+    () => ctx.abort(),
+  );
+  await Promise.all(timelines.flat().map((p) => rm(p.file, { force: true })));
+  let k = 0;
+  return plans.map((chunks) => chunks.map(() => made.get(k++)!));
+}
+
+const span = (c: Chunk) => c.feedEnd - c.feedStart;
+
+/** A codec's timeline encode: per timeline, the parts to join in order. */
+export type TimelineEncoder<T> = (
+  timelines: PcmPart[][],
+  pcm: PcmTarget,
+  onProgress: (timeline: number, fractions: number[]) => void,
+) => Promise<T[][]>;
+
+/**
+ * Every run of consecutive inputs the plan encodes, decoded to PCM (in parallel) and encoded as one
+ * timeline each: per run's first input, the run's parts and each of its inputs' decoded samples.
+ */
+export async function encodeRuns<T>(
+  ctx: RouteContext,
+  encode: TimelineEncoder<T>,
+): Promise<Map<number, { parts: T[]; samples: number[] }>> {
+  const { plan, tracker } = ctx;
+  const runs = runsOf(plan.copy.map((c) => !c));
+  const all = runs.flat();
+  if (all.length === 0) return new Map();
+  const pcm: PcmTarget = {
+    sampleRate: plan.sampleRate,
+    channels: plan.channels,
+    sampleFormat: timelineFormat(
+      all.map((i) => ctx.probed[i].result),
+      ctx.sound !== undefined,
+    ),
+  };
+  const { files, samples } = await decodeAll(ctx, pcm, all, (i, f) => tracker.transcode(i, f * DECODE_SHARE));
+  let at = 0;
+  const timelines = runs.map((run) =>
+    run.map((input) => ({ file: files[at], samples: samples[at++], input })),
+  );
+  const encoded = await encode(timelines, pcm, (t, fractions) =>
+    fractions.forEach((f, j) => tracker.transcode(runs[t][j], DECODE_SHARE + f * (1 - DECODE_SHARE))),
+  );
+  return new Map(
+    runs.map((run, t) => [run[0], { parts: encoded[t], samples: timelines[t].map((p) => p.samples) }]),
+  );
+}

@@ -1,0 +1,211 @@
+// The JobQueue of a web process when merges run on workers (BullMQ): enqueue, cancel and wait
+// for the end here; run, record and tell progress on the worker (run-reporter.ts). This side
+// writes a job's row only where no worker will: a merge cancelled before any worker took it, and
+// one BullMQ itself gave up on (its workers died twice). Its `events` are this process's own
+// jobs' events; they are not broadcast here (the worker does that, once).
+import type { FastifyBaseLogger } from 'fastify';
+import { systemClock, type Clock } from '../../../shared/clock.js';
+import type { JobPatch, Store } from '../../data/store.js';
+import type { Broadcaster } from '../../realtime/broadcaster.js';
+import { broadcastJobStatus } from '../../realtime/status-broadcasts.js';
+import type { BullQueue, QueueEvent } from './bullmq-queue.js';
+import { JobFailure, QueueClosedError } from '../job-errors.js';
+import { CANCELLED_MESSAGE, DONE_TEXT, INTERRUPTED_MESSAGE, SHUTDOWN_MESSAGE } from '../job-messages.js';
+import {
+  createJobEvents,
+  type JobEvent,
+  type JobOutcome,
+  type JobQueue,
+  type JobRef,
+  type MergeJobData,
+} from '../queue.js';
+
+export interface BullJobQueueDeps {
+  queue: BullQueue;
+  store: Store;
+  /** For the rows this side writes (see above). */
+  broadcaster: Broadcaster;
+  log: Pick<FastifyBaseLogger, 'info' | 'warn' | 'error'>;
+  clock?: Clock;
+}
+
+/** A queued row younger than this may still be on its way into Redis: recover() leaves it alone. */
+const RECOVER_AFTER_MS = 60_000;
+/** How long cancel() waits to hear that the merge stopped. */
+const CANCEL_WAIT_MS = 30_000;
+
+const OPEN_STATES = new Set(['waiting', 'active', 'delayed', 'prioritized', 'waiting-children']);
+const refOf = (d: MergeJobData): JobRef => ({
+  jobId: d.jobId,
+  sid: d.sid,
+  appid: d.appid,
+  requestId: d.requestId,
+});
+
+export function createBullJobQueue(deps: BullJobQueueDeps): JobQueue & { ping(): Promise<void> } {
+  const { queue, store, log } = deps;
+  const now = () => (deps.clock ?? systemClock).now();
+  const events = createJobEvents((err) => log.error({ err }, 'a job event listener failed'));
+  const told = createJobEvents((err) => log.error({ err }, 'a job status broadcast failed'));
+  const stopBroadcasts = broadcastJobStatus(told, deps.broadcaster);
+  const pending = new Map<
+    string,
+    { data: MergeJobData; resolve: (o: JobOutcome) => void; finished: Promise<JobOutcome> }
+  >();
+  /** Waiters for any job's end, this process's or not (cancel from another web process). */
+  const endWaiters = new Map<string, Set<(e: QueueEvent) => void>>();
+  let closing = false;
+
+  /** Write the row's end only if no one has (the worker usually has), and tell it then. */
+  async function settleRow(data: MergeJobData, patch: JobPatch, event: JobEvent): Promise<void> {
+    const row = await store.getJob(data.jobId);
+    if (!row || (row.status !== 'queued' && row.status !== 'running')) return;
+    await store.updateJob(data.jobId, { ...patch, finishedAt: now() });
+    told.emit(event);
+    events.emit(event);
+  }
+
+  async function onQueueEvent(e: QueueEvent): Promise<void> {
+    for (const w of endWaiters.get(e.jobId) ?? []) w(e);
+    const own = pending.get(e.jobId);
+    if (!own) return;
+    const ref = refOf(own.data);
+    if (e.type === 'progress') {
+      events.emit({
+        ...ref,
+        type: 'progress',
+        state: 'running',
+        percent: Math.min(e.percent, 99),
+        text: e.text ?? '',
+      });
+    } else if (e.type === 'completed') {
+      events.emit({ ...ref, type: 'completed', resultId: e.result.resultId, text: DONE_TEXT });
+      own.resolve({ state: 'succeeded', resultId: e.result.resultId });
+    } else if (e.type === 'failed') {
+      const { message } = e;
+      await settleRow(
+        own.data,
+        { status: 'failed', error: message, statusText: message, percent: null },
+        { ...ref, type: 'failed', message, code: e.code, retryable: false },
+      );
+      own.resolve({ state: 'failed', message, code: e.code });
+    } else if (e.type === 'cancelled') {
+      own.resolve({ state: 'cancelled', message: CANCELLED_MESSAGE });
+    }
+  }
+
+  const stopListening = queue.onEvent((e) => {
+    onQueueEvent(e).catch((err: unknown) => log.error({ err, job: e.jobId }, 'could not settle a merge'));
+  });
+
+  /** The job's place among its session's merges still queued or running (its own row included). */
+  async function turnOf(s: Store, data: MergeJobData): Promise<number> {
+    const unfinished = [...(await s.jobsWithStatus('queued')), ...(await s.jobsWithStatus('running'))];
+    return Math.max(1, unfinished.filter((j) => j.sid === data.sid).length);
+  }
+
+  function waitForEnd(jobId: string, ms: number): Promise<QueueEvent | null> {
+    return new Promise((resolve) => {
+      const set = endWaiters.get(jobId) ?? new Set();
+      endWaiters.set(jobId, set);
+      const done = (e: QueueEvent | null) => {
+        if (e && e.type !== 'completed' && e.type !== 'failed' && e.type !== 'cancelled') return;
+        clearTimeout(timer);
+        set.delete(done);
+        if (set.size === 0) endWaiters.delete(jobId);
+        resolve(e);
+      };
+      const timer = setTimeout(() => done(null), ms);
+      set.add(done);
+    });
+  }
+
+  return {
+    events,
+
+    async enqueue(data) {
+      if (closing) {
+        await store.updateJob(data.jobId, {
+          status: 'failed',
+          error: SHUTDOWN_MESSAGE,
+          statusText: SHUTDOWN_MESSAGE,
+          finishedAt: now(),
+        });
+        throw new QueueClosedError();
+      }
+      let resolve!: (o: JobOutcome) => void;
+      const finished = new Promise<JobOutcome>((r) => (resolve = r)).finally(() =>
+        pending.delete(data.jobId),
+      );
+      pending.set(data.jobId, { data, resolve, finished });
+      try {
+        await queue.enqueue(data, await turnOf(store, data));
+      } catch (err) {
+        const failure = new JobFailure('mergeStopped');
+        await settleRow(
+          data,
+          { status: 'failed', error: failure.message, statusText: failure.message, percent: null },
+          { ...refOf(data), type: 'failed', message: failure.message, code: failure.code, retryable: true },
+        );
+        resolve({ state: 'failed', message: failure.message, code: failure.code });
+        log.error({ err, job: data.jobId }, 'could not queue a merge');
+      }
+      return { jobId: data.jobId, finished };
+    },
+
+    async cancel(jobId) {
+      if (!OPEN_STATES.has(await queue.state(jobId))) return false;
+      const ended = waitForEnd(jobId, CANCEL_WAIT_MS);
+      if ((await queue.cancel(jobId)) === 'removed') {
+        // No worker ever had it: this side records and tells the end.
+        const row = await store.getJob(jobId);
+        if (row) {
+          const data: MergeJobData = {
+            jobId,
+            sid: row.sid,
+            appid: row.appid,
+            itemIds: row.itemIds,
+            options: row.options,
+            requestId: row.requestId,
+          };
+          await settleRow(
+            data,
+            { status: 'cancelled', error: CANCELLED_MESSAGE, statusText: CANCELLED_MESSAGE, percent: null },
+            { ...refOf(data), type: 'cancelled', message: CANCELLED_MESSAGE },
+          );
+        }
+      }
+      return (await ended)?.type === 'cancelled';
+    },
+
+    async recover() {
+      // Stalled merges are BullMQ's to recover; here only rows whose job Redis no longer has.
+      const open = [...(await store.jobsWithStatus('queued')), ...(await store.jobsWithStatus('running'))];
+      for (const row of open) {
+        if (row.createdAt > now() - RECOVER_AFTER_MS || (await queue.state(row.id)) !== 'unknown') continue;
+        await store.updateJob(row.id, {
+          status: 'failed',
+          error: INTERRUPTED_MESSAGE,
+          statusText: INTERRUPTED_MESSAGE,
+          percent: null,
+          finishedAt: now(),
+        });
+        log.warn({ job: row.id }, 'merge lost from the queue: marked failed');
+      }
+    },
+
+    async shutdown(graceMs = 30_000) {
+      closing = true;
+      // Merges go on on their workers; a request still waiting gets an answer before this process goes.
+      const all = Promise.allSettled([...pending.values()].map((p) => p.finished));
+      await Promise.race([all, new Promise((r) => setTimeout(r, graceMs).unref())]);
+      for (const p of pending.values())
+        p.resolve({ state: 'failed', message: SHUTDOWN_MESSAGE, code: 'mergeStopped' });
+      stopListening();
+      stopBroadcasts();
+      await queue.close();
+    },
+
+    ping: () => queue.ping(),
+  };
+}

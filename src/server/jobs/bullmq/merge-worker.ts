@@ -1,0 +1,83 @@
+// Merges from the BullMQ queue, in a worker process (ROLE=worker) or beside the web side
+// (ROLE=all with REDIS_URL): each run in a fresh scratch folder, its course written to the job's
+// row and told through Redis to whichever web process the browser is connected to.
+import type { FastifyBaseLogger } from 'fastify';
+import type { Tools } from '../../../engine/index.js';
+import type { Clock } from '../../../shared/clock.js';
+import type { AppConfig } from '../../config.js';
+import type { Store } from '../../data/store.js';
+import type { FileStorage } from '../../files/storage.js';
+import { emitterBroadcaster } from '../../realtime/redis/redis-fanout.js';
+import { startBullWorker } from './bullmq-worker.js';
+import { createDiskBudget, type DiskBudget } from '../../files/disk-budget.js';
+import { statfsFreeSpace } from '../../files/disk-space.js';
+import {
+  createMergeProcessor,
+  engineConcurrencyFor,
+  outputCapsOf,
+  type MergeFn,
+} from '../merge-processor.js';
+import { createRunReporter } from './run-reporter.js';
+
+export interface MergeWorkerDeps {
+  config: AppConfig & { redisUrl: string };
+  store: Store;
+  files: FileStorage;
+  tools: Tools;
+  log: FastifyBaseLogger;
+  merge?: MergeFn;
+  clock?: Clock;
+  /** DATA_DIR's disk as this process shares it; one of its own unless given. */
+  disk?: DiskBudget;
+}
+
+export interface MergeWorker {
+  /** Stop taking merges; running ones finish within `graceMs` or go back to the queue. */
+  close(graceMs?: number): Promise<void>;
+}
+
+export async function startMergeWorker(deps: MergeWorkerDeps): Promise<MergeWorker> {
+  const { config, store, files, log } = deps;
+  const broadcaster = emitterBroadcaster(config.redisUrl);
+  const reporter = createRunReporter({ store, broadcaster, log, clock: deps.clock });
+  const processor = createMergeProcessor({
+    store,
+    files,
+    tools: deps.tools,
+    merge: deps.merge,
+    clock: deps.clock,
+    engineConcurrency: engineConcurrencyFor(config.mergeConcurrency),
+    outputCaps: outputCapsOf(config),
+    disk:
+      deps.disk ??
+      createDiskBudget({
+        dir: config.dataDir,
+        minFreeBytes: config.minFreeBytes,
+        freeSpace: statfsFreeSpace,
+      }),
+    copiesInputs: Boolean(config.s3),
+    freshPerRun: true,
+  });
+  let worker;
+  try {
+    worker = await startBullWorker(processor, {
+      redisUrl: config.redisUrl,
+      concurrency: config.mergeConcurrency,
+      lockMs: config.mergeStallMs,
+      stalledCheckMs: Math.max(500, Math.floor(config.mergeStallMs / 2)),
+      reporter,
+      onError: (err) => log.warn({ err }, 'merge worker: queue error'),
+    });
+  } catch (err) {
+    reporter.close();
+    broadcaster.close();
+    throw err;
+  }
+  return {
+    async close(graceMs = 10_000) {
+      await worker.close(graceMs);
+      reporter.close();
+      broadcaster.close();
+    },
+  };
+}

@@ -1,0 +1,58 @@
+// The worker's "running" write: a merge starts only once its row says so. A database that
+// refuses the write for a moment is tried again; one that keeps refusing fails the run as
+// retryable, before any CPU is spent and before a browser is told anything.
+import { beforeEach, describe, expect, it } from 'vitest';
+import { RefusingJobWrites } from '../../../../test/support/memory-store.js';
+import { job, RecordingBroadcaster, silentLog } from '../../../../test/support/job-kit.js';
+import { JobFailure } from '../job-errors.js';
+import type { MergeJobData } from '../queue.js';
+import { createRunReporter } from './run-reporter.js';
+
+const data: MergeJobData = {
+  jobId: 'j1',
+  sid: 's1',
+  appid: 'app',
+  itemIds: ['i1'],
+  options: {},
+  requestId: 'r1',
+};
+
+let broadcaster: RecordingBroadcaster;
+beforeEach(() => {
+  broadcaster = new RecordingBroadcaster();
+});
+
+async function storeWithJob(failures: number) {
+  const store = new RefusingJobWrites(failures);
+  await store.createSession('h', 's1', 'c', 1);
+  await store.addJob(job('j1', 's1', ['i1']));
+  return store;
+}
+
+describe('the run reporter on a worker', () => {
+  it('records "running" before the merge starts, trying again while the database refuses the write for a moment', async () => {
+    const store = await storeWithJob(2);
+    const reporter = createRunReporter({ store, broadcaster, log: silentLog, startRetryDelaysMs: [5, 5] });
+    await reporter.started(data, 1);
+    // Two refused tries, then the write that counts, first of all the job's writes.
+    expect(store.tries - store.jobHistory.length).toBe(2);
+    expect(store.jobHistory[0].patch).toMatchObject({ status: 'running', attempts: 1, percent: 0 });
+    expect(await store.getJob('j1')).toMatchObject({ status: 'running', attempts: 1 });
+    reporter.close();
+  });
+
+  it('fails the run as retryable when "running" cannot be written, leaving the row and the channel untouched', async () => {
+    const store = await storeWithJob(Infinity);
+    const reporter = createRunReporter({ store, broadcaster, log: silentLog, startRetryDelaysMs: [5, 5] });
+    const started = reporter.started(data, 1);
+    await expect(started).rejects.toBeInstanceOf(JobFailure);
+    await expect(started).rejects.toMatchObject({ code: 'mergeFailed', retryable: true });
+    expect(store.tries).toBe(3);
+    expect(await store.getJob('j1')).toMatchObject({ status: 'queued' });
+    // A progress report for the failed run goes nowhere.
+    reporter.progress(data, 50);
+    await new Promise((r) => setTimeout(r, 50));
+    expect(broadcaster.events).toEqual([]);
+    reporter.close();
+  });
+});
