@@ -2,7 +2,8 @@
 // host page following Accept-Language, every view (list, sound options, progress, a failure, the
 // results) in the person's language, Arabic right to left with the keyboard reorder still up
 // and down, axe-core finding no serious or critical problem in any view, a host's accent, the
-// dark scheme and reduced motion. Takes a picture of each language (e2e/screenshots/locale-*.png).
+// dark scheme and reduced motion. Takes a picture of the page in each language
+// (e2e/screenshots/locale-*.png) and of the Arabic progress view (progress-ar.png).
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
@@ -62,6 +63,41 @@ async function seriousViolations(page: Page): Promise<string[]> {
   return violations
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')
     .map((v) => `${v.id} (${v.impact}): ${v.help} at ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+}
+
+/**
+ * The widget's controls smaller than 24 by 24 CSS pixels (WCAG 2.2's target size): an input
+ * counts with its label, which takes the click too (the file input is hidden behind the drop
+ * zone, its label); the players' own buttons are the browser's.
+ */
+async function smallTargets(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const selector =
+      'button, input:not([type="hidden"]), select, textarea, a[href], [role="slider"], [role="switch"], [tabindex="0"]';
+    const roots = document.querySelectorAll('.audio-merge-root, .audio-merge-upload, .audio-merge-results');
+    const small: string[] = [];
+    for (const root of roots)
+      for (const el of root.querySelectorAll<HTMLElement>(selector)) {
+        const box = el.getBoundingClientRect();
+        if (box.width === 0 && box.height === 0) continue; // not shown
+        let [left, top, right, bottom] = [box.left, box.top, box.right, box.bottom];
+        const label = el instanceof HTMLInputElement ? el.labels?.[0] : undefined;
+        if (label) {
+          const l = label.getBoundingClientRect();
+          [left, top, right, bottom] = [
+            Math.min(left, l.left),
+            Math.min(top, l.top),
+            Math.max(right, l.right),
+            Math.max(bottom, l.bottom),
+          ];
+        }
+        if (right - left < 24 || bottom - top < 24)
+          small.push(
+            `${el.tagName.toLowerCase()}.${el.className} "${el.getAttribute('aria-label') ?? el.textContent?.trim() ?? ''}": ${Math.round(right - left)}x${Math.round(bottom - top)}`,
+          );
+      }
+    return small;
+  });
 }
 
 /** The progress view, held there: the merge call is kept waiting until `release` is called. */
@@ -125,6 +161,7 @@ describe('the widget in six languages', () => {
       await page.getByRole('radio', { name: t.betweenGap }).check();
       expect(await page.locator('.audio-merge-sound-count').textContent()).toBe(t.soundSet(2));
       expect(await seriousViolations(page)).toEqual([]);
+      expect(await smallTargets(page)).toEqual([]);
 
       // The results the page lists, named in the language.
       const result = page.locator('.audio-merge-result').first();
@@ -132,9 +169,15 @@ describe('the widget in six languages', () => {
       expect(await result.locator('.audio-merge-download').textContent()).toBe(
         HOST_PAGE_WORDS[code].download,
       );
-      await page
-        .locator('#audio-merge-tool')
-        .screenshot({ path: path.join(SCREENSHOTS, `locale-${code}.png`), animations: 'disabled' });
+      // The page down to its newest result: the upload area, the list with its sound options
+      // open, a result.
+      const bottom = await result.evaluate((el) => el.getBoundingClientRect().bottom + window.scrollY);
+      await page.screenshot({
+        path: path.join(SCREENSHOTS, `locale-${code}.png`),
+        fullPage: true,
+        clip: { x: 0, y: 0, width: page.viewportSize()!.width, height: Math.ceil(bottom + 12) },
+        animations: 'disabled',
+      });
 
       // The progress view, held while the merge is asked for.
       const release = await holdMerge(page);
@@ -144,6 +187,11 @@ describe('the widget in six languages', () => {
       expect(await page.getByRole('button', { name: t.cancel }).count()).toBe(1);
       expect(await page.locator('.audio-merge-status').textContent()).toBe(t.percent(0));
       expect(await seriousViolations(page)).toEqual([]);
+      expect(await smallTargets(page)).toEqual([]);
+      if (code === 'ar')
+        await page
+          .locator('#audio-merge-tool')
+          .screenshot({ path: path.join(SCREENSHOTS, 'progress-ar.png'), animations: 'disabled' });
       await release();
     });
   }
@@ -224,7 +272,7 @@ describe('the widget in six languages', () => {
     expect(await style('.audio-merge-root', 'background-color')).toBe('rgb(17, 24, 39)');
   });
 
-  it('reduced motion: the spinner stands still and rows move without a transition', async () => {
+  it('reduced motion: the spinner stands still and rows move without a transition, in a drag too', async () => {
     const { page } = run();
     await page.emulateMedia({ reducedMotion: 'reduce', colorScheme: 'light' });
     await open(page, 'en');
@@ -233,6 +281,25 @@ describe('the widget in six languages', () => {
         () => getComputedStyle(document.querySelector('.audio-merge-row')!).transitionDuration,
       ),
     ).toMatch(/^0s(, 0s)*$/);
+    // A keyboard drag: the drag library animates the rows it moves with an inline transition,
+    // which reduced motion overrides, so they move at once.
+    await page.locator('.audio-merge-row').first().focus();
+    await page.keyboard.press('Space');
+    await poll(() => page.locator('.audio-merge-row--lifted').count()).toBe(1);
+    await afterQueuedTimers(page);
+    await page.keyboard.press('ArrowDown');
+    await afterQueuedTimers(page);
+    const rows = await page.evaluate(() =>
+      [...document.querySelectorAll<HTMLElement>('.audio-merge-row')].map((r) => ({
+        inline: r.style.transition,
+        computed: getComputedStyle(r).transitionDuration,
+      })),
+    );
+    expect(rows.some((r) => r.inline.includes('transform'))).toBe(true);
+    expect(rows.map((r) => r.computed).filter((d) => !/^0s(, 0s)*$/.test(d))).toEqual([]);
+    await page.keyboard.press('Escape');
+    await poll(() => page.locator('.audio-merge-row--lifted').count()).toBe(0);
+
     const release = await holdMerge(page);
     await page.getByRole('button', { name: 'Make MP3' }).click();
     await page.waitForSelector('.audio-merge-spinner');

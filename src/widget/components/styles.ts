@@ -291,7 +291,7 @@ ${AREAS} {
 .audio-merge-results .audio-merge-result:last-child { margin-bottom: 0; }
 .audio-merge-results audio { display: block; width: 100%; }
 .audio-merge-results .audio-merge-download {
-  justify-self: start; color: var(--am-accent-dark); font-weight: 600; text-decoration: underline;
+  justify-self: start; display: inline-flex; align-items: center; min-height: 24px; color: var(--am-accent-dark); font-weight: 600; text-decoration: underline;
   text-underline-offset: 3px; cursor: pointer;
 }
 .audio-merge-results .audio-merge-download:hover { color: var(--am-accent); }
