@@ -104,13 +104,17 @@ async function smallTargets(page: Page): Promise<string[]> {
 async function holdMerge(page: Page, answer?: { status: number; body: unknown }) {
   let release!: () => void;
   const held = new Promise<void>((r) => (release = r));
-  await page.route('**/app/merge/mergemp3', async (route) => {
+  let aborted: Promise<void> = Promise.resolve();
+  await page.route('**/app/merge/mergemp3', (route) => {
     if (answer) return route.fulfill({ status: answer.status, json: answer.body });
-    await held;
-    await route.abort().catch(() => undefined); // the page may have moved on already
+    aborted = held.then(() => route.abort());
+    return aborted;
   });
+  // The call is aborted before the route goes: a route removed while its request waits lets the
+  // request through to the server, which would merge.
   return async () => {
     release();
+    await aborted;
     await page.unroute('**/app/merge/mergemp3');
   };
 }

@@ -52,7 +52,7 @@ function renderResult(r: ResultRow, words: HostPageWords): string {
         <a class="audio-merge-download" href="${escapeHtml(src)}?download=1" download>${escapeHtml(words.download)}</a>
         <span class="audio-merge-format">${escapeHtml(r.format.toUpperCase())}</span>
         <span class="audio-merge-duration">${escapeHtml(formatDuration(r.duration))}</span>
-        <span class="audio-merge-size">${escapeHtml(formatSize(r.size))}</span>
+        <span class="audio-merge-size" data-bytes="${escapeHtml(String(r.size))}">${escapeHtml(formatSize(r.size))}</span>
         <time datetime="${escapeHtml(when.toISOString())}">${escapeHtml(formatUtcMinute(r.createdAt))}</time>
       </p>
       <ol class="audio-merge-sources" data-label="${escapeHtml(words.joinedFrom)}">${sources}</ol>${renderChapters(r, words)}

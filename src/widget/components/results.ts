@@ -1,4 +1,5 @@
-// The host page's merged results, enhanced: times in the browser's own time zone, a delete button
+// The host page's merged results, enhanced: times in the browser's own time zone and sizes in the
+// widget's language, a delete button
 // on each (POST deleteResult), and names that tell the players and links apart (result-labels.ts).
 import { deleteResult, isExpired, reasonOf } from '../api/http.js';
 import { DATE_TIME } from '../i18n/format.js';
@@ -76,10 +77,20 @@ function addDeleteButton(article: HTMLElement, deps: ResultsDeps): void {
   meta.append(button);
 }
 
+/** The server writes sizes in English ("110 KB"); its exact bytes let the widget say them its way. */
+function showLocalSize(span: HTMLElement): void {
+  const bytes = Number(span.dataset.bytes);
+  if (span.dataset.bytes !== undefined && Number.isFinite(bytes)) span.textContent = t().fileSize(bytes);
+}
+
 export function enhanceResults(root: ParentNode = document, deps: ResultsDeps = { deleteResult }): void {
   const articles = Array.from(root.querySelectorAll<HTMLElement>(RESULT));
   for (const time of articles.flatMap((a) => Array.from(a.querySelectorAll('time'))))
     showLocalTime(time, deps.locale);
+  for (const size of articles.flatMap((a) =>
+    Array.from(a.querySelectorAll<HTMLElement>('.audio-merge-size')),
+  ))
+    showLocalSize(size);
   labelResults(root);
   for (const article of articles) addDeleteButton(article, deps);
 }
