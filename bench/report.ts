@@ -12,7 +12,7 @@ export interface Figure {
   peer?: Stats;
   /** Ratio ours/peer must be at most this (when a peer is given). */
   target?: number;
-  unit?: 's' | 'MB' | 'ms' | 'req/s';
+  unit?: 's' | 'KB' | 'MB' | 'ms' | 'req/s';
   /** A further pass/fail condition with its own words. */
   extraTarget?: { label: string; ok: boolean };
   note?: string;
@@ -20,6 +20,8 @@ export interface Figure {
 
 function fmt(v: number, unit: Figure['unit'] = 's'): string {
   switch (unit) {
+    case 'KB':
+      return `${(v / 1024).toFixed(1)} KB`;
     case 'MB':
       return `${(v / 1024 / 1024).toFixed(1)} MB`;
     case 'ms':

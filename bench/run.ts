@@ -12,10 +12,11 @@ import { scaledFigures } from './scaled-figures.js';
 import { serverFigures } from './server-figures.js';
 import { crossfadeFigures, soundFigures } from './sound-figures.js';
 import { tusFigures } from './tus-figures.js';
+import { widgetFigures } from './widget-figures.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const rounds = Number(process.env.BENCH_ROUNDS ?? 5);
-const only = process.env.BENCH_ONLY; // 'engine' | 'transcode' | 'formats' | 'sound' | 'fades' | 'server' | 'tus' | 'limits' | 'scaled' (needs redis-server, PostgreSQL)
+const only = process.env.BENCH_ONLY; // 'engine' | 'transcode' | 'formats' | 'sound' | 'fades' | 'server' | 'tus' | 'limits' | 'widget' | 'scaled' (needs redis-server, PostgreSQL)
 
 const progress = (msg: string) => {
   if (process.stderr.isTTY) process.stderr.write(`\r\x1b[2K${msg}`);
@@ -31,6 +32,8 @@ try {
     figures.push(...(await scaledFigures(work, rounds, progress)));
   } else if (only === 'transcode') {
     figures.push(...(await transcodeFigures(await makeFlacCorpus(progress), work, rounds, progress)));
+  } else if (only === 'widget') {
+    figures.push(...(await widgetFigures(rounds, progress)));
   } else {
     const corpus = await makeCorpus(progress);
     if (!only || only === 'engine') figures.push(...(await engineFigures(corpus, work, rounds, progress)));
@@ -41,6 +44,7 @@ try {
     if (!only || only === 'server' || only === 'tus')
       figures.push(...(await tusFigures(corpus, work, rounds, progress)));
     if (!only || only === 'limits') figures.push(...(await limitsFigures(corpus, work, rounds, progress)));
+    if (!only) figures.push(...(await widgetFigures(rounds, progress)));
   }
 } finally {
   await rm(work, { recursive: true, force: true });

@@ -228,6 +228,7 @@ describe('cancel', () => {
       requestId: 'tab-c',
       state: 'cancelled',
       text: 'The merge was cancelled',
+      code: 'cancelled',
     });
     await l.waitFor(() => l.payloads.some((p) => p.state === 'cancelled'));
     l.close();
@@ -236,6 +237,7 @@ describe('cancel', () => {
       requestId: 'tab-c',
       state: 'cancelled',
       percent: null,
+      code: 'cancelled',
     });
   });
 

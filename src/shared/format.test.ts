@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatDuration, formatSize, formatUtcMinute, itemMeta, megabytes } from './format.js';
+import { formatDuration, formatSize, formatUtcMinute, megabytes } from './format.js';
 
 describe('formatting for people', () => {
   it('durations read as m:ss or h:mm:ss', () => {
@@ -26,11 +26,5 @@ describe('formatting for people', () => {
 
   it('times read to the minute in UTC', () => {
     expect(formatUtcMinute(Date.UTC(2026, 10, 21, 14, 30, 59))).toBe('2026-11-21 14:30 UTC');
-  });
-
-  it('the row meta line shows duration and format when present', () => {
-    expect(itemMeta({ duration: 125, format: 'mp3' })).toBe('2:05 · MP3');
-    expect(itemMeta({ format: 'wav' })).toBe('WAV');
-    expect(itemMeta({})).toBe('');
   });
 });

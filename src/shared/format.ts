@@ -1,5 +1,5 @@
-// Durations, sizes and times for people: one way of writing them, for the widget (rows, upload
-// list) and the server (host page, messages).
+// Durations, sizes and times for people, as the server writes them (host page, messages). The
+// widget writes its own in the reader's language (src/widget/i18n/format.ts).
 
 /** 75.4 -> "1:15", 3725 -> "1:02:05". */
 export function formatDuration(seconds: number): string {
@@ -34,12 +34,4 @@ export function megabytes(bytes: number): string {
 /** A moment to the minute, in UTC so every reader sees the same: "2026-11-21 14:30 UTC". */
 export function formatUtcMinute(ms: number): string {
   return `${new Date(ms).toISOString().slice(0, 16).replace('T', ' ')} UTC`;
-}
-
-/** The small line under a file name: "2:05 · MP3", or just one of them. */
-export function itemMeta(item: { duration?: number; format?: string }): string {
-  const parts: string[] = [];
-  if (typeof item.duration === 'number') parts.push(formatDuration(item.duration));
-  if (item.format) parts.push(item.format.toUpperCase());
-  return parts.filter(Boolean).join(' · ');
 }

@@ -26,11 +26,26 @@ export interface StatusPayload {
   state: MergeState;
   /** A number while running and when done; null while waiting and after a failure. */
   percent: number | null;
+  /**
+   * What `data` says, as a stable word a client can put in its own language: "queued" while
+   * waiting, the error's code when failed, "cancelled". Absent where the words are the percentage.
+   */
+  code?: string;
+  /** While waiting: how many merges are ahead of this one, when the queue knows. */
+  ahead?: number;
 }
 
 /** GET /app/merge/status: the session's latest merge. */
 export type MergeStatusAnswer =
-  { state: 'none' } | { requestId: string | null; state: MergeState; percent: number | null; text: string };
+  | { state: 'none' }
+  | {
+      requestId: string | null;
+      state: MergeState;
+      percent: number | null;
+      text: string;
+      code?: string;
+      ahead?: number;
+    };
 
 /** An error answer: `{"error": message}`, with the error's code from the server's table. */
 export interface ErrorAnswer {

@@ -49,6 +49,36 @@ describe('mounting', () => {
     expect(document.querySelectorAll('style#audio-merge-styles')).toHaveLength(1);
   });
 
+  it("speaks the element's data-locale, else the page's lang, with the language's direction", async () => {
+    hostPage();
+    document.getElementById('audio-merge-tool')!.dataset.locale = 'ru';
+    vi.stubGlobal('fetch', fakeFetch({ '/app/merge/getDataJson': () => json([item('1', 'intro.mp3')]) }).fn);
+    await act(async () => {
+      await import('./main.js');
+    });
+    expect(await screen.findByRole('button', { name: 'Убрать intro.mp3' })).toBeInTheDocument();
+    const wrapper = document.querySelector('.audio-merge-root')!;
+    expect([wrapper.getAttribute('lang'), wrapper.getAttribute('dir')]).toEqual(['ru', 'ltr']);
+  });
+
+  it('an Arabic page (<html lang>) gets the widget right to left, file names isolated', async () => {
+    hostPage();
+    document.documentElement.lang = 'ar';
+    vi.stubGlobal('fetch', fakeFetch({ '/app/merge/getDataJson': () => json([item('1', 'intro.mp3')]) }).fn);
+    try {
+      await act(async () => {
+        await import('./main.js');
+      });
+      expect(await screen.findByRole('button', { name: 'إزالة intro.mp3' })).toBeInTheDocument();
+      const wrapper = document.querySelector('.audio-merge-root')!;
+      expect([wrapper.getAttribute('lang'), wrapper.getAttribute('dir')]).toEqual(['ar', 'rtl']);
+      expect(screen.getByText('intro.mp3').tagName).toBe('BDI');
+      expect(document.querySelector('.audio-merge-position')!.tagName).toBe('BDI');
+    } finally {
+      document.documentElement.removeAttribute('lang');
+    }
+  });
+
   it('data-sound="on" offers the sound options with one format; without it, nothing beside make', async () => {
     const { readConfig } = await import('./mount.js');
     const el = document.createElement('div');

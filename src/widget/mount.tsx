@@ -4,6 +4,7 @@ import { createRoot, type Root } from 'react-dom/client';
 import { AudioMergeTool, type WidgetConfig } from './components/AudioMergeTool.js';
 import type { ListenHandler } from './components/RowPlayer.js';
 import { injectStyles } from './components/styles.js';
+import { languageAttributes } from './i18n/locale.js';
 import { createWidgetStore, type WidgetStore, type WidgetStoreDeps } from './store/widget-store.js';
 import { parseFormats } from '../shared/output-formats.js';
 
@@ -37,6 +38,10 @@ export function mount(element: HTMLElement, options: MountOptions = {}): WidgetS
   injectStyles(element.ownerDocument);
   const wrapper = element.ownerDocument.createElement('div');
   wrapper.className = WRAPPER_CLASS;
+  // The widget's own language and direction, whatever the page around it is in.
+  const { lang, dir } = languageAttributes();
+  wrapper.lang = lang;
+  wrapper.dir = dir;
   element.appendChild(wrapper);
   const root = createRoot(wrapper);
   const config = readConfig(element);

@@ -38,12 +38,28 @@ describe('the host page', () => {
     );
     expect(html).toContain('<ul id="audio-merge-upload-list" class="audio-merge-upload-list"></ul>');
     expect(html).toContain(
-      '<div id="audio-merge-tool" data-appid="APPID" data-sid="SID" data-port="6001" data-make-label="Make MP3" data-title="Drag the files into the order you want" data-formats="mp3 m4b m4a opus ogg flac wav"></div>',
+      '<div id="audio-merge-tool" data-appid="APPID" data-sid="SID" data-port="6001" data-locale="en" data-make-label="Make MP3" data-title="Drag the files into the order you want" data-formats="mp3 m4b m4a opus ogg flac wav"></div>',
     );
     expect(html).toContain('<section id="audio-merge-results" class="audio-merge-results">');
     expect(html).toContain('No merged files yet');
     expect(html).toContain('<script type="module" src="/widget/audio-merge.js"></script>');
     expect(html).toContain('<meta name="viewport" content="width=device-width, initial-scale=1">');
+    expect(html).toContain('<html lang="en" dir="ltr">');
+  });
+
+  it('speaks the language it is given, and tells the widget: Arabic right to left', () => {
+    const ar = renderHostPage({ ...base, results: [result({})], locale: 'ar' });
+    expect(ar).toContain('<html lang="ar" dir="rtl">');
+    expect(ar).toContain(
+      'data-locale="ar" data-make-label="إنشاء MP3" data-title="اسحب الملفات إلى الترتيب الذي تريده"',
+    );
+    expect(ar).toContain('<h2>الملفات المدموجة</h2>');
+    expect(ar).toContain('download>تنزيل</a>');
+    const de = renderHostPage({ ...base, results: [], locale: 'de' });
+    expect(de).toContain('<html lang="de" dir="ltr">');
+    expect(de).toContain('Bis zu 500 MB pro Datei');
+    expect(de).toContain('Noch keine zusammengefügten Dateien.');
+    expect(de).not.toContain('No merged files yet');
   });
 
   it('shows each result in its format, with its chapters as buttons that carry their start', () => {
@@ -91,7 +107,9 @@ describe('the host page', () => {
     expect(html).toContain('1:15');
     expect(html).toContain('3.0 MB');
     expect(html).toContain('2026-11-21 14:30 UTC');
-    expect(html).toContain('<ol class="audio-merge-sources"><li>b.mp3</li><li>a.mp3</li></ol>');
+    expect(html).toContain(
+      '<ol class="audio-merge-sources" data-label="Joined from"><li>b.mp3</li><li>a.mp3</li></ol>',
+    );
   });
 
   it('escapes everything it shows', () => {
@@ -124,5 +142,25 @@ describe('GET / with realtime on', () => {
     expect(res.headers['content-type']).toBe('text/html; charset=utf-8');
     expect(res.headers['cache-control']).toBe('no-store');
     expect(res.headers['content-security-policy']).toBe("frame-ancestors 'self'");
+  });
+
+  it("follows the browser's Accept-Language among the six, and says the page varies by it", async () => {
+    const s = await openSession(t.app);
+    const page = (acceptLanguage?: string) =>
+      t.app.inject({
+        method: 'GET',
+        url: '/',
+        headers: { cookie: s.cookie, ...(acceptLanguage ? { 'accept-language': acceptLanguage } : {}) },
+      });
+    const ru = await page('ru-RU,ru;q=0.9,en;q=0.5');
+    expect(ru.body).toContain('<html lang="ru" dir="ltr">');
+    expect(ru.body).toContain('data-locale="ru"');
+    expect(ru.headers['content-language']).toBe('ru');
+    expect(ru.headers.vary).toMatch(/Accept-Language/i);
+    const ar = await page('ja;q=0.9, ar;q=0.8');
+    expect(ar.body).toContain('<html lang="ar" dir="rtl">');
+    expect(ar.body).toContain('data-locale="ar"');
+    expect((await page('zh-CN')).body).toContain('<html lang="en" dir="ltr">');
+    expect((await page()).body).toContain('data-locale="en"');
   });
 });

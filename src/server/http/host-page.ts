@@ -4,6 +4,8 @@ import { formatDuration, formatSize, formatUtcMinute } from '../../shared/format
 import { OUTPUT_FORMATS } from '../../shared/output-formats.js';
 import { API, WIDGET_ELEMENT_ID } from '../../shared/types.js';
 import type { ResultRow } from '../data/store.js';
+import { DEFAULT_LOCALE, directionOf, type LocaleCode } from '../../shared/locales.js';
+import { HOST_PAGE_WORDS, type HostPageWords } from './host-page-words.js';
 
 export interface HostPageInput {
   csrfToken: string;
@@ -16,6 +18,8 @@ export interface HostPageInput {
   notices?: string[];
   makeLabel?: string;
   title?: string;
+  /** The page's language (from Accept-Language); the widget is told the same. */
+  locale?: LocaleCode;
 }
 
 const ESCAPES: Record<string, string> = {
@@ -29,29 +33,29 @@ export const escapeHtml = (value: string | number): string =>
   String(value).replace(/[&<>"']/g, (c) => ESCAPES[c]);
 
 /** Each chapter as a button that seeks the result's player (the widget script wires the click). */
-function renderChapters(r: ResultRow): string {
+function renderChapters(r: ResultRow, words: HostPageWords): string {
   if (r.chapters.length === 0) return '';
   const items = r.chapters.map(
     (c) =>
       `<li><button type="button" class="audio-merge-chapter" data-start="${escapeHtml(c.start)}"><span class="audio-merge-chapter-time">${escapeHtml(formatDuration(c.start))}</span> ${escapeHtml(c.title)}</button></li>`,
   );
-  return `\n      <ol class="audio-merge-chapters" aria-label="Chapters">${items.join('')}</ol>`;
+  return `\n      <ol class="audio-merge-chapters" aria-label="${escapeHtml(words.chapters)}">${items.join('')}</ol>`;
 }
 
-function renderResult(r: ResultRow): string {
+function renderResult(r: ResultRow, words: HostPageWords): string {
   const src = `/results/${encodeURIComponent(r.sid)}/${encodeURIComponent(r.id)}.${encodeURIComponent(r.format)}`;
   const when = new Date(r.createdAt);
   const sources = r.sources.map((name) => `<li>${escapeHtml(name)}</li>`).join('');
   return `<article class="audio-merge-result" data-result-id="${escapeHtml(r.id)}" data-format="${escapeHtml(r.format)}">
       <audio controls preload="metadata" src="${escapeHtml(src)}"></audio>
       <p class="audio-merge-result-meta">
-        <a class="audio-merge-download" href="${escapeHtml(src)}?download=1" download>Download</a>
+        <a class="audio-merge-download" href="${escapeHtml(src)}?download=1" download>${escapeHtml(words.download)}</a>
         <span class="audio-merge-format">${escapeHtml(r.format.toUpperCase())}</span>
         <span class="audio-merge-duration">${escapeHtml(formatDuration(r.duration))}</span>
-        <span class="audio-merge-size">${escapeHtml(formatSize(r.size))}</span>
+        <span class="audio-merge-size" data-bytes="${escapeHtml(String(r.size))}">${escapeHtml(formatSize(r.size))}</span>
         <time datetime="${escapeHtml(when.toISOString())}">${escapeHtml(formatUtcMinute(r.createdAt))}</time>
       </p>
-      <ol class="audio-merge-sources">${sources}</ol>${renderChapters(r)}
+      <ol class="audio-merge-sources" data-label="${escapeHtml(words.joinedFrom)}">${sources}</ol>${renderChapters(r, words)}
     </article>`;
 }
 
@@ -77,55 +81,67 @@ const STYLE = `
   .audio-merge-result { border-top: 1px solid #e6e9ef; padding: .75rem 0; }
   .audio-merge-result:first-of-type { border-top: 0; }
   .audio-merge-result audio { width: 100%; }
-  .audio-merge-chapters { margin: .25rem 0; padding-left: 1.25rem; font-size: .9rem; }
-  .audio-merge-chapter { border: 0; background: none; padding: .1rem 0; color: #1f5fbf; cursor: pointer; font: inherit; text-align: left; }
+  .audio-merge-chapters { margin: .25rem 0; padding-inline-start: 1.25rem; font-size: .9rem; }
+  .audio-merge-chapter { display: inline-flex; align-items: center; gap: .3rem; min-height: 28px; border: 0; background: none; padding: .1rem 0; color: #1f5fbf; cursor: pointer; font: inherit; text-align: start; }
   .audio-merge-chapter:hover, .audio-merge-chapter:focus-visible { text-decoration: underline; }
   .audio-merge-chapter-time { color: #4a5263; font-variant-numeric: tabular-nums; }
   .audio-merge-result-meta { display: flex; flex-wrap: wrap; gap: .4rem 1rem; margin: .25rem 0; color: #4a5263; font-size: .9rem; }
-  .audio-merge-sources { margin: .25rem 0 0; padding-left: 1.4rem; font-size: .9rem; }
+  .audio-merge-sources { margin: .25rem 0 0; padding-inline-start: 1.4rem; font-size: .9rem; }
   .empty { color: #4a5263; margin: 0; }
-  .audio-merge-upload-errors { margin: .75rem 0 0; padding: .5rem .75rem .5rem 1.75rem; color: #8a1c1c; background: #fdecec; border-radius: 6px; }
+  .audio-merge-upload-errors { margin: .75rem 0 0; padding-block: .5rem; padding-inline: 1.75rem .75rem; color: #8a1c1c; background: #fdecec; border-radius: 6px; }
+  /* The page follows the reader's light or dark scheme, as the widget in it does. */
+  :root { color-scheme: light dark; }
+  @media (prefers-color-scheme: dark) {
+    body { color: #e5e7eb; background: #0b1020; }
+    .lead, .hint, .empty, .audio-merge-result-meta, .audio-merge-chapter-time { color: #a3acbd; }
+    section, #${WIDGET_ELEMENT_ID} { background: #111827; border-color: #374151; }
+    .audio-merge-result { border-top-color: #374151; }
+    .audio-merge-chapter { color: #93b4f5; }
+    .audio-merge-upload-errors { color: #fecaca; background: #3b1212; }
+  }
 `;
 
 export function renderHostPage(input: HostPageInput): string {
   const e = escapeHtml;
-  const makeLabel = input.makeLabel ?? 'Make MP3';
-  const title = input.title ?? 'Drag the files into the order you want';
+  const locale = input.locale ?? DEFAULT_LOCALE;
+  const words = HOST_PAGE_WORDS[locale];
+  const makeLabel = input.makeLabel ?? words.makeLabel;
+  const title = input.title ?? words.title;
   const results =
     input.results.length === 0
-      ? '<p class="empty">No merged files yet.</p>'
-      : input.results.map(renderResult).join('\n    ');
+      ? `<p class="empty">${e(words.noResults)}</p>`
+      : input.results.map((r) => renderResult(r, words)).join('\n    ');
   const notices =
     input.notices && input.notices.length > 0
       ? `\n    <ul class="audio-merge-upload-errors" role="alert">${input.notices.map((m) => `<li>${e(m)}</li>`).join('')}</ul>`
       : '';
   return `<!doctype html>
-<html lang="en">
+<html lang="${locale}" dir="${directionOf(locale)}">
 <head>
   <meta charset="utf-8">
   <meta name="viewport" content="width=device-width, initial-scale=1">
   <meta name="csrf-token" content="${e(input.csrfToken)}">
   <link rel="icon" href="data:,">
-  <title>Audio merge</title>
+  <title>${e(words.heading)}</title>
   <style>${STYLE}</style>
 </head>
 <body>
 <main>
-  <h1>Audio merge</h1>
-  <p class="lead">Upload audio files, drag them into order, and make one file: MP3, M4B audiobook, Opus, FLAC and more.</p>
+  <h1>${e(words.heading)}</h1>
+  <p class="lead">${e(words.lead)}</p>
   <section id="audio-merge-upload" class="audio-merge-upload" data-appid="${e(input.appid)}" data-max-file-mb="${e(input.maxFileMb)}">
-    <h2>Upload</h2>
+    <h2>${e(words.upload)}</h2>
     <form id="audio-merge-upload-form" method="post" action="${e(API.upload)}" enctype="multipart/form-data">
       <input type="hidden" name="appid" value="${e(input.appid)}"> <input type="hidden" name="_csrf" value="${e(input.csrfToken)}">
       <input id="audio-merge-file-input" type="file" name="files" multiple accept="audio/*,.mp3,.wav,.flac,.ogg,.oga,.opus,.m4a,.aac,.webm">
-      <button type="submit">Upload</button>
+      <button type="submit">${e(words.uploadButton)}</button>
     </form>
-    <p class="hint">Up to ${e(input.maxFileMb)} MB per file: MP3, WAV, FLAC, Ogg, Opus, M4A/AAC and more.</p>
+    <p class="hint">${e(words.uploadHint(String(input.maxFileMb)))}</p>
     <ul id="audio-merge-upload-list" class="audio-merge-upload-list"></ul>${notices}
   </section>
-  <div id="${WIDGET_ELEMENT_ID}" data-appid="${e(input.appid)}" data-sid="${e(input.sid)}" data-port="${e(input.socketPort)}" data-make-label="${e(makeLabel)}" data-title="${e(title)}" data-formats="${e(OUTPUT_FORMATS.join(' '))}"></div>
+  <div id="${WIDGET_ELEMENT_ID}" data-appid="${e(input.appid)}" data-sid="${e(input.sid)}" data-port="${e(input.socketPort)}" data-locale="${locale}" data-make-label="${e(makeLabel)}" data-title="${e(title)}" data-formats="${e(OUTPUT_FORMATS.join(' '))}"></div>
   <section id="audio-merge-results" class="audio-merge-results">
-    <h2>Merged files</h2>
+    <h2>${e(words.results)}</h2>
     ${results}
   </section>
 </main>

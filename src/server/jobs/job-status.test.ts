@@ -14,6 +14,7 @@ describe('job status', () => {
           state: 'queued',
           percent: null,
           text: 'Waiting: 1 merge ahead of yours',
+          ahead: 1,
         }),
       ),
     ).toEqual({
@@ -21,6 +22,8 @@ describe('job status', () => {
       requestId: 'req-1',
       state: 'queued',
       percent: null,
+      code: 'queued',
+      ahead: 1,
     });
     expect(
       statusPayload(
@@ -45,10 +48,17 @@ describe('job status', () => {
       requestId: 'req-1',
       state: 'failed',
       percent: null,
+      code: 'empty',
     });
     expect(
       statusPayload(statusOfEvent({ ...ref, type: 'cancelled', message: 'The merge was cancelled' })),
-    ).toEqual({ data: 'The merge was cancelled', requestId: 'req-1', state: 'cancelled', percent: null });
+    ).toEqual({
+      data: 'The merge was cancelled',
+      requestId: 'req-1',
+      state: 'cancelled',
+      percent: null,
+      code: 'cancelled',
+    });
   });
 
   it('a job row tells the same status as the event that last changed it', () => {
@@ -59,6 +69,7 @@ describe('job status', () => {
       requestId: 'req-1',
       state: 'queued',
       percent: null,
+      code: 'queued',
     });
     expect(row({ status: 'running', percent: 7, statusText: 'Merging: 7%' })).toMatchObject({
       data: '7',
@@ -70,8 +81,15 @@ describe('job status', () => {
       state: 'succeeded',
       percent: 100,
     });
-    expect(
-      row({ status: 'failed', error: 'The merge failed on the server; please try again' }),
-    ).toMatchObject({ data: 'The merge failed on the server; please try again', percent: null });
+    expect(row({ status: 'failed', error: 'The merge failed on the server; please try again' })).toEqual({
+      data: 'The merge failed on the server; please try again',
+      requestId: 'req-1',
+      state: 'failed',
+      percent: null,
+    });
+    expect(row({ status: 'cancelled', error: 'The merge was cancelled' })).toMatchObject({
+      state: 'cancelled',
+      code: 'cancelled',
+    });
   });
 });

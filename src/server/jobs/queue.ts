@@ -60,7 +60,14 @@ export type JobRef = Pick<MergeJobData, 'jobId' | 'sid' | 'appid' | 'requestId'>
 
 export type JobEvent = JobRef &
   (
-    | { type: 'progress'; state: 'queued' | 'running'; percent: number | null; text: string }
+    | {
+        type: 'progress';
+        state: 'queued' | 'running';
+        percent: number | null;
+        text: string;
+        /** While queued: merges ahead of this one, when the queue knows. */
+        ahead?: number;
+      }
     | { type: 'completed'; resultId: string; text: string }
     | { type: 'failed'; message: string; code: ErrorCode; retryable: boolean }
     | { type: 'cancelled'; message: string }

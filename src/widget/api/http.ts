@@ -8,6 +8,7 @@ import {
   type ErrorAnswer,
   type MergeStatusAnswer,
 } from '../../shared/types.js';
+import { serverMessage } from '../i18n/server-words.js';
 import { parseItems } from '../store/state.js';
 
 /** The token from <meta name="csrf-token">; empty when the page has none. */
@@ -36,9 +37,9 @@ export function isExpired(err: unknown): boolean {
   );
 }
 
-/** The words to show a person for a failed call. */
+/** The words to show a person for a failed call, to go inside a sentence (no closing full stop). */
 export function reasonOf(err: unknown): string {
-  if (err instanceof ApiError) return err.reason;
+  if (err instanceof ApiError) return serverMessage(err.code, err.reason).replace(/\.$/, '');
   return err instanceof Error ? err.message : String(err);
 }
 

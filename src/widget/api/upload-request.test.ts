@@ -1,5 +1,9 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
+import { en } from '../i18n/en.js';
+import { applyLocale, loadLocale } from '../i18n/locale.js';
 import { uploadOutcome } from './upload-request.js';
+
+afterEach(() => applyLocale('en', en));
 
 describe('reading the upload answer', () => {
   it('a stored file gives its items', () => {
@@ -37,6 +41,29 @@ describe('reading the upload answer', () => {
     expect(uploadOutcome(0, '', 'a.mp3')).toEqual({
       ok: false,
       message: 'a.mp3: the upload did not reach the server (network error).',
+    });
+  });
+
+  it("in another language a refusal with a code is said in it, naming the file; without a code, the server's words", async () => {
+    applyLocale('ru', await loadLocale('ru'));
+    const refusal = { error: 'notes.txt is not audio ffmpeg can read', code: 'not-audio' };
+    expect(uploadOutcome(422, JSON.stringify(refusal), 'notes.txt')).toEqual({
+      ok: false,
+      message: 'notes.txt: В файле нет пригодного звука.',
+    });
+    expect(
+      uploadOutcome(413, JSON.stringify({ error: 'big.wav is over 500 MB', code: 'tooLarge' }), 'big.wav'),
+    ).toEqual({
+      ok: false,
+      message: 'big.wav: Файл слишком большой.',
+    });
+    expect(uploadOutcome(422, JSON.stringify({ error: 'notes.txt is odd' }), 'notes.txt')).toEqual({
+      ok: false,
+      message: 'notes.txt is odd',
+    });
+    expect(uploadOutcome(0, '', 'a.mp3')).toEqual({
+      ok: false,
+      message: 'a.mp3: файл не дошёл до сервера (ошибка сети).',
     });
   });
 });

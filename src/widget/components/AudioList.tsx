@@ -16,7 +16,7 @@ import { restrictToParentElement, restrictToVerticalAxis } from '@dnd-kit/modifi
 import { SortableContext, verticalListSortingStrategy } from '@dnd-kit/sortable';
 import { useMemo, useRef } from 'react';
 import type { AudioItem } from '../../shared/types.js';
-import { texts } from '../texts.js';
+import { t } from '../i18n/locale.js';
 import { listKeyboardCoordinates } from './keyboard-moves.js';
 import type { ListenHandler } from './RowPlayer.js';
 import { SortableRow } from './SortableRow.js';
@@ -43,24 +43,24 @@ function useAnnouncements(items: AudioItem[]) {
   // At the start of a drag the row is over its own place; saying so would cut "Picked up" short.
   const lastOver = useRef<UniqueIdentifier | null>(null);
   return useMemo(() => {
-    const name = (id: UniqueIdentifier) => items.find((i) => i.id === id)?.filename ?? texts.someFile;
+    const name = (id: UniqueIdentifier) => items.find((i) => i.id === id)?.filename ?? t().someFile;
     const pos = (id: UniqueIdentifier | undefined) => items.findIndex((i) => i.id === id) + 1;
     const n = items.length;
     const announcements: Announcements = {
       onDragStart: ({ active }) => {
         lastOver.current = active.id;
-        return texts.pickedUp(name(active.id), pos(active.id), n);
+        return t().pickedUp(name(active.id), pos(active.id), n);
       },
       onDragOver: ({ active, over }) => {
         if ((over?.id ?? null) === lastOver.current) return undefined;
         lastOver.current = over?.id ?? null;
-        return over ? texts.movedTo(name(active.id), pos(over.id), n) : texts.offList(name(active.id));
+        return over ? t().movedTo(name(active.id), pos(over.id), n) : t().offList(name(active.id));
       },
       onDragEnd: ({ active, over }) =>
-        over ? texts.droppedAt(name(active.id), pos(over.id), n) : texts.dropped(name(active.id)),
-      onDragCancel: ({ active }) => texts.dragCancelled(name(active.id), pos(active.id), n),
+        over ? t().droppedAt(name(active.id), pos(over.id), n) : t().dropped(name(active.id)),
+      onDragCancel: ({ active }) => t().dragCancelled(name(active.id), pos(active.id), n),
     };
-    return { announcements, screenReaderInstructions: { draggable: texts.dragInstructions } };
+    return { announcements, screenReaderInstructions: { draggable: t().dragInstructions } };
   }, [items]);
 }
 

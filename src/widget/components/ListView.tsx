@@ -3,7 +3,7 @@ import { useId } from 'react';
 import type { OutputFormat } from '../../shared/output-formats.js';
 import type { WidgetState } from '../store/state.js';
 import type { WidgetActions } from '../store/widget-store.js';
-import { texts } from '../texts.js';
+import { t } from '../i18n/locale.js';
 import { AudioList } from './AudioList.js';
 import { MakeArea } from './MakeArea.js';
 import { RemovalNotices } from './RemovalNotices.js';
@@ -26,11 +26,11 @@ function Placeholder({ state }: { state: WidgetState }) {
   if (state.load === 'failed') {
     return (
       <p className="audio-merge-empty audio-merge-load-failed" role="alert">
-        {texts.loadFailed(state.loadError ?? '')}
+        {t().loadFailed(state.loadError ?? '')}
       </p>
     );
   }
-  return <p className="audio-merge-empty">{state.load === 'loading' ? texts.loading : texts.empty}</p>;
+  return <p className="audio-merge-empty">{state.load === 'loading' ? t().loading : t().empty}</p>;
 }
 
 export function ListView({
@@ -50,10 +50,10 @@ export function ListView({
       <div className="audio-merge-tool-view">
         <p className="audio-merge-title">{title}</p>
         <p className="audio-merge-empty audio-merge-expired" role="alert">
-          {texts.expired}
+          {t().expired}
         </p>
         <button type="button" className="audio-merge-make" onClick={actions.reload}>
-          {texts.reload}
+          {t().reload}
         </button>
       </div>
     );
@@ -69,7 +69,7 @@ export function ListView({
       ) : (
         <>
           <p className="audio-merge-hint" id={hintId}>
-            {texts.hint}
+            {t().hint}
           </p>
           <AudioList
             items={state.items}
@@ -82,7 +82,7 @@ export function ListView({
           />
         </>
       )}
-      {state.phase === 'uploading' && <p className="audio-merge-uploading">{texts.uploading}</p>}
+      {state.phase === 'uploading' && <p className="audio-merge-uploading">{t().uploading}</p>}
       <RemovalNotices
         removals={state.removals}
         notice={state.notice}

@@ -2,7 +2,7 @@
 // only when the host offers more than one format (data-formats); one format means no options.
 import { useId } from 'react';
 import type { OutputFormat } from '../../shared/output-formats.js';
-import { texts } from '../texts.js';
+import { t } from '../i18n/locale.js';
 
 export interface OutputChoiceValue {
   format: OutputFormat;
@@ -22,7 +22,7 @@ export function OutputChoice({
   return (
     <span className="audio-merge-output">
       <label className="audio-merge-visually-hidden" htmlFor={`${id}-format`}>
-        {texts.format}
+        {t().format}
       </label>
       <select
         id={`${id}-format`}
@@ -32,7 +32,7 @@ export function OutputChoice({
       >
         {formats.map((f) => (
           <option key={f} value={f}>
-            {texts.formatLabels[f]}
+            {t().formatLabels[f]}
           </option>
         ))}
       </select>
@@ -42,7 +42,7 @@ export function OutputChoice({
           checked={value.chapters}
           onChange={(e) => onChange({ ...value, chapters: e.target.checked })}
         />{' '}
-        {texts.chapters}
+        {t().chapters}
       </label>
     </span>
   );

@@ -2,7 +2,7 @@
 // button while the merge runs, and when it ends otherwise than in success, its message and a reload.
 import { useEffect, useRef } from 'react';
 import { statusLine, type WidgetState } from '../store/state.js';
-import { texts } from '../texts.js';
+import { t } from '../i18n/locale.js';
 
 export interface ProgressViewProps {
   state: Pick<WidgetState, 'phase' | 'progress' | 'percent' | 'message' | 'cancelling'>;
@@ -30,7 +30,7 @@ export function ProgressView({ state, onCancel, onReload }: ProgressViewProps) {
       className={ended ? 'audio-merge-progress audio-merge-progress--failed' : 'audio-merge-progress'}
       tabIndex={-1}
       role="group"
-      aria-label={ended ? texts.progressFailedGroup : texts.progressGroup}
+      aria-label={ended ? t().progressFailedGroup : t().progressGroup}
       data-phase={state.phase}
     >
       <div
@@ -40,7 +40,7 @@ export function ProgressView({ state, onCancel, onReload }: ProgressViewProps) {
       <div
         className="audio-merge-bar"
         role="progressbar"
-        aria-label={texts.progressBar}
+        aria-label={t().progressBar}
         aria-valuemin={0}
         aria-valuemax={100}
         aria-valuenow={state.percent}
@@ -52,12 +52,12 @@ export function ProgressView({ state, onCancel, onReload }: ProgressViewProps) {
       </p>
       {state.phase === 'merging' && (
         <button type="button" className="audio-merge-cancel" disabled={state.cancelling} onClick={onCancel}>
-          {state.cancelling ? texts.cancelling : texts.cancel}
+          {state.cancelling ? t().cancelling : t().cancel}
         </button>
       )}
       {ended && (
         <button ref={reloadRef} type="button" className="audio-merge-reload" onClick={onReload}>
-          {texts.reload}
+          {t().reload}
         </button>
       )}
     </div>

@@ -1,6 +1,6 @@
 // "Removed NAME. Undo" for each row whose delete waits out its undo window, and the list's notice.
 import type { PendingRemoval } from '../store/state.js';
-import { texts } from '../texts.js';
+import { t } from '../i18n/locale.js';
 
 export interface RemovalNoticesProps {
   removals: PendingRemoval[];
@@ -16,14 +16,14 @@ export function RemovalNotices({ removals, notice, onUndo, onDismiss }: RemovalN
       <div className="audio-merge-removals" role="status">
         {removals.map(({ item }) => (
           <p key={item.id} className="audio-merge-removal">
-            <span>{texts.removed(item.filename)}</span>
+            <span>{t().removed(item.filename)}</span>
             <button
               type="button"
               className="audio-merge-undo"
-              aria-label={texts.undoLabel(item.filename)}
+              aria-label={t().undoLabel(item.filename)}
               onClick={() => onUndo(item.id)}
             >
-              {texts.undo}
+              {t().undo}
             </button>
           </p>
         ))}
@@ -32,7 +32,7 @@ export function RemovalNotices({ removals, notice, onUndo, onDismiss }: RemovalN
         <p className="audio-merge-notice" role="alert">
           <span>{notice}</span>
           <button type="button" className="audio-merge-dismiss" onClick={onDismiss}>
-            {texts.dismiss}
+            {t().dismiss}
           </button>
         </p>
       )}

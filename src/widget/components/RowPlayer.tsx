@@ -1,6 +1,7 @@
 // The audio player of a row: metadata preloaded, and a "listen" report while it plays (docs/api.md section 4).
 import { useEffect, useRef } from 'react';
 import { playPath, type AudioItem } from '../../shared/types.js';
+import { t } from '../i18n/locale.js';
 
 export const DEFAULT_LISTEN_INTERVAL = 10000;
 
@@ -54,7 +55,7 @@ export function RowPlayer({ item, onListen, listenInterval = DEFAULT_LISTEN_INTE
       controls
       preload="metadata"
       src={playPath(item)}
-      aria-label={`Play ${item.filename}`}
+      aria-label={t().play(item.filename)}
     />
   );
 }

@@ -4,10 +4,9 @@ import { useSortable } from '@dnd-kit/sortable';
 import { CSS } from '@dnd-kit/utilities';
 import type { KeyboardEvent, PointerEvent } from 'react';
 import type { AudioItem } from '../../shared/types.js';
-import { itemMeta } from '../../shared/format.js';
 import { RowPlayer, type ListenHandler } from './RowPlayer.js';
 import { livePosition } from '../store/order.js';
-import { texts } from '../texts.js';
+import { t } from '../i18n/locale.js';
 
 export interface SortableRowProps {
   item: AudioItem;
@@ -18,6 +17,15 @@ export interface SortableRowProps {
   onRemove: (id: string) => void;
   onListen?: ListenHandler;
   listenInterval?: number;
+}
+
+/** The small line under the name: "2:05 · MP3", in the language's digits. */
+function rowMeta(item: AudioItem): string {
+  const parts = [
+    typeof item.duration === 'number' ? t().duration(item.duration) : '',
+    item.format.toUpperCase(),
+  ];
+  return parts.filter(Boolean).join(' · ');
 }
 
 /** Controls inside the row that must keep their own pointer and keyboard behaviour. */
@@ -40,9 +48,9 @@ export function SortableRow({
   const { attributes, listeners, setNodeRef, transform, transition, isDragging, activeIndex, overIndex } =
     useSortable({
       id: item.id,
-      attributes: { role: 'listitem', roleDescription: texts.rowRole },
+      attributes: { role: 'listitem', roleDescription: t().rowRole },
     });
-  const meta = itemMeta(item);
+  const meta = rowMeta(item);
   const position = livePosition(index, activeIndex, overIndex) + 1;
 
   // Space on the focused row lifts it; Space inside the player or on the button must still work.
@@ -57,7 +65,7 @@ export function SortableRow({
     <li
       ref={setNodeRef}
       {...attributes}
-      aria-label={texts.rowLabel(item.filename, position, count)}
+      aria-label={t().rowLabel(item.filename, position, count)}
       aria-describedby={
         hintId ? `${attributes['aria-describedby']} ${hintId}` : attributes['aria-describedby']
       }
@@ -68,7 +76,7 @@ export function SortableRow({
       data-id={item.id}
     >
       {/* The grip shows the row can move, and is where a touch drag starts (the rest of the row scrolls the page). */}
-      <span className="audio-merge-handle" aria-hidden="true" title={texts.hint}>
+      <span className="audio-merge-handle" aria-hidden="true" title={t().hint}>
         <svg viewBox="0 0 10 16" width="10" height="16" focusable="false">
           <circle cx="2" cy="2" r="1.5" />
           <circle cx="8" cy="2" r="1.5" />
@@ -80,15 +88,16 @@ export function SortableRow({
       </span>
       <div className="audio-merge-row-body">
         <div className="audio-merge-row-head">
-          <span className="audio-merge-position">{position}</span>
-          <span className="audio-merge-filename" title={item.filename}>
+          {/* Isolated, so a Latin name or a number keeps its own direction in a right-to-left row. */}
+          <bdi className="audio-merge-position">{t().position(position)}</bdi>
+          <bdi className="audio-merge-filename" title={item.filename}>
             {item.filename}
-          </span>
+          </bdi>
           <button
             type="button"
             className="audio-merge-remove"
-            aria-label={texts.remove(item.filename)}
-            title={texts.remove(item.filename)}
+            aria-label={t().remove(item.filename)}
+            title={t().remove(item.filename)}
             onClick={() => onRemove(item.id)}
           >
             <svg viewBox="0 0 12 12" width="12" height="12" focusable="false" aria-hidden="true">
@@ -96,7 +105,11 @@ export function SortableRow({
             </svg>
           </button>
         </div>
-        {meta && <span className="audio-merge-meta">{meta}</span>}
+        {meta && (
+          <span className="audio-merge-meta">
+            <bdi>{meta}</bdi>
+          </span>
+        )}
         <RowPlayer item={item} onListen={onListen} listenInterval={listenInterval} />
       </div>
     </li>

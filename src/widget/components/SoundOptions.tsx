@@ -3,10 +3,14 @@
 // words under each. The choice itself is held by MakeArea and becomes options in sound-choice.ts.
 import { useId, type ReactNode, type RefObject } from 'react';
 import { LOUDNESS_TARGETS, SOUND_LIMITS } from '../../shared/sound-limits.js';
-import { texts } from '../texts.js';
+import { t } from '../i18n/locale.js';
 import type { Between, SoundChoice } from './sound-choice.js';
 
-/** The disclosure button; how many options are on shows on it, so a closed panel hides nothing. */
+/**
+ * The disclosure button; how many options are on shows on it, so a closed panel hides nothing.
+ * Its name is its text, the count included, so what is seen is what is said (and what voice
+ * control hears).
+ */
 export function SoundToggle({
   open,
   panelId,
@@ -18,23 +22,16 @@ export function SoundToggle({
   setCount: number;
   onToggle: () => void;
 }) {
-  const countId = useId();
   return (
     <button
       type="button"
       className="audio-merge-sound-toggle"
-      aria-label={texts.soundToggle}
-      aria-describedby={setCount > 0 ? countId : undefined}
       aria-expanded={open}
       aria-controls={panelId}
       onClick={onToggle}
     >
-      {texts.soundToggle}
-      {setCount > 0 && (
-        <span className="audio-merge-sound-count" id={countId}>
-          {texts.soundSet(setCount)}
-        </span>
-      )}
+      {t().soundToggle}{' '}
+      {setCount > 0 && <span className="audio-merge-sound-count">{t().soundSet(setCount)}</span>}
       <span className="audio-merge-sound-caret" aria-hidden="true">
         {open ? '▴' : '▾'}
       </span>
@@ -88,10 +85,10 @@ function Switch({
   );
 }
 
-const BETWEEN: [Between, string][] = [
-  ['none', texts.betweenNone],
-  ['gap', texts.betweenGap],
-  ['crossfade', texts.betweenCrossfade],
+const BETWEEN: [Between, 'betweenNone' | 'betweenGap' | 'betweenCrossfade'][] = [
+  ['none', 'betweenNone'],
+  ['gap', 'betweenGap'],
+  ['crossfade', 'betweenCrossfade'],
 ];
 
 function BetweenFiles({
@@ -104,9 +101,9 @@ function BetweenFiles({
   const max = value.between === 'none' ? SOUND_LIMITS.gap.max : SOUND_LIMITS[value.between].max;
   return (
     <fieldset className="audio-merge-sound-option audio-merge-between" aria-describedby={`${id}-help`}>
-      <legend>{texts.between}</legend>
+      <legend>{t().between}</legend>
       <span className="audio-merge-between-choices">
-        {BETWEEN.map(([between, label]) => (
+        {BETWEEN.map(([between, word]) => (
           <label key={between}>
             <input
               type="radio"
@@ -115,11 +112,11 @@ function BetweenFiles({
               checked={value.between === between}
               onChange={() => onChange({ ...value, between })}
             />{' '}
-            {label}
+            {t()[word]}
           </label>
         ))}
         <label className="audio-merge-seconds">
-          {texts.seconds}{' '}
+          {t().seconds}{' '}
           <input
             ref={secondsRef}
             type="number"
@@ -136,7 +133,7 @@ function BetweenFiles({
         </label>
       </span>
       <p className="audio-merge-sound-help" id={`${id}-help`}>
-        {texts.betweenHelp}
+        {t().betweenHelp}
       </p>
       {error && (
         <p className="audio-merge-sound-error" id={`${id}-error`} role="alert">
@@ -149,34 +146,34 @@ function BetweenFiles({
 
 export function SoundPanel({ id, value, target, error, secondsRef, onChange }: SoundPanelProps) {
   return (
-    <div className="audio-merge-sound" id={id} role="group" aria-label={texts.soundToggle}>
+    <div className="audio-merge-sound" id={id} role="group" aria-label={t().soundToggle}>
       <Switch
-        label={texts.loudness}
-        help={texts.loudnessHelp}
+        label={t().loudness}
+        help={t().loudnessHelp}
         checked={value.loudness}
         onChange={(loudness) => onChange({ ...value, loudness })}
       >
         <select
           className="audio-merge-loudness-target"
-          aria-label={texts.loudnessTarget}
+          aria-label={t().loudnessTarget}
           value={target}
           disabled={!value.loudness}
           onChange={(e) => onChange({ ...value, target: Number(e.target.value) })}
         >
-          <option value={LOUDNESS_TARGETS.stereo}>{texts.targetStereo}</option>
-          <option value={LOUDNESS_TARGETS.mono}>{texts.targetMono}</option>
+          <option value={LOUDNESS_TARGETS.stereo}>{t().targetStereo}</option>
+          <option value={LOUDNESS_TARGETS.mono}>{t().targetMono}</option>
         </select>
       </Switch>
       <BetweenFiles value={value} error={error} secondsRef={secondsRef} onChange={onChange} />
       <Switch
-        label={texts.trimSilence}
-        help={texts.trimSilenceHelp}
+        label={t().trimSilence}
+        help={t().trimSilenceHelp}
         checked={value.trimSilence}
         onChange={(trimSilence) => onChange({ ...value, trimSilence })}
       />
       <Switch
-        label={texts.gapless}
-        help={texts.gaplessHelp}
+        label={t().gapless}
+        help={t().gaplessHelp}
         checked={value.gapless}
         onChange={(gapless) => onChange({ ...value, gapless })}
       />

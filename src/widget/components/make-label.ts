@@ -3,7 +3,7 @@
 // format than the one chosen ("Make MP3" with M4B picked), a hint beside the button says what
 // will be made, and the button is described by it.
 import { OUTPUT_FORMATS, type OutputFormat } from '../../shared/output-formats.js';
-import { texts } from '../texts.js';
+import { t } from '../i18n/locale.js';
 
 const NAMED = new RegExp(`\\b(${OUTPUT_FORMATS.join('|')})\\b`, 'i');
 
@@ -20,5 +20,5 @@ export function makeHintFor(hostLabel: string, format: OutputFormat | null): str
   if (format === null) return null;
   const named = formatNamedBy(hostLabel);
   if (named === undefined || named === format) return null;
-  return texts.makesFormat(texts.formatNames[format]);
+  return t().makesFormat(t().formatNames[format]);
 }

@@ -1,6 +1,6 @@
 // Names for the host page's merged results, so a screen reader can tell the players and the
 // download links apart: the server's markup gives every player none and every link "Download".
-import { texts } from '../texts.js';
+import { t } from '../i18n/locale.js';
 
 export const RESULT = '.audio-merge-result';
 
@@ -17,9 +17,9 @@ export function resultName(article: Element): string {
     (li) => li.textContent?.trim() ?? '',
   ).filter(Boolean);
   const when = article.querySelector('time')?.textContent?.trim();
-  let name = texts.merged(formatOf(article));
-  if (sources.length > 0) name = texts.mergedOf(name, sources[0], sources.length - 1);
-  return when ? texts.mergedAt(name, when) : name;
+  let name = t().merged(formatOf(article));
+  if (sources.length > 0) name = t().mergedOf(name, sources[0], sources.length - 1);
+  return when ? t().mergedAt(name, when) : name;
 }
 
 /** Label every result's player and download link that has no name of its own. */
@@ -27,10 +27,10 @@ export function labelResults(root: ParentNode = document): void {
   for (const article of Array.from(root.querySelectorAll(RESULT))) {
     const name = resultName(article);
     const audio = article.querySelector('audio');
-    if (audio && !audio.hasAttribute('aria-label')) audio.setAttribute('aria-label', texts.playResult(name));
+    if (audio && !audio.hasAttribute('aria-label')) audio.setAttribute('aria-label', t().playResult(name));
     const link = article.querySelector('a.audio-merge-download');
     // The visible word stays first in the name, so speech control by "Download" still works.
-    if (link && !link.hasAttribute('aria-label')) link.setAttribute('aria-label', texts.downloadResult(name));
+    if (link && !link.hasAttribute('aria-label')) link.setAttribute('aria-label', t().downloadResult(name));
   }
 }
 

@@ -4,6 +4,8 @@ import { screen, waitFor } from '@testing-library/dom';
 import { userEvent } from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ApiError } from '../api/http.js';
+import { en } from '../i18n/en.js';
+import { applyLocale, loadLocale } from '../i18n/locale.js';
 import { enhanceResults } from './results.js';
 
 // The markup the host page gives each merged result (src/server/http/host-page.ts).
@@ -15,7 +17,7 @@ const result = (
   <audio controls preload="metadata" src="/results/SID/${id}.mp3"></audio>
   <p class="audio-merge-result-meta">
     <a class="audio-merge-download" href="/results/SID/${id}.mp3?download=1" download>Download</a>
-    <span class="audio-merge-duration">0:12</span><span class="audio-merge-size">0.2 MB</span>
+    <span class="audio-merge-duration">0:12</span><span class="audio-merge-size" data-bytes="194560">0.2 MB</span>
     <time datetime="${iso}">${iso.slice(0, 16).replace('T', ' ')} UTC</time>
   </p>
   <ol class="audio-merge-sources">${sources.map((s) => `<li>${s}</li>`).join('')}</ol>
@@ -35,6 +37,7 @@ afterEach(() => {
   if (tz === undefined) delete process.env.TZ;
   document.body.innerHTML = '';
   vi.restoreAllMocks();
+  applyLocale('en', en);
 });
 
 describe('merged results on the host page', () => {
@@ -46,6 +49,20 @@ describe('merged results on the host page', () => {
     expect(
       screen.getByRole('link', { name: 'Download merged MP3 of b.mp3 and 1 more, 21 Nov 2026, 20:22' }),
     ).toBeInTheDocument();
+  });
+
+  it("says each result's size in the widget's language, from the bytes the page gives", async () => {
+    page();
+    applyLocale('de', await loadLocale('de'));
+    enhanceResults(document, { deleteResult: vi.fn() });
+    expect(Array.from(document.querySelectorAll('.audio-merge-size'), (s) => s.textContent)).toEqual([
+      '190 kB',
+      '190 kB',
+    ]);
+    page();
+    applyLocale('ar', await loadLocale('ar'));
+    enhanceResults(document, { deleteResult: vi.fn() });
+    expect(document.querySelector('.audio-merge-size')?.textContent).toBe('190 كيلوبايت');
   });
 
   it('a delete button removes the result on the server and from the page', async () => {

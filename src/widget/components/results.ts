@@ -1,28 +1,22 @@
-// The host page's merged results, enhanced: times in the browser's own time zone, a delete button
+// The host page's merged results, enhanced: times in the browser's own time zone and sizes in the
+// widget's language, a delete button
 // on each (POST deleteResult), and names that tell the players and links apart (result-labels.ts).
 import { deleteResult, isExpired, reasonOf } from '../api/http.js';
-import { texts } from '../texts.js';
+import { DATE_TIME } from '../i18n/format.js';
+import { t } from '../i18n/locale.js';
 import { labelResults, RESULT, resultName } from './result-labels.js';
 
 export interface ResultsDeps {
   deleteResult: (id: string) => Promise<void>;
-  /** Undefined: the browser's own locale and time zone. */
+  /** A language tag for the times; undefined: the widget's language. */
   locale?: string;
 }
-
-const TIME_FORMAT: Intl.DateTimeFormatOptions = {
-  year: 'numeric',
-  month: 'short',
-  day: 'numeric',
-  hour: '2-digit',
-  minute: '2-digit',
-};
 
 /** The server writes UTC (it cannot know the reader's zone); the browser knows. */
 export function showLocalTime(time: HTMLTimeElement, locale?: string): void {
   const at = new Date(time.dateTime);
   if (Number.isNaN(at.getTime())) return;
-  time.textContent = at.toLocaleString(locale, TIME_FORMAT);
+  time.textContent = locale ? at.toLocaleString(locale, DATE_TIME) : t().dateTime(at);
   time.title = at.toISOString();
 }
 
@@ -36,7 +30,7 @@ function afterDelete(article: Element): void {
   if (!section.querySelector(RESULT)) {
     const empty = section.ownerDocument.createElement('p');
     empty.className = 'empty';
-    empty.textContent = texts.noResults;
+    empty.textContent = t().noResults;
     section.append(empty);
   }
   // The button that had focus is gone: the next result's button, else the section, takes it.
@@ -55,8 +49,8 @@ function addDeleteButton(article: HTMLElement, deps: ResultsDeps): void {
   const button = doc.createElement('button');
   button.type = 'button';
   button.className = 'audio-merge-result-delete';
-  button.textContent = texts.deleteResult;
-  button.setAttribute('aria-label', texts.deleteResultLabel(resultName(article)));
+  button.textContent = t().deleteResult;
+  button.setAttribute('aria-label', t().deleteResultLabel(resultName(article)));
   const say = (words: string) => {
     let problem = article.querySelector('.audio-merge-result-error');
     if (!problem) {
@@ -69,24 +63,34 @@ function addDeleteButton(article: HTMLElement, deps: ResultsDeps): void {
   };
   button.addEventListener('click', () => {
     button.disabled = true;
-    button.textContent = texts.deletingResult;
+    button.textContent = t().deletingResult;
     deps.deleteResult(id).then(
       () => afterDelete(article),
       (err: unknown) => {
         console.error('Error', err);
         button.disabled = false;
-        button.textContent = texts.deleteResult;
-        say(isExpired(err) ? texts.expired : texts.deleteResultFailed(reasonOf(err)));
+        button.textContent = t().deleteResult;
+        say(isExpired(err) ? t().expired : t().deleteResultFailed(reasonOf(err)));
       },
     );
   });
   meta.append(button);
 }
 
+/** The server writes sizes in English ("110 KB"); its exact bytes let the widget say them its way. */
+function showLocalSize(span: HTMLElement): void {
+  const bytes = Number(span.dataset.bytes);
+  if (span.dataset.bytes !== undefined && Number.isFinite(bytes)) span.textContent = t().fileSize(bytes);
+}
+
 export function enhanceResults(root: ParentNode = document, deps: ResultsDeps = { deleteResult }): void {
   const articles = Array.from(root.querySelectorAll<HTMLElement>(RESULT));
   for (const time of articles.flatMap((a) => Array.from(a.querySelectorAll('time'))))
     showLocalTime(time, deps.locale);
+  for (const size of articles.flatMap((a) =>
+    Array.from(a.querySelectorAll<HTMLElement>('.audio-merge-size')),
+  ))
+    showLocalSize(size);
   labelResults(root);
   for (const article of articles) addDeleteButton(article, deps);
 }

@@ -3,7 +3,7 @@
 // with the same limits the server holds, before anything is asked of it.
 import { LOUDNESS_TARGETS, SOUND_LIMITS } from '../../shared/sound-limits.js';
 import type { AudioItem } from '../../shared/types.js';
-import { texts } from '../texts.js';
+import { t } from '../i18n/locale.js';
 
 /** One choice, so a gap with a crossfade cannot be asked for. */
 export type Between = 'none' | 'gap' | 'crossfade';
@@ -70,7 +70,7 @@ export function soundOptionsOf(
   if (choice.between !== 'none') {
     const seconds = lengthOf(choice.between, choice.seconds);
     if (seconds === null)
-      return { ok: false, message: texts.badLength(choice.between, SOUND_LIMITS[choice.between].max) };
+      return { ok: false, message: t().badLength(choice.between, SOUND_LIMITS[choice.between].max) };
     options[choice.between] = seconds;
   }
   if (choice.trimSilence) options.trimSilence = true;

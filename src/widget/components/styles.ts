@@ -5,19 +5,72 @@ const AREAS = '.audio-merge-root, .audio-merge-upload, .audio-merge-results';
 
 export const STYLE_ELEMENT_ID = 'audio-merge-styles';
 
+/** The areas under a forced scheme: data-theme on the widget's element (or an ancestor), or on an area itself. */
+const themed = (scheme: 'light' | 'dark') =>
+  AREAS.split(', ')
+    .flatMap((a) => [`[data-theme="${scheme}"] ${a}`, `${a}[data-theme="${scheme}"]`])
+    .join(', ');
+
 export const css = `
 /* Inside the widget, whatever the host page's CSS says is reverted first; svg innards keep their
    geometry attributes, which all: revert would drop. */
 .audio-merge-root { all: revert; display: block; }
 .audio-merge-root :not(svg *), .audio-merge-root ::before, .audio-merge-root ::after { all: revert; box-sizing: border-box; }
+/* The theme: a host sets the --audio-merge-* properties (docs/api.md) on the widget's element or
+   any ancestor; what it leaves unset follows the light or dark scheme (the reader's, unless
+   data-theme="light|dark" on the widget's element or an ancestor forces one). */
 ${AREAS} {
-  --am-accent: #4f46e5; --am-accent-dark: #4338ca; --am-accent-soft: #eef2ff;
-  --am-text: #1f2937; --am-muted: #6b7280; --am-line: #e5e7eb; --am-bg: #ffffff; --am-bg-soft: #f9fafb;
-  --am-danger: #b91c1c; --am-ok: #047857; --am-radius: 12px;
-  box-sizing: border-box;
-  font: 15px/1.45 system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif;
-  color: var(--am-text); text-align: left; letter-spacing: normal;
+  --am-d-accent: #4f46e5; --am-d-bg: #ffffff; --am-d-surface: #f9fafb; --am-d-text: #1f2937;
+  --am-d-muted: #5f6673; --am-d-border: #e5e7eb; --am-d-danger: #b91c1c; --am-d-ok: #047857;
+  --am-mix: black; --am-scheme: light;
 }
+@media (prefers-color-scheme: dark) {
+  ${AREAS} {
+    --am-d-accent: #6366f1; --am-d-bg: #111827; --am-d-surface: #1f2937; --am-d-text: #e5e7eb;
+    --am-d-muted: #a3acbd; --am-d-border: #374151; --am-d-danger: #fca5a5; --am-d-ok: #6ee7b7;
+    --am-mix: white; --am-scheme: dark;
+  }
+}
+${themed('light')} {
+  --am-d-accent: #4f46e5; --am-d-bg: #ffffff; --am-d-surface: #f9fafb; --am-d-text: #1f2937;
+  --am-d-muted: #5f6673; --am-d-border: #e5e7eb; --am-d-danger: #b91c1c; --am-d-ok: #047857;
+  --am-mix: black; --am-scheme: light;
+}
+${themed('dark')} {
+  --am-d-accent: #6366f1; --am-d-bg: #111827; --am-d-surface: #1f2937; --am-d-text: #e5e7eb;
+  --am-d-muted: #a3acbd; --am-d-border: #374151; --am-d-danger: #fca5a5; --am-d-ok: #6ee7b7;
+  --am-mix: white; --am-scheme: dark;
+}
+${AREAS} {
+  --am-accent: var(--audio-merge-accent, var(--am-d-accent));
+  --am-on-accent: var(--audio-merge-accent-text, #ffffff);
+  --am-bg: var(--audio-merge-background, var(--am-d-bg));
+  --am-bg-soft: var(--audio-merge-surface, var(--am-d-surface));
+  --am-text: var(--audio-merge-text, var(--am-d-text));
+  --am-muted: var(--audio-merge-muted, var(--am-d-muted));
+  --am-line: var(--audio-merge-border, var(--am-d-border));
+  --am-danger: var(--audio-merge-danger, var(--am-d-danger));
+  --am-ok: var(--audio-merge-success, var(--am-d-ok));
+  --am-radius: var(--audio-merge-radius, 12px);
+  --am-font: var(--audio-merge-font, system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif);
+  /* Derived, so one accent colours the whole widget: text in the accent's hue that reads on the
+     background, a tint for badges, and tints of the danger and success colours. */
+  --am-accent-dark: color-mix(in srgb, var(--am-accent) 70%, var(--am-mix));
+  --am-accent-press: color-mix(in srgb, var(--am-accent) 85%, black);
+  --am-accent-soft: color-mix(in srgb, var(--am-accent) 14%, var(--am-bg));
+  --am-accent-line: color-mix(in srgb, var(--am-accent) 40%, var(--am-bg));
+  /* Form fields' edges: 3:1 against the background, so a field is seen as one. */
+  --am-field-line: color-mix(in srgb, var(--am-muted) 75%, var(--am-bg));
+  --am-danger-soft: color-mix(in srgb, var(--am-danger) 10%, var(--am-bg));
+  --am-danger-line: color-mix(in srgb, var(--am-danger) 35%, var(--am-bg));
+  --am-ok-soft: color-mix(in srgb, var(--am-ok) 10%, var(--am-bg));
+  --am-ok-line: color-mix(in srgb, var(--am-ok) 35%, var(--am-bg));
+  color-scheme: var(--am-scheme);
+  box-sizing: border-box;
+  font: 15px/1.45 var(--am-font);
+  color: var(--am-text); text-align: start; letter-spacing: normal;
+}
+.audio-merge-root { background: var(--am-bg); border-radius: var(--am-radius); }
 .audio-merge-upload, .audio-merge-results {
   display: block; max-width: 720px; margin: 0 auto 20px; padding: 20px;
   background: var(--am-bg); border: 1px solid var(--am-line); border-radius: var(--am-radius);
@@ -25,6 +78,10 @@ ${AREAS} {
 }
 .audio-merge-root :focus-visible, .audio-merge-upload :focus-visible, .audio-merge-results :focus-visible {
   outline: 3px solid var(--am-accent); outline-offset: 2px;
+}
+/* Switches and radios big enough to hit (24 px with their label's spacing). */
+.audio-merge-root input[type="checkbox"], .audio-merge-root input[type="radio"] {
+  inline-size: 18px; block-size: 18px; margin: 3px; accent-color: var(--am-accent);
 }
 
 /* The list view */
@@ -34,16 +91,17 @@ ${AREAS} {
 .audio-merge-root .audio-merge-removals { display: grid; gap: 6px; margin: 0 0 12px; }
 .audio-merge-root .audio-merge-removals:empty { display: none; }
 .audio-merge-root .audio-merge-removal, .audio-merge-root .audio-merge-notice {
-  display: flex; align-items: center; justify-content: space-between; gap: 12px; margin: 0; padding: 8px 8px 8px 12px;
+  display: flex; align-items: center; justify-content: space-between; gap: 12px; margin: 0;
+  padding-block: 8px; padding-inline: 12px 8px;
   border-radius: 10px; font-size: 14px; overflow-wrap: anywhere;
 }
 .audio-merge-root .audio-merge-removal { background: var(--am-bg-soft); border: 1px solid var(--am-line); }
-.audio-merge-root .audio-merge-notice { margin: 0 0 12px; color: var(--am-danger); background: #fef2f2; border: 1px solid #fecaca; }
+.audio-merge-root .audio-merge-notice { margin: 0 0 12px; color: var(--am-danger); background: var(--am-danger-soft); border: 1px solid var(--am-danger-line); }
 .audio-merge-root .audio-merge-undo, .audio-merge-root .audio-merge-dismiss {
   flex: none; min-height: 32px; padding: 0 12px; border: 1px solid var(--am-line); border-radius: 8px; cursor: pointer;
   font: inherit; font-weight: 600; color: var(--am-accent-dark); background: var(--am-bg);
 }
-.audio-merge-root .audio-merge-load-failed, .audio-merge-root .audio-merge-expired { color: var(--am-danger); border-color: #fecaca; background: #fef2f2; }
+.audio-merge-root .audio-merge-load-failed, .audio-merge-root .audio-merge-expired { color: var(--am-danger); border-color: var(--am-danger-line); background: var(--am-danger-soft); }
 .audio-merge-root .audio-merge-empty {
   margin: 0 0 16px; padding: 22px 16px; text-align: center; color: var(--am-muted);
   background: var(--am-bg-soft); border: 1px dashed var(--am-line); border-radius: 10px;
@@ -53,13 +111,13 @@ ${AREAS} {
 }
 .audio-merge-root .audio-merge-row {
   position: relative; display: flex; align-items: stretch; gap: 10px;
-  width: 320px; max-width: 100%; height: 120px; padding: 10px 12px 10px 6px; overflow: hidden;
+  width: 320px; max-width: 100%; height: 120px; padding-block: 10px; padding-inline: 6px 12px; overflow: hidden;
   background: var(--am-bg); border: 1px solid var(--am-line); border-radius: 10px;
   box-shadow: 0 1px 2px rgb(0 0 0 / 0.05); cursor: grab; user-select: none;
   transition: box-shadow 160ms ease, border-color 160ms ease;
 }
 .audio-merge-root .audio-merge-row audio { cursor: auto; }
-.audio-merge-root .audio-merge-row:hover { border-color: #c7d2fe; }
+.audio-merge-root .audio-merge-row:hover { border-color: var(--am-accent-line); }
 .audio-merge-root .audio-merge-row:focus-visible { outline: 3px solid var(--am-accent); outline-offset: 2px; }
 .audio-merge-root .audio-merge-row--lifted {
   z-index: 2; border-color: var(--am-accent); cursor: grabbing;
@@ -67,8 +125,8 @@ ${AREAS} {
 }
 .audio-merge-root .audio-merge-handle {
   display: flex; align-items: center; justify-content: center; flex: 0 0 24px;
-  margin: -10px 0 -10px -6px; padding-left: 6px; color: #9ca3af; cursor: grab;
-  touch-action: none; user-select: none; border-radius: 10px 0 0 10px;
+  margin-block: -10px; margin-inline: -6px 0; padding-inline-start: 6px; color: var(--am-muted); cursor: grab;
+  touch-action: none; user-select: none; border-start-start-radius: 10px; border-end-start-radius: 10px;
 }
 .audio-merge-root .audio-merge-handle:hover,
 .audio-merge-root .audio-merge-row--lifted .audio-merge-handle { color: var(--am-accent); background: var(--am-accent-soft); }
@@ -77,10 +135,10 @@ ${AREAS} {
 .audio-merge-root .audio-merge-row-head { display: flex; align-items: center; gap: 8px; min-width: 0; }
 .audio-merge-root .audio-merge-remove {
   display: inline-flex; align-items: center; justify-content: center; flex: 0 0 28px; width: 28px; height: 28px;
-  margin: -2px -4px -2px auto; padding: 0; border: 0; border-radius: 8px; cursor: pointer;
+  margin-block: -2px; margin-inline: auto -4px; padding: 0; border: 0; border-radius: 8px; cursor: pointer;
   color: var(--am-muted); background: transparent;
 }
-.audio-merge-root .audio-merge-remove:hover { color: var(--am-danger); background: #fef2f2; }
+.audio-merge-root .audio-merge-remove:hover { color: var(--am-danger); background: var(--am-danger-soft); }
 .audio-merge-root .audio-merge-remove svg { display: block; width: 12px; height: 12px; }
 .audio-merge-root .audio-merge-position {
   display: inline-flex; align-items: center; justify-content: center; flex: 0 0 auto;
@@ -91,48 +149,48 @@ ${AREAS} {
 .audio-merge-root .audio-merge-filename {
   font-weight: 600; white-space: nowrap; overflow: hidden; text-overflow: ellipsis; min-width: 0;
 }
-.audio-merge-root .audio-merge-meta { color: var(--am-muted); font-size: 13px; padding-left: 32px; }
+.audio-merge-root .audio-merge-meta { color: var(--am-muted); font-size: 13px; padding-inline-start: 32px; }
 .audio-merge-root .audio-merge-player { display: block; width: 100%; height: 40px; margin-top: auto; }
 
 .audio-merge-root .audio-merge-make, .audio-merge-root .audio-merge-reload, .audio-merge-upload .audio-merge-upload-button {
   display: inline-flex; align-items: center; justify-content: center; gap: 8px;
   min-height: 44px; padding: 0 22px; border: 0; border-radius: 10px; cursor: pointer;
-  font: inherit; font-weight: 600; color: #fff; background: var(--am-accent);
+  font: inherit; font-weight: 600; color: var(--am-on-accent); background: var(--am-accent);
   transition: background-color 120ms ease, transform 120ms ease;
 }
-.audio-merge-root .audio-merge-make:hover:not(:disabled) { background: var(--am-accent-dark); }
+.audio-merge-root .audio-merge-make:hover:not(:disabled) { background: var(--am-accent-press); }
 .audio-merge-root .audio-merge-make:active:not(:disabled) { transform: translateY(1px); }
-.audio-merge-root .audio-merge-make:disabled { cursor: not-allowed; color: #f3f4f6; background: #a5b4fc; }
+.audio-merge-root .audio-merge-make:disabled { cursor: not-allowed; color: var(--am-muted); background: var(--am-bg-soft); box-shadow: inset 0 0 0 1px var(--am-line); }
 
 /* The output choice beside the make button (only when the host offers more than one format) */
 .audio-merge-root .audio-merge-actions { display: flex; flex-wrap: wrap; align-items: center; justify-content: flex-end; gap: 10px; }
 .audio-merge-root .audio-merge-make-hint { font-size: 13px; font-weight: 600; color: var(--am-muted); }
 .audio-merge-root .audio-merge-output { display: inline-flex; align-items: center; gap: 10px; font-size: 14px; }
-.audio-merge-root .audio-merge-format { min-height: 44px; padding: 0 8px; border: 1px solid #cbd2e1; border-radius: 8px; font: inherit; background: #fff; }
+.audio-merge-root .audio-merge-format { min-height: 44px; padding: 0 8px; border: 1px solid var(--am-field-line); border-radius: 8px; font: inherit; color: var(--am-text); background: var(--am-bg); }
 .audio-merge-root .audio-merge-chapters-switch { display: inline-flex; align-items: center; gap: 6px; min-height: 44px; cursor: pointer; }
 /* The sound options: a disclosure button beside the output choice; its panel takes a line of its
    own between them and the make button. */
 .audio-merge-root .audio-merge-sound-toggle {
   display: inline-flex; align-items: center; gap: 6px; min-height: 44px; padding: 0 12px; cursor: pointer;
-  border: 1px solid #cbd2e1; border-radius: 8px; font: inherit; font-size: 14px; font-weight: 600;
+  border: 1px solid var(--am-line); border-radius: 8px; font: inherit; font-size: 14px; font-weight: 600;
   color: var(--am-accent-dark); background: var(--am-bg);
 }
 .audio-merge-root .audio-merge-sound-count {
-  padding: 1px 7px; border-radius: 10px; font-size: 12px; color: #fff; background: var(--am-accent);
+  padding: 1px 7px; border-radius: 10px; font-size: 12px; color: var(--am-on-accent); background: var(--am-accent);
 }
-.audio-merge-root .audio-merge-sound-toggle[aria-expanded="true"] { background: var(--am-accent-soft); border-color: #c7d2fe; }
+.audio-merge-root .audio-merge-sound-toggle[aria-expanded="true"] { background: var(--am-accent-soft); border-color: var(--am-accent-line); }
 .audio-merge-root .audio-merge-sound {
   display: grid; gap: 10px; flex: 1 1 100%; margin: 0; padding: 12px 14px;
   background: var(--am-bg-soft); border: 1px solid var(--am-line); border-radius: 10px; font-size: 14px;
 }
 .audio-merge-root .audio-merge-sound-option { display: flex; flex-wrap: wrap; align-items: center; gap: 4px 12px; margin: 0; padding: 0; border: 0; min-width: 0; }
-.audio-merge-root .audio-merge-sound-option legend { float: left; margin-right: 12px; padding: 0; font-weight: 600; }
+.audio-merge-root .audio-merge-sound-option legend { float: inline-start; margin-inline-end: 12px; padding: 0; font-weight: 600; }
 .audio-merge-root .audio-merge-sound-switch { display: inline-flex; align-items: center; gap: 6px; min-height: 32px; font-weight: 600; cursor: pointer; }
 .audio-merge-root .audio-merge-between-choices { display: inline-flex; flex-wrap: wrap; align-items: center; gap: 4px 12px; }
 .audio-merge-root .audio-merge-between-choices label { display: inline-flex; align-items: center; gap: 4px; min-height: 32px; cursor: pointer; }
-.audio-merge-root .audio-merge-seconds input { width: 5em; min-height: 32px; padding: 0 6px; border: 1px solid #cbd2e1; border-radius: 6px; font: inherit; }
+.audio-merge-root .audio-merge-seconds input { width: 5em; min-height: 32px; padding: 0 6px; border: 1px solid var(--am-field-line); border-radius: 6px; font: inherit; color: var(--am-text); background: var(--am-bg); }
 .audio-merge-root .audio-merge-seconds input[aria-invalid="true"] { border-color: var(--am-danger); }
-.audio-merge-root .audio-merge-loudness-target { min-height: 32px; padding: 0 6px; border: 1px solid #cbd2e1; border-radius: 6px; font: inherit; background: #fff; }
+.audio-merge-root .audio-merge-loudness-target { min-height: 32px; padding: 0 6px; border: 1px solid var(--am-field-line); border-radius: 6px; font: inherit; color: var(--am-text); background: var(--am-bg); }
 .audio-merge-root .audio-merge-sound-help { flex: 1 1 100%; margin: 0; color: var(--am-muted); font-size: 13px; }
 .audio-merge-root .audio-merge-sound-error { flex: 1 1 100%; margin: 0; color: var(--am-danger); font-size: 13px; font-weight: 600; }
 .audio-merge-root .audio-merge-visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
@@ -151,7 +209,7 @@ ${AREAS} {
   background: var(--am-line); border-radius: 6px;
 }
 .audio-merge-root .audio-merge-bar-fill {
-  display: block; height: 100%; background: linear-gradient(90deg, #6366f1, var(--am-accent));
+  display: block; height: 100%; background: var(--am-accent);
   border-radius: 6px; transition: width 400ms ease;
 }
 .audio-merge-root .audio-merge-status {
@@ -160,7 +218,7 @@ ${AREAS} {
 }
 .audio-merge-root .audio-merge-progress--failed .audio-merge-status { color: var(--am-danger); font-size: 16px; max-width: 480px; }
 .audio-merge-root .audio-merge-spinner--stopped { animation: none; border-color: var(--am-line); }
-.audio-merge-root .audio-merge-progress--failed .audio-merge-spinner--stopped { border-color: #fecaca; border-top-color: var(--am-danger); }
+.audio-merge-root .audio-merge-progress--failed .audio-merge-spinner--stopped { border-color: var(--am-danger-line); border-top-color: var(--am-danger); }
 .audio-merge-root .audio-merge-cancel {
   min-height: 40px; padding: 0 18px; border: 1px solid var(--am-line); border-radius: 10px; cursor: pointer;
   font: inherit; font-weight: 600; color: var(--am-text); background: var(--am-bg);
@@ -168,9 +226,12 @@ ${AREAS} {
 .audio-merge-root .audio-merge-cancel:hover:not(:disabled) { border-color: var(--am-danger); color: var(--am-danger); }
 .audio-merge-root .audio-merge-cancel:disabled { cursor: progress; color: var(--am-muted); }
 @keyframes audio-merge-spin { to { transform: rotate(360deg); } }
+/* Reduced motion: the spinner stands still (the bar and the text still say the merge goes on),
+   and rows move at once, their drag transitions (set inline by the drag library) overridden. */
 @media (prefers-reduced-motion: reduce) {
-  .audio-merge-root .audio-merge-spinner { animation-duration: 3s; }
-  .audio-merge-root .audio-merge-bar-fill, .audio-merge-root .audio-merge-row { transition: none; }
+  .audio-merge-root .audio-merge-spinner { animation: none; border-color: var(--am-accent-line); border-top-color: var(--am-accent); }
+  .audio-merge-root .audio-merge-bar-fill, .audio-merge-root .audio-merge-row, .audio-merge-root .audio-merge-make,
+  .audio-merge-upload .audio-merge-dropzone, .audio-merge-upload .audio-merge-upload-bar-fill { transition: none !important; }
 }
 
 /* The upload area: what the script adds to it gets the same protection as the widget. */
@@ -184,7 +245,7 @@ ${AREAS} {
   display: flex; flex-direction: column; align-items: center; justify-content: center; gap: 4px;
   flex: 1 1 100%; min-height: 110px; padding: 18px; text-align: center; cursor: pointer;
   color: var(--am-muted); background: var(--am-bg-soft);
-  border: 2px dashed #c7d2fe; border-radius: 10px; transition: background-color 120ms ease, border-color 120ms ease;
+  border: 2px dashed var(--am-accent-line); border-radius: 10px; transition: background-color 120ms ease, border-color 120ms ease;
 }
 .audio-merge-upload .audio-merge-dropzone strong { color: var(--am-accent-dark); font-weight: 600; }
 .audio-merge-upload .audio-merge-dropzone:hover, .audio-merge-upload .audio-merge-dropzone--over {
@@ -198,11 +259,11 @@ ${AREAS} {
 .audio-merge-upload .audio-merge-upload-form--enhanced button[type="submit"] { display: none; }
 .audio-merge-upload button[type="submit"] {
   min-height: 40px; padding: 0 18px; border: 0; border-radius: 10px; cursor: pointer;
-  font: inherit; font-weight: 600; color: #fff; background: var(--am-accent);
+  font: inherit; font-weight: 600; color: var(--am-on-accent); background: var(--am-accent);
 }
 .audio-merge-upload .audio-merge-upload-summary {
   margin: 12px 0 0; padding: 10px 12px; border-radius: 10px; font-size: 14px; font-weight: 600;
-  color: var(--am-ok); background: #ecfdf5; border: 1px solid #a7f3d0;
+  color: var(--am-ok); background: var(--am-ok-soft); border: 1px solid var(--am-ok-line);
 }
 .audio-merge-upload .audio-merge-upload-summary:empty { display: none; }
 .audio-merge-upload .audio-merge-upload-list { list-style: none; margin: 12px 0 0; padding: 0; display: grid; gap: 8px; }
@@ -219,7 +280,7 @@ ${AREAS} {
 .audio-merge-upload .audio-merge-upload-bar-fill { display: block; height: 100%; width: 0; background: var(--am-accent); transition: width 200ms ease; }
 .audio-merge-upload .audio-merge-upload-item--done .audio-merge-upload-state { color: var(--am-ok); }
 .audio-merge-upload .audio-merge-upload-item--done .audio-merge-upload-bar-fill { background: var(--am-ok); }
-.audio-merge-upload .audio-merge-upload-item--failed { border-color: #fecaca; background: #fef2f2; }
+.audio-merge-upload .audio-merge-upload-item--failed { border-color: var(--am-danger-line); background: var(--am-danger-soft); }
 .audio-merge-upload .audio-merge-upload-item--failed .audio-merge-upload-bar { display: none; }
 .audio-merge-upload .audio-merge-upload-error { grid-column: 1 / -1; margin: 0; color: var(--am-danger); font-size: 13px; overflow-wrap: anywhere; }
 
@@ -230,24 +291,24 @@ ${AREAS} {
 .audio-merge-results .audio-merge-result:last-child { margin-bottom: 0; }
 .audio-merge-results audio { display: block; width: 100%; }
 .audio-merge-results .audio-merge-download {
-  justify-self: start; color: var(--am-accent-dark); font-weight: 600; text-decoration: underline;
+  justify-self: start; display: inline-flex; align-items: center; min-height: 24px; color: var(--am-accent-dark); font-weight: 600; text-decoration: underline;
   text-underline-offset: 3px; cursor: pointer;
 }
 .audio-merge-results .audio-merge-download:hover { color: var(--am-accent); }
 .audio-merge-results .audio-merge-result-delete {
-  margin-left: auto; min-height: 32px; padding: 0 12px; border: 1px solid var(--am-line); border-radius: 8px; cursor: pointer;
+  margin-inline-start: auto; min-height: 32px; padding: 0 12px; border: 1px solid var(--am-line); border-radius: 8px; cursor: pointer;
   font: inherit; font-size: 14px; font-weight: 600; color: var(--am-danger); background: var(--am-bg);
 }
-.audio-merge-results .audio-merge-result-delete:hover:not(:disabled) { border-color: var(--am-danger); background: #fef2f2; }
+.audio-merge-results .audio-merge-result-delete:hover:not(:disabled) { border-color: var(--am-danger); background: var(--am-danger-soft); }
 .audio-merge-results .audio-merge-result-delete:disabled { cursor: progress; color: var(--am-muted); }
 .audio-merge-results .audio-merge-result-error { margin: 0; color: var(--am-danger); font-size: 14px; }
 .audio-merge-results .audio-merge-result-error:empty { display: none; }
-.audio-merge-results ol { margin: 0; padding-left: 22px; color: var(--am-muted); font-size: 14px; }
+.audio-merge-results ol { margin: 0; padding-inline-start: 22px; color: var(--am-muted); font-size: 14px; }
 .audio-merge-results .audio-merge-result-meta {
   display: flex; flex-wrap: wrap; align-items: center; gap: 4px 14px; margin: 0; color: var(--am-muted); font-size: 14px;
   font-variant-numeric: tabular-nums;
 }
-.audio-merge-results .audio-merge-sources::before { content: "Joined from"; display: block; margin-left: -22px; font-weight: 600; color: var(--am-text); }
+.audio-merge-results .audio-merge-sources::before { content: attr(data-label); display: block; margin-inline-start: -22px; font-weight: 600; color: var(--am-text); }
 .audio-merge-results .empty, .audio-merge-upload .hint { margin: 8px 0 0; color: var(--am-muted); font-size: 14px; }
 
 @media (max-width: 480px) {

@@ -4,8 +4,8 @@
 // multipart form still works.
 import type { UploadOptions } from 'tus-js-client';
 import { csrfToken } from '../api/http.js';
-import { startTusUpload } from '../api/tus-upload.js';
 import type { UploadOutcome } from '../api/upload-request.js';
+import { languageAttributes, t } from '../i18n/locale.js';
 import { createUploadQueue, type UploadQueue } from './upload-queue.js';
 import { addRow, el, endBatch, showOutcome, showProgress, type UploadRow } from './upload-rows.js';
 
@@ -55,16 +55,16 @@ function buildArea(form: HTMLFormElement, input: HTMLInputElement): Area {
   }
   // The picker sits inside a label that is also the drop zone.
   const zone = el(doc, 'label', 'audio-merge-dropzone');
-  zone.append(
-    el(doc, 'strong', '', 'Choose audio files'),
-    el(doc, 'span', '', 'or drop them here. Several at once are fine.'),
-  );
+  zone.append(el(doc, 'strong', '', t().chooseFiles), el(doc, 'span', '', t().orDropThem));
+  // What the script adds speaks the widget's language, in its direction.
+  for (const added of [zone, list]) Object.assign(added, languageAttributes());
   input.before(zone);
   zone.append(input);
   form.classList.add('audio-merge-upload-form--enhanced');
   // One line says how each batch ended (a screen reader hears only that, not every percent).
   const summary = el(doc, 'p', 'audio-merge-upload-summary');
   summary.setAttribute('role', 'status');
+  Object.assign(summary, languageAttributes());
   list.after(summary);
   const appid =
     form.querySelector<HTMLInputElement>('input[name="appid"]')?.value ?? section?.dataset.appid ?? '';
@@ -75,18 +75,22 @@ function buildArea(form: HTMLFormElement, input: HTMLInputElement): Area {
 function buildQueue(area: Area, opts: UploadAreaOptions): UploadQueue<Entry> {
   return createUploadQueue<Entry>(Math.max(1, opts.concurrency ?? DEFAULT_CONCURRENCY), {
     send: ({ file, row }, mayFinish) => {
-      row.state.textContent = '0%';
-      return startTusUpload({
-        file,
-        appid: area.appid,
-        csrf: csrfToken(area.doc),
-        mayFinish,
-        onProgress: (f) => showProgress(row, f),
-        tusOptions: opts.tusOptions,
-      }).done;
+      row.state.textContent = t().percent(0);
+      // The tus client comes with the first file sent: a page that only orders its files never fetches it.
+      return import('../api/tus-upload.js').then(
+        ({ startTusUpload }) =>
+          startTusUpload({
+            file,
+            appid: area.appid,
+            csrf: csrfToken(area.doc),
+            mayFinish,
+            onProgress: (f) => showProgress(row, f),
+            tusOptions: opts.tusOptions,
+          }).done,
+      );
     },
     settled: ({ row }, outcome) => showOutcome(row, outcome),
-    waiting: ({ row }) => void (row.state.textContent = 'Sent; waits for the files before it'),
+    waiting: ({ row }) => void (row.state.textContent = t().uploadSent),
     batchEnded: (stored, tried) => {
       opts.onBusyChange?.(false);
       if (stored === 0) return;
@@ -100,7 +104,7 @@ function buildQueue(area: Area, opts: UploadAreaOptions): UploadQueue<Entry> {
 function tooLarge(area: Area, file: File): UploadOutcome | undefined {
   if (!Number.isFinite(area.maxMb) || area.maxMb <= 0 || file.size <= area.maxMb * 1024 * 1024)
     return undefined;
-  return { ok: false, message: `${file.name} is larger than the ${area.maxMb} MB limit.` };
+  return { ok: false, message: t().overPageLimit(file.name, area.maxMb) };
 }
 
 /** Phase 3: files chosen, submitted or dropped go into the queue in the order given. */

@@ -1,6 +1,6 @@
 // The upload area's list: one line per file with its name, size, state and bar; a refusal stays
 // next to its file, and one line says how each batch ended.
-import { formatSize } from '../../shared/format.js';
+import { t } from '../i18n/locale.js';
 import type { UploadOutcome } from '../api/upload-request.js';
 
 export interface UploadRow {
@@ -18,26 +18,23 @@ export function el<K extends keyof HTMLElementTagNameMap>(doc: Document, tag: K,
 
 /** What a screen reader hears when a batch ends with `stored` of `tried` files kept. */
 export function batchSummary(stored: number, tried: number): string {
-  const where = stored === 1 ? 'It is' : 'They are';
-  const what =
-    stored === tried ? `${stored} ${stored === 1 ? 'file' : 'files'}` : `${stored} of ${tried} files`;
-  return `${what} uploaded. ${where} at the end of the list to order.`;
+  return t().batchSummary(stored, tried);
 }
 
 export function addRow(list: HTMLElement, file: File): UploadRow {
   const doc = list.ownerDocument;
   const li = el(doc, 'li', 'audio-merge-upload-item');
-  const state = el(doc, 'span', 'audio-merge-upload-state', 'Waiting');
+  const state = el(doc, 'span', 'audio-merge-upload-state', t().uploadWaiting);
   const bar = el(doc, 'span', 'audio-merge-upload-bar');
   const fill = el(doc, 'span', 'audio-merge-upload-bar-fill');
   bar.append(fill);
   // Name and size apart, so a long name is cut short and the size still shows.
   const name = el(doc, 'span', 'audio-merge-upload-name');
   name.title = file.name;
-  name.append(
-    el(doc, 'span', 'audio-merge-upload-file', file.name),
-    el(doc, 'span', 'audio-merge-upload-size', ` (${formatSize(file.size)})`),
-  );
+  // Each isolated, so a Latin name and its size keep their own direction in a right-to-left list.
+  const size = el(doc, 'span', 'audio-merge-upload-size', ' (');
+  size.append(el(doc, 'bdi', '', t().fileSize(file.size)), ')');
+  name.append(el(doc, 'bdi', 'audio-merge-upload-file', file.name), size);
   li.append(name, state, bar);
   list.append(li);
   return { li, state, fill };
@@ -47,18 +44,18 @@ export function showProgress(row: UploadRow, fraction: number): void {
   const pct = Math.round(fraction * 100);
   row.fill.style.width = `${pct}%`;
   // Sent is not stored: the server still checks the file after the last byte.
-  row.state.textContent = pct >= 100 ? 'Checking…' : `${pct}%`;
+  row.state.textContent = pct >= 100 ? t().uploadChecking : t().percent(pct);
 }
 
 export function showOutcome(row: UploadRow, outcome: UploadOutcome): void {
   if (outcome.ok) {
     row.li.classList.add('audio-merge-upload-item--done');
-    row.state.textContent = 'Uploaded';
+    row.state.textContent = t().uploaded;
     row.fill.style.width = '100%';
     return;
   }
   row.li.classList.add('audio-merge-upload-item--failed');
-  row.state.textContent = 'Refused';
+  row.state.textContent = t().uploadRefused;
   const msg = el(row.li.ownerDocument, 'p', 'audio-merge-upload-error', outcome.message);
   msg.setAttribute('role', 'alert');
   row.li.append(msg);

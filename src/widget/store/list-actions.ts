@@ -1,7 +1,7 @@
 // What a person does to the list: load it, reorder it (saved on the server after each drop),
 // remove a row (the delete is sent once the undo window has passed) and undo that.
 import { ApiError, isExpired, reasonOf, type WidgetApi } from '../api/http.js';
-import { texts } from '../texts.js';
+import { t } from '../i18n/locale.js';
 import type { Container, WidgetEnv } from './container.js';
 import { inList } from './state.js';
 
@@ -49,7 +49,7 @@ export function createListActions(c: Container, { appid, api, env, undoMs }: Lis
         if (ids.length > 0) await api.saveOrder(appid, ids);
       } while (again);
     } catch (err) {
-      refused(err, () => c.dispatch({ type: 'notice', text: texts.orderNotSaved(reasonOf(err)) }));
+      refused(err, () => c.dispatch({ type: 'notice', text: t().orderNotSaved(reasonOf(err)) }));
     } finally {
       saving = false;
     }

@@ -4,6 +4,7 @@ import { statusChannel } from '../../shared/types.js';
 import { ApiError, isExpired, type WidgetApi } from '../api/http.js';
 import type { StatusSubscription, Subscribe } from '../api/realtime.js';
 import type { Container, WidgetEnv } from './container.js';
+import { mergeFailure } from '../i18n/server-words.js';
 import { inList } from './state.js';
 import { runningMerge, type MergeStatus } from './status.js';
 
@@ -76,7 +77,8 @@ export function createMergeActions(c: Container, deps: MergeDeps): MergeActions 
     const state = c.getState();
     if (state.cancelling) return; // the cancel reloads
     if (isExpired(err)) c.dispatch({ type: 'expired' });
-    else if (err instanceof ApiError) c.dispatch({ type: 'failed', message: err.reason });
+    else if (err instanceof ApiError)
+      c.dispatch({ type: 'failed', message: mergeFailure(err.code, err.reason) });
     // The answer was lost but the merge's own status said it succeeded.
     else if (state.phase === 'done') succeed();
     // No answer at all (the server went away): the status of the merge, sent again when the

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { AudioItem } from '../../shared/types.js';
-import { texts } from '../texts.js';
+import { en, type Locale } from '../i18n/en.js';
+import { applyLocale, loadLocale } from '../i18n/locale.js';
 import {
   initialState,
   parseItems,
@@ -51,7 +52,7 @@ describe('widget state', () => {
     expect(s).toMatchObject({ load: 'failed', loadError: 'The server is down', items: [] });
     // Once there is a list, a failed reload keeps it and says what went wrong.
     const t = run([{ type: 'loadFailed', reason: 'gone' }], loaded);
-    expect(t).toMatchObject({ load: 'loaded', notice: texts.loadFailed('gone') });
+    expect(t).toMatchObject({ load: 'loaded', notice: en.loadFailed('gone') });
     expect(ids(t)).toEqual(['a', 'b', 'c']);
   });
 
@@ -92,7 +93,7 @@ describe('widget state', () => {
       loaded,
     );
     expect(ids(s)).toEqual(['a', 'b', 'c']);
-    expect(s.notice).toBe(texts.removeFailed('a.mp3', 'The server is busy'));
+    expect(s.notice).toBe(en.removeFailed('a.mp3', 'The server is busy'));
   });
 
   it('make moves to the progress view with its requestId and freezes the order', () => {
@@ -195,7 +196,7 @@ describe('widget state', () => {
       [status({ data: '40', requestId: 'r1', state: 'cancelled', percent: 40 })],
       merging,
     );
-    expect(cancelled).toMatchObject({ phase: 'failed', message: texts.mergeCancelled });
+    expect(cancelled).toMatchObject({ phase: 'failed', message: en.mergeCancelled });
   });
 
   it('a merge found running on load shows in the progress view, following its requestId', () => {
@@ -206,12 +207,12 @@ describe('widget state', () => {
 
   it('an expired session says so; the list gives way to it', () => {
     const s = run([{ type: 'expired' }], loaded);
-    expect(s).toMatchObject({ phase: 'expired', message: texts.expired, showSpinner: false });
-    expect(statusLine(run([{ type: 'expired' }], merging))).toBe(texts.expired);
+    expect(s).toMatchObject({ phase: 'expired', message: en.expired, showSpinner: false });
+    expect(statusLine(run([{ type: 'expired' }], merging))).toBe(en.expired);
   });
 
   it('a lost connection says so while the merge is followed', () => {
-    expect(run([{ type: 'connectionLost' }], merging).progress).toBe(texts.connectionLost);
+    expect(run([{ type: 'connectionLost' }], merging).progress).toBe(en.connectionLost);
     expect(run([{ type: 'connectionLost' }], loaded)).toBe(loaded);
   });
 
@@ -223,5 +224,66 @@ describe('widget state', () => {
     expect(
       parseItems('[{"id":7,"sid":"s","newfilename":"n","format":"wav","filename":"f.wav"},{"x":1}]'),
     ).toEqual([{ id: '7', sid: 's', newfilename: 'n', format: 'wav', filename: 'f.wav' }]);
+  });
+});
+
+describe("the server's statuses in the person's language", () => {
+  const inGerman = async (check: (de: Locale) => void) => {
+    const de = await loadLocale('de');
+    applyLocale('de', de);
+    try {
+      check(de);
+    } finally {
+      applyLocale('en', en);
+    }
+  };
+  const waiting = (extra: Record<string, unknown>) =>
+    status({
+      data: 'Waiting: 2 merges ahead of yours',
+      requestId: 'r1',
+      state: 'queued',
+      percent: null,
+      ...extra,
+    });
+
+  it('a waiting merge by its code and place in line', async () => {
+    await inGerman((de) => {
+      expect(run([waiting({ code: 'queued', ahead: 2 })], merging).progress).toBe(de.waitingAhead(2));
+      expect(run([waiting({ code: 'queued' })], merging).progress).toBe(de.waitingToStart);
+      // Without a code, the words are the server's.
+      expect(run([waiting({})], merging).progress).toBe('Waiting: 2 merges ahead of yours');
+    });
+    expect(run([waiting({ code: 'queued', ahead: 1 })], merging).progress).toBe(
+      'Waiting: 1 merge ahead of yours',
+    );
+    // English keeps the server's sentence when the place in line did not come as a number.
+    expect(run([waiting({ code: 'queued' })], merging).progress).toBe('Waiting: 2 merges ahead of yours');
+  });
+
+  it('a failure by its code; one naming a file, or an unknown code, keeps the server sentence', async () => {
+    const failed = (data: string, code: string) =>
+      status({ data, requestId: 'r1', state: 'failed', percent: null, code });
+    await inGerman((de) => {
+      expect(run([failed('The server restarted…', 'interrupted')], merging).message).toBe(
+        de.serverMessages.interrupted,
+      );
+      expect(run([failed('Could not merge: a.txt is not audio', 'not-audio')], merging).message).toBe(
+        'Could not merge: a.txt is not audio',
+      );
+      expect(run([failed('Something new', 'brandNew')], merging).message).toBe('Something new');
+      expect(
+        run(
+          [
+            status({
+              data: 'The merge was cancelled',
+              requestId: 'r1',
+              state: 'cancelled',
+              code: 'cancelled',
+            }),
+          ],
+          merging,
+        ).message,
+      ).toBe(de.serverMessages.cancelled);
+    });
   });
 });

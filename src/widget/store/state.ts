@@ -1,7 +1,8 @@
 // The widget's state and its rules, as a plain reducer tested without a browser (docs/api.md section 4).
 // Side effects (calls, timers, the socket) live in widget-store.ts; this file only decides.
 import type { AudioItem } from '../../shared/types.js';
-import { texts } from '../texts.js';
+import { activeLocale, t } from '../i18n/locale.js';
+import { mergeFailure } from '../i18n/server-words.js';
 import { insertAt, keepOrder, moveItem } from './order.js';
 import { isFollowed, percentOf, type MergeStatus } from './status.js';
 
@@ -81,14 +82,25 @@ export const initialState: WidgetState = {
 export const inList = (s: Pick<WidgetState, 'phase'>) => s.phase === 'idle' || s.phase === 'uploading';
 const following = (s: WidgetState) => s.phase === 'merging' || s.phase === 'done';
 
+/**
+ * A waiting merge's words in the person's language, by the status's code and place in line. A
+ * place the server did not send (a status read back from the merge's record) is not made up:
+ * English keeps the server's sentence, which has it; other languages say it is waiting.
+ */
+function progressWords(status: MergeStatus): string {
+  if (status.code !== 'queued' || percentOf(status.data) !== null) return status.data;
+  if (status.ahead !== undefined && status.ahead > 0) return t().waitingAhead(status.ahead);
+  return activeLocale() === 'en' && status.data.trim() !== '' ? status.data : t().waitingToStart;
+}
+
 function withStatus(state: WidgetState, status: MergeStatus): WidgetState {
   const percent = Math.max(state.percent, status.percent ?? state.percent);
-  const next = { ...state, progress: status.data, percent };
+  const next = { ...state, progress: progressWords(status), percent };
   if (status.state === 'succeeded') return { ...next, phase: 'done', percent: 100 };
   if (status.state === 'failed' || status.state === 'cancelled') {
-    const fallback = status.state === 'failed' ? texts.mergeFailed : texts.mergeCancelled;
+    const fallback = status.state === 'failed' ? t().mergeFailed : t().mergeCancelled;
     const said = percentOf(status.data) === null && status.data.trim() !== '';
-    return { ...next, phase: 'failed', message: said ? status.data : fallback };
+    return { ...next, phase: 'failed', message: mergeFailure(status.code, said ? status.data : fallback) };
   }
   return next;
 }
@@ -108,7 +120,7 @@ function removalsReducer(state: WidgetState, action: WidgetAction): WidgetState 
       const removals = state.removals.filter((r) => r !== pending);
       const notice =
         action.type === 'removalFailed'
-          ? texts.removeFailed(pending.item.filename, action.reason)
+          ? t().removeFailed(pending.item.filename, action.reason)
           : state.notice;
       // Once the merge is under way the list is frozen; the row comes back with the next page.
       const items = inList(state) ? insertAt(state.items, pending.item, pending.index) : state.items;
@@ -134,7 +146,7 @@ export function widgetReducer(state: WidgetState, action: WidgetAction): WidgetS
     }
     case 'loadFailed':
       return state.load === 'loaded'
-        ? { ...state, notice: texts.loadFailed(action.reason) }
+        ? { ...state, notice: t().loadFailed(action.reason) }
         : { ...state, load: 'failed', loadError: action.reason };
     case 'uploading':
       return inList(state) ? { ...state, phase: action.busy ? 'uploading' : 'idle' } : state;
@@ -171,13 +183,13 @@ export function widgetReducer(state: WidgetState, action: WidgetAction): WidgetS
       if (!following(state) || !isFollowed(action.status, state.requestId)) return state;
       return withStatus(state, action.status);
     case 'connectionLost':
-      return state.phase === 'merging' ? { ...state, progress: texts.connectionLost } : state;
+      return state.phase === 'merging' ? { ...state, progress: t().connectionLost } : state;
     case 'succeeded':
       return following(state) ? { ...state, phase: 'done', progress: '100', percent: 100 } : state;
     case 'failed':
       return following(state) ? { ...state, phase: 'failed', message: action.message } : state;
     case 'expired':
-      return { ...state, phase: 'expired', message: texts.expired };
+      return { ...state, phase: 'expired', message: t().expired };
     case 'cancelRequested':
       return state.phase === 'merging' ? { ...state, cancelling: true } : state;
   }
@@ -186,7 +198,7 @@ export function widgetReducer(state: WidgetState, action: WidgetAction): WidgetS
 /** What the status line says: the failure, or the bar's percentage, or the latest message. */
 export function statusLine(state: Pick<WidgetState, 'phase' | 'progress' | 'percent' | 'message'>): string {
   if ((state.phase === 'failed' || state.phase === 'expired') && state.message) return state.message;
-  return percentOf(state.progress) === null ? state.progress : texts.percent(state.percent);
+  return percentOf(state.progress) === null ? state.progress : t().percent(state.percent);
 }
 
 /**

@@ -8,6 +8,10 @@ export interface MergeStatus {
   requestId?: string | null;
   state?: MergeState;
   percent: number | null;
+  /** What the text says as a code (StatusPayload.code), for the person's language. */
+  code?: string;
+  /** While waiting: merges ahead of this one. */
+  ahead?: number;
 }
 
 const STATES: readonly string[] = ['queued', 'running', 'succeeded', 'failed', 'cancelled'];
@@ -36,6 +40,8 @@ export function parseStatus(raw: unknown): MergeStatus | null {
   };
   if (p.requestId === null || typeof p.requestId === 'string') status.requestId = p.requestId;
   if (typeof p.state === 'string' && STATES.includes(p.state)) status.state = p.state as MergeState;
+  if (typeof p.code === 'string') status.code = p.code;
+  if (typeof p.ahead === 'number' && Number.isInteger(p.ahead) && p.ahead >= 0) status.ahead = p.ahead;
   return status;
 }
 
@@ -49,6 +55,8 @@ export function runningMerge(answer: MergeStatusAnswer): (MergeStatus & { reques
     requestId: answer.requestId ?? null,
     state: answer.state,
     percent: answer.percent,
+    code: answer.code,
+    ahead: answer.ahead,
   });
   return parsed && { ...parsed, requestId: parsed.requestId ?? null };
 }

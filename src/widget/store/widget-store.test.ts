@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeApi, fakeSubscribe, item } from '../../../test/support/widget-fakes.js';
 import { ApiError } from '../api/http.js';
-import { texts } from '../texts.js';
+import { en } from '../i18n/en.js';
 import { statusLine } from './state.js';
 import { parseStatus } from './status.js';
 import { createWidgetStore } from './widget-store.js';
@@ -87,7 +87,7 @@ describe('the widget store: the list', () => {
       new ApiError('/app/merge/getDataJson', 403, 'No session: load the page first', 'noSession'),
     );
     const store = await started();
-    expect(store.getState()).toMatchObject({ phase: 'expired', message: texts.expired });
+    expect(store.getState()).toMatchObject({ phase: 'expired', message: en.expired });
   });
 
   it('saves the order after each drop, the latest order last', async () => {
@@ -113,7 +113,7 @@ describe('the widget store: the list', () => {
     const store = await started();
     store.actions.reorder('c', 'a');
     await flush();
-    expect(store.getState().notice).toBe(texts.orderNotSaved('An item does not belong to this session'));
+    expect(store.getState().notice).toBe(en.orderNotSaved('An item does not belong to this session'));
     store.actions.dismissNotice();
     expect(store.getState().notice).toBeNull();
   });
@@ -153,9 +153,7 @@ describe('the widget store: the list', () => {
     store.actions.remove('c');
     await vi.advanceTimersByTimeAsync(5000);
     expect(ids(store)).toEqual(['a', 'b']);
-    expect(store.getState().notice).toBe(
-      texts.removeFailed('alpha.wav', 'Something went wrong on the server'),
-    );
+    expect(store.getState().notice).toBe(en.removeFailed('alpha.wav', 'Something went wrong on the server'));
     expect(store.getState().removals).toEqual([]);
   });
 
@@ -246,7 +244,7 @@ describe('the widget store: the merge', () => {
     api.requestMerge.mockRejectedValue(new TypeError('Failed to fetch'));
     const store = await started();
     await store.actions.make();
-    expect(store.getState()).toMatchObject({ phase: 'merging', progress: texts.connectionLost });
+    expect(store.getState()).toMatchObject({ phase: 'merging', progress: en.connectionLost });
     // The socket is back and the server sends the merge's status on subscribe.
     emit({
       data: 'The server restarted while this merge was running; please press make again',

@@ -6,6 +6,7 @@ import { ERRORS } from '../errors.js';
 import { renderHostPage, renderNoticePage } from '../host-page.js';
 import { isDiskFull } from '../../errors.js';
 import { startSession } from '../session.js';
+import { pickFromAcceptLanguage } from '../../../shared/locales.js';
 import { documented, hostPageSchema } from './schemas.js';
 import type { Clock } from '../../../shared/clock.js';
 import type { Store } from '../../data/store.js';
@@ -46,6 +47,8 @@ export async function pageRoutes(
         .type('text/html; charset=utf-8')
         .send(renderNoticePage(`${ERRORS['disk-full'].message}; please try again later.`));
     }
+    // The page, and the widget in it, in the browser's language among the six.
+    const locale = pickFromAcceptLanguage(request.headers['accept-language']);
     const html = renderHostPage({
       csrfToken: session.csrfToken,
       sid: session.sid,
@@ -54,9 +57,12 @@ export async function pageRoutes(
       maxFileMb: Number((config.maxFileBytes / (1024 * 1024)).toFixed(2)),
       results: await store.listResults(session.sid),
       notices: flash.take(session.sid),
+      locale,
     });
     return reply
       .header('cache-control', 'no-store')
+      .header('vary', 'Accept-Language')
+      .header('content-language', locale)
       .header('x-content-type-options', 'nosniff')
       .header('referrer-policy', 'same-origin')
       .header('content-security-policy', "frame-ancestors 'self'")

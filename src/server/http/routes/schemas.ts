@@ -378,6 +378,16 @@ export const mergeStatusSchema: FastifySchema = {
           description: '0 to 100 while running and when done; null while waiting and after a failure',
         },
         text: { type: 'string', description: 'The progress text or a message for a person' },
+        code: {
+          type: 'string',
+          description:
+            'What the text says as a stable word, for a client that words it in its own language: "queued" while ' +
+            'waiting, "cancelled", or the error code of a failure (absent when not known)',
+        },
+        ahead: {
+          type: 'integer',
+          description: 'While queued: how many merges are ahead of this one, when the queue knows',
+        },
       },
     }),
     403: errorBody('No session (load the page first)'),

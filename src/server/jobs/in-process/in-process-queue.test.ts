@@ -315,6 +315,7 @@ describe('the in-process job queue', () => {
       requestId: 'r1',
       state: 'cancelled',
       percent: null,
+      code: 'cancelled',
     });
     expect(store.results).toEqual([]);
     expect(await filesUnder(storage.tmpDir)).toEqual([]);
@@ -337,11 +338,16 @@ describe('the in-process job queue', () => {
     expect(data.slice(data.indexOf('Waiting: 2 merges ahead of yours') + 1)).toContain(
       'Waiting: 1 merge ahead of yours',
     );
+    // The place in line also goes as a number, for a client that words it in its own language.
+    expect(broadcaster.payloadsOn(chan)).toContainEqual(
+      expect.objectContaining({ state: 'queued', code: 'queued', ahead: 1 }),
+    );
     expect(broadcaster.payloadsOn(chan)).toContainEqual({
       data: CANCELLED_MESSAGE,
       requestId: null,
       state: 'cancelled',
       percent: null,
+      code: 'cancelled',
     });
     gate.open();
     expect((await Promise.all([first, third])).map((j) => j.status)).toEqual(['succeeded', 'succeeded']);

@@ -204,9 +204,10 @@ export function createInProcessQueue(deps: InProcessQueueDeps): JobQueue {
   /** The pool's task for a job: tell its place while it waits (again every few seconds), then run it. */
   function taskFor(data: MergeJobData, report: Report): PoolTask<JobOutcome> & { stopRepeat(): void } {
     let text = '';
+    let place: number | undefined;
     let repeat: unknown = null;
     const tell = (patch: JobPatch | null) =>
-      report(patch, { ...refOf(data), type: 'progress', state: 'queued', percent: null, text });
+      report(patch, { ...refOf(data), type: 'progress', state: 'queued', percent: null, text, ahead: place });
     const stopRepeat = () => {
       if (repeat !== null) clock.clearTimeout(repeat);
       repeat = null;
@@ -215,6 +216,7 @@ export function createInProcessQueue(deps: InProcessQueueDeps): JobQueue {
       key: data.sid,
       onWait(ahead) {
         text = waitingText(ahead);
+        place = ahead;
         void tell({ statusText: text, percent: null });
         repeat ??= clock.setTimeout(function again() {
           void tell(null);

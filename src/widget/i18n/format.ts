@@ -1,0 +1,72 @@
+// Numbers, percentages, durations, sizes, dates and plurals for one language, with Intl: each
+// locale table formats with its own language's rules and digits.
+import type { LocaleCode } from '../../shared/locales.js';
+
+/** The forms a count takes in a language (Intl.PluralRules' categories); `{n}` is the number. */
+export type PluralForms = Partial<Record<Intl.LDMLPluralRule, string>> & { other: string };
+
+export interface Formats {
+  readonly code: LocaleCode;
+  number(n: number): string;
+  /** 0-100 -> "35%" as the language writes it ("35 %", "٣٥٪"). */
+  percent(p: number): string;
+  /** Seconds as "1:05" or "1:02:05" in the language's digits. */
+  duration(seconds: number): string;
+  /** Bytes in binary units: "1.5 MB", "1,5 MB". */
+  size(bytes: number): string;
+  /** A moment to the minute, in the reader's time zone. */
+  dateTime(at: Date): string;
+  plural(n: number, forms: PluralForms): string;
+}
+
+/** A moment to the minute: the results' times. */
+export const DATE_TIME: Intl.DateTimeFormatOptions = {
+  year: 'numeric',
+  month: 'short',
+  day: 'numeric',
+  hour: '2-digit',
+  minute: '2-digit',
+};
+const SIZE_UNITS = ['byte', 'kilobyte', 'megabyte', 'gigabyte'] as const;
+
+export function formatsFor(code: LocaleCode): Formats {
+  const whole = new Intl.NumberFormat(code, { maximumFractionDigits: 2 });
+  const two = new Intl.NumberFormat(code, { minimumIntegerDigits: 2, useGrouping: false });
+  const plain = new Intl.NumberFormat(code, { useGrouping: false });
+  const percent = new Intl.NumberFormat(code, { style: 'percent', maximumFractionDigits: 0 });
+  const rules = new Intl.PluralRules(code);
+  return {
+    code,
+    number: (n) => whole.format(n),
+    percent: (p) => percent.format(p / 100),
+    duration(seconds) {
+      if (!Number.isFinite(seconds) || seconds < 0) return '';
+      const total = Math.round(seconds);
+      const h = Math.floor(total / 3600);
+      const m = Math.floor((total % 3600) / 60);
+      const s = two.format(total % 60);
+      return h > 0 ? `${plain.format(h)}:${two.format(m)}:${s}` : `${plain.format(m)}:${s}`;
+    },
+    size(bytes) {
+      if (!Number.isFinite(bytes) || bytes < 0) return '';
+      let v = bytes;
+      let u = 0;
+      while (v >= 1024 && u < SIZE_UNITS.length - 1) {
+        v /= 1024;
+        u++;
+      }
+      const digits = u === 0 || v >= 10 ? 0 : 1;
+      return new Intl.NumberFormat(code, {
+        style: 'unit',
+        unit: SIZE_UNITS[u],
+        maximumFractionDigits: digits,
+        minimumFractionDigits: digits,
+      }).format(v);
+    },
+    dateTime: (at) => at.toLocaleString(code, DATE_TIME),
+    plural(n, forms) {
+      const form = forms[rules.select(n)] ?? forms.other;
+      return form.replaceAll('{n}', whole.format(n));
+    },
+  };
+}

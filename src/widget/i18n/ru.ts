@@ -1,0 +1,181 @@
+// Русский.
+import type { Locale } from './en.js';
+import { formatsFor } from './format.js';
+
+const f = formatsFor('ru');
+const pos = (position: number, count: number) => `${f.number(position)}-е место из ${f.number(count)}`;
+const files = (n: number) =>
+  f.plural(n, { one: '{n} файл', few: '{n} файла', many: '{n} файлов', other: '{n} файла' });
+
+/** After "из": the genitive. */
+const filesOf = (n: number) =>
+  f.plural(n, { one: '{n} файла', few: '{n} файлов', many: '{n} файлов', other: '{n} файла' });
+
+const ru: Locale = {
+  loading: 'Загружаем ваши файлы…',
+  empty: 'Пока нечего объединять. Загрузите аудиофайлы — они появятся здесь.',
+  loadFailed: (reason) =>
+    `Не удалось загрузить ваши файлы: ${reason}. Обновите страницу и попробуйте ещё раз.`,
+  hint: 'Перетащите строку на нужное место или нажмите на ней Пробел, затем ↑ ↓ Home End и снова Пробел, чтобы отпустить.',
+  uploading: 'Идёт загрузка: новые файлы встают в конец списка.',
+  rowLabel: (name, position, count) => `${name}, ${pos(position, count)}`,
+  rowRole: 'перемещаемая строка',
+  position: (n) => f.number(n),
+  duration: (seconds) => f.duration(seconds),
+  play: (name) => `Воспроизвести ${name}`,
+  remove: (name) => `Убрать ${name}`,
+  removed: (name) => `${name} убран из списка.`,
+  undo: 'Вернуть',
+  undoLabel: (name) => `Вернуть ${name}`,
+  removeFailed: (name, reason) => `Не удалось убрать ${name}: ${reason}`,
+  orderNotSaved: (reason) => `Не удалось сохранить новый порядок: ${reason}`,
+  dismiss: 'Закрыть',
+
+  pickedUp: (name, position, count) => `${name} взят. Сейчас это ${pos(position, count)}.`,
+  movedTo: (name, position, count) => `${name} перемещён: ${pos(position, count)}.`,
+  offList: (name) => `${name} больше не над списком.`,
+  droppedAt: (name, position, count) => `${name} отпущен: ${pos(position, count)}.`,
+  dropped: (name) => `${name} отпущен.`,
+  dragCancelled: (name, position, count) =>
+    `Перемещение отменено. ${name} остаётся на месте: ${pos(position, count)}.`,
+  someFile: 'Файл',
+  dragInstructions:
+    'Чтобы переместить этот файл, нажмите Пробел. Стрелками вверх и вниз меняйте его место, клавишами Home и End ' +
+    'переносите в начало или в конец, снова нажмите Пробел, чтобы отпустить, или Escape, чтобы отменить.',
+
+  format: 'Формат',
+  chapters: 'Главы',
+  formatLabels: {
+    mp3: 'MP3',
+    m4b: 'Аудиокнига M4B',
+    m4a: 'M4A (AAC)',
+    opus: 'Opus',
+    ogg: 'Ogg Vorbis',
+    flac: 'FLAC',
+    wav: 'WAV',
+  },
+  formatNames: { mp3: 'MP3', m4b: 'M4B', m4a: 'M4A', opus: 'Opus', ogg: 'Ogg', flac: 'FLAC', wav: 'WAV' },
+  makesFormat: (format) => `Будет ${format}`,
+
+  soundToggle: 'Настройки звука',
+  soundSet: (n) =>
+    f.plural(n, { one: 'включена {n}', few: 'включено {n}', many: 'включено {n}', other: 'включено {n}' }),
+  loudness: 'Выровнять громкость',
+  loudnessHelp: 'Приводит все файлы к одной громкости, чтобы не тянуться к регулятору.',
+  loudnessTarget: 'Целевая громкость',
+  targetStereo: '−16 LUFS (стерео)',
+  targetMono: '−19 LUFS (речь, моно)',
+  between: 'Между файлами',
+  betweenHelp: 'Ничего, пауза тишины или плавный переход конца каждого файла в следующий.',
+  betweenNone: 'Ничего',
+  betweenGap: 'Тишина',
+  betweenCrossfade: 'Плавный переход',
+  seconds: 'Секунды',
+  badLength: (what, max) =>
+    `${what === 'gap' ? 'Пауза между файлами' : 'Плавный переход'} должен длиться больше 0 и не дольше ${f.number(max)} с.`,
+  trimSilence: 'Обрезать тишину',
+  trimSilenceHelp: 'Убирает тишину в начале и в конце каждого файла.',
+  gapless: 'Без пауз',
+  gaplessHelp: 'Убирает крошечные паузы, которые добавляют кодеки, чтобы альбом звучал без перерывов.',
+
+  progressGroup: 'Объединяем ваши файлы',
+  progressFailedGroup: 'Объединение не завершилось',
+  progressBar: 'Ход объединения',
+  percent: (p) => f.percent(p),
+  waitingToStart: 'Ожидает запуска',
+  waitingAhead: (ahead) =>
+    f.plural(ahead, {
+      one: 'В очереди: перед вами {n} задание',
+      few: 'В очереди: перед вами {n} задания',
+      many: 'В очереди: перед вами {n} заданий',
+      other: 'В очереди: перед вами {n} задания',
+    }),
+  cancel: 'Отменить объединение',
+  cancelling: 'Отменяем…',
+  reload: 'Обновить',
+  mergeFailed: 'Объединить файлы не удалось.',
+  mergeCancelled: 'Объединение отменено.',
+  connectionLost: 'Связь с сервером потеряна; ждём, когда она восстановится…',
+  expired: 'Срок действия страницы истёк; обновите её, чтобы начать заново.',
+
+  serverMessages: {
+    badRequest: 'Некорректный запрос.',
+    notFound: 'Не найдено: возможно, уже удалено.',
+    noMerge: 'У вас нет объединений в очереди или в работе.',
+    foreignItem: 'Один из файлов списка не относится к этой странице.',
+    itemInMerge: 'Этот файл участвует в идущем объединении; уберите его, когда оно закончится.',
+    tooLarge: 'Файл слишком большой.',
+    tooManyFiles: 'В этом списке слишком много файлов.',
+    noItems: 'Нечего объединять.',
+    rateLimited: 'Слишком много запросов; подождите немного и попробуйте снова.',
+    unavailable: 'Сервер выключается; попробуйте чуть позже.',
+    internal: 'На сервере что-то пошло не так.',
+    mergeFailed: 'Сервер не смог объединить файлы; попробуйте ещё раз.',
+    mergeStopped: 'Сервер выключается и остановил объединение; чуть позже запустите его снова.',
+    interrupted: 'Сервер перезапустился во время объединения; запустите его снова.',
+    itemGone: 'Объединить не удалось: один из файлов списка удалили до начала.',
+    empty: 'Файл пустой.',
+    unreadable: 'Файл не читается.',
+    'not-audio': 'В файле нет пригодного звука.',
+    'bad-mp3': 'Файл MP3 повреждён.',
+    'free-format': 'В файле MP3 свободный битрейт (free format), его нельзя присоединить.',
+    'reencode-failed': 'Не удалось перекодировать файл.',
+    'output-unwritable': 'Сервер не смог записать итоговый файл.',
+    'disk-full': 'Диск сервера заполнен; попробуйте позже.',
+    'tool-missing': 'Сервер не может запустить свои звуковые инструменты.',
+    cancelled: 'Объединение отменено.',
+    csrf: 'Срок действия страницы истёк; перезагрузите её, чтобы продолжить.',
+    noSession: 'Срок действия страницы истёк; перезагрузите её, чтобы продолжить.',
+    foreignFile: 'Этот файл не относится к этой странице.',
+    foreignChannel: 'Ход этого объединения не относится к этой странице.',
+    bodyTooLarge: 'Запрос слишком большой.',
+    unsupportedMediaType: 'Сервер не смог прочитать запрос.',
+    rangeNotSatisfiable: 'Такой части файла нет.',
+    tusRefused: 'Сервер отклонил возобновляемую загрузку.',
+    notReady: 'Сервер ещё не готов; попробуйте чуть позже.',
+    'merge-too-long':
+      'Слишком длинное объединение: вместе файлы звучат дольше, чем этот сервер объединяет за раз. Уберите часть файлов и попробуйте снова.',
+    'too-many-merges':
+      'У вас уже столько объединений в очереди или в работе, сколько разрешает этот сервер; дождитесь, пока одно из них закончится.',
+    'format-change': 'Файл MP3 меняет формат посередине, его нельзя присоединить.',
+    'bad-mp4': 'Файл MP4 повреждён.',
+    'measure-failed': 'Не удалось измерить громкость файла.',
+    'not-image': 'Обложка — не изображение JPEG или PNG.',
+    'same-as-output': 'Один из файлов совпадает с итоговым.',
+  },
+
+  chooseFiles: 'Выберите аудиофайлы',
+  orDropThem: 'или перетащите их сюда — можно сразу несколько.',
+  uploadWaiting: 'В очереди',
+  uploadChecking: 'Проверяем…',
+  uploadSent: 'Отправлен; ждёт файлы перед ним',
+  uploaded: 'Загружен',
+  uploadRefused: 'Отклонён',
+  fileSize: (bytes) => f.size(bytes),
+  overPageLimit: (name, mb) => `${name} больше допустимых ${f.number(mb)} МБ.`,
+  uploadUnreached: (name) => `${name}: файл не дошёл до сервера (ошибка сети).`,
+  uploadNotStored: (name) => `${name} не сохранён.`,
+  uploadTooLarge: (name) => `${name} слишком большой для сервера.`,
+  uploadHttpRefused: (name, status) => `${name}: сервер отклонил загрузку (HTTP ${status}).`,
+  batchSummary: (stored, tried) =>
+    (stored === tried
+      ? `Загружено: ${files(stored)}.`
+      : `Загружено ${f.number(stored)} из ${filesOf(tried)}.`) +
+    (stored === 1
+      ? ' Он в конце списка, его можно поставить на место.'
+      : ' Они в конце списка, их можно расставить.'),
+
+  merged: (format) => `объединённый ${format.toUpperCase()}`,
+  mergedOf: (what, first, more) => `${what} из ${first}${more > 0 ? ` и ещё ${filesOf(more)}` : ''}`,
+  mergedAt: (what, when) => `${what}, ${when}`,
+  dateTime: (at) => f.dateTime(at),
+  playResult: (name) => `Воспроизвести ${name}`,
+  downloadResult: (name) => `Скачать ${name}`,
+  deleteResult: 'Удалить',
+  deleteResultLabel: (name) => `Удалить ${name}`,
+  deletingResult: 'Удаляем…',
+  deleteResultFailed: (reason) => `Не удалось удалить этот файл: ${reason}`,
+  noResults: 'Объединённых файлов пока нет.',
+};
+
+export default ru;
