@@ -7,6 +7,7 @@ export {
   InputError,
   OutputError,
   ToolError,
+  TrimError,
   AbortError,
   INPUT_ERROR_CODES,
   isInputErrorCode,
@@ -32,3 +33,4 @@ export type { OutputFormat } from './plan/formats.js';
 export type { Chapter, ChapterTitleSource } from './plan/chapters.js';
 // The sound options and their one check live in src/shared/sound-options.ts, for every caller.
 export type { SoundOptions, SoundOptionName } from '../shared/sound-options.js';
+export type { TrimRequest, TrimSpan } from '../shared/trim-span.js';

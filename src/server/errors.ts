@@ -108,6 +108,7 @@ const ENGINE_ERRORS = {
   'output-unwritable': { status: 500, message: 'The server could not write the merged file' },
   'disk-full': { status: 507, message: "The server's disk is full" },
   'tool-missing': { status: 500, message: 'The server cannot run its audio tools' },
+  'bad-trim': { status: 400, message: "A file's kept span does not fit the file" },
   cancelled: { status: 409, message: 'The merge was cancelled' },
 } as const satisfies Record<Exclude<EngineErrorCode, InputErrorCode>, ErrorEntry>;
 

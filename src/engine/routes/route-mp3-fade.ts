@@ -1,7 +1,8 @@
-// Crossfades of copied MP3s, re-encoding only around each fade (plan/fade-splice.ts has the plan): the
-// frames of each region's inputs are decoded (only those, each with its loudness gain), mixed with
-// the constant-power curves, encoded once without the bit reservoir, and those frames joined
-// between the copies. The last frame of a region carries the reservoir bytes the copy after it reads.
+// Crossfades and trims of copied MP3s, re-encoding only around each fade or cut (plan/fade-splice.ts
+// has the plan): the frames of each region's inputs are decoded (only those, each with its loudness
+// gain, led in by frames whose output is dropped), mixed with the constant-power curves and cut at
+// the sample, encoded once without the bit reservoir, and those frames joined between the copies.
+// The last frame of a region carries the reservoir bytes the copy after it reads.
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { decodeToPcm, transcodeToMp3, type PcmTarget } from '../ffmpeg/transcode.js';
@@ -21,12 +22,14 @@ import {
 import {
   decodedLength,
   decodeSpan,
+  keptSamples,
   mixSpan,
   planSplice,
   regionCodec,
   type DecodedPiece,
   type RegionCodec,
   type Segment,
+  type SpliceInput,
   type SplicePlan,
 } from '../plan/fade-splice.js';
 import type { RouteContext, RouteResult } from '../output/route-context.js';
@@ -208,20 +211,35 @@ async function sourcesOf(ctx: RouteContext): Promise<Source[]> {
   }));
 }
 
-/** The splice of the sound plan's fades, each fitted to the inputs as decoded. */
+/**
+ * The splice of the sound plan's fades, gap and kept spans, each fade fitted to the inputs as kept.
+ * A kept span is in samples of the input as decoded (its LAME tag's delay and padding removed).
+ */
 function spliceOf(ctx: RouteContext, sources: Source[]): SplicePlan {
   const spf = sources[0].scan.samplesPerFrame;
-  const inputs = sources.map((s) => ({
-    frames: s.offsets.length - 1,
-    delay: s.scan.gapless?.delay ?? LAME_DELAY,
-    padding: s.scan.gapless?.padding ?? 0,
-  }));
+  const rate = ctx.plan.sampleRate;
+  const inputs = sources.map((s, i) => {
+    const input: SpliceInput = {
+      frames: s.offsets.length - 1,
+      delay: s.scan.gapless?.delay ?? LAME_DELAY,
+      padding: s.scan.gapless?.padding ?? 0,
+    };
+    const keep = ctx.sound?.inputs[i].keep;
+    if (!keep) return input;
+    const length = decodedLength(input, spf);
+    const start = Math.min(length - 1, Math.max(0, Math.round(keep.start * rate)));
+    const end = Math.max(start + 1, Math.min(length, Math.round(keep.end * rate)));
+    return { ...input, keep: { start, end } };
+  });
   const fades = fadeFrames(
     ctx.sound?.fades.map((f) => f.seconds) ?? [],
-    inputs.map((p) => decodedLength(p, spf)),
-    ctx.plan.sampleRate,
+    inputs.map((p) => {
+      const k = keptSamples(p, spf);
+      return k.end - k.start;
+    }),
+    rate,
   );
-  return planSplice(inputs, fades, spf);
+  return planSplice(inputs, fades, spf, 2, Math.round((ctx.sound?.gap ?? 0) * rate));
 }
 
 export async function mp3FadeRoute(ctx: RouteContext): Promise<RouteResult> {
