@@ -22,6 +22,11 @@ const REQUEST_ERRORS = {
     status: 409,
     message: 'That file is in a merge under way; remove it when the merge has ended',
   },
+  badSpan: { status: 400, message: 'The kept span does not fit the file' },
+  badChapterTitle: {
+    status: 400,
+    message: 'A chapter title is one line of at most 500 characters, without control characters',
+  },
   tooLarge: { status: 413, message: 'The file is too large' },
   tooManyFiles: { status: 409, message: 'Too many files in this session' },
   noItems: { status: 400, message: 'There is nothing to merge' },

@@ -96,6 +96,18 @@ export const audioItem = {
     duration: { type: 'number', description: 'Seconds, from the probe' },
     size: { type: 'number', description: 'Bytes stored' },
     channels: { type: 'integer', description: 'Audio channels, from the probe (1 mono, 2 stereo)' },
+    start: {
+      type: ['number', 'null'],
+      description: 'Where the kept span starts, seconds (saveItem); null for the start of the file',
+    },
+    end: {
+      type: ['number', 'null'],
+      description: 'Where the kept span ends, seconds; null for the end of the file',
+    },
+    chapterTitle: {
+      type: ['string', 'null'],
+      description: "The item's chapter title (saveItem); null for the default",
+    },
   },
 };
 
@@ -321,6 +333,48 @@ export const deleteItemSchema: FastifySchema = {
     403: errorBody("Another session's item, no session, or no valid X-CSRF-TOKEN"),
     404: errorBody('No such item'),
     409: errorBody('The item is in a merge waiting or running (code itemInMerge)'),
+    503: common[503],
+  },
+};
+
+export const saveItemSchema: FastifySchema = {
+  summary: "Save an item's kept span and chapter title",
+  description:
+    'Only that span of the item (seconds of its decoded audio) is used by every later merge, cut exactly; its chapter ' +
+    'title replaces the default. A field left out keeps its saved value; null puts it back (the whole file, the default title). ' +
+    'getDataJson lists each item with duration, start, end and chapterTitle.',
+  tags: ['items'],
+  headers: csrfHeader,
+  body: {
+    type: 'object',
+    required: ['id'],
+    properties: {
+      id: { type: 'string', minLength: 1, maxLength: 200, description: 'The item id' },
+      start: {
+        type: ['number', 'null'],
+        minimum: 0,
+        description: 'Seconds into the item where the kept span starts',
+      },
+      end: {
+        type: ['number', 'null'],
+        minimum: 0,
+        description: 'Seconds into the item where the kept span ends',
+      },
+      chapterTitle: {
+        type: ['string', 'null'],
+        maxLength: 500,
+        description: "The item's chapter title: one line, no control characters",
+      },
+    },
+  },
+  response: {
+    200: ok,
+    400: errorBody(
+      'A span outside the item or empty (code badSpan), a chapter title with control characters (code badChapterTitle), ' +
+        'or a value of the wrong kind; the message names the field, and so does the answer\'s "field"',
+    ),
+    403: errorBody("Another session's item (code foreignItem), no session, or no valid X-CSRF-TOKEN"),
+    404: errorBody('No such item'),
     503: common[503],
   },
 };

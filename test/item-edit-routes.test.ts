@@ -1,0 +1,117 @@
+// An item's kept span and chapter title through the real app: saved with saveItem, listed by
+// getDataJson, used by the next merge (cut at the sample), refused saying which field is wrong,
+// never for another session's item.
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { makeTone, tempDir } from './support/audio-fixtures.js';
+import { decodeFloat } from './support/pcm-measure.js';
+import {
+  listItems,
+  openSession,
+  postJson,
+  startTestApp,
+  upload,
+  type TestApp,
+  type TestSession,
+} from './support/server-harness.js';
+
+let app: TestApp;
+let media: { dir: string; cleanup: () => Promise<void> };
+
+beforeAll(async () => {
+  media = await tempDir('item-edit-');
+  await makeTone(path.join(media.dir, 'a.wav'), { seconds: 2, frequency: 300 });
+  await makeTone(path.join(media.dir, 'b.flac'), { seconds: 1, frequency: 700 });
+  app = await startTestApp({ mergeConcurrency: 1 });
+});
+afterAll(async () => {
+  await app?.dispose();
+  await media?.cleanup();
+});
+
+async function sessionWith(names: string[]) {
+  const s = await openSession(app.app);
+  const res = await upload(
+    app.app,
+    s,
+    names.map((n) => ({ path: path.join(media.dir, n) })),
+  );
+  expect(res.statusCode, res.body).toBe(200);
+  return { s, items: await listItems(app.app, s) };
+}
+
+const save = (s: TestSession, body: Record<string, unknown>) =>
+  postJson(app.app, s, '/app/merge/saveItem', body);
+
+describe('saveItem', () => {
+  it('saves the span and the chapter title; getDataJson lists duration, start, end and chapterTitle', async () => {
+    const { s, items } = await sessionWith(['a.wav', 'b.flac']);
+    expect(items.map((i) => [i.start, i.end, i.chapterTitle])).toEqual([
+      [null, null, null],
+      [null, null, null],
+    ]);
+    expect(items[0].duration).toBeCloseTo(2, 3);
+    const res = await save(s, { id: items[0].id, start: 0.25, end: 1.5, chapterTitle: 'Opening' });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json()).toEqual({ ok: true });
+    expect(await listItems(app.app, s)).toMatchObject([
+      { id: items[0].id, start: 0.25, end: 1.5, chapterTitle: 'Opening' },
+      { id: items[1].id, start: null, end: null, chapterTitle: null },
+    ]);
+    // A field left out keeps its value; null puts it back.
+    expect((await save(s, { id: items[0].id, start: null })).statusCode).toBe(200);
+    expect((await listItems(app.app, s))[0]).toMatchObject({
+      start: null,
+      end: 1.5,
+      chapterTitle: 'Opening',
+    });
+  });
+
+  it('answers 400 naming the field for a span that does not fit or a title with control characters; nothing saved', async () => {
+    const { s, items } = await sessionWith(['a.wav']);
+    const id = items[0].id;
+    expect((await save(s, { id, start: 0.5, end: 1 })).statusCode).toBe(200);
+    for (const [body, field] of [
+      [{ id, end: 3 }, 'end'],
+      [{ id, start: 2.5 }, 'start'],
+      [{ id, start: -1 }, 'start'],
+      [{ id, start: 1.2 }, 'start'],
+      [{ id, start: 1, end: 1 }, 'end'],
+      [{ id, end: 'soon' }, 'end'],
+      [{ id, chapterTitle: 'two\nlines' }, 'chapterTitle'],
+    ] as const) {
+      const res = await save(s, body);
+      expect(res.statusCode, JSON.stringify(body)).toBe(400);
+      expect(res.json().field).toBe(field);
+      expect(res.json().error).toContain(field);
+    }
+    expect((await listItems(app.app, s))[0]).toMatchObject({ start: 0.5, end: 1, chapterTitle: null });
+  });
+
+  it("refuses another session's item with 403 and leaves it as it was", async () => {
+    const mine = await sessionWith(['a.wav']);
+    const other = await openSession(app.app);
+    const res = await save(other, { id: mine.items[0].id, start: 0.5 });
+    expect(res.statusCode).toBe(403);
+    expect((await listItems(app.app, mine.s))[0]).toMatchObject({ start: null, end: null });
+    expect((await save(other, { id: 'no-such-item', start: 0.5 })).statusCode).toBe(404);
+  });
+
+  it('every later merge uses the saved spans, cut at the sample', async () => {
+    const { s, items } = await sessionWith(['a.wav', 'b.flac']);
+    expect((await save(s, { id: items[0].id, start: 0.5, end: 1.25 })).statusCode).toBe(200);
+    expect((await save(s, { id: items[1].id, end: 0.4 })).statusCode).toBe(200);
+    const merged = await postJson(app.app, s, '/app/merge/mergemp3', {
+      items: items.map((i) => ({ id: i.id })),
+      options: { format: 'wav' },
+    });
+    expect(merged.statusCode, merged.body).toBe(200);
+    const [result] = await app.store.listResults(s.sid);
+    const file = path.join(app.dataDir, 'results', s.sid, result.file);
+    expect((await readFile(file)).subarray(0, 4).toString()).toBe('RIFF');
+    const pcm = await decodeFloat(file);
+    // 0.75 s of the first and 0.4 s of the second, within 1 ms.
+    expect(Math.abs(pcm.length - 1.15 * 44100)).toBeLessThanOrEqual(44);
+  });
+});
