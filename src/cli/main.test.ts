@@ -157,7 +157,7 @@ describe('audio-merge on the command line', () => {
     expect(r.stderr).toMatch(/usage: audio-merge -o OUT IN1/);
   });
 
-  it('writes the format OUT names (or --format), with chapters and the report the contract asks for', async () => {
+  it('writes the format OUT names (or --format), with chapters and the JSON report', async () => {
     const a = await makeTone(path.join(dir, 'One.wav'), { seconds: 1, frequency: 400 });
     const b = await makeTone(path.join(dir, 'Two.mp3'), { seconds: 1.5, frequency: 800 });
     const target = path.join(out, 'book.m4b');

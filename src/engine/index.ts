@@ -1,7 +1,8 @@
 // The engine's public surface: what the server and the CLI may use.
-export { probeFile } from './inputs/probe.js';
+export { decodedSeconds, probeFile } from './inputs/probe.js';
 export { mergeFiles } from './merge/merge.js';
 export { locateTools, resolveToolPaths, lazyToolPaths } from './ffmpeg/tools.js';
+export { toolNiceness } from './ffmpeg/runner.js';
 export {
   EngineError,
   InputError,

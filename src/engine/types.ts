@@ -39,6 +39,10 @@ export interface MergeOptions extends SoundOptions {
   format?: OutputFormat;
   /** Bit rate of lossy encodes, kb/s; each format has its default (plan/formats.ts). */
   bitRateKbps?: number;
+  /** The output's highest sample rate, Hz: inputs above it are resampled down (a server's cap). */
+  maxSampleRate?: number;
+  /** The output's most channels: inputs with more are mixed down (a server's cap). */
+  maxChannels?: number;
   /** One chapter per input (default true); false writes none. */
   chapters?: boolean;
   /** Chapter titles from the inputs' title tags or their file names; by default tags when every input has a distinct one. */

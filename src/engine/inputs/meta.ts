@@ -1,18 +1,17 @@
 // The output's tags and cover: given ones win; else the first input that has each. The cover is
-// read (given) or extracted (embedded) once, and must be a JPEG or PNG.
-import { readFile } from 'node:fs/promises';
+// read (given) or extracted (embedded) once, and must be a JPEG or PNG within the limits
+// (cover.ts): a given one outside them is refused, an embedded one left out.
+import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { InputError } from '../errors.js';
+import { AbortError, InputError } from '../errors.js';
+import { checkCover, COVER_LIMITS, readAtMost, type Cover } from './cover.js';
 import { fileArg, spawnRunner, type Runner } from '../ffmpeg/runner.js';
 import { fsReason } from '../io/fs-reason.js';
 import type { MergeOptions, Tools } from '../types.js';
 import { fileTitle } from '../plan/chapters.js';
 import type { Probed } from './probe.js';
 
-export interface Cover {
-  mime: 'image/jpeg' | 'image/png';
-  data: Buffer;
-}
+export type { Cover } from './cover.js';
 
 export interface OutputMeta {
   title: string;
@@ -21,19 +20,14 @@ export interface OutputMeta {
   cover?: Cover;
 }
 
-export function sniffImage(data: Buffer): Cover['mime'] | undefined {
-  if (data.length > 3 && data[0] === 0xff && data[1] === 0xd8 && data[2] === 0xff) return 'image/jpeg';
-  if (data.length > 8 && data.toString('latin1', 1, 4) === 'PNG') return 'image/png';
-  return undefined;
-}
-
-async function givenCover(file: string): Promise<Cover> {
-  const data = await readFile(file).catch((err: unknown) => {
+async function givenCover(file: string, signal?: AbortSignal): Promise<Cover> {
+  const data = await readAtMost(file, COVER_LIMITS.bytes, signal).catch((err: unknown) => {
+    if (err instanceof AbortError) throw err;
     throw new InputError(file, 'unreadable', `cover cannot be read (${fsReason(err)})`);
   });
-  const mime = sniffImage(data);
-  if (!mime) throw new InputError(file, 'not-image', 'cover is not a JPEG or PNG image');
-  return { mime, data };
+  const checked = checkCover(data);
+  if (!checked.ok) throw new InputError(file, 'not-image', checked.reason);
+  return checked.cover;
 }
 
 /** The first embedded picture of `input`, or undefined when ffmpeg cannot get a JPEG or PNG out. */
@@ -68,9 +62,11 @@ async function embeddedCover(
     signal,
   });
   if (r.code !== 0) return undefined;
+  // A picture no output could carry is left out; the input itself is still merged.
+  if (((await stat(out).catch(() => undefined))?.size ?? Infinity) > COVER_LIMITS.bytes) return undefined;
   const data = await readFile(out).catch(() => undefined);
-  const mime = data && sniffImage(data);
-  return data && mime ? { mime, data } : undefined;
+  const checked = data && checkCover(data);
+  return checked && checked.ok ? checked.cover : undefined;
 }
 
 export interface MetaContext {
@@ -90,7 +86,7 @@ export async function resolveMeta(c: MetaContext): Promise<OutputMeta> {
   const artist = c.opts.artist ?? firstTag('artist');
   const album = c.opts.album ?? firstTag('album');
   let cover: Cover | undefined;
-  if (c.opts.cover) cover = await givenCover(c.opts.cover);
+  if (c.opts.cover) cover = await givenCover(c.opts.cover, c.signal);
   else {
     const i = c.probed.findIndex((p) => p.hasCover);
     if (i >= 0)

@@ -71,7 +71,11 @@ function probeAll(
 
 function makePlan(format: OutputFormat, probed: Probed[], opts: MergeOptions): OutputPlan {
   const inputs = probed.map((p) => ({ ...p.result, aac: p.mp4 }));
-  return planOutput(format, inputs, { bitRateKbps: opts.bitRateKbps });
+  return planOutput(format, inputs, {
+    bitRateKbps: opts.bitRateKbps,
+    maxSampleRate: opts.maxSampleRate,
+    maxChannels: opts.maxChannels,
+  });
 }
 
 /** A temporary folder made on first use, inside `workDir`. */
