@@ -34,6 +34,7 @@ import { createFlash } from './flash.js';
 import { filesRoutes } from './routes/files.js';
 import { healthRoutes, type ReadinessCheck } from './routes/health.js';
 import { itemsRoutes } from './routes/items.js';
+import { peaksRoutes } from './routes/peaks.js';
 import { mergeRoutes } from './routes/merge.js';
 import { mergeControlRoutes } from './routes/merge-control.js';
 import { resultsRoutes } from './routes/results.js';
@@ -166,6 +167,7 @@ export async function createApp(partial: Partial<AppConfig> = {}, deps: AppDeps 
       disk,
     });
     await app.register(itemsRoutes, { store, files, config });
+    await app.register(peaksRoutes, { store, files, tools });
     await app.register(resultsRoutes, { store, files });
     await app.register(filesRoutes, { store, files });
     await app.register(async (scope) => mergeRoutes(scope, { store, jobs, config, clock }));

@@ -13,7 +13,7 @@ import {
 import { checkItemEdit } from './item-edit.js';
 import type { AppConfig } from '../../config.js';
 import type { ItemRow, Store } from '../../data/store.js';
-import { uploadRef, type FileStorage } from '../../files/storage.js';
+import { peaksRef, uploadRef, type FileStorage } from '../../files/storage.js';
 import { fail } from '../errors.js';
 
 export interface ItemsRouteDeps {
@@ -89,6 +89,7 @@ export async function itemsRoutes(
       const deleted = await store.deleteItem(session.sid, item.id);
       if (!deleted) fail('notFound');
       await files.remove(uploadRef(deleted));
+      await files.remove(peaksRef(deleted));
       request.log.info({ item: deleted.id }, 'item deleted');
       return { ok: true };
     },

@@ -3,6 +3,7 @@
 // own input and say what is wrong in their own words, so these schemas neither validate a request
 // (an ajv message would replace the route's) nor filter a response (a response schema would strip
 // fields it does not name). Routes whose schema does validate (getDataJson's body) keep theirs.
+import { DEFAULT_PEAK_SLICES, MAX_PEAK_SLICES } from '../../../shared/peaks.js';
 import type { FastifySchema, RouteShorthandOptions } from 'fastify';
 // Types only (erased at run time): the OpenAPI fields (summary, tags, ...) @fastify/swagger adds to FastifySchema.
 import type {} from '@fastify/swagger';
@@ -376,6 +377,44 @@ export const saveItemSchema: FastifySchema = {
     403: errorBody("Another session's item (code foreignItem), no session, or no valid X-CSRF-TOKEN"),
     404: errorBody('No such item'),
     503: common[503],
+  },
+};
+
+export const peaksSchema: FastifySchema = {
+  summary: "An item's waveform",
+  description:
+    "For each of N equal slices of the item's decoded audio, its largest absolute sample (0 to 1, all channels). " +
+    'Computed once, when the file is uploaded; any N is served from that. Owner only.',
+  tags: ['items'],
+  params: {
+    type: 'object',
+    required: ['id'],
+    properties: { id: { type: 'string', description: 'The item id' } },
+  },
+  querystring: {
+    type: 'object',
+    properties: {
+      bins: {
+        type: 'integer',
+        minimum: 1,
+        maximum: MAX_PEAK_SLICES,
+        default: DEFAULT_PEAK_SLICES,
+        description: `How many slices (1 to ${MAX_PEAK_SLICES}, default ${DEFAULT_PEAK_SLICES})`,
+      },
+    },
+  },
+  response: {
+    200: json('The peaks', {
+      type: 'object',
+      required: ['duration', 'peaks'],
+      properties: {
+        duration: { type: 'number', description: "Seconds: the item's decoded duration" },
+        peaks: { type: 'array', items: { type: 'number', minimum: 0, maximum: 1 } },
+      },
+    }),
+    400: errorBody('bins is not a whole number from 1 to the most (code badRequest, field "bins")'),
+    403: errorBody("Another session's item (code foreignItem), or no session"),
+    404: errorBody('No such item'),
   },
 };
 
