@@ -56,6 +56,9 @@ export const API = {
   tus: '/app/merge/tus',
   deleteItem: '/app/merge/deleteItem',
   saveOrder: '/app/merge/saveOrder',
+  saveItem: '/app/merge/saveItem',
+  /** GET `${peaks}/{id}?bins=N`: an item's waveform. */
+  peaks: '/app/merge/peaks',
   status: '/app/merge/status',
   cancel: '/app/merge/cancel',
   deleteResult: '/app/merge/deleteResult',
