@@ -8,6 +8,16 @@ import { itemMeta } from '../../shared/format.js';
 import { RowPlayer, type ListenHandler } from './RowPlayer.js';
 import { livePosition } from '../store/order.js';
 import { texts } from '../texts.js';
+import { clock, isTrimmed, savedSpan, spanOf, type Span } from '../trim/span.js';
+import { TrimBar } from '../trim/TrimBar.js';
+import type { PeaksAnswer } from '../trim/trim-api.js';
+
+/** What a row needs to be trimmed; a row without it shows no handles. */
+export interface RowTrim {
+  onSpan: (id: string, start: number | null, end: number | null) => void;
+  onReset: (id: string) => void;
+  fetchPeaks: (id: string, bins: number) => Promise<PeaksAnswer>;
+}
 
 export interface SortableRowProps {
   item: AudioItem;
@@ -18,10 +28,11 @@ export interface SortableRowProps {
   onRemove: (id: string) => void;
   onListen?: ListenHandler;
   listenInterval?: number;
+  trim?: RowTrim;
 }
 
 /** Controls inside the row that must keep their own pointer and keyboard behaviour. */
-const OWN_CONTROLS = 'audio, button, a, input, select, textarea';
+const OWN_CONTROLS = 'audio, button, a, input, select, textarea, [role="slider"], .audio-merge-waveform';
 
 function isOwnControl(target: EventTarget | null, row: Element): boolean {
   const control = target instanceof Element ? target.closest(OWN_CONTROLS) : null;
@@ -36,6 +47,7 @@ export function SortableRow({
   onRemove,
   onListen,
   listenInterval,
+  trim,
 }: SortableRowProps) {
   const { attributes, listeners, setNodeRef, transform, transition, isDragging, activeIndex, overIndex } =
     useSortable({
@@ -43,6 +55,13 @@ export function SortableRow({
       attributes: { role: 'listitem', roleDescription: texts.rowRole },
     });
   const meta = itemMeta(item);
+  const duration = typeof item.duration === 'number' && item.duration > 0 ? item.duration : undefined;
+  const span = duration !== undefined ? spanOf(item, duration) : undefined;
+  const trimmed = span !== undefined && duration !== undefined && isTrimmed(span, duration);
+  const setSpan = (next: Span) => {
+    const saved = savedSpan(next, duration as number);
+    trim?.onSpan(item.id, saved.start, saved.end);
+  };
   const position = livePosition(index, activeIndex, overIndex) + 1;
 
   // Space on the focused row lifts it; Space inside the player or on the button must still work.
@@ -84,6 +103,25 @@ export function SortableRow({
           <span className="audio-merge-filename" title={item.filename}>
             {item.filename}
           </span>
+          {trimmed && trim && (
+            <>
+              <span
+                className="audio-merge-kept"
+                title={texts.keptLabel(clock(span.end - span.start), clock(duration as number))}
+              >
+                {texts.kept(clock(span.end - span.start))}
+              </span>
+              <button
+                type="button"
+                className="audio-merge-trim-reset"
+                aria-label={texts.resetTrimLabel(item.filename)}
+                title={texts.resetTrimLabel(item.filename)}
+                onClick={() => trim.onReset(item.id)}
+              >
+                {texts.resetTrim}
+              </button>
+            </>
+          )}
           <button
             type="button"
             className="audio-merge-remove"
@@ -96,8 +134,18 @@ export function SortableRow({
             </svg>
           </button>
         </div>
-        {meta && <span className="audio-merge-meta">{meta}</span>}
-        <RowPlayer item={item} onListen={onListen} listenInterval={listenInterval} />
+        <div className="audio-merge-meta-line">
+          {meta && <span className="audio-merge-meta">{meta}</span>}
+          {trim && duration !== undefined && (
+            <TrimBar item={item} duration={duration} onSpan={setSpan} fetchPeaks={trim.fetchPeaks} />
+          )}
+        </div>
+        <RowPlayer
+          item={item}
+          onListen={onListen}
+          listenInterval={listenInterval}
+          span={trimmed ? span : undefined}
+        />
       </div>
     </li>
   );

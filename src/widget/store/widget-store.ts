@@ -27,6 +27,7 @@ export interface WidgetStoreDeps {
 
 export type WidgetActions = ListActions &
   Omit<TrimActions, 'flushSpans'> &
+  Pick<TrimApi, 'fetchPeaks'> &
   Omit<MergeActions, 'close'> & {
     /** Load the list and look for a merge under way. */
     start(): Promise<void>;
@@ -54,7 +55,8 @@ export function createWidgetStore(config: WidgetStoreConfig, deps: WidgetStoreDe
     env,
     undoMs: deps.undoMs ?? UNDO_MS,
   });
-  const trim = createTrimActions(container, { api: deps.trimApi ?? trimApi, env });
+  const trimCalls = deps.trimApi ?? trimApi;
+  const trim = createTrimActions(container, { api: trimCalls, env });
   const merge = createMergeActions(container, {
     ...config,
     api,
@@ -81,6 +83,7 @@ export function createWidgetStore(config: WidgetStoreConfig, deps: WidgetStoreDe
     actions: {
       ...list,
       ...trimActions,
+      fetchPeaks: trimCalls.fetchPeaks,
       ...mergeActions,
       async start() {
         await Promise.all([list.load(), merge.attachToRunning()]);
