@@ -2,7 +2,13 @@
 // then keep it as an item of the session, or refuse it with a reason naming the file. A refused
 // file is removed; nothing is half-stored.
 import { stat, unlink, writeFile } from 'node:fs/promises';
-import { decodePeaks, InputError, type ProbeResult, type Tools } from '../../../engine/index.js';
+import {
+  decodedSeconds,
+  decodePeaks,
+  InputError,
+  type ProbeResult,
+  type Tools,
+} from '../../../engine/index.js';
 import { encodePeaks, peaksDuration, type PeakTable } from '../../../shared/peaks.js';
 import type { Clock } from '../../../shared/clock.js';
 import type { AudioItem } from '../../../shared/types.js';
@@ -88,7 +94,8 @@ export async function refuseIfDiskLow(deps: Pick<UploadStoreDeps, 'disk'>, incom
  * duration merges are budgeted by. An MP3's frames are counted by the probe itself; any other
  * input's duration is the samples it decodes to, since its header may claim a rate or length that
  * is not what it holds. The decode stops at the merge limit: a file that long can only be refused
- * anyway. A file that does not decode to the end keeps its probed length and has no peaks yet.
+ * anyway. A file that does not decode to the end has no peaks yet, and is measured as far as it
+ * decodes (its probed length when that is nothing).
  */
 async function measureUpload(
   deps: UploadStoreDeps,
@@ -105,7 +112,11 @@ async function measureUpload(
     if (err instanceof InputError) return undefined;
     throw err;
   });
-  const decoded = peaks ? peaksDuration(peaks) : 0;
+  const decoded = peaks
+    ? peaksDuration(peaks)
+    : probe.mp3
+      ? 0
+      : await decodedSeconds(file, { tools: deps.tools, limitSeconds });
   const durationSeconds = probe.mp3 || decoded <= 0 ? probe.durationSeconds : decoded;
   return { durationSeconds, peaks };
 }
