@@ -92,11 +92,12 @@ describe('trimming a row in a real browser', () => {
     const grip = (await startHandle(page).boundingBox())!;
     await page.mouse.move(grip.x + grip.width / 2, grip.y + grip.height / 2);
     await page.mouse.down();
-    await page.mouse.move(wave.x + wave.width / 2, grip.y + grip.height / 2, { steps: 10 });
+    await page.mouse.move(wave.x + wave.width / 2, grip.y + grip.height / 2 + 30, { steps: 10 });
+    // Mid-drag: the handle moves, the row is not lifted.
+    expect(await page.locator('.audio-merge-row--lifted').count()).toBe(0);
     await page.mouse.up();
     const dragged = await valueOf(startHandle(page));
     expect(Math.abs(dragged - 3)).toBeLessThan((6 / wave.width) * 2 + 0.1);
-    expect(await page.locator('.audio-merge-row--lifted').count()).toBe(0);
 
     // Keyboard: Home, then 1 s and five tenths; the end 2 s and five tenths back from the end.
     await startHandle(page).focus();
@@ -175,5 +176,42 @@ describe('trimming a row in a real browser', () => {
     expect(Math.abs(runs[0].from - 0.5)).toBeLessThan(MS);
     expect(Math.abs(runs[0].to - 2)).toBeLessThan(MS);
     expect(pageErrors).toEqual([]);
+  });
+
+  it('on a phone: a handle follows a finger, and the row stays where it is', async () => {
+    const phone = await browser.newContext({
+      viewport: { width: 375, height: 800 },
+      isMobile: true,
+      hasTouch: true,
+      deviceScaleFactor: 2,
+    });
+    const p = await phone.newPage();
+    try {
+      await p.goto(server.url);
+      await p.setInputFiles('#audio-merge-file-input', [path.join(work.dir, 'window.wav')]);
+      await p.waitForSelector('.audio-merge-row .audio-merge-trim-end', { timeout: 60_000 });
+      const wave = (await p.locator('.audio-merge-waveform').boundingBox())!;
+      const grip = (await endHandle(p).boundingBox())!;
+      const rowBefore = (await p.locator('.audio-merge-row').boundingBox())!;
+      const cdp = await phone.newCDPSession(p);
+      let x = grip.x + grip.width / 2;
+      const y = grip.y + grip.height / 2;
+      await cdp.send('Input.dispatchTouchEvent', { type: 'touchStart', touchPoints: [{ x, y }] });
+      const target = wave.x + (wave.width * 2) / 3;
+      while (x > target) {
+        x = Math.max(target, x - 6);
+        await cdp.send('Input.dispatchTouchEvent', { type: 'touchMove', touchPoints: [{ x, y }] });
+      }
+      expect(await p.locator('.audio-merge-row--lifted').count()).toBe(0);
+      await cdp.send('Input.dispatchTouchEvent', { type: 'touchEnd', touchPoints: [] });
+      const at = await valueOf(endHandle(p));
+      expect(Math.abs(at - 4)).toBeLessThan((6 / wave.width) * 2 + 0.1);
+      expect(await p.locator('.audio-merge-row').boundingBox()).toEqual(rowBefore);
+      await p
+        .locator('.audio-merge-row')
+        .screenshot({ path: path.join(SCREENSHOTS, 'trimmed-row-phone.png') });
+    } finally {
+      await phone.close();
+    }
   });
 });

@@ -137,8 +137,18 @@ describe('peaks', () => {
   it('gives low peaks for 5 s of silence, then high for 5 s of a tone, at any N; computed at upload', async () => {
     const { s, items } = await sessionWith(['quiet-loud.mp3']);
     const item = items[0];
-    // Stored beside the upload as soon as the upload answered.
-    await access(path.join(app.dataDir, 'uploads', s.sid, `${item.newfilename}-peaks.bin`));
+    // Stored beside the upload once made: an MP3's in the background, after its upload answered.
+    const stored = path.join(app.dataDir, 'uploads', s.sid, `${item.newfilename}-peaks.bin`);
+    await expect
+      .poll(
+        () =>
+          access(stored).then(
+            () => true,
+            () => false,
+          ),
+        { timeout: 30_000 },
+      )
+      .toBe(true);
     const res = await peaks(s, item.id, '?bins=10');
     expect(res.statusCode, res.body).toBe(200);
     const body = res.json() as { duration: number; peaks: number[] };
@@ -160,6 +170,8 @@ describe('peaks', () => {
 
   it('answers 400 naming bins outside 1..4000; only the owner gets them (403 another session, 404 unknown)', async () => {
     const { s, items } = await sessionWith(['a.wav']);
+    // A WAV is decoded at upload to be measured: its waveform comes from that same decode.
+    await access(path.join(app.dataDir, 'uploads', s.sid, `${items[0].newfilename}-peaks.bin`));
     for (const q of ['?bins=0', '?bins=4001', '?bins=2.5', '?bins=many']) {
       const res = await peaks(s, items[0].id, q);
       expect(res.statusCode, q).toBe(400);

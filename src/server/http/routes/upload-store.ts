@@ -1,7 +1,7 @@
 // The one path every upload takes once its bytes are on local disk, multipart or tus: probe it,
 // then keep it as an item of the session, or refuse it with a reason naming the file. A refused
 // file is removed; nothing is half-stored.
-import { stat, unlink, writeFile } from 'node:fs/promises';
+import { stat, unlink } from 'node:fs/promises';
 import {
   decodedSeconds,
   decodePeaks,
@@ -9,7 +9,7 @@ import {
   type ProbeResult,
   type Tools,
 } from '../../../engine/index.js';
-import { encodePeaks, peaksDuration, type PeakTable } from '../../../shared/peaks.js';
+import { peaksDuration, type PeakTable } from '../../../shared/peaks.js';
 import type { Clock } from '../../../shared/clock.js';
 import type { AudioItem } from '../../../shared/types.js';
 import type { AppConfig } from '../../config.js';
@@ -20,6 +20,7 @@ import { inputSentence } from '../../errors.js';
 import { ERRORS, fail, type ErrorCode } from '../errors.js';
 import { randomId } from '../session.js';
 import { toAudioItem } from './items.js';
+import { keepPeaks, type Peaks } from './peaks.js';
 
 export type Prober = (file: string, opts: { tools?: Tools; displayName?: string }) => Promise<ProbeResult>;
 
@@ -36,6 +37,8 @@ export interface UploadStoreDeps {
   disk: DiskBudget;
   /** The one decode of an upload (its waveform and true length); the engine's decodePeaks unless a test's needs another. */
   measure?: typeof decodePeaks;
+  /** Where an MP3's waveform is made once its upload has answered (it needs no decode to be measured). */
+  peaks?: Pick<Peaks, 'later'>;
 }
 
 export interface Refusal {
@@ -90,18 +93,20 @@ export async function refuseIfDiskLow(deps: Pick<UploadStoreDeps, 'disk'>, incom
 }
 
 /**
- * One decode of the upload, for two things: its waveform (peaks, stored beside it) and the
- * duration merges are budgeted by. An MP3's frames are counted by the probe itself; any other
- * input's duration is the samples it decodes to, since its header may claim a rate or length that
- * is not what it holds. The decode stops at the merge limit: a file that long can only be refused
- * anyway. A file that does not decode to the end has no peaks yet, and is measured as far as it
- * decodes (its probed length when that is nothing).
+ * The duration merges are budgeted by, and the waveform when it comes for free. An MP3's frames
+ * are counted by the probe itself, so it is not decoded here: its waveform is made after the
+ * upload has answered. Any other input is decoded, since its header may claim a rate or length
+ * that is not what it holds, and that one decode gives its waveform too. The decode stops at the
+ * merge limit: a file that long can only be refused anyway. A file that does not decode to the
+ * end has no waveform yet, and is measured as far as it decodes (its probed length when that is
+ * nothing).
  */
 async function measureUpload(
   deps: UploadStoreDeps,
   file: string,
   probe: ProbeResult,
 ): Promise<{ durationSeconds: number; peaks?: PeakTable }> {
+  if (probe.mp3) return { durationSeconds: probe.durationSeconds };
   const limitSeconds = deps.config.maxMergeHours * 3600 + 1;
   const peaks = await (deps.measure ?? decodePeaks)(file, {
     tools: deps.tools,
@@ -114,11 +119,8 @@ async function measureUpload(
   });
   const decoded = peaks
     ? peaksDuration(peaks)
-    : probe.mp3
-      ? 0
-      : await decodedSeconds(file, { tools: deps.tools, limitSeconds });
-  const durationSeconds = probe.mp3 || decoded <= 0 ? probe.durationSeconds : decoded;
-  return { durationSeconds, peaks };
+    : await decodedSeconds(file, { tools: deps.tools, limitSeconds });
+  return { durationSeconds: decoded > 0 ? decoded : probe.durationSeconds, peaks };
 }
 
 /** Phase 1: is it audio we can use? Kept for storing, or the reason it is refused. Other failures are thrown. */
@@ -173,27 +175,13 @@ export async function keepUpload(
     if (p.peaks) await keepPeaks(files, item, p.peaks);
     await files.put(ref, p.tmp);
     added = await store.addItemIfUnder(item, roomFor(deps, sid));
+    if (added && !p.peaks) deps.peaks?.later(item);
     return added ? item : tooMany(p.filename, deps.config.maxFiles);
   } finally {
     if (!added) {
       await files.remove(ref).catch(() => {});
       await files.remove(peaksRef(item)).catch(() => {});
     }
-  }
-}
-
-/** Store an item's waveform (a few KB) beside its file. */
-export async function keepPeaks(
-  files: FileStorage,
-  item: Pick<ItemRow, 'sid' | 'newfilename'>,
-  peaks: PeakTable,
-): Promise<void> {
-  const local = files.scratchPath(`peaks-${item.newfilename}`);
-  await writeFile(local, encodePeaks(peaks));
-  try {
-    await files.put(peaksRef(item), local);
-  } finally {
-    await removeQuietly(local);
   }
 }
 
