@@ -64,8 +64,12 @@ export function transcodeArgs(
   t: TranscodeTarget,
   head: InputHead = {},
 ): string[] {
+  return [...inputArgs(input, head), ...mp3OutputArgs(t), '-progress', 'pipe:1', '-nostats', fileArg(output)];
+}
+
+/** LAME at the target's rate and channels, as a bare stream the join takes frames from. */
+export function mp3OutputArgs(t: TranscodeTarget): string[] {
   return [
-    ...inputArgs(input, head),
     '-c:a',
     'libmp3lame',
     '-b:a',
@@ -82,10 +86,6 @@ export function transcodeArgs(
     '0',
     '-f',
     'mp3',
-    '-progress',
-    'pipe:1',
-    '-nostats',
-    fileArg(output),
   ];
 }
 
@@ -122,13 +122,6 @@ export async function runPartEncode(job: TranscodeJob<unknown>, args: string[], 
     );
   }
 }
-
-const headOf = (job: TranscodeJob<unknown>): InputHead => ({
-  trimSeconds: job.trimToDuration && !job.filters ? job.durationSeconds : undefined,
-  filters: job.filters,
-  raw: job.raw,
-  url: job.url,
-});
 
 export function transcodeToMp3(job: TranscodeJob): Promise<void> {
   return runPartEncode(job, transcodeArgs(job.input, job.output, job.target, headOf(job)), 'encode MP3');
@@ -194,23 +187,22 @@ export interface PcmTarget {
 
 /** Raw PCM at the plan's rate and channels; its length in bytes counts the samples exactly. */
 export function pcmArgs(input: string, output: string, t: PcmTarget, head: InputHead = {}): string[] {
-  const codec = t.sampleFormat === 'f32le' ? 'pcm_f32le' : `pcm_${t.sampleFormat}`;
-  return [
-    ...inputArgs(input, head),
-    '-c:a',
-    codec,
-    '-ar',
-    String(t.sampleRate),
-    '-ac',
-    String(t.channels),
-    '-f',
-    t.sampleFormat,
-    '-progress',
-    'pipe:1',
-    '-nostats',
-    fileArg(output),
-  ];
+  return [...inputArgs(input, head), ...pcmOutputArgs(t), '-progress', 'pipe:1', '-nostats', fileArg(output)];
 }
+
+/** Raw samples at the target's rate, channels and sample format. */
+export function pcmOutputArgs(t: PcmTarget): string[] {
+  const codec = t.sampleFormat === 'f32le' ? 'pcm_f32le' : `pcm_${t.sampleFormat}`;
+  return ['-c:a', codec, '-ar', String(t.sampleRate), '-ac', String(t.channels), '-f', t.sampleFormat];
+}
+
+/** What a job hands to one ffmpeg's input: the cut, its filters, raw PCM, a URL. */
+export const headOf = (job: TranscodeJob<unknown>): InputHead => ({
+  trimSeconds: job.trimToDuration && !job.filters ? job.durationSeconds : undefined,
+  filters: job.filters,
+  raw: job.raw,
+  url: job.url,
+});
 
 export function decodeToPcm(job: TranscodeJob<PcmTarget>): Promise<void> {
   return runPartEncode(job, pcmArgs(job.input, job.output, job.target, headOf(job)), 'decode');
