@@ -87,8 +87,8 @@ export async function trimFigures(
 
 /**
  * A 1-hour MP3's upload: the server answers once the file is stored and measured (an MP3 by its
- * frames), and makes its waveform after that; the first peaks request right after the answer
- * waits for that decode. Then peaks requests once the waveform is stored.
+ * frames); the first peaks request, right after the answer, makes its waveform (one decode). Then
+ * peaks requests once the waveform is stored.
  */
 async function peaksFigures(c: Corpus, rounds: number, progress: (m: string) => void): Promise<Figure[]> {
   const hour = c.threeHours[0];
@@ -141,17 +141,17 @@ async function peaksFigures(c: Corpus, rounds: number, progress: (m: string) => 
     const requests = stats(times);
     return [
       {
-        name: '1-hour MP3 upload over loopback, answered (its waveform made after)',
+        name: '1-hour MP3 upload over loopback, answered (its waveform made on first request)',
         ours: upload,
         peerName: 'the same upload with the peaks decode inside it (timed alone, added)',
         peer: inline,
         note: 'the answer does not wait for the waveform: an MP3 is measured by its frames',
       },
       {
-        name: 'the waveform of that upload, ready after its answer',
+        name: 'the first peaks request for that upload',
         ours: stats(ready),
         peerName: '',
-        note: 'a peaks request right after the upload answered, waiting for the background decode',
+        note: 'made by its one decode, then kept',
       },
       {
         name: 'a peaks request (800 bins), 200 in a row',

@@ -157,7 +157,6 @@ export async function createApp(partial: Partial<AppConfig> = {}, deps: AppDeps 
       clock,
       heldElsewhere: tusUploads.countFor,
       disk,
-      peaks,
     };
     await app.register(uploadRoutes, { ...uploadDeps, flash });
     await app.register(tusRoutes, {

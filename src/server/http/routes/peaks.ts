@@ -1,9 +1,10 @@
 // GET /app/merge/peaks/{id}?bins=N: an item's waveform, for its owner, and the one place that
 // computes and keeps waveforms. A file that is decoded at upload anyway (to measure it) gets its
-// peaks from that decode; an MP3 (measured by its frames, with no decode) gets them from a decode
-// in the background once its upload has answered, one at a time. Either way they are stored beside
-// the file, so a request is one small file read; a request that comes first computes them, once.
-import { mkdir, rm, writeFile } from 'node:fs/promises';
+// peaks from that decode; an MP3 (measured by its frames, with no decode) gets them from one decode
+// on the first request for them, so its upload never waits for it. Either way they are stored
+// beside the file, so every later request is one small file read. Decodes run one at a time, and
+// one item is decoded once however many ask at the same moment.
+import { rm, writeFile } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import { decodePeaks, type Tools } from '../../../engine/index.js';
@@ -31,11 +32,7 @@ export interface PeaksDeps {
 export interface Peaks {
   /** The item's waveform: stored, or computed now (once, however many ask at the same time). */
   of(item: ItemRow): Promise<PeakTable>;
-  /** Compute and keep the item's waveform in the background, after the other waiting ones. */
-  later(item: ItemRow): void;
-  /** Resolves when the background has nothing left to do. */
-  idle(): Promise<void>;
-  /** Stop the background: the decode under way ends, the waiting ones are dropped. */
+  /** Stop: the decode under way ends, the waiting ones are refused. */
   close(): Promise<void>;
 }
 
@@ -81,7 +78,8 @@ async function readSmall(stream: Readable): Promise<Buffer | undefined> {
 export function createPeaks(deps: PeaksDeps): Peaks {
   const { store, files } = deps;
   const computing = new Map<string, Promise<PeakTable>>();
-  let queue: Promise<void> = Promise.resolve();
+  // Decodes one after another: a list of new MP3s asks for every waveform at once.
+  let turn: Promise<unknown> = Promise.resolve();
   const stop = new AbortController();
 
   async function stored(item: ItemRow): Promise<PeakTable | undefined> {
@@ -91,9 +89,10 @@ export function createPeaks(deps: PeaksDeps): Peaks {
     return bytes && parsePeaks(bytes);
   }
 
-  async function compute(item: ItemRow, signal?: AbortSignal): Promise<PeakTable> {
+  async function compute(item: ItemRow): Promise<PeakTable> {
+    stop.signal.throwIfAborted();
+    // Only storage elsewhere makes a local copy there (the disk gives the file itself).
     const scratch = files.scratchPath(`peaks-of-${item.newfilename}`);
-    await mkdir(scratch, { recursive: true });
     try {
       const local = await files.localPath(uploadRef(item), scratch);
       const table = await decodePeaks(local, {
@@ -101,7 +100,7 @@ export function createPeaks(deps: PeaksDeps): Peaks {
         channels: item.channels,
         sampleRate: item.sampleRate,
         displayName: item.filename,
-        signal,
+        signal: stop.signal,
       });
       // An item removed while it was decoded leaves no waveform behind.
       if (await store.itemById(item.id)) await keepPeaks(files, item, table);
@@ -111,12 +110,14 @@ export function createPeaks(deps: PeaksDeps): Peaks {
     }
   }
 
-  async function of(item: ItemRow, signal?: AbortSignal): Promise<PeakTable> {
+  async function of(item: ItemRow): Promise<PeakTable> {
     const table = await stored(item);
     if (table) return table;
     let running = computing.get(item.id);
     if (!running) {
-      running = compute(item, signal).finally(() => computing.delete(item.id));
+      const mine = turn.then(() => compute(item));
+      turn = mine.catch(() => undefined);
+      running = mine.finally(() => computing.delete(item.id));
       computing.set(item.id, running);
     }
     return running;
@@ -124,20 +125,9 @@ export function createPeaks(deps: PeaksDeps): Peaks {
 
   return {
     of,
-    later(item) {
-      queue = queue.then(async () => {
-        try {
-          if (!stop.signal.aborted && (await store.itemById(item.id))) await of(item, stop.signal);
-        } catch (err) {
-          if (!stop.signal.aborted)
-            deps.log?.warn({ err, item: item.id }, 'the waveform could not be computed');
-        }
-      });
-    },
-    idle: () => queue,
     async close() {
       stop.abort();
-      await queue;
+      await turn;
     },
   };
 }

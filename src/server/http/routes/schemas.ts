@@ -384,7 +384,7 @@ export const peaksSchema: FastifySchema = {
   summary: "An item's waveform",
   description:
     "For each of N equal slices of the item's decoded audio, its largest absolute sample (0 to 1, all channels). " +
-    'Computed once per upload (an MP3 just after its upload has answered); any N is served from that. Owner only.',
+    'Computed once per upload (an MP3 on the first request for them); any N is served from that. Owner only.',
   tags: ['items'],
   params: {
     type: 'object',

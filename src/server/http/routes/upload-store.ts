@@ -20,7 +20,7 @@ import { inputSentence } from '../../errors.js';
 import { ERRORS, fail, type ErrorCode } from '../errors.js';
 import { randomId } from '../session.js';
 import { toAudioItem } from './items.js';
-import { keepPeaks, type Peaks } from './peaks.js';
+import { keepPeaks } from './peaks.js';
 
 export type Prober = (file: string, opts: { tools?: Tools; displayName?: string }) => Promise<ProbeResult>;
 
@@ -37,8 +37,6 @@ export interface UploadStoreDeps {
   disk: DiskBudget;
   /** The one decode of an upload (its waveform and true length); the engine's decodePeaks unless a test's needs another. */
   measure?: typeof decodePeaks;
-  /** Where an MP3's waveform is made once its upload has answered (it needs no decode to be measured). */
-  peaks?: Pick<Peaks, 'later'>;
 }
 
 export interface Refusal {
@@ -94,8 +92,8 @@ export async function refuseIfDiskLow(deps: Pick<UploadStoreDeps, 'disk'>, incom
 
 /**
  * The duration merges are budgeted by, and the waveform when it comes for free. An MP3's frames
- * are counted by the probe itself, so it is not decoded here: its waveform is made after the
- * upload has answered. Any other input is decoded, since its header may claim a rate or length
+ * are counted by the probe itself, so it is not decoded here: its waveform is made on the first
+ * request for it. Any other input is decoded, since its header may claim a rate or length
  * that is not what it holds, and that one decode gives its waveform too. The decode stops at the
  * merge limit: a file that long can only be refused anyway. A file that does not decode to the
  * end has no waveform yet, and is measured as far as it decodes (its probed length when that is
@@ -175,7 +173,6 @@ export async function keepUpload(
     if (p.peaks) await keepPeaks(files, item, p.peaks);
     await files.put(ref, p.tmp);
     added = await store.addItemIfUnder(item, roomFor(deps, sid));
-    if (added && !p.peaks) deps.peaks?.later(item);
     return added ? item : tooMany(p.filename, deps.config.maxFiles);
   } finally {
     if (!added) {
