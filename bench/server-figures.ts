@@ -11,7 +11,7 @@ import { headers, openSession, startServer, type BrowserSession } from './server
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
-function curlUpload(base: string, s: BrowserSession, file: string): Promise<number> {
+export function curlUpload(base: string, s: BrowserSession, file: string): Promise<number> {
   return new Promise((resolve, reject) => {
     const start = process.hrtime.bigint();
     const child = spawn('curl', [

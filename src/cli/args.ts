@@ -9,6 +9,7 @@ import {
 import type { ChapterTitleSource } from '../engine/index.js';
 import type { SoundOptions } from '../engine/index.js';
 import { finishSound, SOUND_FLAGS, SOUND_VALUED, type SoundDraft } from './sound-args.js';
+import { parseTrimArg, type TrimRequest } from '../shared/trim-span.js';
 
 export { HELP, USAGE } from './help.js';
 
@@ -29,6 +30,8 @@ export interface CliArgs {
   cover?: string;
   /** The sound options given (absent when none was). */
   sound?: SoundOptions;
+  /** The --trim spans, as given (checked against the inputs once they are read). */
+  trims?: TrimRequest[];
 }
 
 export type ParsedArgs =
@@ -63,6 +66,11 @@ const VALUED: Record<string, Setter> = {
     if (!Number.isInteger(n) || n < BITRATE_RANGE.min || n > BITRATE_RANGE.max)
       return `--bitrate must be a whole number of kb/s from ${BITRATE_RANGE.min} to ${BITRATE_RANGE.max} (not ${JSON.stringify(v)})`;
     d.bitRateKbps = n;
+  },
+  '--trim': (d, v) => {
+    const t = parseTrimArg(v);
+    if (!t.ok) return `--trim ${v}: ${t.reason}`;
+    (d.trims ??= []).push(t.trim);
   },
   '--chapter-titles': (d, v) =>
     v === 'tags' || v === 'files'

@@ -6,8 +6,8 @@ import { SOUND_HELP } from './sound-args.js';
 export const USAGE = [
   'usage: audio-merge -o OUT IN1 IN2 ... [--format F] [--bitrate K]',
   '         [--no-chapters] [--chapter-titles tags|files] [--title T] [--artist A] [--album A] [--cover IMAGE]',
-  '         [--loudness LUFS] [--gap S | --crossfade S] [--trim-silence] [--gapless] [--no-clobber] [--json]',
-  '         [--quiet] [--help]',
+  '         [--trim N=START-END]... [--loudness LUFS] [--gap S | --crossfade S] [--trim-silence] [--gapless]',
+  '         [--no-clobber] [--json] [--quiet] [--help]',
 ].join('\n');
 
 export const HELP = `${USAGE}
@@ -42,13 +42,19 @@ Options:
                           the output's tags (default: the first input that has each; the title
                           falls back to the first input's file name)
   --cover IMAGE           a JPEG or PNG as the cover (default: the first input's embedded picture)
+  --trim N=START-END      keep only that span of input N (1-based; repeatable, once per input).
+                          START and END are seconds (12.5) or [h:]m:ss[.mmm]; either may be left
+                          out (2=5-, 3=-1:30). Exact to the sample: a copied MP3 stays copied but
+                          for a few frames at each cut. Chapters, gaps and fades follow the cuts
   --json                  print one JSON object on stdout when done:
                           {"output","format","durationSeconds","inputs","transcoded",
                            "chapters":[{"title","start","end"}],"bytes","sampleRate","channels"}
                           ("transcoded" lists the 0-based indexes of the inputs that went through
                           a lossy encoder); with --loudness also "loudness":[{"input","measured",
                           "gainDb"}] ("limited": true where the peak ceiling held a gain back), and
-                          "notes": the lines printed on stderr about shortened fades and limited gains
+                          "notes": the lines printed on stderr about shortened fades and limited
+                          gains; with --trim "trims":[{"input","start","end"}] (0-based input,
+                          seconds of that input kept)
   -q, --quiet             no progress bar (drawn only when stderr is a terminal: the share done
                           and, from the pace so far, the time left)
   -h, --help              this text
@@ -66,7 +72,7 @@ Exit status:
   1    an input cannot be used (stderr names it and the reason), OUT exists with --no-clobber,
        or the merge failed (ffmpeg unusable, disk full); OUT is never left behind half-written
   2    usage error (unknown option, bad value, an output extension that names no format and
-       no --format)
+       no --format, a --trim naming no input or a span that does not fit its input or is empty)
   130  cancelled by SIGINT (143 for SIGTERM, 129 for SIGHUP); nothing is left behind
 
 ffmpeg/ffprobe: FFMPEG_PATH and FFPROBE_PATH if set, else those on PATH, else the ones the npm

@@ -64,7 +64,7 @@ export async function main(argv: string[]): Promise<number> {
     return 1;
   }
 
-  const { mergeFiles, lazyToolPaths, AbortError, sweepLeftovers, FALLBACK_NOTICE } =
+  const { mergeFiles, lazyToolPaths, AbortError, TrimError, sweepLeftovers, FALLBACK_NOTICE } =
     await import('../engine/index.js');
   // What a killed run left beside its output (its .partial file and temporary folder) goes now.
   await sweepLeftovers(path.dirname(path.resolve(args.output)));
@@ -98,6 +98,7 @@ export async function main(argv: string[]): Promise<number> {
       album: args.album,
       cover: args.cover,
       ...args.sound,
+      trims: args.trims,
       signal: controller.signal,
       onProgress: bar
         ? (p) => process.stderr.write(progressBar(p, secondsLeft(Date.now() - started, p)))
@@ -115,7 +116,8 @@ export async function main(argv: string[]): Promise<number> {
     }
     const message = err instanceof Error ? err.message : String(err);
     process.stderr.write(`audio-merge: ${message.replace(/\s*\n\s*/g, ' ')}\n`);
-    return 1;
+    // A trim that does not fit its input is a mistake in the command, known once the inputs are read.
+    return err instanceof TrimError ? 2 : 1;
   } finally {
     for (const sig of SIGNALS) process.off(sig, stop);
   }

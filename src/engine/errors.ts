@@ -41,6 +41,8 @@ export type EngineErrorCode =
   | 'disk-full'
   /** ffmpeg/ffprobe missing or unusable. */
   | 'tool-missing'
+  /** A trim names no input, or a span that does not fit its input or keeps nothing. */
+  | 'bad-trim'
   /** The caller aborted the job. */
   | 'cancelled';
 
@@ -72,6 +74,23 @@ export class OutputError extends EngineError {
     readonly code: 'output-unwritable' | 'disk-full' = 'output-unwritable',
   ) {
     super(message);
+  }
+}
+
+/**
+ * A trim that cannot be used: which one (`trim`, its position among the trims given), the input it
+ * names (0-based), and the reason in the command line's words.
+ */
+export class TrimError extends EngineError {
+  override name = 'TrimError';
+  readonly code = 'bad-trim';
+  constructor(
+    readonly label: string,
+    readonly reason: string,
+    readonly trim: number,
+    readonly input: number,
+  ) {
+    super(`${label}: ${reason}`);
   }
 }
 

@@ -8,6 +8,7 @@ export {
   InputError,
   OutputError,
   ToolError,
+  TrimError,
   AbortError,
   INPUT_ERROR_CODES,
   isInputErrorCode,
@@ -33,3 +34,6 @@ export type { OutputFormat } from './plan/formats.js';
 export type { Chapter, ChapterTitleSource } from './plan/chapters.js';
 // The sound options and their one check live in src/shared/sound-options.ts, for every caller.
 export type { SoundOptions, SoundOptionName } from '../shared/sound-options.js';
+export type { TrimRequest, TrimSpan } from '../shared/trim-span.js';
+// The waveform of an input: one decode into peak bins (src/shared/peaks.ts serves them).
+export { decodePeaks } from './inputs/peaks.js';

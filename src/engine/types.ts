@@ -4,6 +4,7 @@ import type { OutputFormat } from './plan/formats.js';
 import type { LoudnessEntry } from './plan/sound-plan.js';
 import type { SoundOptions } from '../shared/sound-options.js';
 import type { Tools } from './ffmpeg/tools.js';
+import type { TrimRequest, TrimSpan } from '../shared/trim-span.js';
 
 export type { Tools };
 
@@ -62,6 +63,11 @@ export interface MergeOptions extends SoundOptions {
   tmpDir?: string;
   /** Names to use in error messages instead of the paths (index-aligned with inputs). */
   displayNames?: string[];
+  /**
+   * Spans of inputs to keep (seconds of the decoded input, either end optional), at most one per
+   * input; each cut is exact to the sample, copied MP3s staying copied but for the frames at the cuts.
+   */
+  trims?: TrimRequest[];
 }
 
 export interface MergeReport {
@@ -78,6 +84,8 @@ export interface MergeReport {
   channels: number;
   /** With loudness matching: per input, what was measured and the gain applied. */
   loudness?: LoudnessEntry[];
+  /** With trims: each trimmed input's kept span, both ends in seconds, in input order. */
+  trims?: TrimSpan[];
   /** Lines for a person about what the sound options could not do as asked (shortened fades, limited gains). */
   notes?: string[];
 }

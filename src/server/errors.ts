@@ -22,6 +22,11 @@ const REQUEST_ERRORS = {
     status: 409,
     message: 'That file is in a merge under way; remove it when the merge has ended',
   },
+  badSpan: { status: 400, message: 'The kept span does not fit the file' },
+  badChapterTitle: {
+    status: 400,
+    message: 'A chapter title is one line of at most 500 characters, without control characters',
+  },
   tooLarge: { status: 413, message: 'The file is too large' },
   bodyTooLarge: { status: 413, message: 'The request is too large' },
   unsupportedMediaType: { status: 415, message: 'The request body must be JSON or multipart/form-data' },
@@ -121,6 +126,7 @@ const ENGINE_ERRORS = {
   'output-unwritable': { status: 500, message: 'The server could not write the merged file' },
   'disk-full': { status: 507, message: "The server's disk is full" },
   'tool-missing': { status: 500, message: 'The server cannot run its audio tools' },
+  'bad-trim': { status: 400, message: "A file's kept span does not fit the file" },
   cancelled: { status: 409, message: 'The merge was cancelled' },
 } as const satisfies Record<Exclude<EngineErrorCode, InputErrorCode>, ErrorEntry>;
 

@@ -13,6 +13,11 @@ export interface AudioItem {
   size?: number;
   /** Audio channels (1 mono, 2 stereo), from the probe; optional extra field. */
   channels?: number;
+  /** The kept span, seconds of the decoded file (saveItem); null for the file's own start or end. */
+  start?: number | null;
+  end?: number | null;
+  /** The chapter title given with saveItem; null for the default (the file's title tag or name). */
+  chapterTitle?: string | null;
 }
 
 export type MergeState = 'queued' | 'running' | 'succeeded' | 'failed' | 'cancelled';
@@ -66,6 +71,9 @@ export const API = {
   tus: '/app/merge/tus',
   deleteItem: '/app/merge/deleteItem',
   saveOrder: '/app/merge/saveOrder',
+  saveItem: '/app/merge/saveItem',
+  /** GET `${peaks}/{id}?bins=N`: an item's waveform. */
+  peaks: '/app/merge/peaks',
   status: '/app/merge/status',
   cancel: '/app/merge/cancel',
   deleteResult: '/app/merge/deleteResult',

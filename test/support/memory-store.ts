@@ -2,6 +2,7 @@
 // the same contract suite as SQLite (src/server/data/store.contract.ts), so it cannot drift.
 import { uniqueDownloadName } from '../../src/server/data/download-names.js';
 import type {
+  ItemEdit,
   ItemRow,
   JobPatch,
   JobRow,
@@ -109,6 +110,12 @@ export class MemoryStore implements Store {
     this.items = this.items.filter((x) => x !== i);
     return this.publicItem(i);
   }
+  async saveItem(sid: string, id: string, edit: ItemEdit) {
+    const i = this.items.find((x) => x.id === id && x.sid === sid);
+    if (!i) return false;
+    Object.assign(i, edit);
+    return true;
+  }
   async saveOrder(sid: string, appid: string, ids: string[]) {
     const mine = this.items.filter((i) => i.sid === sid && i.appid === appid);
     for (const i of mine) i.position = null;
@@ -189,7 +196,8 @@ export class MemoryStore implements Store {
     return { ...s };
   }
   private publicItem({ position: _p, ...i }: ItemRow & { position: number | null }): ItemRow {
-    return { ...i };
+    // As the databases read it back: no span or title saved is null.
+    return { ...i, start: i.start ?? null, end: i.end ?? null, chapterTitle: i.chapterTitle ?? null };
   }
   private publicJob({ seq: _s, ...j }: JobRow & { seq: number }): JobRow {
     return copyJob(j);

@@ -182,5 +182,8 @@ export async function listItems(app: FastifyInstance, session: TestSession, appi
     duration: number;
     size: number;
     channels: number;
+    start: number | null;
+    end: number | null;
+    chapterTitle: string | null;
   }>;
 }

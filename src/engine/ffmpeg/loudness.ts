@@ -28,6 +28,8 @@ export interface MeasureJob {
   tools: Tools;
   /** Also report the stretches of silence. */
   silence?: boolean;
+  /** Measure only these seconds of the input (a trim): loudness of what is kept, silences from its start. */
+  keep?: { start: number; end: number };
   runner?: Runner;
   signal?: AbortSignal;
   /** 0..1 of the input decoded. */
@@ -38,8 +40,15 @@ export interface MeasureJob {
   index?: number;
 }
 
-export function measureArgs(input: string, silence: boolean): string[] {
+export function measureArgs(
+  input: string,
+  silence: boolean,
+  keep?: { start: number; end: number },
+): string[] {
   const filters = [
+    ...(keep
+      ? [`atrim=start=${keep.start.toFixed(6)}:end=${keep.end.toFixed(6)}`, 'asetpts=PTS-STARTPTS']
+      : []),
     ...(silence ? [`silencedetect=n=${SILENCE_DB}dB:d=${SILENCE_MIN_SECONDS}`] : []),
     // framelog=verbose keeps the 10-per-second frame lines out of stderr; the summary is at info.
     'ebur128=peak=true:framelog=verbose',
@@ -93,12 +102,12 @@ export async function measureInput(job: MeasureJob): Promise<Measurement> {
   let decodedSeconds = 0;
   const result = await runner({
     bin: job.tools.ffmpeg,
-    args: measureArgs(job.input, job.silence ?? false),
+    args: measureArgs(job.input, job.silence ?? false, job.keep),
     signal: job.signal,
     onStderr: (chunk) => silences.push(chunk),
     onProgress: (p) => {
       decodedSeconds = Math.max(decodedSeconds, p.outTimeSeconds);
-      const d = job.durationSeconds ?? 0;
+      const d = job.keep ? job.keep.end - job.keep.start : (job.durationSeconds ?? 0);
       if (p.end) job.onProgress?.(1);
       else if (d > 0) job.onProgress?.(Math.min(1, p.outTimeSeconds / d));
     },

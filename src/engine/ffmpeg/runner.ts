@@ -26,6 +26,8 @@ export interface RunRequest {
   signal?: AbortSignal;
   /** When set, stdout is read as `-progress pipe:1` key=value blocks instead of being collected. */
   onProgress?: (p: FfmpegProgress) => void;
+  /** When set, stdout's bytes are handed over as they come (raw audio) instead of being collected. */
+  onStdoutBytes?: (chunk: Buffer) => void;
   /** Called with the child's pid as soon as it exists (tests use it to check nothing is left). */
   onSpawn?: (pid: number) => void;
   /** Every chunk of stderr as it comes (analysis filters log there; only the tail is kept otherwise). */
@@ -131,11 +133,15 @@ export const spawnRunner: Runner = (req) =>
     let spawnError: Error | undefined;
     const parser = req.onProgress ? new ProgressParser(req.onProgress) : undefined;
 
-    child.stdout!.setEncoding('utf8');
-    child.stdout!.on('data', (chunk: string) => {
-      if (parser) parser.push(chunk);
-      else stdout += chunk;
-    });
+    const bytes = req.onStdoutBytes;
+    if (bytes) child.stdout!.on('data', (chunk: Buffer) => bytes(chunk));
+    else {
+      child.stdout!.setEncoding('utf8');
+      child.stdout!.on('data', (chunk: string) => {
+        if (parser) parser.push(chunk);
+        else stdout += chunk;
+      });
+    }
     child.stderr!.setEncoding('utf8');
     child.stderr!.on('data', (chunk: string) => {
       req.onStderr?.(chunk);

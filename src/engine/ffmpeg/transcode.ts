@@ -73,8 +73,12 @@ export function transcodeArgs(
   t: TranscodeTarget,
   head: InputHead = {},
 ): string[] {
+  return [...inputArgs(input, head), ...mp3OutputArgs(t), '-progress', 'pipe:1', '-nostats', fileArg(output)];
+}
+
+/** LAME at the target's rate and channels, as a bare stream the join takes frames from. */
+export function mp3OutputArgs(t: TranscodeTarget): string[] {
   return [
-    ...inputArgs(input, head),
     '-c:a',
     'libmp3lame',
     '-b:a',
@@ -91,10 +95,6 @@ export function transcodeArgs(
     '0',
     '-f',
     'mp3',
-    '-progress',
-    'pipe:1',
-    '-nostats',
-    fileArg(output),
   ];
 }
 
@@ -132,7 +132,8 @@ export async function runPartEncode(job: TranscodeJob<unknown>, args: string[], 
   }
 }
 
-const headOf = (job: TranscodeJob<unknown>): InputHead => ({
+/** What a job hands to one ffmpeg's input: the cut, its filters, raw PCM, a URL, its sources. */
+export const headOf = (job: TranscodeJob<unknown>): InputHead => ({
   trimSeconds: job.trimToDuration && !job.filters ? job.durationSeconds : undefined,
   filters: job.filters,
   raw: job.raw,
@@ -243,22 +244,13 @@ export interface PcmTarget {
 
 /** Raw PCM at the plan's rate and channels; its length in bytes counts the samples exactly. */
 export function pcmArgs(input: string, output: string, t: PcmTarget, head: InputHead = {}): string[] {
+  return [...inputArgs(input, head), ...pcmOutputArgs(t), '-progress', 'pipe:1', '-nostats', fileArg(output)];
+}
+
+/** Raw samples at the target's rate, channels and sample format. */
+export function pcmOutputArgs(t: PcmTarget): string[] {
   const codec = t.sampleFormat === 'f32le' ? 'pcm_f32le' : `pcm_${t.sampleFormat}`;
-  return [
-    ...inputArgs(input, head),
-    '-c:a',
-    codec,
-    '-ar',
-    String(t.sampleRate),
-    '-ac',
-    String(t.channels),
-    '-f',
-    t.sampleFormat,
-    '-progress',
-    'pipe:1',
-    '-nostats',
-    fileArg(output),
-  ];
+  return ['-c:a', codec, '-ar', String(t.sampleRate), '-ac', String(t.channels), '-f', t.sampleFormat];
 }
 
 export function decodeToPcm(job: TranscodeJob<PcmTarget>): Promise<void> {

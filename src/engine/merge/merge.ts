@@ -3,7 +3,7 @@
 import { mkdtemp, rename, rm, stat } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { AbortError } from '../errors.js';
+import { AbortError, TrimError } from '../errors.js';
 import type { Runner } from '../ffmpeg/runner.js';
 import { locateTools } from '../ffmpeg/tools.js';
 import type { MergeOptions, MergeReport, Tools } from '../types.js';
@@ -25,6 +25,7 @@ import { mixedRoute } from '../routes/route-mixed.js';
 import { mp3FadeRoute } from '../routes/route-mp3-fade.js';
 import { needsMeasuring, type SoundPlan } from '../plan/sound-plan.js';
 import {
+  decodedSeconds,
   needsMixing,
   replanForSound,
   soundOptionsOf,
@@ -32,7 +33,9 @@ import {
   splicedSeconds,
   splicesFades,
 } from '../sound/sound-stage.js';
-import type { SoundOptions } from '../../shared/sound-options.js';
+import type { SoundSettings } from '../plan/sound-plan.js';
+import type { KeepRange } from '../plan/trim-silence.js';
+import { resolveTrims, trimLabel, type TrimSpan } from '../../shared/trim-span.js';
 
 export interface MergeDeps {
   /** Injected ffmpeg/ffprobe runner (tests watch what it is asked). */
@@ -108,18 +111,36 @@ function chapterMaker(job: Job, probed: Probed[]) {
     job.opts.chapters === false ? [] : chaptersFromStarts(titles, starts, total, CHAPTER_LIMIT[job.format]);
 }
 
+/**
+ * The trims asked, each checked against its input's decoded duration: the spans in input order, and
+ * per input its kept range (undefined for an input used whole). Throws TrimError naming the trim.
+ */
+function trimsOf(job: Job, probed: Probed[]): { spans: TrimSpan[]; ranges: Array<KeepRange | undefined> } {
+  const asked = job.opts.trims ?? [];
+  const check = resolveTrims(
+    asked,
+    probed.map((p) => decodedSeconds(p)),
+  );
+  if (!check.ok) throw new TrimError(trimLabel(check.trim), check.reason, check.index, check.trim.input);
+  const ranges: Array<KeepRange | undefined> = probed.map(() => undefined);
+  for (const s of check.spans) ranges[s.input] = { start: s.start, end: s.end };
+  return { spans: check.spans, ranges };
+}
+
 /** Probe, plan, gather tags, run the sound stage, then the format's route writes the partial file. */
 async function runRoute(job: Job): Promise<{
   plan: OutputPlan;
   result: RouteResult;
   tracker: ProgressTracker;
   sound: SoundPlan | undefined;
+  trims: TrimSpan[];
 }> {
   const { opts, signal, names, inputs } = job;
   await claimOutput(job.output, job.target, job.partial);
   const tools = opts.tools ?? (await locateTools());
   const probed = await probeAll(job, tools);
-  const soundOptions = soundOptionsOf(opts);
+  const trims = trimsOf(job, probed);
+  const soundOptions = soundOptionsOf(opts, trims.ranges);
   const plan = replanForSound(makePlan(job.format, probed, opts), soundOptions);
   const meta = await resolveMeta({
     opts,
@@ -168,7 +189,7 @@ async function runRoute(job: Job): Promise<{
       : ROUTES[routeOf(job.format)];
   const result = await route(ctx);
   if (signal.aborted) throw new AbortError();
-  return { plan, result, tracker, sound };
+  return { plan, result, tracker, sound, trims: trims.spans };
 }
 
 /**
@@ -179,14 +200,17 @@ function startTracker(
   job: Job,
   probed: Probed[],
   plan: OutputPlan,
-  o: SoundOptions,
+  o: SoundSettings,
   mixing: boolean,
 ): ProgressTracker {
   // A spliced crossfade decodes and encodes only a stretch around each fade.
   const spliced = splicesFades(plan, o) ? splicedSeconds(plan.copy.length, o) : [];
   const decoded = plan.copy.flatMap((c, i) => (!c || spliced[i] > 0 ? [i] : []));
   const measured = needsMeasuring(o) ? job.inputs.map((_, i) => i) : [];
-  const durations = probed.map((p) => p.result.durationSeconds);
+  const durations = probed.map((p, i) => {
+    const t = o.trims?.[i];
+    return t ? t.end - t.start : p.result.durationSeconds;
+  });
   const tracker = new ProgressTracker({
     durations,
     transcoded: decoded,
@@ -233,7 +257,7 @@ export async function mergeFiles(
     opts,
   };
   try {
-    const { plan, result, tracker, sound } = await runRoute(job);
+    const { plan, result, tracker, sound, trims } = await runRoute(job);
     await rename(job.partial, target);
     const bytes = (await stat(target)).size;
     tracker.complete();
@@ -248,6 +272,7 @@ export async function mergeFiles(
       sampleRate: plan.sampleRate,
       channels: plan.channels,
       ...(sound?.loudness ? { loudness: sound.loudness } : {}),
+      ...(opts.trims ? { trims } : {}),
       ...(sound && sound.messages.length > 0 ? { notes: sound.messages } : {}),
     };
   } catch (err) {

@@ -155,3 +155,83 @@ describe('the re-encoded region', () => {
     expect(mixed[7]).toBe(1);
   });
 });
+
+describe('splicing trims into copied frames', () => {
+  const copies = (plan: ReturnType<typeof planSplice>) =>
+    plan.segments.filter((s): s is Extract<Segment, { kind: 'copy' }> => s.kind === 'copy');
+
+  it('places each kept span exactly: the first within the first frame, the next right after the previous', () => {
+    const inputs: SpliceInput[] = [
+      { ...lame(500), keep: { start: 44100 * 3 + 17, end: 44100 * 9 + 5 } },
+      { ...lame(400), keep: { start: 1000, end: 44100 * 8 } },
+    ];
+    const plan = planSplice(inputs, [0], SPF);
+    const [a, b] = plan.placements;
+    expect(a.end - a.start).toBe(44100 * 6 - 12);
+    expect(b.end - b.start).toBe(44100 * 8 - 1000);
+    // The kept sample plays where its own frame lands: own raw position plus the shift.
+    expect(a.start).toBe(a.shift * SPF + 576 + DECODER_DELAY + 44100 * 3 + 17);
+    expect(b.start).toBe(b.shift * SPF + 576 + DECODER_DELAY + 1000);
+    // The output's decoded audio starts at the first kept sample (the LAME delay skips the rest).
+    expect(plan.delay).toBe(a.start - DECODER_DELAY);
+    expect(plan.delay).toBeGreaterThanOrEqual(0);
+    expect(plan.delay).toBeLessThan(SPF);
+    // A hard join never overlaps, and leaves less than a frame between the two.
+    expect(b.start).toBeGreaterThanOrEqual(a.end);
+    expect(b.start - a.end).toBeLessThan(SPF);
+    expect(plan.fades).toEqual([0]);
+    // The decoded output ends at the last kept sample.
+    expect(plan.totalFrames * SPF - plan.delay - plan.padding).toBe(b.end - a.start);
+  });
+
+  it('re-encodes only frames near a cut; every other kept frame is copied, nothing cut away', () => {
+    const keepA = { start: 44100 * 3, end: 44100 * 9 };
+    const keepB = { start: 44100, end: 44100 * 8 };
+    const inputs: SpliceInput[] = [
+      { ...lame(500), keep: keepA },
+      { ...lame(400), keep: keepB },
+    ];
+    const plan = planSplice(inputs, [0], SPF);
+    const shifts = plan.placements.map((p) => p.shift);
+    const spans = outputFrames(plan.segments, shifts);
+    expect(spans[0][0]).toBe(0);
+    for (let k = 1; k < spans.length; k++) expect(spans[k][0]).toBe(spans[k - 1][1]);
+    expect(spans.at(-1)![1]).toBe(plan.totalFrames);
+    expect(plan.segments.map((s) => s.kind)).toEqual(['region', 'copy', 'region', 'copy', 'region']);
+    // Each copy holds only frames of the kept span, and starts or ends within 3 frames of its cut.
+    const own = (samples: number) => (samples + 576 + DECODER_DELAY) / SPF;
+    const [ca, cb] = copies(plan);
+    expect(ca.from).toBeGreaterThan(own(keepA.start));
+    expect(ca.from - own(keepA.start)).toBeLessThanOrEqual(4);
+    expect(ca.to).toBeLessThan(own(keepA.end));
+    expect(own(keepA.end) - ca.to).toBeLessThanOrEqual(4);
+    expect(cb.from).toBeGreaterThan(own(keepB.start));
+    expect(cb.from - own(keepB.start)).toBeLessThanOrEqual(4);
+    expect(own(keepB.end) - cb.to).toBeLessThanOrEqual(4);
+    expect(cb.to).toBeLessThan(own(keepB.end));
+  });
+
+  it('mixes only the kept samples: nothing of an input outside its span reaches a region', () => {
+    const inputs: SpliceInput[] = [{ ...lame(100), keep: { start: 5000, end: 50000 } }, lame(100)];
+    const plan = planSplice(inputs, [0], SPF);
+    const p = plan.placements[0];
+    expect(spliceGain(plan.placements, plan.fades, 0, p.start - 1)).toBe(0);
+    expect(spliceGain(plan.placements, plan.fades, 0, p.start)).toBe(1);
+    expect(spliceGain(plan.placements, plan.fades, 0, p.end - 1)).toBe(1);
+    expect(spliceGain(plan.placements, plan.fades, 0, p.end)).toBe(0);
+  });
+
+  it('puts a gap of silence between trimmed inputs, to within half a frame', () => {
+    const inputs: SpliceInput[] = [{ ...lame(300), keep: { start: 0, end: 100000 } }, lame(300)];
+    const plan = planSplice(inputs, [0], SPF, 2, 44100);
+    const [a, b] = plan.placements;
+    expect(Math.abs(b.start - a.end - 44100)).toBeLessThanOrEqual(SPF / 2);
+    expect(plan.segments.map((s) => s.kind)).toEqual(['copy', 'region', 'copy']);
+  });
+
+  it('an untrimmed splice is as before: no region at either end', () => {
+    const plan = planSplice([lame(300), lame(300)], [44100], SPF);
+    expect(plan.segments.map((s) => s.kind)).toEqual(['copy', 'region', 'copy']);
+    expect(plan.delay).toBe(576);
+  });
+});

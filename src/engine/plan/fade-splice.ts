@@ -16,10 +16,12 @@ export interface SpliceInput {
   /** Encoder delay and padding (samples), from the LAME tag or the usual guesses. */
   delay: number;
   padding: number;
+  /** The decoded samples kept, [start, end) (a trim); the whole input when absent. */
+  keep?: { start: number; end: number };
 }
 
 export interface Placement {
-  /** Raw output position of the input's first decoded sample, and one past its last. */
+  /** Raw output position of the input's first kept decoded sample, and one past its last. */
   start: number;
   end: number;
   /** Output frame of the input's own frame 0 (its frames lie at whole frames of the output). */
@@ -47,29 +49,42 @@ export function decodedLength(input: SpliceInput, spf: number): number {
   return Math.max(0, input.frames * spf - input.delay - input.padding);
 }
 
+/** The decoded samples of the input that are kept: its trim, else all of them. */
+export function keptSamples(input: SpliceInput, spf: number): { start: number; end: number } {
+  return input.keep ?? { start: 0, end: decodedLength(input, spf) };
+}
+
 /**
- * Where each input plays: the first where its own delay puts it, each next one at the whole-frame
- * shift whose start is nearest to the previous end less the fade, but never overlapping more than
- * half of either neighbour (`fades` are already fitted so).
+ * Where each input plays. The first: its first kept sample within the output's first frame (whole
+ * frames before it dropped). Each next one at the whole-frame shift whose start is nearest to the
+ * previous end less the fade (or plus the gap), never overlapping more than half of either
+ * neighbour (`fades` are already fitted so); with neither, the first shift that does not overlap,
+ * so a hard join never mixes two inputs (it may hold less than a frame of silence).
  */
 export function placeInputs(
   inputs: readonly SpliceInput[],
   fades: readonly number[],
   spf: number,
+  gap = 0,
 ): { placements: Placement[]; fades: number[] } {
-  const first = inputs[0].delay + DECODER_DELAY;
-  const placements: Placement[] = [{ start: first, end: first + decodedLength(inputs[0], spf), shift: 0 }];
+  const k0 = keptSamples(inputs[0], spf);
+  const shift0 = k0.start > 0 ? -Math.floor((inputs[0].delay + k0.start) / spf) : 0;
+  const first = shift0 * spf + inputs[0].delay + DECODER_DELAY + k0.start;
+  const placements: Placement[] = [{ start: first, end: first + (k0.end - k0.start), shift: shift0 }];
   const placed: number[] = [];
   for (let i = 1; i < inputs.length; i++) {
     const prev = placements[i - 1];
-    const own = inputs[i].delay + DECODER_DELAY;
-    const length = decodedLength(inputs[i], spf);
+    const kept = keptSamples(inputs[i], spf);
+    const own = inputs[i].delay + DECODER_DELAY + kept.start;
+    const length = kept.end - kept.start;
     const limit = Math.floor(Math.min(prev.end - prev.start, length) / 2);
-    let shift = Math.round((prev.end - fades[i - 1] - own) / spf);
+    const fade = fades[i - 1];
+    const at = (prev.end - fade + (fade > 0 ? 0 : gap) - own) / spf;
+    let shift = fade > 0 || gap > 0 ? Math.round(at) : Math.ceil(at);
     while (prev.end - (own + shift * spf) > limit) shift++;
     const start = own + shift * spf;
     placements.push({ start, end: start + length, shift });
-    placed.push(prev.end - start);
+    placed.push(Math.max(0, prev.end - start));
   }
   return { placements, fades: placed };
 }
@@ -104,12 +119,13 @@ function fitToInputs(
   inputs: readonly SpliceInput[],
   placements: readonly Placement[],
   total: number,
+  startCut: boolean,
 ): boolean {
   let changed = false;
   for (let i = 0; i < inputs.length; i++) {
-    const before = i > 0 ? regions.find((r) => r.last === i - 1) : undefined;
-    if (i > 0 && !before) continue; // both its joins lie in one region
-    const after = i + 1 < inputs.length ? regions.find((r) => r.first === i) : undefined;
+    const before = regions.find((r) => r.last === i - 1);
+    if ((i > 0 || startCut) && !before) continue; // its start lies inside a region with more
+    const after = regions.find((r) => r.first === i);
     const { shift } = placements[i];
     const lo = Math.max(before ? before.to : 0, shift);
     const hi = Math.min(after ? after.from : total, shift + inputs[i].frames);
@@ -126,35 +142,83 @@ function fitToInputs(
 }
 
 /**
- * The whole splice: placements, and the output as copies and re-encoded regions. Each join's
- * region spans its fade plus `margin` frames each side, so no copied frame carries audio the fade
- * changes (a frame's data reaches into its neighbours through the filterbank's overlap).
+ * The re-encoded regions before the fitting: one per join, spanning where the one input ends and
+ * the next starts plus `margin` frames each side, so no copied frame carries audio the join changes
+ * (a frame's data reaches into its neighbours through the filterbank's overlap); and, for a first
+ * input trimmed at its start or a last one at its end, one over that cut (join -1 and join n-1).
+ */
+function joinRegions(
+  inputs: readonly SpliceInput[],
+  placements: readonly Placement[],
+  spf: number,
+  margin: number,
+  total: number,
+): Region[] {
+  const n = inputs.length;
+  const regions: Region[] = [];
+  if ((inputs[0].keep?.start ?? 0) > 0)
+    regions.push({
+      from: 0,
+      to: Math.min(total, Math.ceil(placements[0].start / spf) + margin),
+      first: -1,
+      last: -1,
+    });
+  for (let j = 0; j + 1 < n; j++) {
+    const a = Math.min(placements[j + 1].start, placements[j].end);
+    const b = Math.max(placements[j + 1].start, placements[j].end);
+    regions.push({
+      from: Math.max(0, Math.floor(a / spf) - margin),
+      to: Math.min(total, Math.ceil(b / spf) + margin),
+      first: j,
+      last: j,
+    });
+  }
+  if (endCut(inputs, spf))
+    regions.push({
+      from: Math.max(0, Math.floor(placements[n - 1].end / spf) - margin),
+      to: total,
+      first: n - 1,
+      last: n - 1,
+    });
+  return regions;
+}
+
+/** Whether the last input is trimmed before its end. */
+function endCut(inputs: readonly SpliceInput[], spf: number): boolean {
+  const last = inputs[inputs.length - 1];
+  return last.keep !== undefined && last.keep.end < decodedLength(last, spf);
+}
+
+/**
+ * The whole splice: placements, and the output as copies and re-encoded regions (joinRegions),
+ * each copy only frames its input has and keeps. `gap` is samples of silence between neighbours
+ * (with no fade).
  */
 export function planSplice(
   inputs: readonly SpliceInput[],
   fades: readonly number[],
   spf: number,
   margin = 2,
+  gap = 0,
 ): SplicePlan {
-  const { placements, fades: placed } = placeInputs(inputs, fades, spf);
+  const { placements, fades: placed } = placeInputs(inputs, fades, spf, gap);
   const n = inputs.length;
   const last = placements[n - 1];
-  const totalFrames = last.shift + inputs[n - 1].frames;
-  let regions: Region[] = placed.map((_, j) => ({
-    from: Math.max(0, Math.floor(placements[j + 1].start / spf) - margin),
-    to: Math.min(totalFrames, Math.ceil(placements[j].end / spf) + margin),
-    first: j,
-    last: j,
-  }));
-  for (let pass = 0; pass <= n; pass++) {
+  // A trimmed end: frames up to the one after the last kept sample (its tail settles the decoder).
+  const totalFrames = endCut(inputs, spf) ? Math.ceil(last.end / spf) + 1 : last.shift + inputs[n - 1].frames;
+  const startCut = (inputs[0].keep?.start ?? 0) > 0;
+  let regions = joinRegions(inputs, placements, spf, margin, totalFrames);
+  for (let pass = 0; pass <= n + 2; pass++) {
     regions = mergeOverlapping(regions);
-    if (!fitToInputs(regions, inputs, placements, totalFrames)) break;
+    if (!fitToInputs(regions, inputs, placements, totalFrames, startCut)) break;
   }
   const segments: Segment[] = [];
+  const opening = regions.find((r) => r.first === -1);
+  if (opening) segments.push({ kind: 'region', from: opening.from, to: opening.to });
   for (let i = 0; i < n; i++) {
-    const before = i > 0 ? regions.find((r) => r.last === i - 1) : undefined;
+    const before = regions.find((r) => r.last === i - 1);
     const after = regions.find((r) => r.first === i);
-    if (i === 0 || before) {
+    if ((i === 0 && !startCut) || before) {
       const lo = before ? before.to : 0;
       const hi = after ? after.from : totalFrames;
       if (hi > lo)
@@ -168,7 +232,8 @@ export function planSplice(
     if (after) segments.push({ kind: 'region', from: after.from, to: after.to });
   }
   const padding = Math.max(0, totalFrames * spf - last.end + DECODER_DELAY);
-  return { placements, fades: placed, segments, totalFrames, delay: inputs[0].delay, padding };
+  const delay = placements[0].start - DECODER_DELAY;
+  return { placements, fades: placed, segments, totalFrames, delay, padding };
 }
 
 export interface RegionCodec {

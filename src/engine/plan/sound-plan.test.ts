@@ -1,7 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import type { Measurement } from '../ffmpeg/loudness.js';
 import { GAIN_STEP_DB } from '../mp3/gain.js';
-import { decodesEverything, needsMeasuring, planSound, type SoundPlanInput } from './sound-plan.js';
+import {
+  decodesEverything,
+  keptRange,
+  needsMeasuring,
+  planSound,
+  type SoundPlanInput,
+} from './sound-plan.js';
+import { KEEP_SECONDS } from './trim-silence.js';
 
 const mp3In = (name: string, seconds: number): SoundPlanInput => ({
   name,
@@ -98,5 +105,36 @@ describe('planning the sound of a merge', () => {
     expect(decodesEverything({ gap: 2 })).toBe(false);
     expect(decodesEverything({ gapless: true })).toBe(true);
     expect(decodesEverything({ crossfade: 1 })).toBe(true);
+  });
+});
+
+describe('trims in the sound plan', () => {
+  const silentEnds = (duration: number): Measurement => ({
+    integratedLufs: -20,
+    truePeakDb: -3,
+    decodedSeconds: duration,
+    silences: [
+      { start: 0, end: 1 },
+      { start: duration - 2, end: duration },
+    ],
+  });
+
+  it('keeps the trim; with --trim-silence, what is not silence inside it (its silences counted from its start)', () => {
+    expect(keptRange({ start: 5, end: 15 }, undefined, false, 30)).toEqual({ start: 5, end: 15 });
+    // The measuring decode saw only 5..15: silent 5..6 and 13..15.
+    const inner = keptRange({ start: 5, end: 15 }, silentEnds(10), true, 30);
+    expect(inner!.start).toBeCloseTo(6 - KEEP_SECONDS, 9);
+    expect(inner!.end).toBeCloseTo(13 + KEEP_SECONDS, 9);
+  });
+
+  it('gives decoded inputs and spliced MP3 copies their kept seconds, the chapters following', () => {
+    const trims = [{ start: 1, end: 3 }, undefined];
+    const decoded = planSound([wavIn('a', 10), wavIn('b', 4)], [], { trims });
+    expect(decoded.inputs[0]).toMatchObject({ keep: { start: 1, end: 3 }, durationSeconds: 2 });
+    expect(decoded.starts).toEqual([0, 2]);
+    const spliced = planSound([mp3In('a', 10), mp3In('b', 4)], [], { trims, gap: 1 }, false, true);
+    expect(spliced.inputs[0]).toMatchObject({ copy: true, keep: { start: 1, end: 3 }, durationSeconds: 2 });
+    expect(spliced.inputs[0].keepFrames).toBeUndefined();
+    expect(spliced.starts).toEqual([0, 3]);
   });
 });

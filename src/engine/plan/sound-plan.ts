@@ -7,6 +7,19 @@ import { chooseGain, limitedMessage, type GainChoice } from './loudness-plan.js'
 import type { SoundOptions } from '../../shared/sound-options.js';
 import { keepFrames, keepRange, type KeepRange } from './trim-silence.js';
 
+/**
+ * The sound options with the trims: per input (index-aligned), the span of its decoded audio kept,
+ * in seconds; undefined for an input used whole.
+ */
+export interface SoundSettings extends SoundOptions {
+  trims?: ReadonlyArray<KeepRange | undefined>;
+}
+
+/** Whether any input is trimmed. */
+export function trimmed(o: SoundSettings): boolean {
+  return o.trims?.some((t) => t !== undefined) ?? false;
+}
+
 /** MP3 decoders' own delay: ffmpeg skips it with the encoder delay of a LAME tag. */
 const DECODER_DELAY = 529;
 
@@ -29,7 +42,7 @@ export interface InputSoundPlan {
   /** Still copied after the sound options (a crossfade or --gapless decodes it). */
   copy: boolean;
   gain?: GainChoice;
-  /** Decoded inputs: the seconds kept by --trim-silence. */
+  /** Decoded inputs, and MP3 copies spliced at the sample: the seconds kept (trim, --trim-silence). */
   keep?: KeepRange;
   /** Copied MP3s: the frames kept by --trim-silence. */
   keepFrames?: { first: number; end: number };
@@ -69,20 +82,43 @@ export function decodesEverything(o: SoundOptions): boolean {
   return (o.crossfade ?? 0) > 0 || o.gapless === true;
 }
 
+/**
+ * The seconds of input kept: its trim, and inside it what --trim-silence keeps (the measuring
+ * decode of a trimmed input saw only its span, so its silences are counted from the trim's start).
+ */
+export function keptRange(
+  trim: KeepRange | undefined,
+  m: Measurement | undefined,
+  trimSilence: boolean,
+  durationSeconds: number,
+): KeepRange | undefined {
+  if (!trimSilence || !m) return trim;
+  if (!trim) return keepRange(m.silences, m.decodedSeconds || durationSeconds);
+  const inner = keepRange(m.silences, trim.end - trim.start);
+  return { start: trim.start + inner.start, end: trim.start + inner.end };
+}
+
+/** How one input is planned: copied still, its trim, and whether a copied MP3 is cut at the sample. */
+interface InputWay {
+  copy: boolean;
+  trim: KeepRange | undefined;
+  atSample: boolean;
+}
+
 function planInput(
   input: SoundPlanInput,
   m: Measurement | undefined,
-  o: SoundOptions,
-  copy: boolean,
+  o: SoundSettings,
+  { copy, trim, atSample }: InputWay,
 ): InputSoundPlan {
   const mp3Copy = copy && input.mp3Copy && input.mp3 !== undefined;
   const plan: InputSoundPlan = { copy, durationSeconds: input.durationSeconds };
   if (o.loudness !== undefined && m) {
     plan.gain = chooseGain(m, o.loudness, { mp3Steps: mp3Copy, lossyEncode: !copy && input.lossyOutput });
   }
-  if (o.trimSilence && m) {
-    const range = keepRange(m.silences, m.decodedSeconds || input.durationSeconds);
-    if (mp3Copy) {
+  const range = keptRange(trim, m, o.trimSilence === true, input.durationSeconds);
+  if (range) {
+    if (mp3Copy && !atSample) {
       const { frames, samplesPerFrame, sampleRate, encoderDelay } = input.mp3!;
       const delay = encoderDelay !== undefined ? (encoderDelay + DECODER_DELAY) / sampleRate : 0;
       plan.keepFrames = keepFrames(range, samplesPerFrame / sampleRate, frames, delay);
@@ -95,14 +131,21 @@ function planInput(
   return plan;
 }
 
-/** `decodeAll`: the options decode every input after all (false when fades are spliced into copies). */
+/**
+ * `decodeAll`: the options decode every input after all (false when fades are spliced into
+ * copies); `atSample`: copied MP3s are spliced at the sample (their kept range in seconds), else
+ * --trim-silence cuts them at whole frames.
+ */
 export function planSound(
   inputs: readonly SoundPlanInput[],
   measured: ReadonlyArray<Measurement | undefined>,
-  o: SoundOptions,
+  o: SoundSettings,
   decodeAll = decodesEverything(o),
+  atSample = false,
 ): SoundPlan {
-  const planned = inputs.map((p, i) => planInput(p, measured[i], o, p.copy && !decodeAll));
+  const planned = inputs.map((p, i) =>
+    planInput(p, measured[i], o, { copy: p.copy && !decodeAll, trim: o.trims?.[i], atSample }),
+  );
   const messages: string[] = [];
   const fades: FadeFit[] = [];
   for (let i = 0; i + 1 < planned.length; i++) {

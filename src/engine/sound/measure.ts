@@ -9,6 +9,8 @@ export interface MeasureAllOptions {
   concurrency: number;
   /** Also find silences (for --trim-silence). */
   silence?: boolean;
+  /** Per input, the span measured (a trim), seconds; the whole input when absent. */
+  keeps?: ReadonlyArray<{ start: number; end: number } | undefined>;
   runner?: Runner;
   signal?: AbortSignal;
   names?: string[];
@@ -32,6 +34,7 @@ export async function measureAll(
         input: inputs[i],
         tools: opts.tools,
         silence: opts.silence,
+        keep: opts.keeps?.[i],
         runner: opts.runner,
         signal: opts.signal,
         durationSeconds: opts.durations?.[i],

@@ -83,3 +83,28 @@ describe('a gap between copied AAC inputs', () => {
     ).toContain('-f lavfi -i anullsrc=r=48000:cl=mono -t 2.000000 -c:a aac -b:a 64k -ar 48000 -ac 1');
   });
 });
+
+describe('which route a trim takes', () => {
+  const trims = [undefined, { start: 1, end: 2 }];
+
+  it('splices trimmed copied MP3s at the sample when every input is a copy', () => {
+    const plan = mp3Plan([true, true]);
+    expect(splicesFades(plan, { trims })).toBe(true);
+    expect(splicesFades(plan, { trims, trimSilence: true })).toBe(true);
+    expect(splicesFades(plan, { trims, gapless: true })).toBe(false);
+    expect(replanForSound(plan, { trims }).copy).toEqual([true, true]);
+  });
+
+  it('decodes a trimmed MP3 copy when another input is decoded anyway, the rest stay copied', () => {
+    const plan = mp3Plan([true, true, false]);
+    const replanned = replanForSound(plan, { trims: [...trims, undefined] });
+    expect(replanned.copy).toEqual([true, false, false]);
+    expect(replanned.transcoded).toEqual([1, 2]);
+  });
+
+  it('decodes AAC copies that are trimmed (a trim changes their sound)', () => {
+    const plan: OutputPlan = { ...mp3Plan([true, true]), format: 'm4b', route: 'mp4-packets' };
+    expect(replanForSound(plan, { trims }).copy).toEqual([false, false]);
+    expect(gapOnly({ gap: 1, trims })).toBe(false);
+  });
+});

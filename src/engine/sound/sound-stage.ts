@@ -8,51 +8,78 @@ import { isLossy } from '../plan/formats.js';
 import { measureAll } from './measure.js';
 import type { OutputPlan } from '../plan/output-plan.js';
 import type { Probed } from '../inputs/probe.js';
-import { decodesEverything, needsMeasuring, planSound, type SoundPlan } from '../plan/sound-plan.js';
-import type { SoundOptions } from '../../shared/sound-options.js';
+import {
+  decodesEverything,
+  needsMeasuring,
+  planSound,
+  trimmed,
+  type SoundPlan,
+  type SoundSettings,
+} from '../plan/sound-plan.js';
+import type { KeepRange } from '../plan/trim-silence.js';
 
-export function soundOptionsOf(o: MergeOptions): SoundOptions {
+/** The sound options of a merge, with each input's trim (index-aligned, seconds). */
+export function soundOptionsOf(o: MergeOptions, trims?: ReadonlyArray<KeepRange | undefined>): SoundSettings {
   const { loudness, gap, crossfade, trimSilence, gapless } = o;
-  return { loudness, gap, crossfade, trimSilence, gapless };
+  return {
+    loudness,
+    gap,
+    crossfade,
+    trimSilence,
+    gapless,
+    ...(trims && trimmed({ trims }) ? { trims } : {}),
+  };
 }
 
 /** Whether any option changes the sound at all (with none, the merge is exactly as without them). */
-export function soundActive(o: SoundOptions): boolean {
+export function soundActive(o: SoundSettings): boolean {
   return (
     o.loudness !== undefined ||
     (o.gap ?? 0) > 0 ||
     (o.crossfade ?? 0) > 0 ||
     o.trimSilence === true ||
-    o.gapless === true
+    o.gapless === true ||
+    trimmed(o)
   );
 }
 
 /** Whether the only option on is a gap (which the MP3 and MP4 routes put between copies as silence). */
-export function gapOnly(o: SoundOptions): boolean {
+export function gapOnly(o: SoundSettings): boolean {
   return (o.gap ?? 0) > 0 && !soundActive({ ...o, gap: 0 });
 }
 
 /**
  * The plan with the inputs the sound options must decode: all of them for a gapless join or a
- * crossfade that cannot be spliced into copies, and AAC packet copies whenever an option other
- * than a gap changes their sound (only MP3 frames can take a gain or a trim without a decode).
+ * crossfade that cannot be spliced into copies, AAC packet copies whenever an option other than a
+ * gap changes their sound (only MP3 frames can take a gain or a trim without a decode), and a
+ * trimmed MP3 copy that cannot be spliced (the other inputs are not all copies).
  */
-export function replanForSound(plan: OutputPlan, o: SoundOptions): OutputPlan {
+export function replanForSound(plan: OutputPlan, o: SoundSettings): OutputPlan {
   if (splicesFades(plan, o)) return { ...plan, transcoded: plan.copy.map((_, i) => i) };
   const decodeAll = decodesEverything(o) || (plan.route === 'mp4-packets' && soundActive(o) && !gapOnly(o));
-  if (!decodeAll || plan.copy.every((c) => !c)) return plan;
-  const all = plan.copy.map((_, i) => i);
-  return { ...plan, copy: plan.copy.map(() => false), transcoded: isLossy(plan.format) ? all : [] };
+  if (decodeAll && plan.copy.some(Boolean)) {
+    const all = plan.copy.map((_, i) => i);
+    return { ...plan, copy: plan.copy.map(() => false), transcoded: isLossy(plan.format) ? all : [] };
+  }
+  const cut = plan.copy.flatMap((c, i) => (c && o.trims?.[i] ? [i] : []));
+  if (cut.length === 0) return plan;
+  const transcoded = isLossy(plan.format)
+    ? [...new Set([...plan.transcoded, ...cut])].sort((a, b) => a - b)
+    : plan.transcoded;
+  return { ...plan, copy: plan.copy.map((c, i) => c && !o.trims?.[i]), transcoded };
 }
 
 /**
- * Whether crossfades are re-encoded only around each fade, every other frame copied: MP3 output
- * whose inputs are all copied MP3 frames, and nothing else that needs them decoded. Every input
- * then still counts as transcoded: some of its audio (a fade) goes through the encoder.
+ * Whether copied MP3s are re-encoded only around each fade or cut, every other frame copied: MP3
+ * output whose inputs are all copied MP3 frames, crossfaded (without --trim-silence, which cuts
+ * copies at whole frames) or trimmed (cut at the sample, --trim-silence inside the trims), and
+ * nothing that needs them decoded. Every input then still counts as transcoded: some of its audio
+ * (a fade, a cut) goes through the encoder.
  */
-export function splicesFades(plan: OutputPlan, o: SoundOptions): boolean {
-  const fading = (o.crossfade ?? 0) > 0 && o.gapless !== true && o.trimSilence !== true;
-  return fading && plan.route === 'mp3-frames' && plan.copy.length > 1 && plan.copy.every(Boolean);
+export function splicesFades(plan: OutputPlan, o: SoundSettings): boolean {
+  if (o.gapless === true || plan.route !== 'mp3-frames' || !plan.copy.every(Boolean)) return false;
+  if (trimmed(o)) return true;
+  return (o.crossfade ?? 0) > 0 && o.trimSilence !== true && plan.copy.length > 1;
 }
 
 /**
@@ -65,14 +92,14 @@ const SPLICE_EXTRA_SECONDS = 0.3;
  * Per input, the seconds a spliced crossfade re-encodes for the fade after it (the progress
  * bar's weights; the route reports each join's stretch as the input before it).
  */
-export function splicedSeconds(inputs: number, o: SoundOptions): number[] {
+export function splicedSeconds(inputs: number, o: SoundSettings): number[] {
   return Array.from({ length: inputs }, (_, i) =>
     i + 1 < inputs ? (o.crossfade ?? 0) + SPLICE_EXTRA_SECONDS : 0,
   );
 }
 
 /** Whether the route must be the mixing one: fades (unless spliced), or gapless joins of separately encoded parts. */
-export function needsMixing(plan: OutputPlan, o: SoundOptions): boolean {
+export function needsMixing(plan: OutputPlan, o: SoundSettings): boolean {
   if (splicesFades(plan, o)) return false;
   return (o.crossfade ?? 0) > 0 || (o.gapless === true && plan.route !== 'pcm-encode');
 }
@@ -82,7 +109,7 @@ export interface SoundStageJob {
   names: string[];
   probed: Probed[];
   plan: OutputPlan;
-  options: SoundOptions;
+  options: SoundSettings;
   tools: Tools;
   runner?: Runner;
   signal: AbortSignal;
@@ -103,6 +130,7 @@ export async function soundStage(job: SoundStageJob): Promise<SoundPlan | undefi
       tools: job.tools,
       concurrency: job.concurrency,
       silence: o.trimSilence,
+      keeps: o.trims,
       runner: job.runner,
       signal: job.signal,
       names: job.names,
@@ -117,7 +145,7 @@ export async function soundStage(job: SoundStageJob): Promise<SoundPlan | undefi
     const mp3Copy = plan.route === 'mp3-frames' && plan.copy[i] && scan !== undefined;
     return {
       name: job.names[i],
-      durationSeconds: decodedSeconds(probed[i], measured[i]),
+      durationSeconds: decodedSeconds(probed[i], o.trims?.[i] ? undefined : measured[i]),
       copy: plan.copy[i],
       mp3Copy,
       lossyOutput: isLossy(plan.format),
@@ -131,14 +159,15 @@ export async function soundStage(job: SoundStageJob): Promise<SoundPlan | undefi
         : undefined,
     };
   });
-  return planSound(inputs, measured, o, decodesEverything(o) && !splicesFades(plan, o));
+  const spliced = splicesFades(plan, o);
+  return planSound(inputs, measured, o, decodesEverything(o) && !spliced, spliced);
 }
 
 /**
  * What a decode of the input gives, in seconds: an MP3's frames less the delay and padding its
  * LAME tag states (ffmpeg trims both), else the measuring decode's length, else the probed one.
  */
-function decodedSeconds(p: Probed, m: Measurement | undefined): number {
+export function decodedSeconds(p: Probed, m?: Measurement): number {
   const scan = p.scan;
   if (scan?.gapless)
     return mp3DecodedSamples(scan.frames, scan.samplesPerFrame, scan.gapless) / scan.sampleRate;

@@ -21,6 +21,9 @@ export interface ItemRecord {
   sample_rate: number;
   channels: number;
   created_at: number;
+  trim_start?: number | null;
+  trim_end?: number | null;
+  chapter_title?: string | null;
 }
 export interface JobRecord {
   id: string;
@@ -73,6 +76,9 @@ export const toItem = (r: ItemRecord): ItemRow => ({
   sampleRate: r.sample_rate,
   channels: r.channels,
   createdAt: r.created_at,
+  start: r.trim_start ?? null,
+  end: r.trim_end ?? null,
+  chapterTitle: r.chapter_title ?? null,
 });
 
 export const toJob = (r: JobRecord): JobRow => ({

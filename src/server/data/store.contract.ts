@@ -9,7 +9,8 @@ export type StoreFactory = () => Promise<Store> | Store;
 export function contractItem(id: string, over: Partial<ItemRow> = {}): ItemRow {
   return {
     id, sid: 's1', appid: 'app', newfilename: `n-${id}`, format: 'mp3', filename: `${id}.mp3`,
-    size: 100, duration: 2.5, codec: 'mp3', sampleRate: 44100, channels: 2, createdAt: 1, ...over,
+    size: 100, duration: 2.5, codec: 'mp3', sampleRate: 44100, channels: 2, createdAt: 1,
+    start: null, end: null, chapterTitle: null, ...over,
   };
 }
 
@@ -182,6 +183,20 @@ export function describeStoreContract(name: string, makeStore: StoreFactory): vo
         expect(ids(await store.listItems('s1', 'app'))).toEqual(['b', 'a']);
         expect(ids(await store.listItems('s1', 'other'))).toEqual(['o']);
         expect(ids(await store.listItems('s2', 'app'))).toEqual(['f2', 'f1']);
+      });
+
+      it('saveItem keeps a span and a chapter title, listed at once; null puts each back; never another session\'s', async () => {
+        await add(contractItem('a'), contractItem('b'), contractItem('f', { sid: 's2' }));
+        const fresh = (await store.listItems('s1', 'app'))[0];
+        expect([fresh.start, fresh.end, fresh.chapterTitle]).toEqual([null, null, null]);
+        expect(await store.saveItem('s1', 'a', { start: 0.25, end: 2, chapterTitle: 'Opening' })).toBe(true);
+        expect(await store.listItems('s1', 'app')).toMatchObject([{ id: 'a', start: 0.25, end: 2, chapterTitle: 'Opening' }, { id: 'b', start: null }]);
+        expect(await store.itemById('a')).toMatchObject({ start: 0.25, end: 2, chapterTitle: 'Opening' });
+        expect(await store.saveItem('s1', 'a', { start: null, end: 1.5, chapterTitle: null })).toBe(true);
+        expect(await store.itemsOwnedBy('s1', ['a'])).toMatchObject([{ start: null, end: 1.5, chapterTitle: null }]);
+        expect(await store.saveItem('s1', 'f', { start: 1, end: 2, chapterTitle: 'x' })).toBe(false);
+        expect(await store.saveItem('s1', 'missing', { start: 1, end: 2, chapterTitle: 'x' })).toBe(false);
+        expect(await store.itemById('f')).toMatchObject({ start: null, end: null, chapterTitle: null });
       });
 
       it('a deleted item leaves the saved order of the rest intact', async () => {

@@ -31,6 +31,18 @@ export interface ItemRow {
   sampleRate: number;
   channels: number;
   createdAt: number;
+  /** The kept span, seconds of the decoded file; null (or absent) for the file's own start or end. */
+  start?: number | null;
+  end?: number | null;
+  /** The chapter title a person gave the item; null (or absent) for the default. */
+  chapterTitle?: string | null;
+}
+
+/** What saveItem sets, all three at once (the caller merges a partial edit with the row first). */
+export interface ItemEdit {
+  start: number | null;
+  end: number | null;
+  chapterTitle: string | null;
 }
 
 export type JobStatus = 'queued' | 'running' | 'succeeded' | 'failed' | 'cancelled';
@@ -117,6 +129,8 @@ export interface Store {
   itemByStoredName(sid: string, newfilename: string): Promise<ItemRow | undefined>;
   /** The deleted row, or undefined when `id` is not one of this session's items. */
   deleteItem(sid: string, id: string): Promise<ItemRow | undefined>;
+  /** Set the item's kept span and chapter title; false when `id` is not one of this session's items. */
+  saveItem(sid: string, id: string, edit: ItemEdit): Promise<boolean>;
   /** Remember this order for the session's items of `appid`; ids that are not those items are ignored. */
   saveOrder(sid: string, appid: string, ids: string[]): Promise<void>;
 

@@ -49,6 +49,13 @@ export const uploadRef = (item: Pick<ItemRow, 'sid' | 'newfilename' | 'format'>)
   name: `${item.newfilename}.${item.format}`,
 });
 
+/** An upload's waveform peaks, beside it (a name no upload's `{newfilename}.{format}` can take). */
+export const peaksRef = (item: Pick<ItemRow, 'sid' | 'newfilename'>): FileRef => ({
+  area: 'uploads',
+  sid: item.sid,
+  name: `${item.newfilename}-peaks.bin`,
+});
+
 export const resultRef = (result: Pick<ResultRow, 'sid' | 'file'>): FileRef => ({
   area: 'results',
   sid: result.sid,

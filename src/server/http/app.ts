@@ -34,6 +34,7 @@ import { createFlash } from './flash.js';
 import { filesRoutes } from './routes/files.js';
 import { healthRoutes, type ReadinessCheck } from './routes/health.js';
 import { itemsRoutes } from './routes/items.js';
+import { createPeaks, peaksRoutes } from './routes/peaks.js';
 import { mergeRoutes } from './routes/merge.js';
 import { mergeControlRoutes } from './routes/merge-control.js';
 import { resultsRoutes } from './routes/results.js';
@@ -153,6 +154,7 @@ export async function createApp(partial: Partial<AppConfig> = {}, deps: AppDeps 
     if (started.queueCheck) checks.push(started.queueCheck);
     await app.register(healthRoutes, { checks });
     await app.register(pageRoutes, { store, config, socketPort: () => realtime.port, flash, clock });
+    const peaks = createPeaks({ store, files, tools, log: app.log.child({ component: 'peaks' }) });
     const uploadDeps = {
       store,
       files,
@@ -173,6 +175,7 @@ export async function createApp(partial: Partial<AppConfig> = {}, deps: AppDeps 
       disk,
     });
     await app.register(itemsRoutes, { store, files, config });
+    await app.register(peaksRoutes, { store, peaks });
     await app.register(resultsRoutes, { store, files });
     await app.register(filesRoutes, { store, files });
     await app.register(async (scope) => mergeRoutes(scope, { store, jobs, config, clock }));
@@ -207,6 +210,7 @@ export async function createApp(partial: Partial<AppConfig> = {}, deps: AppDeps 
         closing = true;
         closePromise ??= (async () => {
           sweeper.stop();
+          await peaks.close();
           await stopAll(app, started, clock, config.shutdownGraceMs);
         })();
         return closePromise;

@@ -7,7 +7,7 @@ import { mkdir, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { AbortError, InputError } from '../../engine/index.js';
-import type { MergeOptions, MergeReport, Tools } from '../../engine/index.js';
+import type { MergeOptions, MergeReport, Tools, TrimRequest } from '../../engine/index.js';
 import { systemClock, type Clock } from '../../shared/clock.js';
 import type { ItemRow, ResultRow, Store } from '../data/store.js';
 import { resultRef, uploadRef, type FileStorage } from '../files/storage.js';
@@ -70,6 +70,21 @@ export async function orderedItems(
   });
 }
 
+/** Each item's saved span, as the engine's trims (an item used twice is trimmed alike both times). */
+export function savedTrims(items: readonly ItemRow[]): TrimRequest[] {
+  return items.flatMap((item, input) =>
+    item.start == null && item.end == null
+      ? []
+      : [
+          {
+            input,
+            ...(item.start != null ? { start: item.start } : {}),
+            ...(item.end != null ? { end: item.end } : {}),
+          },
+        ],
+  );
+}
+
 export function createMergeProcessor(deps: MergeProcessorDeps): Processor {
   const { store, files } = deps;
   // Loaded on first use, so the server (and its tests) do not pull in the whole engine up front.
@@ -97,6 +112,7 @@ export function createMergeProcessor(deps: MergeProcessorDeps): Processor {
         signal,
         tmpDir: work,
         displayNames: names,
+        trims: savedTrims(items),
         tools: deps.tools,
         concurrency: deps.engineConcurrency,
         ...deps.outputCaps,

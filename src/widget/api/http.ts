@@ -63,14 +63,14 @@ function errorOf(url: string, status: number, text: string): ApiError {
   return new ApiError(url, status, text || `HTTP ${status}`, undefined);
 }
 
-async function call(url: string, init: RequestInit): Promise<string> {
+export async function call(url: string, init: RequestInit): Promise<string> {
   const res = await fetch(url, { credentials: 'same-origin', ...init });
   const text = await res.text();
   if (!res.ok) throw errorOf(url, res.status, text);
   return text;
 }
 
-function postJson(url: string, body: unknown, extra: RequestInit = {}): Promise<string> {
+export function postJson(url: string, body: unknown, extra: RequestInit = {}): Promise<string> {
   return call(url, { method: 'POST', headers: jsonHeaders(), body: JSON.stringify(body), ...extra });
 }
 

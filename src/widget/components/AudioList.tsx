@@ -19,7 +19,7 @@ import type { AudioItem } from '../../shared/types.js';
 import { t } from '../i18n/locale.js';
 import { listKeyboardCoordinates } from './keyboard-moves.js';
 import type { ListenHandler } from './RowPlayer.js';
-import { SortableRow } from './SortableRow.js';
+import { SortableRow, type RowTrim } from './SortableRow.js';
 
 export interface AudioListProps {
   items: AudioItem[];
@@ -27,6 +27,8 @@ export interface AudioListProps {
   hintId?: string;
   onReorder: (activeId: string, overId: string) => void;
   onRemove: (id: string) => void;
+  /** Trimming each row on its waveform; without it rows show no handles. */
+  trim?: RowTrim;
   onListen?: ListenHandler;
   listenInterval?: number;
 }
@@ -70,6 +72,7 @@ export function AudioList({
   hintId,
   onReorder,
   onRemove,
+  trim,
   onListen,
   listenInterval,
 }: AudioListProps) {
@@ -122,6 +125,7 @@ export function AudioList({
               onRemove={removeRow}
               onListen={onListen}
               listenInterval={listenInterval}
+              trim={trim}
             />
           ))}
         </ol>

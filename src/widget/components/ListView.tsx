@@ -1,5 +1,5 @@
 // The list view: the title, the hint, the rows (or why there are none), the undo lines, make.
-import { useId } from 'react';
+import { useId, useMemo } from 'react';
 import type { OutputFormat } from '../../shared/output-formats.js';
 import type { WidgetState } from '../store/state.js';
 import type { WidgetActions } from '../store/widget-store.js';
@@ -45,6 +45,10 @@ export function ListView({
 }: ListViewProps) {
   const titleId = useId();
   const hintId = useId();
+  const trim = useMemo(
+    () => ({ onSpan: actions.setSpan, onReset: actions.resetSpan, fetchPeaks: actions.fetchPeaks }),
+    [actions],
+  );
   if (state.phase === 'expired') {
     return (
       <div className="audio-merge-tool-view">
@@ -77,6 +81,7 @@ export function ListView({
             hintId={hintId}
             onReorder={actions.reorder}
             onRemove={actions.remove}
+            trim={trim}
             onListen={onListen}
             listenInterval={listenInterval}
           />

@@ -1,5 +1,5 @@
 // The audio player of a row: metadata preloaded, and a "listen" report while it plays (docs/api.md section 4).
-import { useEffect, useRef } from 'react';
+import { useEffect, useRef, type RefObject } from 'react';
 import { playPath, type AudioItem } from '../../shared/types.js';
 import { t } from '../i18n/locale.js';
 
@@ -12,9 +12,16 @@ export interface RowPlayerProps {
   /** Called with the play position at most every `listenInterval` ms while playing. */
   onListen?: ListenHandler;
   listenInterval?: number;
+  /** The kept span: play starts at its start and stops at its end. */
+  span?: { start: number; end: number };
 }
 
-export function RowPlayer({ item, onListen, listenInterval = DEFAULT_LISTEN_INTERVAL }: RowPlayerProps) {
+export function RowPlayer({
+  item,
+  onListen,
+  listenInterval = DEFAULT_LISTEN_INTERVAL,
+  span,
+}: RowPlayerProps) {
   const audioRef = useRef<HTMLAudioElement>(null);
   // Kept in a ref so a new callback each render does not restart the interval.
   const onListenRef = useRef(onListen);
@@ -48,6 +55,8 @@ export function RowPlayer({ item, onListen, listenInterval = DEFAULT_LISTEN_INTE
     };
   }, [listening, listenInterval]);
 
+  useKeptSpan(audioRef, span);
+
   return (
     <audio
       ref={audioRef}
@@ -58,4 +67,49 @@ export function RowPlayer({ item, onListen, listenInterval = DEFAULT_LISTEN_INTE
       aria-label={t().play(item.filename)}
     />
   );
+}
+
+/**
+ * While a span is kept, the player plays only it: a play outside it starts at its start, and the
+ * position is watched every frame while playing so it stops at the end (timeupdate comes only
+ * every quarter second or so).
+ */
+function useKeptSpan(
+  audioRef: RefObject<HTMLAudioElement | null>,
+  span: { start: number; end: number } | undefined,
+) {
+  const start = span?.start;
+  const end = span?.end;
+  useEffect(() => {
+    const audio = audioRef.current;
+    if (!audio || start === undefined || end === undefined) return;
+    let frame: number | undefined;
+    const watch = () => {
+      if (audio.currentTime >= end) {
+        audio.pause();
+        audio.currentTime = start;
+        return;
+      }
+      frame = requestAnimationFrame(watch);
+    };
+    const onPlay = () => {
+      if (audio.currentTime < start || audio.currentTime >= end) audio.currentTime = start;
+      if (frame !== undefined) cancelAnimationFrame(frame);
+      frame = requestAnimationFrame(watch);
+    };
+    const onStop = () => {
+      if (frame !== undefined) cancelAnimationFrame(frame);
+      frame = undefined;
+    };
+    if (!audio.paused) onPlay();
+    audio.addEventListener('play', onPlay);
+    audio.addEventListener('pause', onStop);
+    audio.addEventListener('ended', onStop);
+    return () => {
+      onStop();
+      audio.removeEventListener('play', onPlay);
+      audio.removeEventListener('pause', onStop);
+      audio.removeEventListener('ended', onStop);
+    };
+  }, [audioRef, start, end]);
 }

@@ -7,6 +7,16 @@ import type { AudioItem } from '../../shared/types.js';
 import { RowPlayer, type ListenHandler } from './RowPlayer.js';
 import { livePosition } from '../store/order.js';
 import { t } from '../i18n/locale.js';
+import { clock, isTrimmed, savedSpan, spanOf, type Span } from '../trim/span.js';
+import { TrimBar } from '../trim/TrimBar.js';
+import type { PeaksAnswer } from '../trim/trim-api.js';
+
+/** What a row needs to be trimmed; a row without it shows no handles. */
+export interface RowTrim {
+  onSpan: (id: string, start: number | null, end: number | null) => void;
+  onReset: (id: string) => void;
+  fetchPeaks: (id: string, bins: number) => Promise<PeaksAnswer>;
+}
 
 export interface SortableRowProps {
   item: AudioItem;
@@ -17,6 +27,7 @@ export interface SortableRowProps {
   onRemove: (id: string) => void;
   onListen?: ListenHandler;
   listenInterval?: number;
+  trim?: RowTrim;
 }
 
 /** The small line under the name: "2:05 · MP3", in the language's digits. */
@@ -29,7 +40,7 @@ function rowMeta(item: AudioItem): string {
 }
 
 /** Controls inside the row that must keep their own pointer and keyboard behaviour. */
-const OWN_CONTROLS = 'audio, button, a, input, select, textarea';
+const OWN_CONTROLS = 'audio, button, a, input, select, textarea, [role="slider"], .audio-merge-waveform';
 
 function isOwnControl(target: EventTarget | null, row: Element): boolean {
   const control = target instanceof Element ? target.closest(OWN_CONTROLS) : null;
@@ -44,6 +55,7 @@ export function SortableRow({
   onRemove,
   onListen,
   listenInterval,
+  trim,
 }: SortableRowProps) {
   const { attributes, listeners, setNodeRef, transform, transition, isDragging, activeIndex, overIndex } =
     useSortable({
@@ -51,6 +63,13 @@ export function SortableRow({
       attributes: { role: 'listitem', roleDescription: t().rowRole },
     });
   const meta = rowMeta(item);
+  const duration = typeof item.duration === 'number' && item.duration > 0 ? item.duration : undefined;
+  const span = duration !== undefined ? spanOf(item, duration) : undefined;
+  const trimmed = span !== undefined && duration !== undefined && isTrimmed(span, duration);
+  const setSpan = (next: Span) => {
+    const saved = savedSpan(next, duration as number);
+    trim?.onSpan(item.id, saved.start, saved.end);
+  };
   const position = livePosition(index, activeIndex, overIndex) + 1;
 
   // Space on the focused row lifts it; Space inside the player or on the button must still work.
@@ -93,6 +112,25 @@ export function SortableRow({
           <bdi className="audio-merge-filename" title={item.filename}>
             {item.filename}
           </bdi>
+          {trimmed && trim && (
+            <>
+              <span
+                className="audio-merge-kept"
+                title={t().keptLabel(clock(span.end - span.start), clock(duration as number))}
+              >
+                {t().kept(clock(span.end - span.start))}
+              </span>
+              <button
+                type="button"
+                className="audio-merge-trim-reset"
+                aria-label={t().resetTrimLabel(item.filename)}
+                title={t().resetTrimLabel(item.filename)}
+                onClick={() => trim.onReset(item.id)}
+              >
+                {t().resetTrim}
+              </button>
+            </>
+          )}
           <button
             type="button"
             className="audio-merge-remove"
@@ -105,12 +143,22 @@ export function SortableRow({
             </svg>
           </button>
         </div>
-        {meta && (
-          <span className="audio-merge-meta">
-            <bdi>{meta}</bdi>
-          </span>
-        )}
-        <RowPlayer item={item} onListen={onListen} listenInterval={listenInterval} />
+        <div className="audio-merge-meta-line">
+          {meta && (
+            <span className="audio-merge-meta">
+              <bdi>{meta}</bdi>
+            </span>
+          )}
+          {trim && duration !== undefined && (
+            <TrimBar item={item} duration={duration} onSpan={setSpan} fetchPeaks={trim.fetchPeaks} />
+          )}
+        </div>
+        <RowPlayer
+          item={item}
+          onListen={onListen}
+          listenInterval={listenInterval}
+          span={trimmed ? span : undefined}
+        />
       </div>
     </li>
   );

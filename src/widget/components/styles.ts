@@ -149,7 +149,28 @@ ${AREAS} {
 .audio-merge-root .audio-merge-filename {
   font-weight: 600; white-space: nowrap; overflow: hidden; text-overflow: ellipsis; min-width: 0;
 }
-.audio-merge-root .audio-merge-meta { color: var(--am-muted); font-size: 13px; padding-inline-start: 32px; }
+.audio-merge-root .audio-merge-meta-line { display: flex; align-items: center; gap: 8px; min-height: 20px; }
+.audio-merge-root .audio-merge-meta { color: var(--am-muted); font-size: 13px; padding-inline-start: 32px; white-space: nowrap; }
+.audio-merge-root .audio-merge-waveform { position: relative; flex: 1 1 auto; min-width: 60px; height: 20px; margin-inline-end: 6px; cursor: default; direction: ltr; }
+.audio-merge-root .audio-merge-waveform canvas { display: block; width: 100%; height: 20px; }
+.audio-merge-root .audio-merge-trim-handle {
+  position: absolute; top: -3px; width: 24px; height: 26px; margin-left: -12px; box-sizing: border-box;
+  background: transparent; cursor: ew-resize; touch-action: none;
+}
+/* The handle's visible bar is narrow; the target around it is 24 px wide for a finger or a shaky hand. */
+.audio-merge-root .audio-merge-trim-handle::before {
+  content: ''; position: absolute; inset: 0 6px; border-radius: 4px; background: var(--am-accent);
+  border: 2px solid #fff; box-shadow: 0 1px 2px rgb(0 0 0 / 0.3);
+}
+.audio-merge-root .audio-merge-trim-handle:focus-visible { outline: 3px solid var(--am-accent-dark); outline-offset: 1px; }
+.audio-merge-root .audio-merge-kept {
+  flex: 0 0 auto; font-size: 12px; font-variant-numeric: tabular-nums; color: var(--am-accent-dark);
+  background: var(--am-accent-soft); border-radius: 8px; padding: 1px 6px; white-space: nowrap;
+}
+.audio-merge-root .audio-merge-trim-reset {
+  flex: 0 0 auto; padding: 1px 6px; border: 0; border-radius: 8px; cursor: pointer; font: inherit;
+  font-size: 12px; min-height: 24px; color: var(--am-accent-dark); background: transparent; text-decoration: underline;
+}
 .audio-merge-root .audio-merge-player { display: block; width: 100%; height: 40px; margin-top: auto; }
 
 .audio-merge-root .audio-merge-make, .audio-merge-root .audio-merge-reload, .audio-merge-upload .audio-merge-upload-button {

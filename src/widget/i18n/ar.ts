@@ -33,6 +33,34 @@ const ar: Locale = {
   orderNotSaved: (reason) => `تعذّر حفظ الترتيب الجديد: ${reason}`,
   dismiss: 'إغلاق',
 
+  waveform: (name) => `الشكل الموجي لـ ${name}`,
+  trimStart: (name) => `بداية الجزء المحتفظ به من ${name}`,
+  trimEnd: (name) => `نهاية الجزء المحتفظ به من ${name}`,
+  timeText: (minutes, seconds) =>
+    (minutes > 0
+      ? f.plural(minutes, {
+          zero: '{n} دقيقة ',
+          one: 'دقيقة واحدة ',
+          two: 'دقيقتان ',
+          few: '{n} دقائق ',
+          many: '{n} دقيقة ',
+          other: '{n} دقيقة ',
+        })
+      : '') +
+    f.plural(seconds, {
+      zero: '{n} ثانية',
+      one: 'ثانية واحدة',
+      two: 'ثانيتان',
+      few: '{n} ثوانٍ',
+      many: '{n} ثانية',
+      other: '{n} ثانية',
+    }),
+  kept: (length) => `محتفظ بـ ${length}`,
+  keptLabel: (length, whole) => `محتفظ بـ ${length} من ${whole}`,
+  resetTrim: 'إعادة ضبط',
+  resetTrimLabel: (name) => `الاحتفاظ بـ ${name} كاملًا`,
+  spanNotSaved: (name, reason) => `تعذّر حفظ قصّ ${name}: ${reason}`,
+
   pickedUp: (name, position, count) => `التقطت ${name}. إنه في ${pos(position, count)}.`,
   movedTo: (name, position, count) => `نُقل ${name} إلى ${pos(position, count)}.`,
   offList: (name) => `لم يعد ${name} فوق القائمة.`,

@@ -25,6 +25,18 @@ const de: Locale = {
   orderNotSaved: (reason) => `Die neue Reihenfolge konnte nicht gespeichert werden: ${reason}`,
   dismiss: 'Schließen',
 
+  waveform: (name) => `Wellenform von ${name}`,
+  trimStart: (name) => `Anfang des behaltenen Teils von ${name}`,
+  trimEnd: (name) => `Ende des behaltenen Teils von ${name}`,
+  timeText: (minutes, seconds) =>
+    (minutes > 0 ? f.plural(minutes, { one: '{n} Minute ', other: '{n} Minuten ' }) : '') +
+    f.plural(seconds, { one: '{n} Sekunde', other: '{n} Sekunden' }),
+  kept: (length) => `${length} behalten`,
+  keptLabel: (length, whole) => `${length} von ${whole} behalten`,
+  resetTrim: 'Zurücksetzen',
+  resetTrimLabel: (name) => `${name} wieder ganz verwenden`,
+  spanNotSaved: (name, reason) => `Der Schnitt von ${name} konnte nicht gespeichert werden: ${reason}`,
+
   pickedUp: (name, position, count) => `${name} aufgenommen. Die Datei steht auf ${pos(position, count)}.`,
   movedTo: (name, position, count) => `${name} ist jetzt auf ${pos(position, count)}.`,
   offList: (name) => `${name} ist nicht mehr über der Liste.`,

@@ -26,6 +26,21 @@ export const en = {
   orderNotSaved: (reason: string) => `The new order could not be saved: ${reason}`,
   dismiss: 'Dismiss',
 
+  // Trimming a row on its waveform
+  waveform: (name: string) => `Waveform of ${name}`,
+  trimStart: (name: string) => `Start of the part of ${name} kept`,
+  trimEnd: (name: string) => `End of the part of ${name} kept`,
+  /** A position, for screen readers: whole minutes and seconds to a tenth. */
+  timeText: (minutes: number, seconds: number) =>
+    (minutes > 0 ? f.plural(minutes, { one: '{n} minute ', other: '{n} minutes ' }) : '') +
+    f.plural(seconds, { one: '{n} second', other: '{n} seconds' }),
+  /** Beside the name of a trimmed row. */
+  kept: (length: string) => `${length} kept`,
+  keptLabel: (length: string, whole: string) => `${length} kept of ${whole}`,
+  resetTrim: 'Reset',
+  resetTrimLabel: (name: string) => `Keep all of ${name}`,
+  spanNotSaved: (name: string, reason: string) => `The cut of ${name} could not be saved: ${reason}`,
+
   // Dragging, spoken by the live region
   pickedUp: (name: string, position: number, count: number) =>
     `Picked up ${name}. It is at position ${f.number(position)} of ${f.number(count)}.`,

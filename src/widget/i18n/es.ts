@@ -25,6 +25,18 @@ const es: Locale = {
   orderNotSaved: (reason) => `No se pudo guardar el nuevo orden: ${reason}`,
   dismiss: 'Cerrar',
 
+  waveform: (name) => `Forma de onda de ${name}`,
+  trimStart: (name) => `Inicio de la parte que se conserva de ${name}`,
+  trimEnd: (name) => `Final de la parte que se conserva de ${name}`,
+  timeText: (minutes, seconds) =>
+    (minutes > 0 ? f.plural(minutes, { one: '{n} minuto ', other: '{n} minutos ' }) : '') +
+    f.plural(seconds, { one: '{n} segundo', other: '{n} segundos' }),
+  kept: (length) => `se conservan ${length}`,
+  keptLabel: (length, whole) => `se conservan ${length} de ${whole}`,
+  resetTrim: 'Restablecer',
+  resetTrimLabel: (name) => `Conservar ${name} completo`,
+  spanNotSaved: (name, reason) => `No se pudo guardar el recorte de ${name}: ${reason}`,
+
   pickedUp: (name, position, count) => `Has tomado ${name}. Está en la ${pos(position, count)}.`,
   movedTo: (name, position, count) => `${name} pasó a la ${pos(position, count)}.`,
   offList: (name) => `${name} ya no está sobre la lista.`,

@@ -24,6 +24,18 @@ const fr: Locale = {
   orderNotSaved: (reason) => `Le nouvel ordre n’a pas pu être enregistré : ${reason}`,
   dismiss: 'Fermer',
 
+  waveform: (name) => `Forme d’onde de ${name}`,
+  trimStart: (name) => `Début de la partie conservée de ${name}`,
+  trimEnd: (name) => `Fin de la partie conservée de ${name}`,
+  timeText: (minutes, seconds) =>
+    (minutes > 0 ? f.plural(minutes, { one: '{n} minute ', other: '{n} minutes ' }) : '') +
+    f.plural(seconds, { one: '{n} seconde', other: '{n} secondes' }),
+  kept: (length) => `${length} conservées`,
+  keptLabel: (length, whole) => `${length} conservées sur ${whole}`,
+  resetTrim: 'Rétablir',
+  resetTrimLabel: (name) => `Garder ${name} en entier`,
+  spanNotSaved: (name, reason) => `La coupe de ${name} n’a pas pu être enregistrée : ${reason}`,
+
   pickedUp: (name, position, count) => `${name} saisi. Il est en ${pos(position, count)}.`,
   movedTo: (name, position, count) => `${name} est maintenant en ${pos(position, count)}.`,
   offList: (name) => `${name} n’est plus au-dessus de la liste.`,

@@ -31,6 +31,25 @@ const ru: Locale = {
   orderNotSaved: (reason) => `Не удалось сохранить новый порядок: ${reason}`,
   dismiss: 'Закрыть',
 
+  waveform: (name) => `Осциллограмма файла ${name}`,
+  trimStart: (name) => `Начало сохраняемой части файла ${name}`,
+  trimEnd: (name) => `Конец сохраняемой части файла ${name}`,
+  timeText: (minutes, seconds) =>
+    (minutes > 0
+      ? f.plural(minutes, {
+          one: '{n} минута ',
+          few: '{n} минуты ',
+          many: '{n} минут ',
+          other: '{n} минуты ',
+        })
+      : '') +
+    f.plural(seconds, { one: '{n} секунда', few: '{n} секунды', many: '{n} секунд', other: '{n} секунды' }),
+  kept: (length) => `оставлено ${length}`,
+  keptLabel: (length, whole) => `оставлено ${length} из ${whole}`,
+  resetTrim: 'Сбросить',
+  resetTrimLabel: (name) => `Оставить файл ${name} целиком`,
+  spanNotSaved: (name, reason) => `Не удалось сохранить обрезку файла ${name}: ${reason}`,
+
   pickedUp: (name, position, count) => `${name} взят. Сейчас это ${pos(position, count)}.`,
   movedTo: (name, position, count) => `${name} перемещён: ${pos(position, count)}.`,
   offList: (name) => `${name} больше не над списком.`,

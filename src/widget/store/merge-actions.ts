@@ -26,8 +26,8 @@ export interface MergeDeps {
   api: Pick<WidgetApi, 'requestMerge' | 'mergeStatus' | 'cancelMerge'>;
   subscribe: Subscribe;
   env: WidgetEnv;
-  /** Called just before the merge is asked for (pending removals are sent first). */
-  beforeMerge: () => void;
+  /** Called just before the merge is asked for (pending removals and spans are sent first); the merge waits for it. */
+  beforeMerge: () => void | Promise<void>;
   /** How long 100% stays on screen before the success reload. */
   successPauseMs: number;
   /** How long make waits for the status socket before asking for the merge anyway. */
@@ -90,7 +90,7 @@ export function createMergeActions(c: Container, deps: MergeDeps): MergeActions 
     async make(options?: Record<string, unknown>) {
       const { items } = c.getState();
       if (!inList(c.getState()) || items.length === 0) return;
-      deps.beforeMerge();
+      const sent = deps.beforeMerge();
       c.dispatch({ type: 'makePressed', requestId: env.newRequestId() });
       const { requestId } = c.getState();
       env.scrollToTop();
@@ -102,6 +102,7 @@ export function createMergeActions(c: Container, deps: MergeDeps): MergeActions 
       ]);
       callPending = true;
       try {
+        await sent;
         const { success, answer } = await (options
           ? api.requestMerge(items, requestId as string, options)
           : api.requestMerge(items, requestId as string));

@@ -54,6 +54,7 @@ export type WidgetAction =
   | { type: 'removalDone'; id: string }
   | { type: 'removalFailed'; id: string; reason: string }
   | { type: 'notice'; text: string | null }
+  | { type: 'spanChanged'; id: string; start: number | null; end: number | null }
   | { type: 'makePressed'; requestId: string }
   | { type: 'attached'; status: MergeStatus & { requestId: string | null } }
   | { type: 'status'; status: MergeStatus }
@@ -163,6 +164,14 @@ export function widgetReducer(state: WidgetState, action: WidgetAction): WidgetS
       return removalsReducer(state, action);
     case 'notice':
       return { ...state, notice: action.text };
+    case 'spanChanged': {
+      if (!inList(state)) return state;
+      const { id, start, end } = action;
+      const at = state.items.findIndex((i) => i.id === id);
+      if (at < 0 || (state.items[at].start === start && state.items[at].end === end)) return state;
+      const items = state.items.map((i, k) => (k === at ? { ...i, start, end } : i));
+      return { ...state, items };
+    }
     case 'makePressed':
       if (!inList(state) || state.items.length === 0) return state;
       return {

@@ -6,6 +6,8 @@ import { browserEnv, createContainer, type WidgetEnv } from './container.js';
 import { createListActions, type ListActions } from './list-actions.js';
 import { createMergeActions, type MergeActions } from './merge-actions.js';
 import type { WidgetState } from './state.js';
+import { createTrimActions, type TrimActions } from '../trim/trim-actions.js';
+import { trimApi, type TrimApi } from '../trim/trim-api.js';
 
 export interface WidgetStoreConfig {
   appid: string;
@@ -15,6 +17,7 @@ export interface WidgetStoreConfig {
 
 export interface WidgetStoreDeps {
   api?: WidgetApi;
+  trimApi?: TrimApi;
   subscribe?: Subscribe;
   env?: Partial<WidgetEnv>;
   undoMs?: number;
@@ -23,6 +26,8 @@ export interface WidgetStoreDeps {
 }
 
 export type WidgetActions = ListActions &
+  Omit<TrimActions, 'flushSpans'> &
+  Pick<TrimApi, 'fetchPeaks'> &
   Omit<MergeActions, 'close'> & {
     /** Load the list and look for a merge under way. */
     start(): Promise<void>;
@@ -50,24 +55,35 @@ export function createWidgetStore(config: WidgetStoreConfig, deps: WidgetStoreDe
     env,
     undoMs: deps.undoMs ?? UNDO_MS,
   });
+  const trimCalls = deps.trimApi ?? trimApi;
+  const trim = createTrimActions(container, { api: trimCalls, env });
   const merge = createMergeActions(container, {
     ...config,
     api,
     env,
     subscribe: deps.subscribe ?? subscribeStatus,
-    beforeMerge: () => list.flushRemovals(),
+    beforeMerge: () => {
+      list.flushRemovals();
+      return trim.flushSpans();
+    },
     successPauseMs: deps.successPauseMs ?? SUCCESS_PAUSE_MS,
     subscribeWaitMs: deps.subscribeWaitMs ?? SUBSCRIBE_WAIT_MS,
   });
   // A removal the person made happens even when they leave within the undo window.
-  const stopLeaving = env.onLeave(() => list.flushRemovals({ keepalive: true }));
+  const stopLeaving = env.onLeave(() => {
+    list.flushRemovals({ keepalive: true });
+    void trim.flushSpans({ keepalive: true });
+  });
   const { close, ...mergeActions } = merge;
+  const { flushSpans, ...trimActions } = trim;
 
   return {
     getState: container.getState,
     subscribe: container.subscribe,
     actions: {
       ...list,
+      ...trimActions,
+      fetchPeaks: trimCalls.fetchPeaks,
       ...mergeActions,
       async start() {
         await Promise.all([list.load(), merge.attachToRunning()]);
@@ -75,6 +91,7 @@ export function createWidgetStore(config: WidgetStoreConfig, deps: WidgetStoreDe
       dispose() {
         stopLeaving();
         list.flushRemovals({ keepalive: true });
+        void flushSpans({ keepalive: true });
         close();
       },
     },

@@ -106,6 +106,15 @@ export const PG_MIGRATIONS: PgMigration[] = [
       ALTER TABLE results ADD CONSTRAINT ${RESULT_NAME_CONSTRAINT} UNIQUE (sid, download_name);
     `,
   },
+  {
+    version: 4,
+    name: "an item's kept span and chapter title",
+    sql: `
+      ALTER TABLE items ADD COLUMN trim_start DOUBLE PRECISION;
+      ALTER TABLE items ADD COLUMN trim_end DOUBLE PRECISION;
+      ALTER TABLE items ADD COLUMN chapter_title TEXT;
+    `,
+  },
 ];
 
 async function appliedVersions(client: PoolClient): Promise<Set<number>> {

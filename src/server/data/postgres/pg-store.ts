@@ -161,6 +161,15 @@ export async function openPgStore(url: string, opts: PgStoreOptions = {}): Promi
       );
       return r && toItem(r);
     },
+    saveItem: async (sid, id, e) => {
+      const r = await one<{ id: string }>(
+        `WITH saved AS (UPDATE items SET trim_start = $3, trim_end = $4, chapter_title = $5 WHERE sid = $1 AND id = $2 RETURNING id),
+              bump AS (UPDATE sessions SET items_version = items_version + 1 WHERE sid = $1 AND EXISTS (SELECT 1 FROM saved))
+         SELECT id FROM saved`,
+        [sid, id, e.start, e.end, e.chapterTitle],
+      );
+      return r !== undefined;
+    },
     saveOrder: (sid, appid, ids) =>
       transaction(async (c) => {
         await c.query(

@@ -74,7 +74,7 @@ describe('migrations', () => {
       db.prepare(`INSERT INTO jobs (id, sid, appid, item_ids, status, created_at) VALUES ('j-${id}', '${sid}', 'app', '[]', 'succeeded', 1)`).run();
       result.run(id, sid, `j-${id}`, name, at);
     }
-    expect(migrate(db)).toBe(3);
+    expect(migrate(db, MIGRATIONS.slice(0, 3))).toBe(3);
     expect(db.prepare('SELECT id, download_name AS name FROM results ORDER BY id').all()).toEqual([
       { id: 'r1', name: 'm.mp3' },
       { id: 'r2', name: 'm (r2).mp3' },
@@ -125,5 +125,22 @@ describe('migrations', () => {
     const db = new Database(':memory:');
     db.pragma('user_version = 99');
     expect(() => migrate(db)).toThrow(/newer/);
+  });
+});
+
+describe('migration 4', () => {
+  it('gives items a kept span and a chapter title, null for the items already there', () => {
+    const db = new Database(':memory:');
+    migrate(db, MIGRATIONS.slice(0, 3));
+    db.prepare("INSERT INTO sessions VALUES ('s1', 'h', 't', 1, 1)").run();
+    db.prepare(
+      "INSERT INTO items (id, seq, sid, appid, newfilename, format, filename, size, duration, codec, sample_rate, channels, created_at) VALUES ('a', 1, 's1', 'app', 'n', 'mp3', 'a.mp3', 1, 2.5, 'mp3', 44100, 2, 1)",
+    ).run();
+    expect(migrate(db)).toBe(4);
+    expect(db.prepare('SELECT trim_start, trim_end, chapter_title FROM items').get()).toEqual({
+      trim_start: null,
+      trim_end: null,
+      chapter_title: null,
+    });
   });
 });

@@ -128,6 +128,17 @@ export const MIGRATIONS: Migration[] = [
       db.exec('CREATE UNIQUE INDEX results_download_name ON results(sid, download_name)');
     },
   },
+  {
+    version: 4,
+    name: "an item's kept span and chapter title",
+    up(db) {
+      db.exec(`
+        ALTER TABLE items ADD COLUMN trim_start REAL;
+        ALTER TABLE items ADD COLUMN trim_end REAL;
+        ALTER TABLE items ADD COLUMN chapter_title TEXT;
+      `);
+    },
+  },
 ];
 
 /** "name (suffix).ext" */

@@ -39,6 +39,9 @@ function statements(db: Database.Database) {
     itemById: db.prepare<[string], ItemRecord>('SELECT * FROM items WHERE id = ?'),
     itemByName: db.prepare<[string, string], ItemRecord>('SELECT * FROM items WHERE sid = ? AND newfilename = ?'),
     deleteItem: db.prepare<[string, string]>('DELETE FROM items WHERE id = ? AND sid = ?'),
+    saveItem: db.prepare<[number | null, number | null, string | null, string, string]>(
+      'UPDATE items SET trim_start = ?, trim_end = ?, chapter_title = ? WHERE id = ? AND sid = ?',
+    ),
     clearOrder: db.prepare<[string, string]>('UPDATE items SET position = NULL WHERE sid = ? AND appid = ?'),
     setPosition: db.prepare<[number, string, string, string]>(
       'UPDATE items SET position = ? WHERE id = ? AND sid = ? AND appid = ?',
@@ -128,6 +131,7 @@ export function openSqliteStore(file: string): Store & { db: Database.Database }
     itemById: async (id) => maybe(q.itemById.get(id), toItem),
     itemByStoredName: async (sid, newfilename) => maybe(q.itemByName.get(sid, newfilename), toItem),
     deleteItem: async (sid, id) => deleteItem(sid, id),
+    saveItem: async (sid, id, e) => q.saveItem.run(e.start, e.end, e.chapterTitle, id, sid).changes === 1,
     async saveOrder(sid, appid, ids) {
       saveOrder(sid, appid, ids);
     },

@@ -3,10 +3,17 @@
 import type { FastifyInstance } from 'fastify';
 import type { AudioItem } from '../../../shared/types.js';
 import { requireSession } from '../session.js';
-import { deleteItemSchema, documented, getDataJsonSchema, saveOrderSchema } from './schemas.js';
+import {
+  deleteItemSchema,
+  documented,
+  getDataJsonSchema,
+  saveItemSchema,
+  saveOrderSchema,
+} from './schemas.js';
+import { checkItemEdit } from './item-edit.js';
 import type { AppConfig } from '../../config.js';
 import type { ItemRow, Store } from '../../data/store.js';
-import { uploadRef, type FileStorage } from '../../files/storage.js';
+import { peaksRef, uploadRef, type FileStorage } from '../../files/storage.js';
 import { fail } from '../errors.js';
 
 export interface ItemsRouteDeps {
@@ -25,6 +32,9 @@ export function toAudioItem(row: ItemRow): AudioItem {
     duration: row.duration,
     size: row.size,
     channels: row.channels,
+    start: row.start ?? null,
+    end: row.end ?? null,
+    chapterTitle: row.chapterTitle ?? null,
   };
 }
 
@@ -79,10 +89,24 @@ export async function itemsRoutes(
       const deleted = await store.deleteItem(session.sid, item.id);
       if (!deleted) fail('notFound');
       await files.remove(uploadRef(deleted));
+      await files.remove(peaksRef(deleted));
       request.log.info({ item: deleted.id }, 'item deleted');
       return { ok: true };
     },
   );
+
+  app.post<{ Body: unknown }>('/app/merge/saveItem', documented(saveItemSchema), async (request) => {
+    const session = requireSession(request);
+    const body = request.body as Record<string, unknown> | null;
+    const id = body?.id;
+    if (typeof id !== 'string' || id.length === 0 || id.length > 200)
+      fail('badRequest', 'id: an item id is needed');
+    const item = await ownItem(store, session.sid, id);
+    const edit = checkItemEdit(body!, item);
+    if (!edit.ok) fail(edit.code, edit.detail, { field: edit.field });
+    if (!(await store.saveItem(session.sid, item.id, edit.edit))) fail('notFound');
+    return { ok: true };
+  });
 
   app.post<{ Body: { appid: string; ids: string[] } }>(
     '/app/merge/saveOrder',

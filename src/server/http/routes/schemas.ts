@@ -3,6 +3,7 @@
 // own input and say what is wrong in their own words, so these schemas neither validate a request
 // (an ajv message would replace the route's) nor filter a response (a response schema would strip
 // fields it does not name). Routes whose schema does validate (getDataJson's body) keep theirs.
+import { DEFAULT_PEAK_SLICES, MAX_PEAK_SLICES } from '../../../shared/peaks.js';
 import type { FastifySchema, RouteShorthandOptions } from 'fastify';
 // Types only (erased at run time): the OpenAPI fields (summary, tags, ...) @fastify/swagger adds to FastifySchema.
 import type {} from '@fastify/swagger';
@@ -96,6 +97,18 @@ export const audioItem = {
     duration: { type: 'number', description: 'Seconds, from the probe' },
     size: { type: 'number', description: 'Bytes stored' },
     channels: { type: 'integer', description: 'Audio channels, from the probe (1 mono, 2 stereo)' },
+    start: {
+      type: ['number', 'null'],
+      description: 'Where the kept span starts, seconds (saveItem); null for the start of the file',
+    },
+    end: {
+      type: ['number', 'null'],
+      description: 'Where the kept span ends, seconds; null for the end of the file',
+    },
+    chapterTitle: {
+      type: ['string', 'null'],
+      description: "The item's chapter title (saveItem); null for the default",
+    },
   },
 };
 
@@ -322,6 +335,86 @@ export const deleteItemSchema: FastifySchema = {
     404: errorBody('No such item'),
     409: errorBody('The item is in a merge waiting or running (code itemInMerge)'),
     503: common[503],
+  },
+};
+
+export const saveItemSchema: FastifySchema = {
+  summary: "Save an item's kept span and chapter title",
+  description:
+    'Only that span of the item (seconds of its decoded audio) is used by every later merge, cut exactly; its chapter ' +
+    'title replaces the default. A field left out keeps its saved value; null puts it back (the whole file, the default title). ' +
+    'getDataJson lists each item with duration, start, end and chapterTitle.',
+  tags: ['items'],
+  headers: csrfHeader,
+  body: {
+    type: 'object',
+    required: ['id'],
+    properties: {
+      id: { type: 'string', minLength: 1, maxLength: 200, description: 'The item id' },
+      start: {
+        type: ['number', 'null'],
+        minimum: 0,
+        description: 'Seconds into the item where the kept span starts',
+      },
+      end: {
+        type: ['number', 'null'],
+        minimum: 0,
+        description: 'Seconds into the item where the kept span ends',
+      },
+      chapterTitle: {
+        type: ['string', 'null'],
+        maxLength: 500,
+        description: "The item's chapter title: one line, no control characters",
+      },
+    },
+  },
+  response: {
+    200: ok,
+    400: errorBody(
+      'A span outside the item or empty (code badSpan), a chapter title with control characters (code badChapterTitle), ' +
+        'or a value of the wrong kind; the message names the field, and so does the answer\'s "field"',
+    ),
+    403: errorBody("Another session's item (code foreignItem), no session, or no valid X-CSRF-TOKEN"),
+    404: errorBody('No such item'),
+    503: common[503],
+  },
+};
+
+export const peaksSchema: FastifySchema = {
+  summary: "An item's waveform",
+  description:
+    "For each of N equal slices of the item's decoded audio, its largest absolute sample (0 to 1, all channels). " +
+    'Computed once per upload (an MP3 on the first request for them); any N is served from that. Owner only.',
+  tags: ['items'],
+  params: {
+    type: 'object',
+    required: ['id'],
+    properties: { id: { type: 'string', description: 'The item id' } },
+  },
+  querystring: {
+    type: 'object',
+    properties: {
+      bins: {
+        type: 'integer',
+        minimum: 1,
+        maximum: MAX_PEAK_SLICES,
+        default: DEFAULT_PEAK_SLICES,
+        description: `How many slices (1 to ${MAX_PEAK_SLICES}, default ${DEFAULT_PEAK_SLICES})`,
+      },
+    },
+  },
+  response: {
+    200: json('The peaks', {
+      type: 'object',
+      required: ['duration', 'peaks'],
+      properties: {
+        duration: { type: 'number', description: "Seconds: the item's decoded duration" },
+        peaks: { type: 'array', items: { type: 'number', minimum: 0, maximum: 1 } },
+      },
+    }),
+    400: errorBody('bins is not a whole number from 1 to the most (code badRequest, field "bins")'),
+    403: errorBody("Another session's item (code foreignItem), or no session"),
+    404: errorBody('No such item'),
   },
 };
 

@@ -2,17 +2,25 @@
 // then keep it as an item of the session, or refuse it with a reason naming the file. A refused
 // file is removed; nothing is half-stored.
 import { stat, unlink } from 'node:fs/promises';
-import { decodedSeconds, InputError, type ProbeResult, type Tools } from '../../../engine/index.js';
+import {
+  decodedSeconds,
+  decodePeaks,
+  InputError,
+  type ProbeResult,
+  type Tools,
+} from '../../../engine/index.js';
+import { peaksDuration, type PeakTable } from '../../../shared/peaks.js';
 import type { Clock } from '../../../shared/clock.js';
 import type { AudioItem } from '../../../shared/types.js';
 import type { AppConfig } from '../../config.js';
 import type { ItemRow, Store } from '../../data/store.js';
 import type { DiskBudget } from '../../files/disk-budget.js';
-import { uploadRef, type FileStorage } from '../../files/storage.js';
+import { peaksRef, uploadRef, type FileStorage } from '../../files/storage.js';
 import { inputSentence } from '../../errors.js';
 import { ERRORS, fail, type ErrorCode } from '../errors.js';
 import { randomId } from '../session.js';
 import { toAudioItem } from './items.js';
+import { keepPeaks } from './peaks.js';
 
 export type Prober = (file: string, opts: { tools?: Tools; displayName?: string }) => Promise<ProbeResult>;
 
@@ -27,8 +35,8 @@ export interface UploadStoreDeps {
   heldElsewhere?: (sid: string) => number;
   /** DATA_DIR's disk, shared with merges and uploads in progress (MIN_FREE_MB). */
   disk: DiskBudget;
-  /** How long a non-MP3 upload decodes for; the engine's decodedSeconds unless a test's probe needs none. */
-  measure?: typeof decodedSeconds;
+  /** The one decode of an upload (its waveform and true length); the engine's decodePeaks unless a test's needs another. */
+  measure?: typeof decodePeaks;
 }
 
 export interface Refusal {
@@ -42,6 +50,8 @@ export interface Probed {
   filename: string;
   probe: ProbeResult;
   size: number;
+  /** The waveform, stored beside the file; absent when the file could not be decoded whole. */
+  peaks?: PeakTable;
 }
 
 export type StoreOutcome = { ok: true; item: AudioItem } | ({ ok: false; status: number } & Refusal);
@@ -81,15 +91,34 @@ export async function refuseIfDiskLow(deps: Pick<UploadStoreDeps, 'disk'>, incom
 }
 
 /**
- * The duration merges are budgeted by: an MP3's frames are counted by the probe itself; any other
- * input is decoded, since its header may claim a rate or length that is not what it holds. The
- * decode stops at the merge limit: a file that long can only be refused anyway.
+ * The duration merges are budgeted by, and the waveform when it comes for free. An MP3's frames
+ * are counted by the probe itself, so it is not decoded here: its waveform is made on the first
+ * request for it. Any other input is decoded, since its header may claim a rate or length
+ * that is not what it holds, and that one decode gives its waveform too. The decode stops at the
+ * merge limit: a file that long can only be refused anyway. A file that does not decode to the
+ * end has no waveform yet, and is measured as far as it decodes (its probed length when that is
+ * nothing).
  */
-async function measuredDuration(deps: UploadStoreDeps, file: string, probe: ProbeResult): Promise<number> {
-  if (probe.mp3) return probe.durationSeconds;
+async function measureUpload(
+  deps: UploadStoreDeps,
+  file: string,
+  probe: ProbeResult,
+): Promise<{ durationSeconds: number; peaks?: PeakTable }> {
+  if (probe.mp3) return { durationSeconds: probe.durationSeconds };
   const limitSeconds = deps.config.maxMergeHours * 3600 + 1;
-  const seconds = await (deps.measure ?? decodedSeconds)(file, { tools: deps.tools, limitSeconds });
-  return seconds > 0 ? seconds : probe.durationSeconds;
+  const peaks = await (deps.measure ?? decodePeaks)(file, {
+    tools: deps.tools,
+    channels: probe.channels,
+    sampleRate: probe.sampleRate,
+    limitSeconds,
+  }).catch((err: unknown) => {
+    if (err instanceof InputError) return undefined;
+    throw err;
+  });
+  const decoded = peaks
+    ? peaksDuration(peaks)
+    : await decodedSeconds(file, { tools: deps.tools, limitSeconds });
+  return { durationSeconds: decoded > 0 ? decoded : probe.durationSeconds, peaks };
 }
 
 /** Phase 1: is it audio we can use? Kept for storing, or the reason it is refused. Other failures are thrown. */
@@ -103,8 +132,8 @@ export async function probeUpload(
     if (!SAFE_FORMAT.test(probe.format)) {
       throw new InputError(filename, 'not-audio', `its container (${probe.format}) is not supported`);
     }
-    const durationSeconds = await measuredDuration(deps, tmp, probe);
-    return { tmp, filename, probe: { ...probe, durationSeconds }, size: (await stat(tmp)).size };
+    const { durationSeconds, peaks } = await measureUpload(deps, tmp, probe);
+    return { tmp, filename, probe: { ...probe, durationSeconds }, size: (await stat(tmp)).size, peaks };
   } catch (err) {
     if (!(err instanceof InputError)) throw err;
     // The sentence is chosen by the refusal's kind; the engine's words (ffmpeg's) are the command line's.
@@ -138,13 +167,18 @@ export async function keepUpload(
     createdAt: deps.clock.now(),
   };
   const ref = uploadRef(item);
-  await files.put(ref, p.tmp);
   let added = false;
   try {
+    // The waveform first: once the row exists, a peaks request may come at once.
+    if (p.peaks) await keepPeaks(files, item, p.peaks);
+    await files.put(ref, p.tmp);
     added = await store.addItemIfUnder(item, roomFor(deps, sid));
     return added ? item : tooMany(p.filename, deps.config.maxFiles);
   } finally {
-    if (!added) await files.remove(ref).catch(() => {});
+    if (!added) {
+      await files.remove(ref).catch(() => {});
+      await files.remove(peaksRef(item)).catch(() => {});
+    }
   }
 }
 

@@ -38,6 +38,12 @@ const filesIn = async (sub: string): Promise<string[]> =>
   (await readdir(path.join(t.dataDir, sub), { recursive: true, withFileTypes: true }))
     .filter((e) => e.isFile())
     .map((e) => e.name);
+/** The stored uploads, and the waveforms beside them (an MP3's comes a moment after its upload). */
+const uploadsOf = async (sid: string) => {
+  const names = await filesIn(path.join('uploads', sid));
+  const peaks = names.filter((n) => n.endsWith('-peaks.bin'));
+  return { audio: names.length - peaks.length, peaks: peaks.length };
+};
 
 describe('POST /app/merge/upload', () => {
   it('stores three files with their real formats, and getDataJson returns them in upload order', async () => {
@@ -55,13 +61,16 @@ describe('POST /app/merge/upload', () => {
     for (const item of items) {
       expect(Object.keys(item).sort()).toEqual([
         'channels',
+        'chapterTitle',
         'duration',
+        'end',
         'filename',
         'format',
         'id',
         'newfilename',
         'sid',
         'size',
+        'start',
       ]);
       expect(item.sid).toBe(s.sid);
       expect(item.newfilename).toMatch(/^[A-Za-z0-9_-]{16,}$/);
@@ -115,7 +124,7 @@ describe('POST /app/merge/upload', () => {
     const body = res.json();
     expect(body.items.map((i: { filename: string }) => i.filename)).toEqual(['one.mp3', 'three.flac']);
     expect(body.errors.map((e: { filename: string }) => e.filename)).toEqual(['notes.mp3', 'big.wav']);
-    expect(await filesIn(path.join('uploads', s.sid))).toHaveLength(2);
+    expect((await uploadsOf(s.sid)).audio).toBe(2);
     expect(await filesIn('tmp')).toEqual([]);
   });
 
@@ -137,7 +146,7 @@ describe('POST /app/merge/upload', () => {
     expect(again.statusCode).toBe(409);
     expect(again.json().error).toMatch(/three\.flac.*at most 4 files/);
     expect(await t.store.countItems(s.sid)).toBe(4);
-    expect(await filesIn(path.join('uploads', s.sid))).toHaveLength(4);
+    expect((await uploadsOf(s.sid)).audio).toBe(4);
   });
 
   it("keeps only the base name of the client's file name, without control characters", async () => {

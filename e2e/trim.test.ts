@@ -1,0 +1,217 @@
+// End to end: trimming a row in Chromium against the real server. The handles by keyboard and
+// mouse, the span saved and there after a reload, the row's player playing only the kept span,
+// and the merge holding exactly that span, measured on the decoded result.
+import { writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { tempDir } from '../test/support/audio-fixtures.js';
+import { decodeFloat } from '../test/support/pcm-measure.js';
+import { loudRuns, makeToneWindow } from '../test/support/tone-edges.js';
+import { build, launchBrowser, SCREENSHOTS, startServer, type RunningServer } from './harness.js';
+
+const RATE = 44100;
+const MS = 0.001;
+let server: RunningServer;
+let browser: Browser;
+let page: Page;
+let work: { dir: string; cleanup: () => Promise<void> };
+const pageErrors: string[] = [];
+const poll = <T>(fn: () => T | Promise<T>) => expect.poll(fn, { timeout: 60_000, interval: 100 });
+
+beforeAll(async () => {
+  if (!process.env.E2E_SKIP_BUILD) build();
+  work = await tempDir('audio-merge-e2e-trim-');
+  // 6 s: silence, a tone from 2 s to 4 s, silence.
+  await makeToneWindow(path.join(work.dir, 'window.wav'), {
+    seconds: 6,
+    from: 2,
+    to: 4,
+    frequency: 440,
+    codec: ['-c:a', 'pcm_s16le'],
+  });
+  server = await startServer(path.join(work.dir, 'data'));
+  browser = await launchBrowser();
+  page = await browser.newPage({ viewport: { width: 900, height: 1000 }, deviceScaleFactor: 2 });
+  page.on('pageerror', (e) => pageErrors.push(String(e)));
+});
+
+afterAll(async () => {
+  if (pageErrors.length) console.log('browser errors:\n' + pageErrors.join('\n'));
+  await browser?.close();
+  await server?.stop();
+  await work?.cleanup();
+});
+
+const startHandle = (p: Page) => p.locator('.audio-merge-row .audio-merge-trim-start');
+const endHandle = (p: Page) => p.locator('.audio-merge-row .audio-merge-trim-end');
+const valueOf = async (l: ReturnType<typeof startHandle>) => Number(await l.getAttribute('aria-valuenow'));
+
+/** The session's items as the server has them. */
+const savedItems = (p: Page) =>
+  p.evaluate(async () => {
+    const csrf = document.querySelector<HTMLMetaElement>('meta[name="csrf-token"]')!.content;
+    const appid = document.getElementById('audio-merge-tool')!.dataset.appid;
+    const res = await fetch('/app/merge/getDataJson', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-csrf-token': csrf },
+      body: JSON.stringify({ appid }),
+    });
+    return JSON.parse(await res.text()) as Array<{ id: string; start: number | null; end: number | null }>;
+  });
+
+describe('trimming a row in a real browser', () => {
+  it('sets the span by mouse and keyboard, keeps it over a reload, plays it, and merges exactly it', async () => {
+    await page.goto(server.url);
+    await page.setInputFiles('#audio-merge-file-input', [path.join(work.dir, 'window.wav')]);
+    await page.waitForSelector('.audio-merge-row .audio-merge-trim-start', { timeout: 60_000 });
+    const row = await page.locator('.audio-merge-row').boundingBox();
+    expect(row).toMatchObject({ width: 320, height: 120 });
+    expect(await endHandle(page).getAttribute('aria-valuenow')).toBe('6');
+
+    // The waveform is drawn from the peaks, at the screen's pixel density: tall bars where the tone
+    // sounds (2..4 s), none in the silence.
+    const barHeight = (seconds: number) =>
+      page.locator('.audio-merge-waveform canvas').evaluate((c: HTMLCanvasElement, at: number) => {
+        const g = c.getContext('2d')!;
+        const x = Math.round((at / 6) * c.width);
+        const column = g.getImageData(x, 0, 1, c.height).data;
+        let painted = 0;
+        for (let y = 0; y < c.height; y++) if (column[y * 4 + 3] > 200) painted++;
+        return { painted, height: c.height, cssHeight: c.clientHeight };
+      }, seconds);
+    await poll(async () => (await barHeight(3)).painted).toBeGreaterThan(0);
+    const loud = await barHeight(3);
+    // The tone peaks near 0.35 (half scale, spread from mono to stereo at -3 dB).
+    expect(loud.painted).toBeGreaterThanOrEqual(loud.height * 0.25);
+    expect(loud.height).toBe(Math.round(loud.cssHeight * (await page.evaluate(() => devicePixelRatio))));
+    expect((await barHeight(0.5)).painted).toBeLessThanOrEqual(Math.ceil(loud.height / 20));
+
+    // Mouse: the start handle dragged to the middle of the waveform lands near 3 s; the row stays put.
+    const wave = (await page.locator('.audio-merge-waveform').boundingBox())!;
+    const grip = (await startHandle(page).boundingBox())!;
+    await page.mouse.move(grip.x + grip.width / 2, grip.y + grip.height / 2);
+    await page.mouse.down();
+    await page.mouse.move(wave.x + wave.width / 2, grip.y + grip.height / 2 + 30, { steps: 10 });
+    // Mid-drag: the handle moves, the row is not lifted.
+    expect(await page.locator('.audio-merge-row--lifted').count()).toBe(0);
+    await page.mouse.up();
+    const dragged = await valueOf(startHandle(page));
+    expect(Math.abs(dragged - 3)).toBeLessThan((6 / wave.width) * 2 + 0.1);
+
+    // Keyboard: Home, then 1 s and five tenths; the end 2 s and five tenths back from the end.
+    await startHandle(page).focus();
+    await page.keyboard.press('Home');
+    await page.keyboard.press('PageUp');
+    for (let i = 0; i < 5; i++) await page.keyboard.press('ArrowRight');
+    await endHandle(page).focus();
+    await page.keyboard.press('PageDown');
+    await page.keyboard.press('PageDown');
+    for (let i = 0; i < 5; i++) await page.keyboard.press('ArrowLeft');
+    expect(await valueOf(startHandle(page))).toBe(1.5);
+    expect(await valueOf(endHandle(page))).toBe(3.5);
+    expect(await endHandle(page).getAttribute('aria-valuetext')).toBe('3.5 seconds');
+    await poll(() => page.locator('.audio-merge-kept').textContent()).toBe('0:02.0 kept');
+
+    // Saved once the handle rests, and there after a reload.
+    await poll(async () => (await savedItems(page)).map((i) => [i.start, i.end])).toEqual([[1.5, 3.5]]);
+    await page.reload();
+    await page.waitForSelector('.audio-merge-row .audio-merge-trim-start');
+    expect(await valueOf(startHandle(page))).toBe(1.5);
+    expect(await valueOf(endHandle(page))).toBe(3.5);
+    await page.locator('.audio-merge-row').screenshot({ path: path.join(SCREENSHOTS, 'trimmed-row.png') });
+
+    // The row's player plays the kept span: it starts at 1.5 s and stops at 3.5 s.
+    const played = await page.locator('.audio-merge-row audio').evaluate(
+      (audio: HTMLAudioElement) =>
+        new Promise<{ first: number; last: number; after: number }>((resolve, reject) => {
+          let first = -1;
+          let last = -1;
+          audio.muted = true;
+          const seen = () => {
+            if (audio.paused) return;
+            if (first < 0) first = audio.currentTime;
+            last = Math.max(last, audio.currentTime);
+          };
+          audio.addEventListener('timeupdate', seen);
+          audio.addEventListener('pause', () => resolve({ first, last, after: audio.currentTime }), {
+            once: true,
+          });
+          audio.play().catch(reject);
+        }),
+    );
+    expect(played.first).toBeGreaterThanOrEqual(1.5 - 0.05);
+    expect(played.first).toBeLessThan(2);
+    expect(played.last).toBeLessThan(3.5 + 0.1);
+    expect(played.after).toBeCloseTo(1.5, 2);
+
+    // The merge keeps exactly that span: the tone from 0.5 s (its start, 2 s, less 1.5) to the cut at 2 s.
+    const answer = await page.evaluate(async () => {
+      const csrf = document.querySelector<HTMLMetaElement>('meta[name="csrf-token"]')!.content;
+      const appid = document.getElementById('audio-merge-tool')!.dataset.appid;
+      const list = await fetch('/app/merge/getDataJson', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-csrf-token': csrf },
+        body: JSON.stringify({ appid }),
+      });
+      const items = (JSON.parse(await list.text()) as Array<{ id: string }>).map((i) => ({ id: i.id }));
+      const res = await fetch('/app/merge/mergemp3', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-csrf-token': csrf },
+        body: JSON.stringify({ items, options: { format: 'wav' } }),
+      });
+      return res.json() as Promise<unknown>;
+    });
+    expect(answer).toBe('success');
+    await page.reload();
+    const href = (await page.locator('.audio-merge-download').first().getAttribute('href'))!;
+    const download = await page.request.get(new URL(href, server.url).toString());
+    expect(download.status()).toBe(200);
+    const file = path.join(work.dir, 'merged.wav');
+    await writeFile(file, await download.body());
+    const pcm = await decodeFloat(file, RATE);
+    expect(Math.abs(pcm.length / RATE - 2)).toBeLessThan(MS);
+    const runs = loudRuns(pcm, RATE);
+    expect(runs).toHaveLength(1);
+    expect(Math.abs(runs[0].from - 0.5)).toBeLessThan(MS);
+    expect(Math.abs(runs[0].to - 2)).toBeLessThan(MS);
+    expect(pageErrors).toEqual([]);
+  });
+
+  it('on a phone: a handle follows a finger, and the row stays where it is', async () => {
+    const phone = await browser.newContext({
+      viewport: { width: 375, height: 800 },
+      isMobile: true,
+      hasTouch: true,
+      deviceScaleFactor: 2,
+    });
+    const p = await phone.newPage();
+    try {
+      await p.goto(server.url);
+      await p.setInputFiles('#audio-merge-file-input', [path.join(work.dir, 'window.wav')]);
+      await p.waitForSelector('.audio-merge-row .audio-merge-trim-end', { timeout: 60_000 });
+      const wave = (await p.locator('.audio-merge-waveform').boundingBox())!;
+      const grip = (await endHandle(p).boundingBox())!;
+      const rowBefore = (await p.locator('.audio-merge-row').boundingBox())!;
+      const cdp = await phone.newCDPSession(p);
+      let x = grip.x + grip.width / 2;
+      const y = grip.y + grip.height / 2;
+      await cdp.send('Input.dispatchTouchEvent', { type: 'touchStart', touchPoints: [{ x, y }] });
+      const target = wave.x + (wave.width * 2) / 3;
+      while (x > target) {
+        x = Math.max(target, x - 6);
+        await cdp.send('Input.dispatchTouchEvent', { type: 'touchMove', touchPoints: [{ x, y }] });
+      }
+      expect(await p.locator('.audio-merge-row--lifted').count()).toBe(0);
+      await cdp.send('Input.dispatchTouchEvent', { type: 'touchEnd', touchPoints: [] });
+      const at = await valueOf(endHandle(p));
+      expect(Math.abs(at - 4)).toBeLessThan((6 / wave.width) * 2 + 0.1);
+      expect(await p.locator('.audio-merge-row').boundingBox()).toEqual(rowBefore);
+      await p
+        .locator('.audio-merge-row')
+        .screenshot({ path: path.join(SCREENSHOTS, 'trimmed-row-phone.png') });
+    } finally {
+      await phone.close();
+    }
+  });
+});

@@ -1,0 +1,202 @@
+// Trims (--trim): each input's kept span cut exactly, on every route, measured on the decoded
+// output. Each input is silence with one abrupt stretch of tone, trimmed through the tone, so a cut
+// shows as where a tone starts or stops. Copied MP3s stay copied but for the frames at the cuts.
+import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { decodeErrors, tempDir, tools as fixtureTools } from '../../../test/support/audio-fixtures.js';
+import { decodeFloat } from '../../../test/support/pcm-measure.js';
+import { loudRuns, makeToneWindow } from '../../../test/support/tone-edges.js';
+import { TrimError } from '../errors.js';
+import { splitFrames } from '../mp3/splice.js';
+import type { Tools } from '../types.js';
+import { mergeFiles } from './merge.js';
+
+const tools: Tools = { ...fixtureTools, ffmpegVersion: 'test' };
+const RATE = 44100;
+const SPF = 1152;
+/** What a cut may be off by, on the decoded audio. */
+const MS = 0.001;
+
+let dir: string;
+let cleanup: () => Promise<void>;
+beforeAll(async () => ({ dir, cleanup } = await tempDir()));
+afterAll(() => cleanup());
+
+const p = (name: string) => path.join(dir, name);
+
+/** Two inputs: tone A over 1..3 s of 4 s, tone B likewise; A kept 0.5..2 (cut in its tone), B 2.5..3.5. */
+async function pair(ext: string, codec?: string[]): Promise<string[]> {
+  return [
+    await makeToneWindow(p(`a.${ext}`), { seconds: 4, from: 1, to: 3, frequency: 440, codec }),
+    await makeToneWindow(p(`b.${ext}`), { seconds: 4, from: 1, to: 3, frequency: 880, codec }),
+  ];
+}
+const TRIMS = [
+  { input: 0, start: 0.5, end: 2 },
+  { input: 1, start: 2.5, end: 3.5 },
+];
+
+/** The output's tone stretches, and its length, decoded. */
+async function edges(out: string) {
+  const pcm = await decodeFloat(out, RATE);
+  return { runs: loudRuns(pcm, RATE), seconds: pcm.length / RATE };
+}
+
+/** A's tone 0.5..1.5 s (cut at its end), B's from where B starts to 0.5 s later (cut at its start), B's silence to its end. */
+function expectExactCuts(
+  got: { runs: Array<{ from: number; to: number }>; seconds: number },
+  bStart: number,
+) {
+  expect(got.runs).toHaveLength(2);
+  const [a, b] = got.runs;
+  expect(Math.abs(a.from - 0.5)).toBeLessThan(MS);
+  expect(Math.abs(a.to - 1.5)).toBeLessThan(MS);
+  expect(Math.abs(b.from - bStart)).toBeLessThan(MS);
+  expect(Math.abs(b.to - (bStart + 0.5))).toBeLessThan(MS);
+  expect(Math.abs(got.seconds - (bStart + 1))).toBeLessThan(MS);
+}
+
+/** The audio frames of an MP3 file (its Info frame left out). */
+async function audioFrames(file: string): Promise<Buffer[]> {
+  const all = splitFrames(await readFile(file), { version: 1, sampleRate: RATE, channels: 2 });
+  const info = all[0].includes('Info') || all[0].includes('Xing');
+  return info ? all.slice(1) : all;
+}
+
+describe('trimming copied MP3s', () => {
+  it('cuts at the sample, and every frame more than 3 frames from a cut is the input own, byte for byte', async () => {
+    const inputs = await pair('mp3');
+    const out = p('trimmed.mp3');
+    const report = await mergeFiles(inputs, out, { tools, trims: TRIMS });
+    expect(report.trims).toEqual(TRIMS);
+    expect(await decodeErrors(out)).toBe('');
+    const bStart = report.chapters[1].start;
+    // A hard join of copies lands on whole frames: B starts within a frame after A ends, never over it.
+    expect(bStart).toBeGreaterThanOrEqual(1.5);
+    expect(bStart - 1.5).toBeLessThan(SPF / RATE);
+    expect(report.chapters.map((c) => c.start)).toEqual([0, bStart]);
+    expectExactCuts(await edges(out), bStart);
+    expect(Math.abs(report.durationSeconds - (bStart + 1))).toBeLessThan(MS);
+
+    const kept = new Set((await audioFrames(out)).map((f) => f.toString('base64')));
+    // LAME's delay and the decoder's put decoded sample n in frame (n + 576 + 529) / 1152.
+    const frameOf = (seconds: number) => Math.floor((Math.round(seconds * RATE) + 576 + 529) / SPF);
+    for (const [i, t] of TRIMS.entries()) {
+      const frames = await audioFrames(inputs[i]);
+      const far = frames.slice(frameOf(t.start) + 4, frameOf(t.end) - 3);
+      expect(far.length).toBeGreaterThan(30);
+      for (const f of far) expect(kept.has(f.toString('base64'))).toBe(true);
+    }
+    // Nothing else of the inputs: A's tone after its cut is not in the output.
+    const a = await audioFrames(inputs[0]);
+    expect(kept.has(a[frameOf(2.5)].toString('base64'))).toBe(false);
+  });
+
+  it('trims composed with a gap: the gap sits between the trimmed inputs, the chapter where B begins', async () => {
+    const inputs = await pair('mp3');
+    const out = p('gap.mp3');
+    const report = await mergeFiles(inputs, out, { tools, trims: TRIMS, gap: 1 });
+    const bStart = report.chapters[1].start;
+    expect(Math.abs(bStart - 2.5)).toBeLessThanOrEqual(SPF / 2 / RATE);
+    expectExactCuts(await edges(out), bStart);
+  });
+
+  it('trims composed with a crossfade: B fades in where the trimmed A fades out', async () => {
+    const inputs = await pair('mp3');
+    const out = p('fade.mp3');
+    const report = await mergeFiles(inputs, out, { tools, trims: TRIMS, crossfade: 0.3 });
+    const bStart = report.chapters[1].start;
+    expect(Math.abs(bStart - 1.2)).toBeLessThanOrEqual(SPF / 2 / RATE);
+    const got = await edges(out);
+    expect(Math.abs(got.runs[0].from - 0.5)).toBeLessThan(MS);
+    expect(Math.abs(got.seconds - (bStart + 1))).toBeLessThan(MS);
+    expect(await decodeErrors(out)).toBe('');
+  });
+
+  it('measures loudness on the kept span only', async () => {
+    // A quiet tone for 2 s, then one 14 dB louder: keeping the quiet part, it is measured quiet.
+    const twoLevels = await makeToneWindow(p('q.mp3'), {
+      seconds: 4,
+      from: 0,
+      to: 4,
+      frequency: 440,
+      amplitude: '0.1+0.4*gte(t,2)',
+    });
+    const out = p('loud.mp3');
+    const report = await mergeFiles([twoLevels, twoLevels], out, {
+      tools,
+      loudness: -16,
+      trims: [{ input: 0, start: 0, end: 2 }],
+    });
+    const [kept, whole] = report.loudness!.map((l) => l.measured!);
+    // The quiet part on its own, as a file of its own, measures as the kept span does.
+    const quiet = await makeToneWindow(p('quiet.mp3'), {
+      seconds: 2,
+      from: 0,
+      to: 2,
+      frequency: 440,
+      amplitude: '0.1',
+    });
+    const alone = await mergeFiles([quiet], p('alone.mp3'), { tools, loudness: -16 });
+    expect(Math.abs(kept - alone.loudness![0].measured!)).toBeLessThan(0.5);
+    expect(whole - kept).toBeGreaterThan(8);
+    expect(report.loudness![0].gainDb).toBeGreaterThan(report.loudness![1].gainDb + 8);
+    expect(Math.abs(report.chapters[1].start - 2)).toBeLessThan(SPF / RATE);
+  });
+});
+
+describe('trimming decoded inputs', () => {
+  for (const [ext, codec, out] of [
+    ['wav', ['-c:a', 'pcm_s16le'], 'trimmed.wav'],
+    ['flac', ['-c:a', 'flac'], 'trimmed.flac'],
+    ['m4a', ['-c:a', 'aac', '-b:a', '128k'], 'trimmed.m4b'],
+  ] as const) {
+    it(`cuts ${ext} inputs at the sample into ${out}`, async () => {
+      const inputs = await pair(ext, [...codec]);
+      const report = await mergeFiles(inputs, p(out), { tools, trims: TRIMS });
+      expect(report.chapters.map((c) => c.start)).toEqual([0, 1.5]);
+      const got = await edges(p(out));
+      const [a, b] = got.runs;
+      expect(Math.abs(a.from - 0.5)).toBeLessThan(MS);
+      // A's tone runs on into B's at the join (1.5 s): the two cuts meet there.
+      const joined = b === undefined ? a : { from: a.from, to: b.to };
+      expect(Math.abs(joined.to - 2)).toBeLessThan(MS);
+      // AAC frames are whole (1024 samples): the M4B's last packet may run past B's end in silence.
+      expect(got.seconds).toBeGreaterThanOrEqual(2.5 - MS);
+      expect(got.seconds - 2.5).toBeLessThan(ext === 'm4a' ? 1024 / RATE : MS);
+      // Where A's tone gives way to B's: the frequency changes at 1.5 s.
+      const pcm = await decodeFloat(p(out), RATE);
+      expect(Math.abs(zeroCrossingsPerSecond(pcm, 1.3, 1.495) - 880)).toBeLessThan(20);
+      expect(Math.abs(zeroCrossingsPerSecond(pcm, 1.505, 1.7) - 1760)).toBeLessThan(20);
+    });
+  }
+});
+
+/** Zero crossings per second over [from, to) seconds: twice the frequency of a sine. */
+function zeroCrossingsPerSecond(pcm: Float32Array, from: number, to: number): number {
+  let n = 0;
+  const a = Math.round(from * RATE);
+  const b = Math.round(to * RATE);
+  for (let i = a + 1; i < b; i++) if (pcm[i - 1] < 0 !== pcm[i] < 0) n++;
+  return n / (to - from);
+}
+
+describe('trims that cannot be used', () => {
+  it('refuses an input that does not exist, a span past the end, an empty one: naming the trim, writing nothing', async () => {
+    const inputs = await pair('wav', ['-c:a', 'pcm_s16le']);
+    const out = p('never.wav');
+    for (const [trim, said] of [
+      [{ input: 2, start: 1 }, '--trim 3=1-: input 3 does not exist'],
+      [{ input: 1, end: 5 }, "--trim 2=-5: ends past the input's end"],
+      [{ input: 0, start: 2, end: 2 }, '--trim 1=2-2: keeps nothing'],
+    ] as const) {
+      const err = await mergeFiles(inputs, out, { tools, trims: [trim] }).catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(TrimError);
+      expect((err as TrimError).code).toBe('bad-trim');
+      expect((err as Error).message).toContain(said);
+      expect(existsSync(out)).toBe(false);
+    }
+  });
+});

@@ -1,0 +1,68 @@
+// Pure: a saveItem body checked against the item it edits. Fields left out keep their saved
+// value; null puts one back to the default (the file's own start or end, the default title). The
+// span is checked whole (a new start against the saved end), on the item's decoded duration.
+import { checkSpan, spanProblemText } from '../../../shared/trim-span.js';
+import type { ItemEdit, ItemRow } from '../../data/store.js';
+
+/** The longest chapter title kept (MP4 and ID3 chapter titles are read by players as one line). */
+export const CHAPTER_TITLE_MAX = 500;
+
+export type ItemEditCheck =
+  | { ok: true; edit: ItemEdit }
+  | {
+      ok: false;
+      field: 'start' | 'end' | 'chapterTitle';
+      code: 'badSpan' | 'badChapterTitle' | 'badRequest';
+      detail: string;
+    };
+
+// eslint-disable-next-line no-control-regex -- control characters are what it finds
+const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
+
+type SpanField = 'start' | 'end';
+
+function spanValue(body: Record<string, unknown>, field: SpanField, saved: number | null | undefined) {
+  if (!(field in body)) return { ok: true as const, value: saved ?? null };
+  const v = body[field];
+  if (v === null) return { ok: true as const, value: null };
+  if (typeof v !== 'number' || !Number.isFinite(v)) return { ok: false as const };
+  return { ok: true as const, value: v };
+}
+
+export function checkItemEdit(body: Record<string, unknown>, item: ItemRow): ItemEditCheck {
+  const values: Partial<Record<SpanField, number | null>> = {};
+  for (const field of ['start', 'end'] as const) {
+    const got = spanValue(body, field, item[field]);
+    if (!got.ok)
+      return { ok: false, field, code: 'badRequest', detail: `${field}: seconds (a number) or null` };
+    values[field] = got.value;
+  }
+  const start = values.start ?? null;
+  const end = values.end ?? null;
+  if (start !== null || end !== null) {
+    const span = checkSpan(start ?? undefined, end ?? undefined, item.duration);
+    if (!span.ok) {
+      // An empty span is the fault of the field this request changed (the end when it changed both).
+      const field: SpanField = span.problem === 'empty' ? ('end' in body ? 'end' : 'start') : span.problem;
+      return {
+        ok: false,
+        field,
+        code: 'badSpan',
+        detail: `${field}: ${spanProblemText(span.problem, item.duration)}`,
+      };
+    }
+  }
+  let chapterTitle = item.chapterTitle ?? null;
+  if ('chapterTitle' in body) {
+    const t = body.chapterTitle;
+    if (t !== null && (typeof t !== 'string' || CONTROL.test(t) || t.length > CHAPTER_TITLE_MAX))
+      return {
+        ok: false,
+        field: 'chapterTitle',
+        code: 'badChapterTitle',
+        detail: `chapterTitle: one line of at most ${CHAPTER_TITLE_MAX} characters, without control characters`,
+      };
+    chapterTitle = t === null || t.trim() === '' ? null : t;
+  }
+  return { ok: true, edit: { start, end, chapterTitle } };
+}

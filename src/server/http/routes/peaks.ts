@@ -1,0 +1,152 @@
+// GET /app/merge/peaks/{id}?bins=N: an item's waveform, for its owner, and the one place that
+// computes and keeps waveforms. A file that is decoded at upload anyway (to measure it) gets its
+// peaks from that decode; an MP3 (measured by its frames, with no decode) gets them from one decode
+// on the first request for them, so its upload never waits for it. Either way they are stored
+// beside the file, so every later request is one small file read. Decodes run one at a time, and
+// one item is decoded once however many ask at the same moment.
+import { rm, writeFile } from 'node:fs/promises';
+import type { Readable } from 'node:stream';
+import type { FastifyInstance } from 'fastify';
+import { decodePeaks, type Tools } from '../../../engine/index.js';
+import {
+  DEFAULT_PEAK_SLICES,
+  encodePeaks,
+  MAX_PEAK_SLICES,
+  parsePeaks,
+  poolPeaks,
+  type PeakTable,
+} from '../../../shared/peaks.js';
+import type { ItemRow, Store } from '../../data/store.js';
+import { peaksRef, uploadRef, type FileStorage } from '../../files/storage.js';
+import { fail } from '../errors.js';
+import { requireSession } from '../session.js';
+import { documented, peaksSchema } from './schemas.js';
+
+export interface PeaksDeps {
+  store: Store;
+  files: FileStorage;
+  tools: Tools;
+  log?: { warn(obj: object, msg: string): void };
+}
+
+export interface Peaks {
+  /** The item's waveform: stored, or computed now (once, however many ask at the same time). */
+  of(item: ItemRow): Promise<PeakTable>;
+  /** Stop: the decode under way ends, the waiting ones are refused. */
+  close(): Promise<void>;
+}
+
+/** Store an item's waveform (a few KB) beside its file. */
+export async function keepPeaks(
+  files: FileStorage,
+  item: Pick<ItemRow, 'sid' | 'newfilename'>,
+  peaks: PeakTable,
+): Promise<void> {
+  const local = files.scratchPath(`peaks-${item.newfilename}`);
+  await writeFile(local, encodePeaks(peaks));
+  try {
+    await files.put(peaksRef(item), local);
+  } finally {
+    await rm(local, { force: true });
+  }
+}
+
+/** A stored table is at most 2 * 4096 bins and its header; anything larger is not one. */
+const MAX_TABLE_BYTES = 64 * 1024;
+
+/** `bins` as asked: a whole number from 1 to the most, or the default when absent. */
+export function slicesAsked(raw: unknown): number | undefined {
+  if (raw === undefined || raw === '') return DEFAULT_PEAK_SLICES;
+  const n = typeof raw === 'string' && /^\d{1,5}$/.test(raw) ? Number(raw) : NaN;
+  return n >= 1 && n <= MAX_PEAK_SLICES ? n : undefined;
+}
+
+async function readSmall(stream: Readable): Promise<Buffer | undefined> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of stream as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > MAX_TABLE_BYTES) {
+      stream.destroy();
+      return undefined;
+    }
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks);
+}
+
+export function createPeaks(deps: PeaksDeps): Peaks {
+  const { store, files } = deps;
+  const computing = new Map<string, Promise<PeakTable>>();
+  // Decodes one after another: a list of new MP3s asks for every waveform at once.
+  let turn: Promise<unknown> = Promise.resolve();
+  const stop = new AbortController();
+
+  async function stored(item: ItemRow): Promise<PeakTable | undefined> {
+    const ref = peaksRef(item);
+    if (!(await files.stat(ref))) return undefined;
+    const bytes = await readSmall(await files.read(ref));
+    return bytes && parsePeaks(bytes);
+  }
+
+  async function compute(item: ItemRow): Promise<PeakTable> {
+    stop.signal.throwIfAborted();
+    // Only storage elsewhere makes a local copy there (the disk gives the file itself).
+    const scratch = files.scratchPath(`peaks-of-${item.newfilename}`);
+    try {
+      const local = await files.localPath(uploadRef(item), scratch);
+      const table = await decodePeaks(local, {
+        tools: deps.tools,
+        channels: item.channels,
+        sampleRate: item.sampleRate,
+        displayName: item.filename,
+        signal: stop.signal,
+      });
+      // An item removed while it was decoded leaves no waveform behind.
+      if (await store.itemById(item.id)) await keepPeaks(files, item, table);
+      return table;
+    } finally {
+      await rm(scratch, { recursive: true, force: true });
+    }
+  }
+
+  async function of(item: ItemRow): Promise<PeakTable> {
+    const table = await stored(item);
+    if (table) return table;
+    let running = computing.get(item.id);
+    if (!running) {
+      const mine = turn.then(() => compute(item));
+      turn = mine.catch(() => undefined);
+      running = mine.finally(() => computing.delete(item.id));
+      computing.set(item.id, running);
+    }
+    return running;
+  }
+
+  return {
+    of,
+    async close() {
+      stop.abort();
+      await turn;
+    },
+  };
+}
+
+export async function peaksRoutes(app: FastifyInstance, deps: { store: Store; peaks: Peaks }): Promise<void> {
+  const { store, peaks } = deps;
+  app.get<{ Params: { id: string }; Querystring: { bins?: string } }>(
+    '/app/merge/peaks/:id',
+    documented(peaksSchema),
+    async (request) => {
+      const session = requireSession(request);
+      const bins = slicesAsked(request.query.bins);
+      if (bins === undefined)
+        fail('badRequest', `bins: a whole number from 1 to ${MAX_PEAK_SLICES}`, { field: 'bins' });
+      const item = await store.itemById(request.params.id);
+      if (!item) fail('notFound');
+      if (item.sid !== session.sid) fail('foreignItem');
+      const table = await peaks.of(item);
+      return { duration: item.duration, peaks: poolPeaks(table, bins) };
+    },
+  );
+}
