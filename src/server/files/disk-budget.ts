@@ -1,8 +1,9 @@
 // DATA_DIR's disk, shared fairly: before a merge starts it reserves the scratch and output bytes
-// it may write, and each resumable upload in progress holds its declared length. What is
-// reserved counts as written already, so one merge or upload can never take the room another
-// was promised: it waits for room, or is refused at once when even an empty queue could not
-// make room for it. MIN_FREE_MB always stays free.
+// it may write, and each resumable upload in progress holds its declared length while its bytes
+// come (tus-uploads.ts says for how long). What is reserved counts as written already, so one
+// merge or upload can never take the room another was promised: it waits for room, or is
+// refused at once when even an empty queue could not make room for it. MIN_FREE_MB always
+// stays free.
 import { setTimeout as delay } from 'node:timers/promises';
 import { AbortError } from '../../engine/index.js';
 import { keptSeconds } from '../../shared/trim-span.js';
