@@ -7,7 +7,7 @@ import { readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ffprobeJson, tempDir, tools } from './support/audio-fixtures.js';
+import { ffprobeJson, makeTone, tempDir, tools } from './support/audio-fixtures.js';
 import {
   listItems,
   openSession,
@@ -78,6 +78,7 @@ beforeAll(async () => {
   await silence(file('long.flac'), 600, 8000, 'mono');
   await flacClaiming(file('long.flac'), file('claims-one-second.flac'), 8000);
   await silence(file('hi-res.flac'), 2, 192000, '7.1');
+  await makeTone(file('twenty-seconds.mp3'), { seconds: 20 });
   app = await startTestApp({ maxFiles: 600 });
 });
 afterAll(async () => {
@@ -150,5 +151,54 @@ describe('output caps (MAX_SAMPLE_RATE 96000, MAX_CHANNELS 2)', () => {
     expect(Number(audio.sample_rate)).toBe(96000);
     expect(audio.channels).toBe(2);
     expect(Number(probed.format.duration)).toBeCloseTo(4, 1);
+  });
+});
+
+describe('the merge budget counts each use as trimmed (MAX_MERGE_HOURS 0.01: 36 s)', () => {
+  let small: TestApp;
+  beforeAll(async () => {
+    small = await startTestApp({ maxMergeHours: 0.01 });
+  });
+  afterAll(async () => {
+    await small?.dispose();
+  });
+
+  /** A session with the 20 s tone uploaded once. */
+  async function withTone() {
+    const s = await openSession(small.app);
+    expect((await upload(small.app, s, [{ path: file('twenty-seconds.mp3') }])).statusCode).toBe(200);
+    const [item] = await listItems(small.app, s);
+    expect(item.duration).toBeCloseTo(20, 0);
+    return { s, id: item.id };
+  }
+  const keep = (s: TestSession, id: string, start: number | null, end: number | null) =>
+    postJson(small.app, s, '/app/merge/saveItem', { id, start, end });
+  const mergeTwice = (s: TestSession, id: string) =>
+    postJson(small.app, s, '/app/merge/mergemp3', { items: [{ id }, { id }], options: { format: 'mp3' } });
+
+  it('accepts two uses whose whole 40 s exceed the limit when their kept 2 x 10 s fit', async () => {
+    const { s, id } = await withTone();
+    const whole = await mergeTwice(s, id);
+    expect(whole.statusCode).toBe(413);
+    expect(whole.json()).toMatchObject({ code: 'merge-too-long' });
+
+    expect((await keep(s, id, 5, 15)).statusCode).toBe(200);
+    const kept = await mergeTwice(s, id);
+    expect(kept.statusCode, kept.body).toBe(200);
+    const [result] = await small.store.listResults(s.sid);
+    const probed = await ffprobeJson(path.join(small.dataDir, 'results', s.sid, result.file));
+    expect(Number(probed.format.duration)).toBeCloseTo(20, 0);
+  });
+
+  it('refuses two uses whose kept spans (a start only, then an end only) still last over 36 s', async () => {
+    const { s, id } = await withTone();
+    // From 1 s to the file's own end: 19 s kept, twice is 38 s.
+    expect((await keep(s, id, 1, null)).statusCode).toBe(200);
+    const late = await mergeTwice(s, id);
+    expect(late.statusCode).toBe(413);
+    expect(late.json()).toMatchObject({ code: 'merge-too-long' });
+    // From the file's own start to 17 s: 34 s in all fits.
+    expect((await keep(s, id, null, 17)).statusCode).toBe(200);
+    expect((await mergeTwice(s, id)).statusCode).toBe(200);
   });
 });

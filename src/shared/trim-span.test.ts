@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { checkSpan, formatTime, parseTime, parseTrimArg, resolveTrims, trimLabel } from './trim-span.js';
+import {
+  checkSpan,
+  formatTime,
+  keptSeconds,
+  parseTime,
+  parseTrimArg,
+  resolveTrims,
+  trimLabel,
+} from './trim-span.js';
 
 describe('times as people write them', () => {
   it('reads seconds and [h:]m:ss[.mmm]', () => {
@@ -103,5 +111,17 @@ describe('a span against its input', () => {
     expect(twice).toMatchObject({ ok: false, index: 1, reason: 'input 1 is trimmed twice' });
     const empty = resolveTrims([{ input: 0, start: 3, end: 2 }], [5]);
     expect(empty).toMatchObject({ ok: false, reason: expect.stringContaining('keeps nothing') });
+  });
+});
+
+describe('what a trimmed input keeps', () => {
+  it('is its end (its own when null) less its start (0 when null)', () => {
+    expect(keptSeconds({ duration: 600 })).toBe(600);
+    expect(keptSeconds({ duration: 600, start: null, end: null })).toBe(600);
+    expect(keptSeconds({ duration: 600, start: 100, end: 250 })).toBe(150);
+    expect(keptSeconds({ duration: 600, start: 590, end: null })).toBe(10);
+    expect(keptSeconds({ duration: 600, start: null, end: 30 })).toBe(30);
+    // An end a hair past the file (forgiven by checkSpan) keeps no more than the file.
+    expect(keptSeconds({ duration: 600, start: 0, end: 600.0005 })).toBe(600);
   });
 });

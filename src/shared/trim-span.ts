@@ -68,6 +68,15 @@ export function parseTrimArg(text: string): { ok: true; trim: TrimRequest } | { 
   return { ok: true, trim };
 }
 
+/**
+ * Seconds an input keeps of its `duration` once trimmed: from `start` (its own start when absent)
+ * to `end` (its own end when absent), never less than nothing.
+ */
+export function keptSeconds(i: { duration: number; start?: number | null; end?: number | null }): number {
+  const end = Math.min(i.end ?? i.duration, i.duration);
+  return Math.max(0, end - (i.start ?? 0));
+}
+
 /** What is wrong with a span of an input lasting `duration` seconds. */
 export type SpanProblem = 'start' | 'end' | 'empty';
 

@@ -77,4 +77,13 @@ describe('a merge estimate', () => {
     const copied = estimateMergeBytes({ ...base, copiesInputs: true, inputs: [hiRes, hiRes] });
     expect(copied - estimateMergeBytes({ ...base, inputs: [hiRes, hiRes] })).toBe(250_000);
   });
+
+  it('counts what each use keeps once trimmed, not the whole file', () => {
+    const trimmed = { ...item(600), start: 100, end: 200 };
+    const fromStart = { ...item(600), start: null, end: 300 };
+    const toEnd = { ...item(600), start: 500, end: null };
+    const kept = estimateMergeBytes({ ...base, format: 'wav', inputs: [trimmed, fromStart, toEnd] });
+    // 100 + 300 + 100 s kept, at 44.1 kHz stereo: 24-bit output and 32-bit float scratch.
+    expect(kept).toBe(500 * 44100 * 2 * (3 + 4));
+  });
 });

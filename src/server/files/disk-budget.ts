@@ -1,10 +1,12 @@
 // DATA_DIR's disk, shared fairly: before a merge starts it reserves the scratch and output bytes
-// it may write, and each resumable upload in progress holds its declared length. What is
-// reserved counts as written already, so one merge or upload can never take the room another
-// was promised: it waits for room, or is refused at once when even an empty queue could not
-// make room for it. MIN_FREE_MB always stays free.
+// it may write, and each resumable upload in progress holds its declared length while its bytes
+// come (tus-uploads.ts says for how long). What is reserved counts as written already, so one
+// merge or upload can never take the room another was promised: it waits for room, or is
+// refused at once when even an empty queue could not make room for it. MIN_FREE_MB always
+// stays free.
 import { setTimeout as delay } from 'node:timers/promises';
 import { AbortError } from '../../engine/index.js';
+import { keptSeconds } from '../../shared/trim-span.js';
 import type { FreeSpace } from './disk-space.js';
 
 export interface DiskBudgetDeps {
@@ -91,8 +93,18 @@ const pcmRate = (rate: number, channels: number) => rate * channels * 4;
 const LOSSY_MAX_BYTES_PER_SECOND = 320_000 / 8;
 
 export interface MergeEstimate {
-  /** Every use of every item: its duration (s), sample rate and channels as stored at upload. */
-  inputs: ReadonlyArray<{ duration: number; sampleRate: number; channels: number; size: number }>;
+  /**
+   * Every use of every item: its duration (s), sample rate and channels as stored at upload, and
+   * its kept span (start, end; absent or null for the file's own).
+   */
+  inputs: ReadonlyArray<{
+    duration: number;
+    start?: number | null;
+    end?: number | null;
+    sampleRate: number;
+    channels: number;
+    size: number;
+  }>;
   format: string;
   /** Crossfades and gapless joins decode the whole merge to PCM, twice over. */
   mixed: boolean;
@@ -106,15 +118,16 @@ export interface MergeEstimate {
 
 /**
  * An upper bound on what one merge writes on DATA_DIR's disk, scratch and output together: its
- * inputs decoded at the output's rate and channels (capped), as the widest intermediate the
- * route may keep, and the output at its largest.
+ * inputs' kept spans decoded at the output's rate and channels (capped), as the widest
+ * intermediate the route may keep, and the output at its largest. A lossy output that copies
+ * packets is bounded by the inputs' whole sizes: a trim says nothing of where a file's bytes are.
  */
 export function estimateMergeBytes(e: MergeEstimate): number {
   let seconds = e.gapSeconds * Math.max(0, e.inputs.length - 1);
   let rate = 8000;
   let channels = 1;
   for (const i of e.inputs) {
-    seconds += i.duration;
+    seconds += keptSeconds(i);
     rate = Math.max(rate, i.sampleRate);
     channels = Math.max(channels, i.channels);
   }

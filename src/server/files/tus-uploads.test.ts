@@ -2,7 +2,8 @@ import { mkdir, readdir, utimes, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { tempDir } from '../../../test/support/audio-fixtures.js';
-import { createTusUploads } from './tus-uploads.js';
+import { systemClock } from '../../shared/clock.js';
+import { createTusUploads, UPLOAD_HOLD_IDLE_MS } from './tus-uploads.js';
 
 let dir: string;
 let cleanup: () => Promise<void>;
@@ -55,6 +56,40 @@ describe('resumable uploads on disk', () => {
     expect((await readdir(path.join(dir, 'tus'))).sort()).toEqual([id(2), `${id(2)}.json`]);
     expect(uploads.countFor('alice')).toBe(1);
     expect(uploads.countFor('gone')).toBe(0);
+  });
+
+  it('holds a declared length while bytes come, lapses after the idle time, and holds the rest again', async () => {
+    let now = 1_000_000;
+    const clock = { ...systemClock, now: () => now };
+    await leave(9, 'carol', 0);
+    const uploads = createTusUploads(dir, { clock });
+    await uploads.load();
+    // Left by another run: known, counted for its session, holding nothing until resumed.
+    expect([uploads.declaredBytes(), uploads.declaredBy('carol'), uploads.holds(id(9))]).toEqual([
+      0,
+      100,
+      false,
+    ]);
+    uploads.reserve({ id: id(1), sid: 'alice', appid: 'a', filename: 'a.mp3', size: 500 });
+    uploads.reserve({ id: id(2), sid: 'alice', appid: 'a', filename: 'b.mp3', size: 300 });
+    expect([uploads.declaredBytes(), uploads.declaredBy('alice')]).toEqual([800, 800]);
+
+    const sending = uploads.busy(id(1));
+    now += UPLOAD_HOLD_IDLE_MS;
+    // A request under way keeps its hold; the idle one lapses, yet still counts for its session.
+    expect([uploads.declaredBytes(), uploads.declaredBy('alice')]).toEqual([500, 800]);
+    sending();
+    now += UPLOAD_HOLD_IDLE_MS - 1;
+    expect(uploads.holds(id(1))).toBe(true);
+    now += 1;
+    expect(uploads.declaredBytes()).toBe(0);
+
+    uploads.hold(id(2), 120);
+    expect(uploads.declaredBytes()).toBe(120);
+    uploads.lapse(id(2));
+    expect(uploads.declaredBytes()).toBe(0);
+    uploads.release(id(1));
+    expect(uploads.declaredBy('alice')).toBe(300);
   });
 
   it('never builds a path from an id it did not make', () => {

@@ -4,6 +4,14 @@
 import { readdir, readFile, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { FileStore } from '@tus/file-store';
+import { systemClock, type Clock } from '../../shared/clock.js';
+
+/**
+ * How long an upload that receives no byte keeps its hold on the disk (ms). Longer than the 60 s
+ * in which a trickling PATCH is cut, so a client that resumes at once after a cut keeps its room;
+ * an upload left waiting gives its room back to everyone else, and takes it again when resumed.
+ */
+export const UPLOAD_HOLD_IDLE_MS = 2 * 60_000;
 
 /** The server's random ids (randomId(16), base64url). */
 export const TUS_ID = /^[A-Za-z0-9_-]{22}$/;
@@ -26,10 +34,23 @@ export interface TusUploads {
   get(id: string): TusUpload | undefined;
   /** Uploads of this session still in progress (they count against MAX_FILES). */
   countFor(sid: string): number;
-  /** The lengths every upload in progress has declared: room they hold on the disk. */
+  /**
+   * Room uploads in progress hold on the disk: each its declared length, until it has received no
+   * byte for the hold's idle time (a request under way keeps it), the rest of it once resumed.
+   */
   declaredBytes(): number;
+  /** The declared lengths of this session's uploads in progress, held or not. */
+  declaredBy(sid: string): number;
   /** Hold a place for an upload about to be created (synchronous, so counting is race-free). */
   reserve(upload: TusUpload): void;
+  /** Whether the upload still holds its room on the disk. */
+  holds(id: string): boolean;
+  /** Hold `bytes` on the disk for the upload again, from now (a lapsed upload resumed). */
+  hold(id: string, bytes: number): void;
+  /** Give up the upload's hold on the disk at once (its resume was refused); it stays resumable. */
+  lapse(id: string): void;
+  /** A request for the upload is under way: it keeps its hold until `done()` and the idle time after. */
+  busy(id: string): () => void;
   /** Where the upload's bytes are. */
   dataPath(id: string): string;
   /** Give up an upload's place in the count (its last byte is in); its files stay until discard. */
@@ -40,7 +61,24 @@ export interface TusUploads {
   sweep(before: number, sessionExists: (sid: string) => Promise<boolean>): Promise<number>;
 }
 
-export function createTusUploads(dataDir: string): TusUploads {
+export interface TusUploadsOptions {
+  clock?: Clock;
+  /** UPLOAD_HOLD_IDLE_MS unless given (tests). */
+  holdIdleMs?: number;
+}
+
+/** Where one upload's hold on the disk stands. */
+interface Hold {
+  bytes: number;
+  /** When the upload last received a byte or a request for it ended (clock ms). */
+  touchedAt: number;
+  /** Requests under way. */
+  busy: number;
+}
+
+export function createTusUploads(dataDir: string, opts: TusUploadsOptions = {}): TusUploads {
+  const clock = opts.clock ?? systemClock;
+  const idleMs = opts.holdIdleMs ?? UPLOAD_HOLD_IDLE_MS;
   const dir = path.join(path.resolve(dataDir), 'tus');
   const datastore = new FileStore({ directory: dir });
   // What this server speaks (docs/api.md section 7): a length is always declared (MAX_FILE_MB is
@@ -48,18 +86,19 @@ export function createTusUploads(dataDir: string): TusUploads {
   datastore.extensions = ['creation', 'creation-with-upload', 'termination'];
   const uploads = new Map<string, TusUpload>();
   const perSession = new Map<string, number>();
-  let declared = 0;
+  const holds = new Map<string, Hold>();
 
-  const add = (u: TusUpload) => {
+  const add = (u: TusUpload, touchedAt = clock.now()) => {
     uploads.set(u.id, u);
-    declared += u.size;
+    holds.set(u.id, { bytes: u.size, touchedAt, busy: 0 });
     perSession.set(u.sid, (perSession.get(u.sid) ?? 0) + 1);
   };
+  const isHeld = (h: Hold, now: number) => h.busy > 0 || now - h.touchedAt < idleMs;
   const forget = (id: string) => {
     const u = uploads.get(id);
     if (!u) return;
     uploads.delete(id);
-    declared -= u.size;
+    holds.delete(id);
     const n = (perSession.get(u.sid) ?? 1) - 1;
     if (n > 0) perSession.set(u.sid, n);
     else perSession.delete(u.sid);
@@ -87,7 +126,9 @@ export function createTusUploads(dataDir: string): TusUploads {
         const info = await readFile(path.join(dir, name), 'utf8').then(JSON.parse, () => undefined);
         const meta = (info as { metadata?: Record<string, string>; size?: number } | undefined)?.metadata;
         if (meta?.sid && typeof info?.size === 'number') {
-          add({ id, sid: meta.sid, appid: meta.appid ?? '', filename: meta.filename ?? '', size: info.size });
+          // Left by another run: it holds nothing until it is resumed.
+          const upload = { id, sid: meta.sid, appid: meta.appid ?? '', filename: meta.filename ?? '' };
+          add({ ...upload, size: info.size }, Number.NEGATIVE_INFINITY);
         } else {
           await removeFiles(id);
         }
@@ -95,8 +136,43 @@ export function createTusUploads(dataDir: string): TusUploads {
     },
     get: (id) => uploads.get(id),
     countFor: (sid) => perSession.get(sid) ?? 0,
-    declaredBytes: () => declared,
-    reserve: add,
+    declaredBytes() {
+      const now = clock.now();
+      let total = 0;
+      for (const h of holds.values()) if (isHeld(h, now)) total += h.bytes;
+      return total;
+    },
+    declaredBy(sid) {
+      let total = 0;
+      for (const u of uploads.values()) if (u.sid === sid) total += u.size;
+      return total;
+    },
+    reserve: (u) => add(u),
+    holds: (id) => {
+      const h = holds.get(id);
+      return h !== undefined && isHeld(h, clock.now());
+    },
+    hold(id, bytes) {
+      const h = holds.get(id);
+      if (h) Object.assign(h, { bytes, touchedAt: clock.now() });
+    },
+    lapse(id) {
+      const h = holds.get(id);
+      if (h) h.touchedAt = Number.NEGATIVE_INFINITY;
+    },
+    busy(id) {
+      const h = holds.get(id);
+      if (!h) return () => {};
+      h.busy++;
+      h.touchedAt = clock.now();
+      let done = false;
+      return () => {
+        if (done) return;
+        done = true;
+        h.busy--;
+        h.touchedAt = clock.now();
+      };
+    },
     dataPath,
     release: forget,
     async discard(id) {

@@ -111,7 +111,7 @@ export async function createApp(partial: Partial<AppConfig> = {}, deps: AppDeps 
     // Resumable uploads in progress hold places against MAX_FILES, multipart's too, and their
     // declared lengths on the disk. Their bytes stay on this process's disk until the last one
     // (docs/deploy.md: tus needs sticky routing).
-    const tusUploads = createTusUploads(storage.root);
+    const tusUploads = createTusUploads(storage.root, { clock });
     await tusUploads.load();
     const freeSpace = deps.freeSpace ?? statfsFreeSpace;
     const disk = createDiskBudget({

@@ -6,6 +6,7 @@ import type { ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import type { Clock } from '../../../shared/clock.js';
+import { keptSeconds } from '../../../shared/trim-span.js';
 import { MERGE_SUCCESS } from '../../../shared/types.js';
 import type { AppConfig } from '../../config.js';
 import { AppError, fail } from '../errors.js';
@@ -55,8 +56,9 @@ export function mergeChoices(body: unknown): { options: MergeOptionsData; reques
 }
 
 /**
- * Every use of every item counted, from the durations measured when it was uploaded: a merge
- * longer in all than MAX_MERGE_HOURS is refused before anything is queued or written.
+ * Every use of every item counted, as long as it is kept once trimmed, from the durations measured
+ * when it was uploaded: a merge longer in all than MAX_MERGE_HOURS is refused before anything is
+ * queued or written.
  */
 export function checkMergeBudget(durations: number[], maxHours: number): void {
   let total = 0;
@@ -114,7 +116,7 @@ export async function mergeRoutes(
       const appids = new Set(owned.map((i) => i.appid));
       if (appids.size !== 1) fail('badRequest', 'The items come from more than one widget (appid)');
       checkMergeBudget(
-        ids.map((id) => byId.get(id)!.duration),
+        ids.map((id) => keptSeconds(byId.get(id)!)),
         config.maxMergeHours,
       );
 

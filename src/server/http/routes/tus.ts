@@ -4,6 +4,7 @@
 // session's only); then @tus/server takes the raw request and streams the bytes to disk. When the
 // last byte is in, the file is probed and stored like a multipart upload, or refused with a reason.
 import { once } from 'node:events';
+import { stat } from 'node:fs/promises';
 import type { IncomingMessage } from 'node:http';
 import { Socket } from 'node:net';
 import { setTimeout as delay } from 'node:timers/promises';
@@ -24,6 +25,12 @@ import { displayName } from './upload-names.js';
 import { refuseIfDiskLow, type StoreUpload, type UploadStoreDeps } from './upload-store.js';
 
 export const TUS_PATH = '/app/merge/tus';
+/**
+ * A session's uploads in progress may together declare this many files of MAX_FILE_MB, held or
+ * not: the widget sends three at once, and a page reloaded mid-upload leaves as many to resume.
+ * Without it, one session declaring lengths it never sends would hold the disk from every other.
+ */
+export const SESSION_UPLOADING_FILES = 10;
 /** How long a request whose client has gone may still run (a last chunk being stored). */
 const CLOSED_SETTLE_MS = 2000;
 
@@ -142,6 +149,13 @@ export async function tusRoutes(app: FastifyInstance, deps: TusRouteDeps): Promi
       fail('badRequest', `${filename}: the upload must declare its length (Upload-Length)`);
     }
     if (length > config.maxFileBytes) fail('tooLarge', `${filename} is larger than the ${limitMb} MB limit`);
+    const sessionLimit = config.maxFileBytes * SESSION_UPLOADING_FILES;
+    if (uploads.declaredBy(session.sid) + length > sessionLimit) {
+      fail(
+        'disk-full',
+        `${filename} was not started: this session's unfinished uploads may hold at most ${megabytes(sessionLimit)} MB; finish or remove some first`,
+      );
+    }
 
     // Its declared length is held from now on (synchronously, so creations at once all count),
     // and must fit beside everything else held: else nothing is created.
@@ -168,6 +182,33 @@ export async function tusRoutes(app: FastifyInstance, deps: TusRouteDeps): Promi
     const id = (request.params as { id?: string }).id ?? '';
     if (!TUS_ID.test(id) || uploads.get(id)?.sid !== session.sid) fail('notFound');
     return id;
+  }
+
+  /**
+   * A PATCH to an upload whose hold lapsed takes room for the rest of it again first, or is a 507
+   * with its bytes so far kept for a later resume.
+   */
+  async function holdAgain(id: string): Promise<void> {
+    if (uploads.holds(id)) return;
+    const u = uploads.get(id) as NonNullable<ReturnType<TusUploads['get']>>;
+    const received = (await stat(uploads.dataPath(id)).catch(() => undefined))?.size ?? 0;
+    uploads.hold(id, Math.max(0, u.size - received));
+    try {
+      await refuseIfDiskLow(deps, 0);
+    } catch (err) {
+      uploads.lapse(id);
+      throw err;
+    }
+  }
+
+  /** Hand the request over while it keeps the upload's hold on the disk. */
+  async function handOverHolding(id: string, request: FastifyRequest, reply: FastifyReply) {
+    const done = uploads.busy(id);
+    try {
+      await handOver(request, reply);
+    } finally {
+      done();
+    }
   }
 
   async function handOver(request: FastifyRequest, reply: FastifyReply) {
@@ -203,7 +244,7 @@ export async function tusRoutes(app: FastifyInstance, deps: TusRouteDeps): Promi
   const create = async (request: FastifyRequest, reply: FastifyReply) => {
     const id = await checkCreation(request);
     newIds.set(request.raw, id);
-    await handOver(request, reply);
+    await handOverHolding(id, request, reply);
     // A creation tus refused (bad headers) holds no place.
     if (reply.raw.statusCode !== 201 && uploads.get(id)) await uploads.discard(id);
   };
@@ -217,7 +258,11 @@ export async function tusRoutes(app: FastifyInstance, deps: TusRouteDeps): Promi
     config: routeConfig,
     handler: async (request, reply) => {
       const id = checkOwner(request);
-      await handOver(request, reply);
+      if (request.method !== 'PATCH') await handOver(request, reply);
+      else {
+        await holdAgain(id);
+        await handOverHolding(id, request, reply);
+      }
       if (request.method === 'DELETE' && reply.raw.statusCode === 204) await uploads.discard(id);
     },
   });
