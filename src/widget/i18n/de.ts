@@ -147,6 +147,9 @@ const de: Locale = {
     'measure-failed': 'Die Lautheit der Datei ließ sich nicht messen.',
     'not-image': 'Das Cover ist kein JPEG- oder PNG-Bild.',
     'same-as-output': 'Eine Datei ist zugleich die Ausgabedatei.',
+    badSpan: 'Der behaltene Teil passt nicht zur Datei.',
+    badChapterTitle: 'Dieser Kapiteltitel kann nicht verwendet werden.',
+    'bad-trim': 'Der behaltene Teil einer Datei passt nicht zu ihr.',
   },
 
   chooseFiles: 'Audiodateien auswählen',

@@ -160,6 +160,9 @@ export const en = {
     'measure-failed': 'The loudness of the file could not be measured.',
     'not-image': 'The cover is not a JPEG or PNG image.',
     'same-as-output': 'A file is also the output.',
+    badSpan: 'The kept part does not fit the file.',
+    badChapterTitle: 'That chapter title cannot be used.',
+    'bad-trim': "A file's kept part does not fit the file.",
   },
 
   // The upload area the script builds around the host page's upload form

@@ -147,6 +147,9 @@ const es: Locale = {
     'measure-failed': 'No se pudo medir el volumen del archivo.',
     'not-image': 'La portada no es una imagen JPEG ni PNG.',
     'same-as-output': 'Un archivo es también el de salida.',
+    badSpan: 'La parte conservada no encaja en el archivo.',
+    badChapterTitle: 'Ese título de capítulo no se puede usar.',
+    'bad-trim': 'La parte conservada de un archivo no encaja en él.',
   },
 
   chooseFiles: 'Elegir archivos de audio',

@@ -144,6 +144,9 @@ const fr: Locale = {
     'measure-failed': 'Le volume sonore du fichier n’a pas pu être mesuré.',
     'not-image': 'La couverture n’est pas une image JPEG ou PNG.',
     'same-as-output': 'Un fichier est aussi le fichier de sortie.',
+    badSpan: 'La partie conservée ne correspond pas au fichier.',
+    badChapterTitle: 'Ce titre de chapitre ne peut pas être utilisé.',
+    'bad-trim': 'La partie conservée d’un fichier ne correspond pas à celui-ci.',
   },
 
   chooseFiles: 'Choisir des fichiers audio',
