@@ -41,9 +41,9 @@ async function ffmpegOf(pid: number): Promise<number[]> {
   return childrenNamed('ffmpeg', pid);
 }
 
-/** True when every pid is gone within 2 s (100 checks 20 ms apart). */
+/** True when every pid is gone within 2 s. */
 const allGoneWithin2s = async (pids: number[]) =>
-  (await Promise.all(pids.map((p) => waitUntilGone(p, 100)))).every(Boolean);
+  (await Promise.all(pids.map((p) => waitUntilGone(p, 2000)))).every(Boolean);
 
 it("the command line's ffmpeg ends with it", async () => {
   let cliPid = 0;
