@@ -9,12 +9,12 @@ import {
   OutputError,
   ToolError,
 } from '../engine/index.js';
-import { DatabaseDamagedError } from './data/db-check.js';
+import { DatabaseDamagedError } from './data/sqlite/db-check.js';
 import { ERRORS, errorCodeOf, inputSentence } from './errors.js';
 import { AppError } from './http/errors.js';
 import { JobFailure, QueueClosedError } from './jobs/job-errors.js';
 import { inputFailureMessage } from './jobs/job-messages.js';
-import { RedisPolicyError } from './jobs/redis-connection.js';
+import { RedisPolicyError } from './jobs/bullmq/redis-connection.js';
 
 describe('the error table', () => {
   // Every error class the server can meet, with the code and HTTP status a person's answer takes.

@@ -4,7 +4,7 @@
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
-import type { ErrorCode } from '../errors.js';
+import type { ErrorCode } from '../../errors.js';
 import { openSqliteStore } from './sqlite-store.js';
 
 /** SQLite's own words for a file that is not a sound database. */

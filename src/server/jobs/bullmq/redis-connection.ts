@@ -2,7 +2,7 @@
 // will never evict a key: with any other maxmemory-policy a full Redis silently drops queued
 // merges and job locks.
 import { Redis } from 'ioredis';
-import type { ErrorCode } from '../errors.js';
+import type { ErrorCode } from '../../errors.js';
 
 /** The options BullMQ needs on every connection: commands wait out a reconnect rather than fail. */
 export function openRedis(url: string, name: string): Redis {
