@@ -1,9 +1,12 @@
 // The audio-merge command line. Start-up is a visible share of a short merge, so the engine is
 // imported only once the arguments are known to be good, and the tools are not test-run first.
-import { statSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, readFileSync, readSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { HELP, USAGE, parseArgs } from './args.js';
+import { HELP, USAGE, parseArgs, type CliArgs } from './args.js';
+import { checkCover, COVER_LIMITS } from '../shared/cover-image.js';
+import { parseChaptersFile, type ChapterLine } from '../shared/chapters-file.js';
+import { DETAIL_NAMES, type Details } from '../shared/details.js';
 
 const SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
 
@@ -32,6 +35,47 @@ function progressBar(percent: number): string {
   return `\r[${'#'.repeat(full)}${'.'.repeat(width - full)}] ${String(percent).padStart(3)}%`;
 }
 
+/** Why the cover cannot be used, or undefined; never reads more than one byte past the size limit. */
+function coverProblem(file: string): string | undefined {
+  let fd: number | undefined;
+  try {
+    fd = openSync(file, 'r');
+    const size = fstatSync(fd).size;
+    const buf = Buffer.alloc(Math.min(size, COVER_LIMITS.bytes + 1));
+    const n = readSync(fd, buf, 0, buf.length, 0);
+    const checked = checkCover(buf.subarray(0, n), size);
+    return checked.ok ? undefined : `the cover ${file} ${checked.message}`;
+  } catch (err) {
+    return `the cover ${file} cannot be read (${(err as NodeJS.ErrnoException).code ?? String(err)})`;
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
+}
+
+/** The chapters file's chapters, or why it cannot be used (naming the line). */
+function readChapters(file: string): ChapterLine[] | string {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (err) {
+    return `the chapters file ${file} cannot be read (${(err as NodeJS.ErrnoException).code ?? String(err)})`;
+  }
+  const parsed = parseChaptersFile(text);
+  return parsed.ok ? parsed.chapters : `${file}, line ${parsed.line}: ${parsed.message}`;
+}
+
+/** What is wrong with the files the options name (cover, chapters file): exit 2, before any work. */
+function checkNamedFiles(args: CliArgs): { chapters?: ChapterLine[]; problem?: string } {
+  const cover = args.cover !== undefined ? coverProblem(args.cover) : undefined;
+  if (cover) return { problem: cover };
+  if (args.chaptersFile === undefined) return {};
+  const chapters = readChapters(args.chaptersFile);
+  return typeof chapters === 'string' ? { problem: chapters } : { chapters };
+}
+
+const detailsOf = (args: CliArgs): Details =>
+  Object.fromEntries(DETAIL_NAMES.flatMap((n) => (args[n] !== undefined ? [[n, args[n]]] : [])));
+
 export async function main(argv: string[]): Promise<number> {
   const parsed = parseArgs(argv, isFolder);
   if (parsed.kind === 'help') {
@@ -49,7 +93,14 @@ export async function main(argv: string[]): Promise<number> {
     return 2;
   }
 
-  const { mergeFiles, lazyToolPaths, AbortError, sweepLeftovers } = await import('../engine/index.js');
+  const named = checkNamedFiles(args);
+  if (named.problem) {
+    process.stderr.write(`audio-merge: ${named.problem}\n${USAGE}\n`);
+    return 2;
+  }
+
+  const { mergeFiles, lazyToolPaths, AbortError, ChapterError, sweepLeftovers } =
+    await import('../engine/index.js');
   // What a killed run left beside its output (its .partial file and temporary folder) goes now.
   await sweepLeftovers(path.dirname(path.resolve(args.output)));
 
@@ -73,10 +124,12 @@ export async function main(argv: string[]): Promise<number> {
       bitRateKbps: args.bitRateKbps,
       chapters: args.chapters,
       chapterTitles: args.chapterTitles,
-      title: args.title,
-      artist: args.artist,
-      album: args.album,
+      inputChapters: args.inputChapters,
+      chapterList: named.chapters,
+      ...detailsOf(args),
       cover: args.cover,
+      channels: args.channels,
+      sampleRate: args.sampleRate,
       ...args.sound,
       signal: controller.signal,
       onProgress: bar ? (p) => process.stderr.write(progressBar(p)) : undefined,
@@ -92,6 +145,10 @@ export async function main(argv: string[]): Promise<number> {
       return 128 + (os.constants.signals[stoppedBy ?? 'SIGINT'] ?? 2);
     }
     const message = err instanceof Error ? err.message : String(err);
+    if (err instanceof ChapterError) {
+      process.stderr.write(`audio-merge: ${args.chaptersFile ?? ''}: ${message}\n`);
+      return 2;
+    }
     process.stderr.write(`audio-merge: ${message.replace(/\s*\n\s*/g, ' ')}\n`);
     return 1;
   } finally {

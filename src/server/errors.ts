@@ -109,6 +109,7 @@ const ENGINE_ERRORS = {
   'disk-full': { status: 507, message: "The server's disk is full" },
   'tool-missing': { status: 500, message: 'The server cannot run its audio tools' },
   cancelled: { status: 409, message: 'The merge was cancelled' },
+  'chapter-past-end': { status: 400, message: 'A chapter starts past the end of the merged file' },
 } as const satisfies Record<Exclude<EngineErrorCode, InputErrorCode>, ErrorEntry>;
 
 /** Why the server refuses to start (a request never meets them; the table keeps every code in one place). */

@@ -1,12 +1,17 @@
-// The output's tags and cover: given ones win; else the first input that has each. The cover is
-// read (given) or extracted (embedded) once, and must be a JPEG or PNG.
-import { readFile } from 'node:fs/promises';
+// The output's tags and cover: given ones win; else the first input that has each (the title: the
+// album the inputs share, else the first title). The cover is read (given) or extracted (embedded)
+// once, and must be a JPEG or PNG within the cover limits; an embedded one beyond them is left out.
+import { open, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { InputError } from '../errors.js';
 import { fileArg, spawnRunner, type Runner } from '../ffmpeg/runner.js';
 import { fsReason } from '../io/fs-reason.js';
 import type { MergeOptions, Tools } from '../types.js';
 import { fileTitle } from '../plan/chapters.js';
+import { defaultBookTitle, tagsFor, type WrittenTags } from '../plan/tags-plan.js';
+import type { OutputFormat } from '../plan/formats.js';
+import { checkCover, COVER_LIMITS } from '../../shared/cover-image.js';
+import { DETAIL_NAMES, DETAIL_TAGS, type Details } from '../../shared/details.js';
 import type { Probed } from './probe.js';
 
 export interface Cover {
@@ -15,25 +20,31 @@ export interface Cover {
 }
 
 export interface OutputMeta {
-  title: string;
-  artist?: string;
-  album?: string;
+  /** The details as the output's format holds them, by ffprobe's names (title always). */
+  tags: WrittenTags & { title: string };
   cover?: Cover;
 }
 
-export function sniffImage(data: Buffer): Cover['mime'] | undefined {
-  if (data.length > 3 && data[0] === 0xff && data[1] === 0xd8 && data[2] === 0xff) return 'image/jpeg';
-  if (data.length > 8 && data.toString('latin1', 1, 4) === 'PNG') return 'image/png';
-  return undefined;
+/** At most `max` bytes of `file`, and its whole size (so a larger file is never read in full). */
+async function readAtMost(file: string, max: number): Promise<{ data: Buffer; size: number }> {
+  const fd = await open(file, 'r');
+  try {
+    const size = (await fd.stat()).size;
+    const buf = Buffer.alloc(Math.min(size, max));
+    const { bytesRead } = await fd.read(buf, 0, buf.length, 0);
+    return { data: buf.subarray(0, bytesRead), size };
+  } finally {
+    await fd.close();
+  }
 }
 
 async function givenCover(file: string): Promise<Cover> {
-  const data = await readFile(file).catch((err: unknown) => {
+  const { data, size } = await readAtMost(file, COVER_LIMITS.bytes + 1).catch((err: unknown) => {
     throw new InputError(file, 'unreadable', `cover cannot be read (${fsReason(err)})`);
   });
-  const mime = sniffImage(data);
-  if (!mime) throw new InputError(file, 'not-image', 'cover is not a JPEG or PNG image');
-  return { mime, data };
+  const checked = checkCover(data, size);
+  if (!checked.ok) throw new InputError(file, 'not-image', `cover ${checked.message}`);
+  return { mime: checked.info.mime, data };
 }
 
 /** The first embedded picture of `input`, or undefined when ffmpeg cannot get a JPEG or PNG out. */
@@ -69,12 +80,13 @@ async function embeddedCover(
   });
   if (r.code !== 0) return undefined;
   const data = await readFile(out).catch(() => undefined);
-  const mime = data && sniffImage(data);
-  return data && mime ? { mime, data } : undefined;
+  const checked = data && checkCover(data);
+  return data && checked?.ok ? { mime: checked.info.mime, data } : undefined;
 }
 
 export interface MetaContext {
   opts: MergeOptions;
+  format: OutputFormat;
   probed: Probed[];
   names: string[];
   tools: Tools;
@@ -84,11 +96,24 @@ export interface MetaContext {
   scratch: () => Promise<string>;
 }
 
-export async function resolveMeta(c: MetaContext): Promise<OutputMeta> {
+/** The details: given ones win; else the first input that has each (never its description or comment). */
+function resolveDetails(c: MetaContext): Details & { title: string } {
   const firstTag = (key: string) => c.probed.map((p) => p.result.tags[key]?.trim()).find((v) => v);
-  const title = c.opts.title ?? firstTag('title') ?? fileTitle(c.names[0]);
-  const artist = c.opts.artist ?? firstTag('artist');
-  const album = c.opts.album ?? firstTag('album');
+  const firstTitle = c.probed[0].result.tags.title?.trim() || fileTitle(c.names[0]);
+  const details: Details = {};
+  for (const name of DETAIL_NAMES) {
+    const given = c.opts[name];
+    const inherited = name === 'description' || name === 'comment' ? undefined : firstTag(DETAIL_TAGS[name]);
+    const v = given ?? inherited;
+    if (v) details[name] = v;
+  }
+  const albums = c.probed.map((p) => p.result.tags.album);
+  return { ...details, title: c.opts.title || defaultBookTitle(albums, firstTitle) };
+}
+
+export async function resolveMeta(c: MetaContext): Promise<OutputMeta> {
+  const details = resolveDetails(c);
+  const tags = { ...tagsFor(c.format, details), title: details.title.trim() || fileTitle(c.names[0]) };
   let cover: Cover | undefined;
   if (c.opts.cover) cover = await givenCover(c.opts.cover);
   else {
@@ -102,5 +127,5 @@ export async function resolveMeta(c: MetaContext): Promise<OutputMeta> {
         c.signal,
       );
   }
-  return { title, artist, album, cover };
+  return { tags, cover };
 }

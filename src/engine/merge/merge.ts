@@ -3,14 +3,20 @@
 import { mkdtemp, rename, rm, stat } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { AbortError } from '../errors.js';
+import { AbortError, ChapterError } from '../errors.js';
 import type { Runner } from '../ffmpeg/runner.js';
 import { locateTools } from '../ffmpeg/tools.js';
-import type { MergeOptions, MergeReport, Tools } from '../types.js';
-import { CHAPTER_LIMIT, chapterTitles, chaptersFromStarts } from '../plan/chapters.js';
+import type { ChapterMark, MergeOptions, MergeReport, Tools } from '../types.js';
+import {
+  CHAPTER_LIMIT,
+  chapterTitles,
+  chaptersFromList,
+  chaptersWithOwn,
+  type Chapter,
+} from '../plan/chapters.js';
 import { formatFromPath, routeOf, type OutputFormat, type Route } from '../plan/formats.js';
 import { claimOutput, outputError, partialPath } from '../output/output-file.js';
-import { resolveMeta } from '../inputs/meta.js';
+import { resolveMeta, type OutputMeta } from '../inputs/meta.js';
 import { planOutput, type OutputPlan } from '../plan/output-plan.js';
 import { runPool } from '../io/pool.js';
 import { probeInput, type Probed } from '../inputs/probe.js';
@@ -68,7 +74,11 @@ function probeAll(
 
 function makePlan(format: OutputFormat, probed: Probed[], opts: MergeOptions): OutputPlan {
   const inputs = probed.map((p) => ({ ...p.result, aac: p.mp4 }));
-  return planOutput(format, inputs, { bitRateKbps: opts.bitRateKbps });
+  return planOutput(format, inputs, {
+    bitRateKbps: opts.bitRateKbps,
+    channels: opts.channels,
+    sampleRate: opts.sampleRate,
+  });
 }
 
 /** A temporary folder made on first use, inside `workDir`. */
@@ -97,15 +107,39 @@ interface Job {
   opts: MergeOptions & MergeDeps;
 }
 
-/** Chapters as the options ask: none when off, titled by the rule, within the format's limit. */
+/**
+ * Chapters as the options ask: none when off; the given list (a chapters file) when there is
+ * one; else each input's own chapters (unless flattened) or one titled by the rule; within the
+ * format's limit.
+ */
 function chapterMaker(job: Job, probed: Probed[]) {
+  const { opts } = job;
   const titles = chapterTitles(
     job.names,
     probed.map((p) => p.result.tags.title),
-    job.opts.chapterTitles,
+    opts.chapterTitles,
+    opts.inputChapterTitles,
   );
-  return (starts: number[], total: number) =>
-    job.opts.chapters === false ? [] : chaptersFromStarts(titles, starts, total, CHAPTER_LIMIT[job.format]);
+  const own = probed.map((p) => (opts.inputChapters === 'flatten' ? undefined : p.chapters));
+  const lengths = probed.map((p) => p.result.durationSeconds);
+  return (starts: number[], total: number): Chapter[] => {
+    if (opts.chapters === false) return [];
+    if (opts.chapterList) return listedChapters(opts.chapterList, total);
+    return chaptersWithOwn(titles, own, { starts, lengths, total }, CHAPTER_LIMIT[job.format]);
+  };
+}
+
+function listedChapters(list: ChapterMark[], total: number): Chapter[] {
+  const made = chaptersFromList(list, total);
+  if (!Array.isArray(made)) {
+    const c = list[made.pastEnd];
+    const where = c.line !== undefined ? `line ${c.line}` : `chapter ${made.pastEnd + 1}`;
+    throw new ChapterError(
+      `chapters file, ${where}: starts at ${c.start} s, past the output's end (${total.toFixed(3)} s)`,
+      c.line,
+    );
+  }
+  return made;
 }
 
 /** Probe, plan, gather tags, run the sound stage, then the format's route writes the partial file. */
@@ -114,6 +148,7 @@ async function runRoute(job: Job): Promise<{
   result: RouteResult;
   tracker: ProgressTracker;
   sound: SoundPlan | undefined;
+  meta: OutputMeta;
 }> {
   const { opts, signal, names, inputs } = job;
   await claimOutput(job.output, job.target, job.partial);
@@ -123,6 +158,7 @@ async function runRoute(job: Job): Promise<{
   const plan = replanForSound(makePlan(job.format, probed, opts), soundOptions);
   const meta = await resolveMeta({
     opts,
+    format: job.format,
     probed,
     names,
     tools,
@@ -168,7 +204,7 @@ async function runRoute(job: Job): Promise<{
       : ROUTES[routeOf(job.format)];
   const result = await route(ctx);
   if (signal.aborted) throw new AbortError();
-  return { plan, result, tracker, sound };
+  return { plan, result, tracker, sound, meta };
 }
 
 /**
@@ -235,7 +271,7 @@ export async function mergeFiles(
     opts,
   };
   try {
-    const { plan, result, tracker, sound } = await runRoute(job);
+    const { plan, result, tracker, sound, meta } = await runRoute(job);
     await rename(job.partial, target);
     const bytes = (await stat(target)).size;
     tracker.complete();
@@ -249,6 +285,8 @@ export async function mergeFiles(
       bytes,
       sampleRate: plan.sampleRate,
       channels: plan.channels,
+      tags: meta.tags,
+      cover: meta.cover !== undefined,
       ...(sound?.loudness ? { loudness: sound.loudness } : {}),
       ...(sound && sound.messages.length > 0 ? { notes: sound.messages } : {}),
     };

@@ -1,7 +1,7 @@
 // Streaming scan of an MP3 file: tags, stream format, exact frame count and duration, in flat memory.
 import { closeSync, fstatSync, openSync } from 'node:fs';
 import { AbortError } from '../errors.js';
-import { readId3v2Text } from './id3-read.js';
+import { readId3v2Chapters, readId3v2Text, type Id3ChapterRead } from './id3-read.js';
 import { parseFrameHeader, readWord, type FrameHeader } from './frames.js';
 import { readGapless, trustedCounts, type Gapless } from './lame.js';
 import { FormatChangeError, FrameWalker, FreeFormatError } from './walk.js';
@@ -35,6 +35,8 @@ export interface Mp3Scan {
   gapless?: Gapless;
   /** The ID3v2 tag holds a picture (APIC). */
   hasPicture?: boolean;
+  /** The chapters its ID3v2 tag carries (CHAP frames), by start. */
+  chapters?: Id3ChapterRead[];
 }
 
 export type Mp3ScanOutcome =
@@ -143,6 +145,7 @@ export async function scanMp3(
     const small = Buffer.alloc(32);
     const tags: Record<string, string> = {};
     const frameIds = new Set<string>();
+    let chapters: Id3ChapterRead[] = [];
     let start = 0;
     for (let guard = 0; guard < 64; guard++) {
       const n = readAt(fd, small, start, 32);
@@ -152,6 +155,7 @@ export async function scanMp3(
         const tagBuf = Buffer.alloc(Math.min(t, MAX_TAG_READ));
         readAt(fd, tagBuf, start, tagBuf.length);
         Object.assign(tags, readId3v2Text(tagBuf, frameIds));
+        if (frameIds.has('CHAP')) chapters = readId3v2Chapters(tagBuf);
       }
       start += t;
     }
@@ -184,7 +188,8 @@ export async function scanMp3(
     const gapless = headGapless(buf, found.offset, len, h);
     if (!opts.fullWalk) {
       const fast = fromLameTag(fd, buf, found.offset, len, start, end, walker, h);
-      if (fast) return { ok: true, scan: { ...fast, tags, gapless, hasPicture: hasPicture(frameIds) } };
+      if (fast)
+        return { ok: true, scan: { ...fast, tags, gapless, hasPicture: hasPicture(frameIds), chapters } };
     }
     if (end - start > len && buf.length < CHUNK + 8192) {
       const big = Buffer.allocUnsafe(Math.min(CHUNK, end - start) + 8192);
@@ -241,6 +246,7 @@ export async function scanMp3(
         tags,
         gapless,
         hasPicture: hasPicture(frameIds),
+        chapters,
       },
     };
   } finally {

@@ -2,7 +2,7 @@
 // it is copied (MP3 frames, AAC packets) or decoded, and whether a lossy encoder touches it.
 import type { ProbeResult } from '../types.js';
 import { defaultBitRateKbps, isLossy, routeOf, type OutputFormat, type Route } from './formats.js';
-import { mpegVersionFor, pickBitRate, planMerge } from './mp3-plan.js';
+import { mpegVersionFor, nearestRate, pickBitRate, planMerge, type ShapeChoice } from './mp3-plan.js';
 
 /** What the MP4 reader found in an AAC input (only AAC-LC in MP4 can be copied). */
 export interface AacInfo {
@@ -34,7 +34,7 @@ export interface OutputPlan {
   transcoded: number[];
 }
 
-export interface PlanChoices {
+export interface PlanChoices extends ShapeChoice {
   /** --bitrate, kb/s. */
   bitRateKbps?: number;
 }
@@ -69,10 +69,7 @@ export function dominantShape(shapes: Shape[], fallback: Shape): Shape {
   return best ? { sampleRate: best.sampleRate, channels: best.channels } : fallback;
 }
 
-const nearestOf = (rates: number[], r: number) =>
-  rates.reduce((a, b) =>
-    Math.abs(b - r) < Math.abs(a - r) || (Math.abs(b - r) === Math.abs(a - r) && b > a) ? b : a,
-  );
+const nearestOf = nearestRate;
 const stereoAtMost = (c: number) => (c >= 2 ? 2 : 1);
 const shapesOf = (inputs: OutputPlanInput[], maxChannels: number) =>
   inputs.map((p) => ({ sampleRate: p.sampleRate, channels: Math.min(p.channels, maxChannels) }));
@@ -83,7 +80,7 @@ function bitDepthOf(inputs: OutputPlanInput[]): 16 | 24 {
 }
 
 function planMp3(inputs: OutputPlanInput[], choices: PlanChoices): OutputPlan {
-  const p = planMerge(inputs);
+  const p = planMerge(inputs, choices);
   const bitRateKbps = choices.bitRateKbps
     ? pickBitRate(choices.bitRateKbps, mpegVersionFor(p.sampleRate), p.channels, false)
     : p.bitRateKbps;
@@ -112,10 +109,14 @@ function planMp4(format: OutputFormat, inputs: OutputPlanInput[], choices: PlanC
     .filter(copyableAac)
     .map((p) => ({ sampleRate: p.aac!.sampleRate, channels: p.aac!.channels }));
   const any = dominantShape(shapesOf(inputs, 2), { sampleRate: 44100, channels: 2 });
-  const shape =
+  const found =
     aac.length > 0
       ? dominantShape(aac, any)
       : { sampleRate: nearestOf(AAC_RATES, any.sampleRate), channels: any.channels };
+  const shape = {
+    sampleRate: choices.sampleRate ? nearestOf(AAC_RATES, choices.sampleRate) : found.sampleRate,
+    channels: choices.channels ?? found.channels,
+  };
   const copy = inputs.map(
     (p) => copyableAac(p) && p.aac!.sampleRate === shape.sampleRate && p.aac!.channels === shape.channels,
   );
@@ -134,8 +135,8 @@ function planPcm(format: OutputFormat, inputs: OutputPlanInput[], choices: PlanC
   const lossy = isLossy(format);
   const any = dominantShape(shapesOf(inputs, lossy ? 2 : 8), { sampleRate: 44100, channels: 2 });
   // libopus encodes at 48 kHz (or a divisor of it); every Opus decoder plays at 48 kHz.
-  const sampleRate = format === 'opus' ? 48000 : any.sampleRate;
-  const channels = lossy ? stereoAtMost(any.channels) : any.channels;
+  const sampleRate = format === 'opus' ? 48000 : (choices.sampleRate ?? any.sampleRate);
+  const channels = choices.channels ?? (lossy ? stereoAtMost(any.channels) : any.channels);
   const copy = inputs.map(() => false);
   if (!lossy)
     return {
