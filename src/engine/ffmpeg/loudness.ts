@@ -36,10 +36,13 @@ export interface MeasureJob {
   durationSeconds?: number;
   displayName?: string;
   index?: number;
+  /** A filter chain the audio goes through before it is measured (a gain and limiter being checked). */
+  preFilter?: string;
 }
 
-export function measureArgs(input: string, silence: boolean): string[] {
+export function measureArgs(input: string, silence: boolean, preFilter?: string): string[] {
   const filters = [
+    ...(preFilter ? [preFilter] : []),
     ...(silence ? [`silencedetect=n=${SILENCE_DB}dB:d=${SILENCE_MIN_SECONDS}`] : []),
     // framelog=verbose keeps the 10-per-second frame lines out of stderr; the summary is at info.
     'ebur128=peak=true:framelog=verbose',
@@ -93,7 +96,7 @@ export async function measureInput(job: MeasureJob): Promise<Measurement> {
   let decodedSeconds = 0;
   const result = await runner({
     bin: job.tools.ffmpeg,
-    args: measureArgs(job.input, job.silence ?? false),
+    args: measureArgs(job.input, job.silence ?? false, job.preFilter),
     signal: job.signal,
     onStderr: (chunk) => silences.push(chunk),
     onProgress: (p) => {

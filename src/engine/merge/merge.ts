@@ -37,6 +37,7 @@ import {
   soundStage,
   splicedSeconds,
   splicesFades,
+  withSoundCopies,
 } from '../sound/sound-stage.js';
 import type { SoundOptions } from '../../shared/sound-options.js';
 
@@ -155,7 +156,7 @@ async function runRoute(job: Job): Promise<{
   const tools = opts.tools ?? (await locateTools());
   const probed = await probeAll(inputs, names, tools, signal, opts.runner, job.abort);
   const soundOptions = soundOptionsOf(opts);
-  const plan = replanForSound(makePlan(job.format, probed, opts), soundOptions);
+  let plan = replanForSound(makePlan(job.format, probed, opts), soundOptions);
   const meta = await resolveMeta({
     opts,
     format: job.format,
@@ -182,6 +183,8 @@ async function runRoute(job: Job): Promise<{
     concurrency,
     onMeasure: (i, f) => tracker.measure(i, f),
   });
+  // What measuring found may decode a copy after all (an MP3 that needs a limiter).
+  if (sound) plan = withSoundCopies(plan, sound);
   const ctx: RouteContext = {
     ...job,
     probed,
@@ -197,7 +200,7 @@ async function runRoute(job: Job): Promise<{
     // and MP4 routes as timelines); copied MP3 and AAC take it as silent frames or packets.
     gapInDecode: true,
   };
-  const route = mixing
+  const route = needsMixing(plan, soundOptions)
     ? mixedRoute
     : splicesFades(plan, soundOptions)
       ? mp3FadeRoute
