@@ -1,7 +1,8 @@
 // Is the bar honest? Runs real merges with --loudness and compares, at each phase's end, how
 // far the bar stands with how much of the time has passed. Phases are told apart by the tools the
 // engine runs (ebur128 measures; every other ffmpeg call encodes or decodes; the MP3 frame join runs
-// in process, after them). Prints a table; docs/architecture.md keeps the figures.
+// in process, after them). Prints a table; docs/decisions/0017-progress-weighs-measured-cost.md
+// keeps the figures.
 //   npx tsx bench/progress-phases.ts [seconds per input, default 60]
 import { execFile } from 'node:child_process';
 import { rm } from 'node:fs/promises';

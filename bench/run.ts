@@ -1,11 +1,12 @@
 // npm run bench: the product side by side with ffmpeg, cat and curl on this machine, in one run.
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { makeCorpus } from './corpus.js';
 import { engineFigures } from './engine-figures.js';
 import { formatFigures } from './format-figures.js';
+import { limitsFigures } from './limits-figures.js';
 import { machineLine, tableRows, type Figure } from './report.js';
 import { scaledFigures } from './scaled-figures.js';
 import { serverFigures } from './server-figures.js';
@@ -14,7 +15,7 @@ import { tusFigures } from './tus-figures.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const rounds = Number(process.env.BENCH_ROUNDS ?? 5);
-const only = process.env.BENCH_ONLY; // 'engine' | 'formats' | 'sound' | 'fades' | 'server' | 'tus' | 'scaled' (needs redis-server, PostgreSQL)
+const only = process.env.BENCH_ONLY; // 'engine' | 'formats' | 'sound' | 'fades' | 'server' | 'tus' | 'limits' | 'scaled' (needs redis-server, PostgreSQL)
 
 const progress = (msg: string) => {
   if (process.stderr.isTTY) process.stderr.write(`\r\x1b[2K${msg}`);
@@ -36,6 +37,7 @@ try {
     if (!only || only === 'server') figures.push(...(await serverFigures(corpus, work, rounds, progress)));
     if (!only || only === 'server' || only === 'tus')
       figures.push(...(await tusFigures(corpus, work, rounds, progress)));
+    if (!only || only === 'limits') figures.push(...(await limitsFigures(corpus, work, rounds, progress)));
   }
 } finally {
   await rm(work, { recursive: true, force: true });
@@ -60,8 +62,8 @@ if (!only) {
     '',
     ...table,
     '',
+    'How to read these figures: README.md. What they led to, with the profiles behind them: docs/decisions/.',
+    '',
   ];
-  // Findings (profiles, causes, before/after) live in FINDINGS.md and are carried into every rewrite.
-  const findings = await readFile(path.join(here, 'FINDINGS.md'), 'utf8').catch(() => '');
-  await writeFile(path.join(here, 'RESULTS.md'), md.join('\n') + (findings ? `\n${findings}` : ''));
+  await writeFile(path.join(here, 'RESULTS.md'), md.join('\n'));
 }

@@ -23,7 +23,7 @@ function sourceFiles(dir: string): string[] {
   });
 }
 
-/** The file a relative specifier names: `./x.js` is `./x.ts` (or .tsx), `./dir` its index. */
+/** The file a relative specifier names: a `.js` name is its `.ts` (or .tsx) source, a folder its index. */
 function resolveSpecifier(from: string, spec: string): string | undefined {
   const base = path.resolve(path.dirname(from), spec);
   const stem = base.replace(/\.(c|m)?js$/, '');

@@ -59,7 +59,7 @@ describe('CSRF comes before the body', () => {
         'x-csrf-token': s.csrf,
       });
       expect(res.statusCode).toBe(415);
-      expect(Object.keys(res.json())).toEqual(['error']);
+      expect(Object.keys(res.json())).toEqual(['error', 'code']);
     });
   }
 
@@ -118,7 +118,7 @@ describe('odd URLs', () => {
     for (const url of [`/upload/${s.sid}/%E0%A4%A.mp3`, '/results/%/x.mp3', '/%']) {
       const res = await t.app.inject({ method: 'GET', url, headers: { cookie: s.cookie } });
       expect(res.statusCode).toBe(400);
-      expect(res.json()).toEqual({ error: 'The request is not valid' });
+      expect(res.json()).toEqual({ error: 'The request is not valid', code: 'badRequest' });
     }
   });
 });

@@ -1,10 +1,9 @@
 // The audio-merge command line. Start-up is a visible share of a short merge, so the engine is
 // imported only once the arguments are known to be good, and the tools are not test-run first.
-import { closeSync, fstatSync, openSync, readFileSync, readSync, statSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { HELP, USAGE, parseArgs, type CliArgs } from './args.js';
-import { checkCover, COVER_LIMITS } from '../shared/cover-image.js';
 import { parseChaptersFile, type ChapterLine } from '../shared/chapters-file.js';
 import { DETAIL_NAMES, type Details } from '../shared/details.js';
 
@@ -36,19 +35,13 @@ function progressBar(percent: number): string {
 }
 
 /** Why the cover cannot be used, or undefined; never reads more than one byte past the size limit. */
-function coverProblem(file: string): string | undefined {
-  let fd: number | undefined;
+async function coverProblem(file: string): Promise<string | undefined> {
+  const { checkCover, COVER_LIMITS, readAtMost } = await import('../engine/index.js');
   try {
-    fd = openSync(file, 'r');
-    const size = fstatSync(fd).size;
-    const buf = Buffer.alloc(Math.min(size, COVER_LIMITS.bytes + 1));
-    const n = readSync(fd, buf, 0, buf.length, 0);
-    const checked = checkCover(buf.subarray(0, n), size);
-    return checked.ok ? undefined : `the cover ${file} ${checked.message}`;
+    const checked = checkCover(await readAtMost(file, COVER_LIMITS.bytes));
+    return checked.ok ? undefined : `${file}: ${checked.reason}`;
   } catch (err) {
     return `the cover ${file} cannot be read (${(err as NodeJS.ErrnoException).code ?? String(err)})`;
-  } finally {
-    if (fd !== undefined) closeSync(fd);
   }
 }
 
@@ -65,8 +58,8 @@ function readChapters(file: string): ChapterLine[] | string {
 }
 
 /** What is wrong with the files the options name (cover, chapters file): exit 2, before any work. */
-function checkNamedFiles(args: CliArgs): { chapters?: ChapterLine[]; problem?: string } {
-  const cover = args.cover !== undefined ? coverProblem(args.cover) : undefined;
+async function checkNamedFiles(args: CliArgs): Promise<{ chapters?: ChapterLine[]; problem?: string }> {
+  const cover = args.cover !== undefined ? await coverProblem(args.cover) : undefined;
   if (cover) return { problem: cover };
   if (args.chaptersFile === undefined) return {};
   const chapters = readChapters(args.chaptersFile);
@@ -93,7 +86,7 @@ export async function main(argv: string[]): Promise<number> {
     return 2;
   }
 
-  const named = checkNamedFiles(args);
+  const named = await checkNamedFiles(args);
   if (named.problem) {
     process.stderr.write(`audio-merge: ${named.problem}\n${USAGE}\n`);
     return 2;

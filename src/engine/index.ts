@@ -1,7 +1,11 @@
 // The engine's public surface: what the server and the CLI may use.
-export { probeFile } from './inputs/probe.js';
+export { decodedSeconds, probeFile } from './inputs/probe.js';
 export { mergeFiles } from './merge/merge.js';
+// What a cover may be (JPEG or PNG within 10 MB and 4096 x 4096), for every caller that takes one.
+export { checkCover, COVER_LIMITS, imageShape, readAtMost } from './inputs/cover.js';
+export type { Cover, CoverCheck } from './inputs/cover.js';
 export { locateTools, resolveToolPaths, lazyToolPaths } from './ffmpeg/tools.js';
+export { toolNiceness } from './ffmpeg/runner.js';
 export {
   EngineError,
   InputError,

@@ -53,6 +53,10 @@ export interface MergeOptions extends SoundOptions, Details {
   format?: OutputFormat;
   /** Bit rate of lossy encodes, kb/s; each format has its default (plan/formats.ts). */
   bitRateKbps?: number;
+  /** The output's highest sample rate, Hz: inputs above it are resampled down (a server's cap). */
+  maxSampleRate?: number;
+  /** The output's most channels: inputs with more are mixed down (a server's cap). */
+  maxChannels?: number;
   /** One chapter per input (default true); false writes none. */
   chapters?: boolean;
   /** Chapter titles: each input's title tag, else its file name ('tags', the default); 'files' forces file names. */

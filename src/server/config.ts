@@ -1,5 +1,6 @@
-// The server's whole configuration, typed, with defaults in one place. Only src/main.ts reads
-// the environment; tests build the app from a plain object.
+// The server's whole configuration, typed, with defaults in one place. Only src/main.ts reads it
+// from the environment (configFromEnv); tests build the app from a plain object. Finding ffmpeg is
+// the engine's (engine/ffmpeg/tools.ts): with no paths here it looks in the process's environment.
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -49,6 +50,8 @@ export interface AppConfig {
   headersTimeoutMs: number;
   /** A connection that sends nothing for this long is closed, ms. */
   idleTimeoutMs: number;
+  /** A resumable upload's PATCH that brings under 1 KB in this long is cut (its bytes kept), ms. */
+  slowUploadWindowMs: number;
   /** On shutdown, uploads still arriving after this long are cut and their temporary files removed, ms. */
   shutdownGraceMs: number;
   /** The appid the host page puts on the widget element. */
@@ -83,6 +86,16 @@ export interface AppConfig {
    * from X-Forwarded-For/-Proto. Never a bare count: anyone could then forge those headers.
    */
   trustedProxies: string[];
+  /** A merge whose inputs last longer than this in all (each use counted) is refused (MAX_MERGE_HOURS). */
+  maxMergeHours: number;
+  /** The highest sample rate a merge writes; higher inputs are resampled (MAX_SAMPLE_RATE). */
+  maxSampleRate: number;
+  /** The most channels a merge writes; more are mixed down (MAX_CHANNELS). */
+  maxChannels: number;
+  /** Realtime connections open at once from one client address (MAX_SOCKETS_PER_IP). */
+  maxSocketsPerIp: number;
+  /** Merges one session may have queued or running at once. */
+  maxMergesPerSession: number;
   /** Collect the routes' schemas into an OpenAPI document (`npm run docs:api`); off to start faster. */
   apiDocs: boolean;
 }
@@ -108,6 +121,7 @@ export const DEFAULT_CONFIG: AppConfig = {
   headersTimeoutMs: 20_000,
   idleTimeoutMs: 60_000,
   shutdownGraceMs: 10_000,
+  slowUploadWindowMs: 60_000,
   appId: 'audio-merge',
   logLevel: 'info',
   role: 'all',
@@ -116,6 +130,11 @@ export const DEFAULT_CONFIG: AppConfig = {
   publicOrigins: [],
   trustedProxies: [],
   apiDocs: false,
+  maxMergeHours: 24,
+  maxSampleRate: 96000,
+  maxChannels: 2,
+  maxSocketsPerIp: 50,
+  maxMergesPerSession: 3,
 };
 
 export function resolveConfig(partial: Partial<AppConfig> = {}): AppConfig {
@@ -152,6 +171,10 @@ export function configFromEnv(env: NodeJS.ProcessEnv): Partial<AppConfig> {
   set('mergeConcurrency', num('MERGE_CONCURRENCY'));
   const grace = num('SHUTDOWN_GRACE_SECONDS');
   set('shutdownGraceMs', grace === undefined ? undefined : Math.round(grace * 1000));
+  set('maxMergeHours', num('MAX_MERGE_HOURS'));
+  set('maxSampleRate', num('MAX_SAMPLE_RATE'));
+  set('maxChannels', num('MAX_CHANNELS'));
+  set('maxSocketsPerIp', num('MAX_SOCKETS_PER_IP'));
   set('ffmpegPath', env.FFMPEG_PATH || undefined);
   set('ffprobePath', env.FFPROBE_PATH || undefined);
   const level = env.LOG_LEVEL as AppConfig['logLevel'] | undefined;

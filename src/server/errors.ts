@@ -23,6 +23,11 @@ const REQUEST_ERRORS = {
     message: 'That file is in a merge under way; remove it when the merge has ended',
   },
   tooLarge: { status: 413, message: 'The file is too large' },
+  bodyTooLarge: { status: 413, message: 'The request is too large' },
+  unsupportedMediaType: { status: 415, message: 'The request body must be JSON or multipart/form-data' },
+  rangeNotSatisfiable: { status: 416, message: 'Range not satisfiable' },
+  tusRefused: { status: 400, message: 'The resumable upload request was refused' },
+  notReady: { status: 503, message: 'The server is not ready' },
   tooManyFiles: { status: 409, message: 'Too many files in this session' },
   noItems: { status: 400, message: 'There is nothing to merge' },
   rateLimited: { status: 429, message: 'Too many requests; wait a moment' },
@@ -40,6 +45,14 @@ const JOB_ERRORS = {
   interrupted: {
     status: 503,
     message: 'The server restarted while this merge was running; please press make again',
+  },
+  'merge-too-long': {
+    status: 413,
+    message: 'The merge is too long: its files last longer in all than this server merges at once',
+  },
+  'too-many-merges': {
+    status: 429,
+    message: 'This session already has 3 merges waiting or running; wait for one to end',
   },
   itemGone: {
     status: 422,

@@ -2,6 +2,7 @@
 // NewStatus events of one channel. Used by the server's integration tests.
 import Echo from 'laravel-echo';
 import { io, type Socket } from 'socket.io-client';
+import { TEST_ORIGIN } from './test-origin.js';
 
 export interface StatusListener {
   /** Every `data` received on the channel, in order. */
@@ -17,14 +18,20 @@ export interface StatusListener {
   close(): void;
 }
 
-export function listenStatus(port: number, cookie: string, channel: string): StatusListener {
+export function listenStatus(
+  port: number,
+  cookie: string,
+  channel: string,
+  origin: string = TEST_ORIGIN,
+): StatusListener {
   const echo = new Echo({
     broadcaster: 'socket.io',
     client: io,
     host: `http://127.0.0.1:${port}`,
     transports: ['polling', 'websocket'],
     withCredentials: true,
-    extraHeaders: { Cookie: cookie },
+    // What a browser on the page sends; the server refuses handshakes without an allowed one.
+    extraHeaders: { Cookie: cookie, Origin: origin },
     reconnectionDelay: 100,
     reconnectionDelayMax: 10_000,
   });

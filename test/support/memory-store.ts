@@ -123,6 +123,15 @@ export class MemoryStore implements Store {
     if (!this.sessions.has(job.sid)) throw new Error(`no session ${job.sid}`);
     this.jobs.set(job.id, { ...copyJob(job), seq: ++this.seq });
   }
+  async addJobIfUnder(job: JobRow, limit: number) {
+    // No await before the insert: the count and the insert happen in one turn of the event loop.
+    const unfinished = [...this.jobs.values()].filter(
+      (j) => j.sid === job.sid && (j.status === 'queued' || j.status === 'running'),
+    );
+    if (unfinished.length >= limit) return false;
+    await this.addJob(job);
+    return true;
+  }
   async getJob(id: string) {
     const j = this.jobs.get(id);
     return j && this.publicJob(j);

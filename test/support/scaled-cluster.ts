@@ -6,6 +6,7 @@ import { inject } from 'vitest';
 import { personEnv, ROOT, waitForHttp } from '../../e2e/harness.js';
 import { tempDir } from './audio-fixtures.js';
 import { freePortFrom } from './services.js';
+import { TEST_ORIGIN } from './test-origin.js';
 
 export interface ClusterProcess {
   role: 'web' | 'worker';
@@ -20,7 +21,7 @@ export interface ClusterProcess {
   stop(): Promise<number | null>;
 }
 
-/** The section 6 variables for the services the scaled global setup started. */
+/** The variables of docs/api.md section 6 for the services the scaled global setup started. */
 export function scaledEnv(databaseUrl: string, redisUrl = inject('redisUrl')): Record<string, string> {
   const s3 = inject('s3');
   return {
@@ -59,6 +60,7 @@ export async function startProcess(
       HOST: '127.0.0.1',
       PORT: String(port),
       SOCKET_PORT: String(socketPort),
+      PUBLIC_ORIGIN: TEST_ORIGIN,
     }),
     stdio: ['ignore', 'pipe', 'pipe'],
   });

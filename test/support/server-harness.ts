@@ -6,6 +6,7 @@ import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { createApp, type App, type AppDeps } from '../../src/server/http/app.js';
 import type { AppConfig } from '../../src/server/config.js';
 import { tempDir } from './audio-fixtures.js';
+import { TEST_ORIGIN } from './test-origin.js';
 
 export interface TestApp extends App {
   dataDir: string;
@@ -25,6 +26,7 @@ export async function startTestApp(config: Partial<AppConfig> = {}, deps: AppDep
       logLevel: 'silent',
       sweepIntervalMs: 0,
       mergeConcurrency: 1,
+      publicOrigins: [TEST_ORIGIN],
       ...config,
       dataDir,
     },

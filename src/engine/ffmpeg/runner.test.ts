@@ -6,8 +6,10 @@ import {
   lastLine,
   machineFault,
   spawnRunner,
+  toolNiceness,
   type FfmpegProgress,
 } from './runner.js';
+import { readFileSync } from 'node:fs';
 import { tools } from '../../../test/support/audio-fixtures.js';
 import { waitUntilGone } from '../../../test/support/processes.js';
 
@@ -112,5 +114,29 @@ describe('the ffmpeg runner', () => {
     expect(machineFault('Error writing trailer: Disk quota exceeded')).toBe('disk-full');
     expect(machineFault('/tmp/x.mp3: Read-only file system')).toBe('output-unwritable');
     expect(machineFault('Invalid data found when processing input')).toBeUndefined();
+  });
+
+  it('runs tools at the niceness a server asks for, and at its own by default', async () => {
+    const niceOf = (pid: number) => {
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]);
+    };
+    const run = async () => {
+      let nice = NaN;
+      await spawnRunner({
+        bin: tools.ffmpeg,
+        args: ['-v', 'error', '-f', 'lavfi', '-i', 'anullsrc', '-t', '1', '-f', 'null', '-'],
+        onSpawn: (pid) => (nice = niceOf(pid)),
+      });
+      return nice;
+    };
+    const own = niceOf(process.pid);
+    expect(await run()).toBe(own);
+    toolNiceness(10);
+    try {
+      expect(await run()).toBe(Math.max(10, own));
+    } finally {
+      toolNiceness(0);
+    }
   });
 });

@@ -2,11 +2,13 @@
 // reaches the tool unchanged, and so the engine owns the child: it dies on abort and with us.
 import type { ChildProcess } from 'node:child_process';
 import { createRequire } from 'node:module';
+import os from 'node:os';
 import path from 'node:path';
 import { AbortError, ToolError } from '../errors.js';
+import { unwatchTool, watchTool } from './watchdog.js';
 
 // Loaded on first use: a join of matching MP3s never spawns, and loading the module costs ~8 ms
-// of the command line's start-up (bench/RESULTS.md).
+// of the command line's start-up (docs/decisions/0006-command-line-commonjs-bundle.md).
 const require = createRequire(import.meta.url);
 let loaded: typeof import('node:child_process') | undefined;
 const childProcess = () => (loaded ??= require('node:child_process') as typeof import('node:child_process'));
@@ -44,6 +46,16 @@ export interface RunResult {
 export type Runner = (req: RunRequest) => Promise<RunResult>;
 
 const STDERR_TAIL = 4096;
+/** The niceness tools run at: 0 (as this process) unless a server lowers it (toolNiceness). */
+let niceness = 0;
+
+/**
+ * Run every tool from now on at this niceness (0 to 19): a server's encodes then give way to
+ * its own event loop, so pages and lists stay quick while merges use the rest of the CPU.
+ */
+export function toolNiceness(value: number): void {
+  niceness = Math.max(0, Math.min(19, Math.round(value)));
+}
 const live = new Set<ChildProcess>();
 let exitHookInstalled = false;
 
@@ -54,6 +66,14 @@ function installExitHook(): void {
   process.on('exit', () => {
     for (const child of live) child.kill('SIGKILL');
   });
+}
+
+function lowerPriority(pid: number): void {
+  try {
+    os.setPriority(pid, niceness);
+  } catch {
+    // Gone already, or not allowed here: it runs at the usual priority.
+  }
 }
 
 /** Feeds `-progress` output in chunks and calls back once per complete block. */
@@ -98,7 +118,12 @@ export const spawnRunner: Runner = (req) =>
       cwd: req.cwd,
     });
     live.add(child);
-    if (child.pid !== undefined) req.onSpawn?.(child.pid);
+    const pid = child.pid;
+    if (pid !== undefined) {
+      watchTool(pid);
+      if (niceness > 0) lowerPriority(pid);
+      req.onSpawn?.(pid);
+    }
 
     let stdout = '';
     let stderrTail = '';
@@ -128,6 +153,7 @@ export const spawnRunner: Runner = (req) =>
       if (settled) return;
       settled = true;
       live.delete(child);
+      if (pid !== undefined) unwatchTool(pid);
       req.signal?.removeEventListener('abort', onAbort);
       if (aborted) reject(new AbortError());
       else if (spawnError) {

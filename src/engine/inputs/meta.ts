@@ -1,23 +1,21 @@
 // The output's tags and cover: given ones win; else the first input that has each (the title: the
 // album the inputs share, else the first title). The cover is read (given) or extracted (embedded)
-// once, and must be a JPEG or PNG within the cover limits; an embedded one beyond them is left out.
-import { open, readFile } from 'node:fs/promises';
+// once, and must be a JPEG or PNG within the limits (cover.ts): a given one outside them is
+// refused, an embedded one left out.
+import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { InputError } from '../errors.js';
+import { AbortError, InputError } from '../errors.js';
+import { checkCover, COVER_LIMITS, readAtMost, type Cover } from './cover.js';
 import { fileArg, spawnRunner, type Runner } from '../ffmpeg/runner.js';
 import { fsReason } from '../io/fs-reason.js';
 import type { MergeOptions, Tools } from '../types.js';
 import { fileTitle } from '../plan/chapters.js';
 import { defaultBookTitle, tagsFor, type WrittenTags } from '../plan/tags-plan.js';
 import type { OutputFormat } from '../plan/formats.js';
-import { checkCover, COVER_LIMITS } from '../../shared/cover-image.js';
 import { DETAIL_NAMES, DETAIL_TAGS, type Details } from '../../shared/details.js';
 import type { Probed } from './probe.js';
 
-export interface Cover {
-  mime: 'image/jpeg' | 'image/png';
-  data: Buffer;
-}
+export type { Cover } from './cover.js';
 
 export interface OutputMeta {
   /** The details as the output's format holds them, by ffprobe's names (title always). */
@@ -25,26 +23,14 @@ export interface OutputMeta {
   cover?: Cover;
 }
 
-/** At most `max` bytes of `file`, and its whole size (so a larger file is never read in full). */
-async function readAtMost(file: string, max: number): Promise<{ data: Buffer; size: number }> {
-  const fd = await open(file, 'r');
-  try {
-    const size = (await fd.stat()).size;
-    const buf = Buffer.alloc(Math.min(size, max));
-    const { bytesRead } = await fd.read(buf, 0, buf.length, 0);
-    return { data: buf.subarray(0, bytesRead), size };
-  } finally {
-    await fd.close();
-  }
-}
-
-async function givenCover(file: string): Promise<Cover> {
-  const { data, size } = await readAtMost(file, COVER_LIMITS.bytes + 1).catch((err: unknown) => {
+async function givenCover(file: string, signal?: AbortSignal): Promise<Cover> {
+  const data = await readAtMost(file, COVER_LIMITS.bytes, signal).catch((err: unknown) => {
+    if (err instanceof AbortError) throw err;
     throw new InputError(file, 'unreadable', `cover cannot be read (${fsReason(err)})`);
   });
-  const checked = checkCover(data, size);
-  if (!checked.ok) throw new InputError(file, 'not-image', `cover ${checked.message}`);
-  return { mime: checked.info.mime, data };
+  const checked = checkCover(data);
+  if (!checked.ok) throw new InputError(file, 'not-image', checked.reason);
+  return checked.cover;
 }
 
 /** The first embedded picture of `input`, or undefined when ffmpeg cannot get a JPEG or PNG out. */
@@ -79,9 +65,11 @@ async function embeddedCover(
     signal,
   });
   if (r.code !== 0) return undefined;
+  // A picture no output could carry is left out; the input itself is still merged.
+  if (((await stat(out).catch(() => undefined))?.size ?? Infinity) > COVER_LIMITS.bytes) return undefined;
   const data = await readFile(out).catch(() => undefined);
   const checked = data && checkCover(data);
-  return data && checked?.ok ? { mime: checked.info.mime, data } : undefined;
+  return checked && checked.ok ? checked.cover : undefined;
 }
 
 export interface MetaContext {
@@ -115,7 +103,7 @@ export async function resolveMeta(c: MetaContext): Promise<OutputMeta> {
   const details = resolveDetails(c);
   const tags = { ...tagsFor(c.format, details), title: details.title.trim() || fileTitle(c.names[0]) };
   let cover: Cover | undefined;
-  if (c.opts.cover) cover = await givenCover(c.opts.cover);
+  if (c.opts.cover) cover = await givenCover(c.opts.cover, c.signal);
   else {
     const i = c.probed.findIndex((p) => p.hasCover);
     if (i >= 0)

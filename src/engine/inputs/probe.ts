@@ -126,6 +126,26 @@ async function decode(
 }
 
 /**
+ * How long an input really plays: its first audio stream decoded to nowhere, up to `limitSeconds`
+ * (a header's stated duration or rate can lie; the decoded samples cannot). An input that decodes
+ * for the whole limit answers the limit: it is at least that long.
+ */
+export async function decodedSeconds(
+  file: string,
+  opts: { tools?: Tools; signal?: AbortSignal; runner?: Runner; limitSeconds?: number } = {},
+): Promise<number> {
+  const tools = opts.tools ?? (await locateTools());
+  const decoded = await decode(
+    opts.runner ?? spawnRunner,
+    tools.ffmpeg,
+    file,
+    opts.signal,
+    opts.limitSeconds,
+  );
+  return decoded.seconds;
+}
+
+/**
  * Probe one input. MP3s are read in-process by the frame parser; everything else (and any MP3
  * the parser cannot read cleanly) through ffprobe. Throws InputError naming the file and reason
  * when the input has no usable audio.

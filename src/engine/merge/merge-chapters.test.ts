@@ -24,14 +24,14 @@ describe('chapters land where each input starts', () => {
   afterAll(() => cleanup());
 
   it.each<OutputFormat>(['mp3', 'm4b', 'opus', 'ogg', 'flac', 'wav'])(
-    'within 5 ms (the contract allows 30) at every one of 60 mixed inputs, in %s, as ffprobe and music-metadata read them',
+    'within 5 ms (30 are promised) at every one of 60 mixed inputs, in %s, as ffprobe and music-metadata read them',
     async (format) => {
       const out = path.join(dir, `sixty.${format}`);
       const report = await mergeFiles(inputs, out, { tools, concurrency: 2 });
       const onsets = findOnsets(await decodePcm(out));
       expect(onsets).toHaveLength(COUNT);
       expect(report.chapters).toHaveLength(COUNT);
-      // The contract allows 30 ms; the counted starts land within a few (worst seen 3.1 ms, M4B), so
+      // docs/api.md promises 30 ms; the counted starts land within a few (worst seen 3.1 ms, M4B), so
       // 5 ms is asserted: an encoder delay or priming left out (23-25 ms) must fail here.
       const worst = Math.max(...report.chapters.map((c, i) => Math.abs(c.start - onsets[i])));
       expect(worst).toBeLessThanOrEqual(0.005);

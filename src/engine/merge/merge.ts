@@ -79,6 +79,8 @@ function makePlan(format: OutputFormat, probed: Probed[], opts: MergeOptions): O
     bitRateKbps: opts.bitRateKbps,
     channels: opts.channels,
     sampleRate: opts.sampleRate,
+    maxSampleRate: opts.maxSampleRate,
+    maxChannels: opts.maxChannels,
   });
 }
 

@@ -5,7 +5,7 @@
 // copied MP3 then has to be decoded).
 import { GAIN_STEP_DB } from '../mp3/gain.js';
 
-/** No sample of the output above this (dBTP), as the contract says. */
+/** No sample of the output above this (dBTP), as --loudness promises (docs/api.md section 2). */
 export const TRUE_PEAK_CEILING_DB = -1;
 /**
  * A lossy encoder's ringing can lift the true peak a little above the decoded input's; inputs

@@ -105,6 +105,28 @@ describe('the output planner', () => {
     );
   });
 
+  it("caps the output at a server's rate and channels, whatever the inputs carry", () => {
+    const caps = { maxSampleRate: 96000, maxChannels: 2 };
+    expect(planOutput('wav', [pcm(192000, 8, 24), pcm(192000, 8, 24)], caps)).toMatchObject({
+      sampleRate: 96000,
+      channels: 2,
+    });
+    expect(planOutput('flac', [pcm(1_000_000, 8)], caps)).toMatchObject({ sampleRate: 96000, channels: 2 });
+    expect(planOutput('flac', [pcm(44100, 1)], caps)).toMatchObject({ sampleRate: 44100, channels: 1 });
+    // AAC at 96 kHz is copied under a 96 kHz cap, resampled under a 48 kHz one.
+    expect(planOutput('m4b', [aac(96000), aac(96000)], caps)).toMatchObject({
+      sampleRate: 96000,
+      copy: [true, true],
+    });
+    expect(planOutput('m4b', [aac(96000), aac(96000)], { maxSampleRate: 48000 })).toMatchObject({
+      sampleRate: 48000,
+      copy: [false, false],
+    });
+    expect(planOutput('wav', [pcm(48000, 6)], { maxChannels: 1 }).channels).toBe(1);
+    // Without caps, the inputs' own shape.
+    expect(planOutput('wav', [pcm(192000, 8)])).toMatchObject({ sampleRate: 192000, channels: 8 });
+  });
+
   it('breaks a tie in count by the better shape', () => {
     expect(
       dominantShape(

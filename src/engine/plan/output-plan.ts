@@ -37,6 +37,31 @@ export interface OutputPlan {
 export interface PlanChoices extends ShapeChoice {
   /** --bitrate, kb/s. */
   bitRateKbps?: number;
+  /** No output rate above this (inputs above it are resampled). */
+  maxSampleRate?: number;
+  /** No more output channels than this (inputs with more are mixed down). */
+  maxChannels?: number;
+}
+
+/** The rate and channels an output may have at most: the format's own bound and the caller's cap. */
+function capped(shape: Shape, choices: PlanChoices, formatMaxChannels: number): Shape {
+  return {
+    sampleRate: Math.min(shape.sampleRate, choices.maxSampleRate ?? Number.POSITIVE_INFINITY),
+    channels: Math.max(
+      1,
+      Math.min(shape.channels, formatMaxChannels, choices.maxChannels ?? formatMaxChannels),
+    ),
+  };
+}
+
+/** The rate and channels the caller asked for, held under the caller's caps. */
+function wantedShape(choices: PlanChoices): ShapeChoice {
+  const { sampleRate, channels, maxSampleRate, maxChannels } = choices;
+  return {
+    sampleRate: sampleRate === undefined ? undefined : Math.min(sampleRate, maxSampleRate ?? sampleRate),
+    channels:
+      channels === undefined ? undefined : maxChannels !== undefined && maxChannels < 2 ? 1 : channels,
+  };
 }
 
 /** Rates the AAC encoder takes (the MPEG-4 sampling-frequency table). */
@@ -80,7 +105,7 @@ function bitDepthOf(inputs: OutputPlanInput[]): 16 | 24 {
 }
 
 function planMp3(inputs: OutputPlanInput[], choices: PlanChoices): OutputPlan {
-  const p = planMerge(inputs, choices);
+  const p = planMerge(inputs, wantedShape(choices));
   const bitRateKbps = choices.bitRateKbps
     ? pickBitRate(choices.bitRateKbps, mpegVersionFor(p.sampleRate), p.channels, false)
     : p.bitRateKbps;
@@ -108,14 +133,18 @@ function planMp4(format: OutputFormat, inputs: OutputPlanInput[], choices: PlanC
   const aac = inputs
     .filter(copyableAac)
     .map((p) => ({ sampleRate: p.aac!.sampleRate, channels: p.aac!.channels }));
-  const any = dominantShape(shapesOf(inputs, 2), { sampleRate: 44100, channels: 2 });
+  const any = capped(dominantShape(shapesOf(inputs, 2), { sampleRate: 44100, channels: 2 }), choices, 2);
+  const maxRate = choices.maxSampleRate ?? Number.POSITIVE_INFINITY;
+  const rates = AAC_RATES.filter((r) => r <= Math.max(8000, maxRate));
+  const fits = aac.filter((a) => a.sampleRate <= maxRate && a.channels <= (choices.maxChannels ?? 2));
   const found =
-    aac.length > 0
-      ? dominantShape(aac, any)
-      : { sampleRate: nearestOf(AAC_RATES, any.sampleRate), channels: any.channels };
+    fits.length > 0
+      ? dominantShape(fits, any)
+      : { sampleRate: nearestOf(rates, any.sampleRate), channels: any.channels };
+  const wanted = wantedShape(choices);
   const shape = {
-    sampleRate: choices.sampleRate ? nearestOf(AAC_RATES, choices.sampleRate) : found.sampleRate,
-    channels: choices.channels ?? found.channels,
+    sampleRate: wanted.sampleRate ? nearestOf(rates, wanted.sampleRate) : found.sampleRate,
+    channels: wanted.channels ?? found.channels,
   };
   const copy = inputs.map(
     (p) => copyableAac(p) && p.aac!.sampleRate === shape.sampleRate && p.aac!.channels === shape.channels,
@@ -133,10 +162,15 @@ function planMp4(format: OutputFormat, inputs: OutputPlanInput[], choices: PlanC
 
 function planPcm(format: OutputFormat, inputs: OutputPlanInput[], choices: PlanChoices): OutputPlan {
   const lossy = isLossy(format);
-  const any = dominantShape(shapesOf(inputs, lossy ? 2 : 8), { sampleRate: 44100, channels: 2 });
+  const any = capped(
+    dominantShape(shapesOf(inputs, lossy ? 2 : 8), { sampleRate: 44100, channels: 2 }),
+    choices,
+    lossy ? 2 : 8,
+  );
   // libopus encodes at 48 kHz (or a divisor of it); every Opus decoder plays at 48 kHz.
-  const sampleRate = format === 'opus' ? 48000 : (choices.sampleRate ?? any.sampleRate);
-  const channels = choices.channels ?? (lossy ? stereoAtMost(any.channels) : any.channels);
+  const wanted = wantedShape(choices);
+  const sampleRate = format === 'opus' ? 48000 : (wanted.sampleRate ?? any.sampleRate);
+  const channels = wanted.channels ?? (lossy ? stereoAtMost(any.channels) : any.channels);
   const copy = inputs.map(() => false);
   if (!lossy)
     return {

@@ -1,5 +1,5 @@
-// Pure: what each step of a merge costs, so the bar moves with the work (docs/architecture.md,
-// "Progress weighs each step by its measured cost"). ProgressTracker counts in the unit of one
+// Pure: what each step of a merge costs, so the bar moves with the work
+// (docs/decisions/0017-progress-weighs-measured-cost.md). ProgressTracker counts in the unit of one
 // input's decode-or-encode on the route; this turns the table into that unit.
 import type { OutputFormat, Route } from './formats.js';
 

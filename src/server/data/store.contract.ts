@@ -216,6 +216,27 @@ export function describeStoreContract(name: string, makeStore: StoreFactory): vo
         expect(await store.getJob('j1')).toMatchObject({ status: 'succeeded', resultId: 'r1', error: null });
       });
 
+      it('addJobIfUnder counts only the session\'s queued and running jobs, and stores nothing when refused', async () => {
+        expect(await store.addJobIfUnder(contractJob('q1'), 2)).toBe(true);
+        expect(await store.addJobIfUnder(contractJob('r1', { status: 'running' }), 2)).toBe(true);
+        await store.addJob(contractJob('done', { status: 'succeeded' }));
+        await store.addJob(contractJob('theirs', { sid: 's2' }));
+        expect(await store.addJobIfUnder(contractJob('q2'), 2)).toBe(false);
+        expect(await store.getJob('q2')).toBeUndefined();
+        await store.updateJob('q1', { status: 'failed' });
+        expect(await store.addJobIfUnder(contractJob('q3'), 2)).toBe(true);
+        expect(await store.getJob('q3')).toEqual(contractJob('q3'));
+        expect(await store.addJobIfUnder(contractJob('theirs2', { sid: 's2' }), 2)).toBe(true);
+      });
+
+      it('addJobIfUnder lets exactly `limit` of jobs posted at once in', async () => {
+        const added = await Promise.all(
+          Array.from({ length: 6 }, (_, n) => store.addJobIfUnder(contractJob(`c${n}`), 3)),
+        );
+        expect(added.filter(Boolean)).toHaveLength(3);
+        expect(await store.jobsWithStatus('queued')).toHaveLength(3);
+      });
+
       it('updateJob of an unknown job changes nothing', async () => {
         await store.updateJob('nope', { status: 'failed' });
         expect(await store.getJob('nope')).toBeUndefined();

@@ -122,6 +122,11 @@ export interface Store {
 
   // jobs
   addJob(job: JobRow): Promise<void>;
+  /**
+   * Record the job unless its session already has `limit` jobs queued or running: one atomic
+   * step, so merges posted at once cannot pass the limit together. False when refused.
+   */
+  addJobIfUnder(job: JobRow, limit: number): Promise<boolean>;
   getJob(id: string): Promise<JobRow | undefined>;
   updateJob(id: string, patch: JobPatch): Promise<void>;
   /** Oldest first. */

@@ -26,6 +26,8 @@ export interface TusUploads {
   get(id: string): TusUpload | undefined;
   /** Uploads of this session still in progress (they count against MAX_FILES). */
   countFor(sid: string): number;
+  /** The lengths every upload in progress has declared: room they hold on the disk. */
+  declaredBytes(): number;
   /** Hold a place for an upload about to be created (synchronous, so counting is race-free). */
   reserve(upload: TusUpload): void;
   /** Where the upload's bytes are. */
@@ -46,15 +48,18 @@ export function createTusUploads(dataDir: string): TusUploads {
   datastore.extensions = ['creation', 'creation-with-upload', 'termination'];
   const uploads = new Map<string, TusUpload>();
   const perSession = new Map<string, number>();
+  let declared = 0;
 
   const add = (u: TusUpload) => {
     uploads.set(u.id, u);
+    declared += u.size;
     perSession.set(u.sid, (perSession.get(u.sid) ?? 0) + 1);
   };
   const forget = (id: string) => {
     const u = uploads.get(id);
     if (!u) return;
     uploads.delete(id);
+    declared -= u.size;
     const n = (perSession.get(u.sid) ?? 1) - 1;
     if (n > 0) perSession.set(u.sid, n);
     else perSession.delete(u.sid);
@@ -90,6 +95,7 @@ export function createTusUploads(dataDir: string): TusUploads {
     },
     get: (id) => uploads.get(id),
     countFor: (sid) => perSession.get(sid) ?? 0,
+    declaredBytes: () => declared,
     reserve: add,
     dataPath,
     release: forget,

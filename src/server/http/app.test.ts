@@ -31,7 +31,7 @@ describe('the app', () => {
   it('answers unknown paths with a JSON 404', async () => {
     const res = await t.app.inject({ method: 'GET', url: '/nope' });
     expect(res.statusCode).toBe(404);
-    expect(res.json()).toEqual({ error: 'Not found' });
+    expect(res.json()).toEqual({ error: 'Not found', code: 'notFound' });
   });
 
   it('rate-limits uploads per session with a JSON 429', async () => {

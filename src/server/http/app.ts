@@ -9,15 +9,17 @@ import fastifyCookie from '@fastify/cookie';
 import fastifyMultipart from '@fastify/multipart';
 import fastifyRateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
-import { locateTools, probeFile, type Tools } from '../../engine/index.js';
+import { locateTools, probeFile, toolNiceness, type Tools } from '../../engine/index.js';
 import { systemClock, type Clock } from '../../shared/clock.js';
 import { openBackends, type Backends } from '../backends.js';
 import { resolveConfig, type AppConfig } from '../config.js';
 import type { Store } from '../data/store.js';
 import type { DiskStorage } from '../files/disk/disk-storage.js';
 import { statfsFreeSpace, type FreeSpace } from '../files/disk-space.js';
+import { createDiskBudget } from '../files/disk-budget.js';
 import type { FileStorage } from '../files/storage.js';
 import { createSweeper, type Sweeper } from '../files/sweep.js';
+import { killLeftoverTools } from '../files/leftover-tools.js';
 import type { MergeFn } from '../jobs/merge-processor.js';
 import { startJobs, type StartedJobs } from '../jobs/start-jobs.js';
 import type { JobQueue } from '../jobs/queue.js';
@@ -26,7 +28,8 @@ import { createRealtime, nullRealtime, type Realtime } from '../realtime/server.
 import { latestStatusWelcome } from '../realtime/status-broadcasts.js';
 import { errorCodeOf } from '../errors.js';
 import { registerApiDocs } from './api-docs.js';
-import { AppError, ERRORS } from './errors.js';
+import { clientAddressFor } from './client-address.js';
+import { AppError, ERRORS, type ErrorCode } from './errors.js';
 import { createFlash } from './flash.js';
 import { filesRoutes } from './routes/files.js';
 import { healthRoutes, type ReadinessCheck } from './routes/health.js';
@@ -44,6 +47,9 @@ import { trackUploads, type UploadsInFlight } from './uploads-in-flight.js';
 
 /** The package root, from src/server/http or dist/server/http alike. */
 export const PACKAGE_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
+
+/** How much lower than the server its ffmpeg and ffprobe run (nice). */
+const TOOL_NICENESS = 10;
 
 export interface AppDeps {
   /** The engine's probe; tests may wrap it to see what it was asked. */
@@ -88,11 +94,28 @@ export async function createApp(partial: Partial<AppConfig> = {}, deps: AppDeps 
   let closing = false;
   try {
     const tools = await findTools(app, config);
+    // Merges' encodes give way to requests: a page or a list is never slow behind them.
+    toolNiceness(TOOL_NICENESS);
     if (config.redisUrl) started.adapter = await redisAdapter(config.redisUrl);
     if (config.realtime) started.realtime = await startRealtime(app, config, store, started.adapter);
     // Anything left in scratch belongs to a process that is gone. Cleared before the jobs start:
     // with REDIS_URL this process's worker may take a waiting merge at once, in scratch.
+    const leftovers = await killLeftoverTools(storage.tmpDir);
+    if (leftovers.length > 0)
+      app.log.warn({ pids: leftovers }, 'killed tools left running by a process that is gone');
     await storage.clearScratch();
+    // Resumable uploads in progress hold places against MAX_FILES, multipart's too, and their
+    // declared lengths on the disk. Their bytes stay on this process's disk until the last one
+    // (docs/deploy.md: tus needs sticky routing).
+    const tusUploads = createTusUploads(storage.root);
+    await tusUploads.load();
+    const freeSpace = deps.freeSpace ?? statfsFreeSpace;
+    const disk = createDiskBudget({
+      dir: config.dataDir,
+      minFreeBytes: config.minFreeBytes,
+      freeSpace,
+      heldByUploads: tusUploads.declaredBytes,
+    });
     const jobs = await startJobs(
       {
         config,
@@ -102,6 +125,7 @@ export async function createApp(partial: Partial<AppConfig> = {}, deps: AppDeps 
         tools,
         clock,
         merge: deps.merge,
+        disk,
       },
       started,
     );
@@ -118,14 +142,10 @@ export async function createApp(partial: Partial<AppConfig> = {}, deps: AppDeps 
       index: false,
       list: false,
     });
-    const checks: ReadinessCheck[] = [...started.backends.checks];
+    const checks: ReadinessCheck[] = [...started.backends.checks, diskCheck(config, freeSpace)];
     if (started.queueCheck) checks.push(started.queueCheck);
     await app.register(healthRoutes, { checks });
     await app.register(pageRoutes, { store, config, socketPort: () => realtime.port, flash, clock });
-    // Resumable uploads in progress hold places against MAX_FILES, multipart's too. Their bytes
-    // stay on this process's disk until the last one (docs/deploy.md: tus needs sticky routing).
-    const tusUploads = createTusUploads(storage.root);
-    await tusUploads.load();
     const uploadDeps = {
       store,
       files,
@@ -134,7 +154,7 @@ export async function createApp(partial: Partial<AppConfig> = {}, deps: AppDeps 
       probe: deps.probe ?? probeFile,
       clock,
       heldElsewhere: tusUploads.countFor,
-      freeSpace: deps.freeSpace ?? statfsFreeSpace,
+      disk,
     };
     await app.register(uploadRoutes, { ...uploadDeps, flash });
     await app.register(tusRoutes, {
@@ -142,7 +162,8 @@ export async function createApp(partial: Partial<AppConfig> = {}, deps: AppDeps 
       config,
       uploads: tusUploads,
       storeUpload: createStoreUpload(uploadDeps),
-      freeSpace: uploadDeps.freeSpace,
+      freeSpace,
+      disk,
     });
     await app.register(itemsRoutes, { store, files, config });
     await app.register(resultsRoutes, { store, files });
@@ -220,7 +241,7 @@ function createFastify(config: AppConfig): FastifyInstance {
     },
     // A URL that cannot be decoded: the app's own JSON error, without echoing the URL back.
     frameworkErrors: (_error, _request, reply) => {
-      void (reply as FastifyReply).status(400).send({ error: ERRORS.badRequest.message });
+      void (reply as FastifyReply).status(400).send({ error: ERRORS.badRequest.message, code: 'badRequest' });
     },
   });
 }
@@ -251,6 +272,8 @@ function startRealtime(
       isOwnOrigin(origin, config.host, listenPort(app, config)) ||
       (origin !== undefined && config.publicOrigins.includes(origin)),
     sidForCookieHeader: (header) => sidForCookieHeader(store, header),
+    maxSocketsPerIp: config.maxSocketsPerIp,
+    clientAddress: clientAddressFor(config.trustedProxies),
     welcome: latestStatusWelcome(store),
     log: app.log.child({ component: 'realtime' }),
     adapter: adapter?.adapter,
@@ -296,14 +319,41 @@ async function installRequestGuards(
       return reply.status(ERRORS[code].status).send({ error: ERRORS[code].message, code });
     }
     const status = typeof error.statusCode === 'number' && error.statusCode >= 400 ? error.statusCode : 500;
-    if (status >= 500) {
-      request.log.error({ err: error }, 'request failed');
-      return reply.status(status).send({ error: ERRORS.internal.message });
-    }
-    return reply.status(status).send({ error: error.validation ? ERRORS.badRequest.message : error.message });
+    if (status >= 500) request.log.error({ err: error }, 'request failed');
+    // Fastify's own refusals (a body too large, a media type it does not read): the table's words.
+    const framework = frameworkCode(status, Boolean(error.validation));
+    return reply.status(status).send({ error: ERRORS[framework].message, code: framework });
   });
-  app.setNotFoundHandler((_request, reply) => reply.status(404).send({ error: ERRORS.notFound.message }));
+  app.setNotFoundHandler((_request, reply) =>
+    reply.status(404).send({ error: ERRORS.notFound.message, code: 'notFound' }),
+  );
   return uploads;
+}
+
+/** /readyz: a disk with less than MIN_FREE_MB free takes no uploads or merges, so it is not ready. */
+function diskCheck(config: AppConfig, freeSpace: FreeSpace): ReadinessCheck {
+  return {
+    name: 'disk',
+    failure: 'full',
+    async check() {
+      const free = await freeSpace(config.dataDir);
+      if (free < Math.max(config.minFreeBytes, 1)) throw new Error(`${free} bytes free on DATA_DIR's disk`);
+    },
+  };
+}
+
+/** The code of a refusal Fastify itself made, by its status. */
+export function frameworkCode(status: number, validation: boolean): ErrorCode {
+  if (status >= 500) return 'internal';
+  if (validation) return 'badRequest';
+  const byStatus: Partial<Record<number, ErrorCode>> = {
+    403: 'csrf',
+    404: 'notFound',
+    413: 'bodyTooLarge',
+    415: 'unsupportedMediaType',
+    429: 'rateLimited',
+  };
+  return byStatus[status] ?? 'badRequest';
 }
 
 /**

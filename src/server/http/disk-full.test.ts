@@ -103,14 +103,14 @@ describe('a full disk, injected', () => {
     const stored = await upload(t.app, s, [{ path: path.join(media.dir, 'small.mp3') }]);
     expect(stored.statusCode, stored.body).toBe(200);
     const [item] = await listItems(t.app, s);
-    const addJob = t.store.addJob;
-    t.store.addJob = sqliteFull;
+    const addJob = t.store.addJobIfUnder;
+    t.store.addJobIfUnder = sqliteFull;
     try {
       const res = await postJson(t.app, s, '/app/merge/mergemp3', { items: [{ id: item.id }] });
       expect(res.statusCode).toBe(507);
       expect(res.json()).toEqual({ error: DISK_FULL, code: 'disk-full' });
     } finally {
-      t.store.addJob = addJob;
+      t.store.addJobIfUnder = addJob;
     }
   });
 });

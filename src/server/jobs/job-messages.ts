@@ -33,6 +33,12 @@ export function inputFailureMessage(err: RefusedInput, originalNames: string[]):
   return INPUT_PREFIX + inputSentence(err.code, originalNames[err.index] ?? err.file);
 }
 
+/** A merge that cannot fit on the server's disk, even once the others have ended. */
+export function diskFullMessage(bytes: number): string {
+  const mb = Math.ceil(bytes / (1024 * 1024));
+  return `Could not merge: the server's disk has no room for this merge (it needs about ${mb} MB)`;
+}
+
 const pad = (n: number) => String(n).padStart(2, '0');
 
 /** merged-2026-11-21-1430.mp3, from local time. */
@@ -40,9 +46,16 @@ export function downloadName(at: Date, format = 'mp3'): string {
   return `merged-${at.getFullYear()}-${pad(at.getMonth() + 1)}-${pad(at.getDate())}-${pad(at.getHours())}${pad(at.getMinutes())}.${format}`;
 }
 
-/** A title made safe as a file name: no path separators, reserved or control characters, at most 80 characters. */
+/**
+ * Bidirectional controls (embeddings, overrides, isolates, marks): in a file name they make
+ * "gpj.exe" read as "exe.jpg".
+ */
+export const BIDI_CONTROLS = /[\u200e\u200f\u061c\u202a-\u202e\u2066-\u2069]/g;
+
+/** A title made safe as a file name: no path separators, reserved, control or bidi characters, at most 80 characters. */
 export function safeFileTitle(title: string): string {
   const clean = title
+    .replace(BIDI_CONTROLS, '')
     // eslint-disable-next-line no-control-regex
     .replace(/[\u0000-\u001f\u007f/\\:*?"<>|]+/g, ' ')
     .replace(/\s+/g, ' ')

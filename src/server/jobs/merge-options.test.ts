@@ -7,7 +7,7 @@ describe('mergemp3 options', () => {
     expect(engineOptions({})).toMatchObject({ format: 'mp3', chapters: undefined });
   });
 
-  it('takes every option of the contract with a valid value', () => {
+  it('takes every documented option with a valid value', () => {
     const all = {
       format: 'm4b',
       bitrate: 96,

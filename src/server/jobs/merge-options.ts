@@ -22,10 +22,20 @@ export type OptionsCheck = { ok: true; options: MergeOptionsData } | { ok: false
 type Check = (v: unknown) => string | undefined;
 
 const MAX_TEXT = 500;
-const text: Check = (v) =>
-  typeof v === 'string' && v.length <= MAX_TEXT
-    ? undefined
-    : `must be text of at most ${MAX_TEXT} characters`;
+/** C0 controls and DEL: a tag holding them would be cut short or garble a file's header. */
+// eslint-disable-next-line no-control-regex
+const CONTROL = /[\u0000-\u001f\u007f]/;
+// eslint-disable-next-line no-control-regex
+const CONTROL_BUT_LINES = /[\u0000-\u0008\u000b-\u001f\u007f]/;
+/** A tag's text; only a long text (a description) may hold newlines and tabs. */
+const tagText =
+  (multiline = false): Check =>
+  (v) => {
+    if (typeof v !== 'string' || v.length > MAX_TEXT) return `must be text of at most ${MAX_TEXT} characters`;
+    if ((multiline ? CONTROL_BUT_LINES : CONTROL).test(v)) return 'must not hold control characters';
+    return undefined;
+  };
+const text = tagText();
 const bool: Check = (v) => (typeof v === 'boolean' ? undefined : 'must be true or false');
 const range =
   (min: number, max: number, what = 'a number'): Check =>

@@ -11,8 +11,9 @@ import type { MergeOptions, MergeReport, Tools } from '../../engine/index.js';
 import { systemClock, type Clock } from '../../shared/clock.js';
 import type { ItemRow, ResultRow, Store } from '../data/store.js';
 import { resultRef, uploadRef, type FileStorage } from '../files/storage.js';
+import { DiskFullError, estimateMergeBytes, type DiskBudget } from '../files/disk-budget.js';
 import { inputFailure } from './job-errors.js';
-import { describedDownloadName, inputFailureMessage } from './job-messages.js';
+import { describedDownloadName, diskFullMessage, inputFailureMessage } from './job-messages.js';
 import { engineOptions, type MergeOptionsData } from './merge-options.js';
 import type { MergeJobData, Processor } from './queue.js';
 
@@ -27,6 +28,12 @@ export interface MergeProcessorDeps {
   clock?: Clock;
   /** Parallel transcodes inside one merge. */
   engineConcurrency: number;
+  /** The output's rate and channels at most (MAX_SAMPLE_RATE, MAX_CHANNELS). */
+  outputCaps?: Pick<MergeOptions, 'maxSampleRate' | 'maxChannels'>;
+  /** The disk the scratch folder is on: a merge reserves what it will write there before it starts. */
+  disk?: DiskBudget;
+  /** With a bucket, inputs are copied into scratch before a merge. */
+  copiesInputs?: boolean;
   /**
    * Each run gets its own scratch folder and result file name (a merge may run twice, even at
    * once on two workers when one lost touch): the first run to record its result wins; the
@@ -34,6 +41,12 @@ export interface MergeProcessorDeps {
    */
   freshPerRun?: boolean;
 }
+
+/** The server's caps on what a merge writes. */
+export const outputCapsOf = (c: { maxSampleRate: number; maxChannels: number }) => ({
+  maxSampleRate: c.maxSampleRate,
+  maxChannels: c.maxChannels,
+});
 
 /** Merges share the cores: with `workers` merges at once, each may run this many transcodes. */
 export const engineConcurrencyFor = (workers: number) =>
@@ -86,6 +99,7 @@ export function createMergeProcessor(deps: MergeProcessorDeps): Processor {
         displayNames: names,
         tools: deps.tools,
         concurrency: deps.engineConcurrency,
+        ...deps.outputCaps,
       });
       return { output, report };
     } catch (err) {
@@ -148,11 +162,33 @@ export function createMergeProcessor(deps: MergeProcessorDeps): Processor {
     }
   }
 
+  /** Room on the disk for everything the merge writes, or a refusal that says so (never retried). */
+  async function reserveDisk(data: MergeJobData, items: ItemRow[], signal: AbortSignal) {
+    if (!deps.disk) return () => {};
+    const options = data.options as MergeOptionsData;
+    const bytes = estimateMergeBytes({
+      inputs: items,
+      format: options.format ?? 'mp3',
+      mixed: (options.crossfade ?? 0) > 0 || options.gapless === true,
+      gapSeconds: options.gap ?? 0,
+      maxSampleRate: deps.outputCaps?.maxSampleRate ?? Number.POSITIVE_INFINITY,
+      maxChannels: deps.outputCaps?.maxChannels ?? Number.POSITIVE_INFINITY,
+      copiesInputs: deps.copiesInputs ?? false,
+    });
+    try {
+      return await deps.disk.reserve(bytes, signal);
+    } catch (err) {
+      if (!(err instanceof DiskFullError)) throw err;
+      throw inputFailure('disk-full', diskFullMessage(bytes));
+    }
+  }
+
   return async (data, progress, signal) => {
     const items = await orderedItems(store, data);
+    const release = await reserveDisk(data, items, signal);
     const run = deps.freshPerRun ? `-${randomBytes(4).toString('hex')}` : '';
     const work = files.scratchPath(`${jobScratchName(data.jobId)}${run}`);
-    const clearScratch = () => rm(work, { recursive: true, force: true });
+    const clearScratch = () => rm(work, { recursive: true, force: true }).finally(release);
     try {
       await mkdir(work, { recursive: true });
       if (signal.aborted) throw new AbortError();

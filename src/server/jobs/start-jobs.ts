@@ -12,7 +12,8 @@ import { broadcastJobStatus } from '../realtime/status-broadcasts.js';
 import { openBullQueue } from './bullmq/bullmq-queue.js';
 import { createBullJobQueue } from './bullmq/bullmq-job-queue.js';
 import { createInProcessQueue } from './in-process/in-process-queue.js';
-import { createMergeProcessor, engineConcurrencyFor, type MergeFn } from './merge-processor.js';
+import type { DiskBudget } from '../files/disk-budget.js';
+import { createMergeProcessor, engineConcurrencyFor, outputCapsOf, type MergeFn } from './merge-processor.js';
 import { startMergeWorker, type MergeWorker } from './bullmq/merge-worker.js';
 import type { JobQueue } from './queue.js';
 
@@ -33,6 +34,8 @@ export interface StartJobsDeps {
   tools: Tools;
   clock: Clock;
   merge?: MergeFn;
+  /** DATA_DIR's disk, shared with uploads: each merge reserves what it will write before it starts. */
+  disk?: DiskBudget;
 }
 
 export async function startJobs(deps: StartJobsDeps, started: StartedJobs): Promise<JobQueue> {
@@ -49,6 +52,9 @@ export async function startJobs(deps: StartJobsDeps, started: StartedJobs): Prom
         merge,
         clock,
         engineConcurrency: engineConcurrencyFor(config.mergeConcurrency),
+        outputCaps: outputCapsOf(config),
+        disk: deps.disk,
+        copiesInputs: Boolean(config.s3),
       }),
       concurrency: config.mergeConcurrency,
       log,
@@ -76,6 +82,7 @@ export async function startJobs(deps: StartJobsDeps, started: StartedJobs): Prom
       log,
       merge,
       clock,
+      disk: deps.disk,
     });
   return jobs;
 }

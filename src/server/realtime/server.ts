@@ -1,7 +1,7 @@
 // Realtime: socket.io speaking the Laravel Echo protocol (docs/api.md section 5).
 // Echo clients emit `subscribe`/`unsubscribe` {channel, auth}; broadcasts reach a channel's room as
 // emit(event, channel, payload). A browser may join only the status channels of its own session.
-import { createServer } from 'node:http';
+import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { FastifyBaseLogger } from 'fastify';
 import { Server, type ServerOptions, type Socket } from 'socket.io';
@@ -18,11 +18,15 @@ export interface Realtime extends Broadcaster {
 export interface RealtimeOptions {
   host: string;
   port: number;
-  /** CORS: the app's own origin(s), with credentials. */
+  /** The origins a handshake may come from (and CORS, with credentials); undefined is a client that sent none. */
   allowOrigin: (origin: string | undefined) => boolean;
   /** The sid owned by the browser whose handshake carried this Cookie header, or null. */
   sidForCookieHeader: (cookieHeader: string | undefined) => Promise<string | null> | string | null;
   log: FastifyBaseLogger;
+  /** Connections open at once from one client address; more are refused at the handshake. */
+  maxSocketsPerIp?: number;
+  /** The client's address for a request (behind trusted proxies, the one they name); the socket's otherwise. */
+  clientAddress?: (req: IncomingMessage) => string;
   /** Share rooms with other processes (the Redis adapter); alone when omitted. */
   adapter?: ServerOptions['adapter'];
   /**
@@ -47,6 +51,10 @@ const COMPRESSION_THRESHOLD = 1024;
 
 export async function createRealtime(opts: RealtimeOptions): Promise<Realtime> {
   const http = createServer();
+  /** Connections open per client address. */
+  const open = new Map<string, number>();
+  const maxPerAddress = opts.maxSocketsPerIp ?? Number.POSITIVE_INFINITY;
+  const addressOf = (req: IncomingMessage) => opts.clientAddress?.(req) ?? req.socket.remoteAddress ?? '';
   const io = new Server(http, {
     path: '/socket.io',
     ...(opts.adapter ? { adapter: opts.adapter } : {}),
@@ -56,13 +64,39 @@ export async function createRealtime(opts: RealtimeOptions): Promise<Realtime> {
     httpCompression: { threshold: COMPRESSION_THRESHOLD },
     // Clients only ever send small subscribe/unsubscribe messages.
     maxHttpBufferSize: 16 * 1024,
-    // CORS does not cover WebSockets: refuse a browser handshake from a foreign page outright, so
-    // it cannot ride the session cookie. Clients that send no Origin are not browsers.
+    // Every handshake is checked before a connection costs anything: CORS does not cover
+    // WebSockets, so a foreign page (or none) is refused outright, and so is a client without a
+    // session or one address holding too many connections already.
     allowRequest: (req, cb) => {
       const origin = req.headers.origin;
-      cb(null, origin === undefined || opts.allowOrigin(origin));
+      if (!opts.allowOrigin(origin)) return cb('origin not allowed', false);
+      if ((open.get(addressOf(req)) ?? 0) >= maxPerAddress) return cb('too many connections', false);
+      Promise.resolve(opts.sidForCookieHeader(req.headers.cookie)).then(
+        (sid) => cb(sid ? null : 'no session', Boolean(sid)),
+        (err: unknown) => {
+          opts.log.warn({ err }, 'realtime: session lookup failed');
+          cb('no session', false);
+        },
+      );
     },
   });
+
+  // Handshakes checked at once may all pass the count in allowRequest: it is settled here, one
+  // connection at a time.
+  io.engine.on(
+    'connection',
+    (raw: { request: IncomingMessage; close(): void; once(e: 'close', f: () => void): void }) => {
+      const address = addressOf(raw.request);
+      const n = (open.get(address) ?? 0) + 1;
+      open.set(address, n);
+      raw.once('close', () => {
+        const left = (open.get(address) ?? 1) - 1;
+        if (left > 0) open.set(address, left);
+        else open.delete(address);
+      });
+      if (n > maxPerAddress) raw.close();
+    },
+  );
 
   async function sendWelcome(socket: Socket, channel: string, sid: string): Promise<void> {
     try {

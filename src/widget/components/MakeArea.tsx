@@ -1,7 +1,8 @@
 // The foot of the list view: the output choice and the sound options (when the host offers them),
-// and the make button, whose text is always the host's make label (CONTRACT section 4), with a hint
-// beside it when that label names another format than the chosen one. Only what the person set is sent:
-// with nothing offered, mergemp3 goes out exactly as it always did.
+// and the make button, whose text is always the host's make label (`data-make-label`, docs/api.md
+// section 4: host pages rely on it), with a hint beside it when that label names another format than
+// the chosen one. Only what the person set is sent: with nothing offered, mergemp3 goes out with no
+// options.
 import { useId, useRef, useState } from 'react';
 import type { OutputFormat } from '../../shared/output-formats.js';
 import type { AudioItem } from '../../shared/types.js';

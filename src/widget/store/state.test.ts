@@ -161,7 +161,7 @@ describe('widget state', () => {
     }
   });
 
-  it('a server that sends only data still moves the bar (SPEC: each event replaces the text)', () => {
+  it('a server that sends only data still moves the bar (each event replaces the text)', () => {
     const s = run([status({ data: '42' }), status({ data: 'Joining' })], merging);
     expect(s).toMatchObject({ progress: 'Joining', percent: 42 });
   });

@@ -22,11 +22,11 @@ export interface PendingRemoval {
 
 export interface WidgetState {
   phase: Phase;
-  /** SPEC: true selects the progress view; there is no way back short of a reload. */
+  /** True selects the progress view; there is no way back short of a reload. */
   showSpinner: boolean;
-  /** SPEC: the list, in merge order. */
+  /** The list, in merge order. */
   items: AudioItem[];
-  /** SPEC: the status text, starts at "0", replaced by each of the followed merge's events. */
+  /** The status text, starts at "0", replaced by each of the followed merge's events. */
   progress: string;
   /** Where the bar stands, 0-100; it never moves backwards. */
   percent: number;

@@ -206,7 +206,7 @@ describe('the widget store: the merge', () => {
     expect(reload).toHaveBeenCalledTimes(1);
   });
 
-  it('any other answer logs Error and keeps the progress view (SPEC)', async () => {
+  it('any other answer logs Error and keeps the progress view', async () => {
     api.requestMerge.mockResolvedValue({ success: false, answer: 'queued' });
     const store = await started();
     await store.actions.make();

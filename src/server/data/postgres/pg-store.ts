@@ -184,6 +184,26 @@ export async function openPgStore(url: string, opts: PgStoreOptions = {}): Promi
         ],
       );
     },
+    addJobIfUnder: (j, limit) =>
+      inTurn(j.sid, () =>
+        transaction(async (c) => {
+          // The session's row is the lock: two merges of one session are counted one after the other.
+          const locked = await c.query('SELECT 1 FROM sessions WHERE sid = $1 FOR NO KEY UPDATE', [j.sid]);
+          if (locked.rowCount === 0) throw new Error(`No session ${j.sid}`);
+          const inserted = await c.query(
+            `INSERT INTO jobs (id, sid, appid, item_ids, status, error, result_id, request_id, options, percent, status_text,
+                               attempts, created_at, started_at, finished_at)
+             SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15
+             WHERE (SELECT COUNT(*) FROM jobs WHERE sid = $2 AND status IN ('queued', 'running')) < $16`,
+            [
+              j.id, j.sid, j.appid, JSON.stringify(j.itemIds), j.status, j.error, j.resultId, j.requestId,
+              JSON.stringify(j.options ?? {}), j.percent, j.statusText, j.attempts ?? 0, j.createdAt, j.startedAt,
+              j.finishedAt, limit,
+            ],
+          );
+          return inserted.rowCount === 1;
+        }),
+      ),
     getJob: async (id) => {
       const r = await one<JobRecord>('SELECT * FROM jobs WHERE id = $1', [id]);
       return r && toJob(r);

@@ -49,6 +49,13 @@ function statements(db: Database.Database) {
        VALUES (@id, @sid, @appid, @itemIds, @status, @error, @resultId, @createdAt, @startedAt, @finishedAt,
                @requestId, @options, @percent, @statusText, @attempts)`,
     ),
+    addJobIfUnder: db.prepare(
+      `INSERT INTO jobs (id, sid, appid, item_ids, status, error, result_id, created_at, started_at, finished_at,
+                         request_id, options, percent, status_text, attempts)
+       SELECT @id, @sid, @appid, @itemIds, @status, @error, @resultId, @createdAt, @startedAt, @finishedAt,
+              @requestId, @options, @percent, @statusText, @attempts
+       WHERE (SELECT COUNT(*) FROM jobs WHERE sid = @sid AND status IN ('queued', 'running')) < @limit`,
+    ),
     getJob: db.prepare<[string], JobRecord>('SELECT * FROM jobs WHERE id = ?'),
     jobsWithStatus: db.prepare<[string], JobRecord>('SELECT * FROM jobs WHERE status = ? ORDER BY created_at, rowid'),
     latestJob: db.prepare<[string], JobRecord>('SELECT * FROM jobs WHERE sid = ? ORDER BY created_at DESC, rowid DESC LIMIT 1'),
@@ -128,6 +135,7 @@ export function openSqliteStore(file: string): Store & { db: Database.Database }
     async addJob(job) {
       q.addJob.run(jobParams(job));
     },
+    addJobIfUnder: async (job, limit) => q.addJobIfUnder.run({ ...jobParams(job), limit }).changes === 1,
     getJob: async (id) => maybe(q.getJob.get(id), toJob),
     async updateJob(id, patch) {
       const params = jobParams({ ...patch, id } as JobRow);

@@ -65,7 +65,8 @@ const QUEUE_SIZE = 2;
 /**
  * Files up to this size go up in one streamed PutObject. A multipart upload buffers each part to
  * sign it (a SHA-256 per part over plain http) and the server joins the parts at the end: for a
- * 15 MB result through s3rver, 180-200 ms against 75-95 ms for one PUT (bench/FINDINGS.md).
+ * 15 MB result through s3rver, 180-200 ms against 75-95 ms for one PUT
+ * (docs/decisions/0023-one-put-up-to-64-mib.md).
  * Above it, parts: a failed part is sent again alone, and S3 caps a single PUT at 5 GB.
  */
 export const SINGLE_PUT_MAX_BYTES = 64 * 1024 * 1024;

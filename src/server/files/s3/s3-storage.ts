@@ -88,7 +88,8 @@ export function createS3Storage(
           code: 'ENOENT',
         });
       // Up to 1 MiB waits for the disk, written in one call: with the default 16 kB each 64 kB
-      // chunk from the socket was its own write (3 x 5 MB: 65 ms of CPU against 50, bench/FINDINGS.md).
+      // chunk from the socket was its own write (3 x 5 MB: 65 ms of CPU against 50,
+      // docs/decisions/0023-one-put-up-to-64-mib.md).
       await pipeline(object.body, createWriteStream(target, { highWaterMark: DOWNLOAD_BUFFER }));
       await keeper?.keep(objectKey(ref), target);
       return target;

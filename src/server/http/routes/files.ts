@@ -1,7 +1,8 @@
 // GET /upload/{sid}/{newfilename}.{format} and GET /results/{sid}/{id}.{format}, with Range.
 // The file is found by looking the names up in the database; its bytes come from FileStorage only.
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import { fail } from '../errors.js';
+import { ERRORS, fail } from '../errors.js';
+import { BIDI_CONTROLS } from '../../jobs/job-messages.js';
 import { contentTypeFor, parseRange } from '../../files/range.js';
 import { requireSession } from '../session.js';
 import { documented, resultFileSchema, uploadFileSchema } from './schemas.js';
@@ -39,7 +40,7 @@ async function sendFile(
     return reply
       .status(416)
       .header('content-range', `bytes */${info.size}`)
-      .send({ error: 'Range not satisfiable' });
+      .send({ error: ERRORS.rangeNotSatisfiable.message, code: 'rangeNotSatisfiable' });
   }
   reply.header('content-type', contentType);
   if (range.kind === 'partial') {
@@ -56,7 +57,8 @@ async function sendFile(
 }
 
 /** RFC 6266 attachment with an ASCII fallback and the UTF-8 name. */
-export function attachment(name: string): string {
+export function attachment(stored: string): string {
+  const name = stored.replace(BIDI_CONTROLS, '');
   const ascii = name.replace(/[^\x20-\x7e]/g, '_').replace(/["\\]/g, '_');
   return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(name)}`;
 }

@@ -26,6 +26,7 @@ describe('health routes', () => {
       ok: false,
       checks: { database: 'ok', queue: 'unreachable', files: 'unreachable' },
       error: 'Not ready: queue, files unreachable',
+      code: 'notReady',
     });
     const ready = await appWith([
       { name: 'database', check: async () => undefined },

@@ -6,6 +6,8 @@ import { documented, healthzSchema, readyzSchema } from './schemas.js';
 export interface ReadinessCheck {
   /** What a person operating the service calls it: "database", "queue", "files". */
   name: string;
+  /** How it is listed when it fails ("unreachable" unless said). */
+  failure?: string;
   check(): Promise<unknown>;
 }
 
@@ -30,20 +32,29 @@ export async function healthRoutes(
       checks.map(async (c) => {
         try {
           await within(c.check(), CHECK_TIMEOUT_MS);
-          return { name: c.name, ok: true as const };
+          return { name: c.name, ok: true as const, word: 'ok' };
         } catch (err) {
           request.log.warn({ err, check: c.name }, 'not ready');
-          return { name: c.name, ok: false as const };
+          return { name: c.name, ok: false as const, word: c.failure ?? 'unreachable' };
         }
       }),
     );
-    const down = results.filter((r) => !r.ok).map((r) => r.name);
+    const down = results.filter((r) => !r.ok);
     const body = {
       ok: down.length === 0,
-      checks: Object.fromEntries(results.map((r) => [r.name, r.ok ? 'ok' : 'unreachable'])),
+      checks: Object.fromEntries(results.map((r) => [r.name, r.word])),
     };
-    if (down.length > 0)
-      return reply.status(503).send({ ...body, error: `Not ready: ${down.join(', ')} unreachable` });
+    if (down.length > 0) {
+      // "queue, files unreachable; disk full"
+      const words = [...new Set(down.map((r) => r.word))].map(
+        (word) =>
+          `${down
+            .filter((r) => r.word === word)
+            .map((r) => r.name)
+            .join(', ')} ${word}`,
+      );
+      return reply.status(503).send({ ...body, error: `Not ready: ${words.join('; ')}`, code: 'notReady' });
+    }
     return body;
   });
 }

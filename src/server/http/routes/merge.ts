@@ -2,6 +2,8 @@
 // Only each item's `id` is read; everything else comes from the database. The same id may appear
 // more than once (a person may want a segment twice). Answers when the merge has finished.
 import { randomUUID } from 'node:crypto';
+import type { ServerResponse } from 'node:http';
+import { Socket } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import type { Clock } from '../../../shared/clock.js';
 import { MERGE_SUCCESS } from '../../../shared/types.js';
@@ -22,6 +24,8 @@ export interface MergeRouteDeps {
 }
 
 const MAX_ID_LENGTH = 200;
+/** How soon an idle merge connection is probed for a peer that has gone. */
+const KEEP_ALIVE_PROBE_MS = 30_000;
 
 /** The ordered item ids of a mergemp3 body, or a 400 saying what is wrong. */
 export function orderedIds(body: unknown, maxFiles: number): string[] {
@@ -52,9 +56,48 @@ export function mergeChoices(body: unknown): { options: MergeOptionsData; reques
   return { options: checked.options, requestId: typeof r === 'string' ? r : null };
 }
 
+/**
+ * Every use of every item counted, from the durations measured when it was uploaded: a merge
+ * longer in all than MAX_MERGE_HOURS is refused before anything is queued or written.
+ */
+export function checkMergeBudget(durations: number[], maxHours: number): void {
+  let total = 0;
+  for (const d of durations) total += d;
+  if (total <= maxHours * 3600) return;
+  fail(
+    'merge-too-long',
+    `The merge is too long: its files last ${hoursText(total)} in all, and this server merges at most ${maxHours} hours at once`,
+  );
+}
+
+const hoursText = (seconds: number) => {
+  const minutes = Math.ceil(seconds / 60);
+  return minutes < 60 ? `${minutes} min` : `${Math.floor(minutes / 60)} h ${minutes % 60} min`;
+};
+
 /** A job that did not succeed, as the HTTP answer it gets: the status follows the code. */
 export function outcomeError(outcome: Exclude<JobOutcome, { state: 'succeeded' }>): AppError {
   return new AppError(outcome.state === 'cancelled' ? 'cancelled' : outcome.code, outcome.message);
+}
+
+/**
+ * The answer comes when the merge ends, an hour later perhaps, or after others ahead of it: the
+ * idle timeout that cuts silent clients must not cut this one. The whole body is in by now (the
+ * request timeout no longer applies); TCP keep-alive tells a dead peer from a patient one. Once
+ * answered, the connection is an idle keep-alive like any other again.
+ */
+export function waitAsLongAsTheMerge(
+  socket: Socket | null | undefined,
+  response: ServerResponse,
+  idleTimeoutMs: number,
+): void {
+  // Injected requests (tests) have no real socket to keep.
+  if (!(socket instanceof Socket)) return;
+  socket.setTimeout(0);
+  socket.setKeepAlive(true, KEEP_ALIVE_PROBE_MS);
+  response.once('finish', () => {
+    if (!socket.destroyed) socket.setTimeout(idleTimeoutMs);
+  });
 }
 
 export async function mergeRoutes(
@@ -70,6 +113,7 @@ export async function mergeRoutes(
     async (request, reply) => {
       const session = requireSession(request);
       const ids = orderedIds(request.body, config.maxFiles);
+      waitAsLongAsTheMerge(request.raw.socket, reply.raw, config.idleTimeoutMs);
       const { options, requestId } = mergeChoices(request.body);
       const owned = await store.itemsOwnedBy(session.sid, [...new Set(ids)]);
       const byId = new Map(owned.map((i) => [i.id, i]));
@@ -77,6 +121,10 @@ export async function mergeRoutes(
       if (ids.some((id) => !byId.has(id))) fail('foreignItem');
       const appids = new Set(owned.map((i) => i.appid));
       if (appids.size !== 1) fail('badRequest', 'The items come from more than one widget (appid)');
+      checkMergeBudget(
+        ids.map((id) => byId.get(id)!.duration),
+        config.maxMergeHours,
+      );
 
       const data: MergeJobData = {
         jobId: randomUUID(),
@@ -86,7 +134,12 @@ export async function mergeRoutes(
         options: { ...options },
         requestId,
       };
-      await store.addJob(queuedJobRow(data, clock.now()));
+      // At most a few merges per session queued or running: one session cannot fill the line.
+      if (!(await store.addJobIfUnder(queuedJobRow(data, clock.now()), config.maxMergesPerSession)))
+        fail(
+          'too-many-merges',
+          `This session already has ${config.maxMergesPerSession} merges waiting or running; wait for one to end`,
+        );
       request.log.info({ job: data.jobId, items: ids.length, requestId }, 'merge queued');
       // The job is not tied to this request: a client that goes away does not stop it.
       let outcome: JobOutcome;

@@ -5,6 +5,7 @@
 // last byte is in, the file is probed and stored like a multipart upload, or refused with a reason.
 import { once } from 'node:events';
 import type { IncomingMessage } from 'node:http';
+import { Socket } from 'node:net';
 import { setTimeout as delay } from 'node:timers/promises';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Server, type ServerOptions } from '@tus/server';
@@ -13,8 +14,8 @@ import type { AppConfig } from '../../config.js';
 import type { Store } from '../../data/store.js';
 import { TUS_ID, type TusUploads } from '../../files/tus-uploads.js';
 import { errorCodeOf, isDiskFull } from '../../errors.js';
-import { wouldCrossWatermark } from '../../files/disk-space.js';
-import { AppError, ERRORS, fail } from '../errors.js';
+import { wouldCrossWatermark, type FreeSpace } from '../../files/disk-space.js';
+import { AppError, ERRORS, fail, type ErrorCode } from '../errors.js';
 import { csrfMatches, CSRF_HEADER, randomId, requireSession } from '../session.js';
 import { APPID_PATTERN, documented, tusCreateSchema, tusOptionsSchema, tusUploadSchema } from './schemas.js';
 import { megabytes } from '../../../shared/format.js';
@@ -31,7 +32,9 @@ export interface TusRouteDeps {
   uploads: TusUploads;
   storeUpload: StoreUpload;
   /** Free bytes on the disk of a folder, for the MIN_FREE_MB watermark. */
-  freeSpace: UploadStoreDeps['freeSpace'];
+  freeSpace: FreeSpace;
+  /** DATA_DIR's disk, shared with merges and the other uploads in progress. */
+  disk: UploadStoreDeps['disk'];
 }
 
 type TusRequest = Parameters<NonNullable<ServerOptions['onUploadFinish']>>[0];
@@ -41,10 +44,16 @@ const nodeRequest = (req: TusRequest): IncomingMessage | undefined =>
   (req as { runtime?: { node?: { req?: IncomingMessage } } }).runtime?.node?.req;
 
 /** tus answers carry our JSON errors, so a client shows the same message as for multipart. */
-const tusError = (status: number, error: string) => ({
+const tusError = (status: number, error: string, code: ErrorCode) => ({
   status_code: status,
-  body: JSON.stringify({ error }),
+  body: JSON.stringify({ error, code }),
 });
+
+/** An error of our own, or tus's (plain text), as the JSON body every refusal carries. */
+function asJsonError(err: { status_code: number; body: string }) {
+  if (err.body.startsWith('{')) return undefined;
+  return tusError(err.status_code, err.body.trim() || ERRORS.tusRefused.message, 'tusRefused');
+}
 
 export async function tusRoutes(app: FastifyInstance, deps: TusRouteDeps): Promise<void> {
   const { config, uploads } = deps;
@@ -61,7 +70,7 @@ export async function tusRoutes(app: FastifyInstance, deps: TusRouteDeps): Promi
     allowedOrigins: [],
     namingFunction: (req) => {
       const id = newIds.get(nodeRequest(req) as IncomingMessage);
-      if (!id) throw tusError(500, ERRORS.internal.message);
+      if (!id) throw tusError(500, ERRORS.internal.message, 'internal');
       return id;
     },
     onUploadCreate: async (_req, upload) => {
@@ -77,18 +86,19 @@ export async function tusRoutes(app: FastifyInstance, deps: TusRouteDeps): Promi
    * server error while DATA_DIR's disk has (almost) no room left is told as a full disk too.
    */
   async function diskFullAnswer(err: Error | { status_code: number; body: string }) {
-    if ('status_code' in err && err.status_code < 500) return undefined;
+    if ('status_code' in err && err.status_code < 500) return asJsonError(err);
     const nearlyFull = () =>
       wouldCrossWatermark(deps.freeSpace, config.dataDir, 0, Math.max(config.minFreeBytes, 1024 * 1024));
     if (isDiskFull(err) || (await nearlyFull()))
-      return tusError(ERRORS['disk-full'].status, ERRORS['disk-full'].message);
-    return undefined;
+      return tusError(ERRORS['disk-full'].status, ERRORS['disk-full'].message, 'disk-full');
+    if ('status_code' in err) return asJsonError(err);
+    return tusError(500, ERRORS.internal.message, 'internal');
   }
 
   /** The last byte is in: probe and store as an item, or refuse; the tus files go either way. */
   async function finish(req: TusRequest, upload: Upload) {
     const u = uploads.get(upload.id);
-    if (!u) throw tusError(404, ERRORS.notFound.message);
+    if (!u) throw tusError(404, ERRORS.notFound.message, 'notFound');
     // From here it is counted as an item (or refused), no longer as an upload in progress.
     uploads.release(u.id);
     try {
@@ -98,7 +108,7 @@ export async function tusRoutes(app: FastifyInstance, deps: TusRouteDeps): Promi
         filename: u.filename,
         localPath: uploads.dataPath(u.id),
       });
-      if (!outcome.ok) throw tusError(outcome.status, outcome.error);
+      if (!outcome.ok) throw tusError(outcome.status, outcome.error, outcome.code);
       const body = JSON.stringify({ items: [outcome.item], errors: [] });
       // A creation that carried all the bytes keeps its 201 (and Location); a PATCH says 200 with the item.
       return req.method === 'POST'
@@ -110,7 +120,7 @@ export async function tusRoutes(app: FastifyInstance, deps: TusRouteDeps): Promi
       const code = errorCodeOf(err) ?? 'internal';
       if (ERRORS[code].status >= 500)
         app.log.error({ err, upload: u.id }, 'storing a finished tus upload failed');
-      throw tusError(ERRORS[code].status, ERRORS[code].message);
+      throw tusError(ERRORS[code].status, ERRORS[code].message, code);
     } finally {
       await uploads.discard(u.id);
     }
@@ -128,10 +138,17 @@ export async function tusRoutes(app: FastifyInstance, deps: TusRouteDeps): Promi
       fail('badRequest', `${filename}: the upload must declare its length (Upload-Length)`);
     }
     if (length > config.maxFileBytes) fail('tooLarge', `${filename} is larger than the ${limitMb} MB limit`);
-    await refuseIfDiskLow({ freeSpace: deps.freeSpace, config }, length);
 
+    // Its declared length is held from now on (synchronously, so creations at once all count),
+    // and must fit beside everything else held: else nothing is created.
     const id = randomId(16);
     uploads.reserve({ id, sid: session.sid, appid, filename, size: length });
+    try {
+      await refuseIfDiskLow(deps, 0);
+    } catch (err) {
+      await uploads.discard(id);
+      throw err;
+    }
     const items = await deps.store.countItems(session.sid);
     if (items + uploads.countFor(session.sid) > config.maxFiles) {
       await uploads.discard(id);
@@ -151,6 +168,17 @@ export async function tusRoutes(app: FastifyInstance, deps: TusRouteDeps): Promi
 
   async function handOver(request: FastifyRequest, reply: FastifyReply) {
     reply.hijack();
+    // A PATCH that trickles is cut; tus keeps the bytes that came, for a resume.
+    const stopWatch =
+      request.method === 'PATCH' ? cutWhenSlow(request.raw.socket, config.slowUploadWindowMs) : () => {};
+    try {
+      await handOverWatched(request, reply);
+    } finally {
+      stopWatch();
+    }
+  }
+
+  async function handOverWatched(request: FastifyRequest, reply: FastifyReply) {
     const handled = tus.handle(request.raw, reply.raw);
     // When the client has gone, tus may never hear that its answer was delivered: stop waiting
     // once the connection is closed and tus had a moment to finish its own work.
@@ -188,6 +216,25 @@ export async function tusRoutes(app: FastifyInstance, deps: TusRouteDeps): Promi
   });
   app.options(TUS_PATH, documented(tusOptionsSchema), handOver);
   app.options(`${TUS_PATH}/`, documented(tusOptionsSchema), handOver);
+}
+
+/** Under this many bytes in a window, an upload is too slow to be worth a connection. */
+export const SLOW_UPLOAD_BYTES = 1024;
+
+/**
+ * Close the connection when fewer than SLOW_UPLOAD_BYTES arrive in any `windowMs`: the idle
+ * timeout alone lets a byte every few seconds hold a request open for an hour.
+ */
+export function cutWhenSlow(socket: Socket | null | undefined, windowMs: number): () => void {
+  if (!(socket instanceof Socket) || windowMs <= 0) return () => {};
+  let last = socket.bytesRead;
+  const timer = setInterval(() => {
+    const now = socket.bytesRead;
+    if (now - last < SLOW_UPLOAD_BYTES) socket.destroy();
+    last = now;
+  }, windowMs);
+  timer.unref();
+  return () => clearInterval(timer);
 }
 
 function parseMetadata(header: string | string[] | undefined): Record<string, string | null> {

@@ -2,12 +2,12 @@
 // then keep it as an item of the session, or refuse it with a reason naming the file. A refused
 // file is removed; nothing is half-stored.
 import { stat, unlink } from 'node:fs/promises';
-import { InputError, type ProbeResult, type Tools } from '../../../engine/index.js';
+import { decodedSeconds, InputError, type ProbeResult, type Tools } from '../../../engine/index.js';
 import type { Clock } from '../../../shared/clock.js';
 import type { AudioItem } from '../../../shared/types.js';
 import type { AppConfig } from '../../config.js';
 import type { ItemRow, Store } from '../../data/store.js';
-import { wouldCrossWatermark, type FreeSpace } from '../../files/disk-space.js';
+import type { DiskBudget } from '../../files/disk-budget.js';
 import { uploadRef, type FileStorage } from '../../files/storage.js';
 import { inputSentence } from '../../errors.js';
 import { ERRORS, fail, type ErrorCode } from '../errors.js';
@@ -25,8 +25,10 @@ export interface UploadStoreDeps {
   clock: Clock;
   /** Places held by this session's uploads still in progress elsewhere (tus); they count against MAX_FILES. */
   heldElsewhere?: (sid: string) => number;
-  /** Free bytes on the disk of a folder, for the MIN_FREE_MB watermark. */
-  freeSpace: FreeSpace;
+  /** DATA_DIR's disk, shared with merges and uploads in progress (MIN_FREE_MB). */
+  disk: DiskBudget;
+  /** How long a non-MP3 upload decodes for; the engine's decodedSeconds unless a test's probe needs none. */
+  measure?: typeof decodedSeconds;
 }
 
 export interface Refusal {
@@ -70,13 +72,24 @@ export const isRefusal = (v: object): v is Refusal => 'code' in v && 'error' in 
 export const roomFor = (deps: UploadStoreDeps, sid: string) =>
   deps.config.maxFiles - (deps.heldElsewhere?.(sid) ?? 0);
 
-/** Before a byte is stored: `incoming` bytes must fit on DATA_DIR's disk and still leave MIN_FREE_MB free. */
-export async function refuseIfDiskLow(
-  deps: Pick<UploadStoreDeps, 'freeSpace' | 'config'>,
-  incoming: number,
-): Promise<void> {
-  if (await wouldCrossWatermark(deps.freeSpace, deps.config.dataDir, incoming, deps.config.minFreeBytes))
-    fail('disk-full');
+/**
+ * Before a byte is stored: `incoming` bytes must fit on DATA_DIR's disk beside what merges and
+ * uploads in progress have reserved, and still leave MIN_FREE_MB free.
+ */
+export async function refuseIfDiskLow(deps: Pick<UploadStoreDeps, 'disk'>, incoming: number): Promise<void> {
+  if (!(await deps.disk.fits(incoming))) fail('disk-full');
+}
+
+/**
+ * The duration merges are budgeted by: an MP3's frames are counted by the probe itself; any other
+ * input is decoded, since its header may claim a rate or length that is not what it holds. The
+ * decode stops at the merge limit: a file that long can only be refused anyway.
+ */
+async function measuredDuration(deps: UploadStoreDeps, file: string, probe: ProbeResult): Promise<number> {
+  if (probe.mp3) return probe.durationSeconds;
+  const limitSeconds = deps.config.maxMergeHours * 3600 + 1;
+  const seconds = await (deps.measure ?? decodedSeconds)(file, { tools: deps.tools, limitSeconds });
+  return seconds > 0 ? seconds : probe.durationSeconds;
 }
 
 /** Phase 1: is it audio we can use? Kept for storing, or the reason it is refused. Other failures are thrown. */
@@ -90,7 +103,8 @@ export async function probeUpload(
     if (!SAFE_FORMAT.test(probe.format)) {
       throw new InputError(filename, 'not-audio', `its container (${probe.format}) is not supported`);
     }
-    return { tmp, filename, probe, size: (await stat(tmp)).size };
+    const durationSeconds = await measuredDuration(deps, tmp, probe);
+    return { tmp, filename, probe: { ...probe, durationSeconds }, size: (await stat(tmp)).size };
   } catch (err) {
     if (!(err instanceof InputError)) throw err;
     // The sentence is chosen by the refusal's kind; the engine's words (ffmpeg's) are the command line's.

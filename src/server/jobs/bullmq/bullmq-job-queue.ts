@@ -98,6 +98,12 @@ export function createBullJobQueue(deps: BullJobQueueDeps): JobQueue & { ping():
     onQueueEvent(e).catch((err: unknown) => log.error({ err, job: e.jobId }, 'could not settle a merge'));
   });
 
+  /** The job's place among its session's merges still queued or running (its own row included). */
+  async function turnOf(s: Store, data: MergeJobData): Promise<number> {
+    const unfinished = [...(await s.jobsWithStatus('queued')), ...(await s.jobsWithStatus('running'))];
+    return Math.max(1, unfinished.filter((j) => j.sid === data.sid).length);
+  }
+
   function waitForEnd(jobId: string, ms: number): Promise<QueueEvent | null> {
     return new Promise((resolve) => {
       const set = endWaiters.get(jobId) ?? new Set();
@@ -133,7 +139,7 @@ export function createBullJobQueue(deps: BullJobQueueDeps): JobQueue & { ping():
       );
       pending.set(data.jobId, { data, resolve, finished });
       try {
-        await queue.enqueue(data);
+        await queue.enqueue(data, await turnOf(store, data));
       } catch (err) {
         const failure = new JobFailure('mergeStopped');
         await settleRow(

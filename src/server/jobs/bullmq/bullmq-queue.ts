@@ -49,6 +49,8 @@ export type QueueEvent =
   /** Its worker stopped answering; the merge goes back in line for another worker. */
   | { type: 'stalled'; jobId: string };
 
+const MAX_PRIORITY = 2 ** 21;
+
 export interface BullQueueOptions {
   redisUrl: string;
   /** Separate queues on one Redis (tests). */
@@ -57,7 +59,11 @@ export interface BullQueueOptions {
 
 export interface BullQueue {
   names: QueueNames;
-  enqueue(data: MergeJobData): Promise<void>;
+  /**
+   * `turn`: the job's place among its session's unfinished merges (1 for its only one). Jobs are
+   * taken by turn, then in order, so one session's queued merges do not hold back another's first.
+   */
+  enqueue(data: MergeJobData, turn?: number): Promise<void>;
   /** Stop the merge wherever it is: out of the line if waiting ('removed'), aborted on its worker if running ('signalled'). */
   cancel(jobId: string): Promise<'removed' | 'signalled'>;
   /** Listen to every job's events; returns the unsubscribe. */
@@ -113,9 +119,11 @@ export async function openBullQueue(opts: BullQueueOptions): Promise<BullQueue> 
 
   return {
     names,
-    async enqueue(data) {
+    async enqueue(data, turn = 1) {
       await queue.add('merge', data, {
         jobId: data.jobId,
+        // BullMQ runs lower numbers first, in order within one (1 to 2^21).
+        priority: Math.min(MAX_PRIORITY, Math.max(1, Math.floor(turn))),
         attempts: MERGE_ATTEMPTS,
         removeOnComplete: { age: KEEP_SECONDS },
         removeOnFail: { age: KEEP_SECONDS },

@@ -9,7 +9,14 @@ import type { Store } from '../../data/store.js';
 import type { FileStorage } from '../../files/storage.js';
 import { emitterBroadcaster } from '../../realtime/redis/redis-fanout.js';
 import { startBullWorker } from './bullmq-worker.js';
-import { createMergeProcessor, engineConcurrencyFor, type MergeFn } from '../merge-processor.js';
+import { createDiskBudget, type DiskBudget } from '../../files/disk-budget.js';
+import { statfsFreeSpace } from '../../files/disk-space.js';
+import {
+  createMergeProcessor,
+  engineConcurrencyFor,
+  outputCapsOf,
+  type MergeFn,
+} from '../merge-processor.js';
 import { createRunReporter } from './run-reporter.js';
 
 export interface MergeWorkerDeps {
@@ -20,6 +27,8 @@ export interface MergeWorkerDeps {
   log: FastifyBaseLogger;
   merge?: MergeFn;
   clock?: Clock;
+  /** DATA_DIR's disk as this process shares it; one of its own unless given. */
+  disk?: DiskBudget;
 }
 
 export interface MergeWorker {
@@ -38,6 +47,15 @@ export async function startMergeWorker(deps: MergeWorkerDeps): Promise<MergeWork
     merge: deps.merge,
     clock: deps.clock,
     engineConcurrency: engineConcurrencyFor(config.mergeConcurrency),
+    outputCaps: outputCapsOf(config),
+    disk:
+      deps.disk ??
+      createDiskBudget({
+        dir: config.dataDir,
+        minFreeBytes: config.minFreeBytes,
+        freeSpace: statfsFreeSpace,
+      }),
+    copiesInputs: Boolean(config.s3),
     freshPerRun: true,
   });
   let worker;

@@ -212,6 +212,7 @@ export function createInProcessQueue(deps: InProcessQueueDeps): JobQueue {
       repeat = null;
     };
     return {
+      key: data.sid,
       onWait(ahead) {
         text = waitingText(ahead);
         void tell({ statusText: text, percent: null });

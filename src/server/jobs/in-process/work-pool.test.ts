@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { WorkPool } from './work-pool.js';
+import { fairOrder, WorkPool } from './work-pool.js';
 
 function deferred<T = void>() {
   let resolve!: (v: T) => void;
@@ -131,5 +131,46 @@ describe('WorkPool', () => {
 
   it('refuses a concurrency below one', () => {
     expect(() => new WorkPool(0)).toThrow(/concurrency/);
+  });
+
+  it("takes sessions in turn: a second and third session go before the first one's second merge", async () => {
+    const pool = new WorkPool(1);
+    const started: string[] = [];
+    const places = new Map<string, number>();
+    const gates = new Map<string, ReturnType<typeof deferred<void>>>();
+    const submit = (name: string) => {
+      const gate = deferred<void>();
+      gates.set(name, gate);
+      return pool.submit({
+        key: name[0],
+        onWait: (ahead) => places.set(name, ahead),
+        start: async () => {
+          started.push(name);
+          await gate.promise;
+        },
+      });
+    };
+    const all = ['A1', 'A2', 'A3'].map(submit);
+    all.push(submit('B1'), submit('C1'));
+    await tick();
+    // Each person is told their own place: B and C next, then A's own.
+    expect(Object.fromEntries(places)).toEqual({ A2: 3, A3: 4, B1: 1, C1: 2 });
+    for (const name of ['A1', 'B1', 'C1', 'A2', 'A3']) {
+      expect(started.at(-1)).toBe(name);
+      gates.get(name)!.resolve();
+      await tick();
+    }
+    await Promise.all(all);
+    expect(started).toEqual(['A1', 'B1', 'C1', 'A2', 'A3']);
+  });
+});
+
+describe('fairOrder', () => {
+  const w = (key: string, n: number) => ({ task: { key }, n });
+  it('serves the key served longest ago first, in the order each key came', () => {
+    const line = [w('a', 1), w('a', 2), w('b', 1), w('a', 3), w('c', 1), w('b', 2)];
+    const order = fairOrder(line, new Map([['a', 5]]));
+    expect(order.map((x) => `${x.task.key}${x.n}`)).toEqual(['b1', 'c1', 'a1', 'b2', 'a2', 'a3']);
+    expect(fairOrder([], new Map())).toEqual([]);
   });
 });

@@ -1,0 +1,57 @@
+import { execFile } from 'node:child_process';
+import { readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { tempDir, tools } from '../../../test/support/audio-fixtures.js';
+import { checkCover, COVER_LIMITS, imageShape, readAtMost } from './cover.js';
+
+let dir: string;
+let cleanup: () => Promise<void>;
+beforeAll(async () => ({ dir, cleanup } = await tempDir('cover-')));
+afterAll(() => cleanup());
+
+/** A real image made by ffmpeg, `w` x `h`, as PNG or JPEG by the extension. */
+async function image(name: string, w: number, h: number): Promise<Buffer> {
+  const file = path.join(dir, name);
+  await promisify(execFile)(tools.ffmpeg, [
+    ...['-v', 'error', '-y', '-f', 'lavfi', '-i', `color=c=red:s=${w}x${h}`, '-frames:v', '1', file],
+  ]);
+  return readFile(file);
+}
+
+describe('covers', () => {
+  it('takes real JPEGs and PNGs within 4096 x 4096, knowing their size', async () => {
+    const png = await image('a.png', 64, 48);
+    const jpg = await image('a.jpg', 640, 480);
+    expect(imageShape(png)).toEqual({ mime: 'image/png', width: 64, height: 48 });
+    expect(imageShape(jpg)).toEqual({ mime: 'image/jpeg', width: 640, height: 480 });
+    expect(checkCover(jpg)).toMatchObject({ ok: true, cover: { mime: 'image/jpeg' } });
+  });
+
+  it('refuses junk that starts like a PNG or a JPEG, saying why', () => {
+    const fakePng = Buffer.concat([Buffer.from('\x89PNG\r\n\x1a\n', 'latin1'), Buffer.alloc(100, 7)]);
+    const fakeJpeg = Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0]), Buffer.alloc(100, 7)]);
+    for (const junk of [fakePng, fakeJpeg, Buffer.from('GIF89a')])
+      expect(checkCover(junk)).toEqual({ ok: false, reason: 'cover is not a JPEG or PNG image' });
+  });
+
+  it('refuses a picture over 4096 pixels a side or over 10 MB', async () => {
+    expect(checkCover(await image('wide.png', 5000, 8))).toEqual({
+      ok: false,
+      reason: 'cover is 5000 x 8 pixels, more than 4096 x 4096',
+    });
+    const big = Buffer.concat([await image('b.png', 8, 8), Buffer.alloc(COVER_LIMITS.bytes)]);
+    expect(checkCover(big)).toEqual({ ok: false, reason: 'cover is larger than 10 MB' });
+  });
+
+  it('reads at most one byte over the limit, from /dev/zero too, and stops when told', async () => {
+    expect((await readAtMost('/dev/zero', 3 * 1024 * 1024)).length).toBe(3 * 1024 * 1024 + 1);
+    const small = path.join(dir, 'small.bin');
+    await writeFile(small, Buffer.alloc(1000, 1));
+    expect((await readAtMost(small, 5000)).length).toBe(1000);
+    const stop = new AbortController();
+    stop.abort();
+    await expect(readAtMost('/dev/zero', 1 << 30, stop.signal)).rejects.toMatchObject({ name: 'AbortError' });
+  });
+});

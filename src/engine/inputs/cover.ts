@@ -1,0 +1,93 @@
+// A cover is a real JPEG or PNG within the limits every output format can carry (at most 10 MB,
+// 4096 x 4096), or it is not a cover: a given one is refused with the reason, an input's own
+// picture outside them is left out (the input itself is fine). Reading one never takes more
+// than the limit, and stops when the merge is stopped.
+import { open } from 'node:fs/promises';
+import { AbortError } from '../errors.js';
+
+export const COVER_LIMITS = { bytes: 10 * 1024 * 1024, side: 4096 } as const;
+
+export interface Cover {
+  mime: 'image/jpeg' | 'image/png';
+  data: Buffer;
+}
+
+export type CoverCheck = { ok: true; cover: Cover } | { ok: false; reason: string };
+
+const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+
+/** Pure: the image's kind and size, from its header; undefined when it is neither a whole PNG nor a JPEG. */
+export function imageShape(data: Buffer): { mime: Cover['mime']; width: number; height: number } | undefined {
+  if (data.length >= 45 && data.subarray(0, 8).equals(PNG_SIGNATURE)) {
+    // The IHDR chunk comes first; the file ends with an IEND chunk.
+    if (data.readUInt32BE(8) !== 13 || data.toString('latin1', 12, 16) !== 'IHDR') return undefined;
+    if (data.toString('latin1', data.length - 8, data.length - 4) !== 'IEND') return undefined;
+    return { mime: 'image/png', width: data.readUInt32BE(16), height: data.readUInt32BE(20) };
+  }
+  if (data.length >= 4 && data[0] === 0xff && data[1] === 0xd8 && data[2] === 0xff) {
+    const size = jpegSize(data);
+    return size && { mime: 'image/jpeg', ...size };
+  }
+  return undefined;
+}
+
+/** A JPEG's frame size from its first SOF marker, walking the marker segments. */
+function jpegSize(data: Buffer): { width: number; height: number } | undefined {
+  let at = 2;
+  while (at + 4 <= data.length) {
+    if (data[at] !== 0xff) return undefined;
+    const marker = data[at + 1];
+    if (marker === 0xff) {
+      at++;
+      continue;
+    }
+    const length = data.readUInt16BE(at + 2);
+    // SOF0-SOF15, except DHT (C4), JPG (C8) and DAC (CC).
+    if (marker >= 0xc0 && marker <= 0xcf && ![0xc4, 0xc8, 0xcc].includes(marker)) {
+      if (at + 9 > data.length) return undefined;
+      return { height: data.readUInt16BE(at + 5), width: data.readUInt16BE(at + 7) };
+    }
+    if (marker === 0xda || length < 2) return undefined;
+    at += 2 + length;
+  }
+  return undefined;
+}
+
+/** Pure: is this a cover every format can carry, and if not, why not (in words). */
+export function checkCover(data: Buffer): CoverCheck {
+  if (data.length > COVER_LIMITS.bytes)
+    return { ok: false, reason: `cover is larger than ${COVER_LIMITS.bytes / (1024 * 1024)} MB` };
+  const shape = imageShape(data);
+  if (!shape) return { ok: false, reason: 'cover is not a JPEG or PNG image' };
+  const { width, height } = shape;
+  if (width < 1 || height < 1) return { ok: false, reason: 'cover is not a JPEG or PNG image' };
+  if (width > COVER_LIMITS.side || height > COVER_LIMITS.side)
+    return {
+      ok: false,
+      reason: `cover is ${width} x ${height} pixels, more than ${COVER_LIMITS.side} x ${COVER_LIMITS.side}`,
+    };
+  return { ok: true, cover: { mime: shape.mime, data } };
+}
+
+/**
+ * At most `limit` + 1 bytes of `file` (one more than allowed tells "too large"), in pieces, so a
+ * stop (SIGTERM) is heard between them and /dev/zero costs no more than the limit.
+ */
+export async function readAtMost(file: string, limit: number, signal?: AbortSignal): Promise<Buffer> {
+  const fh = await open(file, 'r');
+  try {
+    const chunks: Buffer[] = [];
+    let total = 0;
+    while (total <= limit) {
+      if (signal?.aborted) throw new AbortError();
+      const piece = Buffer.allocUnsafe(Math.min(1024 * 1024, limit + 1 - total));
+      const { bytesRead } = await fh.read(piece, 0, piece.length, null);
+      if (bytesRead === 0) break;
+      chunks.push(piece.subarray(0, bytesRead));
+      total += bytesRead;
+    }
+    return Buffer.concat(chunks, total);
+  } finally {
+    await fh.close();
+  }
+}

@@ -1,0 +1,123 @@
+// What an attacker tried first: option keys named after Object.prototype's methods, control
+// characters in tags, right-to-left overrides in download names, and refusals without a code.
+// Each is answered with a 400 naming what is wrong, or taken out, and every refusal has a code.
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { makeTone, tempDir } from './support/audio-fixtures.js';
+import {
+  listItems,
+  openSession,
+  postJson,
+  startTestApp,
+  upload,
+  type TestApp,
+  type TestSession,
+} from './support/server-harness.js';
+
+let app: TestApp;
+let s: TestSession;
+let media: { dir: string; cleanup: () => Promise<void> };
+let ids: string[];
+
+beforeAll(async () => {
+  media = await tempDir('hygiene-media-');
+  const a = await makeTone(path.join(media.dir, 'a.mp3'), { seconds: 1, frequency: 300 });
+  const b = await makeTone(path.join(media.dir, 'b.mp3'), { seconds: 1, frequency: 600 });
+  app = await startTestApp();
+  s = await openSession(app.app);
+  expect((await upload(app.app, s, [{ path: a }, { path: b }])).statusCode).toBe(200);
+  ids = (await listItems(app.app, s)).map((i) => i.id);
+});
+afterAll(async () => {
+  await app?.dispose();
+  await media?.cleanup();
+});
+
+const merge = (options: unknown) =>
+  postJson(app.app, s, '/app/merge/mergemp3', { items: ids.map((id) => ({ id })), options });
+const allJobs = async () =>
+  (
+    await Promise.all(
+      (['queued', 'running', 'succeeded', 'failed', 'cancelled'] as const).map((st) =>
+        app.store.jobsWithStatus(st),
+      ),
+    )
+  ).flat();
+
+describe('option keys', () => {
+  it.each(['hasOwnProperty', 'isPrototypeOf', 'constructor', 'toString', 'valueOf', '__defineGetter__'])(
+    '%s is an unknown option: 400 naming it, nothing queued',
+    async (key) => {
+      const res = await merge({ [key]: 'x' });
+      expect(res.statusCode).toBe(400);
+      expect(res.json()).toEqual({ error: `Unknown option "${key}"`, code: 'badRequest' });
+      expect(await allJobs()).toEqual([]);
+    },
+  );
+});
+
+describe('tags', () => {
+  it.each([
+    ['title', 'Part\r1'],
+    ['artist', 'A\u0000B'],
+    ['album', 'x\u001by'],
+    ['title', 'two\nlines'],
+    ['album', 'del\u007f'],
+  ])('%s holding a control character is a 400 naming the field', async (field, value) => {
+    const res = await merge({ [field]: value });
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toEqual({
+      error: `Option "${field}" must not hold control characters`,
+      code: 'badRequest',
+    });
+    expect(await allJobs()).toEqual([]);
+  });
+});
+
+describe('download names', () => {
+  it('carry no bidirectional controls, whatever the title held', async () => {
+    const res = await merge({ title: 'Book \u202egpj.exe\u2066x\u2069\u202a\u202c' });
+    expect(res.statusCode).toBe(200);
+    const [result] = await app.store.listResults(s.sid);
+    const answer = await app.app.inject({
+      method: 'GET',
+      url: `/results/${s.sid}/${result.id}.mp3?download=1`,
+      headers: { cookie: s.cookie },
+    });
+    expect(answer.statusCode).toBe(200);
+    const disposition = decodeURIComponent(String(answer.headers['content-disposition']));
+    expect(disposition).toContain('Book gpj.exex');
+    expect(disposition).not.toMatch(/[\u202a-\u202e\u2066-\u2069]/);
+    expect(result.downloadName).not.toMatch(/[\u202a-\u202e\u2066-\u2069]/);
+  });
+});
+
+describe('every refusal', () => {
+  it('is {error, code}: unknown paths, bodies too large, types not spoken, bad ranges', async () => {
+    const notFound = await app.app.inject({ method: 'GET', url: '/no/such/page' });
+    expect(notFound.statusCode).toBe(404);
+    expect(notFound.json()).toEqual({ error: expect.any(String), code: 'notFound' });
+
+    const big = await postJson(app.app, s, '/app/merge/getDataJson', { appid: 'x'.repeat(2 * 1024 * 1024) });
+    expect(big.statusCode).toBe(413);
+    expect(big.json()).toEqual({ error: expect.any(String), code: 'bodyTooLarge' });
+
+    const plain = await app.app.inject({
+      method: 'POST',
+      url: '/app/merge/getDataJson',
+      headers: { cookie: s.cookie, 'x-csrf-token': s.csrf, 'content-type': 'text/plain' },
+      payload: 'appid=x',
+    });
+    expect(plain.statusCode).toBe(415);
+    expect(plain.json()).toEqual({ error: expect.any(String), code: 'unsupportedMediaType' });
+
+    const [item] = await listItems(app.app, s);
+    const range = await app.app.inject({
+      method: 'GET',
+      url: `/upload/${s.sid}/${item.newfilename}.${item.format}`,
+      headers: { cookie: s.cookie, range: 'bytes=999999999-' },
+    });
+    expect(range.statusCode).toBe(416);
+    expect(range.json()).toEqual({ error: expect.any(String), code: 'rangeNotSatisfiable' });
+  });
+});

@@ -1,0 +1,154 @@
+// What one merge may decode is bounded before it starts: the inputs' decoded durations (measured
+// at upload, whatever a header claims), each use of an item counted, against MAX_MERGE_HOURS.
+// Refused merges are a 413 `merge-too-long` with nothing queued and nothing written; what a
+// merge writes is capped at MAX_SAMPLE_RATE and MAX_CHANNELS.
+import { execFile } from 'node:child_process';
+import { readdir, readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ffprobeJson, tempDir, tools } from './support/audio-fixtures.js';
+import {
+  listItems,
+  openSession,
+  postJson,
+  startTestApp,
+  upload,
+  type TestApp,
+  type TestSession,
+} from './support/server-harness.js';
+
+const exec = promisify(execFile);
+
+let app: TestApp;
+let media: { dir: string; cleanup: () => Promise<void> };
+const file = (name: string) => path.join(media.dir, name);
+
+/** A WAV of `dataBytes` of silence whose header says `rate` Hz. */
+function wavClaiming(rate: number, dataBytes: number, channels = 2): Buffer {
+  const h = Buffer.alloc(44);
+  h.write('RIFF', 0);
+  h.writeUInt32LE(36 + dataBytes, 4);
+  h.write('WAVEfmt ', 8);
+  h.writeUInt32LE(16, 16);
+  h.writeUInt16LE(1, 20);
+  h.writeUInt16LE(channels, 22);
+  h.writeUInt32LE(rate, 24);
+  h.writeUInt32LE(rate * channels * 2, 28);
+  h.writeUInt16LE(channels * 2, 32);
+  h.writeUInt16LE(16, 34);
+  h.write('data', 36);
+  h.writeUInt32LE(dataBytes, 40);
+  return Buffer.concat([h, Buffer.alloc(dataBytes)]);
+}
+
+/** Silence made by ffmpeg: `seconds` at `rate` Hz in `layout` channels. */
+const silence = (out: string, seconds: number, rate: number, layout: string) =>
+  exec(tools.ffmpeg, [
+    '-v',
+    'error',
+    '-y',
+    '-f',
+    'lavfi',
+    '-i',
+    `anullsrc=r=${rate}:cl=${layout}`,
+    '-t',
+    String(seconds),
+    '-c:a',
+    'flac',
+    out,
+  ]);
+
+/** Rewrite a FLAC's STREAMINFO total-samples field: its header then claims another length. */
+async function flacClaiming(src: string, out: string, totalSamples: number): Promise<void> {
+  const bytes = await readFile(src);
+  // "fLaC", a 4-byte block header, then STREAMINFO: total samples are its bits 108-143.
+  bytes[21] = (bytes[21] & 0xf0) | Math.floor(totalSamples / 2 ** 32);
+  bytes.writeUInt32BE(totalSamples % 2 ** 32, 22);
+  await writeFile(out, bytes);
+}
+
+beforeAll(async () => {
+  media = await tempDir('merge-budget-');
+  // 882 KB whose header says 1 Hz: 220,500 s (61 h) of "audio".
+  await writeFile(file('one-hertz.wav'), wavClaiming(1, 882_000));
+  // Ten minutes of 192 kHz 7.1 silence: about 250 KB.
+  await silence(file('tiny-but-long.flac'), 600, 192000, '7.1');
+  // Ten minutes at 8 kHz whose header says one second.
+  await silence(file('long.flac'), 600, 8000, 'mono');
+  await flacClaiming(file('long.flac'), file('claims-one-second.flac'), 8000);
+  await silence(file('hi-res.flac'), 2, 192000, '7.1');
+  app = await startTestApp({ maxFiles: 600 });
+});
+afterAll(async () => {
+  await app?.dispose();
+  await media?.cleanup();
+});
+
+const allJobs = async () =>
+  (
+    await Promise.all(
+      (['queued', 'running', 'succeeded', 'failed', 'cancelled'] as const).map((st) =>
+        app.store.jobsWithStatus(st),
+      ),
+    )
+  ).flat();
+
+async function uploaded(s: TestSession, name: string) {
+  const res = await upload(app.app, s, [{ path: file(name) }]);
+  expect(res.statusCode).toBe(200);
+  return (await listItems(app.app, s)).find((i) => i.filename === name)!;
+}
+
+const merge = (s: TestSession, ids: string[], options?: object) =>
+  postJson(app.app, s, '/app/merge/mergemp3', { items: ids.map((id) => ({ id })), options });
+
+async function expectRefusedBeforeWork(res: Awaited<ReturnType<typeof merge>>) {
+  expect(res.statusCode).toBe(413);
+  expect(res.json()).toMatchObject({
+    code: 'merge-too-long',
+    error: expect.stringMatching(/at most 24 hours/),
+  });
+  expect(await allJobs()).toEqual([]);
+  expect(await readdir(path.join(app.dataDir, 'tmp')).catch(() => [])).toEqual([]);
+}
+
+describe('the merge budget (MAX_MERGE_HOURS 24)', () => {
+  it('refuses the 882 KB WAV whose header says 1 Hz, before any work', async () => {
+    const s = await openSession(app.app);
+    const item = await uploaded(s, 'one-hertz.wav');
+    expect(item.duration).toBeGreaterThan(24 * 3600);
+    await expectRefusedBeforeWork(await merge(s, [item.id], { format: 'm4b' }));
+  });
+
+  it('counts each use of an item: the tiny 192 kHz 7.1 FLAC repeated 500 times is refused', async () => {
+    const s = await openSession(app.app);
+    const item = await uploaded(s, 'tiny-but-long.flac');
+    expect(item.duration).toBeCloseTo(600, 0);
+    await expectRefusedBeforeWork(await merge(s, Array(500).fill(item.id), { format: 'wav' }));
+  });
+
+  it('budgets by the decoded length, not the one the header claims', async () => {
+    const s = await openSession(app.app);
+    const item = await uploaded(s, 'claims-one-second.flac');
+    expect((await ffprobeJson(file('claims-one-second.flac'))).format.duration).toBe('1.000000');
+    expect(item.duration).toBeCloseTo(600, 0);
+    // 500 uses of a "1 s" file would pass a budget taken from its header; 500 x 600 s do not.
+    await expectRefusedBeforeWork(await merge(s, Array(500).fill(item.id)));
+  });
+});
+
+describe('output caps (MAX_SAMPLE_RATE 96000, MAX_CHANNELS 2)', () => {
+  it('writes a 192 kHz 7.1 input as 96 kHz stereo', async () => {
+    const s = await openSession(app.app);
+    const item = await uploaded(s, 'hi-res.flac');
+    const res = await merge(s, [item.id, item.id], { format: 'wav' });
+    expect(res.statusCode).toBe(200);
+    const [result] = await app.store.listResults(s.sid);
+    const probed = await ffprobeJson(path.join(app.dataDir, 'results', s.sid, result.file));
+    const audio = probed.streams.find((st) => st.codec_type === 'audio')!;
+    expect(Number(audio.sample_rate)).toBe(96000);
+    expect(audio.channels).toBe(2);
+    expect(Number(probed.format.duration)).toBeCloseTo(4, 1);
+  });
+});
