@@ -23,6 +23,11 @@ const REQUEST_ERRORS = {
     message: 'That file is in a merge under way; remove it when the merge has ended',
   },
   tooLarge: { status: 413, message: 'The file is too large' },
+  badCover: {
+    status: 400,
+    message: 'The cover must be a JPEG or PNG image of at most 10 MB and 4096 x 4096 pixels',
+  },
+  choicesTooLarge: { status: 413, message: 'The choices are more than 16 KB' },
   bodyTooLarge: { status: 413, message: 'The request is too large' },
   unsupportedMediaType: { status: 415, message: 'The request body must be JSON or multipart/form-data' },
   rangeNotSatisfiable: { status: 416, message: 'Range not satisfiable' },

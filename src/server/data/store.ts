@@ -31,6 +31,8 @@ export interface ItemRow {
   sampleRate: number;
   channels: number;
   createdAt: number;
+  /** The chapter title the person gave this item (saveItem); null or absent: the default. */
+  chapterTitle?: string | null;
 }
 
 export type JobStatus = 'queued' | 'running' | 'succeeded' | 'failed' | 'cancelled';

@@ -36,6 +36,7 @@ import { healthRoutes, type ReadinessCheck } from './routes/health.js';
 import { itemsRoutes } from './routes/items.js';
 import { mergeRoutes } from './routes/merge.js';
 import { mergeControlRoutes } from './routes/merge-control.js';
+import { bookRoutes } from './routes/book.js';
 import { resultsRoutes } from './routes/results.js';
 import { pageRoutes } from './routes/page.js';
 import { uploadRoutes, type Prober } from './routes/upload.js';
@@ -167,6 +168,7 @@ export async function createApp(partial: Partial<AppConfig> = {}, deps: AppDeps 
     });
     await app.register(itemsRoutes, { store, files, config });
     await app.register(resultsRoutes, { store, files });
+    await app.register(bookRoutes, { files });
     await app.register(filesRoutes, { store, files });
     await app.register(async (scope) => mergeRoutes(scope, { store, jobs, config, clock }));
     await app.register(mergeControlRoutes, { store, jobs });
