@@ -52,6 +52,31 @@ export const texts = {
   formatNames: { mp3: 'MP3', m4b: 'M4B', m4a: 'M4A', opus: 'Opus', ogg: 'Ogg', flac: 'FLAC', wav: 'WAV' },
   /** Beside the make button when its label names another format than the chosen one. */
   makesFormat: (format: string) => `Makes ${format}`,
+  noChapters: (format: string) => `${format} files carry no chapters.`,
+  quality: 'Quality',
+  qualityLabels: {
+    auto: 'As the files are',
+    speechSmall: 'Speech, small: 64 kb/s mono',
+    speech: 'Speech: 96 kb/s mono',
+    standard: 'Standard: 128 kb/s',
+    high: 'High: 192 kb/s',
+  },
+
+  // The book's details (the details panel)
+  detailsToggle: 'Book details',
+  detailLabels: {
+    title: 'Title',
+    artist: 'Author',
+    narrator: 'Narrator',
+    album: 'Album',
+    genre: 'Genre',
+    year: 'Year',
+    description: 'Description',
+  },
+  cover: 'Cover',
+  coverDrop: 'Drop a JPEG or PNG here, or choose one',
+  coverRemove: 'Remove the cover',
+  coverFailed: (reason: string) => `The cover could not be used: ${reason}`,
 
   // The sound options (data-sound="on", or more than one format)
   soundToggle: 'Sound options',

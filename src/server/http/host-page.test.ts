@@ -38,7 +38,7 @@ describe('the host page', () => {
     );
     expect(html).toContain('<ul id="audio-merge-upload-list" class="audio-merge-upload-list"></ul>');
     expect(html).toContain(
-      '<div id="audio-merge-tool" data-appid="APPID" data-sid="SID" data-port="6001" data-make-label="Make MP3" data-title="Drag the files into the order you want" data-formats="mp3 m4b m4a opus ogg flac wav"></div>',
+      '<div id="audio-merge-tool" data-appid="APPID" data-sid="SID" data-port="6001" data-make-label="Make {format}" data-title="Drag the files into the order you want" data-formats="mp3 m4b m4a opus ogg flac wav"></div>',
     );
     expect(html).toContain('<section id="audio-merge-results" class="audio-merge-results">');
     expect(html).toContain('No merged files yet');

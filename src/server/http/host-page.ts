@@ -89,7 +89,7 @@ const STYLE = `
 
 export function renderHostPage(input: HostPageInput): string {
   const e = escapeHtml;
-  const makeLabel = input.makeLabel ?? 'Make MP3';
+  const makeLabel = input.makeLabel ?? 'Make {format}';
   const title = input.title ?? 'Drag the files into the order you want';
   const results =
     input.results.length === 0
