@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { makeCorpus } from './corpus.js';
+import { bookFigures } from './book-figures.js';
 import { engineFigures } from './engine-figures.js';
 import { formatFigures } from './format-figures.js';
 import { limitsFigures } from './limits-figures.js';
@@ -15,7 +16,7 @@ import { tusFigures } from './tus-figures.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const rounds = Number(process.env.BENCH_ROUNDS ?? 5);
-const only = process.env.BENCH_ONLY; // 'engine' | 'formats' | 'sound' | 'fades' | 'server' | 'tus' | 'limits' | 'scaled' (needs redis-server, PostgreSQL)
+const only = process.env.BENCH_ONLY; // 'engine' | 'formats' | 'sound' | 'fades' | 'server' | 'tus' | 'limits' | 'book' | 'scaled' (needs redis-server, PostgreSQL)
 
 const progress = (msg: string) => {
   if (process.stderr.isTTY) process.stderr.write(`\r\x1b[2K${msg}`);
@@ -38,6 +39,7 @@ try {
     if (!only || only === 'server' || only === 'tus')
       figures.push(...(await tusFigures(corpus, work, rounds, progress)));
     if (!only || only === 'limits') figures.push(...(await limitsFigures(corpus, work, rounds, progress)));
+    if (!only || only === 'book') figures.push(...(await bookFigures(corpus, work, rounds, progress)));
   }
 } finally {
   await rm(work, { recursive: true, force: true });
