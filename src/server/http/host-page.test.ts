@@ -68,7 +68,13 @@ describe('the host page', () => {
       '<button type="button" class="audio-merge-chapter" data-start="61.5"><span class="audio-merge-chapter-time">1:02</span> Two</button>',
     );
     expect(html).toContain('One &lt;1&gt;');
-    expect(renderHostPage({ ...base, results: [result({})] })).not.toContain('class="audio-merge-chapters"');
+    // The chapters sit under a heading of their own.
+    expect(html).toMatch(
+      /<h3 class="audio-merge-chapters-heading">Chapters<\/h3>\s*<ol class="audio-merge-chapters"/,
+    );
+    const bare = renderHostPage({ ...base, results: [result({})] });
+    expect(bare).not.toContain('class="audio-merge-chapters"');
+    expect(bare).not.toContain('audio-merge-chapters-heading');
   });
 
   it('lists results newest first as given, with player, download link, duration, size, time and sources in order', () => {

@@ -35,7 +35,7 @@ function renderChapters(r: ResultRow): string {
     (c) =>
       `<li><button type="button" class="audio-merge-chapter" data-start="${escapeHtml(c.start)}"><span class="audio-merge-chapter-time">${escapeHtml(formatDuration(c.start))}</span> ${escapeHtml(c.title)}</button></li>`,
   );
-  return `\n      <ol class="audio-merge-chapters" aria-label="Chapters">${items.join('')}</ol>`;
+  return `\n      <h3 class="audio-merge-chapters-heading">Chapters</h3>\n      <ol class="audio-merge-chapters" aria-label="Chapters">${items.join('')}</ol>`;
 }
 
 function renderResult(r: ResultRow): string {
@@ -77,6 +77,7 @@ const STYLE = `
   .audio-merge-result { border-top: 1px solid #e6e9ef; padding: .75rem 0; }
   .audio-merge-result:first-of-type { border-top: 0; }
   .audio-merge-result audio { width: 100%; }
+  .audio-merge-chapters-heading { font-size: .95rem; margin: .5rem 0 0; }
   .audio-merge-chapters { margin: .25rem 0; padding-left: 1.25rem; font-size: .9rem; }
   .audio-merge-chapter { border: 0; background: none; padding: .1rem 0; color: #1f5fbf; cursor: pointer; font: inherit; text-align: left; }
   .audio-merge-chapter:hover, .audio-merge-chapter:focus-visible { text-decoration: underline; }
