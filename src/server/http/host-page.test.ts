@@ -74,7 +74,7 @@ describe('the host page', () => {
     );
     const bare = renderHostPage({ ...base, results: [result({})] });
     expect(bare).not.toContain('class="audio-merge-chapters"');
-    expect(bare).not.toContain('audio-merge-chapters-heading');
+    expect(bare).not.toContain('<h3 class="audio-merge-chapters-heading">');
   });
 
   it('lists results newest first as given, with player, download link, duration, size, time and sources in order', () => {
