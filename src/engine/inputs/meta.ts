@@ -87,7 +87,8 @@ export interface MetaContext {
 /** The details: given ones win; else the first input that has each (never its description or comment). */
 function resolveDetails(c: MetaContext): Details & { title: string } {
   const firstTag = (key: string) => c.probed.map((p) => p.result.tags[key]?.trim()).find((v) => v);
-  const firstTitle = c.probed[0].result.tags.title?.trim() || fileTitle(c.names[0]);
+  // The first input that has a title (the book's opening track), else the first file's name.
+  const firstTitle = firstTag('title') || fileTitle(c.names[0]);
   const details: Details = {};
   for (const name of DETAIL_NAMES) {
     const given = c.opts[name];
