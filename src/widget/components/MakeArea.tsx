@@ -89,10 +89,14 @@ export function MakeArea({ items, makeLabel, formats, sound, disabled, onMake, k
     setLoaded(true);
   }, [loaded, restored]);
   const chosenText = JSON.stringify(chosen);
+  // What the area showed once loaded: nothing is kept until the person changes something.
+  const [shown, setShown] = useState<string | null>(null);
   useEffect(() => {
-    if (loaded && checked.ok) kept.keep(JSON.parse(chosenText) as Record<string, unknown>);
+    if (!loaded) return;
+    if (shown === null) setShown(chosenText);
+    else if (checked.ok && chosenText !== shown) kept.keep(JSON.parse(chosenText) as Record<string, unknown>);
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [loaded, chosenText]);
+  }, [loaded, chosenText, shown]);
 
   function make(): void {
     if (!checked.ok) {
@@ -102,7 +106,7 @@ export function MakeArea({ items, makeLabel, formats, sound, disabled, onMake, k
       return;
     }
     const options = { ...(choosing ? bookOptionsOf(output) : {}), ...checked.options };
-    kept.keep(options, true);
+    if (shown !== null && JSON.stringify(options) !== shown) kept.keep(options, true);
     // make never rejects: its failures are shown and logged by the store.
     void (Object.keys(options).length > 0 ? onMake(options) : onMake());
   }
