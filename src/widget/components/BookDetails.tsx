@@ -32,28 +32,30 @@ export function BookDetails({
       >
         {texts.detailsToggle}
       </button>
-      <div id={`${id}-panel`} className="audio-merge-details-panel" hidden={!open}>
-        {PANEL_DETAILS.map((name) => (
-          <label key={name} className={`audio-merge-detail audio-merge-detail-${name}`}>
-            <span>{texts.detailLabels[name]}</span>
-            {name === 'description' ? (
-              <textarea
-                value={value[name] ?? ''}
-                maxLength={4000}
-                onChange={(e) => set(name, e.target.value)}
-              />
-            ) : (
-              <input
-                type="text"
-                value={value[name] ?? ''}
-                maxLength={500}
-                onChange={(e) => set(name, e.target.value)}
-              />
-            )}
-          </label>
-        ))}
-        {withCover && <CoverArea />}
-      </div>
+      {open && (
+        <div id={`${id}-panel`} className="audio-merge-details-panel">
+          {PANEL_DETAILS.map((name) => (
+            <label key={name} className={`audio-merge-detail audio-merge-detail-${name}`}>
+              <span>{texts.detailLabels[name]}</span>
+              {name === 'description' ? (
+                <textarea
+                  value={value[name] ?? ''}
+                  maxLength={4000}
+                  onChange={(e) => set(name, e.target.value)}
+                />
+              ) : (
+                <input
+                  type="text"
+                  value={value[name] ?? ''}
+                  maxLength={500}
+                  onChange={(e) => set(name, e.target.value)}
+                />
+              )}
+            </label>
+          ))}
+          {withCover && <CoverArea />}
+        </div>
+      )}
     </div>
   );
 }
