@@ -75,6 +75,30 @@ const ru: Locale = {
   },
   formatNames: { mp3: 'MP3', m4b: 'M4B', m4a: 'M4A', opus: 'Opus', ogg: 'Ogg', flac: 'FLAC', wav: 'WAV' },
   makesFormat: (format) => `Будет ${format}`,
+  noChapters: (format) => `Файлы ${format} не содержат глав.`,
+  quality: 'Качество',
+  qualityLabels: {
+    auto: 'Как у файлов',
+    speechSmall: 'Речь, компактно: 64 кбит/с, моно',
+    speech: 'Речь: 96 кбит/с, моно',
+    standard: 'Стандартное: 128 кбит/с',
+    high: 'Высокое: 192 кбит/с',
+  },
+
+  detailsToggle: 'Сведения о книге',
+  detailLabels: {
+    title: 'Название',
+    artist: 'Автор',
+    narrator: 'Чтец',
+    album: 'Альбом',
+    genre: 'Жанр',
+    year: 'Год',
+    description: 'Описание',
+  },
+  cover: 'Обложка',
+  coverDrop: 'Перетащите сюда JPEG или PNG или выберите файл',
+  coverRemove: 'Убрать обложку',
+  coverFailed: (reason) => `Не удалось использовать обложку: ${reason}`,
 
   soundToggle: 'Настройки звука',
   soundSet: (n) =>
@@ -161,6 +185,12 @@ const ru: Locale = {
     'measure-failed': 'Не удалось измерить громкость файла.',
     'not-image': 'Обложка — не изображение JPEG или PNG.',
     'same-as-output': 'Один из файлов совпадает с итоговым.',
+    badCover: 'Обложка должна быть изображением JPEG или PNG не больше 10 МБ и 4096 × 4096 пикселей.',
+    choicesTooLarge: 'Ваши настройки слишком велики для сохранения (больше 16 КБ).',
+    'chapter-past-end': 'Глава начинается после конца объединённого файла.',
+    badSpan: 'Оставляемый фрагмент не укладывается в файл.',
+    badChapterTitle: 'Название главы — одна строка не длиннее 500 символов, без управляющих символов.',
+    'bad-trim': 'Оставляемый фрагмент одного из файлов не укладывается в этот файл.',
   },
 
   chooseFiles: 'Выберите аудиофайлы',
