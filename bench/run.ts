@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { makeCorpus, makeFlacCorpus } from './corpus.js';
+import { bookFigures } from './book-figures.js';
 import { engineFigures, transcodeFigures } from './engine-figures.js';
 import { formatFigures } from './format-figures.js';
 import { limitsFigures } from './limits-figures.js';
@@ -17,7 +18,7 @@ import { widgetFigures } from './widget-figures.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const rounds = Number(process.env.BENCH_ROUNDS ?? 5);
-const only = process.env.BENCH_ONLY; // 'engine' | 'transcode' | 'formats' | 'sound' | 'fades' | 'trim' | 'server' | 'tus' | 'limits' | 'widget' | 'scaled' (needs redis-server, PostgreSQL)
+const only = process.env.BENCH_ONLY; // 'engine' | 'transcode' | 'formats' | 'sound' | 'fades' | 'trim' | 'server' | 'tus' | 'limits' | 'book' | 'widget' | 'scaled' (needs redis-server, PostgreSQL)
 
 const progress = (msg: string) => {
   if (process.stderr.isTTY) process.stderr.write(`\r\x1b[2K${msg}`);
@@ -46,6 +47,7 @@ try {
     if (!only || only === 'server' || only === 'tus')
       figures.push(...(await tusFigures(corpus, work, rounds, progress)));
     if (!only || only === 'limits') figures.push(...(await limitsFigures(corpus, work, rounds, progress)));
+    if (!only || only === 'book') figures.push(...(await bookFigures(corpus, work, rounds, progress)));
     if (!only) figures.push(...(await widgetFigures(rounds, progress)));
   }
 } finally {

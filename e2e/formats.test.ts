@@ -29,7 +29,7 @@ describe('choosing a format in the widget', () => {
 
     await page.getByLabel('Format').selectOption('m4b');
     expect(await page.getByLabel('Chapters').isChecked()).toBe(true);
-    await page.getByRole('button', { name: 'Make MP3' }).click();
+    await page.getByRole('button', { name: 'Make M4B' }).click();
     await page.waitForSelector('.audio-merge-result', { timeout: 120_000 });
 
     const result = page.locator('.audio-merge-result').first();

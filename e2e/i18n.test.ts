@@ -28,6 +28,9 @@ const run = onePageRun('audio-merge-i18n-', async (dir) => {
     await makeTone(path.join(dir, name), { seconds: 1, frequency: 300 + 200 * i });
 });
 const poll = <T>(fn: () => T | Promise<T>) => expect.poll(fn, { timeout: 60_000, interval: 100 });
+/** The make button as the page shows it in `code`: the host's label naming the preselected MP3. */
+const makeButton = (code: LocaleCode) =>
+  HOST_PAGE_WORDS[code].makeLabel.replace('{format}', TABLES[code].formatNames.mp3);
 const rowNames = (p: Page) => p.locator('.audio-merge-row .audio-merge-filename').allTextContents();
 
 /** The page as a browser asking for `language` first gets it. */
@@ -167,6 +170,15 @@ describe('the widget in six languages', () => {
       expect(await seriousViolations(page)).toEqual([]);
       expect(await smallTargets(page)).toEqual([]);
 
+      // The book's details, with the cover area: labelled in the language, every control a target.
+      const details = page.getByRole('button', { name: t.detailsToggle });
+      await details.click();
+      expect(await page.getByLabel(t.detailLabels.narrator, { exact: true }).count()).toBe(1);
+      expect(await page.locator('.audio-merge-cover-hint').textContent()).toBe(t.coverDrop);
+      expect(await seriousViolations(page)).toEqual([]);
+      expect(await smallTargets(page)).toEqual([]);
+      await details.click();
+
       // The results the page lists, named in the language.
       const result = page.locator('.audio-merge-result').first();
       expect(await result.locator('.audio-merge-result-delete').textContent()).toBe(t.deleteResult);
@@ -185,7 +197,7 @@ describe('the widget in six languages', () => {
 
       // The progress view, held while the merge is asked for.
       const release = await holdMerge(page);
-      await page.getByRole('button', { name: HOST_PAGE_WORDS[code].makeLabel }).click();
+      await page.getByRole('button', { name: makeButton(code) }).click();
       await page.waitForSelector('.audio-merge-progress');
       expect(await page.getByRole('group', { name: t.progressGroup }).count()).toBe(1);
       expect(await page.getByRole('button', { name: t.cancel }).count()).toBe(1);
@@ -210,7 +222,7 @@ describe('the widget in six languages', () => {
         code: 'interrupted',
       },
     });
-    await page.getByRole('button', { name: HOST_PAGE_WORDS.de.makeLabel }).click();
+    await page.getByRole('button', { name: makeButton('de') }).click();
     await poll(() => page.locator('.audio-merge-status').textContent()).toBe(de.serverMessages.interrupted);
     expect(await page.getByRole('button', { name: de.reload }).count()).toBe(1);
     expect(await seriousViolations(page)).toEqual([]);

@@ -1,12 +1,14 @@
 // Takes the README's pictures the way a person would see them: the built server on a temporary
 // DATA_DIR, Debian's Chromium, generated audio uploaded through the page, the sound options open,
 // a drag, a merge.
-// Writes docs/screenshot-{list,progress,results}.png (the results below the widget and the upload
-// area, so the window is tall enough for them too). Run after `npm run build`:
+// Writes docs/screenshot-{list,progress,results,book}.png (the results below the widget and the
+// upload area, so the window is tall enough for them too). Run after `npm run build`:
 //   PORT=41100 SOCKET_PORT=41101 npx tsx scripts/screenshots.ts
+import { execFile } from 'node:child_process';
 import path from 'node:path';
+import { promisify } from 'node:util';
 import type { Page } from 'playwright-core';
-import { makeTone, tempDir } from '../test/support/audio-fixtures.js';
+import { makeTone, tempDir, tools } from '../test/support/audio-fixtures.js';
 import { launchBrowser, ROOT, startServer } from '../e2e/harness.js';
 
 const DOCS = path.join(ROOT, 'docs');
@@ -60,6 +62,8 @@ try {
   await page.mouse.move(from.x + from.width / 2, to.y + 10, { steps: 20 });
   await shoot(page, '#audio-merge-tool', 'screenshot-list.png');
   await page.mouse.up();
+  // The drop settles (its animation, the saved order) before make is pressed.
+  await page.waitForTimeout(1000);
 
   await page.getByRole('button', { name: 'Make MP3' }).click();
   await page.waitForFunction(
@@ -73,7 +77,27 @@ try {
   await page.waitForLoadState('load');
   await page.waitForTimeout(500);
   await shoot(page, '#audio-merge-results', 'screenshot-results.png');
-  console.log('wrote docs/screenshot-{list,progress,results}.png');
+
+  // The book as someone making an audiobook sets it: M4B, small speech quality, details, a cover.
+  const cover = path.join(work.dir, 'cover.png');
+  await promisify(execFile)(tools.ffmpeg, [
+    ...['-v', 'error', '-y', '-f', 'lavfi', '-i', 'gradients=s=240x240:seed=7', '-frames:v', '1', cover],
+  ]);
+  await page.getByLabel('Format').selectOption('m4b');
+  await page.getByLabel('Quality').selectOption('speechSmall');
+  await page.getByRole('button', { name: 'Book details' }).click();
+  await page.getByLabel('Title').fill('The Harbour');
+  await page.getByLabel('Author').fill('Ada Writer');
+  await page.getByLabel('Narrator').fill('Noel Reader');
+  await page.getByLabel('Genre').fill('Audiobook');
+  await page.getByLabel('Year').fill('2026');
+  await page.getByLabel('Cover').setInputFiles(cover);
+  await page.waitForSelector('.audio-merge-cover-preview');
+  await page.waitForFunction(
+    () => document.querySelector<HTMLImageElement>('.audio-merge-cover-preview')?.complete,
+  );
+  await shoot(page, '#audio-merge-tool', 'screenshot-book.png');
+  console.log('wrote docs/screenshot-{list,progress,results,book}.png');
 } finally {
   await browser.close();
   await server.stop();

@@ -63,7 +63,7 @@ afterAll(() => media?.cleanup());
 it('refuses `--cover /dev/zero` saying why, with no output left', async () => {
   const out = file('zero.mp3');
   const run = await runCli(['-o', out, '--cover', '/dev/zero', file('a.mp3')]);
-  expect(run.code).toBe(1);
+  expect(run.code).toBe(2);
   expect(run.stderr).toMatch(/\/dev\/zero.*larger than 10 MB/);
   expect(existsSync(out)).toBe(false);
 });

@@ -69,7 +69,7 @@ describe('tags', () => {
     const res = await merge({ [field]: value });
     expect(res.statusCode).toBe(400);
     expect(res.json()).toEqual({
-      error: `Option "${field}" must not hold control characters`,
+      error: `Option "${field}" must be one line without control characters`,
       code: 'badRequest',
     });
     expect(await allJobs()).toEqual([]);

@@ -36,6 +36,30 @@ describe('the command line arguments', () => {
     expect(p).toMatchObject({ kind: 'run', args: { output: 'x y.mp3', title: 'A=B', inputs: ['in.mp3'] } });
   });
 
+  it("reads the book flags: inputs' own chapters, channels, rate and details", () => {
+    const p = parseArgs([
+      '-o',
+      'book.m4b',
+      '--input-chapters',
+      'flatten',
+      '--channels',
+      '1',
+      '--sample-rate',
+      '22050',
+      '--narrator',
+      'N. Reader',
+      '--description',
+      'Two\nlines',
+      'a.m4b',
+    ]);
+    expect(p).toMatchObject({
+      kind: 'run',
+      args: { inputChapters: 'flatten', channels: 1, sampleRate: 22050, inputs: ['a.m4b'] },
+    });
+    expect(parseArgs(['-o', 'b.mp3', '--channels', '3', 'a.mp3'])).toMatchObject({ kind: 'usage' });
+    expect(parseArgs(['-o', 'b.mp3', '--sample-rate', '7999', 'a.mp3'])).toMatchObject({ kind: 'usage' });
+  });
+
   it('takes everything after -- as an input', () => {
     const p = parseArgs(['-o', 'o.mp3', '--', '--json', '-a.mp3']);
     expect(p).toMatchObject({ kind: 'run', args: { inputs: ['--json', '-a.mp3'], json: false } });

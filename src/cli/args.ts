@@ -10,10 +10,17 @@ import type { ChapterTitleSource } from '../engine/index.js';
 import type { SoundOptions } from '../engine/index.js';
 import { finishSound, SOUND_FLAGS, SOUND_VALUED, type SoundDraft } from './sound-args.js';
 import { parseTrimArg, type TrimRequest } from '../shared/trim-span.js';
+import { DETAIL_FLAGS, DETAIL_NAMES, detailProblem, type Details } from '../shared/details.js';
+import {
+  isChannelChoice,
+  isSampleRate,
+  SAMPLE_RATE_RANGE,
+  type ChannelChoice,
+} from '../shared/output-shape.js';
 
 export { HELP, USAGE } from './help.js';
 
-export interface CliArgs {
+export interface CliArgs extends Details {
   output: string;
   inputs: string[];
   json: boolean;
@@ -24,10 +31,12 @@ export interface CliArgs {
   bitRateKbps?: number;
   chapters: boolean;
   chapterTitles?: ChapterTitleSource;
-  title?: string;
-  artist?: string;
-  album?: string;
+  inputChapters?: 'keep' | 'flatten';
+  /** A chapters file to read (`START TITLE` lines). */
+  chaptersFile?: string;
   cover?: string;
+  channels?: ChannelChoice;
+  sampleRate?: number;
   /** The sound options given (absent when none was). */
   sound?: SoundOptions;
   /** The --trim spans, as given (checked against the inputs once they are read). */
@@ -41,10 +50,14 @@ type Draft = Partial<CliArgs> & { inputs: string[]; formatName?: string; soundDr
 /** Each option that takes a value: store it in the draft, or say what is wrong with it. */
 type Setter = (d: Draft, v: string) => string | undefined;
 
-const text =
-  (key: 'title' | 'artist' | 'album'): Setter =>
-  (d, v) =>
-    void (d[key] = v);
+const detailSetters: [string, Setter][] = DETAIL_NAMES.map((name) => [
+  DETAIL_FLAGS[name],
+  (d, v) => {
+    const wrong = detailProblem(name, v);
+    if (wrong) return `${DETAIL_FLAGS[name]} ${wrong}`;
+    d[name] = v;
+  },
+]);
 
 const VALUED: Record<string, Setter> = {
   '-o': (d, v) =>
@@ -53,9 +66,7 @@ const VALUED: Record<string, Setter> = {
       : v
         ? void (d.output = v)
         : '-o needs a file name',
-  '--title': text('title'),
-  '--artist': text('artist'),
-  '--album': text('album'),
+  ...Object.fromEntries(detailSetters),
   '--cover': (d, v) => (v ? void (d.cover = v) : '--cover needs an image file'),
   '--format': (d, v) =>
     isOutputFormat(v.toLowerCase())
@@ -76,6 +87,22 @@ const VALUED: Record<string, Setter> = {
     v === 'tags' || v === 'files'
       ? void (d.chapterTitles = v)
       : `--chapter-titles must be tags or files (not ${JSON.stringify(v)})`,
+  '--input-chapters': (d, v) =>
+    v === 'keep' || v === 'flatten'
+      ? void (d.inputChapters = v)
+      : `--input-chapters must be keep or flatten (not ${JSON.stringify(v)})`,
+  '--chapters': (d, v) => (v ? void (d.chaptersFile = v) : '--chapters needs a file'),
+  '--channels': (d, v) => {
+    const n = Number(v);
+    if (v.trim() === '' || !isChannelChoice(n)) return `--channels must be 1 or 2 (not ${JSON.stringify(v)})`;
+    d.channels = n;
+  },
+  '--sample-rate': (d, v) => {
+    const n = Number(v.replace(/hz$/i, ''));
+    if (!isSampleRate(n))
+      return `--sample-rate must be a whole number of Hz from ${SAMPLE_RATE_RANGE.min} to ${SAMPLE_RATE_RANGE.max} (not ${JSON.stringify(v)})`;
+    d.sampleRate = n;
+  },
 };
 VALUED['--output'] = (d, v) => VALUED['-o'](d, v)?.replace('-o needs', '--output needs');
 for (const [name, set] of Object.entries(SOUND_VALUED)) VALUED[name] = (d, v) => set(d.soundDraft, v);

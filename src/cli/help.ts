@@ -5,7 +5,9 @@ import { SOUND_HELP } from './sound-args.js';
 
 export const USAGE = [
   'usage: audio-merge -o OUT IN1 IN2 ... [--format F] [--bitrate K]',
-  '         [--no-chapters] [--chapter-titles tags|files] [--title T] [--artist A] [--album A] [--cover IMAGE]',
+  '         [--no-chapters] [--chapter-titles tags|files] [--input-chapters keep|flatten] [--chapters FILE]',
+  '         [--title T] [--artist A] [--album-artist A] [--album A] [--narrator N] [--genre G] [--year Y]',
+  '         [--description D] [--comment C] [--cover IMAGE] [--channels 1|2] [--sample-rate HZ]',
   '         [--trim N=START-END]... [--loudness LUFS] [--gap S | --crossfade S] [--trim-silence] [--gapless]',
   '         [--no-clobber] [--json] [--quiet] [--help]',
 ].join('\n');
@@ -35,20 +37,37 @@ Options:
   --bitrate K             kb/s of lossy encodes (8 to 320). Defaults, stereo (mono):
                           ${bitRateDefaultsText()};
                           an MP3 output first matches its copied MP3s' own rate
+  --channels 1|2          the output's channels (default: what most inputs have)
+  --sample-rate HZ        the output's rate, 8000 to 192000 (MP3 and AAC take their nearest rate;
+                          Opus always plays at 48000)
   --no-chapters           write no chapters (by default one per input, starting where it starts)
-  --chapter-titles S      tags|files: chapter titles from the inputs' title tags or file names
-                          (default: tags when every input has a distinct one, else file names)
-  --title T, --artist A, --album A
-                          the output's tags (default: the first input that has each; the title
-                          falls back to the first input's file name)
-  --cover IMAGE           a JPEG or PNG as the cover (default: the first input's embedded picture)
+  --input-chapters M      keep|flatten: an input that carries chapters of its own (MP4, ID3 CHAP,
+                          Vorbis CHAPTERnnn) gives them, moved to where it starts (keep, the
+                          default), or one chapter like any other input (flatten)
+  --chapter-titles S      tags|files: each input's chapter title is its title tag, else its file
+                          name (tags, the default); files: every input's file name
+  --chapters FILE         the chapters, one a line: START TITLE, START in seconds (12.5) or
+                          [h:]m:ss[.mmm] (0:00 Opening, 1:02:03.5 Part Two); empty lines and lines
+                          starting with # are skipped; a line that cannot be read, or a start past
+                          the output's end, is a usage error naming the line
+  --title T, --artist A (the author), --album-artist A, --album A, --narrator N (written as the
+  composer), --genre G, --year Y (the date), --description D (the comment where a format has no
+                          description field), --comment C
+                          the book's details, each in the format's own field; one line each but
+                          the description. By default title, artist, album artist, album,
+                          narrator, genre and year come from the first input that has them, and
+                          the title is the album the inputs share, else the first input's title
+                          (else its file name)
+  --cover IMAGE           a JPEG or PNG of at most 10 MB and 4096 x 4096 pixels as the cover
+                          (default: the first input's embedded picture, when within those limits)
   --trim N=START-END      keep only that span of input N (1-based; repeatable, once per input).
                           START and END are seconds (12.5) or [h:]m:ss[.mmm]; either may be left
                           out (2=5-, 3=-1:30). Exact to the sample: a copied MP3 stays copied but
                           for a few frames at each cut. Chapters, gaps and fades follow the cuts
   --json                  print one JSON object on stdout when done:
                           {"output","format","durationSeconds","inputs","transcoded",
-                           "chapters":[{"title","start","end"}],"bytes","sampleRate","channels"}
+                           "chapters":[{"title","start","end"}],"bytes","sampleRate","channels",
+                           "tags":{the details written, by ffprobe's names},"cover":true|false}
                           ("transcoded" lists the 0-based indexes of the inputs that went through
                           a lossy encoder); with --loudness also "loudness":[{"input","measured",
                           "gainDb"}] ("limited": true where the peak ceiling held a gain back), and
@@ -72,7 +91,8 @@ Exit status:
   1    an input cannot be used (stderr names it and the reason), OUT exists with --no-clobber,
        or the merge failed (ffmpeg unusable, disk full); OUT is never left behind half-written
   2    usage error (unknown option, bad value, an output extension that names no format and
-       no --format, a --trim naming no input or a span that does not fit its input or is empty)
+       no --format, a --trim naming no input or a span that does not fit its input or is empty, a
+       cover beyond its limits, a chapters file that cannot be read)
   130  cancelled by SIGINT (143 for SIGTERM, 129 for SIGHUP); nothing is left behind
 
 ffmpeg/ffprobe: FFMPEG_PATH and FFPROBE_PATH if set, else those on PATH, else the ones the npm

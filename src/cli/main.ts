@@ -1,11 +1,13 @@
 // The audio-merge command line. Start-up is a visible share of a short merge, so the engine is
 // imported only once the arguments are known to be good, and the tools are not test-run first.
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { HELP, USAGE, parseArgs } from './args.js';
+import { HELP, USAGE, parseArgs, type CliArgs } from './args.js';
 import { expandFolders, type FolderReader } from './folders.js';
 import { progressBar, secondsLeft } from './progress-bar.js';
+import { parseChaptersFile, type ChapterLine } from '../shared/chapters-file.js';
+import { DETAIL_NAMES, type Details } from '../shared/details.js';
 
 const SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
 
@@ -37,6 +39,46 @@ const folders: FolderReader = {
   same: sameFile,
 };
 
+/**
+ * Why the cover cannot be used, or undefined; never reads more than one byte past the size limit.
+ * A named pipe is not checked here: it can be read once, so the merge reads it (bounded,
+ * and stopped by a signal like the rest of the merge).
+ */
+async function coverProblem(file: string): Promise<string | undefined> {
+  const { checkCover, COVER_LIMITS, readAtMost } = await import('../engine/index.js');
+  try {
+    if (statSync(file).isFIFO()) return undefined;
+    const checked = checkCover(await readAtMost(file, COVER_LIMITS.bytes));
+    return checked.ok ? undefined : `${file}: ${checked.reason}`;
+  } catch (err) {
+    return `the cover ${file} cannot be read (${(err as NodeJS.ErrnoException).code ?? String(err)})`;
+  }
+}
+
+/** The chapters file's chapters, or why it cannot be used (naming the line). */
+function readChapters(file: string): ChapterLine[] | string {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (err) {
+    return `the chapters file ${file} cannot be read (${(err as NodeJS.ErrnoException).code ?? String(err)})`;
+  }
+  const parsed = parseChaptersFile(text);
+  return parsed.ok ? parsed.chapters : `${file}, line ${parsed.line}: ${parsed.message}`;
+}
+
+/** What is wrong with the files the options name (cover, chapters file): exit 2, before any work. */
+async function checkNamedFiles(args: CliArgs): Promise<{ chapters?: ChapterLine[]; problem?: string }> {
+  const cover = args.cover !== undefined ? await coverProblem(args.cover) : undefined;
+  if (cover) return { problem: cover };
+  if (args.chaptersFile === undefined) return {};
+  const chapters = readChapters(args.chaptersFile);
+  return typeof chapters === 'string' ? { problem: chapters } : { chapters };
+}
+
+const detailsOf = (args: CliArgs): Details =>
+  Object.fromEntries(DETAIL_NAMES.flatMap((n) => (args[n] !== undefined ? [[n, args[n]]] : [])));
+
 export async function main(argv: string[]): Promise<number> {
   const parsed = parseArgs(argv, isFolder);
   if (parsed.kind === 'help') {
@@ -59,12 +101,18 @@ export async function main(argv: string[]): Promise<number> {
     return 2;
   }
 
+  const named = await checkNamedFiles(args);
+  if (named.problem) {
+    process.stderr.write(`audio-merge: ${named.problem}\n${USAGE}\n`);
+    return 2;
+  }
+
   if (args.noClobber && existsSync(args.output)) {
     process.stderr.write(`audio-merge: ${args.output} exists; not overwritten (--no-clobber)\n`);
     return 1;
   }
 
-  const { mergeFiles, lazyToolPaths, AbortError, TrimError, sweepLeftovers, FALLBACK_NOTICE } =
+  const { mergeFiles, lazyToolPaths, AbortError, TrimError, ChapterError, sweepLeftovers, FALLBACK_NOTICE } =
     await import('../engine/index.js');
   // What a killed run left beside its output (its .partial file and temporary folder) goes now.
   await sweepLeftovers(path.dirname(path.resolve(args.output)));
@@ -93,10 +141,12 @@ export async function main(argv: string[]): Promise<number> {
       bitRateKbps: args.bitRateKbps,
       chapters: args.chapters,
       chapterTitles: args.chapterTitles,
-      title: args.title,
-      artist: args.artist,
-      album: args.album,
+      inputChapters: args.inputChapters,
+      chapterList: named.chapters,
+      ...detailsOf(args),
       cover: args.cover,
+      channels: args.channels,
+      sampleRate: args.sampleRate,
       ...args.sound,
       trims: args.trims,
       signal: controller.signal,
@@ -115,6 +165,10 @@ export async function main(argv: string[]): Promise<number> {
       return 128 + (os.constants.signals[stoppedBy ?? 'SIGINT'] ?? 2);
     }
     const message = err instanceof Error ? err.message : String(err);
+    if (err instanceof ChapterError) {
+      process.stderr.write(`audio-merge: ${args.chaptersFile ?? ''}: ${message}\n`);
+      return 2;
+    }
     process.stderr.write(`audio-merge: ${message.replace(/\s*\n\s*/g, ' ')}\n`);
     // A trim that does not fit its input is a mistake in the command, known once the inputs are read.
     return err instanceof TrimError ? 2 : 1;

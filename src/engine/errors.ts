@@ -44,7 +44,9 @@ export type EngineErrorCode =
   /** A trim names no input, or a span that does not fit its input or keeps nothing. */
   | 'bad-trim'
   /** The caller aborted the job. */
-  | 'cancelled';
+  | 'cancelled'
+  /** A chapter of the given list (a chapters file) starts past the output's end. */
+  | 'chapter-past-end';
 
 export abstract class EngineError extends Error {
   abstract readonly code: EngineErrorCode;
@@ -105,6 +107,18 @@ export class AbortError extends EngineError {
   override name = 'AbortError';
   readonly code = 'cancelled';
   constructor(message = 'The merge was cancelled') {
+    super(message);
+  }
+}
+
+/** A chapter the caller gave starts past the output's end: a mistake in what was asked (`line` of its file, when known). */
+export class ChapterError extends EngineError {
+  override name = 'ChapterError';
+  readonly code = 'chapter-past-end';
+  constructor(
+    message: string,
+    readonly line?: number,
+  ) {
     super(message);
   }
 }

@@ -1,6 +1,9 @@
 // The engine's public surface: what the server and the CLI may use.
 export { decodedSeconds, probeFile } from './inputs/probe.js';
 export { mergeFiles } from './merge/merge.js';
+// What a cover may be (JPEG or PNG within 10 MB and 4096 x 4096), for every caller that takes one.
+export { checkCover, COVER_LIMITS, imageShape, readAtMost } from './inputs/cover.js';
+export type { Cover, CoverCheck } from './inputs/cover.js';
 export { locateTools, resolveToolPaths, lazyToolPaths, FALLBACK_NOTICE } from './ffmpeg/tools.js';
 export { toolNiceness } from './ffmpeg/runner.js';
 export {
@@ -10,6 +13,7 @@ export {
   ToolError,
   TrimError,
   AbortError,
+  ChapterError,
   INPUT_ERROR_CODES,
   isInputErrorCode,
 } from './errors.js';
@@ -19,7 +23,7 @@ export { FreeFormatError, FormatChangeError } from './mp3/walk.js';
 export { Mp4Error } from './mp4/read.js';
 export { DISK_FULL_ERRNOS } from './io/fs-reason.js';
 export { sweepLeftovers } from './io/leftovers.js';
-export type { Tools, ProbeResult, MergeOptions, MergeReport } from './types.js';
+export type { Tools, ProbeResult, MergeOptions, MergeReport, ChapterMark } from './types.js';
 // The output formats and their rules, for callers that check options before a merge.
 export {
   BITRATE_RANGE,

@@ -3,6 +3,8 @@ import type { Chapter, ChapterTitleSource } from './plan/chapters.js';
 import type { OutputFormat } from './plan/formats.js';
 import type { LoudnessEntry } from './plan/sound-plan.js';
 import type { SoundOptions } from '../shared/sound-options.js';
+import type { Details } from '../shared/details.js';
+import type { WrittenTags } from './plan/tags-plan.js';
 import type { Tools } from './ffmpeg/tools.js';
 import type { TrimRequest, TrimSpan } from '../shared/trim-span.js';
 
@@ -34,7 +36,20 @@ export interface ProbeResult {
   };
 }
 
-export interface MergeOptions extends SoundOptions {
+/** A chapter of a chapters file: where it starts in the output and its title; `line` names it in messages. */
+export interface ChapterMark {
+  start: number;
+  title: string;
+  line?: number;
+}
+
+/**
+ * The book's details (title, artist, albumArtist, album, narrator, genre, year, description,
+ * comment): each given one is written in the format's own field; title, artist, album, album
+ * artist, narrator, genre and year otherwise come from the first input that has them, and the
+ * title from the album the inputs share, else the first input's title.
+ */
+export interface MergeOptions extends SoundOptions, Details {
   /** Output format; defaults to the output's extension, else MP3. */
   format?: OutputFormat;
   /** Bit rate of lossy encodes, kb/s; each format has its default (plan/formats.ts). */
@@ -45,14 +60,19 @@ export interface MergeOptions extends SoundOptions {
   maxChannels?: number;
   /** One chapter per input (default true); false writes none. */
   chapters?: boolean;
-  /** Chapter titles from the inputs' title tags or their file names; by default tags when every input has a distinct one. */
+  /** Chapter titles: each input's title tag, else its file name ('tags', the default); 'files' forces file names. */
   chapterTitles?: ChapterTitleSource;
-  /** Output tags; each defaults to the first input that has it (the title then to the first file's name). */
-  title?: string;
-  artist?: string;
-  album?: string;
-  /** A JPEG or PNG file for the cover; defaults to the first input's embedded picture. */
+  /** Per input, a chapter title that wins over the rule above (null or '' for the rule's). */
+  inputChapterTitles?: (string | null | undefined)[];
+  /** 'keep' (default): an input's own chapters, moved to where it starts; 'flatten': one chapter per input. */
+  inputChapters?: 'keep' | 'flatten';
+  /** Chapters that replace all others (a chapters file), in order; a start past the end is refused. */
+  chapterList?: ChapterMark[];
+  /** A JPEG or PNG file for the cover (at most 10 MB, 4096 x 4096); defaults to the first input's embedded picture. */
   cover?: string;
+  /** The output's channels (1 or 2) and sample rate; by default what most inputs have. */
+  channels?: 1 | 2;
+  sampleRate?: number;
   /** Whole-number percentage 0..100, never decreasing; 100 only when the output is complete. */
   onProgress?: (percent: number) => void;
   signal?: AbortSignal;
@@ -86,6 +106,10 @@ export interface MergeReport {
   loudness?: LoudnessEntry[];
   /** With trims: each trimmed input's kept span, both ends in seconds, in input order. */
   trims?: TrimSpan[];
+  /** The details written, by the names ffprobe reads them under (title, artist, album_artist, composer, date, ...). */
+  tags: WrittenTags;
+  /** Whether a cover was embedded. */
+  cover: boolean;
   /** Lines for a person about what the sound options could not do as asked (shortened fades, limited gains). */
   notes?: string[];
 }

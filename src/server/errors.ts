@@ -28,6 +28,11 @@ const REQUEST_ERRORS = {
     message: 'A chapter title is one line of at most 500 characters, without control characters',
   },
   tooLarge: { status: 413, message: 'The file is too large' },
+  badCover: {
+    status: 400,
+    message: 'The cover must be a JPEG or PNG image of at most 10 MB and 4096 x 4096 pixels',
+  },
+  choicesTooLarge: { status: 413, message: 'The choices are more than 16 KB' },
   bodyTooLarge: { status: 413, message: 'The request is too large' },
   unsupportedMediaType: { status: 415, message: 'The request body must be JSON or multipart/form-data' },
   rangeNotSatisfiable: { status: 416, message: 'Range not satisfiable' },
@@ -128,6 +133,7 @@ const ENGINE_ERRORS = {
   'tool-missing': { status: 500, message: 'The server cannot run its audio tools' },
   'bad-trim': { status: 400, message: "A file's kept span does not fit the file" },
   cancelled: { status: 409, message: 'The merge was cancelled' },
+  'chapter-past-end': { status: 400, message: 'A chapter starts past the end of the merged file' },
 } as const satisfies Record<Exclude<EngineErrorCode, InputErrorCode>, ErrorEntry>;
 
 /** Why the server refuses to start (a request never meets them; the table keeps every code in one place). */

@@ -77,6 +77,10 @@ export const API = {
   status: '/app/merge/status',
   cancel: '/app/merge/cancel',
   deleteResult: '/app/merge/deleteResult',
+  cover: '/app/merge/cover',
+  deleteCover: '/app/merge/deleteCover',
+  saveChoices: '/app/merge/saveChoices',
+  choices: '/app/merge/choices',
   widgetScript: '/widget/audio-merge.js',
 } as const;
 

@@ -53,6 +53,7 @@ export function mount(element: HTMLElement, options: MountOptions = {}): WidgetS
       onListen={options.onListen}
       listenInterval={options.listenInterval}
       store={store}
+      keepChoices
     />,
   );
   return store;

@@ -123,6 +123,8 @@ export function scriptedMerge(
       inputs: inputs.length,
       transcoded: [],
       chapters,
+      tags: { title: opts.title ?? 'book' },
+      cover: false,
       bytes: bytes.length,
       sampleRate: 44100,
       channels: 2,

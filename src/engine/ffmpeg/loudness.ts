@@ -38,17 +38,21 @@ export interface MeasureJob {
   durationSeconds?: number;
   displayName?: string;
   index?: number;
+  /** A filter chain the audio goes through before it is measured (a gain and limiter being checked). */
+  preFilter?: string;
 }
 
+/** `keep`: only these seconds are measured (a trim); `preFilter`: a chain the kept audio goes through first. */
 export function measureArgs(
   input: string,
   silence: boolean,
-  keep?: { start: number; end: number },
+  { keep, preFilter }: { keep?: { start: number; end: number }; preFilter?: string } = {},
 ): string[] {
   const filters = [
     ...(keep
       ? [`atrim=start=${keep.start.toFixed(6)}:end=${keep.end.toFixed(6)}`, 'asetpts=PTS-STARTPTS']
       : []),
+    ...(preFilter ? [preFilter] : []),
     ...(silence ? [`silencedetect=n=${SILENCE_DB}dB:d=${SILENCE_MIN_SECONDS}`] : []),
     // framelog=verbose keeps the 10-per-second frame lines out of stderr; the summary is at info.
     'ebur128=peak=true:framelog=verbose',
@@ -102,7 +106,7 @@ export async function measureInput(job: MeasureJob): Promise<Measurement> {
   let decodedSeconds = 0;
   const result = await runner({
     bin: job.tools.ffmpeg,
-    args: measureArgs(job.input, job.silence ?? false, job.keep),
+    args: measureArgs(job.input, job.silence ?? false, { keep: job.keep, preFilter: job.preFilter }),
     signal: job.signal,
     onStderr: (chunk) => silences.push(chunk),
     onProgress: (p) => {

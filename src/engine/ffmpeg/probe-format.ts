@@ -14,9 +14,16 @@ export interface FfprobeStream {
   tags?: Record<string, string>;
 }
 
+export interface FfprobeChapter {
+  start_time?: string;
+  end_time?: string;
+  tags?: Record<string, string>;
+}
+
 export interface FfprobeJson {
   format?: { format_name?: string; duration?: string; bit_rate?: string; tags?: Record<string, string> };
   streams?: FfprobeStream[];
+  chapters?: FfprobeChapter[];
 }
 
 const BY_FORMAT: Record<string, string> = {

@@ -11,9 +11,35 @@ export interface InputSound {
   keep?: { start: number; end: number };
   /** Samples of silence after the input (--gap), at sampleRate. */
   padSamples?: number;
+  /** A limiter after the gain (loudness matching of an input whose peaks would pass the ceiling). */
+  limit?: LimiterSettings;
 }
 
 const sec = (s: number) => s.toFixed(6);
+
+/** A look-ahead limiter holding samples under `ceilingDb`. */
+export interface LimiterSettings {
+  ceilingDb: number;
+  attackMs: number;
+  releaseMs: number;
+}
+
+/**
+ * alimiter, its look-ahead delay taken back: the input padded by the attack at its end and the
+ * same span cut from its start, so every sample stays where it was and the length is kept (the
+ * filter's own delay compensation is missing from older ffmpeg builds). Auto level off: the
+ * limiter only lowers peaks.
+ */
+export function limiterChain(l: LimiterSettings, sampleRate: number): string[] {
+  const delay = Math.round((l.attackMs / 1000) * sampleRate);
+  const limit = Math.max(0.0625, Math.min(1, 10 ** (l.ceilingDb / 20)));
+  return [
+    `apad=pad_len=${delay}`,
+    `alimiter=limit=${limit.toFixed(6)}:attack=${l.attackMs}:release=${l.releaseMs}:level=0`,
+    `atrim=start_sample=${delay}`,
+    'asetpts=PTS-STARTPTS',
+  ];
+}
 
 /** The filter chain for one decoded input; empty pieces are left out. */
 export function inputChain(o: InputSound): string {
@@ -26,6 +52,7 @@ export function inputChain(o: InputSound): string {
   );
   // Float samples, so a gain that lifts a peak past full scale before a later stage is not clipped here.
   if (o.gainDb !== undefined && o.gainDb !== 0) parts.push(`volume=${o.gainDb.toFixed(2)}dB:precision=float`);
+  if (o.limit) parts.push(...limiterChain(o.limit, o.sampleRate));
   if (o.padSamples && o.padSamples > 0) parts.push(`apad=pad_len=${Math.round(o.padSamples)}`);
   return parts.join(',');
 }

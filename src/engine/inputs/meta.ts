@@ -1,6 +1,7 @@
-// The output's tags and cover: given ones win; else the first input that has each. The cover is
-// read (given) or extracted (embedded) once, and must be a JPEG or PNG within the limits
-// (cover.ts): a given one outside them is refused, an embedded one left out.
+// The output's tags and cover: given ones win; else the first input that has each (the title: the
+// album the inputs share, else the first title). The cover is read (given) or extracted (embedded)
+// once, and must be a JPEG or PNG within the limits (cover.ts): a given one outside them is
+// refused, an embedded one left out.
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { AbortError, InputError } from '../errors.js';
@@ -9,14 +10,16 @@ import { fileArg, spawnRunner, type Runner } from '../ffmpeg/runner.js';
 import { fsReason } from '../io/fs-reason.js';
 import type { MergeOptions, Tools } from '../types.js';
 import { fileTitle } from '../plan/chapters.js';
+import { defaultBookTitle, tagsFor, type WrittenTags } from '../plan/tags-plan.js';
+import type { OutputFormat } from '../plan/formats.js';
+import { DETAIL_NAMES, DETAIL_TAGS, type Details } from '../../shared/details.js';
 import type { Probed } from './probe.js';
 
 export type { Cover } from './cover.js';
 
 export interface OutputMeta {
-  title: string;
-  artist?: string;
-  album?: string;
+  /** The details as the output's format holds them, by ffprobe's names (title always). */
+  tags: WrittenTags & { title: string };
   cover?: Cover;
 }
 
@@ -71,6 +74,7 @@ async function embeddedCover(
 
 export interface MetaContext {
   opts: MergeOptions;
+  format: OutputFormat;
   probed: Probed[];
   names: string[];
   tools: Tools;
@@ -80,11 +84,25 @@ export interface MetaContext {
   scratch: () => Promise<string>;
 }
 
-export async function resolveMeta(c: MetaContext): Promise<OutputMeta> {
+/** The details: given ones win; else the first input that has each (never its description or comment). */
+function resolveDetails(c: MetaContext): Details & { title: string } {
   const firstTag = (key: string) => c.probed.map((p) => p.result.tags[key]?.trim()).find((v) => v);
-  const title = c.opts.title ?? firstTag('title') ?? fileTitle(c.names[0]);
-  const artist = c.opts.artist ?? firstTag('artist');
-  const album = c.opts.album ?? firstTag('album');
+  // The first input that has a title (the book's opening track), else the first file's name.
+  const firstTitle = firstTag('title') || fileTitle(c.names[0]);
+  const details: Details = {};
+  for (const name of DETAIL_NAMES) {
+    const given = c.opts[name];
+    const inherited = name === 'description' || name === 'comment' ? undefined : firstTag(DETAIL_TAGS[name]);
+    const v = given ?? inherited;
+    if (v) details[name] = v;
+  }
+  const albums = c.probed.map((p) => p.result.tags.album);
+  return { ...details, title: c.opts.title || defaultBookTitle(albums, firstTitle) };
+}
+
+export async function resolveMeta(c: MetaContext): Promise<OutputMeta> {
+  const details = resolveDetails(c);
+  const tags = { ...tagsFor(c.format, details), title: details.title.trim() || fileTitle(c.names[0]) };
   let cover: Cover | undefined;
   if (c.opts.cover) cover = await givenCover(c.opts.cover, c.signal);
   else {
@@ -98,5 +116,5 @@ export async function resolveMeta(c: MetaContext): Promise<OutputMeta> {
         c.signal,
       );
   }
-  return { title, artist, album, cover };
+  return { tags, cover };
 }

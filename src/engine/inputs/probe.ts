@@ -167,6 +167,25 @@ export interface Probed {
   hasCover?: boolean;
   /** The exact length in samples at its own rate, where the container states it (FLAC's STREAMINFO). */
   samples?: number;
+  /** The chapters the file carries (MP4 chapter track or chpl, ID3 CHAP, Vorbis CHAPTERnnn), by start. */
+  chapters?: InputChapter[];
+}
+
+/** An input's own chapter: seconds from the start of its audio, and its title ('' when it has none). */
+export interface InputChapter {
+  start: number;
+  end: number;
+  title: string;
+}
+
+function chaptersOf(json: FfprobeJson): InputChapter[] {
+  return (json.chapters ?? [])
+    .map((c) => {
+      const tags = Object.fromEntries(Object.entries(c.tags ?? {}).map(([k, v]) => [k.toLowerCase(), v]));
+      return { start: Number(c.start_time), end: Number(c.end_time), title: String(tags.title ?? '').trim() };
+    })
+    .filter((c) => Number.isFinite(c.start) && c.start >= 0)
+    .sort((a, b) => a.start - b.start);
 }
 
 type Refuse = (reason: string, code: InputErrorCode) => InputError;
@@ -198,7 +217,12 @@ async function tryScan(file: string, signal: AbortSignal | undefined): Promise<S
   const outcome = await scanMp3(file, { signal });
   if (outcome.ok)
     return {
-      done: { result: fromScan(file, outcome.scan), scan: outcome.scan, hasCover: outcome.scan.hasPicture },
+      done: {
+        result: fromScan(file, outcome.scan),
+        scan: outcome.scan,
+        hasCover: outcome.scan.hasPicture,
+        chapters: outcome.scan.chapters,
+      },
       formatChange: false,
     };
   return { reason: outcome.reason, formatChange: outcome.formatChange === true };
@@ -213,7 +237,16 @@ async function ffprobe(
 ): Promise<FfprobeJson> {
   const probed = await runner({
     bin: tools.ffprobe,
-    args: ['-v', 'error', '-print_format', 'json', '-show_format', '-show_streams', fileArg(file)],
+    args: [
+      '-v',
+      'error',
+      '-print_format',
+      'json',
+      '-show_format',
+      '-show_streams',
+      '-show_chapters',
+      fileArg(file),
+    ],
     signal,
   });
   let json: FfprobeJson | undefined;
@@ -349,5 +382,11 @@ export async function probeInput(file: string, opts: ProbeOptions = {}): Promise
     (s) => s.codec_type === 'video' && s.disposition?.attached_pic === 1,
   );
   const samples = format === 'flac' ? flacTotalSamples(head(file, FLAC_HEAD_BYTES), sampleRate) : undefined;
-  return { result, mp4: aacTrack(file, format, codec), hasCover, ...(samples ? { samples } : {}) };
+  return {
+    result,
+    mp4: aacTrack(file, format, codec),
+    hasCover,
+    chapters: chaptersOf(json),
+    ...(samples ? { samples } : {}),
+  };
 }

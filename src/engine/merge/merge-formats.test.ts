@@ -304,11 +304,11 @@ describe('output formats', () => {
     expect(mm.common.title).toBe('Part 2'); // the first input that has a title
   });
 
-  it('titles chapters by file name unless every input has a distinct title, or as asked; none when off', async () => {
+  it("titles each chapter by its input's title tag, else its file name, or as asked; none when off", async () => {
     const titled = mixed.slice(0, 2);
     const untitled = await makeTone(path.join(dir, 'Chapter Three.wav'), { seconds: 0.5 });
     const a = await mergeFiles([...titled, untitled], path.join(dir, 'names.ogg'), { tools });
-    expect(a.chapters.map((c) => c.title)).toEqual(['in-000', 'in-001', 'Chapter Three']);
+    expect(a.chapters.map((c) => c.title)).toEqual(['Part 1', 'Part 2', 'Chapter Three']);
     const b = await mergeFiles([...titled, untitled], path.join(dir, 'tags.ogg'), {
       tools,
       chapterTitles: 'tags',

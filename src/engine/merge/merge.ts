@@ -3,14 +3,20 @@
 import { mkdtemp, rename, rm, stat } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { AbortError, TrimError } from '../errors.js';
+import { AbortError, ChapterError, TrimError } from '../errors.js';
 import type { Runner } from '../ffmpeg/runner.js';
 import { locateTools } from '../ffmpeg/tools.js';
-import type { MergeOptions, MergeReport, Tools } from '../types.js';
-import { CHAPTER_LIMIT, chapterTitles, chaptersFromStarts } from '../plan/chapters.js';
+import type { ChapterMark, MergeOptions, MergeReport, Tools } from '../types.js';
+import {
+  CHAPTER_LIMIT,
+  chapterTitles,
+  chaptersFromList,
+  chaptersWithOwn,
+  type Chapter,
+} from '../plan/chapters.js';
 import { formatFromPath, routeOf, type OutputFormat, type Route } from '../plan/formats.js';
 import { claimOutput, outputError, partialPath } from '../output/output-file.js';
-import { resolveMeta } from '../inputs/meta.js';
+import { resolveMeta, type OutputMeta } from '../inputs/meta.js';
 import { planOutput, type OutputPlan } from '../plan/output-plan.js';
 import { runPool } from '../io/pool.js';
 import { probeInput, type Probed } from '../inputs/probe.js';
@@ -32,6 +38,7 @@ import {
   soundStage,
   splicedSeconds,
   splicesFades,
+  withSoundCopies,
 } from '../sound/sound-stage.js';
 import type { SoundSettings } from '../plan/sound-plan.js';
 import type { KeepRange } from '../plan/trim-silence.js';
@@ -69,6 +76,8 @@ function makePlan(format: OutputFormat, probed: Probed[], opts: MergeOptions): O
   const inputs = probed.map((p) => ({ ...p.result, aac: p.mp4 }));
   return planOutput(format, inputs, {
     bitRateKbps: opts.bitRateKbps,
+    channels: opts.channels,
+    sampleRate: opts.sampleRate,
     maxSampleRate: opts.maxSampleRate,
     maxChannels: opts.maxChannels,
   });
@@ -100,15 +109,52 @@ interface Job {
   opts: MergeOptions & MergeDeps;
 }
 
-/** Chapters as the options ask: none when off, titled by the rule, within the format's limit. */
-function chapterMaker(job: Job, probed: Probed[]) {
+/**
+ * Chapters as the options ask: none when off; the given list (a chapters file) when there is
+ * one; else each input's own chapters (unless flattened) or one titled by the rule; within the
+ * format's limit. A trimmed input keeps the own chapters its kept span reaches, counted from its start.
+ */
+function chapterMaker(job: Job, probed: Probed[], trims: ReadonlyArray<KeepRange | undefined>) {
+  const { opts } = job;
   const titles = chapterTitles(
     job.names,
     probed.map((p) => p.result.tags.title),
-    job.opts.chapterTitles,
+    opts.chapterTitles,
+    opts.inputChapterTitles,
   );
-  return (starts: number[], total: number) =>
-    job.opts.chapters === false ? [] : chaptersFromStarts(titles, starts, total, CHAPTER_LIMIT[job.format]);
+  const own = probed.map((p, i) =>
+    opts.inputChapters === 'flatten' ? undefined : ownWithin(p.chapters, trims[i]),
+  );
+  const lengths = probed.map((p, i) => {
+    const t = trims[i];
+    return t ? t.end - t.start : p.result.durationSeconds;
+  });
+  return (starts: number[], total: number): Chapter[] => {
+    if (opts.chapters === false) return [];
+    if (opts.chapterList) return listedChapters(opts.chapterList, total);
+    return chaptersWithOwn(titles, own, { starts, lengths, total }, CHAPTER_LIMIT[job.format]);
+  };
+}
+
+/** An input's own chapters within its trim, moved to the trim's start (the one it starts inside kept). */
+function ownWithin(own: Probed['chapters'], trim: KeepRange | undefined): Probed['chapters'] {
+  if (!own || !trim) return own;
+  return own
+    .filter((c) => c.end > trim.start + 0.001)
+    .map((c) => ({ ...c, start: c.start - trim.start, end: c.end - trim.start }));
+}
+
+function listedChapters(list: ChapterMark[], total: number): Chapter[] {
+  const made = chaptersFromList(list, total);
+  if (!Array.isArray(made)) {
+    const c = list[made.pastEnd];
+    const where = c.line !== undefined ? `line ${c.line}` : `chapter ${made.pastEnd + 1}`;
+    throw new ChapterError(
+      `chapters file, ${where}: starts at ${c.start} s, past the output's end (${total.toFixed(3)} s)`,
+      c.line,
+    );
+  }
+  return made;
 }
 
 /**
@@ -134,6 +180,7 @@ async function runRoute(job: Job): Promise<{
   tracker: ProgressTracker;
   sound: SoundPlan | undefined;
   trims: TrimSpan[];
+  meta: OutputMeta;
 }> {
   const { opts, signal, names, inputs } = job;
   await claimOutput(job.output, job.target, job.partial);
@@ -141,9 +188,10 @@ async function runRoute(job: Job): Promise<{
   const probed = await probeAll(job, tools);
   const trims = trimsOf(job, probed);
   const soundOptions = soundOptionsOf(opts, trims.ranges);
-  const plan = replanForSound(makePlan(job.format, probed, opts), soundOptions);
+  let plan = replanForSound(makePlan(job.format, probed, opts), soundOptions);
   const meta = await resolveMeta({
     opts,
+    format: job.format,
     probed,
     names,
     tools,
@@ -167,6 +215,8 @@ async function runRoute(job: Job): Promise<{
     concurrency,
     onMeasure: (i, f) => tracker.measure(i, f),
   });
+  // What measuring found may decode a copy after all (an MP3 that needs a limiter).
+  if (sound) plan = withSoundCopies(plan, sound);
   const ctx: RouteContext = {
     ...job,
     probed,
@@ -176,20 +226,20 @@ async function runRoute(job: Job): Promise<{
     concurrency,
     tracker,
     meta,
-    chapters: chapterMaker(job, probed),
+    chapters: chapterMaker(job, probed, trims.ranges),
     sound,
     // Decoded inputs take their gap as silence in the decode (every route encodes decodes, the MP3
     // and MP4 routes as timelines); copied MP3 and AAC take it as silent frames or packets.
     gapInDecode: true,
   };
-  const route = mixing
+  const route = needsMixing(plan, soundOptions)
     ? mixedRoute
     : splicesFades(plan, soundOptions)
       ? mp3FadeRoute
       : ROUTES[routeOf(job.format)];
   const result = await route(ctx);
   if (signal.aborted) throw new AbortError();
-  return { plan, result, tracker, sound, trims: trims.spans };
+  return { plan, result, tracker, sound, trims: trims.spans, meta };
 }
 
 /**
@@ -257,7 +307,7 @@ export async function mergeFiles(
     opts,
   };
   try {
-    const { plan, result, tracker, sound, trims } = await runRoute(job);
+    const { plan, result, tracker, sound, trims, meta } = await runRoute(job);
     await rename(job.partial, target);
     const bytes = (await stat(target)).size;
     tracker.complete();
@@ -271,6 +321,8 @@ export async function mergeFiles(
       bytes,
       sampleRate: plan.sampleRate,
       channels: plan.channels,
+      tags: meta.tags,
+      cover: meta.cover !== undefined,
       ...(sound?.loudness ? { loudness: sound.loudness } : {}),
       ...(opts.trims ? { trims } : {}),
       ...(sound && sound.messages.length > 0 ? { notes: sound.messages } : {}),

@@ -1,11 +1,18 @@
 // The output's ID3v2.3 tag: version 2.3 because every player reads it (2.4 support is patchy).
-// Text frames, a front cover (APIC), and chapters as podcast players read them: one top-level,
+// Text frames (the year as TYER, a description as a TXXX "description", the comment as COMM), a
+// front cover (APIC), and chapters as podcast players read them: one top-level,
 // ordered CTOC listing CHAP frames, each with its title as a TIT2 sub-frame.
 
 export interface Id3Text {
   title?: string;
   artist?: string;
+  albumArtist?: string;
   album?: string;
+  composer?: string;
+  genre?: string;
+  year?: string;
+  description?: string;
+  comment?: string;
 }
 
 export interface Id3Chapter {
@@ -30,7 +37,11 @@ export const MAX_ID3_CHAPTERS = 255;
 const IDS: [keyof Id3Text, string][] = [
   ['title', 'TIT2'],
   ['artist', 'TPE1'],
+  ['albumArtist', 'TPE2'],
   ['album', 'TALB'],
+  ['composer', 'TCOM'],
+  ['genre', 'TCON'],
+  ['year', 'TYER'],
 ];
 
 /** Text frame body: ISO-8859-1 when every character fits, else UTF-16 with a byte-order mark. */
@@ -54,8 +65,33 @@ function frame(id: string, body: Buffer): Buffer {
 const clean = (t: string | undefined) => t?.replace(/\0/g, '').trim() ?? '';
 const zString = (s: string) => Buffer.from(`${s}\0`, 'latin1');
 
+/** A described text (TXXX, COMM): one encoding for the description and the text, each ended by a terminator. */
+function described(description: string, text: string): Buffer {
+  // eslint-disable-next-line no-control-regex
+  const latin = (s: string) => /^[\u0000-\u00ff]*$/.test(s);
+  if (latin(description) && latin(text))
+    return Buffer.concat([Buffer.from([0]), zString(description), Buffer.from(text, 'latin1')]);
+  const bom = (s: string) => Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(s, 'utf16le')]);
+  return Buffer.concat([Buffer.from([1]), bom(description), Buffer.from([0, 0]), bom(text)]);
+}
+
 function textFrames(tags: Id3Text): Buffer[] {
-  return IDS.flatMap(([key, id]) => (clean(tags[key]) ? [frame(id, encodeText(clean(tags[key])))] : []));
+  const plain = IDS.flatMap(([key, id]) =>
+    clean(tags[key]) ? [frame(id, encodeText(clean(tags[key])))] : [],
+  );
+  // Descriptions and comments keep their inner lines; only NULs would cut them short.
+  const long = (t: string | undefined) => t?.replace(/\0/g, '').trim() ?? '';
+  const description = long(tags.description);
+  const comment = long(tags.comment);
+  if (description) plain.push(frame('TXXX', described('description', description)));
+  if (comment) {
+    const body = described('', comment);
+    // COMM: encoding, language, then the (empty) description and the text.
+    plain.push(
+      frame('COMM', Buffer.concat([body.subarray(0, 1), Buffer.from('eng', 'latin1'), body.subarray(1)])),
+    );
+  }
+  return plain;
 }
 
 function chapterFrames(chapters: Id3Chapter[]): Buffer[] {

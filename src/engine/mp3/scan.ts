@@ -1,7 +1,7 @@
 // Streaming scan of an MP3 file: tags, stream format, exact frame count and duration, in flat memory.
 import { closeSync, fstatSync, openSync } from 'node:fs';
 import { AbortError } from '../errors.js';
-import { readId3v2Text } from './id3-read.js';
+import { readId3v2Chapters, readId3v2Text, type Id3ChapterRead } from './id3-read.js';
 import { parseFrameHeader, readWord, type FrameHeader } from './frames.js';
 import { readGapless, readLameSettings, trustedCounts, type Gapless, type LameSettings } from './lame.js';
 import { FormatChangeError, FrameWalker, FreeFormatError } from './walk.js';
@@ -37,6 +37,8 @@ export interface Mp3Scan {
   encoder?: LameSettings;
   /** The ID3v2 tag holds a picture (APIC). */
   hasPicture?: boolean;
+  /** The chapters its ID3v2 tag carries (CHAP frames), by start. */
+  chapters?: Id3ChapterRead[];
 }
 
 export type Mp3ScanOutcome =
@@ -97,6 +99,7 @@ interface Extras {
   gapless?: Gapless;
   encoder?: LameSettings;
   hasPicture?: boolean;
+  chapters?: Id3ChapterRead[];
 }
 
 /** The scan of `frames` frames of the stream `h` starts, in the file's bytes [audioStart, audioEnd). */
@@ -123,11 +126,20 @@ function scanOf(
   };
 }
 
-/** The tags before the audio (ID3v2, APE): where the audio region starts, and the ID3v2 text and frame ids. */
-function readHeadTags(fd: number): { start: number; tags: Record<string, string>; frameIds: Set<string> } {
+/** What the tags before the audio say: where the audio starts, the ID3v2 text, frame ids and chapters. */
+interface HeadTags {
+  start: number;
+  tags: Record<string, string>;
+  frameIds: Set<string>;
+  chapters: Id3ChapterRead[];
+}
+
+/** The tags before the audio (ID3v2, APE): where the audio region starts, and the ID3v2 text, frame ids and chapters. */
+function readHeadTags(fd: number): HeadTags {
   const small = Buffer.alloc(32);
   const tags: Record<string, string> = {};
   const frameIds = new Set<string>();
+  let chapters: Id3ChapterRead[] = [];
   let start = 0;
   for (let guard = 0; guard < 64; guard++) {
     const n = readAt(fd, small, start, 32);
@@ -137,10 +149,11 @@ function readHeadTags(fd: number): { start: number; tags: Record<string, string>
       const tagBuf = Buffer.alloc(Math.min(t, MAX_TAG_READ));
       readAt(fd, tagBuf, start, tagBuf.length);
       Object.assign(tags, readId3v2Text(tagBuf, frameIds));
+      if (frameIds.has('CHAP')) chapters = readId3v2Chapters(tagBuf);
     }
     start += t;
   }
-  return { start, tags, frameIds };
+  return { start, tags, frameIds, chapters };
 }
 
 /** The tags after the audio (ID3v1, APE, Lyrics3, ID3v2): where the audio region ends. ID3v1 fills gaps in `tags`. */
@@ -280,7 +293,7 @@ export async function scanMp3(
   const fd = openSync(file, 'r');
   try {
     const size = fstatSync(fd).size;
-    const { start, tags, frameIds } = readHeadTags(fd);
+    const { start, tags, frameIds, chapters } = readHeadTags(fd);
     if (start >= size)
       return { ok: false, reason: size === 0 ? 'the file is empty' : 'no audio after the tags' };
     const region = { start, end: readTailTags(fd, start, size, tags) };
@@ -289,7 +302,7 @@ export async function scanMp3(
     const { head } = found;
     const h = head.header;
     const { gapless, encoder } = headLameTag(head);
-    const extras: Extras = { tags, gapless, encoder, hasPicture: hasPicture(frameIds) };
+    const extras: Extras = { tags, gapless, encoder, hasPicture: hasPicture(frameIds), chapters };
     const walker = new FrameWalker(h.mpegVersion, h.sampleRate, h.channels);
     const fast = opts.fullWalk ? null : fromLameTag(fd, region, head, walker);
     if (fast) return { ok: true, scan: { ...fast, ...extras } };

@@ -32,7 +32,7 @@ function layout(over: Partial<MoovLayout> = {}): MoovLayout {
     ],
     chapterSizes: [18, 18],
     chapterOffset: 160,
-    tags: { title: 'T' },
+    tags: { text: { title: 'T' } },
     wide: false,
     ...over,
   };

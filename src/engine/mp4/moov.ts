@@ -9,10 +9,9 @@ export interface MoovChapter {
   start: number;
 }
 
+/** Text tags by the names ffprobe reads them under (title, artist, album_artist, composer, ...). */
 export interface Mp4Tags {
-  title?: string;
-  artist?: string;
-  album?: string;
+  text?: Record<string, string | undefined>;
   cover?: { mime: 'image/jpeg' | 'image/png'; data: Buffer };
 }
 
@@ -197,19 +196,27 @@ function chpl(chapters: MoovChapter[]): Buffer {
   return fullBox('chpl', 1, 0, u32(0), u8(rows.length), ...rows);
 }
 
+/** iTunes atoms by ffprobe's tag names; a description goes to both desc and the long ldes. */
+const ATOMS: Record<string, string> = {
+  title: '\xa9nam',
+  artist: '\xa9ART',
+  album_artist: 'aART',
+  album: '\xa9alb',
+  composer: '\xa9wrt',
+  genre: '\xa9gen',
+  date: '\xa9day',
+  description: 'desc',
+  comment: '\xa9cmt',
+};
+
 function ilst(tags: Mp4Tags): Buffer {
   const text = (name: string, v?: string) =>
     v?.trim() ? [box(name, box('data', u32(1), u32(0), Buffer.from(v.trim(), 'utf8')))] : [];
   const cover = tags.cover
     ? [box('covr', box('data', u32(tags.cover.mime === 'image/png' ? 14 : 13), u32(0), tags.cover.data))]
     : [];
-  return box(
-    'ilst',
-    ...text('\xa9nam', tags.title),
-    ...text('\xa9ART', tags.artist),
-    ...text('\xa9alb', tags.album),
-    ...cover,
-  );
+  const texts = Object.entries(ATOMS).flatMap(([tag, atom]) => text(atom, tags.text?.[tag]));
+  return box('ilst', ...texts, ...text('ldes', tags.text?.description), ...cover);
 }
 
 function udta(l: MoovLayout): Buffer {

@@ -18,13 +18,20 @@ export interface Mp3Part extends JoinPart {
   padding: number;
 }
 
-/** The output's ID3v2.3 tag: its tags, cover and chapters. */
+/** The output's ID3v2.3 tag: its details, cover and chapters. */
 export function id3Of(meta: OutputMeta, chapters: Chapter[]): Buffer {
   const ms = chapters.map((c) => ({ title: c.title, startMs: c.start * 1000, endMs: c.end * 1000 }));
+  const t = meta.tags;
   return buildId3v23({
-    title: meta.title,
-    artist: meta.artist,
-    album: meta.album,
+    title: t.title,
+    artist: t.artist,
+    albumArtist: t.album_artist,
+    album: t.album,
+    composer: t.composer,
+    genre: t.genre,
+    year: t.date,
+    description: t.description,
+    comment: t.comment,
     cover: meta.cover,
     chapters: ms,
   });

@@ -18,7 +18,7 @@ export async function writeMp4Output(
   await writeMp4(parts, ctx.partial, {
     brand: plan.format === 'm4b' ? 'M4B ' : 'M4A ',
     chapters,
-    tags: { title: meta.title, artist: meta.artist, album: meta.album, cover: meta.cover },
+    tags: { text: meta.tags, cover: meta.cover },
     signal: ctx.signal,
     onProgress: (done, all) => ctx.tracker.join(done, all),
   }).catch((err: unknown) => {

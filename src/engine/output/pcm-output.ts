@@ -11,13 +11,9 @@ import type { RouteContext, RouteResult } from './route-context.js';
 
 type PcmFormat = 'opus' | 'ogg' | 'flac' | 'wav';
 
-/** Tags, Vorbis chapter comments (not WAV), and for Ogg the cover as a picture block. */
+/** The details, Vorbis chapter comments (not WAV), and for Ogg the cover as a picture block. */
 export function outputTags(format: PcmFormat, meta: OutputMeta, chapters: Chapter[]): [string, string][] {
-  const pairs: [string, string][] = [
-    ['title', meta.title],
-    ['artist', meta.artist ?? ''],
-    ['album', meta.album ?? ''],
-  ];
+  const pairs: [string, string][] = Object.entries(meta.tags);
   if (format !== 'wav') pairs.push(...vorbisChapterComments(chapters));
   if ((format === 'opus' || format === 'ogg') && meta.cover)
     pairs.push(['METADATA_BLOCK_PICTURE', pictureBlock(meta.cover.mime, meta.cover.data)]);

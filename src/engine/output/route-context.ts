@@ -1,5 +1,7 @@
 // What every route (MP3 frames, MP4 packets, one PCM encode) is given, and what it hands back.
-import { inputChain } from '../ffmpeg/sound-filters.js';
+import { inputChain, type LimiterSettings } from '../ffmpeg/sound-filters.js';
+import { isLossy } from '../plan/formats.js';
+import { LIMITER_ATTACK_MS, LIMITER_RELEASE_MS, limiterCeilingDb } from '../plan/loudness-plan.js';
 import { trustsDuration, type TranscodeJob } from '../ffmpeg/transcode.js';
 import type { Runner } from '../ffmpeg/runner.js';
 import type { Tools } from '../types.js';
@@ -91,6 +93,23 @@ export function soundChain(
   const last = i === sound.inputs.length - 1;
   const padSamples = gapInDecode && !last ? Math.round(sound.gap * plan.sampleRate) : 0;
   const gainDb = p.copy ? undefined : p.gain?.gainDb;
-  if (!keep && !gainDb && !padSamples) return undefined;
-  return inputChain({ sampleRate: plan.sampleRate, channels: plan.channels, gainDb, keep, padSamples });
+  const limit = !p.copy && p.gain?.limiter ? limiterFor(plan) : undefined;
+  if (!keep && !gainDb && !padSamples && !limit) return undefined;
+  return inputChain({
+    sampleRate: plan.sampleRate,
+    channels: plan.channels,
+    gainDb,
+    keep,
+    padSamples,
+    limit,
+  });
+}
+
+/** The limiter of a decoded input whose gain would otherwise pass the ceiling. */
+export function limiterFor(plan: OutputPlan): LimiterSettings {
+  return {
+    ceilingDb: limiterCeilingDb(isLossy(plan.format)),
+    attackMs: LIMITER_ATTACK_MS,
+    releaseMs: LIMITER_RELEASE_MS,
+  };
 }

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import {
   chapterTitles,
+  chaptersFromList,
+  chaptersWithOwn,
   chaptersFromStarts,
   fileTitle,
   vorbisChapterComments,
@@ -8,14 +10,68 @@ import {
 } from './chapters.js';
 
 describe('chapters', () => {
-  it('are titled by the tags when every input has a distinct one, else by file names', () => {
+  it('are titled per input: its title tag, else its file name; files forces file names', () => {
     const names = ['/a/01 Intro.mp3', 'b/Two.flac', 'three'];
     expect(chapterTitles(names, ['Intro', 'Second', 'Third'])).toEqual(['Intro', 'Second', 'Third']);
-    expect(chapterTitles(names, ['Intro', '', 'Third'])).toEqual(['01 Intro', 'Two', 'three']);
-    expect(chapterTitles(names, ['Same', 'Same', 'Other'])).toEqual(['01 Intro', 'Two', 'three']);
+    // One input without a title no longer turns every title into a file name.
+    expect(chapterTitles(names, ['Intro', '', 'Third'])).toEqual(['Intro', 'Two', 'Third']);
+    expect(chapterTitles(names, ['Same', 'Same', 'Other'])).toEqual(['Same', 'Same', 'Other']);
     expect(chapterTitles(names, ['Intro', 'Second', 'Third'], 'files')).toEqual(['01 Intro', 'Two', 'three']);
-    expect(chapterTitles(names, ['Same', undefined, 'Same'], 'tags')).toEqual(['Same', 'Two', 'Same']);
+    expect(chapterTitles(names, ['Same', undefined, '  '], 'tags')).toEqual(['Same', 'Two', 'three']);
     expect(fileTitle('.hidden')).toBe('.hidden');
+  });
+
+  it('take the title given for an input over the rule, an empty or null one leaving the rule', () => {
+    const names = ['a.mp3', 'b.mp3', 'c.mp3'];
+    expect(chapterTitles(names, ['A', 'B', undefined], undefined, ['Prologue', null, ' '])).toEqual([
+      'Prologue',
+      'B',
+      'c',
+    ]);
+    expect(chapterTitles(names, ['A', 'B', 'C'], 'files', [undefined, 'Two'])).toEqual(['a', 'Two', 'c']);
+  });
+
+  it("keep an input's own chapters, moved to where it starts, and one chapter for the others", () => {
+    const made = chaptersWithOwn(
+      ['Intro', 'Book', 'Outro'],
+      [
+        undefined,
+        [
+          { start: 0, title: 'One' },
+          { start: 10, title: 'Two' },
+          { start: 20, title: '' },
+          { start: 31, title: 'Past its end' },
+        ],
+        [],
+      ],
+      { starts: [0, 5, 35], lengths: [5, 30, 4], total: 39 },
+      255,
+    );
+    expect(made).toEqual([
+      { title: 'Intro', start: 0, end: 5 },
+      { title: 'One', start: 5, end: 15 },
+      { title: 'Two', start: 15, end: 25 },
+      { title: 'Book 3', start: 25, end: 35 },
+      { title: 'Outro', start: 35, end: 39 },
+    ]);
+  });
+
+  it("fall back to one chapter per input when the inputs' own would pass the limit", () => {
+    const own = Array.from({ length: 4 }, (_, k) => ({ start: k, title: `c${k}` }));
+    const made = chaptersWithOwn(['a', 'b'], [own, own], { starts: [0, 4], lengths: [4, 4], total: 8 }, 5);
+    expect(made.map((c) => c.title)).toEqual(['a', 'b']);
+  });
+
+  it('take a given list as it is, ending each where the next begins, refusing a start past the end', () => {
+    const list = [
+      { start: 0, title: 'Opening' },
+      { start: 62, title: 'Part Two' },
+    ];
+    expect(chaptersFromList(list, 100)).toEqual([
+      { title: 'Opening', start: 0, end: 62 },
+      { title: 'Part Two', start: 62, end: 100 },
+    ]);
+    expect(chaptersFromList(list, 62)).toEqual({ pastEnd: 1 });
   });
 
   it('start where each input starts and end where the next begins, the last at the total', () => {

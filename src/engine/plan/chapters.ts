@@ -32,19 +32,77 @@ export function fileTitle(name: string): string {
 }
 
 /**
- * The inputs' title tags when every input has a distinct non-empty one (or `source` is 'tags'),
- * else each input's file name without its extension. A forced 'tags' falls back to the file
- * name for an input with no title.
+ * Each input's chapter title: the one given for it (`given[i]`, when not empty), else its title
+ * tag, else its file name without the extension; `source` 'files' forces file names.
  */
 export function chapterTitles(
   names: string[],
   titles: (string | undefined)[],
   source?: ChapterTitleSource,
+  given: (string | null | undefined)[] = [],
 ): string[] {
-  const tags = titles.map((t) => t?.trim() ?? '');
-  const usable = tags.every((t) => t !== '') && new Set(tags).size === tags.length;
-  const useTags = source === 'tags' || (source === undefined && usable);
-  return names.map((n, i) => (useTags && tags[i] ? tags[i] : fileTitle(n)));
+  return names.map((n, i) => {
+    const own = given[i]?.trim();
+    if (own) return own;
+    const tag = titles[i]?.trim();
+    return source !== 'files' && tag ? tag : fileTitle(n);
+  });
+}
+
+/** An input's own chapter: seconds from the start of its audio. */
+export interface OwnChapter {
+  start: number;
+  title: string;
+}
+
+/**
+ * The inputs' chapters in the output: an input that carries chapters of its own gives them, moved
+ * to where it starts (those starting past its length dropped, one without a title named by the
+ * input's title and its place); any other input gives one chapter titled `titles[i]`. Over
+ * `limit` in all, one chapter per input (grouped as chaptersFromStarts does).
+ */
+export function chaptersWithOwn(
+  titles: string[],
+  own: (OwnChapter[] | undefined)[],
+  placed: { starts: number[]; lengths: number[]; total: number },
+  limit: number,
+): Chapter[] {
+  const { starts, lengths, total } = placed;
+  const marks: { start: number; title: string }[] = [];
+  starts.forEach((at, i) => {
+    const kept = (own[i] ?? []).filter((c) => c.start < lengths[i] - 0.001);
+    if (kept.length === 0) return void marks.push({ start: at, title: titles[i] });
+    // Audio ahead of an input's first chapter still belongs to it: the first chapter starts with the input.
+    kept.forEach((c, k) =>
+      marks.push({
+        start: k === 0 ? at : at + c.start,
+        title: c.title.trim() || `${titles[i]} ${k + 1}`,
+      }),
+    );
+  });
+  if (marks.length > limit) return chaptersFromStarts(titles, starts, total, limit);
+  return marks.map((m, k) => ({
+    title: m.title,
+    start: round6(Math.max(0, m.start)),
+    end: round6(k + 1 < marks.length ? marks[k + 1].start : total),
+  }));
+}
+
+/**
+ * Chapters given as a list (a chapters file): each ends where the next begins, the last at
+ * `total`. The index of the first that starts at or past the end is returned instead.
+ */
+export function chaptersFromList(
+  list: { start: number; title: string }[],
+  total: number,
+): Chapter[] | { pastEnd: number } {
+  const past = list.findIndex((c) => c.start >= total);
+  if (past >= 0) return { pastEnd: past };
+  return list.map((c, k) => ({
+    title: c.title,
+    start: round6(c.start),
+    end: round6(k + 1 < list.length ? list[k + 1].start : total),
+  }));
 }
 
 /**

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { GAIN_STEP_DB } from '../mp3/gain.js';
-import { chooseGain, limitedMessage, peakLimit } from './loudness-plan.js';
+import { chooseGain, limitedMessage, needsLimiter, peakLimit } from './loudness-plan.js';
 
 const plain = { mp3Steps: false, lossyEncode: false };
 const encoded = { mp3Steps: false, lossyEncode: true };
@@ -18,14 +18,26 @@ describe("choosing each input's gain", () => {
     });
   });
 
-  it('lowers the gain rather than let the true peak pass -1 dBTP, and says it was limited', () => {
-    const c = chooseGain({ integratedLufs: -24, truePeakDb: -4 }, -16, plain);
+  it('lowers the gain by a little rather than let the true peak pass -1 dBTP, and says it was limited', () => {
+    const c = chooseGain({ integratedLufs: -19.3, truePeakDb: -4 }, -16, plain);
     expect(c).toEqual({ gainDb: 3, limited: true });
+  });
+
+  it('applies the whole gain with a limiter where the peaks would hold it back by more than half a decibel', () => {
+    // A quiet interview with a few loud peaks: 8 dB wanted, 3 dB of headroom.
+    expect(chooseGain({ integratedLufs: -24, truePeakDb: -4 }, -16, plain)).toEqual({
+      gainDb: 8,
+      limited: false,
+      limiter: true,
+    });
+    expect(needsLimiter({ integratedLufs: -24, truePeakDb: -4 }, -16, false)).toBe(true);
+    expect(needsLimiter({ integratedLufs: -19.3, truePeakDb: -4 }, -16, false)).toBe(false);
+    expect(needsLimiter({ integratedLufs: null, truePeakDb: null }, -16, false)).toBe(false);
   });
 
   it('leaves more headroom for inputs that a lossy encoder will see', () => {
     expect(peakLimit(-4, true)).toBe(2.5);
-    expect(chooseGain({ integratedLufs: -24, truePeakDb: -4 }, -16, encoded)).toEqual({
+    expect(chooseGain({ integratedLufs: -18.8, truePeakDb: -4 }, -16, encoded)).toEqual({
       gainDb: 2.5,
       limited: true,
     });

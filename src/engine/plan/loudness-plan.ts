@@ -1,6 +1,8 @@
 // Pure: the gain that brings an input to the loudness target without letting its true peak past
 // the ceiling. A copied MP3 can only move in whole global_gain steps, so it takes the nearest step
-// that still respects the ceiling.
+// that still respects the ceiling. Where the ceiling would hold the gain back by more than a small
+// slack, the whole gain is applied and a limiter keeps the peaks under the ceiling instead (a
+// copied MP3 then has to be decoded).
 import { GAIN_STEP_DB, stepsFor } from '../mp3/gain.js';
 
 /** No sample of the output above this (dBTP), as --loudness promises (docs/api.md section 2). */
@@ -16,6 +18,22 @@ export interface LoudnessInput {
   truePeakDb: number | null;
 }
 
+/** How far short of the target the ceiling may hold a plain gain before a limiter takes over. */
+export const LIMITER_SLACK_DB = 0.5;
+/**
+ * The limiter works on samples; the peaks between samples (true peak) can stand up to about a
+ * decibel above them, so it holds the samples this far under the true-peak ceiling.
+ */
+export const INTERSAMPLE_MARGIN_DB = 1;
+/** The limiter's look-ahead (its attack), milliseconds. */
+export const LIMITER_ATTACK_MS = 5;
+export const LIMITER_RELEASE_MS = 50;
+
+/** The sample-peak ceiling of the limiter, dBFS. */
+export function limiterCeilingDb(lossyEncode: boolean): number {
+  return TRUE_PEAK_CEILING_DB - (lossyEncode ? LOSSY_HEADROOM_DB : 0) - INTERSAMPLE_MARGIN_DB;
+}
+
 export interface GainChoice {
   /** The gain applied, in dB (for an MP3 copy, steps x GAIN_STEP_DB). */
   gainDb: number;
@@ -23,6 +41,8 @@ export interface GainChoice {
   steps?: number;
   /** The ceiling made the gain smaller than the target asked for. */
   limited: boolean;
+  /** The whole gain is applied and a limiter keeps the peaks under the ceiling (never for MP3 steps). */
+  limiter?: boolean;
 }
 
 export interface GainRules {
@@ -38,6 +58,15 @@ export function peakLimit(truePeakDb: number | null, lossyEncode: boolean): numb
   return TRUE_PEAK_CEILING_DB - (lossyEncode ? LOSSY_HEADROOM_DB : 0) - truePeakDb;
 }
 
+/**
+ * Whether a copied MP3 must be decoded to reach the target: the ceiling holds its steps back by
+ * more than the slack (whole steps alone may fall short by half a step, which is within it).
+ */
+export function needsLimiter(m: LoudnessInput, targetLufs: number, lossyEncode: boolean): boolean {
+  if (m.integratedLufs === null) return false;
+  return targetLufs - m.integratedLufs > peakLimit(m.truePeakDb, lossyEncode) + LIMITER_SLACK_DB;
+}
+
 /** Gain for one input; digital silence (no gated loudness) is left alone. */
 export function chooseGain(m: LoudnessInput, targetLufs: number, rules: GainRules): GainChoice {
   if (m.integratedLufs === null)
@@ -45,6 +74,7 @@ export function chooseGain(m: LoudnessInput, targetLufs: number, rules: GainRule
   const wanted = targetLufs - m.integratedLufs;
   const limit = peakLimit(m.truePeakDb, rules.lossyEncode);
   if (!rules.mp3Steps) {
+    if (wanted > limit + LIMITER_SLACK_DB) return { gainDb: round2(wanted), limited: false, limiter: true };
     const gainDb = Math.min(wanted, limit);
     return { gainDb: round2(gainDb), limited: gainDb < wanted };
   }

@@ -66,7 +66,22 @@ function compareGroups(a: Group, b: Group): number {
   return a.count - b.count || a.sampleRate - b.sampleRate || a.channels - b.channels;
 }
 
-export function planMerge(inputs: PlanInput[]): Plan {
+/** Rates an MP3 can have (MPEG 1, 2 and 2.5). */
+export const MP3_RATES = [48000, 44100, 32000, 24000, 22050, 16000, 12000, 11025, 8000];
+
+/** The output's rate or channels when the caller sets them. */
+export interface ShapeChoice {
+  sampleRate?: number;
+  channels?: 1 | 2;
+}
+
+/** The rate in `rates` nearest to `r` (the higher on a tie). */
+export const nearestRate = (rates: number[], r: number): number =>
+  rates.reduce((a, b) =>
+    Math.abs(b - r) < Math.abs(a - r) || (Math.abs(b - r) === Math.abs(a - r) && b > a) ? b : a,
+  );
+
+export function planMerge(inputs: PlanInput[], choice: ShapeChoice = {}): Plan {
   // Group the MP3 inputs by (rate, channels): the largest group by count wins. On a tie the
   // better-sounding format wins (higher rate, then more channels), so a tie never drags
   // everything down to, say, 8 kHz mono because those files ran a little longer.
@@ -88,7 +103,8 @@ export function planMerge(inputs: PlanInput[]): Plan {
     }
   }
 
-  const { sampleRate, channels } = chosen;
+  const sampleRate = choice.sampleRate ? nearestRate(MP3_RATES, choice.sampleRate) : chosen.sampleRate;
+  const channels = choice.channels ?? chosen.channels;
   const mpegVersion = mpegVersionFor(sampleRate);
   const copy = inputs.map((p) => isMp3(p) && p.sampleRate === sampleRate && p.channels === channels);
   const matchingRates = inputs.filter((_, i) => copy[i]).map((p) => p.bitRate);

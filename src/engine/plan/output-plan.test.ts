@@ -127,6 +127,28 @@ describe('the output planner', () => {
     expect(planOutput('wav', [pcm(192000, 8)])).toMatchObject({ sampleRate: 192000, channels: 8 });
   });
 
+  it('writes the rate and channels asked for, held under the caps', () => {
+    const caps = { maxSampleRate: 48000, maxChannels: 1 };
+    expect(planOutput('flac', [pcm(44100, 2)], { sampleRate: 96000, channels: 2, ...caps })).toMatchObject({
+      sampleRate: 48000,
+      channels: 1,
+    });
+    expect(planOutput('flac', [pcm(44100, 2)], { sampleRate: 22050, channels: 1 })).toMatchObject({
+      sampleRate: 22050,
+      channels: 1,
+    });
+    // A mono 22.05 kHz speech book from 44.1 kHz stereo MP3s: nothing can be copied.
+    expect(planOutput('mp3', [mp3(), mp3()], { sampleRate: 22050, channels: 1 })).toMatchObject({
+      sampleRate: 22050,
+      channels: 1,
+      copy: [false, false],
+    });
+    // An MP4 rate the encoder does not take becomes the nearest one it does, under the cap.
+    expect(planOutput('m4b', [aac()], { sampleRate: 47000, maxSampleRate: 32000 })).toMatchObject({
+      sampleRate: 32000,
+    });
+  });
+
   it('breaks a tie in count by the better shape', () => {
     expect(
       dominantShape(

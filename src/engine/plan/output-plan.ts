@@ -2,7 +2,7 @@
 // it is copied (MP3 frames, AAC packets) or decoded, and whether a lossy encoder touches it.
 import type { ProbeResult } from '../types.js';
 import { defaultBitRateKbps, isLossy, routeOf, type OutputFormat, type Route } from './formats.js';
-import { mpegVersionFor, pickBitRate, planMerge } from './mp3-plan.js';
+import { mpegVersionFor, nearestRate, pickBitRate, planMerge, type ShapeChoice } from './mp3-plan.js';
 
 /** What the MP4 reader found in an AAC input (only AAC-LC in MP4 can be copied). */
 export interface AacInfo {
@@ -34,7 +34,7 @@ export interface OutputPlan {
   transcoded: number[];
 }
 
-export interface PlanChoices {
+export interface PlanChoices extends ShapeChoice {
   /** --bitrate, kb/s. */
   bitRateKbps?: number;
   /** No output rate above this (inputs above it are resampled). */
@@ -51,6 +51,16 @@ function capped(shape: Shape, choices: PlanChoices, formatMaxChannels: number): 
       1,
       Math.min(shape.channels, formatMaxChannels, choices.maxChannels ?? formatMaxChannels),
     ),
+  };
+}
+
+/** The rate and channels the caller asked for, held under the caller's caps. */
+function wantedShape(choices: PlanChoices): ShapeChoice {
+  const { sampleRate, channels, maxSampleRate, maxChannels } = choices;
+  return {
+    sampleRate: sampleRate === undefined ? undefined : Math.min(sampleRate, maxSampleRate ?? sampleRate),
+    channels:
+      channels === undefined ? undefined : maxChannels !== undefined && maxChannels < 2 ? 1 : channels,
   };
 }
 
@@ -84,10 +94,7 @@ export function dominantShape(shapes: Shape[], fallback: Shape): Shape {
   return best ? { sampleRate: best.sampleRate, channels: best.channels } : fallback;
 }
 
-const nearestOf = (rates: number[], r: number) =>
-  rates.reduce((a, b) =>
-    Math.abs(b - r) < Math.abs(a - r) || (Math.abs(b - r) === Math.abs(a - r) && b > a) ? b : a,
-  );
+const nearestOf = nearestRate;
 const stereoAtMost = (c: number) => (c >= 2 ? 2 : 1);
 const shapesOf = (inputs: OutputPlanInput[], maxChannels: number) =>
   inputs.map((p) => ({ sampleRate: p.sampleRate, channels: Math.min(p.channels, maxChannels) }));
@@ -98,7 +105,7 @@ function bitDepthOf(inputs: OutputPlanInput[]): 16 | 24 {
 }
 
 function planMp3(inputs: OutputPlanInput[], choices: PlanChoices): OutputPlan {
-  const p = planMerge(inputs);
+  const p = planMerge(inputs, wantedShape(choices));
   const bitRateKbps = choices.bitRateKbps
     ? pickBitRate(choices.bitRateKbps, mpegVersionFor(p.sampleRate), p.channels, false)
     : p.bitRateKbps;
@@ -130,10 +137,15 @@ function planMp4(format: OutputFormat, inputs: OutputPlanInput[], choices: PlanC
   const maxRate = choices.maxSampleRate ?? Number.POSITIVE_INFINITY;
   const rates = AAC_RATES.filter((r) => r <= Math.max(8000, maxRate));
   const fits = aac.filter((a) => a.sampleRate <= maxRate && a.channels <= (choices.maxChannels ?? 2));
-  const shape =
+  const found =
     fits.length > 0
       ? dominantShape(fits, any)
       : { sampleRate: nearestOf(rates, any.sampleRate), channels: any.channels };
+  const wanted = wantedShape(choices);
+  const shape = {
+    sampleRate: wanted.sampleRate ? nearestOf(rates, wanted.sampleRate) : found.sampleRate,
+    channels: wanted.channels ?? found.channels,
+  };
   const copy = inputs.map(
     (p) => copyableAac(p) && p.aac!.sampleRate === shape.sampleRate && p.aac!.channels === shape.channels,
   );
@@ -156,8 +168,9 @@ function planPcm(format: OutputFormat, inputs: OutputPlanInput[], choices: PlanC
     lossy ? 2 : 8,
   );
   // libopus encodes at 48 kHz (or a divisor of it); every Opus decoder plays at 48 kHz.
-  const sampleRate = format === 'opus' ? 48000 : any.sampleRate;
-  const channels = lossy ? stereoAtMost(any.channels) : any.channels;
+  const wanted = wantedShape(choices);
+  const sampleRate = format === 'opus' ? 48000 : (wanted.sampleRate ?? any.sampleRate);
+  const channels = wanted.channels ?? (lossy ? stereoAtMost(any.channels) : any.channels);
   const copy = inputs.map(() => false);
   if (!lossy)
     return {

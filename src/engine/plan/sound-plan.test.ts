@@ -51,14 +51,33 @@ describe('planning the sound of a merge', () => {
     );
     expect(plan.inputs[0]).toMatchObject({ copy: true, gain: { steps: 5, limited: false } });
     expect(plan.inputs[1]).toMatchObject({ copy: false, gain: { gainDb: -7, limited: false } });
-    expect(plan.inputs[2].gain).toEqual({ gainDb: 1.5, limited: true }); // -1 dBTP less 0.5 dB for the encoder
+    // Its peaks would hold a plain gain 12.5 dB short: the whole gain, and a limiter.
+    expect(plan.inputs[2].gain).toEqual({ gainDb: 14, limited: false, limiter: true });
     expect(plan.loudness).toEqual([
       { input: 0, measured: -24, gainDb: Math.round(5 * GAIN_STEP_DB * 100) / 100 },
       { input: 1, measured: -9, gainDb: -7 },
-      { input: 2, measured: -30, gainDb: 1.5, limited: true },
+      { input: 2, measured: -30, gainDb: 14, limiter: true },
     ]);
+    expect(plan.messages).toEqual([]);
+  });
+
+  it('decodes a copied MP3 whose peaks keep its steps from the target, to limit it', () => {
+    const plan = planSound(
+      [mp3In('a.mp3', 10), mp3In('b.mp3', 10)],
+      [measured(-24, -20, 10), measured(-30, -2, 10)],
+      {
+        loudness: -16,
+      },
+    );
+    expect(plan.inputs[0]).toMatchObject({ copy: true, gain: { steps: 5 } });
+    expect(plan.inputs[1]).toMatchObject({ copy: false, gain: { gainDb: 14, limiter: true } });
+  });
+
+  it('still limits the gain a little where that is within half a decibel, saying so', () => {
+    const plan = planSound([wavIn('c.wav', 10)], [measured(-18.8, -4, 10)], { loudness: -16 });
+    expect(plan.inputs[0].gain).toEqual({ gainDb: 2.5, limited: true });
     expect(plan.messages).toEqual([
-      'c.wav: gain limited to 1.5 dB (12.5 dB short of -16 LUFS) to keep peaks under -1 dBTP',
+      'c.wav: gain limited to 2.5 dB (0.3 dB short of -16 LUFS) to keep peaks under -1 dBTP',
     ]);
   });
 

@@ -3,7 +3,7 @@
 // in global_gain steps and their trim in whole frames; decoded inputs take both in their filters.
 import type { Measurement } from '../ffmpeg/loudness.js';
 import { fitCrossfade, inputStarts, shortenedMessage, type FadeFit } from './crossfade.js';
-import { chooseGain, limitedMessage, type GainChoice } from './loudness-plan.js';
+import { chooseGain, limitedMessage, needsLimiter, type GainChoice } from './loudness-plan.js';
 import type { SoundOptions } from '../../shared/sound-options.js';
 import { keepFrames, keepRange, type KeepRange } from './trim-silence.js';
 
@@ -57,6 +57,8 @@ export interface LoudnessEntry {
   gainDb: number;
   /** The -1 dBTP ceiling held the gain below what the target asked for. */
   limited?: boolean;
+  /** The whole gain was applied with a true-peak limiter keeping the peaks under the ceiling. */
+  limiter?: boolean;
 }
 
 export interface SoundPlan {
@@ -109,8 +111,12 @@ function planInput(
   input: SoundPlanInput,
   m: Measurement | undefined,
   o: SoundSettings,
-  { copy, trim, atSample }: InputWay,
+  { copy: copied, trim, atSample }: InputWay,
 ): InputSoundPlan {
+  // A copied MP3 whose peaks keep whole steps from the target is decoded, to be limited.
+  const limits =
+    o.loudness !== undefined && m !== undefined && needsLimiter(m, o.loudness, input.lossyOutput);
+  const copy = copied && !(limits && input.mp3Copy);
   const mp3Copy = copy && input.mp3Copy && input.mp3 !== undefined;
   const plan: InputSoundPlan = { copy, durationSeconds: input.durationSeconds };
   if (o.loudness !== undefined && m) {
@@ -173,6 +179,7 @@ export function planSound(
         measured: m?.integratedLufs ?? null,
         gainDb: p.gain?.gainDb ?? 0,
       };
+      if (p.gain?.limiter) entry.limiter = true;
       if (p.gain?.limited) {
         entry.limited = true;
         messages.push(limitedMessage(inputs[i].name, p.gain, o.loudness!, m!.integratedLufs!));

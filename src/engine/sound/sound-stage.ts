@@ -6,6 +6,10 @@ import { mp3DecodedSamples } from '../mp3/gapless.js';
 import type { MergeOptions, Tools } from '../types.js';
 import { isLossy } from '../plan/formats.js';
 import { measureAll } from './measure.js';
+import { measureInput } from '../ffmpeg/loudness.js';
+import { inputChain } from '../ffmpeg/sound-filters.js';
+import { runPool } from '../io/pool.js';
+import { limiterFor } from '../output/route-context.js';
 import type { OutputPlan } from '../plan/output-plan.js';
 import type { Probed } from '../inputs/probe.js';
 import {
@@ -67,6 +71,16 @@ export function replanForSound(plan: OutputPlan, o: SoundSettings): OutputPlan {
     ? [...new Set([...plan.transcoded, ...cut])].sort((a, b) => a - b)
     : plan.transcoded;
   return { ...plan, copy: plan.copy.map((c, i) => c && !o.trims?.[i]), transcoded };
+}
+
+/** The plan with the copies the sound plan decodes after all (a copied MP3 that needs a limiter). */
+export function withSoundCopies(plan: OutputPlan, sound: SoundPlan): OutputPlan {
+  const decoded = plan.copy.flatMap((c, i) => (c && !sound.inputs[i].copy ? [i] : []));
+  if (decoded.length === 0) return plan;
+  const transcoded = [...new Set([...plan.transcoded, ...(isLossy(plan.format) ? decoded : [])])].sort(
+    (a, b) => a - b,
+  );
+  return { ...plan, copy: plan.copy.map((c, i) => c && sound.inputs[i].copy), transcoded };
 }
 
 /**
@@ -160,7 +174,49 @@ export async function soundStage(job: SoundStageJob): Promise<SoundPlan | undefi
     };
   });
   const spliced = splicesFades(plan, o);
-  return planSound(inputs, measured, o, decodesEverything(o) && !spliced, spliced);
+  const sound = planSound(inputs, measured, o, decodesEverything(o) && !spliced, spliced);
+  if (o.loudness !== undefined) await settleLimited(job, sound, o.loudness);
+  return sound;
+}
+
+/**
+ * A limiter takes a little loudness with the peaks it lowers. Each limited input is measured once
+ * more through its gain and limiter (within its trim), and its gain corrected by what is missing,
+ * so it ends at the target (the limiter keeps the ceiling whatever the gain).
+ */
+async function settleLimited(job: SoundStageJob, sound: SoundPlan, target: number): Promise<void> {
+  const limited = sound.inputs.flatMap((p, i) => (p.gain?.limiter ? [i] : []));
+  if (limited.length === 0) return;
+  const { plan } = job;
+  const chain = (i: number) =>
+    inputChain({
+      sampleRate: plan.sampleRate,
+      channels: plan.channels,
+      gainDb: sound.inputs[i].gain!.gainDb,
+      limit: limiterFor(plan),
+    });
+  await runPool(
+    limited,
+    job.concurrency,
+    async (i) => {
+      const m = await measureInput({
+        input: job.inputs[i],
+        tools: job.tools,
+        runner: job.runner,
+        signal: job.signal,
+        displayName: job.names[i],
+        index: i,
+        keep: job.options.trims?.[i],
+        preFilter: chain(i),
+      });
+      if (m.integratedLufs === null) return;
+      const gain = sound.inputs[i].gain!;
+      gain.gainDb = Math.round((gain.gainDb + target - m.integratedLufs) * 100) / 100;
+      const entry = sound.loudness?.find((e) => e.input === i);
+      if (entry) entry.gainDb = gain.gainDb;
+    },
+    job.abort,
+  );
 }
 
 /**

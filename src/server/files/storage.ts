@@ -1,6 +1,7 @@
 // The file storage port: where uploads and results live (DATA_DIR: disk/; a bucket: s3/), and a
 // local scratch area for uploads in flight and merges in progress. Routes and jobs use only
 // this; a file is named by a FileRef built from database rows, never from a client's path.
+import { createHash } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import type { ItemRow, ResultRow } from '../data/store.js';
 
@@ -60,4 +61,17 @@ export const resultRef = (result: Pick<ResultRow, 'sid' | 'file'>): FileRef => (
   area: 'results',
   sid: result.sid,
   name: result.file,
+});
+
+/**
+ * The session's cover, beside its uploads (the upload route serves only items' names, so it is
+ * reached only through GET /app/merge/cover, and goes with the session).
+ */
+export const coverRef = (sid: string): FileRef => ({ area: 'uploads', sid, name: 'session-cover.img' });
+
+/** The person's saved choices for one appid (any appid text becomes a safe file name). */
+export const choicesRef = (sid: string, appid: string): FileRef => ({
+  area: 'uploads',
+  sid,
+  name: `choices-${createHash('sha256').update(appid).digest('hex').slice(0, 32)}.json`,
 });

@@ -8,6 +8,7 @@ export interface HostPageWords {
   upload: string;
   uploadButton: string;
   uploadHint: (maxMb: string) => string;
+  /** The make button's label; the widget puts the chosen format in place of {format}. */
   makeLabel: string;
   title: string;
   results: string;
@@ -24,7 +25,7 @@ export const HOST_PAGE_WORDS: Record<LocaleCode, HostPageWords> = {
     upload: 'Upload',
     uploadButton: 'Upload',
     uploadHint: (mb) => `Up to ${mb} MB per file: MP3, WAV, FLAC, Ogg, Opus, M4A/AAC and more.`,
-    makeLabel: 'Make MP3',
+    makeLabel: 'Make {format}',
     title: 'Drag the files into the order you want',
     results: 'Merged files',
     noResults: 'No merged files yet.',
@@ -38,7 +39,7 @@ export const HOST_PAGE_WORDS: Record<LocaleCode, HostPageWords> = {
     upload: 'Hochladen',
     uploadButton: 'Hochladen',
     uploadHint: (mb) => `Bis zu ${mb} MB pro Datei: MP3, WAV, FLAC, Ogg, Opus, M4A/AAC und mehr.`,
-    makeLabel: 'MP3 erstellen',
+    makeLabel: '{format} erstellen',
     title: 'Zieh die Dateien in die gewünschte Reihenfolge',
     results: 'Zusammengefügte Dateien',
     noResults: 'Noch keine zusammengefügten Dateien.',
@@ -52,7 +53,7 @@ export const HOST_PAGE_WORDS: Record<LocaleCode, HostPageWords> = {
     upload: 'Envoi',
     uploadButton: 'Envoyer',
     uploadHint: (mb) => `Jusqu’à ${mb} Mo par fichier : MP3, WAV, FLAC, Ogg, Opus, M4A/AAC et d’autres.`,
-    makeLabel: 'Créer le MP3',
+    makeLabel: 'Créer le {format}',
     title: 'Faites glisser les fichiers dans l’ordre voulu',
     results: 'Fichiers assemblés',
     noResults: 'Aucun fichier assemblé pour l’instant.',
@@ -66,7 +67,7 @@ export const HOST_PAGE_WORDS: Record<LocaleCode, HostPageWords> = {
     upload: 'Subir',
     uploadButton: 'Subir',
     uploadHint: (mb) => `Hasta ${mb} MB por archivo: MP3, WAV, FLAC, Ogg, Opus, M4A/AAC y más.`,
-    makeLabel: 'Crear MP3',
+    makeLabel: 'Crear {format}',
     title: 'Arrastra los archivos al orden que quieras',
     results: 'Archivos unidos',
     noResults: 'Todavía no hay archivos unidos.',
@@ -80,7 +81,7 @@ export const HOST_PAGE_WORDS: Record<LocaleCode, HostPageWords> = {
     upload: 'Загрузка',
     uploadButton: 'Загрузить',
     uploadHint: (mb) => `До ${mb} МБ на файл: MP3, WAV, FLAC, Ogg, Opus, M4A/AAC и другие.`,
-    makeLabel: 'Создать MP3',
+    makeLabel: 'Создать {format}',
     title: 'Перетащите файлы в нужном порядке',
     results: 'Объединённые файлы',
     noResults: 'Объединённых файлов пока нет.',
@@ -94,7 +95,7 @@ export const HOST_PAGE_WORDS: Record<LocaleCode, HostPageWords> = {
     upload: 'الرفع',
     uploadButton: 'رفع',
     uploadHint: (mb) => `حتى ${mb} ميغابايت لكل ملف: MP3 وWAV وFLAC وOgg وOpus وM4A/AAC وغيرها.`,
-    makeLabel: 'إنشاء MP3',
+    makeLabel: 'إنشاء {format}',
     title: 'اسحب الملفات إلى الترتيب الذي تريده',
     results: 'الملفات المدموجة',
     noResults: 'لا توجد ملفات مدموجة بعد.',

@@ -38,7 +38,7 @@ describe('the host page', () => {
     );
     expect(html).toContain('<ul id="audio-merge-upload-list" class="audio-merge-upload-list"></ul>');
     expect(html).toContain(
-      '<div id="audio-merge-tool" data-appid="APPID" data-sid="SID" data-port="6001" data-locale="en" data-make-label="Make MP3" data-title="Drag the files into the order you want" data-formats="mp3 m4b m4a opus ogg flac wav"></div>',
+      '<div id="audio-merge-tool" data-appid="APPID" data-sid="SID" data-port="6001" data-locale="en" data-make-label="Make {format}" data-title="Drag the files into the order you want" data-formats="mp3 m4b m4a opus ogg flac wav"></div>',
     );
     expect(html).toContain('<section id="audio-merge-results" class="audio-merge-results">');
     expect(html).toContain('No merged files yet');
@@ -51,7 +51,7 @@ describe('the host page', () => {
     const ar = renderHostPage({ ...base, results: [result({})], locale: 'ar' });
     expect(ar).toContain('<html lang="ar" dir="rtl">');
     expect(ar).toContain(
-      'data-locale="ar" data-make-label="إنشاء MP3" data-title="اسحب الملفات إلى الترتيب الذي تريده"',
+      'data-locale="ar" data-make-label="إنشاء {format}" data-title="اسحب الملفات إلى الترتيب الذي تريده"',
     );
     expect(ar).toContain('<h2>الملفات المدموجة</h2>');
     expect(ar).toContain('download>تنزيل</a>');
@@ -84,7 +84,13 @@ describe('the host page', () => {
       '<button type="button" class="audio-merge-chapter" data-start="61.5"><span class="audio-merge-chapter-time">1:02</span> Two</button>',
     );
     expect(html).toContain('One &lt;1&gt;');
-    expect(renderHostPage({ ...base, results: [result({})] })).not.toContain('class="audio-merge-chapters"');
+    // The chapters sit under a heading of their own.
+    expect(html).toMatch(
+      /<h3 class="audio-merge-chapters-heading">Chapters<\/h3>\s*<ol class="audio-merge-chapters"/,
+    );
+    const bare = renderHostPage({ ...base, results: [result({})] });
+    expect(bare).not.toContain('class="audio-merge-chapters"');
+    expect(bare).not.toContain('<h3 class="audio-merge-chapters-heading">');
   });
 
   it('lists results newest first as given, with player, download link, duration, size, time and sources in order', () => {

@@ -39,7 +39,8 @@ function renderChapters(r: ResultRow, words: HostPageWords): string {
     (c) =>
       `<li><button type="button" class="audio-merge-chapter" data-start="${escapeHtml(c.start)}"><span class="audio-merge-chapter-time">${escapeHtml(formatDuration(c.start))}</span> ${escapeHtml(c.title)}</button></li>`,
   );
-  return `\n      <ol class="audio-merge-chapters" aria-label="${escapeHtml(words.chapters)}">${items.join('')}</ol>`;
+  const heading = escapeHtml(words.chapters);
+  return `\n      <h3 class="audio-merge-chapters-heading">${heading}</h3>\n      <ol class="audio-merge-chapters" aria-label="${heading}">${items.join('')}</ol>`;
 }
 
 function renderResult(r: ResultRow, words: HostPageWords): string {
@@ -81,6 +82,7 @@ const STYLE = `
   .audio-merge-result { border-top: 1px solid #e6e9ef; padding: .75rem 0; }
   .audio-merge-result:first-of-type { border-top: 0; }
   .audio-merge-result audio { width: 100%; }
+  .audio-merge-chapters-heading { font-size: .95rem; margin: .5rem 0 0; }
   .audio-merge-chapters { margin: .25rem 0; padding-inline-start: 1.25rem; font-size: .9rem; }
   .audio-merge-chapter { display: inline-flex; align-items: center; gap: .3rem; min-height: 28px; border: 0; background: none; padding: .1rem 0; color: #1f5fbf; cursor: pointer; font: inherit; text-align: start; }
   .audio-merge-chapter:hover, .audio-merge-chapter:focus-visible { text-decoration: underline; }

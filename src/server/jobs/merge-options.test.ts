@@ -15,7 +15,17 @@ describe('mergemp3 options', () => {
       chapterTitles: 'files',
       title: 'T',
       artist: 'A',
+      albumArtist: 'AA',
       album: 'B',
+      narrator: 'N',
+      genre: 'Audiobook',
+      year: '2024',
+      description: 'Two lines,\n\tthe second indented.',
+      comment: 'C',
+      channels: 1,
+      sampleRate: 22050,
+      inputChapters: 'flatten',
+      cover: false,
       loudness: -16,
       gap: 0.5,
       crossfade: 0,
@@ -24,10 +34,26 @@ describe('mergemp3 options', () => {
     };
     expect(checkMergeOptions(all)).toEqual({ ok: true, options: all });
     expect(checkMergeOptions({ loudness: null })).toMatchObject({ ok: true });
-    expect(engineOptions({ format: 'flac', bitrate: 96, title: 'T' })).toMatchObject({
+    expect(
+      engineOptions({
+        format: 'flac',
+        bitrate: 96,
+        title: 'T',
+        narrator: 'N',
+        year: '2024',
+        channels: 1,
+        sampleRate: 16000,
+        inputChapters: 'flatten',
+      }),
+    ).toMatchObject({
       format: 'flac',
       bitRateKbps: 96,
       title: 'T',
+      narrator: 'N',
+      year: '2024',
+      channels: 1,
+      sampleRate: 16000,
+      inputChapters: 'flatten',
     });
   });
 
@@ -52,6 +78,13 @@ describe('mergemp3 options', () => {
     [{ chapterTitles: 'names' }, /Option "chapterTitles"/],
     [{ title: 5 }, /Option "title" must be text/],
     [{ loudness: 3 }, /Option "loudness"/],
+    [{ narrator: 'A\nB' }, /Option "narrator" must be one line/],
+    [{ description: 'bell\u0007' }, /Option "description" must not hold control characters/],
+    [{ channels: 6 }, /Option "channels" must be 1 or 2/],
+    [{ sampleRate: 4000 }, /Option "sampleRate" must be a whole number of Hz/],
+    [{ inputChapters: 'merge' }, /Option "inputChapters"/],
+    [{ cover: 'yes' }, /Option "cover" must be true or false/],
+    [{ constructor: 1 }, /Unknown option "constructor"/],
     [{ volume: 3 }, /Unknown option "volume"/],
     [{ gap: 1, crossfade: 1 }, /"gap" and "crossfade" cannot be used together/],
     [[1], /"options" must be an object/],

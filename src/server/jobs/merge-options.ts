@@ -4,16 +4,25 @@
 import { BITRATE_RANGE, isOutputFormat, type OutputFormat } from '../../engine/index.js';
 import type { MergeOptions } from '../../engine/index.js';
 import { checkSoundOptions, SOUND_OPTION_NAMES, type SoundOptions } from '../../shared/sound-options.js';
+import { DETAIL_NAMES, detailProblem, type DetailName, type Details } from '../../shared/details.js';
+import {
+  isChannelChoice,
+  isSampleRate,
+  SAMPLE_RATE_RANGE,
+  type ChannelChoice,
+} from '../../shared/output-shape.js';
 
 /** The options as stored with the job (plain JSON) and handed to the engine; a null loudness is off. */
-export interface MergeOptionsData extends Omit<SoundOptions, 'loudness'> {
+export interface MergeOptionsData extends Omit<SoundOptions, 'loudness'>, Details {
   format?: OutputFormat;
   bitrate?: number;
+  channels?: ChannelChoice;
+  sampleRate?: number;
   chapters?: boolean;
   chapterTitles?: 'tags' | 'files';
-  title?: string;
-  artist?: string;
-  album?: string;
+  inputChapters?: 'keep' | 'flatten';
+  /** false: leave the session's cover out of this merge. */
+  cover?: boolean;
   loudness?: number | null;
 }
 
@@ -21,24 +30,6 @@ export type OptionsCheck = { ok: true; options: MergeOptionsData } | { ok: false
 
 type Check = (v: unknown) => string | undefined;
 
-const MAX_TEXT = 500;
-/**
- * Control characters (C0, DEL and C1: Unicode's Cc): a tag holding them would be cut short,
- * garble a file's header, or break a line where a player does not expect one (U+0085).
- */
-// eslint-disable-next-line no-control-regex
-const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
-// eslint-disable-next-line no-control-regex
-const CONTROL_BUT_LINES = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/;
-/** A tag's text; only a long text (a description) may hold newlines and tabs. */
-const tagText =
-  (multiline = false): Check =>
-  (v) => {
-    if (typeof v !== 'string' || v.length > MAX_TEXT) return `must be text of at most ${MAX_TEXT} characters`;
-    if ((multiline ? CONTROL_BUT_LINES : CONTROL).test(v)) return 'must not hold control characters';
-    return undefined;
-  };
-const text = tagText();
 const bool: Check = (v) => (typeof v === 'boolean' ? undefined : 'must be true or false');
 const range =
   (min: number, max: number, what = 'a number'): Check =>
@@ -46,6 +37,10 @@ const range =
     typeof v === 'number' && Number.isFinite(v) && v >= min && v <= max
       ? undefined
       : `must be ${what} from ${min} to ${max}`;
+const detail =
+  (name: DetailName): Check =>
+  (v) =>
+    detailProblem(name, v);
 
 /** The sound options are not here: checkSoundOptions checks them, together. */
 const CHECKS: Record<Exclude<keyof MergeOptionsData, keyof SoundOptions>, Check> = {
@@ -57,11 +52,16 @@ const CHECKS: Record<Exclude<keyof MergeOptionsData, keyof SoundOptions>, Check>
     Number.isInteger(v)
       ? range(BITRATE_RANGE.min, BITRATE_RANGE.max, 'a whole number of kb/s')(v)
       : `must be a whole number of kb/s from ${BITRATE_RANGE.min} to ${BITRATE_RANGE.max}`,
+  channels: (v) => (isChannelChoice(v) ? undefined : 'must be 1 or 2'),
+  sampleRate: (v) =>
+    isSampleRate(v)
+      ? undefined
+      : `must be a whole number of Hz from ${SAMPLE_RATE_RANGE.min} to ${SAMPLE_RATE_RANGE.max}`,
   chapters: bool,
   chapterTitles: (v) => (v === 'tags' || v === 'files' ? undefined : 'must be "tags" or "files"'),
-  title: text,
-  artist: text,
-  album: text,
+  inputChapters: (v) => (v === 'keep' || v === 'flatten' ? undefined : 'must be "keep" or "flatten"'),
+  cover: bool,
+  ...(Object.fromEntries(DETAIL_NAMES.map((n) => [n, detail(n)])) as Record<DetailName, Check>),
 };
 
 const isSoundOption = (key: string): boolean => (SOUND_OPTION_NAMES as string[]).includes(key);
@@ -84,21 +84,38 @@ export function checkMergeOptions(raw: unknown): OptionsCheck {
   return { ok: true, options: raw as MergeOptionsData };
 }
 
-/** The engine's options for a job's stored ones (the format defaulting to MP3, as before options). */
+/** The option keys mergemp3 takes (and saveChoices keeps). */
+export const MERGE_OPTION_NAMES: readonly string[] = [...Object.keys(CHECKS), ...SOUND_OPTION_NAMES];
+
+/**
+ * The engine's options for a job's stored ones (the format defaulting to MP3, as before options).
+ * The cover is not here: the processor hands the engine the session's cover file.
+ */
 export function engineOptions(
   o: MergeOptionsData,
 ): Pick<
   MergeOptions,
-  'format' | 'bitRateKbps' | 'chapters' | 'chapterTitles' | 'title' | 'artist' | 'album' | keyof SoundOptions
+  | 'format'
+  | 'bitRateKbps'
+  | 'channels'
+  | 'sampleRate'
+  | 'chapters'
+  | 'chapterTitles'
+  | 'inputChapters'
+  | DetailName
+  | keyof SoundOptions
 > {
+  const details: Details = {};
+  for (const n of DETAIL_NAMES) if (o[n]) details[n] = o[n];
   return {
     format: o.format ?? 'mp3',
     bitRateKbps: o.bitrate,
+    channels: o.channels,
+    sampleRate: o.sampleRate,
     chapters: o.chapters,
     chapterTitles: o.chapterTitles,
-    title: o.title,
-    artist: o.artist,
-    album: o.album,
+    inputChapters: o.inputChapters,
+    ...details,
     loudness: o.loudness ?? undefined,
     gap: o.gap,
     crossfade: o.crossfade,

@@ -10,7 +10,7 @@ import { AbortError, InputError } from '../../engine/index.js';
 import type { MergeOptions, MergeReport, Tools, TrimRequest } from '../../engine/index.js';
 import { systemClock, type Clock } from '../../shared/clock.js';
 import type { ItemRow, ResultRow, Store } from '../data/store.js';
-import { resultRef, uploadRef, type FileStorage } from '../files/storage.js';
+import { coverRef, resultRef, uploadRef, type FileStorage } from '../files/storage.js';
 import { DiskFullError, estimateMergeBytes, type DiskBudget } from '../files/disk-budget.js';
 import { inputFailure } from './job-errors.js';
 import { describedDownloadName, diskFullMessage, inputFailureMessage } from './job-messages.js';
@@ -94,6 +94,12 @@ export function createMergeProcessor(deps: MergeProcessorDeps): Processor {
       (await import('../../engine/index.js')).mergeFiles(inputs, output, opts));
   const clock = deps.clock ?? systemClock;
 
+  /** The session's cover as a local file for the engine (which checks it again), if it has one. */
+  async function sessionCover(sid: string, work: string): Promise<string | undefined> {
+    const ref = coverRef(sid);
+    return (await files.stat(ref)) ? files.localPath(ref, work) : undefined;
+  }
+
   async function runEngine(
     data: MergeJobData,
     items: ItemRow[],
@@ -103,11 +109,15 @@ export function createMergeProcessor(deps: MergeProcessorDeps): Processor {
   ) {
     const names = items.map((i) => i.filename);
     const inputs = await Promise.all(items.map((i) => files.localPath(uploadRef(i), work)));
-    const chosen = engineOptions(data.options as MergeOptionsData);
+    const options = data.options as MergeOptionsData;
+    const chosen = engineOptions(options);
     const output = path.join(work, `merged.${chosen.format}`);
+    const cover = options.cover === false ? undefined : await sessionCover(data.sid, work);
     try {
       const report = await merge(inputs, output, {
         ...chosen,
+        cover,
+        inputChapterTitles: items.map((i) => i.chapterTitle ?? null),
         onProgress: progress,
         signal,
         tmpDir: work,

@@ -125,5 +125,43 @@ export async function deleteResult(id: string): Promise<void> {
   await postJson(API.deleteResult, { id });
 }
 
+/** GET choices: what the person last set for this appid (`{}` before anything). */
+export async function fetchChoices(appid: string): Promise<Record<string, unknown>> {
+  const text = await call(`${API.choices}?appid=${encodeURIComponent(appid)}`, {
+    headers: { Accept: 'application/json' },
+  });
+  const parsed: unknown = JSON.parse(text);
+  return parsed && typeof parsed === 'object' && !Array.isArray(parsed)
+    ? (parsed as Record<string, unknown>)
+    : {};
+}
+
+/** POST saveChoices {appid, choices}. */
+export async function saveChoices(appid: string, choices: Record<string, unknown>): Promise<void> {
+  await postJson(API.saveChoices, { appid, choices });
+}
+
+/** POST the session's cover (multipart, one part `file`); rejects with the server's reason. */
+export async function uploadCover(file: Blob, name: string): Promise<void> {
+  const form = new FormData();
+  form.append('file', file, name);
+  await call(API.cover, {
+    method: 'POST',
+    headers: { Accept: 'application/json', 'X-CSRF-TOKEN': csrfToken() },
+    body: form,
+  });
+}
+
+/** Whether the session has a cover (GET cover answers 404 without one). */
+export async function hasCover(): Promise<boolean> {
+  const res = await fetch(API.cover, { method: 'GET', credentials: 'same-origin' });
+  return res.ok;
+}
+
+/** POST deleteCover. */
+export async function removeCover(): Promise<void> {
+  await postJson(API.deleteCover, {});
+}
+
 export const httpApi = { fetchItems, requestMerge, deleteItem, saveOrder, mergeStatus, cancelMerge };
 export type WidgetApi = typeof httpApi;

@@ -26,6 +26,8 @@ export interface AudioMergeToolProps extends WidgetConfig {
   /** The store to show; one is made from the config (and `storeDeps`) when none is given. */
   store?: WidgetStore;
   storeDeps?: WidgetStoreDeps;
+  /** The server keeps the person's choices and the session's cover (the mounted widget on a page). */
+  keepChoices?: boolean;
 }
 
 export function AudioMergeTool({
@@ -40,6 +42,7 @@ export function AudioMergeTool({
   listenInterval,
   store: given,
   storeDeps,
+  keepChoices = false,
 }: AudioMergeToolProps) {
   const [store] = useState(() => given ?? createWidgetStore({ appid, sid, port }, storeDeps));
   const state = useWidgetState(store);
@@ -60,6 +63,7 @@ export function AudioMergeTool({
       makeLabel={makeLabel}
       formats={formats}
       sound={sound}
+      keepFor={keepChoices ? appid : undefined}
       onListen={onListen}
       listenInterval={listenInterval}
     />

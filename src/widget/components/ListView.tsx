@@ -20,6 +20,8 @@ export interface ListViewProps {
   formats?: OutputFormat[];
   /** The host offers the sound options (data-sound="on"). */
   sound?: boolean;
+  /** The page's appid, when the server keeps the person's choices and cover. */
+  keepFor?: string;
 }
 
 function Placeholder({ state }: { state: WidgetState }) {
@@ -42,6 +44,7 @@ export function ListView({
   listenInterval,
   formats = ['mp3'],
   sound = false,
+  keepFor,
 }: ListViewProps) {
   const titleId = useId();
   const hintId = useId();
@@ -101,6 +104,7 @@ export function ListView({
         sound={sound}
         disabled={empty}
         onMake={actions.make}
+        keepFor={keepFor}
       />
     </div>
   );

@@ -1,13 +1,12 @@
-// The compact output choice beside the make button: a format list and a chapters switch. Shown
-// only when the host offers more than one format (data-formats); one format means no options.
+// The compact output choice beside the make button: a format list, the quality for formats with
+// one, and a chapters switch (a note instead for a format that holds no chapters). Shown only when
+// the host offers more than one format (data-formats); one format means no options.
 import { useId } from 'react';
 import type { OutputFormat } from '../../shared/output-formats.js';
 import { t } from '../i18n/locale.js';
+import { carriesChapters, qualitiesFor, type BookChoice, type Quality } from '../book/book-choice.js';
 
-export interface OutputChoiceValue {
-  format: OutputFormat;
-  chapters: boolean;
-}
+export type OutputChoiceValue = Pick<BookChoice, 'format' | 'chapters' | 'quality'>;
 
 export function OutputChoice({
   formats,
@@ -19,6 +18,7 @@ export function OutputChoice({
   onChange: (v: OutputChoiceValue) => void;
 }) {
   const id = useId();
+  const qualities = qualitiesFor(value.format);
   return (
     <span className="audio-merge-output">
       <label className="audio-merge-visually-hidden" htmlFor={`${id}-format`}>
@@ -36,14 +36,37 @@ export function OutputChoice({
           </option>
         ))}
       </select>
-      <label className="audio-merge-chapters-switch">
-        <input
-          type="checkbox"
-          checked={value.chapters}
-          onChange={(e) => onChange({ ...value, chapters: e.target.checked })}
-        />{' '}
-        {t().chapters}
-      </label>
+      {qualities.length > 0 && (
+        <>
+          <label className="audio-merge-visually-hidden" htmlFor={`${id}-quality`}>
+            {t().quality}
+          </label>
+          <select
+            id={`${id}-quality`}
+            className="audio-merge-quality"
+            value={value.quality}
+            onChange={(e) => onChange({ ...value, quality: e.target.value as Quality })}
+          >
+            {qualities.map((q) => (
+              <option key={q} value={q}>
+                {t().qualityLabels[q]}
+              </option>
+            ))}
+          </select>
+        </>
+      )}
+      {carriesChapters(value.format) ? (
+        <label className="audio-merge-chapters-switch">
+          <input
+            type="checkbox"
+            checked={value.chapters}
+            onChange={(e) => onChange({ ...value, chapters: e.target.checked })}
+          />{' '}
+          {t().chapters}
+        </label>
+      ) : (
+        <span className="audio-merge-no-chapters">{t().noChapters(t().formatNames[value.format])}</span>
+      )}
     </span>
   );
 }

@@ -1,7 +1,7 @@
-// Pure: what tells a person which format the make button makes. The button's text is always the
-// host's make label (`data-make-label`, docs/api.md section 4), so the label is never rewritten; when it names another
-// format than the one chosen ("Make MP3" with M4B picked), a hint beside the button says what
-// will be made, and the button is described by it.
+// Pure: what tells a person which format the make button makes. The button's text is the host's
+// make label (`data-make-label`, docs/api.md section 4), only its `{format}` filled in; when the
+// label names another format than the one chosen ("Make MP3" with M4B picked), a hint beside the
+// button says what will be made, and the button is described by it.
 import { OUTPUT_FORMATS, type OutputFormat } from '../../shared/output-formats.js';
 import { t } from '../i18n/locale.js';
 

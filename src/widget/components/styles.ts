@@ -186,9 +186,38 @@ ${AREAS} {
 /* The output choice beside the make button (only when the host offers more than one format) */
 .audio-merge-root .audio-merge-actions { display: flex; flex-wrap: wrap; align-items: center; justify-content: flex-end; gap: 10px; }
 .audio-merge-root .audio-merge-make-hint { font-size: 13px; font-weight: 600; color: var(--am-muted); }
-.audio-merge-root .audio-merge-output { display: inline-flex; align-items: center; gap: 10px; font-size: 14px; }
-.audio-merge-root .audio-merge-format { min-height: 44px; padding: 0 8px; border: 1px solid var(--am-field-line); border-radius: 8px; font: inherit; color: var(--am-text); background: var(--am-bg); }
+.audio-merge-root .audio-merge-output { display: inline-flex; flex-wrap: wrap; justify-content: flex-end; align-items: center; gap: 10px; font-size: 14px; max-inline-size: 100%; }
+.audio-merge-root .audio-merge-no-chapters { font-size: 13px; color: var(--am-muted); }
+.audio-merge-root .audio-merge-format, .audio-merge-root .audio-merge-quality { max-inline-size: 100%; min-height: 44px; padding: 0 8px; border: 1px solid var(--am-field-line); border-radius: 8px; font: inherit; color: var(--am-text); background: var(--am-bg); }
 .audio-merge-root .audio-merge-chapters-switch { display: inline-flex; align-items: center; gap: 6px; min-height: 44px; cursor: pointer; }
+/* The book's details: a disclosure button like the sound options', its panel on a line of its own. */
+.audio-merge-root .audio-merge-details { display: contents; }
+.audio-merge-root .audio-merge-details-toggle {
+  display: inline-flex; align-items: center; min-height: 44px; padding: 0 12px; cursor: pointer;
+  border: 1px solid var(--am-field-line); border-radius: 8px; font: inherit; font-size: 14px; font-weight: 600;
+  color: var(--am-accent-dark); background: var(--am-bg);
+}
+.audio-merge-root .audio-merge-details-toggle[aria-expanded="true"] { background: var(--am-accent-soft); border-color: var(--am-accent-line); }
+.audio-merge-root .audio-merge-details-panel {
+  display: grid; grid-template-columns: repeat(auto-fill, minmax(180px, 1fr)); gap: 10px; flex: 1 1 100%;
+  padding: 12px 14px; background: var(--am-bg-soft); border: 1px solid var(--am-line); border-radius: 10px; font-size: 14px;
+}
+.audio-merge-root .audio-merge-detail { display: grid; gap: 4px; font-weight: 600; }
+.audio-merge-root .audio-merge-detail input, .audio-merge-root .audio-merge-detail textarea {
+  min-height: 36px; padding: 4px 8px; border: 1px solid var(--am-field-line); border-radius: 6px; font: inherit; font-weight: 400; color: var(--am-text); background: var(--am-bg);
+}
+.audio-merge-root .audio-merge-detail-description, .audio-merge-root .audio-merge-cover { grid-column: 1 / -1; }
+.audio-merge-root .audio-merge-detail textarea { min-height: 72px; resize: vertical; }
+.audio-merge-root .audio-merge-cover {
+  display: flex; flex-wrap: wrap; align-items: center; gap: 8px 12px; padding: 10px;
+  border: 2px dashed var(--am-field-line); border-radius: 8px; background: var(--am-bg);
+}
+.audio-merge-root .audio-merge-cover label { display: grid; gap: 4px; font-weight: 600; }
+.audio-merge-root .audio-merge-cover input[type="file"] { min-height: 32px; font: inherit; font-weight: 400; color: var(--am-text); }
+.audio-merge-root .audio-merge-cover-hint { color: var(--am-muted); font-size: 13px; }
+.audio-merge-root .audio-merge-cover-preview { inline-size: 96px; block-size: 96px; object-fit: cover; border-radius: 6px; border: 1px solid var(--am-line); }
+.audio-merge-root .audio-merge-cover-remove { min-height: 36px; min-width: 36px; padding: 0 10px; border: 1px solid var(--am-field-line); border-radius: 6px; font: inherit; cursor: pointer; color: var(--am-text); background: var(--am-bg); }
+.audio-merge-root .audio-merge-cover-error { flex: 1 1 100%; margin: 0; color: var(--am-danger); font-weight: 600; }
 /* The sound options: a disclosure button beside the output choice; its panel takes a line of its
    own between them and the make button. */
 .audio-merge-root .audio-merge-sound-toggle {

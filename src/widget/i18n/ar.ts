@@ -85,6 +85,30 @@ const ar: Locale = {
   },
   formatNames: { mp3: 'MP3', m4b: 'M4B', m4a: 'M4A', opus: 'Opus', ogg: 'Ogg', flac: 'FLAC', wav: 'WAV' },
   makesFormat: (format) => `يُنشئ ملف ${format}`,
+  noChapters: (format) => `ملفات ${format} لا تحمل فصولًا.`,
+  quality: 'الجودة',
+  qualityLabels: {
+    auto: 'كما هي الملفات',
+    speechSmall: 'كلام، حجم صغير: 64 كيلوبت/ث أحادي',
+    speech: 'كلام: 96 كيلوبت/ث أحادي',
+    standard: 'قياسية: 128 كيلوبت/ث',
+    high: 'عالية: 192 كيلوبت/ث',
+  },
+
+  detailsToggle: 'تفاصيل الكتاب',
+  detailLabels: {
+    title: 'العنوان',
+    artist: 'المؤلف',
+    narrator: 'الراوي',
+    album: 'الألبوم',
+    genre: 'النوع',
+    year: 'السنة',
+    description: 'الوصف',
+  },
+  cover: 'الغلاف',
+  coverDrop: 'أفلت صورة JPEG أو PNG هنا، أو اختر واحدة',
+  coverRemove: 'إزالة الغلاف',
+  coverFailed: (reason) => `تعذّر استخدام الغلاف: ${reason}`,
 
   soundToggle: 'خيارات الصوت',
   soundSet: (n) =>
@@ -181,9 +205,13 @@ const ar: Locale = {
     'measure-failed': 'تعذّر قياس علوّ صوت الملف.',
     'not-image': 'الغلاف ليس صورة بصيغة JPEG أو PNG.',
     'same-as-output': 'أحد الملفات هو نفسه ملف الناتج.',
-    badSpan: 'الجزء المحتفظ به لا يناسب الملف.',
-    badChapterTitle: 'لا يمكن استخدام عنوان الفصل هذا.',
-    'bad-trim': 'الجزء المحتفظ به من أحد الملفات لا يناسبه.',
+    badCover:
+      'يجب أن يكون الغلاف صورة JPEG أو PNG لا يزيد حجمها على 10 ميغابايت وأبعادها على 4096 × 4096 بكسل.',
+    choicesTooLarge: 'اختياراتك أكبر من أن تُحفظ (أكثر من 16 كيلوبايت).',
+    'chapter-past-end': 'يبدأ أحد الفصول بعد نهاية الملف المدموج.',
+    badSpan: 'الجزء المُبقى عليه لا يقع ضمن الملف.',
+    badChapterTitle: 'عنوان الفصل سطر واحد لا يزيد على 500 حرف، بلا محارف تحكم.',
+    'bad-trim': 'الجزء المُبقى عليه من أحد الملفات لا يقع ضمن ذلك الملف.',
   },
 
   chooseFiles: 'اختر ملفات صوتية',

@@ -74,6 +74,31 @@ export const en = {
   formatNames: { mp3: 'MP3', m4b: 'M4B', m4a: 'M4A', opus: 'Opus', ogg: 'Ogg', flac: 'FLAC', wav: 'WAV' },
   /** Beside the make button when its label names another format than the chosen one. */
   makesFormat: (format: string) => `Makes ${format}`,
+  noChapters: (format: string) => `${format} files carry no chapters.`,
+  quality: 'Quality',
+  qualityLabels: {
+    auto: 'As the files are',
+    speechSmall: 'Speech, small: 64 kb/s mono',
+    speech: 'Speech: 96 kb/s mono',
+    standard: 'Standard: 128 kb/s',
+    high: 'High: 192 kb/s',
+  },
+
+  // The book's details (the details panel)
+  detailsToggle: 'Book details',
+  detailLabels: {
+    title: 'Title',
+    artist: 'Author',
+    narrator: 'Narrator',
+    album: 'Album',
+    genre: 'Genre',
+    year: 'Year',
+    description: 'Description',
+  },
+  cover: 'Cover',
+  coverDrop: 'Drop a JPEG or PNG here, or choose one',
+  coverRemove: 'Remove the cover',
+  coverFailed: (reason: string) => `The cover could not be used: ${reason}`,
 
   // The sound options (data-sound="on", or more than one format)
   soundToggle: 'Sound options',
@@ -160,8 +185,11 @@ export const en = {
     'measure-failed': 'The loudness of the file could not be measured.',
     'not-image': 'The cover is not a JPEG or PNG image.',
     'same-as-output': 'A file is also the output.',
-    badSpan: 'The kept part does not fit the file.',
-    badChapterTitle: 'That chapter title cannot be used.',
+    badCover: 'The cover must be a JPEG or PNG image of at most 10 MB and 4096 × 4096 pixels.',
+    choicesTooLarge: 'Your choices are too large to keep (more than 16 KB).',
+    'chapter-past-end': 'A chapter starts past the end of the merged file.',
+    badSpan: 'The part of the file kept does not fit the file.',
+    badChapterTitle: 'A chapter title is one line of at most 500 characters, without control characters.',
     'bad-trim': "A file's kept part does not fit the file.",
   },
 

@@ -17,6 +17,7 @@ const FILE_CODES: readonly string[] = [
   'measure-failed',
   'not-image',
   'same-as-output',
+  'bad-trim',
 ];
 
 const known = (code: string | undefined): code is ServerMessageCode =>

@@ -8,6 +8,8 @@ import type { FastifySchema, RouteShorthandOptions } from 'fastify';
 // Types only (erased at run time): the OpenAPI fields (summary, tags, ...) @fastify/swagger adds to FastifySchema.
 import type {} from '@fastify/swagger';
 import { BITRATE_RANGE, OUTPUT_FORMATS } from '../../../engine/index.js';
+import { DETAIL_MAX_CHARS, DETAIL_NAMES, DETAIL_TAGS } from '../../../shared/details.js';
+import { CHANNEL_CHOICES, SAMPLE_RATE_RANGE } from '../../../shared/output-shape.js';
 import {
   SOUND_OPTION_NAMES,
   SOUND_RULES,
@@ -254,15 +256,35 @@ const mergeOptions = {
       maximum: BITRATE_RANGE.max,
       description: "kb/s of a lossy encode (default: the format's)",
     },
+    channels: { type: 'integer', enum: [...CHANNEL_CHOICES], description: "The output's channels (1 or 2)" },
+    sampleRate: {
+      type: 'integer',
+      minimum: SAMPLE_RATE_RANGE.min,
+      maximum: SAMPLE_RATE_RANGE.max,
+      description: "The output's sample rate, Hz (the nearest the format takes; at most MAX_SAMPLE_RATE)",
+    },
     chapters: { type: 'boolean', description: 'One chapter per item (default true); false writes none' },
+    inputChapters: {
+      type: 'string',
+      enum: ['keep', 'flatten'],
+      description: "keep (default): an item's own chapters, moved to where it starts; flatten: one per item",
+    },
+    cover: { type: 'boolean', description: "false leaves the session's cover out (default: embedded)" },
     chapterTitles: {
       type: 'string',
       enum: ['tags', 'files'],
       description: 'Force chapter titles from the title tags or the file names',
     },
-    title: { type: 'string', maxLength: 500 },
-    artist: { type: 'string', maxLength: 500 },
-    album: { type: 'string', maxLength: 500 },
+    ...Object.fromEntries(
+      DETAIL_NAMES.map((n) => [
+        n,
+        {
+          type: 'string',
+          maxLength: DETAIL_MAX_CHARS[n],
+          description: `Written as the "${DETAIL_TAGS[n]}" tag`,
+        },
+      ]),
+    ),
     ...soundOptions,
   },
 };
@@ -695,5 +717,76 @@ export const readyzSchema: FastifySchema = {
       ...readiness,
       properties: { ...readiness.properties, error: { type: 'string' } },
     }),
+  },
+};
+
+const appidField = { type: 'string', pattern: APPID_PATTERN, description: "The widget's appid" };
+
+export const coverUploadSchema: FastifySchema = {
+  summary: "Set the session's cover",
+  description:
+    'multipart/form-data with one part `file`: a JPEG or PNG of at most 10 MB and 4096 x 4096 pixels. It replaces ' +
+    'the one before; every later merge embeds it unless its options say `"cover": false`.',
+  tags: ['book'],
+  headers: csrfHeader,
+  consumes: ['multipart/form-data'],
+  response: {
+    200: ok,
+    400: errorBody('Not multipart, no file part, or not a JPEG or PNG within the limits (says which)'),
+    403: common[403],
+    503: common[503],
+  },
+};
+
+export const coverSchema: FastifySchema = {
+  summary: "The session's cover",
+  description: 'The image the session set with POST /app/merge/cover.',
+  tags: ['book'],
+  response: {
+    200: binary('The cover', 'image/*'),
+    403: common[403],
+    404: errorBody('The session has no cover'),
+  },
+};
+
+export const deleteCoverSchema: FastifySchema = {
+  summary: "Remove the session's cover",
+  description: 'Later merges embed none (unless an input carries its own).',
+  tags: ['book'],
+  headers: csrfHeader,
+  response: { 200: ok, 403: common[403], 503: common[503] },
+};
+
+export const saveChoicesSchema: FastifySchema = {
+  summary: "Keep the person's choices",
+  description:
+    "The keys of mergemp3's options (format, quality, chapters, sound, details), at most 16 KB, kept for the " +
+    'session and the appid: a reload, a finished merge or a cancel brings them back. Each is checked as mergemp3 ' +
+    'checks it; an invalid one is a 400 naming it, nothing saved.',
+  tags: ['book'],
+  headers: csrfHeader,
+  body: {
+    type: 'object',
+    required: ['appid', 'choices'],
+    properties: { appid: appidField, choices: { type: 'object', description: "mergemp3's options" } },
+  },
+  response: {
+    200: ok,
+    400: errorBody('No valid appid, or an invalid or unknown choice (named)'),
+    403: common[403],
+    413: errorBody('The choices are more than 16 KB'),
+    503: common[503],
+  },
+};
+
+export const choicesSchema: FastifySchema = {
+  summary: "The person's kept choices",
+  description: 'What saveChoices kept for this session and appid; `{}` before any.',
+  tags: ['book'],
+  querystring: { type: 'object', required: ['appid'], properties: { appid: appidField } },
+  response: {
+    200: json('The choices', { type: 'object' }),
+    400: errorBody('No valid appid'),
+    403: common[403],
   },
 };

@@ -1,0 +1,115 @@
+// The book a session is making, beyond its items: its cover (POST /app/merge/cover, GET it back,
+// POST /app/merge/deleteCover) and the person's choices (saveChoices, GET choices). Both live
+// in the session's file storage, so they go with the session and never reach another's.
+import { randomBytes } from 'node:crypto';
+import { rm, writeFile } from 'node:fs/promises';
+import type { Readable } from 'node:stream';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { checkCover, COVER_LIMITS, imageShape } from '../../../engine/index.js';
+import { choicesRef, coverRef, type FileRef, type FileStorage } from '../../files/storage.js';
+import { checkMergeOptions } from '../../jobs/merge-options.js';
+import { fail } from '../errors.js';
+import { requireSession } from '../session.js';
+import {
+  choicesSchema,
+  coverSchema,
+  coverUploadSchema,
+  deleteCoverSchema,
+  documented,
+  saveChoicesSchema,
+} from './schemas.js';
+
+/** What saveChoices keeps at most, as JSON text. */
+export const MAX_CHOICES_BYTES = 16 * 1024;
+
+/** All of a stream, or undefined as soon as it passes `limit` bytes (the rest is drained, not kept). */
+async function readUpTo(stream: Readable, limit: number): Promise<Buffer | undefined> {
+  const chunks: Buffer[] = [];
+  let total = 0;
+  for await (const chunk of stream as AsyncIterable<Buffer>) {
+    total += chunk.length;
+    if (total <= limit) chunks.push(chunk);
+  }
+  return total <= limit ? Buffer.concat(chunks, total) : undefined;
+}
+
+/** Store `data` under `ref` by way of a scratch file (storage takes finished files only). */
+async function putBytes(files: FileStorage, ref: FileRef, data: Buffer | string): Promise<void> {
+  const tmp = files.scratchPath(`book-${randomBytes(8).toString('hex')}`);
+  try {
+    await writeFile(tmp, data);
+    await files.put(ref, tmp);
+  } finally {
+    await rm(tmp, { force: true });
+  }
+}
+
+/** The one `file` part of a cover upload, checked as every cover is; a 400 saying why otherwise. */
+async function receivedCover(request: FastifyRequest): Promise<Buffer> {
+  if (!request.isMultipart()) fail('badRequest', 'Send the cover as multipart/form-data');
+  const part = await request.file({ limits: { files: 1, fileSize: COVER_LIMITS.bytes + 1, fields: 0 } });
+  if (!part || part.fieldname !== 'file') fail('badRequest', 'Send the cover as a part named "file"');
+  const data = await readUpTo(part.file, COVER_LIMITS.bytes);
+  const name = part.filename || 'the cover';
+  if (!data || part.file.truncated) fail('badCover', `${name}: cover is larger than 10 MB`);
+  const checked = checkCover(data);
+  if (!checked.ok) fail('badCover', `${name}: ${checked.reason}`);
+  return data;
+}
+
+async function readStored(files: FileStorage, ref: FileRef): Promise<Buffer | undefined> {
+  if (!(await files.stat(ref))) return undefined;
+  return readUpTo(await files.read(ref), COVER_LIMITS.bytes);
+}
+
+export async function bookRoutes(app: FastifyInstance, { files }: { files: FileStorage }): Promise<void> {
+  app.post('/app/merge/cover', documented(coverUploadSchema), async (request) => {
+    const session = requireSession(request);
+    await putBytes(files, coverRef(session.sid), await receivedCover(request));
+    request.log.info('cover set');
+    return { ok: true };
+  });
+
+  app.get('/app/merge/cover', documented(coverSchema), async (request, reply) => {
+    const session = requireSession(request);
+    const data = await readStored(files, coverRef(session.sid));
+    const shape = data && imageShape(data);
+    if (!data || !shape) fail('notFound', 'This session has no cover');
+    return reply
+      .header('content-type', shape.mime)
+      .header('cache-control', 'private, no-cache')
+      .header('x-content-type-options', 'nosniff')
+      .send(data);
+  });
+
+  app.post('/app/merge/deleteCover', documented(deleteCoverSchema), async (request) => {
+    const session = requireSession(request);
+    await files.remove(coverRef(session.sid));
+    return { ok: true };
+  });
+
+  app.post<{ Body: { appid: string; choices: unknown } }>(
+    '/app/merge/saveChoices',
+    { schema: saveChoicesSchema, serializerCompiler: documented(saveChoicesSchema).serializerCompiler },
+    async (request) => {
+      const session = requireSession(request);
+      const { appid, choices } = request.body;
+      const text = JSON.stringify(choices);
+      if (Buffer.byteLength(text) > MAX_CHOICES_BYTES) fail('choicesTooLarge');
+      const checked = checkMergeOptions(choices);
+      if (!checked.ok) fail('badRequest', checked.message);
+      await putBytes(files, choicesRef(session.sid, appid), text);
+      return { ok: true };
+    },
+  );
+
+  app.get<{ Querystring: { appid: string } }>(
+    '/app/merge/choices',
+    { schema: choicesSchema, serializerCompiler: documented(choicesSchema).serializerCompiler },
+    async (request, reply) => {
+      const session = requireSession(request);
+      const data = await readStored(files, choicesRef(session.sid, request.query.appid));
+      return reply.type('application/json; charset=utf-8').send(data ?? '{}');
+    },
+  );
+}

@@ -1,0 +1,57 @@
+// Pure: a chapters file as m4b-tool and mp4chaps users write it: one chapter a line, `START TITLE`,
+// START in seconds (`12.5`) or `[h:]m:ss[.mmm]`; empty lines and lines starting with `#` skipped.
+
+export interface ChapterLine {
+  start: number;
+  title: string;
+  /** 1-based line of the file, for messages. */
+  line: number;
+}
+
+export type ChaptersFileResult =
+  { ok: true; chapters: ChapterLine[] } | { ok: false; line: number; message: string };
+
+/** Seconds from `12.5`, `1:02`, `1:02:03.5`; undefined when the text is none of these. */
+export function parseTimestamp(text: string): number | undefined {
+  const m = /^(?:(\d+):)?(?:(\d+):)?(\d+(?:\.\d+)?)$/.exec(text.trim());
+  if (!m) return undefined;
+  const [, a, b, c] = m;
+  const parts = [a, b].filter((v) => v !== undefined).map(Number);
+  const seconds = Number(c);
+  if (parts.length > 0 && seconds >= 60) return undefined;
+  if (parts.length === 2 && parts[1] >= 60) return undefined;
+  const [h, min] = parts.length === 2 ? parts : [0, parts[0] ?? 0];
+  return h * 3600 + min * 60 + seconds;
+}
+
+// eslint-disable-next-line no-control-regex
+const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f]/;
+const MAX_TITLE = 500;
+const MAX_CHAPTERS = 999;
+
+/** Read a chapters file's text; the first line that cannot be read is named. */
+export function parseChaptersFile(text: string): ChaptersFileResult {
+  const chapters: ChapterLine[] = [];
+  const lines = text.replace(/^\uFEFF/, '').split(/\r?\n/);
+  for (let i = 0; i < lines.length; i++) {
+    const raw = lines[i].trim();
+    if (raw === '' || raw.startsWith('#')) continue;
+    const line = i + 1;
+    const m = /^(\S+)\s+(.+)$/.exec(raw);
+    const start = m ? parseTimestamp(m[1]) : parseTimestamp(raw);
+    if (start === undefined)
+      return { ok: false, line, message: 'must be START TITLE, START as 12.5 or [h:]m:ss[.mmm]' };
+    const title = m?.[2].trim() ?? '';
+    if (title === '') return { ok: false, line, message: 'has no title after its start' };
+    if (title.length > MAX_TITLE || CONTROL.test(title) || title.includes('\t'))
+      return { ok: false, line, message: `title must be one line of at most ${MAX_TITLE} characters` };
+    const before = chapters[chapters.length - 1];
+    if (before && start <= before.start)
+      return { ok: false, line, message: `starts at or before the chapter of line ${before.line}` };
+    if (chapters.length >= MAX_CHAPTERS)
+      return { ok: false, line, message: `more than ${MAX_CHAPTERS} chapters` };
+    chapters.push({ start, title, line });
+  }
+  if (chapters.length === 0) return { ok: false, line: lines.length, message: 'holds no chapters' };
+  return { ok: true, chapters };
+}

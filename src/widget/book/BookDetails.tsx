@@ -1,0 +1,110 @@
+// The "Book details" panel beside the format choice: collapsed until wanted, each detail a
+// labelled field, and (when the page keeps a cover for the session) a cover drop area with its
+// preview and a remove control.
+import { useEffect, useId, useState, type DragEvent } from 'react';
+import { hasCover, reasonOf, removeCover, uploadCover } from '../api/http.js';
+import { API } from '../../shared/types.js';
+import { t } from '../i18n/locale.js';
+import { PANEL_DETAILS, type BookChoice, type PanelDetail } from './book-choice.js';
+
+type Details = BookChoice['details'];
+
+export function BookDetails({
+  value,
+  onChange,
+  withCover,
+}: {
+  value: Details;
+  onChange: (d: Details) => void;
+  withCover: boolean;
+}) {
+  const id = useId();
+  const [open, setOpen] = useState(false);
+  const set = (name: PanelDetail, v: string) => onChange({ ...value, [name]: v });
+  return (
+    <div className="audio-merge-details">
+      <button
+        type="button"
+        className="audio-merge-details-toggle"
+        aria-expanded={open}
+        aria-controls={`${id}-panel`}
+        onClick={() => setOpen(!open)}
+      >
+        {t().detailsToggle}
+      </button>
+      {open && (
+        <div id={`${id}-panel`} className="audio-merge-details-panel">
+          {PANEL_DETAILS.map((name) => (
+            <label key={name} className={`audio-merge-detail audio-merge-detail-${name}`}>
+              <span>{t().detailLabels[name]}</span>
+              {name === 'description' ? (
+                <textarea
+                  value={value[name] ?? ''}
+                  maxLength={4000}
+                  onChange={(e) => set(name, e.target.value)}
+                />
+              ) : (
+                <input
+                  type="text"
+                  value={value[name] ?? ''}
+                  maxLength={500}
+                  onChange={(e) => set(name, e.target.value)}
+                />
+              )}
+            </label>
+          ))}
+          {withCover && <CoverArea />}
+        </div>
+      )}
+    </div>
+  );
+}
+
+function CoverArea() {
+  const [version, setVersion] = useState<number | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  useEffect(() => {
+    void hasCover().then((has) => setVersion((v) => (has ? (v ?? Date.now()) : v)));
+  }, []);
+
+  async function take(file: File | undefined): Promise<void> {
+    if (!file) return;
+    try {
+      await uploadCover(file, file.name);
+      setError(null);
+      setVersion(Date.now());
+    } catch (err) {
+      setError(t().coverFailed(reasonOf(err)));
+    }
+  }
+  async function remove(): Promise<void> {
+    await removeCover().catch((err: unknown) => setError(t().coverFailed(reasonOf(err))));
+    setVersion(null);
+  }
+  const onDrop = (e: DragEvent) => {
+    e.preventDefault();
+    void take(e.dataTransfer.files[0]);
+  };
+  return (
+    <div className="audio-merge-cover" onDragOver={(e) => e.preventDefault()} onDrop={onDrop}>
+      <label>
+        <span>{t().cover}</span>
+        <input type="file" accept="image/jpeg,image/png" onChange={(e) => void take(e.target.files?.[0])} />
+      </label>
+      <span className="audio-merge-cover-hint">{t().coverDrop}</span>
+      {version !== null && (
+        <>
+          <img className="audio-merge-cover-preview" src={`${API.cover}?v=${version}`} alt={t().cover} />
+          <button type="button" className="audio-merge-cover-remove" onClick={() => void remove()}>
+            {t().coverRemove}
+          </button>
+        </>
+      )}
+      {error && (
+        <p className="audio-merge-cover-error" role="alert">
+          {error}
+        </p>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,219 @@
+// The book through the real app: the session's cover (set, served, refused, removed, its own),
+// the person's kept choices, and a merge that writes the details and the cover asked for.
+import { execFile } from 'node:child_process';
+import { readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ffprobeJson, makeTone, tempDir, tools } from './support/audio-fixtures.js';
+import {
+  listItems,
+  multipartBody,
+  openSession,
+  postJson,
+  startTestApp,
+  upload,
+  type TestApp,
+  type TestSession,
+} from './support/server-harness.js';
+
+const exec = promisify(execFile);
+let app: TestApp;
+let media: { dir: string; cleanup: () => Promise<void> };
+const file = (name: string) => path.join(media.dir, name);
+
+async function image(out: string, size: string): Promise<Buffer> {
+  await exec(tools.ffmpeg, [
+    '-v',
+    'error',
+    '-y',
+    '-f',
+    'lavfi',
+    '-i',
+    `color=c=red:s=${size}`,
+    '-frames:v',
+    '1',
+    out,
+  ]);
+  return readFile(out);
+}
+
+beforeAll(async () => {
+  media = await tempDir('book-routes-');
+  await Promise.all([
+    makeTone(file('one.mp3'), { frequency: 300, seconds: 2 }),
+    makeTone(file('two.mp3'), { frequency: 600, seconds: 2 }),
+  ]);
+  app = await startTestApp();
+});
+
+afterAll(async () => {
+  await app?.dispose();
+  await media?.cleanup();
+});
+
+function postCover(s: TestSession, content: Buffer, filename = 'cover.png', name = 'file') {
+  const { body, contentType } = multipartBody([{ name, filename, content }]);
+  return app.app.inject({
+    method: 'POST',
+    url: '/app/merge/cover',
+    headers: { cookie: s.cookie, 'x-csrf-token': s.csrf, 'content-type': contentType },
+    payload: body,
+  });
+}
+
+const getCover = (s: TestSession) =>
+  app.app.inject({ method: 'GET', url: '/app/merge/cover', headers: { cookie: s.cookie } });
+
+describe("the session's cover", () => {
+  it('is kept, given back as the same image, replaced, and removed; each session sees only its own', async () => {
+    const s = await openSession(app.app);
+    const other = await openSession(app.app);
+    expect((await getCover(s)).statusCode).toBe(404);
+    const png = await image(file('a.png'), '64x48');
+    const set = await postCover(s, png);
+    expect(set.statusCode, set.body).toBe(200);
+    const got = await getCover(s);
+    expect(got.headers['content-type']).toBe('image/png');
+    expect(got.rawPayload.equals(png)).toBe(true);
+    expect((await getCover(other)).statusCode).toBe(404);
+
+    const jpeg = await image(file('b.jpg'), '32x32');
+    expect((await postCover(s, jpeg, 'b.jpg')).statusCode).toBe(200);
+    expect((await getCover(s)).headers['content-type']).toBe('image/jpeg');
+
+    const gone = await postJson(app.app, s, '/app/merge/deleteCover', {});
+    expect(gone.statusCode).toBe(200);
+    expect((await getCover(s)).statusCode).toBe(404);
+  });
+
+  it('refuses what is not a JPEG or PNG within the limits, saying why, and keeps the one before', async () => {
+    const s = await openSession(app.app);
+    const png = await image(file('keep.png'), '16x16');
+    await postCover(s, png);
+    const wide = await postCover(s, await image(file('wide.png'), '4100x8'), 'wide.png');
+    expect(wide.statusCode).toBe(400);
+    expect(wide.json()).toMatchObject({
+      code: 'badCover',
+      error: expect.stringMatching(/wide\.png.*4100 x 8/),
+    });
+    const text = await postCover(s, Buffer.from('not an image at all'), 'notes.txt');
+    expect(text.json()).toMatchObject({
+      code: 'badCover',
+      error: expect.stringMatching(/notes\.txt.*not a JPEG or PNG/),
+    });
+    const big = Buffer.concat([png, Buffer.alloc(10 * 1024 * 1024)]);
+    const large = await postCover(s, big, 'big.png');
+    expect(large.json()).toMatchObject({
+      code: 'badCover',
+      error: expect.stringMatching(/larger than 10 MB/),
+    });
+    expect((await postCover(s, png, 'x.png', 'files')).statusCode).toBe(400);
+    expect((await getCover(s)).rawPayload.equals(png)).toBe(true);
+  });
+
+  it('needs the CSRF token to be set', async () => {
+    const s = await openSession(app.app);
+    const res = await postCover({ ...s, csrf: 'wrong' }, await image(file('c.png'), '8x8'));
+    expect(res.statusCode).toBe(403);
+    expect((await getCover(s)).statusCode).toBe(404);
+  });
+});
+
+describe("the person's choices", () => {
+  const getChoices = (s: TestSession, appid = s.appid) =>
+    app.app.inject({
+      method: 'GET',
+      url: `/app/merge/choices?appid=${appid}`,
+      headers: { cookie: s.cookie },
+    });
+
+  it('are kept for the session and appid, checked as the merge checks them', async () => {
+    const s = await openSession(app.app);
+    const other = await openSession(app.app);
+    expect((await getChoices(s)).json()).toEqual({});
+    const choices = {
+      format: 'm4b',
+      bitrate: 64,
+      channels: 1,
+      title: 'The Book',
+      narrator: 'N. Reader',
+      loudness: -19,
+    };
+    const saved = await postJson(app.app, s, '/app/merge/saveChoices', { appid: s.appid, choices });
+    expect(saved.statusCode, saved.body).toBe(200);
+    expect((await getChoices(s)).json()).toEqual(choices);
+    expect((await getChoices(other)).json()).toEqual({});
+    expect((await getChoices(s, 'another-app')).json()).toEqual({});
+
+    const bad = await postJson(app.app, s, '/app/merge/saveChoices', {
+      appid: s.appid,
+      choices: { volume: 3 },
+    });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().error).toMatch(/Unknown option "volume"/);
+    // Every value valid on its own, the whole over 16 KB (a euro sign is three bytes).
+    const long = (n: number) => '\u20ac'.repeat(n);
+    const many = await postJson(app.app, s, '/app/merge/saveChoices', {
+      appid: s.appid,
+      choices: {
+        description: long(4000),
+        title: long(500),
+        album: long(500),
+        artist: long(500),
+        comment: long(500),
+      },
+    });
+    expect(many.statusCode).toBe(413);
+    expect((await getChoices(s)).json()).toEqual(choices);
+  });
+});
+
+describe('a merge with details and the cover', () => {
+  it("writes the details asked for and the session's cover, unless told to leave it out", async () => {
+    const s = await openSession(app.app);
+    expect(
+      (await upload(app.app, s, [{ path: file('one.mp3') }, { path: file('two.mp3') }])).statusCode,
+    ).toBe(200);
+    const items = await listItems(app.app, s);
+    await postCover(s, await image(file('book.png'), '40x40'));
+    const options = {
+      format: 'm4b',
+      title: 'The Book',
+      artist: 'A. Writer',
+      narrator: 'N. Reader',
+      year: '2024',
+    };
+    const res = await postJson(app.app, s, '/app/merge/mergemp3', {
+      items: items.map(({ id }) => ({ id })),
+      options,
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    const bare = await postJson(app.app, s, '/app/merge/mergemp3', {
+      items: items.map(({ id }) => ({ id })),
+      options: { format: 'm4b', cover: false },
+    });
+    expect(bare.statusCode, bare.body).toBe(200);
+
+    const results = (await app.store.listResults(s.sid)).sort((a, b) => a.createdAt - b.createdAt);
+    const probe = async (id: string, name: string) => {
+      const got = await app.app.inject({
+        method: 'GET',
+        url: `/results/${s.sid}/${id}.m4b`,
+        headers: { cookie: s.cookie },
+      });
+      await writeFile(file(name), got.rawPayload);
+      return ffprobeJson(file(name));
+    };
+    const withCover = await probe(results[0].id, 'with.m4b');
+    expect(withCover.format.tags).toMatchObject({
+      title: 'The Book',
+      artist: 'A. Writer',
+      composer: 'N. Reader',
+      date: '2024',
+    });
+    expect(withCover.streams.some((st: { codec_type: string }) => st.codec_type === 'video')).toBe(true);
+    const without = await probe(results[1].id, 'without.m4b');
+    expect(without.streams.some((st: { codec_type: string }) => st.codec_type === 'video')).toBe(false);
+  });
+});
