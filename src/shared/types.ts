@@ -38,6 +38,8 @@ export interface StatusPayload {
   code?: string;
   /** While waiting: how many merges are ahead of this one, when the queue knows. */
   ahead?: number;
+  /** A failure about one input (its `code` says which way): the person's own name of that file. */
+  file?: string;
 }
 
 /** GET /app/merge/status: the session's latest merge. */
@@ -56,6 +58,8 @@ export type MergeStatusAnswer =
 export interface ErrorAnswer {
   error: string;
   code?: string;
+  /** A refusal of one input (a merge's): the person's own name of that file. */
+  file?: string;
 }
 
 /** Error codes that mean the page's session or token is gone: only a reload helps. */

@@ -11,13 +11,16 @@ export class JobFailure extends Error {
     /** Worded for a person; the table's message for the code unless given. */
     message: string = ERRORS[code].message,
     readonly retryable = true,
+    /** The person's own name of the one input at fault, so a client can word the failure itself. */
+    readonly file?: string,
   ) {
     super(message);
   }
 }
 
 /** A failure the same input will fail again with: never retried. */
-export const inputFailure = (code: ErrorCode, message?: string) => new JobFailure(code, message, false);
+export const inputFailure = (code: ErrorCode, message?: string, file?: string) =>
+  new JobFailure(code, message, false, file);
 
 /** Any error from a processor as a JobFailure; `stopping` when the queue was stopping it. */
 export function asJobFailure(err: unknown, stopping: boolean): JobFailure {
@@ -39,3 +42,7 @@ export class QueueClosedError extends Error {
     super(ERRORS.mergeStopped.message);
   }
 }
+
+/** `{ file }` when the failure is about one named input, else nothing: spread into what carries its code. */
+export const fileOf = (f: { file?: string }): { file?: string } =>
+  f.file === undefined ? {} : { file: f.file };

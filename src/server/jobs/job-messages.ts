@@ -28,8 +28,12 @@ export interface RefusedInput {
  * "Could not merge: notes.txt is not usable audio".
  */
 export function inputFailureMessage(err: RefusedInput, originalNames: string[]): string {
-  return INPUT_PREFIX + inputSentence(err.code, originalNames[err.index] ?? err.file);
+  return INPUT_PREFIX + inputSentence(err.code, refusedName(err, originalNames));
 }
+
+/** The person's own name of the refused input. */
+export const refusedName = (err: RefusedInput, originalNames: string[]): string =>
+  originalNames[err.index] ?? err.file;
 
 /** A merge that cannot fit on the server's disk, even once the others have ended. */
 export function diskFullMessage(bytes: number): string {

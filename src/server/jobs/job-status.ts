@@ -15,6 +15,8 @@ export interface JobStatusView {
   code?: string;
   /** While queued: merges ahead of this one, when known. */
   ahead?: number;
+  /** A failure about one input: the person's name of that file. */
+  file?: string;
 }
 
 /** The code of a waiting merge's words. */
@@ -39,7 +41,14 @@ export function statusOfEvent(event: JobEvent): JobStatusView {
     case 'completed':
       return { requestId, state: 'succeeded', percent: 100, text: event.text };
     case 'failed':
-      return { requestId, state: 'failed', percent: null, text: event.message, code: event.code };
+      return {
+        requestId,
+        state: 'failed',
+        percent: null,
+        text: event.message,
+        code: event.code,
+        ...(event.file === undefined ? {} : { file: event.file }),
+      };
     case 'cancelled':
       return { requestId, state: 'cancelled', percent: null, text: event.message, code: CANCELLED_CODE };
   }
@@ -71,5 +80,6 @@ export function statusPayload(view: JobStatusView): StatusPayload {
     percent: view.percent,
     ...(view.code === undefined ? {} : { code: view.code }),
     ...(view.ahead === undefined ? {} : { ahead: view.ahead }),
+    ...(view.file === undefined ? {} : { file: view.file }),
   };
 }

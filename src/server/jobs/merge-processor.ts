@@ -13,7 +13,7 @@ import type { ItemRow, ResultRow, Store } from '../data/store.js';
 import { coverRef, resultRef, uploadRef, type FileStorage } from '../files/storage.js';
 import { DiskFullError, estimateMergeBytes, type DiskBudget } from '../files/disk-budget.js';
 import { inputFailure } from './job-errors.js';
-import { describedDownloadName, diskFullMessage, inputFailureMessage } from './job-messages.js';
+import { describedDownloadName, diskFullMessage, inputFailureMessage, refusedName } from './job-messages.js';
 import { engineOptions, type MergeOptionsData } from './merge-options.js';
 import type { MergeJobData, Processor } from './queue.js';
 
@@ -130,7 +130,8 @@ export function createMergeProcessor(deps: MergeProcessorDeps): Processor {
       return { output, report };
     } catch (err) {
       // The same inputs would fail again: worded for a person, and never retried.
-      if (err instanceof InputError) throw inputFailure(err.code, inputFailureMessage(err, names));
+      if (err instanceof InputError)
+        throw inputFailure(err.code, inputFailureMessage(err, names), refusedName(err, names));
       throw err;
     }
   }

@@ -69,14 +69,21 @@ export type JobEvent = JobRef &
         ahead?: number;
       }
     | { type: 'completed'; resultId: string; text: string }
-    | { type: 'failed'; message: string; code: ErrorCode; retryable: boolean }
+    | {
+        type: 'failed';
+        message: string;
+        code: ErrorCode;
+        retryable: boolean;
+        /** The person's name of the one input at fault, for a failure about one input. */
+        file?: string;
+      }
     | { type: 'cancelled'; message: string }
   );
 
 /** How a job ended, for whoever waits on it (the mergemp3 request). */
 export type JobOutcome =
   | { state: 'succeeded'; resultId: string }
-  | { state: 'failed'; message: string; code: ErrorCode }
+  | { state: 'failed'; message: string; code: ErrorCode; file?: string }
   | { state: 'cancelled'; message: string };
 
 export interface JobEvents {

@@ -24,6 +24,8 @@ export class ApiError extends Error {
     /** The server's `error` text, for a person; the raw body when it had none. */
     readonly reason: string,
     readonly code: string | undefined,
+    /** A refusal of one input: the person's name of that file, when the server sent it. */
+    readonly file?: string,
   ) {
     super(`${url} answered ${status}: ${reason}`);
   }
@@ -55,8 +57,16 @@ function jsonHeaders(): Record<string, string> {
 function errorOf(url: string, status: number, text: string): ApiError {
   try {
     const body = JSON.parse(text) as Partial<ErrorAnswer>;
-    if (typeof body?.error === 'string')
-      return new ApiError(url, status, body.error, typeof body.code === 'string' ? body.code : undefined);
+    if (typeof body?.error === 'string') {
+      const code = typeof body.code === 'string' ? body.code : undefined;
+      return new ApiError(
+        url,
+        status,
+        body.error,
+        code,
+        typeof body.file === 'string' ? body.file : undefined,
+      );
+    }
   } catch {
     // Not JSON: the text itself is the reason.
   }

@@ -214,6 +214,22 @@ const ar: Locale = {
     'bad-trim': 'الجزء المُبقى عليه من أحد الملفات لا يقع ضمن ذلك الملف.',
   },
 
+  /** A merge's failure about one input, naming it. */
+  inputFailures: {
+    empty: (file) => `تعذّر الدمج: الملف ${file} فارغ.`,
+    unreadable: (file) => `تعذّر الدمج: تتعذّر قراءة الملف ${file}.`,
+    'not-audio': (file) => `تعذّر الدمج: الملف ${file} لا يحتوي على صوت صالح للاستخدام.`,
+    'bad-mp3': (file) => `تعذّر الدمج: ملف MP3 ${file} تالف.`,
+    'free-format': (file) =>
+      `تعذّر الدمج: الملف ${file} يستخدم معدل بتات MP3 حرًا (free format) ولا يمكن دمجه.`,
+    'format-change': (file) => `تعذّر الدمج: الملف ${file} يغيّر صيغة MP3 في منتصفه ولا يمكن دمجه.`,
+    'bad-mp4': (file) => `تعذّر الدمج: ملف MP4 ${file} تالف.`,
+    'reencode-failed': (file) => `تعذّر الدمج: تعذّرت إعادة ترميز الملف ${file}.`,
+    'measure-failed': (file) => `تعذّر الدمج: تعذّر قياس علوّ صوت الملف ${file}.`,
+    'not-image': (file) => `تعذّر الدمج: الملف ${file} ليس صورة JPEG أو PNG.`,
+    'same-as-output': (file) => `تعذّر الدمج: الملف ${file} هو نفسه ملف الناتج.`,
+  },
+
   chooseFiles: 'اختر ملفات صوتية',
   orDropThem: 'أو أفلتها هنا، ويمكنك إضافة عدة ملفات معًا.',
   uploadWaiting: 'في الانتظار',

@@ -179,6 +179,24 @@ const de: Locale = {
     'bad-trim': 'Der behaltene Teil einer Datei passt nicht zur Datei.',
   },
 
+  /** A merge's failure about one input, naming it. */
+  inputFailures: {
+    empty: (file) => `Zusammenfügen nicht möglich: ${file} ist leer.`,
+    unreadable: (file) => `Zusammenfügen nicht möglich: ${file} lässt sich nicht lesen.`,
+    'not-audio': (file) => `Zusammenfügen nicht möglich: ${file} enthält kein verwendbares Audio.`,
+    'bad-mp3': (file) => `Zusammenfügen nicht möglich: ${file} ist eine beschädigte MP3-Datei.`,
+    'free-format': (file) =>
+      `Zusammenfügen nicht möglich: ${file} hat eine freie MP3-Bitrate und lässt sich nicht anfügen.`,
+    'format-change': (file) =>
+      `Zusammenfügen nicht möglich: ${file} wechselt mittendrin das MP3-Format und lässt sich nicht anfügen.`,
+    'bad-mp4': (file) => `Zusammenfügen nicht möglich: ${file} ist eine beschädigte MP4-Datei.`,
+    'reencode-failed': (file) => `Zusammenfügen nicht möglich: ${file} ließ sich nicht neu kodieren.`,
+    'measure-failed': (file) =>
+      `Zusammenfügen nicht möglich: Die Lautheit von ${file} ließ sich nicht messen.`,
+    'not-image': (file) => `Zusammenfügen nicht möglich: ${file} ist kein JPEG- oder PNG-Bild.`,
+    'same-as-output': (file) => `Zusammenfügen nicht möglich: ${file} ist zugleich die Ausgabedatei.`,
+  },
+
   chooseFiles: 'Audiodateien auswählen',
   orDropThem: 'oder hier ablegen – gern mehrere auf einmal.',
   uploadWaiting: 'Wartet',

@@ -193,6 +193,23 @@ export const en = {
     'bad-trim': "A file's kept part does not fit the file.",
   },
 
+  /** A merge's failure about one input, naming it (the name comes isolated from the text around it). */
+  inputFailures: {
+    empty: (file: string) => `Could not merge: ${file} is empty`,
+    unreadable: (file: string) => `Could not merge: ${file} cannot be read`,
+    'not-audio': (file: string) => `Could not merge: ${file} is not usable audio`,
+    'bad-mp3': (file: string) => `Could not merge: ${file} is a damaged MP3 file`,
+    'free-format': (file: string) =>
+      `Could not merge: ${file} uses a free-format MP3 bit rate, which cannot be joined`,
+    'format-change': (file: string) =>
+      `Could not merge: ${file} changes its MP3 format part-way and cannot be joined`,
+    'bad-mp4': (file: string) => `Could not merge: ${file} is a damaged MP4 file`,
+    'reencode-failed': (file: string) => `Could not merge: ${file} could not be re-encoded`,
+    'measure-failed': (file: string) => `Could not merge: ${file} could not be measured for loudness`,
+    'not-image': (file: string) => `Could not merge: ${file} is not a JPEG or PNG image`,
+    'same-as-output': (file: string) => `Could not merge: ${file} is also the output`,
+  },
+
   // The upload area the script builds around the host page's upload form
   chooseFiles: 'Choose audio files',
   orDropThem: 'or drop them here. Several at once are fine.',

@@ -180,6 +180,22 @@ const es: Locale = {
     'bad-trim': 'La parte que se conserva de un archivo no cabe en él.',
   },
 
+  /** A merge's failure about one input, naming it. */
+  inputFailures: {
+    empty: (file) => `No se pudo unir: ${file} está vacío.`,
+    unreadable: (file) => `No se pudo unir: ${file} no se puede leer.`,
+    'not-audio': (file) => `No se pudo unir: ${file} no contiene audio utilizable.`,
+    'bad-mp3': (file) => `No se pudo unir: ${file} es un archivo MP3 dañado.`,
+    'free-format': (file) =>
+      `No se pudo unir: ${file} usa una tasa de bits MP3 libre (free format) y no se puede unir.`,
+    'format-change': (file) => `No se pudo unir: ${file} cambia de formato MP3 a mitad y no se puede unir.`,
+    'bad-mp4': (file) => `No se pudo unir: ${file} es un archivo MP4 dañado.`,
+    'reencode-failed': (file) => `No se pudo unir: ${file} no se pudo recodificar.`,
+    'measure-failed': (file) => `No se pudo unir: No se pudo medir el volumen de ${file}.`,
+    'not-image': (file) => `No se pudo unir: ${file} no es una imagen JPEG ni PNG.`,
+    'same-as-output': (file) => `No se pudo unir: ${file} es también el archivo de salida.`,
+  },
+
   chooseFiles: 'Elegir archivos de audio',
   orDropThem: 'o suéltalos aquí. Puedes subir varios a la vez.',
   uploadWaiting: 'En espera',

@@ -177,6 +177,23 @@ const fr: Locale = {
     'bad-trim': 'La partie conservée d’un fichier ne correspond pas à ce fichier.',
   },
 
+  /** A merge's failure about one input, naming it. */
+  inputFailures: {
+    empty: (file) => `Assemblage impossible : ${file} est vide.`,
+    unreadable: (file) => `Assemblage impossible : ${file} ne peut pas être lu.`,
+    'not-audio': (file) => `Assemblage impossible : ${file} ne contient pas d’audio exploitable.`,
+    'bad-mp3': (file) => `Assemblage impossible : ${file} est un fichier MP3 endommagé.`,
+    'free-format': (file) =>
+      `Assemblage impossible : ${file} utilise un débit MP3 libre (free format) et ne peut pas être assemblé.`,
+    'format-change': (file) =>
+      `Assemblage impossible : ${file} change de format MP3 en cours de route et ne peut pas être assemblé.`,
+    'bad-mp4': (file) => `Assemblage impossible : ${file} est un fichier MP4 endommagé.`,
+    'reencode-failed': (file) => `Assemblage impossible : ${file} n’a pas pu être réencodé.`,
+    'measure-failed': (file) => `Assemblage impossible : Le volume sonore de ${file} n’a pas pu être mesuré.`,
+    'not-image': (file) => `Assemblage impossible : ${file} n’est pas une image JPEG ou PNG.`,
+    'same-as-output': (file) => `Assemblage impossible : ${file} est aussi le fichier de sortie.`,
+  },
+
   chooseFiles: 'Choisir des fichiers audio',
   orDropThem: 'ou déposez-les ici, plusieurs à la fois si vous voulez.',
   uploadWaiting: 'En attente',

@@ -2,23 +2,23 @@
 // sends with them (error bodies, status events); a code the widget does not know shows the
 // server's own sentence, so a newer server is never silenced.
 import { activeLocale, t } from './locale.js';
-import { en, type ServerMessageCode } from './en.js';
+import { en, type Locale, type ServerMessageCode } from './en.js';
 
-/** Codes about one input file: the server's sentence names the file, the table's does not. */
-const FILE_CODES: readonly string[] = [
-  'empty',
-  'unreadable',
-  'not-audio',
-  'bad-mp3',
-  'free-format',
-  'format-change',
-  'bad-mp4',
-  'reencode-failed',
-  'measure-failed',
-  'not-image',
-  'same-as-output',
-  'bad-trim',
-];
+type InputFailureCode = keyof Locale['inputFailures'];
+
+/** Codes about one input file, which the locale's inputFailures word with that file's name. */
+const isInputCode = (code: string | undefined): code is InputFailureCode =>
+  code !== undefined && Object.hasOwn(en.inputFailures, code);
+
+/** Bidirectional controls: a name's own must not reach the sentence around it. */
+const BIDI_CONTROLS = /[\u200e\u200f\u061c\u202a-\u202e\u2066-\u2069]/g;
+
+/**
+ * A file name set apart from the sentence it sits in (first-strong isolate): a Latin name in an
+ * Arabic sentence, or a Hebrew one in a German sentence, keeps its own direction and leaves the
+ * sentence's alone.
+ */
+export const isolatedName = (name: string) => `\u2068${name.replace(BIDI_CONTROLS, '')}\u2069`;
 
 const known = (code: string | undefined): code is ServerMessageCode =>
   code !== undefined && Object.hasOwn(t().serverMessages, code);
@@ -40,12 +40,17 @@ export function serverMessage(code: string | undefined, fallback: string): strin
 }
 
 /**
- * A merge's failure: in the person's language, except where the server's sentence names the file
- * at fault and the widget could not (it does not know which one).
+ * A merge's failure in the person's language. One about an input names it: `file` is the name the
+ * server sent with the code; without it the widget cannot tell which file, and the server's
+ * sentence (which names it) stays. English reads the server's sentence, the same words.
  */
-export function mergeFailure(code: string | undefined, fallback: string): string {
-  if (code !== undefined && FILE_CODES.includes(code) && fallback.trim() !== '') return fallback;
-  return serverMessage(code, fallback);
+export function mergeFailure(code: string | undefined, fallback: string, file?: string): string {
+  if (!isInputCode(code)) return serverMessage(code, fallback);
+  const said = fallback.trim() !== '';
+  if (file === undefined || file === '') return said ? fallback : serverMessage(code, fallback);
+  const words = t().inputFailures[code];
+  if (said && activeLocale() === 'en' && words === en.inputFailures[code]) return fallback;
+  return words(isolatedName(file));
 }
 
 /** One file's refusal, naming it (the upload list, where the widget knows which file it sent). */

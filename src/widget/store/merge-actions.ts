@@ -78,7 +78,7 @@ export function createMergeActions(c: Container, deps: MergeDeps): MergeActions 
     if (state.cancelling) return; // the cancel reloads
     if (isExpired(err)) c.dispatch({ type: 'expired' });
     else if (err instanceof ApiError)
-      c.dispatch({ type: 'failed', message: mergeFailure(err.code, err.reason) });
+      c.dispatch({ type: 'failed', message: mergeFailure(err.code, err.reason, err.file) });
     // The answer was lost but the merge's own status said it succeeded.
     else if (state.phase === 'done') succeed();
     // No answer at all (the server went away): the status of the merge, sent again when the

@@ -286,4 +286,30 @@ describe("the server's statuses in the person's language", () => {
       ).toBe(de.serverMessages.cancelled);
     });
   });
+
+  it('a failure about one input, with its file, in each language naming that file set apart', async () => {
+    const sentence = 'Could not merge: notes.txt is not usable audio';
+    const failedOn = (file?: string) =>
+      status({ data: sentence, requestId: 'r1', state: 'failed', percent: null, code: 'not-audio', file });
+    const isolated = '\u2068notes.txt\u2069';
+    await inGerman(() => {
+      expect(run([failedOn('notes.txt')], merging).message).toBe(
+        `Zusammenfügen nicht möglich: ${isolated} enthält kein verwendbares Audio.`,
+      );
+      // Without the file the widget cannot say which one: the server's sentence stays.
+      expect(run([failedOn()], merging).message).toBe(sentence);
+    });
+    const ar = await loadLocale('ar');
+    applyLocale('ar', ar);
+    try {
+      expect(run([failedOn('notes.txt')], merging).message).toBe(
+        `تعذّر الدمج: الملف ${isolated} لا يحتوي على صوت صالح للاستخدام.`,
+      );
+      // A name's own direction controls stay inside it and cannot turn the sentence around.
+      expect(run([failedOn('\u202eevil.mp3')], merging).message).toContain('\u2068evil.mp3\u2069');
+    } finally {
+      applyLocale('en', en);
+    }
+    expect(run([failedOn('notes.txt')], merging).message).toBe(sentence);
+  });
 });

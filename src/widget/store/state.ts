@@ -101,7 +101,8 @@ function withStatus(state: WidgetState, status: MergeStatus): WidgetState {
   if (status.state === 'failed' || status.state === 'cancelled') {
     const fallback = status.state === 'failed' ? t().mergeFailed : t().mergeCancelled;
     const said = percentOf(status.data) === null && status.data.trim() !== '';
-    return { ...next, phase: 'failed', message: mergeFailure(status.code, said ? status.data : fallback) };
+    const message = mergeFailure(status.code, said ? status.data : fallback, status.file);
+    return { ...next, phase: 'failed', message };
   }
   return next;
 }

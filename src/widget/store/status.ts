@@ -12,6 +12,8 @@ export interface MergeStatus {
   code?: string;
   /** While waiting: merges ahead of this one. */
   ahead?: number;
+  /** A failure about one input: the person's name of that file (StatusPayload.file). */
+  file?: string;
 }
 
 const STATES: readonly string[] = ['queued', 'running', 'succeeded', 'failed', 'cancelled'];
@@ -42,6 +44,7 @@ export function parseStatus(raw: unknown): MergeStatus | null {
   if (typeof p.state === 'string' && STATES.includes(p.state)) status.state = p.state as MergeState;
   if (typeof p.code === 'string') status.code = p.code;
   if (typeof p.ahead === 'number' && Number.isInteger(p.ahead) && p.ahead >= 0) status.ahead = p.ahead;
+  if (typeof p.file === 'string' && p.file !== '') status.file = p.file;
   return status;
 }
 

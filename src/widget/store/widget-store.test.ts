@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeApi, fakeSubscribe, item } from '../../../test/support/widget-fakes.js';
 import { ApiError } from '../api/http.js';
 import { en } from '../i18n/en.js';
+import { applyLocale, loadLocale } from '../i18n/locale.js';
 import { statusLine } from './state.js';
 import { parseStatus } from './status.js';
 import { createWidgetStore } from './widget-store.js';
@@ -228,6 +229,29 @@ describe('the widget store: the merge', () => {
     });
     store.actions.reload();
     expect(reload).toHaveBeenCalledTimes(1);
+  });
+
+  it("a merge refused over one input, with its file, says so in the person's language", async () => {
+    const de = await loadLocale('de');
+    applyLocale('de', de);
+    try {
+      api.requestMerge.mockRejectedValue(
+        new ApiError(
+          '/app/merge/mergemp3',
+          422,
+          'Could not merge: notes.txt is not usable audio',
+          'not-audio',
+          'notes.txt',
+        ),
+      );
+      const store = await started();
+      await store.actions.make();
+      expect(store.getState().message).toBe(
+        'Zusammenfügen nicht möglich: \u2068notes.txt\u2069 enthält kein verwendbares Audio.',
+      );
+    } finally {
+      applyLocale('en', en);
+    }
   });
 
   it('a merge whose session expired says "This page has expired; reload to start again"', async () => {

@@ -21,7 +21,7 @@ import {
   scriptedMerge,
   silentLog,
 } from '../../../../test/support/job-kit.js';
-import { mergeRoutes } from './merge.js';
+import { mergeRoutes, outcomeError } from './merge.js';
 
 let app: FastifyInstance;
 let store: MemoryStore;
@@ -207,6 +207,29 @@ describe('POST /app/merge/mergemp3', () => {
       status: 'failed',
       error: 'Could not merge: b.wav is not usable audio',
     });
+  });
+
+  it('tells the status channel and the answer which input failed, by code and original name', async () => {
+    script.failWith = () => new InputError('/x/stored1.mp3', 'not-audio', 'not audio (no audio stream)', 1);
+    const res = await post({ items: [{ id: 'item-S1-0' }, { id: 'item-S1-1' }] });
+    expect(res.statusCode).toBe(422);
+    expect(realtime.payloadsOn(statusChannel('app', 'S1')).at(-1)).toMatchObject({
+      state: 'failed',
+      data: 'Could not merge: b.wav is not usable audio',
+      code: 'not-audio',
+      file: 'b.wav',
+    });
+    // The whole app's error handler puts an AppError's extra fields in the answer.
+    const answer = outcomeError({ state: 'failed', message: 'm', code: 'not-audio', file: 'b.wav' });
+    expect(answer.extra).toEqual({ file: 'b.wav' });
+  });
+
+  it('names no file for a failure that is not about one input', async () => {
+    script.failWith = () => new Error('disk on fire');
+    await post({ items: [{ id: 'item-S1-0' }] });
+    const last = realtime.payloadsOn(statusChannel('app', 'S1')).at(-1);
+    expect(last).toMatchObject({ state: 'failed', code: 'mergeFailed' });
+    expect(last).not.toHaveProperty('file');
   });
 
   it('answers 507 "The server\'s disk is full" when the disk fills during the merge, and nothing is kept', async () => {

@@ -77,7 +77,12 @@ const hoursText = (seconds: number) => {
 
 /** A job that did not succeed, as the HTTP answer it gets: the status follows the code. */
 export function outcomeError(outcome: Exclude<JobOutcome, { state: 'succeeded' }>): AppError {
-  return new AppError(outcome.state === 'cancelled' ? 'cancelled' : outcome.code, outcome.message);
+  if (outcome.state === 'cancelled') return new AppError('cancelled', outcome.message);
+  return new AppError(
+    outcome.code,
+    outcome.message,
+    outcome.file === undefined ? {} : { file: outcome.file },
+  );
 }
 
 /**

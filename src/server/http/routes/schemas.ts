@@ -34,20 +34,29 @@ export function documented(
 /** A response schema that only documents (used with a pass-through serializer). */
 const json = (description: string, schema: Record<string, unknown>) => ({ description, ...schema });
 
+const errorFields = {
+  error: {
+    type: 'string',
+    description: 'What is wrong, for a person; names the file when one is at fault',
+  },
+  code: {
+    type: 'string',
+    description:
+      "The error's code from the server's one table (noSession, csrf, foreignItem, disk-full, ...), for a client to act on",
+  },
+};
+
 const errorBody = (description: string) =>
+  json(description, { type: 'object', required: ['error'], properties: errorFields });
+
+/** An error about one input: `file` names it, so a client can word `code` in its own language. */
+const fileErrorBody = (description: string) =>
   json(description, {
     type: 'object',
     required: ['error'],
     properties: {
-      error: {
-        type: 'string',
-        description: 'What is wrong, for a person; names the file when one is at fault',
-      },
-      code: {
-        type: 'string',
-        description:
-          "The error's code from the server's one table (noSession, csrf, foreignItem, disk-full, ...), for a client to act on",
-      },
+      ...errorFields,
+      file: { type: 'string', description: "The person's own name of the input at fault" },
     },
   });
 
@@ -331,7 +340,7 @@ export const mergeSchema: FastifySchema = {
       "An id that is not this session's item (or unknown), no session, or no valid X-CSRF-TOKEN",
     ),
     409: errorBody('The merge was cancelled (code cancelled); nothing was kept'),
-    422: errorBody(
+    422: fileErrorBody(
       'An input could not be used: "Could not merge: NAME is not usable audio" (one sentence for each kind of refusal), naming the original file',
     ),
     429: errorBody('Too many merges a minute from this session (20 by default)'),

@@ -10,7 +10,7 @@ import type { JobPatch, Store } from '../../data/store.js';
 import type { Broadcaster } from '../../realtime/broadcaster.js';
 import { broadcastJobStatus } from '../../realtime/status-broadcasts.js';
 import type { BullQueue, QueueEvent } from './bullmq-queue.js';
-import { JobFailure, QueueClosedError } from '../job-errors.js';
+import { fileOf, JobFailure, QueueClosedError } from '../job-errors.js';
 import {
   CANCELLED_MESSAGE,
   DONE_TEXT,
@@ -95,9 +95,9 @@ export function createBullJobQueue(deps: BullJobQueueDeps): JobQueue & { ping():
       await settleRow(
         own.data,
         { status: 'failed', error: message, statusText: message, percent: null },
-        { ...ref, type: 'failed', message, code: e.code, retryable: false },
+        { ...ref, type: 'failed', message, code: e.code, retryable: false, ...fileOf(e) },
       );
-      own.resolve({ state: 'failed', message, code: e.code });
+      own.resolve({ state: 'failed', message, code: e.code, ...fileOf(e) });
     } else if (e.type === 'cancelled') {
       own.resolve({ state: 'cancelled', message: CANCELLED_MESSAGE });
     }

@@ -5,7 +5,7 @@
 import { Queue, QueueEvents } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { ERRORS, isErrorCode, type ErrorCode } from '../../errors.js';
-import type { JobFailure } from '../job-errors.js';
+import { fileOf, type JobFailure } from '../job-errors.js';
 import type { MergeJobData, MergeJobResult } from '../queue.js';
 import { checkNoEviction, openRedis } from './redis-connection.js';
 
@@ -22,16 +22,16 @@ export interface QueueNames {
   prefix: string;
   name: string;
 }
-/** A final failure as BullMQ's failedReason: its code and the message for a person, as JSON. */
-export const encodeFailure = (f: Pick<JobFailure, 'message' | 'code'>) =>
-  JSON.stringify({ code: f.code, message: f.message });
+/** A final failure as BullMQ's failedReason: its code, the message for a person and the input at fault, as JSON. */
+export const encodeFailure = (f: Pick<JobFailure, 'message' | 'code' | 'file'>) =>
+  JSON.stringify({ code: f.code, message: f.message, ...fileOf(f) });
 
 /** failedReason back to a failure; one BullMQ wrote itself (the merge's workers died twice) is told as an interruption. */
-export function decodeFailure(reason: string): { code: ErrorCode; message: string } {
+export function decodeFailure(reason: string): { code: ErrorCode; message: string; file?: string } {
   try {
-    const f = JSON.parse(reason) as { code?: unknown; message?: unknown };
+    const f = JSON.parse(reason) as { code?: unknown; message?: unknown; file?: unknown };
     if (f && typeof f.message === 'string' && isErrorCode(f.code))
-      return { code: f.code, message: f.message };
+      return { code: f.code, message: f.message, ...(typeof f.file === 'string' ? { file: f.file } : {}) };
   } catch {
     // Not ours.
   }
@@ -44,7 +44,7 @@ export const cancelFlag = (q: QueueNames, jobId: string) => `${q.prefix}:${q.nam
 export type QueueEvent =
   | { type: 'progress'; jobId: string; percent: number; text?: string }
   | { type: 'completed'; jobId: string; result: MergeJobResult }
-  | { type: 'failed'; jobId: string; message: string; code: ErrorCode }
+  | { type: 'failed'; jobId: string; message: string; code: ErrorCode; file?: string }
   | { type: 'cancelled'; jobId: string }
   /** Its worker stopped answering; the merge goes back in line for another worker. */
   | { type: 'stalled'; jobId: string };

@@ -17,7 +17,7 @@ import { DONE_TEXT, runningText } from '../job-messages.js';
 import { systemClock, type Clock } from '../../../shared/clock.js';
 import { createProgressThrottle, type ProgressThrottle } from '../progress-throttle.js';
 import { createJobEvents, type JobEvent, type JobRef, type MergeJobData } from '../queue.js';
-import { JobFailure } from '../job-errors.js';
+import { fileOf, JobFailure } from '../job-errors.js';
 
 export interface RunReporterDeps {
   store: Store;
@@ -168,6 +168,7 @@ export function createRunReporter(deps: RunReporterDeps): RunReporter & { close(
               message,
               code: ending.failure.code,
               retryable: ending.failure.retryable,
+              ...fileOf(ending.failure),
             };
       await report(run, data, patch, event);
     },

@@ -6,7 +6,7 @@ import { rm } from 'node:fs/promises';
 import type { FastifyBaseLogger } from 'fastify';
 import type { JobPatch, Store } from '../../data/store.js';
 import { resultRef, type FileStorage } from '../../files/storage.js';
-import { asJobFailure, JobFailure, QueueClosedError } from '../job-errors.js';
+import { asJobFailure, fileOf, JobFailure, QueueClosedError } from '../job-errors.js';
 import {
   CANCELLED_MESSAGE,
   DONE_TEXT,
@@ -125,9 +125,9 @@ export function createInProcessQueue(deps: InProcessQueueDeps): JobQueue {
     const f = ending.failure;
     await report(
       { status: 'failed', error: f.message, statusText: f.message, percent: null, finishedAt },
-      { ...ref, type: 'failed', message: f.message, code: f.code, retryable: f.retryable },
+      { ...ref, type: 'failed', message: f.message, code: f.code, retryable: f.retryable, ...fileOf(f) },
     );
-    return { state: 'failed', message: f.message, code: f.code };
+    return { state: 'failed', message: f.message, code: f.code, ...fileOf(f) };
   }
 
   async function execute(
