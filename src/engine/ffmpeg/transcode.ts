@@ -55,6 +55,11 @@ export interface TranscodeJob<T = TranscodeTarget> {
 export interface DecodedSources {
   pcm: PcmTarget;
   ranges: { file: string; from: number; to: number }[];
+  /**
+   * Timestamps from the samples that came out: a damaged frame the decoder drops leaves a gap in
+   * the input's timestamps, so only a count of samples tells that the feed came out short.
+   */
+  restamp?: boolean;
 }
 
 /** What every per-input ffmpeg reads, and how: a cut at a trusted end, the sound filters, raw PCM. */
@@ -183,7 +188,7 @@ const RESAMPLER_SLACK = 4;
  * The head of an encoder that decodes its own feed: each range of each file resampled to the
  * timeline's shape, followed by a few samples of silence, cut to the range by sample count, joined.
  */
-export function sourcesArgs({ pcm, ranges }: DecodedSources): string[] {
+export function sourcesArgs({ pcm, ranges, restamp }: DecodedSources): string[] {
   if (pcm.channels > 2) throw new Error('internal: decoded sources are mono or stereo');
   const shape =
     `aresample=${pcm.sampleRate},aformat=sample_fmts=${SAMPLE_FMT[pcm.sampleFormat]}` +
@@ -201,7 +206,7 @@ export function sourcesArgs({ pcm, ranges }: DecodedSources): string[] {
     '-y',
     ...ranges.flatMap((r) => ['-i', fileArg(r.file)]),
     '-filter_complex',
-    `${chains.join(';')};${labels}concat=n=${ranges.length}:v=0:a=1[feed]`,
+    `${chains.join(';')};${labels}concat=n=${ranges.length}:v=0:a=1${restamp ? ',asetpts=N/SR/TB' : ''}[feed]`,
     '-map',
     '[feed]',
     '-map_metadata',

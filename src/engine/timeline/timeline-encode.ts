@@ -129,7 +129,10 @@ async function undecodable(ctx: TimelineContext, sources: DecodedSources): Promi
     let seconds = 0;
     const result = await (ctx.runner ?? spawnRunner)({
       bin: ctx.tools.ffmpeg,
-      args: [...sourcesArgs({ pcm: sources.pcm, ranges: [range] }), '-progress', 'pipe:1', '-f', 'null', '-'],
+      args: [
+        ...sourcesArgs({ pcm: sources.pcm, ranges: [range], restamp: true }),
+        ...['-progress', 'pipe:1', '-f', 'null', '-'],
+      ],
       signal: ctx.signal,
       onProgress: (p) => (seconds = p.outTimeSeconds),
     });
