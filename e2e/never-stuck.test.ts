@@ -80,8 +80,18 @@ const serverNames = (page: Page) =>
   });
 
 const sidOf = (page: Page) => page.evaluate(() => document.getElementById('audio-merge-tool')!.dataset.sid!);
-const uploadsOnDisk = async (sid: string) =>
-  (await readdir(path.join(dataDir(), 'uploads', sid)).catch(() => [])).length;
+/** The session's stored uploads; each may have its waveform beside it, never one without it. */
+async function uploadsOnDisk(sid: string): Promise<number> {
+  const names = await readdir(path.join(dataDir(), 'uploads', sid)).catch(() => [] as string[]);
+  const audio = names.filter((n) => !n.endsWith(PEAKS_SUFFIX));
+  const stems = new Set(audio.map((n) => path.parse(n).name));
+  const orphans = names.filter(
+    (n) => n.endsWith(PEAKS_SUFFIX) && !stems.has(n.slice(0, -PEAKS_SUFFIX.length)),
+  );
+  expect(orphans).toEqual([]);
+  return audio.length;
+}
+const PEAKS_SUFFIX = '-peaks.bin';
 const markBeforeReload = (page: Page) =>
   page.evaluate(() => ((window as unknown as { beforeReload: boolean }).beforeReload = true));
 const reloaded = (page: Page) =>
