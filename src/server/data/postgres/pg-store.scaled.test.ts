@@ -52,7 +52,7 @@ describe('Postgres migrations', () => {
           [id, sid, `j-${id}`, name, at],
         );
       }
-      expect(await migratePg(pool)).toEqual([3]);
+      expect(await migratePg(pool, PG_MIGRATIONS.slice(0, 3))).toEqual([3]);
       const { rows: after } = await pool.query('SELECT id, download_name AS name FROM results ORDER BY id');
       expect(after).toEqual([
         { id: 'r1', name: 'm.mp3' }, { id: 'r2', name: 'm (r2).mp3' }, { id: 'r3', name: 'm.mp3' },
