@@ -102,7 +102,12 @@ export async function createApp(partial: Partial<AppConfig> = {}, deps: AppDeps 
     // Merges' encodes give way to requests: a page or a list is never slow behind them.
     toolNiceness(TOOL_NICENESS);
     if (config.redisUrl) started.adapter = await redisAdapter(config.redisUrl);
-    if (config.realtime) started.realtime = await startRealtime(app, config, store, started.adapter);
+    // A subscriber's first status waits for the merges a dead process left to be marked: read
+    // earlier, a stale "running" could arrive after the "interrupted" broadcast and stay.
+    let markRecovered = () => {};
+    const recovered = new Promise<void>((resolve) => (markRecovered = resolve));
+    if (config.realtime)
+      started.realtime = await startRealtime(app, config, { store, adapter: started.adapter, recovered });
     // Anything left in scratch belongs to a process that is gone. Cleared before the jobs start:
     // with REDIS_URL this process's worker may take a waiting merge at once, in scratch.
     const leftovers = await killLeftoverTools(storage.tmpDir);
@@ -134,7 +139,7 @@ export async function createApp(partial: Partial<AppConfig> = {}, deps: AppDeps 
       },
       started,
     );
-    await jobs.recover();
+    await jobs.recover().finally(markRecovered);
 
     if (config.apiDocs) await registerApiDocs(app);
     started.uploads = await installRequestGuards(
@@ -274,9 +279,9 @@ async function findTools(app: FastifyInstance, config: AppConfig): Promise<Tools
 function startRealtime(
   app: FastifyInstance,
   config: AppConfig,
-  store: Store,
-  adapter?: RedisAdapterHandle,
+  { store, adapter, recovered }: { store: Store; adapter?: RedisAdapterHandle; recovered: Promise<void> },
 ): Promise<Realtime> {
+  const latest = latestStatusWelcome(store);
   return createRealtime({
     host: config.host,
     port: config.socketPort,
@@ -286,7 +291,10 @@ function startRealtime(
     sidForCookieHeader: (header) => sidForCookieHeader(store, header),
     maxSocketsPerIp: config.maxSocketsPerIp,
     clientAddress: clientAddressFor(config.trustedProxies),
-    welcome: latestStatusWelcome(store),
+    welcome: async (channel, sid) => {
+      await recovered;
+      return latest(channel, sid);
+    },
     log: app.log.child({ component: 'realtime' }),
     adapter: adapter?.adapter,
   });
