@@ -3,7 +3,7 @@
 // channels, so its packets decode to zeros under the output's own AudioSpecificConfig.
 import type { Tools } from './tools.js';
 import { fileArg, type Runner } from './runner.js';
-import { runPartEncode, type TranscodeTarget } from './transcode.js';
+import { aacOutputArgs, runPartEncode, type TranscodeTarget } from './transcode.js';
 
 export function aacSilenceArgs(output: string, t: TranscodeTarget, seconds: number): string[] {
   const layout = t.channels === 1 ? 'mono' : 'stereo';
@@ -19,16 +19,7 @@ export function aacSilenceArgs(output: string, t: TranscodeTarget, seconds: numb
     `anullsrc=r=${t.sampleRate}:cl=${layout}`,
     '-t',
     seconds.toFixed(6),
-    '-c:a',
-    'aac',
-    '-b:a',
-    `${t.bitRateKbps}k`,
-    '-ar',
-    String(t.sampleRate),
-    '-ac',
-    String(t.channels),
-    '-f',
-    'mp4',
+    ...aacOutputArgs(t),
     '-progress',
     'pipe:1',
     '-nostats',

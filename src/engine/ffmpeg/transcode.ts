@@ -216,8 +216,12 @@ export function sourcesArgs({ pcm, ranges, restamp }: DecodedSources): string[] 
 
 /** AAC-LC in MP4, at the plan's rate and channels: a part whose packets the MP4 join copies. */
 export function aacArgs(input: string, output: string, t: TranscodeTarget, head: InputHead = {}): string[] {
+  return [...inputArgs(input, head), ...aacOutputArgs(t), '-progress', 'pipe:1', '-nostats', fileArg(output)];
+}
+
+/** The output side of an AAC-LC encode: every AAC part and every packet of silence alike. */
+export function aacOutputArgs(t: TranscodeTarget): string[] {
   return [
-    ...inputArgs(input, head),
     '-c:a',
     'aac',
     '-b:a',
@@ -228,10 +232,6 @@ export function aacArgs(input: string, output: string, t: TranscodeTarget, head:
     String(t.channels),
     '-f',
     'mp4',
-    '-progress',
-    'pipe:1',
-    '-nostats',
-    fileArg(output),
   ];
 }
 
