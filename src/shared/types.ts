@@ -18,6 +18,8 @@ export interface AudioItem {
   end?: number | null;
   /** The chapter title given with saveItem; null for the default (the file's title tag or name). */
   chapterTitle?: string | null;
+  /** The chapter title a merge gives the item when none is given: its title tag, else its file name. */
+  defaultChapterTitle?: string;
 }
 
 export type MergeState = 'queued' | 'running' | 'succeeded' | 'failed' | 'cancelled';

@@ -185,5 +185,6 @@ export async function listItems(app: FastifyInstance, session: TestSession, appi
     start: number | null;
     end: number | null;
     chapterTitle: string | null;
+    defaultChapterTitle: string;
   }>;
 }

@@ -4,6 +4,7 @@ import {
   chaptersFromList,
   chaptersWithOwn,
   chaptersFromStarts,
+  defaultChapterTitle,
   fileTitle,
   vorbisChapterComments,
   vorbisTime,
@@ -19,6 +20,11 @@ describe('chapters', () => {
     expect(chapterTitles(names, ['Intro', 'Second', 'Third'], 'files')).toEqual(['01 Intro', 'Two', 'three']);
     expect(chapterTitles(names, ['Same', undefined, '  '], 'tags')).toEqual(['Same', 'Two', 'three']);
     expect(fileTitle('.hidden')).toBe('.hidden');
+    // One input's title alone, as the page shows it before a merge.
+    expect([
+      defaultChapterTitle('01 Intro.mp3', ' Opening '),
+      defaultChapterTitle('01 Intro.mp3', null),
+    ]).toEqual(['Opening', '01 Intro']);
   });
 
   it('take the title given for an input over the rule, an empty or null one leaving the rule', () => {

@@ -31,9 +31,14 @@ export function fileTitle(name: string): string {
   return base.replace(/\.[^.]+$/, '') || base;
 }
 
+/** An input's chapter title when none is given for it: its title tag, else its file name without the extension. */
+export function defaultChapterTitle(name: string, tag: string | null | undefined): string {
+  return tag?.trim() || fileTitle(name);
+}
+
 /**
- * Each input's chapter title: the one given for it (`given[i]`, when not empty), else its title
- * tag, else its file name without the extension; `source` 'files' forces file names.
+ * Each input's chapter title: the one given for it (`given[i]`, when not empty), else its default
+ * (defaultChapterTitle); `source` 'files' forces file names.
  */
 export function chapterTitles(
   names: string[],
@@ -44,8 +49,7 @@ export function chapterTitles(
   return names.map((n, i) => {
     const own = given[i]?.trim();
     if (own) return own;
-    const tag = titles[i]?.trim();
-    return source !== 'files' && tag ? tag : fileTitle(n);
+    return source === 'files' ? fileTitle(n) : defaultChapterTitle(n, titles[i]);
   });
 }
 

@@ -24,6 +24,7 @@ export interface ItemRecord {
   trim_start?: number | null;
   trim_end?: number | null;
   chapter_title?: string | null;
+  title_tag?: string | null;
 }
 export interface JobRecord {
   id: string;
@@ -79,6 +80,7 @@ export const toItem = (r: ItemRecord): ItemRow => ({
   start: r.trim_start ?? null,
   end: r.trim_end ?? null,
   chapterTitle: r.chapter_title ?? null,
+  titleTag: r.title_tag ?? null,
 });
 
 export const toJob = (r: JobRecord): JobRow => ({

@@ -10,7 +10,7 @@ export function contractItem(id: string, over: Partial<ItemRow> = {}): ItemRow {
   return {
     id, sid: 's1', appid: 'app', newfilename: `n-${id}`, format: 'mp3', filename: `${id}.mp3`,
     size: 100, duration: 2.5, codec: 'mp3', sampleRate: 44100, channels: 2, createdAt: 1,
-    start: null, end: null, chapterTitle: null, ...over,
+    start: null, end: null, chapterTitle: null, titleTag: null, ...over,
   };
 }
 
@@ -186,9 +186,10 @@ export function describeStoreContract(name: string, makeStore: StoreFactory): vo
       });
 
       it('saveItem keeps a span and a chapter title, listed at once; null puts each back; never another session\'s', async () => {
-        await add(contractItem('a'), contractItem('b'), contractItem('f', { sid: 's2' }));
+        await add(contractItem('a', { titleTag: 'Opening credits' }), contractItem('b'), contractItem('f', { sid: 's2' }));
         const fresh = (await store.listItems('s1', 'app'))[0];
-        expect([fresh.start, fresh.end, fresh.chapterTitle]).toEqual([null, null, null]);
+        expect([fresh.start, fresh.end, fresh.chapterTitle, fresh.titleTag]).toEqual([null, null, null, 'Opening credits']);
+        expect((await store.itemById('b'))?.titleTag ?? null).toBeNull();
         expect(await store.saveItem('s1', 'a', { start: 0.25, end: 2, chapterTitle: 'Opening' })).toBe(true);
         expect(await store.listItems('s1', 'app')).toMatchObject([{ id: 'a', start: 0.25, end: 2, chapterTitle: 'Opening' }, { id: 'b', start: null }]);
         expect(await store.itemById('a')).toMatchObject({ start: 0.25, end: 2, chapterTitle: 'Opening' });

@@ -36,6 +36,8 @@ export interface ItemRow {
   end?: number | null;
   /** The chapter title a person gave the item; null (or absent) for the default. */
   chapterTitle?: string | null;
+  /** The file's own title tag, read at upload; null (or absent) when it has none. */
+  titleTag?: string | null;
 }
 
 /** What saveItem sets, all three at once (the caller merges a partial edit with the row first). */

@@ -115,6 +115,11 @@ export const PG_MIGRATIONS: PgMigration[] = [
       ALTER TABLE items ADD COLUMN chapter_title TEXT;
     `,
   },
+  {
+    version: 6,
+    name: "an item's own title tag",
+    sql: `ALTER TABLE items ADD COLUMN title_tag TEXT;`,
+  },
 ];
 
 async function appliedVersions(client: PoolClient): Promise<Set<number>> {

@@ -95,7 +95,7 @@ describe('migrations', () => {
       await first.close();
       const second = openSqliteStore(file);
       expect(await second.sessionBySid('sid1')).toEqual({ sid: 'sid1', csrfToken: 'csrf', createdAt: 1000, lastSeenAt: 1000 });
-      expect(schemaVersion(second.db)).toBe(MIGRATIONS.length);
+      expect(schemaVersion(second.db)).toBe(MIGRATIONS[MIGRATIONS.length - 1].version);
       expect(second.db.pragma('journal_mode', { simple: true })).toBe('wal');
       expect(second.db.pragma('foreign_keys', { simple: true })).toBe(1);
       await second.close();
@@ -136,11 +136,24 @@ describe('migration 4', () => {
     db.prepare(
       "INSERT INTO items (id, seq, sid, appid, newfilename, format, filename, size, duration, codec, sample_rate, channels, created_at) VALUES ('a', 1, 's1', 'app', 'n', 'mp3', 'a.mp3', 1, 2.5, 'mp3', 44100, 2, 1)",
     ).run();
-    expect(migrate(db)).toBe(4);
+    expect(migrate(db, MIGRATIONS.slice(0, 4))).toBe(4);
     expect(db.prepare('SELECT trim_start, trim_end, chapter_title FROM items').get()).toEqual({
       trim_start: null,
       trim_end: null,
       chapter_title: null,
     });
+  });
+});
+
+describe('migration 6', () => {
+  it("gives items their title tag, none for the items already there", () => {
+    const db = new Database(':memory:');
+    migrate(db, MIGRATIONS.filter((m) => m.version < 6));
+    db.prepare("INSERT INTO sessions VALUES ('s1', 'h', 't', 1, 1)").run();
+    db.prepare(
+      "INSERT INTO items (id, seq, sid, appid, newfilename, format, filename, size, duration, codec, sample_rate, channels, created_at) VALUES ('a', 1, 's1', 'app', 'n', 'mp3', 'a.mp3', 1, 2.5, 'mp3', 44100, 2, 1)",
+    ).run();
+    expect(migrate(db, MIGRATIONS.filter((m) => m.version <= 6))).toBe(6);
+    expect(db.prepare('SELECT title_tag FROM items').get()).toEqual({ title_tag: null });
   });
 });

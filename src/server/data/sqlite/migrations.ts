@@ -139,6 +139,13 @@ export const MIGRATIONS: Migration[] = [
       `);
     },
   },
+  {
+    version: 6,
+    name: "an item's own title tag",
+    up(db) {
+      db.exec('ALTER TABLE items ADD COLUMN title_tag TEXT');
+    },
+  },
 ];
 
 /** "name (suffix).ext" */

@@ -1,6 +1,7 @@
 // The session's list of items (docs/api.md section 3): getDataJson {"appid"} in the saved order,
 // deleteItem {"id"} (the row and its stored file), saveOrder {"appid", "ids"}.
 import type { FastifyInstance } from 'fastify';
+import { defaultChapterTitle } from '../../../engine/index.js';
 import type { AudioItem } from '../../../shared/types.js';
 import { requireSession } from '../session.js';
 import {
@@ -35,6 +36,7 @@ export function toAudioItem(row: ItemRow): AudioItem {
     start: row.start ?? null,
     end: row.end ?? null,
     chapterTitle: row.chapterTitle ?? null,
+    defaultChapterTitle: defaultChapterTitle(row.filename, row.titleTag),
   };
 }
 

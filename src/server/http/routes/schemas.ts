@@ -120,6 +120,11 @@ export const audioItem = {
       type: ['string', 'null'],
       description: "The item's chapter title (saveItem); null for the default",
     },
+    defaultChapterTitle: {
+      type: 'string',
+      description:
+        'The chapter title a merge gives the item when none is saved: its title tag, else its file name without the extension',
+    },
   },
 };
 
@@ -374,7 +379,7 @@ export const saveItemSchema: FastifySchema = {
   description:
     'Only that span of the item (seconds of its decoded audio) is used by every later merge, cut exactly; its chapter ' +
     'title replaces the default. A field left out keeps its saved value; null puts it back (the whole file, the default title). ' +
-    'getDataJson lists each item with duration, start, end and chapterTitle.',
+    'getDataJson lists each item with duration, start, end, chapterTitle and defaultChapterTitle.',
   tags: ['items'],
   headers: csrfHeader,
   body: {

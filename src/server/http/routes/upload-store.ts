@@ -165,6 +165,7 @@ export async function keepUpload(
     sampleRate: p.probe.sampleRate,
     channels: p.probe.channels,
     createdAt: deps.clock.now(),
+    titleTag: p.probe.tags.title?.trim() || null,
   };
   const ref = uploadRef(item);
   let added = false;

@@ -21,7 +21,11 @@ const LIMIT = 256 * 1024;
 beforeAll(async () => {
   ({ dir, cleanup } = await tempDir());
   t = await startTestApp({ maxFileBytes: LIMIT, maxFiles: 4 });
-  await makeTone(path.join(dir, 'one.mp3'), { seconds: 1, frequency: 440 });
+  await makeTone(path.join(dir, 'one.mp3'), {
+    seconds: 1,
+    frequency: 440,
+    extraArgs: ['-metadata', 'title=Opening credits'],
+  });
   // A WAV that claims to be an MP3 by its name.
   await makeTone(path.join(dir, 'two.wav'), { seconds: 1, frequency: 880, sampleRate: 22050, channels: 1 });
   await makeTone(path.join(dir, 'three.flac'), { seconds: 1.5, frequency: 660 });
@@ -62,6 +66,7 @@ describe('POST /app/merge/upload', () => {
       expect(Object.keys(item).sort()).toEqual([
         'channels',
         'chapterTitle',
+        'defaultChapterTitle',
         'duration',
         'end',
         'filename',
@@ -78,6 +83,8 @@ describe('POST /app/merge/upload', () => {
     }
     expect(items[2].duration).toBeCloseTo(1.5, 1);
     expect(items.map((i) => i.channels)).toEqual([2, 1, 2]);
+    // The title a merge gives each by default: its title tag, else its name as sent.
+    expect(items.map((i) => i.defaultChapterTitle)).toEqual(['Opening credits', 'two', 'three']);
 
     // What is stored is the audio that was sent: the second file still plays its 880 Hz tone.
     const stored = t.storage.uploadPath(items[1]);
