@@ -19,7 +19,7 @@ import type { AudioItem } from '../../shared/types.js';
 import { t } from '../i18n/locale.js';
 import { listKeyboardCoordinates } from './keyboard-moves.js';
 import type { ListenHandler } from './RowPlayer.js';
-import { SortableRow, type RowTrim } from './SortableRow.js';
+import { SortableRow, type RowTitle, type RowTrim } from './SortableRow.js';
 
 export interface AudioListProps {
   items: AudioItem[];
@@ -29,6 +29,8 @@ export interface AudioListProps {
   onRemove: (id: string) => void;
   /** Trimming each row on its waveform; without it rows show no handles. */
   trim?: RowTrim;
+  /** Each row's chapter title field; without it rows show none. */
+  title?: RowTitle;
   onListen?: ListenHandler;
   listenInterval?: number;
 }
@@ -73,6 +75,7 @@ export function AudioList({
   onReorder,
   onRemove,
   trim,
+  title,
   onListen,
   listenInterval,
 }: AudioListProps) {
@@ -126,6 +129,7 @@ export function AudioList({
               onListen={onListen}
               listenInterval={listenInterval}
               trim={trim}
+              title={title}
             />
           ))}
         </ol>

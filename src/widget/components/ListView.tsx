@@ -52,6 +52,10 @@ export function ListView({
     () => ({ onSpan: actions.setSpan, onReset: actions.resetSpan, fetchPeaks: actions.fetchPeaks }),
     [actions],
   );
+  const rowTitle = useMemo(
+    () => ({ onChange: actions.setChapterTitle, errors: state.titleErrors }),
+    [actions, state.titleErrors],
+  );
   if (state.phase === 'expired') {
     return (
       <div className="audio-merge-tool-view">
@@ -85,6 +89,7 @@ export function ListView({
             onReorder={actions.reorder}
             onRemove={actions.remove}
             trim={trim}
+            title={rowTitle}
             onListen={onListen}
             listenInterval={listenInterval}
           />

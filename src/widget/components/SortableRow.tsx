@@ -1,5 +1,6 @@
-// One row of the list (320x120 px): drag grip, position, file name, remove button, duration/format,
-// player. A mouse drag starts anywhere on the row but the player and the button, which keep working.
+// One row of the list (320x120 px): drag grip, position, file name, remove button, chapter title,
+// duration/format and waveform, player. A mouse drag starts anywhere on the row but its controls
+// (player, buttons, the title field, the trim handles), which keep working.
 import { useSortable } from '@dnd-kit/sortable';
 import { CSS } from '@dnd-kit/utilities';
 import type { KeyboardEvent, PointerEvent } from 'react';
@@ -10,6 +11,14 @@ import { t } from '../i18n/locale.js';
 import { clock, isTrimmed, savedSpan, spanOf, type Span } from '../trim/span.js';
 import { TrimBar } from '../trim/TrimBar.js';
 import type { PeaksAnswer } from '../trim/trim-api.js';
+import { ChapterTitleField } from '../book/ChapterTitleField.js';
+
+/** What a row needs for its chapter title field; a row without it shows none. */
+export interface RowTitle {
+  onChange: (id: string, text: string) => void;
+  /** Why the server refused a row's title, by item id. */
+  errors: Readonly<Record<string, string>>;
+}
 
 /** What a row needs to be trimmed; a row without it shows no handles. */
 export interface RowTrim {
@@ -28,6 +37,7 @@ export interface SortableRowProps {
   onListen?: ListenHandler;
   listenInterval?: number;
   trim?: RowTrim;
+  title?: RowTitle;
 }
 
 /** The small line under the name: "2:05 · MP3", in the language's digits. */
@@ -56,6 +66,7 @@ export function SortableRow({
   onListen,
   listenInterval,
   trim,
+  title,
 }: SortableRowProps) {
   const { attributes, listeners, setNodeRef, transform, transition, isDragging, activeIndex, overIndex } =
     useSortable({
@@ -71,6 +82,12 @@ export function SortableRow({
     trim?.onSpan(item.id, saved.start, saved.end);
   };
   const position = livePosition(index, activeIndex, overIndex) + 1;
+  const titleError = title?.errors[item.id];
+  const rowClass = [
+    'audio-merge-row',
+    isDragging && 'audio-merge-row--lifted',
+    titleError && 'audio-merge-row--invalid',
+  ];
 
   // Space on the focused row lifts it; Space inside the player or on the button must still work.
   const onKeyDown = (e: KeyboardEvent<HTMLLIElement>) => {
@@ -88,7 +105,7 @@ export function SortableRow({
       aria-describedby={
         hintId ? `${attributes['aria-describedby']} ${hintId}` : attributes['aria-describedby']
       }
-      className={isDragging ? 'audio-merge-row audio-merge-row--lifted' : 'audio-merge-row'}
+      className={rowClass.filter(Boolean).join(' ')}
       style={{ transform: CSS.Translate.toString(transform), transition }}
       onKeyDown={onKeyDown}
       onPointerDown={onPointerDown}
@@ -143,6 +160,7 @@ export function SortableRow({
             </svg>
           </button>
         </div>
+        {title && <ChapterTitleField item={item} onChange={title.onChange} error={titleError} />}
         <div className="audio-merge-meta-line">
           {meta && (
             <span className="audio-merge-meta">

@@ -111,7 +111,7 @@ ${AREAS} {
 }
 .audio-merge-root .audio-merge-row {
   position: relative; display: flex; align-items: stretch; gap: 10px;
-  width: 320px; max-width: 100%; height: 120px; padding-block: 10px; padding-inline: 6px 12px; overflow: hidden;
+  width: 320px; max-width: 100%; height: 120px; padding-block: 8px; padding-inline: 6px 12px; overflow: hidden;
   background: var(--am-bg); border: 1px solid var(--am-line); border-radius: 10px;
   box-shadow: 0 1px 2px rgb(0 0 0 / 0.05); cursor: grab; user-select: none;
   transition: box-shadow 160ms ease, border-color 160ms ease;
@@ -171,7 +171,21 @@ ${AREAS} {
   flex: 0 0 auto; padding: 1px 6px; border: 0; border-radius: 8px; cursor: pointer; font: inherit;
   font-size: 12px; min-height: 24px; color: var(--am-accent-dark); background: transparent; text-decoration: underline;
 }
-.audio-merge-root .audio-merge-player { display: block; width: 100%; height: 40px; margin-top: auto; }
+.audio-merge-root .audio-merge-player { display: block; width: 100%; height: 30px; margin-top: auto; }
+/* The chapter title line: a short visible word, then the field (the default title as placeholder). */
+.audio-merge-root .audio-merge-chapter { display: flex; align-items: center; gap: 6px; min-width: 0; height: 22px; padding-inline-start: 32px; }
+.audio-merge-root .audio-merge-chapter-label { flex: 0 0 auto; color: var(--am-muted); font-size: 12px; }
+.audio-merge-root .audio-merge-chapter-title {
+  flex: 1 1 auto; min-width: 0; height: 22px; margin: 0; padding: 0 6px; box-sizing: border-box;
+  font: inherit; font-size: 13px; color: var(--am-text); background: var(--am-bg);
+  border: 1px solid var(--am-line); border-radius: 6px; cursor: text; user-select: text;
+}
+.audio-merge-root .audio-merge-chapter-title::placeholder { color: var(--am-muted); opacity: 0.85; }
+.audio-merge-root .audio-merge-chapter-title:focus-visible { outline: 2px solid var(--am-accent); outline-offset: 0; border-color: var(--am-accent); }
+.audio-merge-root .audio-merge-chapter-title[aria-invalid="true"] { border-color: var(--am-danger); }
+.audio-merge-root .audio-merge-chapter-error { margin: 0; padding-inline-start: 32px; color: var(--am-danger); font-size: 12px; }
+/* A refused title's reason opens the row taller until a title is saved. */
+.audio-merge-root .audio-merge-row--invalid { height: auto; min-height: 120px; }
 
 .audio-merge-root .audio-merge-make, .audio-merge-root .audio-merge-reload, .audio-merge-upload .audio-merge-upload-button {
   display: inline-flex; align-items: center; justify-content: center; gap: 8px;

@@ -61,6 +61,10 @@ const ar: Locale = {
   resetTrimLabel: (name) => `الاحتفاظ بـ ${name} كاملًا`,
   spanNotSaved: (name, reason) => `تعذّر حفظ قصّ ${name}: ${reason}`,
 
+  chapterTitle: 'الفصل',
+  chapterTitleLabel: (name) => `عنوان الفصل لـ ${name}`,
+  chapterTitleNotSaved: (reason) => `لم يُحفظ عنوان هذا الفصل: ${reason}.`,
+
   pickedUp: (name, position, count) => `التقطت ${name}. إنه في ${pos(position, count)}.`,
   movedTo: (name, position, count) => `نُقل ${name} إلى ${pos(position, count)}.`,
   offList: (name) => `لم يعد ${name} فوق القائمة.`,

@@ -37,6 +37,10 @@ const de: Locale = {
   resetTrimLabel: (name) => `${name} wieder ganz verwenden`,
   spanNotSaved: (name, reason) => `Der Schnitt von ${name} konnte nicht gespeichert werden: ${reason}`,
 
+  chapterTitle: 'Kapitel',
+  chapterTitleLabel: (name) => `Kapiteltitel von ${name}`,
+  chapterTitleNotSaved: (reason) => `Dieser Kapiteltitel wurde nicht gespeichert: ${reason}.`,
+
   pickedUp: (name, position, count) => `${name} aufgenommen. Die Datei steht auf ${pos(position, count)}.`,
   movedTo: (name, position, count) => `${name} ist jetzt auf ${pos(position, count)}.`,
   offList: (name) => `${name} ist nicht mehr über der Liste.`,

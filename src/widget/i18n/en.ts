@@ -41,6 +41,11 @@ export const en = {
   resetTrimLabel: (name: string) => `Keep all of ${name}`,
   spanNotSaved: (name: string, reason: string) => `The cut of ${name} could not be saved: ${reason}`,
 
+  // A row's chapter title (the default title shows as the placeholder)
+  chapterTitle: 'Chapter',
+  chapterTitleLabel: (name: string) => `Chapter title of ${name}`,
+  chapterTitleNotSaved: (reason: string) => `This chapter title was not saved: ${reason}.`,
+
   // Dragging, spoken by the live region
   pickedUp: (name: string, position: number, count: number) =>
     `Picked up ${name}. It is at position ${f.number(position)} of ${f.number(count)}.`,

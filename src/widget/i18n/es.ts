@@ -37,6 +37,10 @@ const es: Locale = {
   resetTrimLabel: (name) => `Conservar ${name} completo`,
   spanNotSaved: (name, reason) => `No se pudo guardar el recorte de ${name}: ${reason}`,
 
+  chapterTitle: 'Capítulo',
+  chapterTitleLabel: (name) => `Título del capítulo de ${name}`,
+  chapterTitleNotSaved: (reason) => `Este título de capítulo no se guardó: ${reason}.`,
+
   pickedUp: (name, position, count) => `Has tomado ${name}. Está en la ${pos(position, count)}.`,
   movedTo: (name, position, count) => `${name} pasó a la ${pos(position, count)}.`,
   offList: (name) => `${name} ya no está sobre la lista.`,

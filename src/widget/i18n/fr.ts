@@ -36,6 +36,10 @@ const fr: Locale = {
   resetTrimLabel: (name) => `Garder ${name} en entier`,
   spanNotSaved: (name, reason) => `La coupe de ${name} n’a pas pu être enregistrée : ${reason}`,
 
+  chapterTitle: 'Chapitre',
+  chapterTitleLabel: (name) => `Titre du chapitre de ${name}`,
+  chapterTitleNotSaved: (reason) => `Ce titre de chapitre n’a pas été enregistré : ${reason}.`,
+
   pickedUp: (name, position, count) => `${name} saisi. Il est en ${pos(position, count)}.`,
   movedTo: (name, position, count) => `${name} est maintenant en ${pos(position, count)}.`,
   offList: (name) => `${name} n’est plus au-dessus de la liste.`,

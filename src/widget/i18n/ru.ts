@@ -50,6 +50,10 @@ const ru: Locale = {
   resetTrimLabel: (name) => `Оставить файл ${name} целиком`,
   spanNotSaved: (name, reason) => `Не удалось сохранить обрезку файла ${name}: ${reason}`,
 
+  chapterTitle: 'Глава',
+  chapterTitleLabel: (name) => `Глава: название для файла ${name}`,
+  chapterTitleNotSaved: (reason) => `Название главы не сохранено: ${reason}.`,
+
   pickedUp: (name, position, count) => `${name} взят. Сейчас это ${pos(position, count)}.`,
   movedTo: (name, position, count) => `${name} перемещён: ${pos(position, count)}.`,
   offList: (name) => `${name} больше не над списком.`,

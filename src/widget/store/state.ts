@@ -42,6 +42,8 @@ export interface WidgetState {
   /** The message shown when failed or expired. */
   message: string | null;
   cancelling: boolean;
+  /** Why a row's chapter title was refused, by item id, until one is saved. */
+  titleErrors: Readonly<Record<string, string>>;
 }
 
 export type WidgetAction =
@@ -55,6 +57,8 @@ export type WidgetAction =
   | { type: 'removalFailed'; id: string; reason: string }
   | { type: 'notice'; text: string | null }
   | { type: 'spanChanged'; id: string; start: number | null; end: number | null }
+  | { type: 'chapterTitleChanged'; id: string; chapterTitle: string | null }
+  | { type: 'chapterTitleSaved'; id: string; refused: string | null }
   | { type: 'makePressed'; requestId: string }
   | { type: 'attached'; status: MergeStatus & { requestId: string | null } }
   | { type: 'status'; status: MergeStatus }
@@ -77,6 +81,7 @@ export const initialState: WidgetState = {
   requestId: null,
   message: null,
   cancelling: false,
+  titleErrors: {},
 };
 
 /** The list view's phases: the only ones in which the list may change or a merge be made. */
@@ -135,6 +140,25 @@ function removalsReducer(state: WidgetState, action: WidgetAction): WidgetState 
   }
 }
 
+/** A row's chapter title as typed (null: the default), and what the server said of the last one sent. */
+function chapterTitleReducer(
+  state: WidgetState,
+  action: Extract<WidgetAction, { type: 'chapterTitleChanged' | 'chapterTitleSaved' }>,
+): WidgetState {
+  if (action.type === 'chapterTitleSaved') {
+    const { [action.id]: was, ...others } = state.titleErrors;
+    if (action.refused === null) return was === undefined ? state : { ...state, titleErrors: others };
+    return was === action.refused
+      ? state
+      : { ...state, titleErrors: { ...others, [action.id]: action.refused } };
+  }
+  if (!inList(state)) return state;
+  const at = state.items.findIndex((i) => i.id === action.id);
+  if (at < 0 || (state.items[at].chapterTitle ?? null) === action.chapterTitle) return state;
+  const items = state.items.map((i, k) => (k === at ? { ...i, chapterTitle: action.chapterTitle } : i));
+  return { ...state, items };
+}
+
 export function widgetReducer(state: WidgetState, action: WidgetAction): WidgetState {
   switch (action.type) {
     case 'loaded': {
@@ -173,6 +197,9 @@ export function widgetReducer(state: WidgetState, action: WidgetAction): WidgetS
       const items = state.items.map((i, k) => (k === at ? { ...i, start, end } : i));
       return { ...state, items };
     }
+    case 'chapterTitleChanged':
+    case 'chapterTitleSaved':
+      return chapterTitleReducer(state, action);
     case 'makePressed':
       if (!inList(state) || state.items.length === 0) return state;
       return {

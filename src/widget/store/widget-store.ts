@@ -8,6 +8,7 @@ import { createMergeActions, type MergeActions } from './merge-actions.js';
 import type { WidgetState } from './state.js';
 import { createTrimActions, type TrimActions } from '../trim/trim-actions.js';
 import { trimApi, type TrimApi } from '../trim/trim-api.js';
+import { createTitleActions, titleApi, type TitleActions, type TitleApi } from '../book/chapter-titles.js';
 
 export interface WidgetStoreConfig {
   appid: string;
@@ -18,6 +19,7 @@ export interface WidgetStoreConfig {
 export interface WidgetStoreDeps {
   api?: WidgetApi;
   trimApi?: TrimApi;
+  titleApi?: TitleApi;
   subscribe?: Subscribe;
   env?: Partial<WidgetEnv>;
   undoMs?: number;
@@ -27,6 +29,7 @@ export interface WidgetStoreDeps {
 
 export type WidgetActions = ListActions &
   Omit<TrimActions, 'flushSpans'> &
+  Omit<TitleActions, 'flushTitles'> &
   Pick<TrimApi, 'fetchPeaks'> &
   Omit<MergeActions, 'close'> & {
     /** Load the list and look for a merge under way. */
@@ -57,6 +60,10 @@ export function createWidgetStore(config: WidgetStoreConfig, deps: WidgetStoreDe
   });
   const trimCalls = deps.trimApi ?? trimApi;
   const trim = createTrimActions(container, { api: trimCalls, env });
+  const titles = createTitleActions(container, { api: deps.titleApi ?? titleApi, env });
+  const flushEdits = async (opts?: { keepalive?: boolean }) => {
+    await Promise.all([trim.flushSpans(opts), titles.flushTitles(opts)]);
+  };
   const merge = createMergeActions(container, {
     ...config,
     api,
@@ -64,7 +71,7 @@ export function createWidgetStore(config: WidgetStoreConfig, deps: WidgetStoreDe
     subscribe: deps.subscribe ?? subscribeStatus,
     beforeMerge: () => {
       list.flushRemovals();
-      return trim.flushSpans();
+      return flushEdits();
     },
     successPauseMs: deps.successPauseMs ?? SUCCESS_PAUSE_MS,
     subscribeWaitMs: deps.subscribeWaitMs ?? SUBSCRIBE_WAIT_MS,
@@ -72,10 +79,11 @@ export function createWidgetStore(config: WidgetStoreConfig, deps: WidgetStoreDe
   // A removal the person made happens even when they leave within the undo window.
   const stopLeaving = env.onLeave(() => {
     list.flushRemovals({ keepalive: true });
-    void trim.flushSpans({ keepalive: true });
+    void flushEdits({ keepalive: true });
   });
   const { close, ...mergeActions } = merge;
-  const { flushSpans, ...trimActions } = trim;
+  const { flushSpans: _spans, ...trimActions } = trim;
+  const { flushTitles: _titles, ...titleActions } = titles;
 
   return {
     getState: container.getState,
@@ -83,6 +91,7 @@ export function createWidgetStore(config: WidgetStoreConfig, deps: WidgetStoreDe
     actions: {
       ...list,
       ...trimActions,
+      ...titleActions,
       fetchPeaks: trimCalls.fetchPeaks,
       ...mergeActions,
       async start() {
@@ -91,7 +100,7 @@ export function createWidgetStore(config: WidgetStoreConfig, deps: WidgetStoreDe
       dispose() {
         stopLeaving();
         list.flushRemovals({ keepalive: true });
-        void flushSpans({ keepalive: true });
+        void flushEdits({ keepalive: true });
         close();
       },
     },

@@ -4,6 +4,7 @@
 import { isExpired, reasonOf } from '../api/http.js';
 import type { Container, WidgetEnv } from '../store/container.js';
 import { t } from '../i18n/locale.js';
+import { createDebouncedSaves } from '../store/debounced-saves.js';
 import type { TrimApi } from './trim-api.js';
 
 export const SAVE_DELAY_MS = 400;
@@ -23,46 +24,30 @@ export interface TrimDeps {
 }
 
 export function createTrimActions(c: Container, deps: TrimDeps): TrimActions {
-  const waiting = new Map<string, unknown>();
-  const inFlight = new Set<Promise<void>>();
-
-  function send(id: string, keepalive: boolean): Promise<void> {
-    deps.env.clearTimeout(waiting.get(id));
-    waiting.delete(id);
+  const saves = createDebouncedSaves(deps.env, deps.saveDelayMs ?? SAVE_DELAY_MS, (id, keepalive) => {
     const item = c.getState().items.find((i) => i.id === id);
     if (!item) return Promise.resolve();
-    const sent = deps.api
+    return deps.api
       .saveSpan(id, { start: item.start ?? null, end: item.end ?? null }, { keepalive })
       .catch((err: unknown) => {
         console.error('Error', err);
         if (isExpired(err)) c.dispatch({ type: 'expired' });
         else c.dispatch({ type: 'notice', text: t().spanNotSaved(item.filename, reasonOf(err)) });
-      })
-      .finally(() => inFlight.delete(sent));
-    inFlight.add(sent);
-    return sent;
-  }
+      });
+  });
 
   function setSpan(id: string, start: number | null, end: number | null): void {
     const before = c.getState().items;
     c.dispatch({ type: 'spanChanged', id, start, end });
-    if (c.getState().items === before) return;
-    deps.env.clearTimeout(waiting.get(id));
-    waiting.set(
-      id,
-      deps.env.setTimeout(() => void send(id, false), deps.saveDelayMs ?? SAVE_DELAY_MS),
-    );
+    if (c.getState().items !== before) saves.schedule(id);
   }
 
   return {
     setSpan,
     resetSpan(id) {
       setSpan(id, null, null);
-      void send(id, false);
+      void saves.now(id);
     },
-    async flushSpans({ keepalive = false } = {}) {
-      for (const id of [...waiting.keys()]) void send(id, keepalive);
-      await Promise.all([...inFlight]);
-    },
+    flushSpans: (opts) => saves.flush(opts),
   };
 }

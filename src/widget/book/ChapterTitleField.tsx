@@ -1,0 +1,49 @@
+// A row's chapter title: the title typed (empty shows the default one as the placeholder), and why
+// the server refused it, when it did. Keys and pointers stay the field's own: typing, Space
+// included, never lifts or moves the row.
+import { useId, type KeyboardEvent } from 'react';
+import type { AudioItem } from '../../shared/types.js';
+import { t } from '../i18n/locale.js';
+
+/** The longest title the server keeps. */
+const MAX_TITLE = 500;
+
+export interface ChapterTitleFieldProps {
+  item: AudioItem;
+  onChange: (id: string, text: string) => void;
+  /** The server's reason, when it refused the title last sent. */
+  error?: string;
+}
+
+const ownKeys = (e: KeyboardEvent<HTMLInputElement>) => e.stopPropagation();
+
+export function ChapterTitleField({ item, onChange, error }: ChapterTitleFieldProps) {
+  const errorId = useId();
+  return (
+    <>
+      <label className="audio-merge-chapter">
+        <span className="audio-merge-chapter-label" aria-hidden="true">
+          {t().chapterTitle}
+        </span>
+        <input
+          type="text"
+          className="audio-merge-chapter-title"
+          dir="auto"
+          maxLength={MAX_TITLE}
+          value={item.chapterTitle ?? ''}
+          placeholder={item.defaultChapterTitle ?? ''}
+          aria-label={t().chapterTitleLabel(item.filename)}
+          aria-invalid={error ? true : undefined}
+          aria-describedby={error ? errorId : undefined}
+          onChange={(e) => onChange(item.id, e.target.value)}
+          onKeyDown={ownKeys}
+        />
+      </label>
+      {error && (
+        <p className="audio-merge-chapter-error" id={errorId} role="alert">
+          {t().chapterTitleNotSaved(error)}
+        </p>
+      )}
+    </>
+  );
+}
