@@ -30,6 +30,13 @@ beforeAll(async () => {
     frequency: 440,
     codec: ['-c:a', 'pcm_s16le'],
   });
+  await makeToneWindow(path.join(work.dir, 'second.wav'), {
+    seconds: 6,
+    from: 1,
+    to: 5,
+    frequency: 660,
+    codec: ['-c:a', 'pcm_s16le'],
+  });
   server = await startServer(path.join(work.dir, 'data'));
   browser = await launchBrowser();
   page = await browser.newPage({ viewport: { width: 900, height: 1000 }, deviceScaleFactor: 2 });
@@ -59,6 +66,32 @@ const savedItems = (p: Page) =>
     });
     return JSON.parse(await res.text()) as Array<{ id: string; start: number | null; end: number | null }>;
   });
+
+/** A page of its own (a session of its own), with the given files uploaded and their handles shown. */
+async function freshPage(files: string[], options: Parameters<Browser['newContext']>[0] = {}) {
+  const context = await browser.newContext({
+    viewport: { width: 900, height: 1000 },
+    deviceScaleFactor: 2,
+    ...options,
+  });
+  const p = await context.newPage();
+  p.on('pageerror', (e) => pageErrors.push(String(e)));
+  await p.goto(server.url);
+  await p.setInputFiles(
+    '#audio-merge-file-input',
+    files.map((f) => path.join(work.dir, f)),
+  );
+  await expect
+    .poll(() => p.locator('.audio-merge-row .audio-merge-trim-end').count(), { timeout: 60_000 })
+    .toBe(files.length);
+  return { context, p };
+}
+
+const rowNames = (p: Page) => p.locator('.audio-merge-row .audio-merge-filename').allTextContents();
+const centre = (b: { x: number; y: number; width: number; height: number }) => ({
+  x: b.x + b.width / 2,
+  y: b.y + b.height / 2,
+});
 
 describe('trimming a row in a real browser', () => {
   it('sets the span by mouse and keyboard, keeps it over a reload, plays it, and merges exactly it', async () => {
@@ -212,6 +245,98 @@ describe('trimming a row in a real browser', () => {
         .screenshot({ path: path.join(SCREENSHOTS, 'trimmed-row-phone.png') });
     } finally {
       await phone.close();
+    }
+  });
+
+  it('a handle dragged by mouse or finger across the other row moves only the handle, never a row; Reset keeps the whole file again', async () => {
+    const { context, p } = await freshPage(['window.wav', 'second.wav'], { hasTouch: true });
+    try {
+      expect(await rowNames(p)).toEqual(['window.wav', 'second.wav']);
+      const rows = p.locator('.audio-merge-row');
+      // Mouse: the first row's end handle pulled down over the second row and left, past a row's height.
+      const wave = (await rows.nth(0).locator('.audio-merge-waveform').boundingBox())!;
+      const from = centre((await endHandle(p).nth(0).boundingBox())!);
+      await p.mouse.move(from.x, from.y);
+      await p.mouse.down();
+      await p.mouse.move(wave.x + (wave.width * 2) / 3, from.y + 250, { steps: 15 });
+      expect(await p.locator('.audio-merge-row--lifted').count()).toBe(0);
+      await p.mouse.up();
+      expect(Math.abs((await valueOf(endHandle(p).nth(0))) - 4)).toBeLessThan((6 / wave.width) * 2 + 0.1);
+
+      // Touch: the second row's start handle pushed up over the first row and right.
+      const cdp = await context.newCDPSession(p);
+      const touch = centre((await startHandle(p).nth(1).boundingBox())!);
+      const wave2 = (await rows.nth(1).locator('.audio-merge-waveform').boundingBox())!;
+      await cdp.send('Input.dispatchTouchEvent', { type: 'touchStart', touchPoints: [touch] });
+      for (let k = 1; k <= 20; k++) {
+        const point = { x: touch.x + ((wave2.x + wave2.width / 2 - touch.x) * k) / 20, y: touch.y - k * 12 };
+        await cdp.send('Input.dispatchTouchEvent', { type: 'touchMove', touchPoints: [point] });
+      }
+      expect(await p.locator('.audio-merge-row--lifted').count()).toBe(0);
+      await cdp.send('Input.dispatchTouchEvent', { type: 'touchEnd', touchPoints: [] });
+      expect(Math.abs((await valueOf(startHandle(p).nth(1))) - 3)).toBeLessThan((6 / wave2.width) * 2 + 0.1);
+
+      // The order is the one uploaded, on screen and on the server; each trimmed row says so.
+      await p.waitForTimeout(300);
+      expect(await rowNames(p)).toEqual(['window.wav', 'second.wav']);
+      await poll(async () => (await savedItems(p)).map((i) => [i.start === null, i.end === null])).toEqual([
+        [true, false],
+        [false, true],
+      ]);
+      expect((await savedItems(p)).map((i) => i.id)).toEqual(
+        await rows.evaluateAll((r) => r.map((e) => (e as HTMLElement).dataset.id)),
+      );
+      const kept = await rows.nth(0).locator('.audio-merge-kept').textContent();
+      expect(kept).toMatch(/^0:0[34]\.\d kept$/);
+
+      // Reset: the whole file again, on screen and saved as null at both ends.
+      await rows.nth(0).getByRole('button', { name: 'Keep all of window.wav' }).click();
+      expect(await rows.nth(0).locator('.audio-merge-kept').count()).toBe(0);
+      expect(await valueOf(startHandle(p).nth(0))).toBe(0);
+      expect(await valueOf(endHandle(p).nth(0))).toBe(6);
+      await poll(async () => (await savedItems(p)).map((i) => [i.start, i.end])[0]).toEqual([null, null]);
+
+      // The waveform is as sharp as the screen: its canvas holds two pixels for each CSS pixel.
+      const canvas = await p
+        .locator('.audio-merge-waveform canvas')
+        .first()
+        .evaluate((c: HTMLCanvasElement) => [c.width, c.height, c.clientWidth, c.clientHeight]);
+      expect([canvas[0], canvas[1]]).toEqual([Math.round(canvas[2] * 2), Math.round(canvas[3] * 2)]);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('right to left (ar): the time axis stays left to right, and each arrow moves a handle its way', async () => {
+    const { context, p } = await freshPage(['window.wav'], { extraHTTPHeaders: { 'Accept-Language': 'ar' } });
+    try {
+      expect(await p.locator('html').getAttribute('dir')).toBe('rtl');
+      const x = async (l: ReturnType<typeof startHandle>) => centre((await l.boundingBox())!).x;
+      // The start of the file is at the left, as in media players everywhere.
+      expect(await x(startHandle(p))).toBeLessThan(await x(endHandle(p)));
+      await startHandle(p).focus();
+      await p.keyboard.press('PageUp');
+      const before = await x(startHandle(p));
+      await p.keyboard.press('ArrowRight');
+      expect(await valueOf(startHandle(p))).toBe(1.1);
+      expect(await x(startHandle(p))).toBeGreaterThan(before);
+      await p.keyboard.press('ArrowLeft');
+      await p.keyboard.press('ArrowLeft');
+      expect(await valueOf(startHandle(p))).toBe(0.9);
+      expect(await x(startHandle(p))).toBeLessThan(before);
+      // Spoken in Arabic.
+      expect(await startHandle(p).getAttribute('aria-valuetext')).not.toMatch(/second/);
+      // A mouse drag to two thirds of the waveform sets the end at two thirds of the file.
+      const wave = (await p.locator('.audio-merge-waveform').boundingBox())!;
+      const grip = centre((await endHandle(p).boundingBox())!);
+      await p.mouse.move(grip.x, grip.y);
+      await p.mouse.down();
+      await p.mouse.move(wave.x + (wave.width * 2) / 3, grip.y, { steps: 8 });
+      await p.mouse.up();
+      expect(Math.abs((await valueOf(endHandle(p))) - 4)).toBeLessThan((6 / wave.width) * 2 + 0.1);
+      await p.locator('.audio-merge-row').screenshot({ path: path.join(SCREENSHOTS, 'trimmed-row-ar.png') });
+    } finally {
+      await context.close();
     }
   });
 });
