@@ -86,7 +86,7 @@ try {
   await page.getByLabel('Format').selectOption('m4b');
   await page.getByLabel('Quality').selectOption('speechSmall');
   await page.getByRole('button', { name: 'Book details' }).click();
-  await page.getByLabel('Title').fill('The Harbour');
+  await page.getByLabel('Title', { exact: true }).fill('The Harbour');
   await page.getByLabel('Author').fill('Ada Writer');
   await page.getByLabel('Narrator').fill('Noel Reader');
   await page.getByLabel('Genre').fill('Audiobook');
