@@ -47,6 +47,9 @@ try {
   );
   await page.waitForSelector(`.audio-merge-row >> nth=${FILES.length - 1}`, { timeout: 120_000 });
 
+  // The first chapter named by hand; the others show their default titles as placeholders.
+  await page.locator('.audio-merge-row .audio-merge-chapter-title').first().fill('The Harbour');
+
   // The sound options open, as someone making a podcast would set them: matched loudness, a pause.
   await page.getByRole('button', { name: 'Sound options' }).click();
   await page.getByRole('switch', { name: 'Match loudness' }).check();
