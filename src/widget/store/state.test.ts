@@ -47,6 +47,24 @@ describe('widget state', () => {
     expect(loaded.load).toBe('loaded');
   });
 
+  it('a list loaded again keeps the titles and spans shown on the rows, which may not be saved yet', () => {
+    const typed = run(
+      [
+        { type: 'chapterTitleChanged', id: 'a', chapterTitle: 'Prologue' },
+        { type: 'spanChanged', id: 'b', start: 1, end: null },
+      ],
+      loaded,
+    );
+    const stale = [...abc, item('d')].map((i) => ({ ...i, start: null, end: null, chapterTitle: null }));
+    const again = run([{ type: 'loaded', items: stale }], typed);
+    expect(again.items.map((i) => [i.id, i.chapterTitle, i.start])).toEqual([
+      ['a', 'Prologue', null],
+      ['b', null, 1],
+      ['c', null, null],
+      ['d', null, null],
+    ]);
+  });
+
   it('a failed load says so instead of looking like an empty list', () => {
     const s = run([{ type: 'loadFailed', reason: 'The server is down' }]);
     expect(s).toMatchObject({ load: 'failed', loadError: 'The server is down', items: [] });

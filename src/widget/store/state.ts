@@ -140,6 +140,19 @@ function removalsReducer(state: WidgetState, action: WidgetAction): WidgetState 
   }
 }
 
+/** What a person edits on a row; the widget is the only one that changes them. */
+const EDITED = ['start', 'end', 'chapterTitle'] as const;
+
+/**
+ * A freshly loaded item with the edits already shown on its row: a list loaded while a span or a
+ * title is still on its way to the server (an upload ending as someone types) must not undo it.
+ */
+function withEdits(fresh: AudioItem, shown: AudioItem | undefined): AudioItem {
+  if (!shown) return fresh;
+  const edits = EDITED.filter((k) => shown[k] !== undefined).map((k) => [k, shown[k]]);
+  return edits.length === 0 ? fresh : { ...fresh, ...Object.fromEntries(edits) };
+}
+
 /** A row's chapter title as typed (null: the default), and what the server said of the last one sent. */
 function chapterTitleReducer(
   state: WidgetState,
@@ -163,12 +176,9 @@ export function widgetReducer(state: WidgetState, action: WidgetAction): WidgetS
   switch (action.type) {
     case 'loaded': {
       const hidden = new Set(state.removals.map((r) => r.item.id));
-      return {
-        ...state,
-        load: 'loaded',
-        loadError: null,
-        items: keepOrder(state.items, action.items, hidden),
-      };
+      const shown = new Map(state.items.map((i) => [i.id, i]));
+      const items = action.items.map((i) => withEdits(i, shown.get(i.id)));
+      return { ...state, load: 'loaded', loadError: null, items: keepOrder(state.items, items, hidden) };
     }
     case 'loadFailed':
       return state.load === 'loaded'
