@@ -111,7 +111,7 @@ ${AREAS} {
 }
 .audio-merge-root .audio-merge-row {
   position: relative; display: flex; align-items: stretch; gap: 10px;
-  width: 320px; max-width: 100%; height: 120px; padding-block: 8px; padding-inline: 6px 12px; overflow: hidden;
+  width: 320px; max-width: 100%; height: 120px; padding-block: 7px; padding-inline: 6px 12px; overflow: hidden;
   background: var(--am-bg); border: 1px solid var(--am-line); border-radius: 10px;
   box-shadow: 0 1px 2px rgb(0 0 0 / 0.05); cursor: grab; user-select: none;
   transition: box-shadow 160ms ease, border-color 160ms ease;
@@ -173,10 +173,10 @@ ${AREAS} {
 }
 .audio-merge-root .audio-merge-player { display: block; width: 100%; height: 30px; margin-top: auto; }
 /* The chapter title line: a short visible word, then the field (the default title as placeholder). */
-.audio-merge-root .audio-merge-chapter { display: flex; align-items: center; gap: 6px; min-width: 0; height: 22px; padding-inline-start: 32px; }
+.audio-merge-root .audio-merge-chapter { display: flex; align-items: center; gap: 6px; min-width: 0; height: 24px; padding-inline-start: 32px; }
 .audio-merge-root .audio-merge-chapter-label { flex: 0 0 auto; color: var(--am-muted); font-size: 12px; }
 .audio-merge-root .audio-merge-chapter-title {
-  flex: 1 1 auto; min-width: 0; height: 22px; margin: 0; padding: 0 6px; box-sizing: border-box;
+  flex: 1 1 auto; min-width: 0; height: 24px; margin: 0; padding: 0 6px; box-sizing: border-box;
   font: inherit; font-size: 13px; color: var(--am-text); background: var(--am-bg);
   border: 1px solid var(--am-line); border-radius: 6px; cursor: text; user-select: text;
 }
