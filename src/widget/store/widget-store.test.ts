@@ -16,11 +16,20 @@ let reload: ReturnType<typeof vi.fn<() => void>>;
 let leave: (() => void) | null;
 let errors: ReturnType<typeof vi.spyOn>;
 
+let titleSaves: Array<[string, string | null]>;
+let answerTitle: () => void;
+
 function makeStore() {
   return createWidgetStore(
     { appid: 'app-7', sid: 'sid-1', port: '6123' },
     {
       api,
+      titleApi: {
+        saveChapterTitle: (id, title) => {
+          titleSaves.push([id, title]);
+          return new Promise<void>((resolve) => (answerTitle = resolve));
+        },
+      },
       subscribe: socket.subscribe,
       undoMs: 5000,
       successPauseMs: 800,
@@ -50,6 +59,7 @@ beforeEach(() => {
   socket = fakeSubscribe();
   reload = vi.fn<() => void>();
   leave = null;
+  titleSaves = [];
   errors = vi.spyOn(console, 'error').mockImplementation(() => {});
 });
 afterEach(() => {
@@ -192,6 +202,18 @@ describe('the widget store: the merge', () => {
     expect(api.deleteItem).toHaveBeenCalledWith('b', { keepalive: false });
     await flush();
     expect(api.requestMerge.mock.calls[0][0].map((i) => i.id)).toEqual(['a', 'c']);
+  });
+
+  it('make first sends a chapter title still being typed, and posts the merge once it is saved', async () => {
+    const store = await started();
+    store.actions.setChapterTitle('c', 'Epilogue');
+    void store.actions.make();
+    expect(titleSaves).toEqual([['c', 'Epilogue']]);
+    await flush();
+    expect(api.requestMerge).not.toHaveBeenCalled();
+    answerTitle();
+    await flush();
+    expect(api.requestMerge).toHaveBeenCalledTimes(1);
   });
 
   it('the answer "success" shows 100% for a moment, then reloads', async () => {
