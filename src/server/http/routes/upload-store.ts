@@ -21,6 +21,7 @@ import { ERRORS, fail, type ErrorCode } from '../errors.js';
 import { randomId } from '../session.js';
 import { toAudioItem } from './items.js';
 import { keepPeaks } from './peaks.js';
+import { CHAPTER_TITLE_MAX } from './item-edit.js';
 
 export type Prober = (file: string, opts: { tools?: Tools; displayName?: string }) => Promise<ProbeResult>;
 
@@ -165,7 +166,8 @@ export async function keepUpload(
     sampleRate: p.probe.sampleRate,
     channels: p.probe.channels,
     createdAt: deps.clock.now(),
-    titleTag: p.probe.tags.title?.trim() || null,
+    // Kept for the default chapter title the page shows; bounded like a title a person gives.
+    titleTag: p.probe.tags.title?.trim().slice(0, CHAPTER_TITLE_MAX) || null,
   };
   const ref = uploadRef(item);
   let added = false;
