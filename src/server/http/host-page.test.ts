@@ -11,6 +11,8 @@ const result = (over: Partial<ResultRow>): ResultRow => ({
   downloadName: 'merged.mp3',
   format: 'mp3',
   chapters: [],
+  details: {},
+  cover: null,
   duration: 75.4,
   size: 3 * 1024 * 1024,
   sources: ['intro.wav', 'talk.mp3'],

@@ -3,10 +3,10 @@
 // that is in flight lives in the job's own scratch folder (removed whatever happens); the result
 // file is named after the job id, so a restart can tell a finished-but-unrecorded file apart.
 import { randomBytes } from 'node:crypto';
-import { mkdir, rm } from 'node:fs/promises';
+import { copyFile, mkdir, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { AbortError, InputError } from '../../engine/index.js';
+import { AbortError, COVER_LIMITS, imageShape, InputError, readAtMost } from '../../engine/index.js';
 import type { MergeOptions, MergeReport, Tools, TrimRequest } from '../../engine/index.js';
 import { systemClock, type Clock } from '../../shared/clock.js';
 import type { ItemRow, ResultRow, Store } from '../data/store.js';
@@ -54,6 +54,9 @@ export const engineConcurrencyFor = (workers: number) =>
 
 export const jobScratchName = (jobId: string) => `job-${jobId}`;
 export const resultFileName = (jobId: string, format = 'mp3') => `${jobId}.${format}`;
+/** The result's own copy of its cover, beside its file (a name no result file can take). */
+export const resultCoverName = (jobId: string, mime: string) =>
+  `${jobId}-cover.${mime === 'image/png' ? 'png' : 'jpg'}`;
 
 /** The job's items in merge order, duplicates kept; a JobFailure when one is gone. */
 export async function orderedItems(
@@ -83,6 +86,13 @@ export function savedTrims(items: readonly ItemRow[]): TrimRequest[] {
           },
         ],
   );
+}
+
+/** What the engine made: the output file, its report, and the cover it was given (a local path). */
+interface Made {
+  output: string;
+  report: MergeReport;
+  cover: string | undefined;
 }
 
 export function createMergeProcessor(deps: MergeProcessorDeps): Processor {
@@ -127,7 +137,7 @@ export function createMergeProcessor(deps: MergeProcessorDeps): Processor {
         concurrency: deps.engineConcurrency,
         ...deps.outputCaps,
       });
-      return { output, report };
+      return { output, report, cover };
     } catch (err) {
       // The same inputs would fail again: worded for a person, and never retried.
       if (err instanceof InputError)
@@ -156,10 +166,12 @@ export function createMergeProcessor(deps: MergeProcessorDeps): Processor {
   async function storeResult(
     data: MergeJobData,
     items: ItemRow[],
-    { output, report }: { output: string; report: MergeReport },
-    scratch: { run: string; clear: () => Promise<void> },
+    made: Made,
+    scratch: { run: string; work: string; clear: () => Promise<void> },
   ): Promise<ResultRow> {
+    const { output, report } = made;
     const at = new Date(clock.now());
+    const cover = report.cover ? await keptCover(made.cover, scratch.work, `${data.jobId}${scratch.run}`) : undefined;
     const result: ResultRow = {
       id: data.jobId,
       sid: data.sid,
@@ -171,20 +183,42 @@ export function createMergeProcessor(deps: MergeProcessorDeps): Processor {
       size: report.bytes,
       sources: items.map((i) => i.filename),
       chapters: report.chapters,
+      details: { ...report.tags },
+      cover: cover?.name ?? null,
       createdAt: at.getTime(),
     };
+    if (cover) await files.put(resultRef({ sid: data.sid, file: cover.name }), cover.local);
     await files.put(resultRef(result), output);
     const cleared = scratch.clear();
     try {
       return await store.addResult(result);
     } catch (err) {
       await files.remove(resultRef(result));
+      if (cover) await files.remove(resultRef({ sid: data.sid, file: cover.name }));
       const first = deps.freshPerRun ? await store.resultById(data.jobId) : undefined;
       if (first?.jobId === data.jobId) return first;
       throw err;
     } finally {
       await cleared;
     }
+  }
+
+  /**
+   * A copy of the cover the engine embedded, to be stored with the result: the result's card keeps
+   * showing it after the session's cover changes or goes. Undefined when the embedded picture was
+   * an input's own (the session gave none) or the copy is no image.
+   */
+  async function keptCover(
+    given: string | undefined,
+    work: string,
+    base: string,
+  ): Promise<{ name: string; local: string } | undefined> {
+    if (!given) return undefined;
+    const shape = imageShape(await readAtMost(given, COVER_LIMITS.bytes));
+    if (!shape) return undefined;
+    const local = path.join(work, `kept-cover-${base}`);
+    await copyFile(given, local);
+    return { name: resultCoverName(base, shape.mime), local };
   }
 
   /** Room on the disk for everything the merge writes, or a refusal that says so (never retried). */
@@ -218,7 +252,7 @@ export function createMergeProcessor(deps: MergeProcessorDeps): Processor {
       await mkdir(work, { recursive: true });
       if (signal.aborted) throw new AbortError();
       const made = await runEngine(data, items, work, (p) => progress(p), signal);
-      const result = await storeResult(data, items, made, { run, clear: clearScratch });
+      const result = await storeResult(data, items, made, { run, work, clear: clearScratch });
       return { resultId: result.id, durationSeconds: result.duration, inputs: items.length };
     } finally {
       // Already gone after a stored result (a no-op then); a failed or cancelled run's is removed here.

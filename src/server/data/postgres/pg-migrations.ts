@@ -115,6 +115,14 @@ export const PG_MIGRATIONS: PgMigration[] = [
       ALTER TABLE items ADD COLUMN chapter_title TEXT;
     `,
   },
+  {
+    version: 5,
+    name: "a result's details and its cover",
+    sql: `
+      ALTER TABLE results ADD COLUMN details JSONB NOT NULL DEFAULT '{}';
+      ALTER TABLE results ADD COLUMN cover TEXT;
+    `,
+  },
 ];
 
 async function appliedVersions(client: PoolClient): Promise<Set<number>> {

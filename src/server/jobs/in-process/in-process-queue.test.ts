@@ -403,6 +403,8 @@ describe('the in-process job queue', () => {
       size: 1,
       sources: ['intro.mp3'],
       chapters: [],
+      details: {},
+      cover: null,
       createdAt: 1,
     });
     await writeFile(path.join(storage.resultsDir('S1'), 'J3.mp3'), 'x');
