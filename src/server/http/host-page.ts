@@ -40,7 +40,32 @@ function renderChapters(r: ResultRow, words: HostPageWords): string {
       `<li><button type="button" class="audio-merge-chapter" data-start="${escapeHtml(c.start)}"><span class="audio-merge-chapter-time">${escapeHtml(formatDuration(c.start))}</span> ${escapeHtml(c.title)}</button></li>`,
   );
   const heading = escapeHtml(words.chapters);
-  return `\n      <h3 class="audio-merge-chapters-heading">${heading}</h3>\n      <ol class="audio-merge-chapters" aria-label="${heading}">${items.join('')}</ol>`;
+  return `\n      <h4 class="audio-merge-chapters-heading">${heading}</h4>\n      <ol class="audio-merge-chapters" aria-label="${heading}">${items.join('')}</ol>`;
+}
+
+/** The book's title (the download name when it has none). */
+export const resultTitle = (r: Pick<ResultRow, 'details' | 'downloadName'>): string =>
+  r.details.title?.trim() || r.downloadName;
+
+/** The card's head: the cover kept with the result, its title as the heading, author and narrator. */
+function renderCardHead(r: ResultRow, words: HostPageWords): string {
+  const title = resultTitle(r);
+  const cover = r.cover
+    ? `<img class="audio-merge-result-cover" src="${escapeHtml(`${API.resultCover}/${encodeURIComponent(r.id)}`)}" alt="${escapeHtml(words.coverOf(title))}" width="96" height="96" decoding="async">`
+    : '';
+  const people = (
+    [
+      ['artist', words.author],
+      ['composer', words.narrator],
+    ] as const
+  )
+    .filter(([tag]) => r.details[tag]?.trim())
+    .map(
+      ([tag, label]) =>
+        `<div class="audio-merge-result-${tag === 'artist' ? 'author' : 'narrator'}"><dt>${escapeHtml(label)}</dt><dd>${escapeHtml(r.details[tag].trim())}</dd></div>`,
+    );
+  const dl = people.length > 0 ? `<dl class="audio-merge-result-people">${people.join('')}</dl>` : '';
+  return `<div class="audio-merge-result-head">${cover}<div class="audio-merge-result-heading"><h3 class="audio-merge-result-title" dir="auto">${escapeHtml(title)}</h3>${dl}</div></div>`;
 }
 
 function renderResult(r: ResultRow, words: HostPageWords): string {
@@ -48,6 +73,7 @@ function renderResult(r: ResultRow, words: HostPageWords): string {
   const when = new Date(r.createdAt);
   const sources = r.sources.map((name) => `<li>${escapeHtml(name)}</li>`).join('');
   return `<article class="audio-merge-result" data-result-id="${escapeHtml(r.id)}" data-format="${escapeHtml(r.format)}">
+      ${renderCardHead(r, words)}
       <audio controls preload="metadata" src="${escapeHtml(src)}"></audio>
       <p class="audio-merge-result-meta">
         <a class="audio-merge-download" href="${escapeHtml(src)}?download=1" download>${escapeHtml(words.download)}</a>
@@ -82,6 +108,14 @@ const STYLE = `
   .audio-merge-result { border-top: 1px solid #e6e9ef; padding: .75rem 0; }
   .audio-merge-result:first-of-type { border-top: 0; }
   .audio-merge-result audio { width: 100%; }
+  .audio-merge-result-head { display: flex; gap: .75rem; align-items: flex-start; margin: 0 0 .5rem; }
+  .audio-merge-result-cover { flex: none; width: 96px; height: 96px; object-fit: cover; border-radius: 6px; border: 1px solid #dde1e8; }
+  .audio-merge-result-heading { min-width: 0; }
+  .audio-merge-result-title { font-size: 1.05rem; margin: 0; overflow-wrap: anywhere; }
+  .audio-merge-result-people { margin: .15rem 0 0; font-size: .9rem; color: #4a5263; }
+  .audio-merge-result-people div { display: flex; gap: .35rem; }
+  .audio-merge-result-people dt::after { content: ":"; }
+  .audio-merge-result-people dd { margin: 0; color: #1d2330; }
   .audio-merge-chapters-heading { font-size: .95rem; margin: .5rem 0 0; }
   .audio-merge-chapters { margin: .25rem 0; padding-inline-start: 1.25rem; font-size: .9rem; }
   .audio-merge-chapter { display: inline-flex; align-items: center; gap: .3rem; min-height: 28px; border: 0; background: none; padding: .1rem 0; color: #1f5fbf; cursor: pointer; font: inherit; text-align: start; }
@@ -95,7 +129,8 @@ const STYLE = `
   :root { color-scheme: light dark; }
   @media (prefers-color-scheme: dark) {
     body { color: #e5e7eb; background: #0b1020; }
-    .lead, .hint, .empty, .audio-merge-result-meta, .audio-merge-chapter-time { color: #a3acbd; }
+    .lead, .hint, .empty, .audio-merge-result-meta, .audio-merge-chapter-time, .audio-merge-result-people { color: #a3acbd; }
+    .audio-merge-result-people dd { color: #e5e7eb; }
     section, #${WIDGET_ELEMENT_ID} { background: #111827; border-color: #374151; }
     .audio-merge-result { border-top-color: #374151; }
     .audio-merge-chapter { color: #93b4f5; }
