@@ -100,7 +100,12 @@ describe('the host page', () => {
       id: 'r<1>',
       format: 'm4b',
       downloadName: 'Der Berg 2026-11-21 1430.m4b',
-      details: { title: 'Der "Berg" & <Tal>', artist: 'Thomas Mann', composer: 'Gert Westphal', genre: 'Roman' },
+      details: {
+        title: 'Der "Berg" & <Tal>',
+        artist: 'Thomas Mann',
+        composer: 'Gert Westphal',
+        genre: 'Roman',
+      },
       cover: 'r1-cover.png',
       chapters: [{ title: 'Eins', start: 0, end: 75.4 }],
     });
@@ -109,7 +114,9 @@ describe('the host page', () => {
     expect(head).toContain(
       '<img class="audio-merge-result-cover" src="/app/merge/resultCover/r%3C1%3E" alt="Cover von Der &quot;Berg&quot; &amp; &lt;Tal&gt;"',
     );
-    expect(head).toContain('<h3 class="audio-merge-result-title" dir="auto">Der &quot;Berg&quot; &amp; &lt;Tal&gt;</h3>');
+    expect(head).toContain(
+      '<h3 class="audio-merge-result-title" dir="auto">Der &quot;Berg&quot; &amp; &lt;Tal&gt;</h3>',
+    );
     expect(head).toContain('<dt>Autor</dt><dd>Thomas Mann</dd>');
     expect(head).toContain('<dt>Sprecher</dt><dd>Gert Westphal</dd>');
     expect(html).toMatch(/<h4 class="audio-merge-chapters-heading">Kapitel<\/h4>/);
@@ -117,8 +124,13 @@ describe('the host page', () => {
     expect(html.indexOf('<h3 class="audio-merge-result-title"')).toBeLessThan(html.indexOf('<audio'));
     expect(html.indexOf('<audio')).toBeLessThan(html.indexOf('<h4 class="audio-merge-chapters-heading"'));
 
-    const plain = renderHostPage({ ...base, results: [result({ downloadName: 'merged-2026-11-21-1430.mp3' })] });
-    expect(plain).toContain('<h3 class="audio-merge-result-title" dir="auto">merged-2026-11-21-1430.mp3</h3>');
+    const plain = renderHostPage({
+      ...base,
+      results: [result({ downloadName: 'merged-2026-11-21-1430.mp3' })],
+    });
+    expect(plain).toContain(
+      '<h3 class="audio-merge-result-title" dir="auto">merged-2026-11-21-1430.mp3</h3>',
+    );
     expect(plain).not.toContain('<img class="audio-merge-result-cover"');
     expect(plain).not.toContain('<dl class="audio-merge-result-people"');
   });

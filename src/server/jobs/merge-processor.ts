@@ -171,7 +171,9 @@ export function createMergeProcessor(deps: MergeProcessorDeps): Processor {
   ): Promise<ResultRow> {
     const { output, report } = made;
     const at = new Date(clock.now());
-    const cover = report.cover ? await keptCover(made.cover, scratch.work, `${data.jobId}${scratch.run}`) : undefined;
+    const cover = report.cover
+      ? await keptCover(made.cover, scratch.work, `${data.jobId}${scratch.run}`)
+      : undefined;
     const result: ResultRow = {
       id: data.jobId,
       sid: data.sid,

@@ -59,15 +59,18 @@ export async function resultsRoutes(
     async (request, reply) => {
       const session = requireSession(request);
       const ref = resultCoverRef(await ownResult(session.sid, request.params.id));
-      const data = ref && (await files.stat(ref)) ? await readAll(await files.read(ref), COVER_LIMITS.bytes) : undefined;
+      const data =
+        ref && (await files.stat(ref)) ? await readAll(await files.read(ref), COVER_LIMITS.bytes) : undefined;
       const shape = data && imageShape(data);
       if (!data || !shape) fail('notFound', 'This result has no cover');
-      return reply
-        .header('content-type', shape.mime)
-        // A result's cover never changes: the browser may keep it as long as the page lists it.
-        .header('cache-control', 'private, max-age=86400')
-        .header('x-content-type-options', 'nosniff')
-        .send(data);
+      return (
+        reply
+          .header('content-type', shape.mime)
+          // A result's cover never changes: the browser may keep it as long as the page lists it.
+          .header('cache-control', 'private, max-age=86400')
+          .header('x-content-type-options', 'nosniff')
+          .send(data)
+      );
     },
   );
 }
