@@ -129,7 +129,7 @@ describe('the host page', () => {
       results: [result({ downloadName: 'merged-2026-11-21-1430.mp3' })],
     });
     expect(plain).toContain(
-      '<h3 class="audio-merge-result-title" dir="auto">merged-2026-11-21-1430.mp3</h3>',
+      '<h3 class="audio-merge-result-title audio-merge-result-untitled" dir="auto">merged-2026-11-21-1430.mp3</h3>',
     );
     expect(plain).not.toContain('<img class="audio-merge-result-cover"');
     expect(plain).not.toContain('<dl class="audio-merge-result-people"');

@@ -65,7 +65,9 @@ function renderCardHead(r: ResultRow, words: HostPageWords): string {
         `<div class="audio-merge-result-${tag === 'artist' ? 'author' : 'narrator'}"><dt>${escapeHtml(label)}</dt><dd>${escapeHtml(r.details[tag].trim())}</dd></div>`,
     );
   const dl = people.length > 0 ? `<dl class="audio-merge-result-people">${people.join('')}</dl>` : '';
-  return `<div class="audio-merge-result-head">${cover}<div class="audio-merge-result-heading"><h3 class="audio-merge-result-title" dir="auto">${escapeHtml(title)}</h3>${dl}</div></div>`;
+  // A heading that is only the download name says so, so the widget names the player otherwise.
+  const untitled = r.details.title?.trim() ? '' : ' audio-merge-result-untitled';
+  return `<div class="audio-merge-result-head">${cover}<div class="audio-merge-result-heading"><h3 class="audio-merge-result-title${untitled}" dir="auto">${escapeHtml(title)}</h3>${dl}</div></div>`;
 }
 
 function renderResult(r: ResultRow, words: HostPageWords): string {

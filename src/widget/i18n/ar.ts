@@ -269,6 +269,8 @@ const ar: Locale = {
   deletingResult: 'جارٍ الحذف…',
   deleteResultFailed: (reason) => `تعذّر حذف هذا الملف: ${reason}`,
   noResults: 'لا توجد ملفات مدموجة بعد.',
+  resultCover: (title) => `غلاف ${title}`,
+  bookResult: (title, format) => `${title} (${format.toUpperCase()})`,
 };
 
 export default ar;

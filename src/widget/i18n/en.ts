@@ -250,6 +250,10 @@ export const en = {
   deletingResult: 'Deleting…',
   deleteResultFailed: (reason: string) => `Could not delete this file: ${reason}`,
   noResults: 'No merged files yet.',
+  /** A result's cover image, for a reader who cannot see it. */
+  resultCover: (title: string) => `Cover of ${title}`,
+  /** A result with a book title: its name for the player and links. */
+  bookResult: (title: string, format: string) => `${title} (${format.toUpperCase()})`,
 };
 
 /** One language's table: every key of the English one, each of the same kind. */

@@ -229,6 +229,8 @@ const es: Locale = {
   deletingResult: 'Eliminando…',
   deleteResultFailed: (reason) => `No se pudo eliminar este archivo: ${reason}`,
   noResults: 'Todavía no hay archivos unidos.',
+  resultCover: (title) => `Portada de ${title}`,
+  bookResult: (title, format) => `${title} (${format.toUpperCase()})`,
 };
 
 export default es;

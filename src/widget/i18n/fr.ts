@@ -230,6 +230,8 @@ const fr: Locale = {
   deletingResult: 'Suppression…',
   deleteResultFailed: (reason) => `Impossible de supprimer ce fichier : ${reason}`,
   noResults: 'Aucun fichier assemblé pour l’instant.',
+  resultCover: (title) => `Couverture de ${title}`,
+  bookResult: (title, format) => `${title} (${format.toUpperCase()})`,
 };
 
 export default fr;

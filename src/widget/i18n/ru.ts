@@ -242,6 +242,8 @@ const ru: Locale = {
   deletingResult: 'Удаляем…',
   deleteResultFailed: (reason) => `Не удалось удалить этот файл: ${reason}`,
   noResults: 'Объединённых файлов пока нет.',
+  resultCover: (title) => `Обложка: ${title}`,
+  bookResult: (title, format) => `${title} (${format.toUpperCase()})`,
 };
 
 export default ru;
