@@ -91,14 +91,14 @@ function renderResult(r: ResultRow, words: HostPageWords): string {
 const STYLE = `
   *, *::before, *::after { box-sizing: border-box; }
   body { margin: 0; font: 16px/1.5 system-ui, -apple-system, "Segoe UI", sans-serif; color: #1d2330; background: #f5f6f8; }
-  main { max-width: 46rem; margin: 0 auto; padding: 1.5rem 1rem 3rem; }
+  main { max-width: calc(960px + 2rem); margin: 0 auto; padding: 1.5rem 1rem 3rem; }
   h1 { font-size: 1.6rem; margin: 0 0 .25rem; }
   h2 { font-size: 1.15rem; margin: 0 0 .75rem; }
   .lead { margin: 0 0 1.5rem; color: #4a5263; }
   section { background: #fff; border: 1px solid #dde1e8; border-radius: 10px; padding: 1rem; margin: 0 0 1.25rem; }
   /* The widget's panel matches the upload and results panels the widget's stylesheet draws. */
   #${WIDGET_ELEMENT_ID} {
-    display: block; max-width: 720px; margin: 0 auto 20px; padding: 20px; background: #fff;
+    display: block; max-width: 960px; margin: 0 auto 20px; padding: 20px; background: #fff;
     border: 1px solid #e5e7eb; border-radius: 12px; box-shadow: 0 1px 2px rgb(0 0 0 / 0.04);
   }
   @media (max-width: 480px) { #${WIDGET_ELEMENT_ID} { padding: 14px; } }
