@@ -370,6 +370,17 @@ ${AREAS} {
   display: flex; flex-wrap: wrap; align-items: center; gap: 4px 14px; margin: 0; color: var(--am-muted); font-size: 14px;
   font-variant-numeric: tabular-nums;
 }
+/* A result's card: its cover at the start of its head, the book's title beside it, then who wrote and reads it. */
+.audio-merge-results .audio-merge-result-head { display: flex; align-items: flex-start; gap: 12px; }
+.audio-merge-results .audio-merge-result-cover {
+  flex: none; inline-size: 96px; block-size: 96px; object-fit: cover; border: 1px solid var(--am-line); border-radius: 8px;
+}
+.audio-merge-results .audio-merge-result-heading { min-width: 0; }
+.audio-merge-results .audio-merge-result-title { margin: 0; font-size: 17px; font-weight: 600; overflow-wrap: anywhere; }
+.audio-merge-results .audio-merge-result-people { margin: 2px 0 0; color: var(--am-muted); font-size: 14px; }
+.audio-merge-results .audio-merge-result-people div { display: flex; flex-wrap: wrap; gap: 0 6px; }
+.audio-merge-results .audio-merge-result-people dd { margin: 0; color: var(--am-text); overflow-wrap: anywhere; }
+.audio-merge-results .audio-merge-chapters-heading { margin: 4px 0 0; font-size: 15px; font-weight: 600; color: var(--am-text); }
 .audio-merge-results .audio-merge-sources::before { content: attr(data-label); display: block; margin-inline-start: -22px; font-weight: 600; color: var(--am-text); }
 .audio-merge-results .empty, .audio-merge-upload .hint { margin: 8px 0 0; color: var(--am-muted); font-size: 14px; }
 
