@@ -18,22 +18,19 @@ export function bookTitle(article: Element): string | undefined {
 }
 
 /**
- * "The Book (M4B), 22 Nov 2026, 01:22" for a book, else "merged MP3 of intro.wav and 2 more,
- * 22 Nov 2026, 01:22", from what the result shows.
+ * "merged MP3 of intro.wav and 2 more, 22 Nov 2026, 01:22", from what the result shows, after
+ * the book's title when it has one ("merged M4B of ...: The Book").
  */
 export function resultName(article: Element): string {
   const when = article.querySelector('time')?.textContent?.trim();
   const title = bookTitle(article);
-  if (title) {
-    const name = t().bookResult(title, formatOf(article));
-    return when ? t().mergedAt(name, when) : name;
-  }
   const sources = Array.from(
     article.querySelectorAll('.audio-merge-sources li'),
     (li) => li.textContent?.trim() ?? '',
   ).filter(Boolean);
   let name = t().merged(formatOf(article));
   if (sources.length > 0) name = t().mergedOf(name, sources[0], sources.length - 1);
+  if (title) name = t().bookResult(title, name);
   return when ? t().mergedAt(name, when) : name;
 }
 

@@ -270,7 +270,7 @@ const ar: Locale = {
   deleteResultFailed: (reason) => `تعذّر حذف هذا الملف: ${reason}`,
   noResults: 'لا توجد ملفات مدموجة بعد.',
   resultCover: (title) => `غلاف ${title}`,
-  bookResult: (title, format) => `${title} (${format.toUpperCase()})`,
+  bookResult: (title, what) => `${what}: ${title}`,
 };
 
 export default ar;

@@ -229,7 +229,7 @@ const de: Locale = {
   deleteResultFailed: (reason) => `Diese Datei konnte nicht gelöscht werden: ${reason}`,
   noResults: 'Noch keine zusammengefügten Dateien.',
   resultCover: (title) => `Cover von ${title}`,
-  bookResult: (title, format) => `${title} (${format.toUpperCase()})`,
+  bookResult: (title, what) => `${what}: ${title}`,
 };
 
 export default de;

@@ -252,8 +252,8 @@ export const en = {
   noResults: 'No merged files yet.',
   /** A result's cover image, for a reader who cannot see it. */
   resultCover: (title: string) => `Cover of ${title}`,
-  /** A result with a book title: its name for the player and links. */
-  bookResult: (title: string, format: string) => `${title} (${format.toUpperCase()})`,
+  /** A result with a book title: its name for the player and links, "merged M4B of …: The Book". */
+  bookResult: (title: string, what: string) => `${what}: ${title}`,
 };
 
 /** One language's table: every key of the English one, each of the same kind. */

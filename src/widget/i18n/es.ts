@@ -230,7 +230,7 @@ const es: Locale = {
   deleteResultFailed: (reason) => `No se pudo eliminar este archivo: ${reason}`,
   noResults: 'Todavía no hay archivos unidos.',
   resultCover: (title) => `Portada de ${title}`,
-  bookResult: (title, format) => `${title} (${format.toUpperCase()})`,
+  bookResult: (title, what) => `${what}: ${title}`,
 };
 
 export default es;

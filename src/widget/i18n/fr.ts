@@ -231,7 +231,7 @@ const fr: Locale = {
   deleteResultFailed: (reason) => `Impossible de supprimer ce fichier : ${reason}`,
   noResults: 'Aucun fichier assemblé pour l’instant.',
   resultCover: (title) => `Couverture de ${title}`,
-  bookResult: (title, format) => `${title} (${format.toUpperCase()})`,
+  bookResult: (title, what) => `${what} : ${title}`,
 };
 
 export default fr;

@@ -243,7 +243,7 @@ const ru: Locale = {
   deleteResultFailed: (reason) => `Не удалось удалить этот файл: ${reason}`,
   noResults: 'Объединённых файлов пока нет.',
   resultCover: (title) => `Обложка: ${title}`,
-  bookResult: (title, format) => `${title} (${format.toUpperCase()})`,
+  bookResult: (title, what) => `${what}: ${title}`,
 };
 
 export default ru;
