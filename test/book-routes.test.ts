@@ -288,6 +288,41 @@ describe("a merged result's details and cover", () => {
     expect((await getCover(s)).statusCode).toBe(200);
   });
 
+  it('keeps the picture of an input that carries one when the session has no cover', async () => {
+    const s = await openSession(app.app);
+    const picture = await image(file('own.png'), '24x36');
+    await exec(tools.ffmpeg, [
+      ...['-v', 'error', '-y', '-i', file('one.mp3'), '-i', file('own.png')],
+      ...[
+        '-map',
+        '0:a',
+        '-map',
+        '1:v',
+        '-c',
+        'copy',
+        '-id3v2_version',
+        '3',
+        '-disposition:v',
+        'attached_pic',
+      ],
+      file('with-picture.mp3'),
+    ]);
+    expect(
+      (await upload(app.app, s, [{ path: file('with-picture.mp3') }, { path: file('two.mp3') }])).statusCode,
+    ).toBe(200);
+    const items = await listItems(app.app, s);
+    const merged = await postJson(app.app, s, '/app/merge/mergemp3', {
+      items: items.map(({ id }) => ({ id })),
+      options: { format: 'm4b', title: 'Own picture' },
+    });
+    expect(merged.statusCode, merged.body).toBe(200);
+    const [result] = await app.store.listResults(s.sid);
+    const got = await getResultCover(s, result.id);
+    expect(got.statusCode, got.body).toBe(200);
+    expect(got.headers['content-type']).toBe('image/png');
+    expect(got.rawPayload.equals(picture)).toBe(true);
+  });
+
   it('has no cover when the merge left the cover out, and is headed by the default title', async () => {
     const s = await openSession(app.app);
     expect((await upload(app.app, s, [{ path: file('one.mp3') }])).statusCode).toBe(200);

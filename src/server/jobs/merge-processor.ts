@@ -3,7 +3,7 @@
 // that is in flight lives in the job's own scratch folder (removed whatever happens); the result
 // file is named after the job id, so a restart can tell a finished-but-unrecorded file apart.
 import { randomBytes } from 'node:crypto';
-import { copyFile, mkdir, rm } from 'node:fs/promises';
+import { mkdir, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { AbortError, COVER_LIMITS, imageShape, InputError, readAtMost } from '../../engine/index.js';
@@ -88,7 +88,7 @@ export function savedTrims(items: readonly ItemRow[]): TrimRequest[] {
   );
 }
 
-/** What the engine made: the output file, its report, and the cover it was given (a local path). */
+/** What the engine made: the output file, its report, and a copy of the cover it embedded (a local path). */
 interface Made {
   output: string;
   report: MergeReport;
@@ -123,10 +123,12 @@ export function createMergeProcessor(deps: MergeProcessorDeps): Processor {
     const chosen = engineOptions(options);
     const output = path.join(work, `merged.${chosen.format}`);
     const cover = options.cover === false ? undefined : await sessionCover(data.sid, work);
+    const coverCopy = path.join(work, 'result-cover.img');
     try {
       const report = await merge(inputs, output, {
         ...chosen,
         cover,
+        coverCopy,
         inputChapterTitles: items.map((i) => i.chapterTitle ?? null),
         onProgress: progress,
         signal,
@@ -137,7 +139,7 @@ export function createMergeProcessor(deps: MergeProcessorDeps): Processor {
         concurrency: deps.engineConcurrency,
         ...deps.outputCaps,
       });
-      return { output, report, cover };
+      return { output, report, cover: report.cover ? coverCopy : undefined };
     } catch (err) {
       // The same inputs would fail again: worded for a person, and never retried.
       if (err instanceof InputError)
@@ -167,13 +169,11 @@ export function createMergeProcessor(deps: MergeProcessorDeps): Processor {
     data: MergeJobData,
     items: ItemRow[],
     made: Made,
-    scratch: { run: string; work: string; clear: () => Promise<void> },
+    scratch: { run: string; clear: () => Promise<void> },
   ): Promise<ResultRow> {
     const { output, report } = made;
     const at = new Date(clock.now());
-    const cover = report.cover
-      ? await keptCover(made.cover, scratch.work, `${data.jobId}${scratch.run}`)
-      : undefined;
+    const cover = await keptCover(made.cover, `${data.jobId}${scratch.run}`);
     const result: ResultRow = {
       id: data.jobId,
       sid: data.sid,
@@ -206,21 +206,18 @@ export function createMergeProcessor(deps: MergeProcessorDeps): Processor {
   }
 
   /**
-   * A copy of the cover the engine embedded, to be stored with the result: the result's card keeps
-   * showing it after the session's cover changes or goes. Undefined when the embedded picture was
-   * an input's own (the session gave none) or the copy is no image.
+   * The engine's copy of the cover it embedded (the session's or an input's), to be stored with the
+   * result: the result's card keeps showing it after the session's cover changes or goes.
+   * Undefined when none was embedded, or when the copy is missing or no image (an injected merge).
    */
   async function keptCover(
-    given: string | undefined,
-    work: string,
+    copy: string | undefined,
     base: string,
   ): Promise<{ name: string; local: string } | undefined> {
-    if (!given) return undefined;
-    const shape = imageShape(await readAtMost(given, COVER_LIMITS.bytes));
-    if (!shape) return undefined;
-    const local = path.join(work, `kept-cover-${base}`);
-    await copyFile(given, local);
-    return { name: resultCoverName(base, shape.mime), local };
+    if (!copy) return undefined;
+    const data = await readAtMost(copy, COVER_LIMITS.bytes).catch(() => undefined);
+    const shape = data && imageShape(data);
+    return shape ? { name: resultCoverName(base, shape.mime), local: copy } : undefined;
   }
 
   /** Room on the disk for everything the merge writes, or a refusal that says so (never retried). */
@@ -254,7 +251,7 @@ export function createMergeProcessor(deps: MergeProcessorDeps): Processor {
       await mkdir(work, { recursive: true });
       if (signal.aborted) throw new AbortError();
       const made = await runEngine(data, items, work, (p) => progress(p), signal);
-      const result = await storeResult(data, items, made, { run, work, clear: clearScratch });
+      const result = await storeResult(data, items, made, { run, clear: clearScratch });
       return { resultId: result.id, durationSeconds: result.duration, inputs: items.length };
     } finally {
       // Already gone after a stored result (a no-op then); a failed or cancelled run's is removed here.
