@@ -559,8 +559,9 @@ export const deleteResultSchema: FastifySchema = {
 export const resultCoverSchema: FastifySchema = {
   summary: "A merged result's cover",
   description:
-    "The cover embedded in the result when it was made (a copy of the session's cover then: changing or " +
-    "removing the session's cover later leaves it as it is). Deleting the result deletes it. Owner only.",
+    "The cover embedded in the result when it was made (the session's then, else the first input's own " +
+    "picture), kept with it: changing or removing the session's cover later leaves it as it is. Deleting the " +
+    'result deletes it. Owner only.',
   tags: ['files'],
   params: {
     type: 'object',
