@@ -9,6 +9,7 @@ import path from 'node:path';
 import { AbortError, COVER_LIMITS, imageShape, InputError, readAtMost } from '../../engine/index.js';
 import type { MergeOptions, MergeReport, Tools, TrimRequest } from '../../engine/index.js';
 import { systemClock, type Clock } from '../../shared/clock.js';
+import { OUTPUT_FORMATS } from '../../shared/output-formats.js';
 import type { ItemRow, ResultRow, Store } from '../data/store.js';
 import { coverRef, resultRef, uploadRef, type FileStorage } from '../files/storage.js';
 import { DiskFullError, estimateMergeBytes, type DiskBudget } from '../files/disk-budget.js';
@@ -57,6 +58,11 @@ export const resultFileName = (jobId: string, format = 'mp3') => `${jobId}.${for
 /** The result's own copy of its cover, beside its file (a name no result file can take). */
 export const resultCoverName = (jobId: string, mime: string) =>
   `${jobId}-cover.${mime === 'image/png' ? 'png' : 'jpg'}`;
+/** Every name a run of `jobId` (without a per-run suffix) may have stored: its file in any format, its cover. */
+export const resultFileNames = (jobId: string): string[] => [
+  ...OUTPUT_FORMATS.map((f) => resultFileName(jobId, f)),
+  ...['image/jpeg', 'image/png'].map((mime) => resultCoverName(jobId, mime)),
+];
 
 /** The job's items in merge order, duplicates kept; a JobFailure when one is gone. */
 export async function orderedItems(
