@@ -4,7 +4,6 @@
 // and down, axe-core finding no serious or critical problem in any view, a host's accent, the
 // dark scheme and reduced motion. Takes a picture of the page in each language
 // (e2e/screenshots/locale-*.png) and of the Arabic progress view (progress-ar.png).
-import { createRequire } from 'node:module';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
@@ -17,11 +16,11 @@ import ru from '../src/widget/i18n/ru.js';
 import ar from '../src/widget/i18n/ar.js';
 import { HOST_PAGE_WORDS } from '../src/server/http/host-page-words.js';
 import { makeTone } from '../test/support/audio-fixtures.js';
+import { seriousViolations } from './axe.js';
 import { afterQueuedTimers, onePageRun, SCREENSHOTS } from './harness.js';
 
 const TABLES: Record<LocaleCode, Locale> = { en, de, fr, es, ru, ar };
 const FILES = ['one.wav', 'two.wav', 'three.wav'];
-const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
 
 const run = onePageRun('audio-merge-i18n-', async (dir) => {
   for (const [i, name] of FILES.entries())
@@ -38,34 +37,6 @@ async function open(page: Page, language: string): Promise<void> {
   await page.setExtraHTTPHeaders({ 'Accept-Language': `${language},en;q=0.5` });
   await page.goto(run().server.url);
   await page.waitForSelector('.audio-merge-row >> nth=2');
-}
-
-interface Violation {
-  id: string;
-  impact: string | null;
-  help: string;
-  nodes: Array<{ target: string[] }>;
-}
-
-/** axe-core's serious and critical findings on the page against WCAG 2.2 AA. */
-async function seriousViolations(page: Page): Promise<string[]> {
-  if (!(await page.evaluate(() => 'axe' in window))) await page.addScriptTag({ path: AXE });
-  // Without transitions, so axe reads the colours a view settles at, not a fade into them (the
-  // make button fades in as the list arrives).
-  await page.emulateMedia({ reducedMotion: 'reduce' });
-  const violations = await page.evaluate(async () => {
-    const axe = (
-      window as unknown as { axe: { run: (c: unknown, o: unknown) => Promise<{ violations: Violation[] }> } }
-    ).axe;
-    const result = await axe.run(document, {
-      runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'] },
-    });
-    return result.violations;
-  });
-  await page.emulateMedia({ reducedMotion: 'no-preference' });
-  return violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id} (${v.impact}): ${v.help} at ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
 }
 
 /**

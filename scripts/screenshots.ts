@@ -1,8 +1,9 @@
 // Takes the README's pictures the way a person would see them: the built server on a temporary
 // DATA_DIR, Debian's Chromium, generated audio uploaded through the page, the sound options open,
 // a drag, a merge.
-// Writes docs/screenshot-{list,progress,results,book}.png (the results below the widget and the
-// upload area, so the window is tall enough for them too). Run after `npm run build`:
+// Writes docs/screenshot-{list,progress,results,book,book-result}.png at a desktop's width (the
+// rows in their column, the choices beside them; the results below the widget and the upload
+// area, so the window is tall enough for them too). Run after `npm run build`:
 //   PORT=41100 SOCKET_PORT=41101 npx tsx scripts/screenshots.ts
 import { execFile } from 'node:child_process';
 import path from 'node:path';
@@ -39,7 +40,7 @@ const browser = await launchBrowser();
 try {
   for (const f of FILES)
     await makeTone(path.join(work.dir, f.name), { seconds: f.seconds, frequency: f.frequency });
-  const page = await browser.newPage({ viewport: { width: 440, height: 2600 }, deviceScaleFactor: 1 });
+  const page = await browser.newPage({ viewport: { width: 1280, height: 2600 }, deviceScaleFactor: 1 });
   await page.goto(server.url);
   await page.setInputFiles(
     '#audio-merge-file-input',
@@ -100,7 +101,18 @@ try {
     () => document.querySelector<HTMLImageElement>('.audio-merge-cover-preview')?.complete,
   );
   await shoot(page, '#audio-merge-tool', 'screenshot-book.png');
-  console.log('wrote docs/screenshot-{list,progress,results,book}.png');
+
+  // The book made: its card, headed by its title, with its cover, author, narrator and chapters.
+  await page.getByRole('button', { name: 'Make M4B' }).click();
+  await page.waitForFunction(() => document.querySelectorAll('.audio-merge-result').length === 2, undefined, {
+    timeout: 300_000,
+  });
+  await page.waitForLoadState('load');
+  await page.waitForFunction(
+    () => (document.querySelector<HTMLImageElement>('.audio-merge-result-cover')?.naturalWidth ?? 0) > 0,
+  );
+  await shoot(page, '.audio-merge-result >> nth=0', 'screenshot-book-result.png');
+  console.log('wrote docs/screenshot-{list,progress,results,book,book-result}.png');
 } finally {
   await browser.close();
   await server.stop();

@@ -1,7 +1,7 @@
 // The book through the real app: the session's cover (set, served, refused, removed, its own),
 // the person's kept choices, and a merge that writes the details and the cover asked for.
 import { execFile } from 'node:child_process';
-import { readFile, writeFile } from 'node:fs/promises';
+import { readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -215,5 +215,131 @@ describe('a merge with details and the cover', () => {
     expect(withCover.streams.some((st: { codec_type: string }) => st.codec_type === 'video')).toBe(true);
     const without = await probe(results[1].id, 'without.m4b');
     expect(without.streams.some((st: { codec_type: string }) => st.codec_type === 'video')).toBe(false);
+  });
+});
+
+describe("a merged result's details and cover", () => {
+  const getResultCover = (s: TestSession, id: string) =>
+    app.app.inject({
+      method: 'GET',
+      url: `/app/merge/resultCover/${encodeURIComponent(id)}`,
+      headers: { cookie: s.cookie },
+    });
+
+  it('lists the details written and serves the cover it was made with, to its session only, until it is deleted', async () => {
+    const s = await openSession(app.app);
+    const other = await openSession(app.app);
+    expect(
+      (await upload(app.app, s, [{ path: file('one.mp3') }, { path: file('two.mp3') }])).statusCode,
+    ).toBe(200);
+    const items = await listItems(app.app, s);
+    const first = await image(file('first.png'), '32x24');
+    expect((await postCover(s, first)).statusCode).toBe(200);
+    const merged = await postJson(app.app, s, '/app/merge/mergemp3', {
+      items: items.map(({ id }) => ({ id })),
+      options: { format: 'm4b', title: 'Zauberberg & Co', artist: 'Thomas Mann', narrator: 'Gert Westphal' },
+    });
+    expect(merged.statusCode, merged.body).toBe(200);
+    const [result] = await app.store.listResults(s.sid);
+    expect(result.details).toMatchObject({
+      title: 'Zauberberg & Co',
+      artist: 'Thomas Mann',
+      composer: 'Gert Westphal',
+    });
+    expect(result.cover).toMatch(/\.png$/);
+
+    // A later cover of the session leaves the result's as it was made.
+    expect((await postCover(s, await image(file('second.jpg'), '48x48'), 'second.jpg')).statusCode).toBe(200);
+    const got = await getResultCover(s, result.id);
+    expect(got.statusCode, got.body).toBe(200);
+    expect(got.headers['content-type']).toBe('image/png');
+    expect(got.rawPayload.equals(first)).toBe(true);
+    expect((await getResultCover(other, result.id)).statusCode).toBe(403);
+    expect((await getResultCover(s, 'no-such-result')).statusCode).toBe(404);
+    // The cover's name is never a result file's: the results path does not serve it.
+    const byFilePath = await app.app.inject({
+      method: 'GET',
+      url: `/results/${s.sid}/${result.cover}`,
+      headers: { cookie: s.cookie },
+    });
+    expect(byFilePath.statusCode).toBe(404);
+
+    // The page's card: the title as its heading, the cover, the author and the narrator.
+    const page = await app.app.inject({ method: 'GET', url: '/', headers: { cookie: s.cookie } });
+    const card =
+      new RegExp(
+        `<article class="audio-merge-result" data-result-id="${result.id}"[\\s\\S]*?</article>`,
+      ).exec(page.body)?.[0] ?? '';
+    expect(card).toContain('<h3 class="audio-merge-result-title" dir="auto">Zauberberg &amp; Co</h3>');
+    expect(card).toContain(`src="/app/merge/resultCover/${result.id}" alt="Cover of Zauberberg &amp; Co"`);
+    expect(card).toContain('<dd>Thomas Mann</dd>');
+    expect(card).toContain('<dd>Gert Westphal</dd>');
+
+    // Deleting the result deletes its cover; the session's own cover stays.
+    const resultsDir = path.join(app.dataDir, 'results', s.sid);
+    expect((await readdir(resultsDir)).sort()).toEqual([result.cover, result.file].sort());
+    expect((await postJson(app.app, other, '/app/merge/deleteResult', { id: result.id })).statusCode).toBe(
+      403,
+    );
+    expect((await readdir(resultsDir)).length).toBe(2);
+    expect((await postJson(app.app, s, '/app/merge/deleteResult', { id: result.id })).statusCode).toBe(200);
+    expect(await readdir(resultsDir)).toEqual([]);
+    expect((await getResultCover(s, result.id)).statusCode).toBe(404);
+    expect((await getCover(s)).statusCode).toBe(200);
+  });
+
+  it('keeps the picture of an input that carries one when the session has no cover', async () => {
+    const s = await openSession(app.app);
+    const picture = await image(file('own.png'), '24x36');
+    await exec(tools.ffmpeg, [
+      ...['-v', 'error', '-y', '-i', file('one.mp3'), '-i', file('own.png')],
+      ...[
+        '-map',
+        '0:a',
+        '-map',
+        '1:v',
+        '-c',
+        'copy',
+        '-id3v2_version',
+        '3',
+        '-disposition:v',
+        'attached_pic',
+      ],
+      file('with-picture.mp3'),
+    ]);
+    expect(
+      (await upload(app.app, s, [{ path: file('with-picture.mp3') }, { path: file('two.mp3') }])).statusCode,
+    ).toBe(200);
+    const items = await listItems(app.app, s);
+    const merged = await postJson(app.app, s, '/app/merge/mergemp3', {
+      items: items.map(({ id }) => ({ id })),
+      options: { format: 'm4b', title: 'Own picture' },
+    });
+    expect(merged.statusCode, merged.body).toBe(200);
+    const [result] = await app.store.listResults(s.sid);
+    const got = await getResultCover(s, result.id);
+    expect(got.statusCode, got.body).toBe(200);
+    expect(got.headers['content-type']).toBe('image/png');
+    expect(got.rawPayload.equals(picture)).toBe(true);
+  });
+
+  it('has no cover when the merge left the cover out, and is headed by the default title', async () => {
+    const s = await openSession(app.app);
+    expect((await upload(app.app, s, [{ path: file('one.mp3') }])).statusCode).toBe(200);
+    const items = await listItems(app.app, s);
+    expect((await postCover(s, await image(file('unused.png'), '16x16'))).statusCode).toBe(200);
+    const merged = await postJson(app.app, s, '/app/merge/mergemp3', {
+      items: items.map(({ id }) => ({ id })),
+      options: { format: 'm4b', cover: false },
+    });
+    expect(merged.statusCode, merged.body).toBe(200);
+    const [result] = await app.store.listResults(s.sid);
+    expect(result.cover).toBeNull();
+    expect((await getResultCover(s, result.id)).statusCode).toBe(404);
+    const page = await app.app.inject({ method: 'GET', url: '/', headers: { cookie: s.cookie } });
+    // No title given: the book's default one (here the first input's name), as written into the file.
+    expect(result.details.title).toBe('one');
+    expect(page.body).toContain('<h3 class="audio-merge-result-title" dir="auto">one</h3>');
+    expect(page.body).not.toContain('<img class="audio-merge-result-cover"');
   });
 });

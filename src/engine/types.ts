@@ -70,6 +70,11 @@ export interface MergeOptions extends SoundOptions, Details {
   chapterList?: ChapterMark[];
   /** A JPEG or PNG file for the cover (at most 10 MB, 4096 x 4096); defaults to the first input's embedded picture. */
   cover?: string;
+  /**
+   * Where to write a copy of the cover embedded (the given one or an input's), for a caller that
+   * shows it beside the result; nothing is written when no cover is embedded.
+   */
+  coverCopy?: string;
   /** The output's channels (1 or 2) and sample rate; by default what most inputs have. */
   channels?: 1 | 2;
   sampleRate?: number;

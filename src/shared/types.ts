@@ -83,6 +83,8 @@ export const API = {
   status: '/app/merge/status',
   cancel: '/app/merge/cancel',
   deleteResult: '/app/merge/deleteResult',
+  /** GET `${resultCover}/{id}`: the cover kept with a merged result. */
+  resultCover: '/app/merge/resultCover',
   cover: '/app/merge/cover',
   deleteCover: '/app/merge/deleteCover',
   saveChoices: '/app/merge/saveChoices',

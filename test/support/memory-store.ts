@@ -21,6 +21,7 @@ const copyResult = (r: ResultRow): ResultRow => ({
   ...r,
   sources: [...r.sources],
   chapters: r.chapters.map((c) => ({ ...c })),
+  details: { ...r.details },
 });
 const byNewest = (a: { createdAt: number; seq: number }, b: { createdAt: number; seq: number }) =>
   b.createdAt - a.createdAt || b.seq - a.seq;

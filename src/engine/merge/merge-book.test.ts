@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { writeFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { parseFile } from 'music-metadata';
@@ -155,6 +155,17 @@ describe("the book's details, cover and chapters", () => {
     await mergeFiles(mp3s, out, { tools, cover });
     const mm = await parseFile(out);
     expect(mm.common.picture?.[0]?.format).toBe('image/png');
+  });
+
+  it('copies the cover it embedded where coverCopy says, and writes none without a cover', async () => {
+    const copy = path.join(dir, 'copied-cover.img');
+    const report = await mergeFiles(mp3s, path.join(dir, 'copy.m4b'), { tools, cover, coverCopy: copy });
+    expect(report.cover).toBe(true);
+    expect((await readFile(copy)).equals(await readFile(cover))).toBe(true);
+    const none = path.join(dir, 'no-cover.img');
+    const bare = await mergeFiles(mp3s, path.join(dir, 'bare.m4b'), { tools, coverCopy: none });
+    expect(bare.cover).toBe(false);
+    await expect(readFile(none)).rejects.toThrow(/ENOENT/);
   });
 
   it('refuses a cover over 4096 pixels wide, or not an image, naming it, and writes nothing', async () => {

@@ -1,6 +1,6 @@
 // The pipeline: probe, plan, then one route per output format (MP3 frames, MP4 packets, one PCM
 // encode), written to a hidden file beside the target and renamed into place.
-import { mkdtemp, rename, rm, stat } from 'node:fs/promises';
+import { mkdtemp, rename, rm, stat, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { AbortError, ChapterError, TrimError } from '../errors.js';
@@ -308,6 +308,8 @@ export async function mergeFiles(
   };
   try {
     const { plan, result, tracker, sound, trims, meta } = await runRoute(job);
+    // Before the output takes its name: a copy that cannot be written fails the merge whole.
+    if (opts.coverCopy && meta.cover) await writeFile(opts.coverCopy, meta.cover.data);
     await rename(job.partial, target);
     const bytes = (await stat(target)).size;
     tracker.complete();

@@ -54,6 +54,8 @@ export interface ResultRecord {
   size: number;
   sources: string[];
   chapters: ResultRow['chapters'];
+  details?: Record<string, string> | null;
+  cover?: string | null;
   created_at: number;
 }
 
@@ -112,5 +114,7 @@ export const toResult = (r: ResultRecord): ResultRow => ({
   size: r.size,
   sources: r.sources,
   chapters: r.chapters,
+  details: r.details ?? {},
+  cover: r.cover ?? null,
   createdAt: r.created_at,
 });

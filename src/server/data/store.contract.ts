@@ -25,7 +25,8 @@ export function contractJob(id: string, over: Partial<JobRow> = {}): JobRow {
 export function contractResult(id: string, jobId: string, over: Partial<ResultRow> = {}): ResultRow {
   return {
     id, sid: 's1', jobId, file: `${id}.mp3`, downloadName: 'merged-2026-11-21-1430.mp3', format: 'mp3',
-    duration: 5.25, size: 4096, sources: ['a.mp3', 'b.wav'], chapters: [], createdAt: 20, ...over,
+    duration: 5.25, size: 4096, sources: ['a.mp3', 'b.wav'], chapters: [], details: {}, cover: null,
+    createdAt: 20, ...over,
   };
 }
 
@@ -297,6 +298,22 @@ export function describeStoreContract(name: string, makeStore: StoreFactory): vo
         expect(await store.listResults('s1')).toEqual([row]);
       });
 
+      it('round-trips a result\'s details and its cover; one without them lists none', async () => {
+        const details = {
+          title: 'Der Zauberberg', artist: 'Thomas Mann', composer: 'Gert Westphal', date: '1924',
+          description: 'Erster Band\nZweiter Band', genre: 'Roman "klassisch"',
+        };
+        const row = contractResult('r1', 'j1', { format: 'm4b', file: 'r1.m4b', details, cover: 'r1-cover.png' });
+        await store.addResult(row);
+        await store.addResult(contractResult('r2', 'j2'));
+        expect(await store.getResult('s1', 'r1')).toEqual(row);
+        expect((await store.listResults('s1')).map((r) => [r.id, r.details, r.cover])).toEqual([
+          ['r2', {}, null],
+          ['r1', details, 'r1-cover.png'],
+        ]);
+        expect(await store.deleteResult('s1', 'r1')).toEqual(row);
+      });
+
       it('gives a result whose download name the session already has the next free one, and answers with the row as stored', async () => {
         const name = 'Book 2026-11-21 1430.m4b';
         const first = contractResult('r1', 'j1', { downloadName: name });
@@ -351,8 +368,10 @@ export function describeStoreContract(name: string, makeStore: StoreFactory): vo
       job.options.gap = 9;
       const result = (await store.resultById('r1'))!;
       result.sources.push('x');
+      result.details.title = 'changed';
       expect(await store.getJob('j1')).toMatchObject({ itemIds: ['a'], options: { gap: 1 } });
       expect((await store.resultById('r1'))?.sources).toEqual(['a.mp3', 'b.wav']);
+      expect((await store.resultById('r1'))?.details).toEqual({});
     });
   });
 }

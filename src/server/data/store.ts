@@ -98,6 +98,13 @@ export interface ResultRow {
   /** Original names of the sources, in merge order. */
   sources: string[];
   chapters: Chapter[];
+  /** The book's details written into the file, by the names ffprobe reads them under (title, artist, composer...). */
+  details: Record<string, string>;
+  /**
+   * Stored name of the result's own copy of its cover, beside its file (null: none embedded). A
+   * copy, so a later change of the session's cover leaves this result as it was made.
+   */
+  cover: string | null;
   createdAt: number;
 }
 

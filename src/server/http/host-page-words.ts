@@ -16,6 +16,10 @@ export interface HostPageWords {
   download: string;
   chapters: string;
   joinedFrom: string;
+  /** A result's cover image, for a reader who cannot see it. */
+  coverOf: (title: string) => string;
+  author: string;
+  narrator: string;
 }
 
 export const HOST_PAGE_WORDS: Record<LocaleCode, HostPageWords> = {
@@ -32,6 +36,9 @@ export const HOST_PAGE_WORDS: Record<LocaleCode, HostPageWords> = {
     download: 'Download',
     chapters: 'Chapters',
     joinedFrom: 'Joined from',
+    coverOf: (title) => `Cover of ${title}`,
+    author: 'Author',
+    narrator: 'Narrator',
   },
   de: {
     heading: 'Audio zusammenfügen',
@@ -46,6 +53,9 @@ export const HOST_PAGE_WORDS: Record<LocaleCode, HostPageWords> = {
     download: 'Herunterladen',
     chapters: 'Kapitel',
     joinedFrom: 'Zusammengefügt aus',
+    coverOf: (title) => `Cover von ${title}`,
+    author: 'Autor',
+    narrator: 'Sprecher',
   },
   fr: {
     heading: 'Assemblage audio',
@@ -60,6 +70,9 @@ export const HOST_PAGE_WORDS: Record<LocaleCode, HostPageWords> = {
     download: 'Télécharger',
     chapters: 'Chapitres',
     joinedFrom: 'Assemblé à partir de',
+    coverOf: (title) => `Couverture de ${title}`,
+    author: 'Auteur',
+    narrator: 'Narrateur',
   },
   es: {
     heading: 'Unir audio',
@@ -74,6 +87,9 @@ export const HOST_PAGE_WORDS: Record<LocaleCode, HostPageWords> = {
     download: 'Descargar',
     chapters: 'Capítulos',
     joinedFrom: 'Unido a partir de',
+    coverOf: (title) => `Portada de ${title}`,
+    author: 'Autor',
+    narrator: 'Narrador',
   },
   ru: {
     heading: 'Объединение аудио',
@@ -88,6 +104,9 @@ export const HOST_PAGE_WORDS: Record<LocaleCode, HostPageWords> = {
     download: 'Скачать',
     chapters: 'Главы',
     joinedFrom: 'Собрано из',
+    coverOf: (title) => `Обложка: ${title}`,
+    author: 'Автор',
+    narrator: 'Чтец',
   },
   ar: {
     heading: 'دمج الملفات الصوتية',
@@ -102,5 +121,8 @@ export const HOST_PAGE_WORDS: Record<LocaleCode, HostPageWords> = {
     download: 'تنزيل',
     chapters: 'الفصول',
     joinedFrom: 'مدموج من',
+    coverOf: (title) => `غلاف ${title}`,
+    author: 'المؤلف',
+    narrator: 'الراوي',
   },
 };

@@ -11,6 +11,8 @@ const result = (over: Partial<ResultRow>): ResultRow => ({
   downloadName: 'merged.mp3',
   format: 'mp3',
   chapters: [],
+  details: {},
+  cover: null,
   duration: 75.4,
   size: 3 * 1024 * 1024,
   sources: ['intro.wav', 'talk.mp3'],
@@ -86,11 +88,68 @@ describe('the host page', () => {
     expect(html).toContain('One &lt;1&gt;');
     // The chapters sit under a heading of their own.
     expect(html).toMatch(
-      /<h3 class="audio-merge-chapters-heading">Chapters<\/h3>\s*<ol class="audio-merge-chapters"/,
+      /<h4 class="audio-merge-chapters-heading">Chapters<\/h4>\s*<ol class="audio-merge-chapters"/,
     );
     const bare = renderHostPage({ ...base, results: [result({})] });
     expect(bare).not.toContain('class="audio-merge-chapters"');
-    expect(bare).not.toContain('<h3 class="audio-merge-chapters-heading">');
+    expect(bare).not.toContain('class="audio-merge-chapters-heading"');
+  });
+
+  it("heads each result with its book's title, its cover and who wrote and reads it, in the page's language", () => {
+    const book = result({
+      id: 'r<1>',
+      format: 'm4b',
+      downloadName: 'Der Berg 2026-11-21 1430.m4b',
+      details: {
+        title: 'Der "Berg" & <Tal>',
+        artist: 'Thomas Mann',
+        composer: 'Gert Westphal',
+        genre: 'Roman',
+      },
+      cover: 'r1-cover.png',
+      chapters: [{ title: 'Eins', start: 0, end: 75.4 }],
+    });
+    const html = renderHostPage({ ...base, results: [book], locale: 'de' });
+    const head = /<div class="audio-merge-result-head">(.*?)<\/div><\/div>/s.exec(html)?.[1] ?? '';
+    expect(head).toContain(
+      '<img class="audio-merge-result-cover" src="/app/merge/resultCover/r%3C1%3E" alt="Cover von Der &quot;Berg&quot; &amp; &lt;Tal&gt;"',
+    );
+    expect(head).toContain(
+      '<h3 class="audio-merge-result-title" dir="auto">Der &quot;Berg&quot; &amp; &lt;Tal&gt;</h3>',
+    );
+    expect(head).toContain('<dt>Autor</dt><dd>Thomas Mann</dd>');
+    expect(head).toContain('<dt>Sprecher</dt><dd>Gert Westphal</dd>');
+    expect(html).toMatch(/<h4 class="audio-merge-chapters-heading">Kapitel<\/h4>/);
+    // The heading comes first in the card, the chapters after the player.
+    expect(html.indexOf('<h3 class="audio-merge-result-title"')).toBeLessThan(html.indexOf('<audio'));
+    expect(html.indexOf('<audio')).toBeLessThan(html.indexOf('<h4 class="audio-merge-chapters-heading"'));
+
+    const plain = renderHostPage({
+      ...base,
+      results: [result({ downloadName: 'merged-2026-11-21-1430.mp3' })],
+    });
+    expect(plain).toContain(
+      '<h3 class="audio-merge-result-title audio-merge-result-untitled" dir="auto">merged-2026-11-21-1430.mp3</h3>',
+    );
+    expect(plain).not.toContain('<img class="audio-merge-result-cover"');
+    expect(plain).not.toContain('<dl class="audio-merge-result-people"');
+  });
+
+  it('speaks of the cover, author and narrator in every language the page speaks', () => {
+    for (const locale of ['en', 'de', 'fr', 'es', 'ru', 'ar'] as const) {
+      const html = renderHostPage({
+        ...base,
+        locale,
+        results: [result({ details: { title: 'T', artist: 'A', composer: 'N' }, cover: 'c.jpg' })],
+      });
+      const alt = /class="audio-merge-result-cover" [^>]*alt="([^"]+)"/.exec(html)?.[1];
+      expect(alt, locale).toMatch(/T/);
+      expect(alt, locale).not.toBe('T');
+      const labels = Array.from(html.matchAll(/<dt>([^<]+)<\/dt>/g), (m) => m[1]);
+      expect(labels, locale).toHaveLength(2);
+      expect(new Set(labels).size, locale).toBe(2);
+      if (locale !== 'en') expect(labels, locale).not.toEqual(['Author', 'Narrator']);
+    }
   });
 
   it('lists results newest first as given, with player, download link, duration, size, time and sources in order', () => {

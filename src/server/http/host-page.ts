@@ -40,7 +40,34 @@ function renderChapters(r: ResultRow, words: HostPageWords): string {
       `<li><button type="button" class="audio-merge-chapter" data-start="${escapeHtml(c.start)}"><span class="audio-merge-chapter-time">${escapeHtml(formatDuration(c.start))}</span> ${escapeHtml(c.title)}</button></li>`,
   );
   const heading = escapeHtml(words.chapters);
-  return `\n      <h3 class="audio-merge-chapters-heading">${heading}</h3>\n      <ol class="audio-merge-chapters" aria-label="${heading}">${items.join('')}</ol>`;
+  return `\n      <h4 class="audio-merge-chapters-heading">${heading}</h4>\n      <ol class="audio-merge-chapters" aria-label="${heading}">${items.join('')}</ol>`;
+}
+
+/** The book's title (the download name when it has none). */
+export const resultTitle = (r: Pick<ResultRow, 'details' | 'downloadName'>): string =>
+  r.details.title?.trim() || r.downloadName;
+
+/** The card's head: the cover kept with the result, its title as the heading, author and narrator. */
+function renderCardHead(r: ResultRow, words: HostPageWords): string {
+  const title = resultTitle(r);
+  const cover = r.cover
+    ? `<img class="audio-merge-result-cover" src="${escapeHtml(`${API.resultCover}/${encodeURIComponent(r.id)}`)}" alt="${escapeHtml(words.coverOf(title))}" width="96" height="96" decoding="async">`
+    : '';
+  const people = (
+    [
+      ['artist', words.author],
+      ['composer', words.narrator],
+    ] as const
+  )
+    .filter(([tag]) => r.details[tag]?.trim())
+    .map(
+      ([tag, label]) =>
+        `<div class="audio-merge-result-${tag === 'artist' ? 'author' : 'narrator'}"><dt>${escapeHtml(label)}</dt><dd>${escapeHtml(r.details[tag].trim())}</dd></div>`,
+    );
+  const dl = people.length > 0 ? `<dl class="audio-merge-result-people">${people.join('')}</dl>` : '';
+  // A heading that is only the download name says so, so the widget names the player otherwise.
+  const untitled = r.details.title?.trim() ? '' : ' audio-merge-result-untitled';
+  return `<div class="audio-merge-result-head">${cover}<div class="audio-merge-result-heading"><h3 class="audio-merge-result-title${untitled}" dir="auto">${escapeHtml(title)}</h3>${dl}</div></div>`;
 }
 
 function renderResult(r: ResultRow, words: HostPageWords): string {
@@ -48,6 +75,7 @@ function renderResult(r: ResultRow, words: HostPageWords): string {
   const when = new Date(r.createdAt);
   const sources = r.sources.map((name) => `<li>${escapeHtml(name)}</li>`).join('');
   return `<article class="audio-merge-result" data-result-id="${escapeHtml(r.id)}" data-format="${escapeHtml(r.format)}">
+      ${renderCardHead(r, words)}
       <audio controls preload="metadata" src="${escapeHtml(src)}"></audio>
       <p class="audio-merge-result-meta">
         <a class="audio-merge-download" href="${escapeHtml(src)}?download=1" download>${escapeHtml(words.download)}</a>
@@ -63,14 +91,14 @@ function renderResult(r: ResultRow, words: HostPageWords): string {
 const STYLE = `
   *, *::before, *::after { box-sizing: border-box; }
   body { margin: 0; font: 16px/1.5 system-ui, -apple-system, "Segoe UI", sans-serif; color: #1d2330; background: #f5f6f8; }
-  main { max-width: 46rem; margin: 0 auto; padding: 1.5rem 1rem 3rem; }
+  main { max-width: calc(960px + 2rem); margin: 0 auto; padding: 1.5rem 1rem 3rem; }
   h1 { font-size: 1.6rem; margin: 0 0 .25rem; }
   h2 { font-size: 1.15rem; margin: 0 0 .75rem; }
   .lead { margin: 0 0 1.5rem; color: #4a5263; }
   section { background: #fff; border: 1px solid #dde1e8; border-radius: 10px; padding: 1rem; margin: 0 0 1.25rem; }
   /* The widget's panel matches the upload and results panels the widget's stylesheet draws. */
   #${WIDGET_ELEMENT_ID} {
-    display: block; max-width: 720px; margin: 0 auto 20px; padding: 20px; background: #fff;
+    display: block; max-width: 960px; margin: 0 auto 20px; padding: 20px; background: #fff;
     border: 1px solid #e5e7eb; border-radius: 12px; box-shadow: 0 1px 2px rgb(0 0 0 / 0.04);
   }
   @media (max-width: 480px) { #${WIDGET_ELEMENT_ID} { padding: 14px; } }
@@ -82,6 +110,14 @@ const STYLE = `
   .audio-merge-result { border-top: 1px solid #e6e9ef; padding: .75rem 0; }
   .audio-merge-result:first-of-type { border-top: 0; }
   .audio-merge-result audio { width: 100%; }
+  .audio-merge-result-head { display: flex; gap: .75rem; align-items: flex-start; margin: 0 0 .5rem; }
+  .audio-merge-result-cover { flex: none; width: 96px; height: 96px; object-fit: cover; border-radius: 6px; border: 1px solid #dde1e8; }
+  .audio-merge-result-heading { min-width: 0; }
+  .audio-merge-result-title { font-size: 1.05rem; margin: 0; overflow-wrap: anywhere; }
+  .audio-merge-result-people { margin: .15rem 0 0; font-size: .9rem; color: #4a5263; }
+  .audio-merge-result-people div { display: flex; gap: .35rem; }
+  .audio-merge-result-people dt::after { content: ":"; }
+  .audio-merge-result-people dd { margin: 0; color: #1d2330; }
   .audio-merge-chapters-heading { font-size: .95rem; margin: .5rem 0 0; }
   .audio-merge-chapters { margin: .25rem 0; padding-inline-start: 1.25rem; font-size: .9rem; }
   .audio-merge-chapter { display: inline-flex; align-items: center; gap: .3rem; min-height: 28px; border: 0; background: none; padding: .1rem 0; color: #1f5fbf; cursor: pointer; font: inherit; text-align: start; }
@@ -95,7 +131,8 @@ const STYLE = `
   :root { color-scheme: light dark; }
   @media (prefers-color-scheme: dark) {
     body { color: #e5e7eb; background: #0b1020; }
-    .lead, .hint, .empty, .audio-merge-result-meta, .audio-merge-chapter-time { color: #a3acbd; }
+    .lead, .hint, .empty, .audio-merge-result-meta, .audio-merge-chapter-time, .audio-merge-result-people { color: #a3acbd; }
+    .audio-merge-result-people dd { color: #e5e7eb; }
     section, #${WIDGET_ELEMENT_ID} { background: #111827; border-color: #374151; }
     .audio-merge-result { border-top-color: #374151; }
     .audio-merge-chapter { color: #93b4f5; }

@@ -6,9 +6,10 @@ import { randomBytes } from 'node:crypto';
 import { mkdir, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { AbortError, InputError } from '../../engine/index.js';
+import { AbortError, COVER_LIMITS, imageShape, InputError, readAtMost } from '../../engine/index.js';
 import type { MergeOptions, MergeReport, Tools, TrimRequest } from '../../engine/index.js';
 import { systemClock, type Clock } from '../../shared/clock.js';
+import { OUTPUT_FORMATS } from '../../shared/output-formats.js';
 import type { ItemRow, ResultRow, Store } from '../data/store.js';
 import { coverRef, resultRef, uploadRef, type FileStorage } from '../files/storage.js';
 import { DiskFullError, estimateMergeBytes, type DiskBudget } from '../files/disk-budget.js';
@@ -54,6 +55,14 @@ export const engineConcurrencyFor = (workers: number) =>
 
 export const jobScratchName = (jobId: string) => `job-${jobId}`;
 export const resultFileName = (jobId: string, format = 'mp3') => `${jobId}.${format}`;
+/** The result's own copy of its cover, beside its file (a name no result file can take). */
+export const resultCoverName = (jobId: string, mime: string) =>
+  `${jobId}-cover.${mime === 'image/png' ? 'png' : 'jpg'}`;
+/** Every name a run of `jobId` (without a per-run suffix) may have stored: its file in any format, its cover. */
+export const resultFileNames = (jobId: string): string[] => [
+  ...OUTPUT_FORMATS.map((f) => resultFileName(jobId, f)),
+  ...['image/jpeg', 'image/png'].map((mime) => resultCoverName(jobId, mime)),
+];
 
 /** The job's items in merge order, duplicates kept; a JobFailure when one is gone. */
 export async function orderedItems(
@@ -85,6 +94,13 @@ export function savedTrims(items: readonly ItemRow[]): TrimRequest[] {
   );
 }
 
+/** What the engine made: the output file, its report, and a copy of the cover it embedded (a local path). */
+interface Made {
+  output: string;
+  report: MergeReport;
+  cover: string | undefined;
+}
+
 export function createMergeProcessor(deps: MergeProcessorDeps): Processor {
   const { store, files } = deps;
   // Loaded on first use, so the server (and its tests) do not pull in the whole engine up front.
@@ -113,10 +129,12 @@ export function createMergeProcessor(deps: MergeProcessorDeps): Processor {
     const chosen = engineOptions(options);
     const output = path.join(work, `merged.${chosen.format}`);
     const cover = options.cover === false ? undefined : await sessionCover(data.sid, work);
+    const coverCopy = path.join(work, 'result-cover.img');
     try {
       const report = await merge(inputs, output, {
         ...chosen,
         cover,
+        coverCopy,
         inputChapterTitles: items.map((i) => i.chapterTitle ?? null),
         onProgress: progress,
         signal,
@@ -127,7 +145,7 @@ export function createMergeProcessor(deps: MergeProcessorDeps): Processor {
         concurrency: deps.engineConcurrency,
         ...deps.outputCaps,
       });
-      return { output, report };
+      return { output, report, cover: report.cover ? coverCopy : undefined };
     } catch (err) {
       // The same inputs would fail again: worded for a person, and never retried.
       if (err instanceof InputError)
@@ -156,10 +174,12 @@ export function createMergeProcessor(deps: MergeProcessorDeps): Processor {
   async function storeResult(
     data: MergeJobData,
     items: ItemRow[],
-    { output, report }: { output: string; report: MergeReport },
+    made: Made,
     scratch: { run: string; clear: () => Promise<void> },
   ): Promise<ResultRow> {
+    const { output, report } = made;
     const at = new Date(clock.now());
+    const cover = await keptCover(made.cover, `${data.jobId}${scratch.run}`);
     const result: ResultRow = {
       id: data.jobId,
       sid: data.sid,
@@ -171,20 +191,39 @@ export function createMergeProcessor(deps: MergeProcessorDeps): Processor {
       size: report.bytes,
       sources: items.map((i) => i.filename),
       chapters: report.chapters,
+      details: { ...report.tags },
+      cover: cover?.name ?? null,
       createdAt: at.getTime(),
     };
+    if (cover) await files.put(resultRef({ sid: data.sid, file: cover.name }), cover.local);
     await files.put(resultRef(result), output);
     const cleared = scratch.clear();
     try {
       return await store.addResult(result);
     } catch (err) {
       await files.remove(resultRef(result));
+      if (cover) await files.remove(resultRef({ sid: data.sid, file: cover.name }));
       const first = deps.freshPerRun ? await store.resultById(data.jobId) : undefined;
       if (first?.jobId === data.jobId) return first;
       throw err;
     } finally {
       await cleared;
     }
+  }
+
+  /**
+   * The engine's copy of the cover it embedded (the session's or an input's), to be stored with the
+   * result: the result's card keeps showing it after the session's cover changes or goes.
+   * Undefined when none was embedded, or when the copy is missing or no image (an injected merge).
+   */
+  async function keptCover(
+    copy: string | undefined,
+    base: string,
+  ): Promise<{ name: string; local: string } | undefined> {
+    if (!copy) return undefined;
+    const data = await readAtMost(copy, COVER_LIMITS.bytes).catch(() => undefined);
+    const shape = data && imageShape(data);
+    return shape ? { name: resultCoverName(base, shape.mime), local: copy } : undefined;
   }
 
   /** Room on the disk for everything the merge writes, or a refusal that says so (never retried). */

@@ -75,42 +75,50 @@ export function ListView({
       <p className="audio-merge-title" id={titleId}>
         {title}
       </p>
-      {empty ? (
-        <Placeholder state={state} />
-      ) : (
-        <>
-          <p className="audio-merge-hint" id={hintId}>
-            {t().hint}
-          </p>
-          <AudioList
-            items={state.items}
-            titleId={titleId}
-            hintId={hintId}
-            onReorder={actions.reorder}
-            onRemove={actions.remove}
-            trim={trim}
-            title={rowTitle}
-            onListen={onListen}
-            listenInterval={listenInterval}
+      {/* Two columns where there is room: the rows at their own width, the choices and make beside
+          them (below them on a narrow screen). */}
+      <div className="audio-merge-columns">
+        <div className="audio-merge-list-column">
+          {empty ? (
+            <Placeholder state={state} />
+          ) : (
+            <>
+              <p className="audio-merge-hint" id={hintId}>
+                {t().hint}
+              </p>
+              <AudioList
+                items={state.items}
+                titleId={titleId}
+                hintId={hintId}
+                onReorder={actions.reorder}
+                onRemove={actions.remove}
+                trim={trim}
+                title={rowTitle}
+                onListen={onListen}
+                listenInterval={listenInterval}
+              />
+            </>
+          )}
+          {state.phase === 'uploading' && <p className="audio-merge-uploading">{t().uploading}</p>}
+          <RemovalNotices
+            removals={state.removals}
+            notice={state.notice}
+            onUndo={actions.undo}
+            onDismiss={actions.dismissNotice}
           />
-        </>
-      )}
-      {state.phase === 'uploading' && <p className="audio-merge-uploading">{t().uploading}</p>}
-      <RemovalNotices
-        removals={state.removals}
-        notice={state.notice}
-        onUndo={actions.undo}
-        onDismiss={actions.dismissNotice}
-      />
-      <MakeArea
-        items={state.items}
-        makeLabel={makeLabel}
-        formats={formats}
-        sound={sound}
-        disabled={empty}
-        onMake={actions.make}
-        keepFor={keepFor}
-      />
+        </div>
+        <div className="audio-merge-side-column">
+          <MakeArea
+            items={state.items}
+            makeLabel={makeLabel}
+            formats={formats}
+            sound={sound}
+            disabled={empty}
+            onMake={actions.make}
+            keepFor={keepFor}
+          />
+        </div>
+      </div>
     </div>
   );
 }

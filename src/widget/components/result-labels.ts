@@ -10,15 +10,27 @@ function formatOf(article: Element): string {
   return /\.([a-z0-9]+)(?:[?#]|$)/i.exec(src)?.[1] ?? 'mp3';
 }
 
-/** "merged MP3 of intro.wav and 2 more, 22 Nov 2026, 01:22", from what the result shows. */
+/** The book title heading the result's card; undefined when it has none (the heading is its file name). */
+export function bookTitle(article: Element): string | undefined {
+  const heading = article.querySelector('.audio-merge-result-title');
+  if (!heading || heading.classList.contains('audio-merge-result-untitled')) return undefined;
+  return heading.textContent?.trim() || undefined;
+}
+
+/**
+ * "merged MP3 of intro.wav and 2 more, 22 Nov 2026, 01:22", from what the result shows, after
+ * the book's title when it has one ("merged M4B of ...: The Book").
+ */
 export function resultName(article: Element): string {
+  const when = article.querySelector('time')?.textContent?.trim();
+  const title = bookTitle(article);
   const sources = Array.from(
     article.querySelectorAll('.audio-merge-sources li'),
     (li) => li.textContent?.trim() ?? '',
   ).filter(Boolean);
-  const when = article.querySelector('time')?.textContent?.trim();
   let name = t().merged(formatOf(article));
   if (sources.length > 0) name = t().mergedOf(name, sources[0], sources.length - 1);
+  if (title) name = t().bookResult(title, name);
   return when ? t().mergedAt(name, when) : name;
 }
 

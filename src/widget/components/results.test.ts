@@ -110,3 +110,62 @@ describe('merged results on the host page', () => {
     expect(document.querySelectorAll('.audio-merge-result-delete')).toHaveLength(1);
   });
 });
+
+// A result with a book's details, as the host page gives it.
+const bookCard = (
+  title: string,
+  untitled = false,
+) => `<article class="audio-merge-result" data-result-id="b1" data-format="m4b">
+  <div class="audio-merge-result-head"><img class="audio-merge-result-cover" src="/app/merge/resultCover/b1" alt="Cover of ${title}" width="96" height="96">
+    <div class="audio-merge-result-heading"><h3 class="audio-merge-result-title${untitled ? ' audio-merge-result-untitled' : ''}" dir="auto">${title}</h3>
+      <dl class="audio-merge-result-people"><div class="audio-merge-result-author"><dt>Author</dt><dd>Thomas Mann</dd></div><div class="audio-merge-result-narrator"><dt>Narrator</dt><dd>Gert Westphal</dd></div></dl></div></div>
+  <audio controls preload="metadata" src="/results/SID/b1.m4b"></audio>
+  <p class="audio-merge-result-meta">
+    <a class="audio-merge-download" href="/results/SID/b1.m4b?download=1" download>Download</a>
+    <time datetime="2026-11-22T01:22:00.000Z">2026-11-22 01:22 UTC</time>
+  </p>
+  <ol class="audio-merge-sources"><li>one.mp3</li></ol>
+  <h4 class="audio-merge-chapters-heading">Chapters</h4>
+  <ol class="audio-merge-chapters" aria-label="Chapters"><li><button type="button" class="audio-merge-chapter" data-start="0">Eins</button></li></ol>
+</article>`;
+
+describe("a merged book's card", () => {
+  it("is headed by the book's title, with its cover, author, narrator and chapters in the widget's language", async () => {
+    document.body.innerHTML = `<section class="audio-merge-results"><h2>Merged files</h2>${bookCard('Der Zauberberg')}</section>`;
+    applyLocale('de', await loadLocale('de'));
+    enhanceResults(document, { deleteResult: vi.fn(), locale: 'de-DE' });
+    const card = document.querySelector<HTMLElement>('.audio-merge-result')!;
+    expect(screen.getByRole('heading', { level: 3, name: 'Der Zauberberg' })).toBeInTheDocument();
+    expect(screen.getByRole('img', { name: 'Cover von Der Zauberberg' })).toHaveAttribute(
+      'src',
+      '/app/merge/resultCover/b1',
+    );
+    expect(Array.from(card.querySelectorAll('dt'), (d) => d.textContent)).toEqual(['Autor', 'Sprecher']);
+    const chapters = screen.getByRole('heading', { level: 4, name: 'Kapitel' });
+    expect(chapters.nextElementSibling).toBe(screen.getByRole('list', { name: 'Kapitel' }));
+    // The player, the link and the delete button are named by the book, not by its first file.
+    const player = card.querySelector('audio')!;
+    expect(player.getAttribute('aria-label')).toMatch(/M4B.* one\.mp3: Der Zauberberg, /);
+    expect(
+      screen.getByRole('button', { name: /M4B.* one\.mp3: Der Zauberberg, .* löschen$/ }),
+    ).toBeInTheDocument();
+  });
+
+  it('names a result whose heading is only its file name by its files alone', () => {
+    document.body.innerHTML = `<section class="audio-merge-results">${bookCard('one 2026-11-22 0122.m4b', true)}</section>`;
+    enhanceResults(document, { deleteResult: vi.fn(), locale: 'en-GB' });
+    expect(document.querySelector('audio')?.getAttribute('aria-label')).toMatch(
+      /^Play merged M4B of one\.mp3, /,
+    );
+  });
+
+  it('takes out a cover that cannot be loaded rather than show it broken', () => {
+    document.body.innerHTML = `<section class="audio-merge-results">${bookCard('Book')}</section>`;
+    enhanceResults(document, { deleteResult: vi.fn(), locale: 'en-GB' });
+    const img = document.querySelector('img.audio-merge-result-cover')!;
+    expect(img).toBeInTheDocument();
+    img.dispatchEvent(new Event('error'));
+    expect(document.querySelector('img.audio-merge-result-cover')).toBeNull();
+    expect(screen.getByRole('heading', { level: 3, name: 'Book' })).toBeInTheDocument();
+  });
+});

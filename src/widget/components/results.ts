@@ -83,6 +83,31 @@ function showLocalSize(span: HTMLElement): void {
   if (span.dataset.bytes !== undefined && Number.isFinite(bytes)) span.textContent = t().fileSize(bytes);
 }
 
+/**
+ * The card in the widget's language: the cover's alt text, the author and narrator labels and the
+ * chapters heading; a cover that cannot be loaded is taken out rather than shown broken.
+ */
+export function wordCard(article: HTMLElement): void {
+  const words = t();
+  const title = article.querySelector('.audio-merge-result-title')?.textContent?.trim() ?? '';
+  const cover = article.querySelector<HTMLImageElement>('img.audio-merge-result-cover');
+  if (cover) {
+    cover.alt = words.resultCover(title);
+    const drop = () => cover.remove();
+    if (cover.complete && cover.naturalWidth === 0 && cover.getAttribute('src')) drop();
+    else cover.addEventListener('error', drop, { once: true });
+  }
+  const label = (selector: string, text: string) => {
+    const dt = article.querySelector(`${selector} dt`);
+    if (dt) dt.textContent = text;
+  };
+  label('.audio-merge-result-author', words.detailLabels.artist);
+  label('.audio-merge-result-narrator', words.detailLabels.narrator);
+  const heading = article.querySelector('.audio-merge-chapters-heading');
+  if (heading) heading.textContent = words.chapters;
+  article.querySelector('ol.audio-merge-chapters')?.setAttribute('aria-label', words.chapters);
+}
+
 export function enhanceResults(root: ParentNode = document, deps: ResultsDeps = { deleteResult }): void {
   const articles = Array.from(root.querySelectorAll<HTMLElement>(RESULT));
   for (const time of articles.flatMap((a) => Array.from(a.querySelectorAll('time'))))
@@ -91,6 +116,7 @@ export function enhanceResults(root: ParentNode = document, deps: ResultsDeps = 
     Array.from(a.querySelectorAll<HTMLElement>('.audio-merge-size')),
   ))
     showLocalSize(size);
+  for (const article of articles) wordCard(article);
   labelResults(root);
   for (const article of articles) addDeleteButton(article, deps);
 }

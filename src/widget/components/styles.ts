@@ -72,7 +72,7 @@ ${AREAS} {
 }
 .audio-merge-root { background: var(--am-bg); border-radius: var(--am-radius); }
 .audio-merge-upload, .audio-merge-results {
-  display: block; max-width: 720px; margin: 0 auto 20px; padding: 20px;
+  display: block; max-width: 960px; margin: 0 auto 20px; padding: 20px;
   background: var(--am-bg); border: 1px solid var(--am-line); border-radius: var(--am-radius);
   box-shadow: 0 1px 2px rgb(0 0 0 / 0.04);
 }
@@ -84,7 +84,19 @@ ${AREAS} {
   inline-size: 18px; block-size: 18px; margin: 3px; accent-color: var(--am-accent);
 }
 
-/* The list view */
+/* The list view: on a wide screen the rows' column is as wide as they are (320 px) and the choices
+   and make sit beside it; where the two do not fit side by side, the choices go below. */
+.audio-merge-root .audio-merge-columns { display: flex; flex-wrap: wrap; align-items: flex-start; gap: 18px 28px; }
+.audio-merge-root .audio-merge-list-column { flex: 0 1 320px; min-width: 0; }
+.audio-merge-root .audio-merge-side-column { flex: 1 1 300px; min-width: min(100%, 300px); }
+.audio-merge-root .audio-merge-list-column .audio-merge-list { margin-bottom: 0; }
+.audio-merge-root .audio-merge-list-column > :last-child { margin-bottom: 0; }
+/* Beside the rows the choices read from the start, and make closes the column at its end. */
+.audio-merge-root .audio-merge-side-column .audio-merge-actions { justify-content: flex-start; }
+.audio-merge-root .audio-merge-side-column .audio-merge-output { justify-content: flex-start; }
+.audio-merge-root .audio-merge-side-column .audio-merge-make,
+.audio-merge-root .audio-merge-side-column .audio-merge-make-hint { margin-inline-start: auto; }
+.audio-merge-root .audio-merge-side-column .audio-merge-make-hint + .audio-merge-make { margin-inline-start: 0; }
 .audio-merge-root .audio-merge-title { margin: 0 0 6px; font-size: 17px; font-weight: 600; }
 .audio-merge-root .audio-merge-hint { margin: 0 0 12px; color: var(--am-muted); font-size: 13px; }
 .audio-merge-root .audio-merge-uploading { margin: 0 0 12px; color: var(--am-muted); font-size: 14px; }
@@ -372,6 +384,17 @@ ${AREAS} {
   display: flex; flex-wrap: wrap; align-items: center; gap: 4px 14px; margin: 0; color: var(--am-muted); font-size: 14px;
   font-variant-numeric: tabular-nums;
 }
+/* A result's card: its cover at the start of its head, the book's title beside it, then who wrote and reads it. */
+.audio-merge-results .audio-merge-result-head { display: flex; align-items: flex-start; gap: 12px; }
+.audio-merge-results .audio-merge-result-cover {
+  flex: none; inline-size: 96px; block-size: 96px; object-fit: cover; border: 1px solid var(--am-line); border-radius: 8px;
+}
+.audio-merge-results .audio-merge-result-heading { min-width: 0; }
+.audio-merge-results .audio-merge-result-title { margin: 0; font-size: 17px; font-weight: 600; overflow-wrap: anywhere; }
+.audio-merge-results .audio-merge-result-people { margin: 2px 0 0; color: var(--am-muted); font-size: 14px; }
+.audio-merge-results .audio-merge-result-people div { display: flex; flex-wrap: wrap; gap: 0 6px; }
+.audio-merge-results .audio-merge-result-people dd { margin: 0; color: var(--am-text); overflow-wrap: anywhere; }
+.audio-merge-results .audio-merge-chapters-heading { margin: 4px 0 0; font-size: 15px; font-weight: 600; color: var(--am-text); }
 .audio-merge-results .audio-merge-sources::before { content: attr(data-label); display: block; margin-inline-start: -22px; font-weight: 600; color: var(--am-text); }
 .audio-merge-results .empty, .audio-merge-upload .hint { margin: 8px 0 0; color: var(--am-muted); font-size: 14px; }
 

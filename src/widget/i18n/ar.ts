@@ -273,6 +273,8 @@ const ar: Locale = {
   deletingResult: 'جارٍ الحذف…',
   deleteResultFailed: (reason) => `تعذّر حذف هذا الملف: ${reason}`,
   noResults: 'لا توجد ملفات مدموجة بعد.',
+  resultCover: (title) => `غلاف ${title}`,
+  bookResult: (title, what) => `${what}: ${title}`,
 };
 
 export default ar;

@@ -232,6 +232,8 @@ const de: Locale = {
   deletingResult: 'Wird gelöscht …',
   deleteResultFailed: (reason) => `Diese Datei konnte nicht gelöscht werden: ${reason}`,
   noResults: 'Noch keine zusammengefügten Dateien.',
+  resultCover: (title) => `Cover von ${title}`,
+  bookResult: (title, what) => `${what}: ${title}`,
 };
 
 export default de;

@@ -255,6 +255,10 @@ export const en = {
   deletingResult: 'Deleting…',
   deleteResultFailed: (reason: string) => `Could not delete this file: ${reason}`,
   noResults: 'No merged files yet.',
+  /** A result's cover image, for a reader who cannot see it. */
+  resultCover: (title: string) => `Cover of ${title}`,
+  /** A result with a book title: its name for the player and links, "merged M4B of …: The Book". */
+  bookResult: (title: string, what: string) => `${what}: ${title}`,
 };
 
 /** One language's table: every key of the English one, each of the same kind. */

@@ -233,6 +233,8 @@ const es: Locale = {
   deletingResult: 'Eliminando…',
   deleteResultFailed: (reason) => `No se pudo eliminar este archivo: ${reason}`,
   noResults: 'Todavía no hay archivos unidos.',
+  resultCover: (title) => `Portada de ${title}`,
+  bookResult: (title, what) => `${what}: ${title}`,
 };
 
 export default es;

@@ -234,6 +234,8 @@ const fr: Locale = {
   deletingResult: 'Suppression…',
   deleteResultFailed: (reason) => `Impossible de supprimer ce fichier : ${reason}`,
   noResults: 'Aucun fichier assemblé pour l’instant.',
+  resultCover: (title) => `Couverture de ${title}`,
+  bookResult: (title, what) => `${what} : ${title}`,
 };
 
 export default fr;

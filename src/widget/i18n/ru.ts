@@ -246,6 +246,8 @@ const ru: Locale = {
   deletingResult: 'Удаляем…',
   deleteResultFailed: (reason) => `Не удалось удалить этот файл: ${reason}`,
   noResults: 'Объединённых файлов пока нет.',
+  resultCover: (title) => `Обложка: ${title}`,
+  bookResult: (title, what) => `${what}: ${title}`,
 };
 
 export default ru;

@@ -69,9 +69,13 @@ async function insertRows(c: pg.PoolClient, rows: { sessions: Row[]; items: Row[
   }
   for (const r of rows.results) {
     await c.query(
-      `INSERT INTO results (id, sid, job_id, file, download_name, format, duration, size, sources, chapters, created_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) ON CONFLICT DO NOTHING`,
-      [r.id, r.sid, r.job_id, r.file, r.download_name, r.format ?? 'mp3', r.duration, r.size, json(r.sources, []), json(r.chapters, []), r.created_at],
+      `INSERT INTO results (id, sid, job_id, file, download_name, format, duration, size, sources, chapters,
+                            details, cover, created_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13) ON CONFLICT DO NOTHING`,
+      [
+        r.id, r.sid, r.job_id, r.file, r.download_name, r.format ?? 'mp3', r.duration, r.size, json(r.sources, []),
+        json(r.chapters, []), json(r.details, {}), r.cover ?? null, r.created_at,
+      ],
     );
   }
 }
@@ -99,6 +103,7 @@ export async function migrateToPostgres(opts: MoveOptions): Promise<MoveReport> 
       const refs: FileRef[] = [
         ...rows.items.map((i) => uploadRef({ sid: String(i.sid), newfilename: String(i.newfilename), format: String(i.format) })),
         ...rows.results.map((r) => resultRef({ sid: String(r.sid), file: String(r.file) })),
+        ...rows.results.flatMap((r) => (r.cover ? [resultRef({ sid: String(r.sid), file: String(r.cover) })] : [])),
       ];
       for (const ref of refs) {
         const local = disk.pathOf(ref);

@@ -116,6 +116,14 @@ export const PG_MIGRATIONS: PgMigration[] = [
     `,
   },
   {
+    version: 5,
+    name: "a result's details and its cover",
+    sql: `
+      ALTER TABLE results ADD COLUMN details JSONB NOT NULL DEFAULT '{}';
+      ALTER TABLE results ADD COLUMN cover TEXT;
+    `,
+  },
+  {
     version: 6,
     name: "an item's own title tag",
     sql: `ALTER TABLE items ADD COLUMN title_tag TEXT;`,

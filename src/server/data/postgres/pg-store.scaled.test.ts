@@ -87,7 +87,7 @@ describe('Postgres store across processes', () => {
       const name = 'merged-2026-11-22-1430.mp3';
       const results = Array.from({ length: 8 }, (_, n): ResultRow => ({
         id: `res-${n}`, sid: 's', jobId: `job-${n}`, file: `job-${n}.mp3`, downloadName: name, format: 'mp3',
-        duration: 3, size: 10, sources: ['a.mp3'], chapters: [], createdAt: 9,
+        duration: 3, size: 10, sources: ['a.mp3'], chapters: [], details: {}, cover: null, createdAt: 9,
       }));
       for (const r of results) await a.addJob(job('s', r.jobId));
       // Half through each process, all at once: each insert races the others for the same names.
@@ -166,7 +166,7 @@ describe('Postgres store across processes', () => {
       await store.addJob(job('s', 'j1'));
       const result = {
         id: 'res-a', sid: 's', jobId: 'j1', file: 'j1-a.mp3', downloadName: 'merged.mp3', format: 'mp3',
-        duration: 3, size: 10, sources: ['a.mp3'], chapters: [{ title: 'A', start: 0, end: 3 }], createdAt: 9,
+        duration: 3, size: 10, sources: ['a.mp3'], chapters: [{ title: 'A', start: 0, end: 3 }], details: {}, cover: null, createdAt: 9,
       };
       await store.addResult(result);
       await expect(store.addResult({ ...result, id: 'res-b', file: 'j1-b.mp3' })).rejects.toThrow();

@@ -242,11 +242,13 @@ export async function openPgStore(url: string, opts: PgStoreOptions = {}): Promi
       for (let tries = 1; ; tries++) {
         try {
           await pool.query(
-            `INSERT INTO results (id, sid, job_id, file, download_name, format, duration, size, sources, chapters, created_at)
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
+            `INSERT INTO results (id, sid, job_id, file, download_name, format, duration, size, sources, chapters,
+                                  details, cover, created_at)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)`,
             [
               r.id, r.sid, r.jobId, r.file, r.downloadName, r.format, r.duration, r.size,
-              JSON.stringify(r.sources), JSON.stringify(r.chapters ?? []), r.createdAt,
+              JSON.stringify(r.sources), JSON.stringify(r.chapters ?? []), JSON.stringify(r.details ?? {}),
+              r.cover ?? null, r.createdAt,
             ],
           );
           return r;

@@ -145,6 +145,20 @@ describe('migration 4', () => {
   });
 });
 
+describe('migration 5', () => {
+  it('gives results details and a cover: none for the results already there, which stay listed', () => {
+    const db = new Database(':memory:');
+    migrate(db, MIGRATIONS.slice(0, 4));
+    db.prepare("INSERT INTO sessions VALUES ('s1', 'h', 't', 1, 1)").run();
+    db.prepare("INSERT INTO jobs (id, sid, appid, item_ids, status, created_at) VALUES ('j1', 's1', 'app', '[]', 'succeeded', 1)").run();
+    db.prepare(
+      "INSERT INTO results (id, sid, job_id, file, download_name, duration, size, sources, created_at) VALUES ('r1', 's1', 'j1', 'j1.mp3', 'old.mp3', 2, 10, '[]', 1)",
+    ).run();
+    expect(migrate(db, MIGRATIONS.slice(0, 5))).toBe(5);
+    expect(db.prepare('SELECT details, cover FROM results').get()).toEqual({ details: '{}', cover: null });
+  });
+});
+
 describe('migration 6', () => {
   it("gives items their title tag, none for the items already there", () => {
     const db = new Database(':memory:');

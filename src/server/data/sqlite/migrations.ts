@@ -140,6 +140,16 @@ export const MIGRATIONS: Migration[] = [
     },
   },
   {
+    version: 5,
+    name: "a result's details and its cover",
+    up(db) {
+      db.exec(`
+        ALTER TABLE results ADD COLUMN details TEXT NOT NULL DEFAULT '{}';
+        ALTER TABLE results ADD COLUMN cover TEXT;
+      `);
+    },
+  },
+  {
     version: 6,
     name: "an item's own title tag",
     up(db) {

@@ -9,7 +9,11 @@ export { toItem, toSession } from '../records.js';
 /** A job as SQLite stores it: the item ids and the options as JSON text. */
 export type JobRecord = Omit<shared.JobRecord, 'item_ids' | 'options'> & { item_ids: string; options: string };
 /** A result as SQLite stores it: the sources and the chapters as JSON text. */
-export type ResultRecord = Omit<shared.ResultRecord, 'sources' | 'chapters'> & { sources: string; chapters: string };
+export type ResultRecord = Omit<shared.ResultRecord, 'sources' | 'chapters' | 'details'> & {
+  sources: string;
+  chapters: string;
+  details: string;
+};
 
 export const toJob = (r: JobRecord): JobRow =>
   shared.toJob({ ...r, item_ids: JSON.parse(r.item_ids) as string[], options: JSON.parse(r.options) as Record<string, unknown> });
@@ -39,8 +43,18 @@ export const JOB_COLUMNS: Record<string, string> = {
 };
 
 export const toResult = (r: ResultRecord): ResultRow =>
-  shared.toResult({ ...r, sources: JSON.parse(r.sources) as string[], chapters: JSON.parse(r.chapters) as ResultRow['chapters'] });
+  shared.toResult({
+    ...r,
+    sources: JSON.parse(r.sources) as string[],
+    chapters: JSON.parse(r.chapters) as ResultRow['chapters'],
+    details: JSON.parse(r.details) as Record<string, string>,
+  });
 
 export function resultParams(result: ResultRow): Record<string, unknown> {
-  return { ...result, sources: JSON.stringify(result.sources), chapters: JSON.stringify(result.chapters) };
+  return {
+    ...result,
+    sources: JSON.stringify(result.sources),
+    chapters: JSON.stringify(result.chapters),
+    details: JSON.stringify(result.details),
+  };
 }

@@ -63,8 +63,8 @@ function statements(db: Database.Database) {
     jobsWithStatus: db.prepare<[string], JobRecord>('SELECT * FROM jobs WHERE status = ? ORDER BY created_at, rowid'),
     latestJob: db.prepare<[string], JobRecord>('SELECT * FROM jobs WHERE sid = ? ORDER BY created_at DESC, rowid DESC LIMIT 1'),
     addResult: db.prepare(
-      `INSERT INTO results (id, sid, job_id, file, download_name, format, duration, size, sources, chapters, created_at)
-       VALUES (@id, @sid, @jobId, @file, @downloadName, @format, @duration, @size, @sources, @chapters, @createdAt)`,
+      `INSERT INTO results (id, sid, job_id, file, download_name, format, duration, size, sources, chapters, details, cover, created_at)
+       VALUES (@id, @sid, @jobId, @file, @downloadName, @format, @duration, @size, @sources, @chapters, @details, @cover, @createdAt)`,
     ),
     listResults: db.prepare<[string], ResultRecord>(
       'SELECT * FROM results WHERE sid = ? ORDER BY created_at DESC, rowid DESC',

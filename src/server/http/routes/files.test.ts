@@ -137,6 +137,8 @@ describe('GET /results/{sid}/{id}.mp3', () => {
       size: resultBytes.length,
       sources: ['voice.wav'],
       chapters: [],
+      details: {},
+      cover: null,
       createdAt: Date.now(),
     };
     await mkdir(t.storage.resultsDir(owner.sid), { recursive: true });
@@ -191,6 +193,8 @@ describe('GET /results/{sid}/{id}.mp3', () => {
       format: 'm4b',
       duration: 1,
       size: bytes.length,
+      details: {},
+      cover: null,
       sources: ['voice.wav'],
       chapters: [{ title: 'Voice', start: 0, end: 1 }],
       createdAt: Date.now(),

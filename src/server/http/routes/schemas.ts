@@ -561,6 +561,26 @@ export const deleteResultSchema: FastifySchema = {
   },
 };
 
+export const resultCoverSchema: FastifySchema = {
+  summary: "A merged result's cover",
+  description:
+    "The cover embedded in the result when it was made (the session's then, else the first input's own " +
+    "picture), kept with it: changing or removing the session's cover later leaves it as it is. Deleting the " +
+    'result deletes it. Owner only.',
+  tags: ['files'],
+  params: {
+    type: 'object',
+    required: ['id'],
+    properties: { id: { type: 'string', description: 'The result id (data-result-id on the page)' } },
+  },
+  response: {
+    200: binary('The cover', 'image/*'),
+    403: errorBody("Another session's result, or no session"),
+    404: errorBody('No such result, or it has no cover'),
+    503: common[503],
+  },
+};
+
 const tusAnswers = {
   403: common[403],
   404: errorBody('No such upload of this session'),

@@ -390,6 +390,8 @@ describe('the in-process job queue', () => {
     await mkdir(path.join(storage.tmpDir, 'job-old'), { recursive: true });
     await mkdir(storage.resultsDir('S1'), { recursive: true });
     await writeFile(path.join(storage.resultsDir('S1'), 'J1.mp3'), 'moved but never recorded');
+    await writeFile(path.join(storage.resultsDir('S1'), 'J2.m4b'), 'in any format');
+    await writeFile(path.join(storage.resultsDir('S1'), 'J1-cover.png'), 'and its cover');
     // J3 had its result stored just before the crash: it is complete.
     await record('J3', ['item-S1-0'], { status: 'running' });
     await store.addResult({
@@ -403,6 +405,8 @@ describe('the in-process job queue', () => {
       size: 1,
       sources: ['intro.mp3'],
       chapters: [],
+      details: {},
+      cover: null,
       createdAt: 1,
     });
     await writeFile(path.join(storage.resultsDir('S1'), 'J3.mp3'), 'x');

@@ -14,7 +14,7 @@ import {
   runningText,
   waitingText,
 } from '../job-messages.js';
-import { jobScratchName, resultFileName } from '../merge-processor.js';
+import { jobScratchName, resultFileNames } from '../merge-processor.js';
 import { systemClock, type Clock } from '../../../shared/clock.js';
 import { createProgressThrottle } from '../progress-throttle.js';
 import {
@@ -290,7 +290,7 @@ export function createInProcessQueue(deps: InProcessQueueDeps): JobQueue {
           });
           continue;
         }
-        await files.remove(resultRef({ sid: job.sid, file: resultFileName(job.id) }));
+        for (const file of resultFileNames(job.id)) await files.remove(resultRef({ sid: job.sid, file }));
         await store.updateJob(job.id, {
           status: 'failed',
           error: INTERRUPTED_MESSAGE,

@@ -1,0 +1,168 @@
+// End to end: the merged book's card on the host page, in Chromium. An M4B made with a title,
+// author, narrator and a cover is listed under its title with that cover loaded, who wrote and
+// reads it, and its chapters under a heading, in English and in Arabic (right to left), with no
+// serious accessibility problem. And the list view's layout: the 320 px rows in a column that
+// fits them, the choices beside it on a desktop and below it on a phone, in both directions.
+import { execFile } from 'node:child_process';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import type { LocaleCode } from '../src/shared/locales.js';
+import { en, type Locale } from '../src/widget/i18n/en.js';
+import ar from '../src/widget/i18n/ar.js';
+import { HOST_PAGE_WORDS } from '../src/server/http/host-page-words.js';
+import { makeTone, tools } from '../test/support/audio-fixtures.js';
+import { seriousViolations } from './axe.js';
+import { onePageRun, SCREENSHOTS } from './harness.js';
+
+const FILES = ['Part one.mp3', 'Part two.mp3'];
+const BOOKS: Array<{ code: LocaleCode; table: Locale; title: string; author: string; narrator: string }> = [
+  { code: 'en', table: en, title: 'The Long Walk', author: 'A. Writer', narrator: 'N. Reader' },
+  { code: 'ar', table: ar, title: 'ألف ليلة وليلة', author: 'مؤلف مجهول', narrator: 'قارئ' },
+];
+const poll = <T>(fn: () => T | Promise<T>) => expect.poll(fn, { timeout: 120_000, interval: 100 });
+
+const run = onePageRun('audio-merge-e2e-card-', async (dir) => {
+  for (const [i, name] of FILES.entries())
+    await makeTone(path.join(dir, name), { seconds: 2, frequency: 400 + 300 * i });
+  await promisify(execFile)(tools.ffmpeg, [
+    ...['-v', 'error', '-y', '-f', 'lavfi', '-i', 'color=c=teal:s=120x90', '-frames:v', '1'],
+    path.join(dir, 'cover.png'),
+  ]);
+});
+
+async function open(page: Page, code: LocaleCode): Promise<void> {
+  await page.setExtraHTTPHeaders({ 'Accept-Language': `${code},en;q=0.5` });
+  await page.goto(run().server.url);
+}
+
+/** The boxes the layout is judged by: the rows, their column, the choices' column, the panel. */
+function layout(page: Page) {
+  return page.evaluate(() => {
+    const box = (el: Element) => {
+      const r = el.getBoundingClientRect();
+      return { left: r.left, right: r.right, top: r.top, bottom: r.bottom, width: r.width };
+    };
+    const root = document.querySelector('.audio-merge-root')!;
+    const style = getComputedStyle(root);
+    const inner = box(root);
+    return {
+      rows: Array.from(document.querySelectorAll('.audio-merge-row'), (r) => box(r)),
+      list: box(document.querySelector('.audio-merge-list-column')!),
+      side: box(document.querySelector('.audio-merge-side-column')!),
+      content: {
+        left: inner.left + parseFloat(style.paddingLeft),
+        right: inner.right - parseFloat(style.paddingRight),
+      },
+      direction: style.direction,
+      pageWidth: document.documentElement.scrollWidth,
+    };
+  });
+}
+
+describe("a merged book's card", () => {
+  it('the list view fits its rows: choices beside them on a desktop, below them on a phone, in both directions', async () => {
+    const { page, dir } = run();
+    await open(page, 'en');
+    await page.setInputFiles(
+      '#audio-merge-file-input',
+      FILES.map((f) => path.join(dir, f)),
+    );
+    await poll(() => page.locator('.audio-merge-row').count()).toBe(2);
+    for (const code of ['en', 'ar'] as const) {
+      await open(page, code);
+      await page.waitForSelector('.audio-merge-row >> nth=1');
+      await page.setViewportSize({ width: 1280, height: 800 });
+      const wide = await layout(page);
+      expect(wide.direction).toBe(code === 'ar' ? 'rtl' : 'ltr');
+      for (const row of wide.rows) expect(row.width).toBe(320);
+      // The rows' column is theirs: no wider than a row, so no half-empty panel beside them.
+      expect(wide.list.width).toBeLessThanOrEqual(320);
+      // The choices sit beside the rows, on the side the reading starts from, up to the panel's edge.
+      expect(wide.side.top).toBeLessThan(wide.rows[0].bottom);
+      if (code === 'ar') {
+        expect(wide.side.right).toBeLessThan(wide.list.left);
+        expect(Math.abs(wide.side.left - wide.content.left)).toBeLessThan(1);
+      } else {
+        expect(wide.side.left).toBeGreaterThan(wide.list.right);
+        expect(Math.abs(wide.side.right - wide.content.right)).toBeLessThan(1);
+      }
+      await page.setViewportSize({ width: 390, height: 844 });
+      const narrow = await layout(page);
+      expect(narrow.pageWidth).toBeLessThanOrEqual(390);
+      for (const row of narrow.rows) expect(row.width).toBeLessThanOrEqual(320);
+      expect(narrow.side.top).toBeGreaterThanOrEqual(narrow.list.bottom);
+      expect(narrow.side.left).toBeGreaterThanOrEqual(narrow.content.left - 0.5);
+      expect(narrow.side.right).toBeLessThanOrEqual(narrow.content.right + 0.5);
+    }
+    await page.setViewportSize({ width: 900, height: 1400 });
+  });
+
+  for (const book of BOOKS) {
+    it(`${book.code}: shows the book's title, its cover, author and narrator, and its chapters under a heading`, async () => {
+      const { page, dir } = run();
+      await open(page, book.code);
+      await page.waitForSelector('.audio-merge-row >> nth=1');
+      await page.locator('select.audio-merge-format').selectOption('m4b');
+      const toggle = page.locator('.audio-merge-details-toggle');
+      if ((await toggle.getAttribute('aria-expanded')) !== 'true') await toggle.click();
+      await page.locator('.audio-merge-detail-title input').fill(book.title);
+      await page.locator('.audio-merge-detail-artist input').fill(book.author);
+      await page.locator('.audio-merge-detail-narrator input').fill(book.narrator);
+      await page.locator('.audio-merge-cover input[type="file"]').setInputFiles(path.join(dir, 'cover.png'));
+      await page.waitForSelector('.audio-merge-cover-preview');
+      const before = await page.locator('.audio-merge-results .audio-merge-result').count();
+      await page.locator('button.audio-merge-make').click();
+      // Success reloads the page, which then lists the new result first.
+      await poll(() => page.locator('.audio-merge-results .audio-merge-result').count()).toBe(before + 1);
+      const card = page.locator('.audio-merge-results .audio-merge-result').first();
+      await poll(() => card.locator('h3').textContent()).toBe(book.title);
+      expect(await card.getAttribute('data-result-id')).toBeTruthy();
+
+      const cover = card.locator('img.audio-merge-result-cover');
+      await poll(() => cover.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBe(120);
+      expect(await cover.getAttribute('alt')).toBe(book.table.resultCover(book.title));
+      expect(await card.locator('dt').allTextContents()).toEqual([
+        book.table.detailLabels.artist,
+        book.table.detailLabels.narrator,
+      ]);
+      expect(await card.locator('dd').allTextContents()).toEqual([book.author, book.narrator]);
+
+      // The chapters, one per file, in a list right under their heading.
+      const heading = card.locator('h4.audio-merge-chapters-heading');
+      expect(await heading.textContent()).toBe(book.table.chapters);
+      expect(book.table.chapters).toBe(HOST_PAGE_WORDS[book.code].chapters);
+      const chapters = await heading.evaluate((h) => {
+        const list = h.nextElementSibling;
+        return list?.matches('ol.audio-merge-chapters')
+          ? Array.from(list.querySelectorAll('.audio-merge-chapter'), (c) =>
+              c.textContent?.replace(/^\S+\s/, ''),
+            )
+          : null;
+      });
+      expect(chapters).toEqual(['Part one', 'Part two']);
+
+      // Right to left in Arabic: the cover at the start of the line, on the right of the title.
+      const sides = await card.evaluate((el) => {
+        const img = el.querySelector('img')!.getBoundingClientRect();
+        const title = el.querySelector('h3')!.getBoundingClientRect();
+        return {
+          direction: getComputedStyle(el).direction,
+          imgLeft: img.left,
+          imgRight: img.right,
+          titleLeft: title.left,
+          titleRight: title.right,
+        };
+      });
+      if (book.code === 'ar') {
+        expect(sides.direction).toBe('rtl');
+        expect(sides.imgLeft).toBeGreaterThanOrEqual(sides.titleRight);
+      } else {
+        expect(sides.imgRight).toBeLessThanOrEqual(sides.titleLeft);
+      }
+      expect(await seriousViolations(page)).toEqual([]);
+      await card.screenshot({ path: path.join(SCREENSHOTS, `result-card-${book.code}.png`) });
+    });
+  }
+});
