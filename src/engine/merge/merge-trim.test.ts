@@ -10,6 +10,8 @@ import { decodeFloat } from '../../../test/support/pcm-measure.js';
 import { loudRuns, makeToneWindow } from '../../../test/support/tone-edges.js';
 import { TrimError } from '../errors.js';
 import { splitFrames } from '../mp3/splice.js';
+import { readMp4Audio } from '../mp4/read.js';
+import { ffprobeChapters } from '../../../test/support/chapter-readers.js';
 import type { Tools } from '../types.js';
 import { mergeFiles } from './merge.js';
 
@@ -147,6 +149,59 @@ describe('trimming copied MP3s', () => {
   });
 });
 
+/** The AAC packets of an MP4 file, in order, as bytes. */
+async function aacPackets(file: string): Promise<Buffer[]> {
+  const { sizes, offsets } = readMp4Audio(file);
+  const bytes = await readFile(file);
+  return Array.from(sizes, (n, i) => bytes.subarray(offsets[i], offsets[i] + n));
+}
+
+describe('trimming copied AAC', () => {
+  const AAC = 1024;
+  for (const out of ['trimmed-copy.m4b', 'trimmed-copy.m4a']) {
+    it(`cuts at the sample into ${out}, every packet more than 3 packets from a cut the input's own`, async () => {
+      const inputs = await pair('m4a', ['-c:a', 'aac', '-b:a', '128k']);
+      const report = await mergeFiles(inputs, p(out), { tools, trims: TRIMS });
+      expect(report.trims).toEqual(TRIMS);
+      expect(report.transcoded).toEqual([]);
+      expect(await decodeErrors(p(out))).toBe('');
+      // The copies keep their own frame grid: B starts within a frame after A ends (silence between), never over it.
+      const bStart = report.chapters[1].start;
+      expect(bStart).toBeGreaterThanOrEqual(1.5);
+      expect(bStart - 1.5).toBeLessThan(AAC / RATE);
+      expect(report.chapters.map((c) => c.start)).toEqual([0, bStart]);
+      const written = await ffprobeChapters(p(out));
+      expect(written.map((c) => c.start)).toHaveLength(2);
+      expect(Math.abs(written[1].start - bStart)).toBeLessThan(MS);
+      expect(Math.abs(report.durationSeconds - (bStart + 1))).toBeLessThan(MS);
+
+      const got = await edges(p(out));
+      expect(got.runs).toHaveLength(2);
+      const [a, b] = got.runs;
+      expect(Math.abs(a.from - 0.5)).toBeLessThan(MS);
+      expect(Math.abs(a.to - 1.5)).toBeLessThan(MS);
+      expect(Math.abs(b.from - bStart)).toBeLessThan(MS);
+      expect(Math.abs(b.to - (bStart + 0.5))).toBeLessThan(MS);
+      // A decoder that plays the last packet whole (ffmpeg does) hears silence past the end, under a frame.
+      expect(got.seconds).toBeGreaterThanOrEqual(bStart + 1 - MS);
+      expect(got.seconds - (bStart + 1)).toBeLessThan(AAC / RATE);
+
+      const kept = new Set((await aacPackets(p(out))).map((f) => f.toString('base64')));
+      // Input packet n decodes samples from n * 1024 - 1024 (ffmpeg's AAC encoder primes one frame).
+      const packetOf = (seconds: number) => Math.floor((Math.round(seconds * RATE) + AAC) / AAC);
+      for (const [i, t] of TRIMS.entries()) {
+        const packets = await aacPackets(inputs[i]);
+        const far = packets.slice(packetOf(t.start) + 4, packetOf(t.end) - 3);
+        expect(far.length).toBeGreaterThan(30);
+        for (const f of far) expect(kept.has(f.toString('base64'))).toBe(true);
+      }
+      // Nothing else of the inputs: A's tone after its cut is not in the output.
+      const aPackets = await aacPackets(inputs[0]);
+      expect(kept.has(aPackets[packetOf(2.5)].toString('base64'))).toBe(false);
+    });
+  }
+});
+
 describe('trimming decoded inputs', () => {
   for (const [ext, codec, out] of [
     ['wav', ['-c:a', 'pcm_s16le'], 'trimmed.wav'],
@@ -155,7 +210,9 @@ describe('trimming decoded inputs', () => {
   ] as const) {
     it(`cuts ${ext} inputs at the sample into ${out}`, async () => {
       const inputs = await pair(ext, [...codec]);
-      const report = await mergeFiles(inputs, p(out), { tools, trims: TRIMS });
+      // AAC at another rate than the output's is decoded, and cut in its decode.
+      const shape = ext === 'm4a' ? { sampleRate: 48000 } : {};
+      const report = await mergeFiles(inputs, p(out), { tools, trims: TRIMS, ...shape });
       expect(report.chapters.map((c) => c.start)).toEqual([0, 1.5]);
       const got = await edges(p(out));
       const [a, b] = got.runs;
