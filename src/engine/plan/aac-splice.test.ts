@@ -105,9 +105,15 @@ describe('planAacSplice', () => {
     const first = plan.segments[0];
     if (first.kind !== 'stretch') throw new Error('stretch expected');
     expect(first.pieces.every((p) => 'input' in p)).toBe(true);
+    // Led in by the input's own audio before the cut, which the edit list skips with the priming.
+    expect(first.preroll).toEqual({
+      input: 0,
+      from: Math.round(0.123 * 44100) - SPLICE_ROLL,
+      to: Math.round(0.123 * 44100),
+    });
     const { skip, count, first: packet } = stretchPackets(first, PRIMING);
     expect(packet).toBe(0);
-    expect(skip).toBe(PRIMING + first.lead);
+    expect(skip).toBe(PRIMING + first.lead + SPLICE_ROLL);
     expect((skip + first.samples) % F).toBe(0);
     expect(count).toBe((skip + first.samples) / F);
     expectExact([source(3, [0.123, 3])], plan);
@@ -132,7 +138,9 @@ describe('planAacSplice', () => {
     expect(plan.segments.map((s) => s.kind)).toEqual(['copy', 'stretch', 'copy']);
     const mid = plan.segments[1];
     if (mid.kind !== 'stretch') throw new Error('stretch expected');
-    expect(mid.pieces.filter((p) => 'input' in p).map((p) => ('input' in p ? p.input : -1))).toEqual([0, 1, 2]);
+    expect(mid.pieces.filter((p) => 'input' in p).map((p) => ('input' in p ? p.input : -1))).toEqual([
+      0, 1, 2,
+    ]);
     expectExact(sources, plan);
   });
 

@@ -50,7 +50,7 @@ export interface StretchSegment {
   /** Real audio fed ahead of the pieces and dropped (a whole number of frames), and after them. */
   preroll?: { input: number; from: number; to: number };
   postroll?: { input: number; from: number; to: number };
-  /** At the file's start: silence fed ahead of the pieces and skipped by the edit list, so they end on a frame. */
+  /** At the file's start: silence fed first and skipped by the edit list (with the pre-roll), so the pieces end on a frame. */
   lead: number;
   first: boolean;
   /** No copy follows (the file's end): its last frame may run past its samples. */
@@ -110,16 +110,19 @@ export function planAacSplice(sources: readonly SpliceSource[]): SplicePlan {
   const piece = (input: number, from: number, to: number) => {
     if (to > from) open!.pieces.push({ input, from, to });
   };
+  // A stretch that opens the file is led in by the audio before its cut too (its edit list skips it).
+  const openWith = (input: number, from: number): Open =>
+    (open ??= segments.length === 0 ? { pieces: [], preroll: rollBefore(input, from) } : { pieces: [] });
   sources.forEach((s, i) => {
     const span = spanOf(s);
     const dec = (media: number) => media - s.priming;
     if (span.c1 <= span.c0) {
-      open ??= { pieces: [] };
+      openWith(i, dec(span.mediaStart));
       starts[i] = pos + piecesLength(open.pieces);
       piece(i, dec(span.mediaStart), dec(span.mediaEnd));
       return;
     }
-    if (span.startCut) open ??= { pieces: [] };
+    if (span.startCut) openWith(i, dec(span.mediaStart));
     if (open) {
       const head = span.startCut ? dec(span.c0 * FRAME) - dec(span.mediaStart) : 0;
       const pad = (FRAME - ((piecesLength(open.pieces) + head) % FRAME)) % FRAME;
@@ -129,7 +132,8 @@ export function planAacSplice(sources: readonly SpliceSource[]): SplicePlan {
       piece(i, dec(span.mediaStart), dec(span.c0 * FRAME));
       const from = dec(span.c0 * FRAME);
       const stretch = closeStretch(open, { first, final: false, lead: first ? pad : 0 });
-      if (span.startCut) stretch.postroll = { input: i, from, to: Math.min(s.audioSamples, from + SPLICE_ROLL) };
+      if (span.startCut)
+        stretch.postroll = { input: i, from, to: Math.min(s.audioSamples, from + SPLICE_ROLL) };
       segments.push(stretch);
       pos += stretch.samples;
       open = undefined;
@@ -143,8 +147,7 @@ export function planAacSplice(sources: readonly SpliceSource[]): SplicePlan {
     pos += samples;
     if (span.endCut) {
       const t0 = dec(span.c1 * FRAME);
-      const back = Math.min(SPLICE_ROLL, Math.floor(Math.max(0, t0) / FRAME) * FRAME);
-      open = { pieces: [], preroll: back > 0 ? { input: i, from: t0 - back, to: t0 } : undefined };
+      open = { pieces: [], preroll: rollBefore(i, t0) };
       piece(i, t0, dec(span.mediaEnd));
     }
   });
@@ -155,6 +158,12 @@ export function planAacSplice(sources: readonly SpliceSource[]): SplicePlan {
     pos += stretch.samples;
   }
   return { segments, starts, total: pos };
+}
+
+/** Whole frames of input `input`'s audio before sample `to`, at most SPLICE_ROLL; undefined when none. */
+function rollBefore(input: number, to: number): Open['preroll'] {
+  const back = Math.min(SPLICE_ROLL, Math.floor(Math.max(0, to) / FRAME) * FRAME);
+  return back > 0 ? { input, from: to - back, to } : undefined;
 }
 
 function closeStretch(open: Open, o: { first: boolean; final: boolean; lead: number }): StretchSegment {
@@ -172,8 +181,8 @@ function closeStretch(open: Open, o: { first: boolean; final: boolean; lead: num
 /**
  * The packets of a stretch's encode that are kept, given the encoder's priming (whole frames):
  * packet j decodes the feed's samples from j * 1024 - priming. The first stretch keeps the
- * encode's first packets and skips the priming and its lead by the edit list; a later one drops
- * the packets of its pre-roll. Its last packet is the one that ends its samples.
+ * encode's first packets and skips the priming, its lead and its pre-roll by the edit list; a
+ * later one drops the packets of its pre-roll. Its last packet is the one that ends its samples.
  */
 export function stretchPackets(
   s: StretchSegment,
@@ -181,17 +190,17 @@ export function stretchPackets(
 ): { first: number; count: number; skip: number } {
   if (encoderPriming % FRAME !== 0) throw new Error('internal: AAC priming is not whole frames');
   const preroll = s.preroll ? s.preroll.to - s.preroll.from : 0;
-  const skip = s.first ? encoderPriming + s.lead : 0;
+  const skip = s.first ? encoderPriming + s.lead + preroll : 0;
   const first = s.first ? 0 : (preroll + encoderPriming) / FRAME;
   const count = Math.ceil((skip + s.samples) / FRAME);
   return { first, count, skip };
 }
 
-/** The feed of a stretch's encode, in order: pre-roll, lead, pieces, post-roll. */
+/** The feed of a stretch's encode, in order: lead, pre-roll, pieces, post-roll. */
 export function stretchFeed(s: StretchSegment): Piece[] {
   const feed: Piece[] = [];
-  if (s.preroll) feed.push(s.preroll);
   if (s.lead > 0) feed.push({ silence: s.lead });
+  if (s.preroll) feed.push(s.preroll);
   feed.push(...s.pieces);
   if (s.postroll) feed.push(s.postroll);
   // Neighbouring ranges of one input are one decode.

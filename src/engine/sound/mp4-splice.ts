@@ -48,7 +48,13 @@ function trackOf(ctx: RouteContext, i: number): Mp4Audio {
 }
 
 /** The packets [from, from + count) of `audio`, presenting `audioSamples` after skipping `priming`. */
-function slice(audio: Mp4Audio, from: number, count: number, priming: number, audioSamples: number): Mp4Audio {
+function slice(
+  audio: Mp4Audio,
+  from: number,
+  count: number,
+  priming: number,
+  audioSamples: number,
+): Mp4Audio {
   return {
     ...audio,
     sizes: audio.sizes.slice(from, from + count),
@@ -83,7 +89,8 @@ async function stretchPart(ctx: RouteContext, s: StretchSegment, k: number): Pro
   });
   const audio = readMp4Audio(file);
   const { first, count, skip } = stretchPackets(s, audio.priming);
-  if (audio.sizes.length < first + count) throw new Error('internal: a re-encoded cut is shorter than its feed');
+  if (audio.sizes.length < first + count)
+    throw new Error('internal: a re-encoded cut is shorter than its feed');
   return { file, audio: slice(audio, first, count, skip, s.samples) };
 }
 
@@ -91,7 +98,9 @@ async function stretchPart(ctx: RouteContext, s: StretchSegment, k: number): Pro
 export async function splicedParts(ctx: RouteContext): Promise<SplicedParts> {
   const plan = planAacSplice(ctx.inputs.map((_, i) => sourceOf(ctx, i)));
   const stretches = plan.segments.flatMap((s, k) => (s.kind === 'stretch' ? [k] : []));
-  const encoded = await perInput(ctx, stretches, (k) => stretchPart(ctx, plan.segments[k] as StretchSegment, k));
+  const encoded = await perInput(ctx, stretches, (k) =>
+    stretchPart(ctx, plan.segments[k] as StretchSegment, k),
+  );
   const parts: Mp4Part[] = [];
   const owner: number[] = [];
   plan.segments.forEach((s, k) => {
