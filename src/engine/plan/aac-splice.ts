@@ -117,8 +117,7 @@ export function planAacSplice(sources: readonly SpliceSource[]): SplicePlan {
     const span = spanOf(s);
     const dec = (media: number) => media - s.priming;
     if (span.c1 <= span.c0) {
-      openWith(i, dec(span.mediaStart));
-      starts[i] = pos + piecesLength(open.pieces);
+      starts[i] = pos + piecesLength(openWith(i, dec(span.mediaStart)).pieces);
       piece(i, dec(span.mediaStart), dec(span.mediaEnd));
       return;
     }
