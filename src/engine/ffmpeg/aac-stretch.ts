@@ -1,8 +1,10 @@
 // The encode of one re-encoded stretch of a spliced AAC output (plan/aac-splice.ts): sample ranges
 // of input files and pads of silence, joined and encoded by the same AAC encoder and settings as
-// every other AAC part, so its packets share the copies' stream configuration.
+// every other AAC part, so its packets share the copies' stream configuration. Many stretches go
+// through one ffmpeg.
 import type { Tools } from './tools.js';
-import { fileArg, type Runner } from './runner.js';
+import { BATCH_SIZE } from './batch.js';
+import { fileArg, spawnRunner, type Runner } from './runner.js';
 import { aacOutputArgs, runPartEncode, type TranscodeTarget } from './transcode.js';
 
 /** Samples [from, to) of a file's decoded audio (at the target's rate), or that many of silence. */
@@ -16,25 +18,54 @@ function seekSeconds(from: number, rate: number): number {
   return Math.max(0, Math.floor(from / rate) - 1);
 }
 
-export function aacStretchArgs(feed: readonly FeedPiece[], output: string, t: TranscodeTarget): string[] {
+/** One stretch to encode: its feed and the MP4 it is written to. */
+export interface StretchJob {
+  feed: readonly FeedPiece[];
+  output: string;
+}
+
+/** The inputs and filter chains of one stretch, its inputs numbered from `first`, its feed labelled `[fK]`. */
+function stretchGraph(job: StretchJob, k: number, first: number, t: TranscodeTarget) {
   const layout = t.channels === 1 ? 'mono' : 'stereo';
   const shape = `aformat=sample_fmts=fltp:sample_rates=${t.sampleRate}:channel_layouts=${layout}`;
   const inputs: string[] = [];
   const chains: string[] = [];
-  feed.forEach((p, k) => {
+  job.feed.forEach((p, n) => {
+    const label = `[p${k}_${n}]`;
     if ('silence' in p) {
-      chains.push(`anullsrc=r=${t.sampleRate}:cl=${layout},atrim=end_sample=${p.silence},${shape}[p${k}]`);
+      chains.push(`anullsrc=r=${t.sampleRate}:cl=${layout},atrim=end_sample=${p.silence},${shape}${label}`);
       return;
     }
     const seek = seekSeconds(p.from, t.sampleRate);
-    const at = inputs.length / 4;
+    const at = first + inputs.length / 4;
     inputs.push('-ss', String(seek), '-i', fileArg(p.file));
     const base = seek * t.sampleRate;
     chains.push(
-      `[${at}:a:0]${shape},atrim=start_sample=${p.from - base}:end_sample=${p.to - base},asetpts=PTS-STARTPTS[p${k}]`,
+      `[${at}:a:0]${shape},atrim=start_sample=${p.from - base}:end_sample=${p.to - base},asetpts=PTS-STARTPTS${label}`,
     );
   });
-  const labels = feed.map((_, k) => `[p${k}]`).join('');
+  const labels = job.feed.map((_, n) => `[p${k}_${n}]`).join('');
+  chains.push(`${labels}concat=n=${job.feed.length}:v=0:a=1[f${k}]`);
+  return { inputs, chains };
+}
+
+/** One ffmpeg that encodes every stretch of `jobs`, each to its own MP4. */
+export function aacStretchArgs(jobs: readonly StretchJob[], t: TranscodeTarget): string[] {
+  const inputs: string[] = [];
+  const chains: string[] = [];
+  jobs.forEach((job, k) => {
+    const g = stretchGraph(job, k, inputs.length / 4, t);
+    inputs.push(...g.inputs);
+    chains.push(...g.chains);
+  });
+  const outputs = jobs.flatMap((job, k) => [
+    '-map',
+    `[f${k}]`,
+    '-map_metadata',
+    '-1',
+    ...aacOutputArgs(t),
+    fileArg(job.output),
+  ]);
   return [
     '-hide_banner',
     '-nostdin',
@@ -43,46 +74,53 @@ export function aacStretchArgs(feed: readonly FeedPiece[], output: string, t: Tr
     '-y',
     ...inputs,
     '-filter_complex',
-    `${chains.join(';')};${labels}concat=n=${feed.length}:v=0:a=1[feed]`,
-    '-map',
-    '[feed]',
-    '-map_metadata',
-    '-1',
-    ...aacOutputArgs(t),
-    '-progress',
-    'pipe:1',
-    '-nostats',
-    fileArg(output),
+    chains.join(';'),
+    ...outputs,
   ];
 }
 
-/** Encode a stretch's feed to an MP4 at `output`; a failure names `displayName` (the input cut there). */
-export function encodeAacStretch(job: {
-  feed: readonly FeedPiece[];
-  output: string;
+export interface StretchEncodes {
+  jobs: readonly StretchJob[];
   target: TranscodeTarget;
   tools: Tools;
   runner?: Runner;
   signal?: AbortSignal;
-  displayName: string;
-  index: number;
-}): Promise<void> {
-  const { feed, output, target } = job;
-  const samples = feed.reduce((n, p) => n + ('silence' in p ? p.silence : p.to - p.from), 0);
-  const first = feed.find((p) => 'file' in p);
+  /** The input a stretch belongs to, for the error of one that cannot be encoded. */
+  nameOf: (k: number) => { displayName: string; index: number };
+}
+
+/**
+ * Encode the stretches, BATCH_SIZE to an ffmpeg (starting one costs more than a stretch's work);
+ * a group that fails is run again one by one, so the error names the input at fault.
+ */
+export async function encodeAacStretches(e: StretchEncodes): Promise<void> {
+  const runner = e.runner ?? spawnRunner;
+  for (let from = 0; from < e.jobs.length; from += BATCH_SIZE) {
+    const group = e.jobs.slice(from, from + BATCH_SIZE);
+    const r = await runner({ bin: e.tools.ffmpeg, args: aacStretchArgs(group, e.target), signal: e.signal });
+    if (r.code === 0) continue;
+    e.signal?.throwIfAborted();
+    for (let j = 0; j < group.length; j++) await encodeOne(e, from + j);
+  }
+}
+
+/** Encode stretch `k` alone; a failure names the input it belongs to. */
+function encodeOne(e: StretchEncodes, k: number): Promise<void> {
+  const job = e.jobs[k];
+  const samples = job.feed.reduce((n, p) => n + ('silence' in p ? p.silence : p.to - p.from), 0);
+  const first = job.feed.find((p) => 'file' in p);
   return runPartEncode(
     {
       input: first && 'file' in first ? first.file : 'silence',
-      output,
-      target,
-      durationSeconds: samples / target.sampleRate,
-      tools: job.tools,
-      runner: job.runner,
-      signal: job.signal,
-      displayName: job.displayName,
-      index: job.index,
+      output: job.output,
+      target: e.target,
+      durationSeconds: samples / e.target.sampleRate,
+      tools: e.tools,
+      runner: e.runner,
+      signal: e.signal,
+      ...e.nameOf(k),
     },
-    aacStretchArgs(feed, output, target),
+    aacStretchArgs([job], e.target),
     'encode AAC',
   );
 }

@@ -2,18 +2,18 @@
 // stretch at each cut, decoded from the inputs and re-encoded (plan/aac-splice.ts has the plan),
 // so the output holds exactly the kept samples and chapters start where each kept span does.
 import path from 'node:path';
-import { encodeAacStretch, type FeedPiece } from '../ffmpeg/aac-stretch.js';
+import { encodeAacStretches, type StretchJob } from '../ffmpeg/aac-stretch.js';
 import { readMp4Audio, type Mp4Audio } from '../mp4/read.js';
 import type { Mp4Part } from '../mp4/write.js';
 import {
   planAacSplice,
   stretchFeed,
   stretchPackets,
+  type SpliceSegment,
   type SpliceSource,
   type StretchSegment,
 } from '../plan/aac-splice.js';
 import type { RouteContext } from '../output/route-context.js';
-import { perInput } from '../output/route-context.js';
 
 export interface SplicedParts {
   parts: Mp4Part[];
@@ -69,24 +69,8 @@ const ownerOf = (s: StretchSegment) => {
   return p && 'input' in p ? p.input : 0;
 };
 
-/** Encode one stretch and keep the packets that present its samples. */
-async function stretchPart(ctx: RouteContext, s: StretchSegment, k: number): Promise<Mp4Part> {
-  const file = path.join(await ctx.scratch(), `cut-${k}.m4a`);
-  const feed: FeedPiece[] = stretchFeed(s).map((p) =>
-    'silence' in p ? p : { file: ctx.inputs[p.input], from: p.from, to: p.to },
-  );
-  const owner = ownerOf(s);
-  const { plan } = ctx;
-  await encodeAacStretch({
-    feed,
-    output: file,
-    target: { sampleRate: plan.sampleRate, channels: plan.channels, bitRateKbps: plan.bitRateKbps! },
-    tools: ctx.tools,
-    runner: ctx.runner,
-    signal: ctx.signal,
-    displayName: ctx.names[owner],
-    index: owner,
-  });
+/** The packets of a stretch's encode that present its samples. */
+function stretchPart(file: string, s: StretchSegment): Mp4Part {
   const audio = readMp4Audio(file);
   const { first, count, skip } = stretchPackets(s, audio.priming);
   if (audio.sizes.length < first + count)
@@ -94,18 +78,40 @@ async function stretchPart(ctx: RouteContext, s: StretchSegment, k: number): Pro
   return { file, audio: slice(audio, first, count, skip, s.samples) };
 }
 
+/** Encode every stretch of the plan; the MP4 of each, by segment index. */
+async function encodeStretches(ctx: RouteContext, segments: SpliceSegment[]): Promise<Map<number, string>> {
+  const scratch = await ctx.scratch();
+  const which = segments.flatMap((s, k) => (s.kind === 'stretch' ? [k] : []));
+  const jobs: StretchJob[] = which.map((k) => ({
+    feed: stretchFeed(segments[k] as StretchSegment).map((p) =>
+      'silence' in p ? p : { file: ctx.inputs[p.input], from: p.from, to: p.to },
+    ),
+    output: path.join(scratch, `cut-${k}.m4a`),
+  }));
+  const { plan } = ctx;
+  await encodeAacStretches({
+    jobs,
+    target: { sampleRate: plan.sampleRate, channels: plan.channels, bitRateKbps: plan.bitRateKbps! },
+    tools: ctx.tools,
+    runner: ctx.runner,
+    signal: ctx.signal,
+    nameOf: (j) => {
+      const owner = ownerOf(segments[which[j]] as StretchSegment);
+      return { displayName: ctx.names[owner], index: owner };
+    },
+  });
+  return new Map(which.map((k, j) => [k, jobs[j].output]));
+}
+
 /** The parts of the spliced output in order: copies of the inputs' packets and the encoded stretches. */
 export async function splicedParts(ctx: RouteContext): Promise<SplicedParts> {
   const plan = planAacSplice(ctx.inputs.map((_, i) => sourceOf(ctx, i)));
-  const stretches = plan.segments.flatMap((s, k) => (s.kind === 'stretch' ? [k] : []));
-  const encoded = await perInput(ctx, stretches, (k) =>
-    stretchPart(ctx, plan.segments[k] as StretchSegment, k),
-  );
+  const encoded = await encodeStretches(ctx, plan.segments);
   const parts: Mp4Part[] = [];
   const owner: number[] = [];
   plan.segments.forEach((s, k) => {
     if (s.kind === 'stretch') {
-      parts.push(encoded.get(k)!);
+      parts.push(stretchPart(encoded.get(k)!, s));
       owner.push(ownerOf(s));
       return;
     }
