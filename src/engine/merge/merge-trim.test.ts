@@ -200,6 +200,52 @@ describe('trimming copied AAC', () => {
       expect(kept.has(aPackets[packetOf(2.5)].toString('base64'))).toBe(false);
     });
   }
+
+  it('re-encodes a span too short to copy a packet of within the stretch around it, still at the sample', async () => {
+    const [a, c] = await pair('m4a', ['-c:a', 'aac', '-b:a', '128k']);
+    const b = await makeToneWindow(p('short.m4a'), {
+      seconds: 2,
+      from: 1,
+      to: 2,
+      frequency: 660,
+      codec: ['-c:a', 'aac', '-b:a', '128k'],
+    });
+    const trims = [
+      { input: 0, start: 0.5, end: 2 },
+      { input: 1, start: 1.2, end: 1.25 },
+      { input: 2, start: 2.5, end: 3.5 },
+    ];
+    const out = p('short-middle.m4b');
+    const report = await mergeFiles([a, b, c], out, { tools, trims });
+    expect(report.transcoded).toEqual([]);
+    const [, bStart, cStart] = report.chapters.map((x) => x.start);
+    // B lies inside the re-encoded stretch: it starts where A ends; C waits for its own frame grid.
+    expect(Math.abs(bStart - 1.5)).toBeLessThan(MS);
+    expect(cStart).toBeGreaterThanOrEqual(1.55 - MS);
+    expect(cStart - 1.55).toBeLessThan(AAC / RATE);
+    const got = await edges(out);
+    const tones = got.runs.filter((r) => r.to - r.from > 0.02);
+    expect(tones).toHaveLength(2);
+    expect(Math.abs(tones[0].from - 0.5)).toBeLessThan(MS);
+    expect(Math.abs(tones[0].to - 1.55)).toBeLessThan(MS);
+    expect(Math.abs(tones[1].from - cStart)).toBeLessThan(MS);
+    expect(Math.abs(tones[1].to - (cStart + 0.5))).toBeLessThan(MS);
+    const pcm = await decodeFloat(out, RATE);
+    expect(Math.abs(zeroCrossingsPerSecond(pcm, 1.3, 1.495) - 880)).toBeLessThan(20);
+    expect(Math.abs(zeroCrossingsPerSecond(pcm, 1.505, 1.545) - 1320)).toBeLessThan(60);
+  });
+
+  it('decodes trimmed AAC whole when a gap changes more than the cuts: exact still', async () => {
+    const inputs = await pair('m4a', ['-c:a', 'aac', '-b:a', '128k']);
+    const report = await mergeFiles(inputs, p('gap.m4b'), { tools, trims: TRIMS, gap: 1 });
+    expect(report.transcoded).toEqual([0, 1]);
+    const bStart = report.chapters[1].start;
+    expect(Math.abs(bStart - 2.5)).toBeLessThan(MS);
+    const got = await edges(p('gap.m4b'));
+    expect(Math.abs(got.runs[0].from - 0.5)).toBeLessThan(MS);
+    expect(Math.abs(got.runs[0].to - 1.5)).toBeLessThan(MS);
+    expect(Math.abs(got.runs[1].from - bStart)).toBeLessThan(MS);
+  });
 });
 
 describe('trimming decoded inputs', () => {
