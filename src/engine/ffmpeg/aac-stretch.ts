@@ -37,8 +37,9 @@ function stretchGraph(job: StretchJob, k: number, first: number, t: TranscodeTar
       return;
     }
     const seek = seekSeconds(p.from, t.sampleRate);
-    const at = first + inputs.length / 4;
-    inputs.push('-ss', String(seek), '-i', fileArg(p.file));
+    const at = first + inputs.filter((a) => a === '-i').length;
+    // No seek at all from the start: ffmpeg of 2018 drops the first frame after `-ss 0` besides the priming.
+    inputs.push(...(seek > 0 ? ['-ss', String(seek)] : []), '-i', fileArg(p.file));
     const base = seek * t.sampleRate;
     chains.push(
       `[${at}:a:0]${shape},atrim=start_sample=${p.from - base}:end_sample=${p.to - base},asetpts=PTS-STARTPTS${label}`,
@@ -54,7 +55,7 @@ export function aacStretchArgs(jobs: readonly StretchJob[], t: TranscodeTarget):
   const inputs: string[] = [];
   const chains: string[] = [];
   jobs.forEach((job, k) => {
-    const g = stretchGraph(job, k, inputs.length / 4, t);
+    const g = stretchGraph(job, k, inputs.filter((a) => a === '-i').length, t);
     inputs.push(...g.inputs);
     chains.push(...g.chains);
   });
