@@ -5,7 +5,12 @@ import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { decodeErrors, tempDir, tools as fixtureTools } from '../../../test/support/audio-fixtures.js';
+import {
+  decodeErrors,
+  ffprobeJson,
+  tempDir,
+  tools as fixtureTools,
+} from '../../../test/support/audio-fixtures.js';
 import { decodeFloat } from '../../../test/support/pcm-measure.js';
 import { loudRuns, makeToneWindow } from '../../../test/support/tone-edges.js';
 import { TrimError } from '../errors.js';
@@ -174,6 +179,8 @@ describe('trimming copied AAC', () => {
       expect(written.map((c) => c.start)).toHaveLength(2);
       expect(Math.abs(written[1].start - bStart)).toBeLessThan(MS);
       expect(Math.abs(report.durationSeconds - (bStart + 1))).toBeLessThan(MS);
+      // The file says so too (its movie header, which players show).
+      expect(Math.abs(Number((await ffprobeJson(p(out))).format.duration) - (bStart + 1))).toBeLessThan(MS);
 
       const got = await edges(p(out));
       expect(got.runs).toHaveLength(2);
