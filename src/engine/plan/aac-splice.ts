@@ -108,60 +108,94 @@ interface Open {
 
 /** Plan the copies and re-encoded stretches of inputs (all copied AAC of one stream shape), trims included. */
 export function planAacSplice(sources: readonly SpliceSource[]): SplicePlan {
-  const segments: SpliceSegment[] = [];
-  const starts: number[] = [];
-  let pos = 0;
-  let open: Open | undefined;
-  const piece = (input: number, from: number, to: number) => {
-    if (to > from) open!.pieces.push({ input, from, to });
-  };
-  // A stretch that opens the file is led in by the audio before its cut too (its edit list skips it).
-  const openWith = (input: number, from: number): Open =>
-    (open ??= segments.length === 0 ? { pieces: [], preroll: rollBefore(input, from) } : { pieces: [] });
+  const plan = new SplicePlanner();
   sources.forEach((s, i) => {
     const span = spanOf(s);
+    if (span.c1 <= span.c0) return plan.inside(i, s, span);
+    plan.closeBefore(i, s, span);
+    plan.copy(i, s, span, i === sources.length - 1);
+    if (span.endCut) plan.openAfter(i, s, span);
+  });
+  return plan.finish();
+}
+
+/** The segments so far, where the next one starts in the output, and the stretch being gathered. */
+class SplicePlanner {
+  private segments: SpliceSegment[] = [];
+  private starts: number[] = [];
+  private pos = 0;
+  private open: Open | undefined;
+
+  /** An input too short to copy a packet of: all its kept samples go into the stretch. */
+  inside(i: number, s: SpliceSource, span: Span): void {
+    const from = span.mediaStart - s.priming;
+    this.starts[i] = this.pos + piecesLength(this.openWith(i, from).pieces);
+    this.piece(i, from, span.mediaEnd - s.priming);
+  }
+
+  /**
+   * Close the stretch before input i's copy (opening one for its head when its start is cut): a
+   * pad of silence before its head puts its first copied frame on the output's grid.
+   */
+  closeBefore(i: number, s: SpliceSource, span: Span): void {
     const dec = (media: number) => media - s.priming;
-    if (span.c1 <= span.c0) {
-      starts[i] = pos + piecesLength(openWith(i, dec(span.mediaStart)).pieces);
-      piece(i, dec(span.mediaStart), dec(span.mediaEnd));
+    if (span.startCut) this.openWith(i, dec(span.mediaStart));
+    const open = this.open;
+    if (!open) {
+      this.starts[i] = this.segments.length === 0 ? 0 : this.pos + s.priming;
       return;
     }
-    if (span.startCut) openWith(i, dec(span.mediaStart));
-    if (open) {
-      const head = span.startCut ? dec(span.c0 * FRAME) - dec(span.mediaStart) : 0;
-      const pad = (FRAME - ((piecesLength(open.pieces) + head) % FRAME)) % FRAME;
-      const first = segments.length === 0;
-      if (pad > 0 && !first) open.pieces.push({ silence: pad });
-      starts[i] = pos + piecesLength(open.pieces) + (span.startCut ? 0 : s.priming);
-      piece(i, dec(span.mediaStart), dec(span.c0 * FRAME));
-      const from = dec(span.c0 * FRAME);
-      const stretch = closeStretch(open, { first, final: false, lead: first ? pad : 0 });
-      if (span.startCut)
-        stretch.postroll = { input: i, from, to: Math.min(s.audioSamples, from + SPLICE_ROLL) };
-      segments.push(stretch);
-      pos += stretch.samples;
-      open = undefined;
-    } else starts[i] = segments.length === 0 ? 0 : pos + s.priming;
-    const first = segments.length === 0;
-    const skip = first ? s.priming : 0;
-    const copied = (span.c1 - span.c0) * FRAME;
-    const last = i === sources.length - 1 && !span.endCut;
-    const samples = last ? span.mediaEnd - span.c0 * FRAME - skip : copied - skip;
-    segments.push({ kind: 'copy', input: i, from: span.c0, to: span.c1, skip, samples });
-    pos += samples;
-    if (span.endCut) {
-      const t0 = dec(span.c1 * FRAME);
-      open = { pieces: [], preroll: rollBefore(i, t0) };
-      piece(i, t0, dec(span.mediaEnd));
-    }
-  });
-  if (open) {
-    const first = segments.length === 0;
-    const stretch = closeStretch(open, { first, final: true, lead: 0 });
-    segments.push(stretch);
-    pos += stretch.samples;
+    const head = dec(span.c0 * FRAME) - dec(span.mediaStart);
+    const pad = (FRAME - ((piecesLength(open.pieces) + (span.startCut ? head : 0)) % FRAME)) % FRAME;
+    const first = this.segments.length === 0;
+    if (pad > 0 && !first) open.pieces.push({ silence: pad });
+    this.starts[i] = this.pos + piecesLength(open.pieces) + (span.startCut ? 0 : s.priming);
+    const from = dec(span.c0 * FRAME);
+    this.piece(i, dec(span.mediaStart), from);
+    // At the file's start the pad is silence fed first and skipped by the edit list.
+    const stretch = closeStretch(open, { first, final: false, lead: first ? pad : 0 });
+    if (span.startCut)
+      stretch.postroll = { input: i, from, to: Math.min(s.audioSamples, from + SPLICE_ROLL) };
+    this.push(stretch);
+    this.open = undefined;
   }
-  return { segments, starts, total: pos };
+
+  /** Input i's copied packets; the last input's ends with its own audio. */
+  copy(i: number, s: SpliceSource, span: Span, lastInput: boolean): void {
+    const skip = this.segments.length === 0 ? s.priming : 0;
+    const samples =
+      lastInput && !span.endCut ? span.mediaEnd - span.c0 * FRAME - skip : (span.c1 - span.c0) * FRAME - skip;
+    this.push({ kind: 'copy', input: i, from: span.c0, to: span.c1, skip, samples });
+  }
+
+  /** Open the stretch after input i's copy with its tail, led in by the audio its copy ends with. */
+  openAfter(i: number, s: SpliceSource, span: Span): void {
+    const t0 = span.c1 * FRAME - s.priming;
+    this.open = { pieces: [], preroll: rollBefore(i, t0) };
+    this.piece(i, t0, span.mediaEnd - s.priming);
+  }
+
+  finish(): SplicePlan {
+    if (this.open)
+      this.push(closeStretch(this.open, { first: this.segments.length === 0, final: true, lead: 0 }));
+    return { segments: this.segments, starts: this.starts, total: this.pos };
+  }
+
+  /** The stretch being gathered, or a new one; one that opens the file is led in by the audio before its cut (the edit list skips it). */
+  private openWith(input: number, from: number): Open {
+    this.open ??=
+      this.segments.length === 0 ? { pieces: [], preroll: rollBefore(input, from) } : { pieces: [] };
+    return this.open;
+  }
+
+  private piece(input: number, from: number, to: number): void {
+    if (to > from) this.open!.pieces.push({ input, from, to });
+  }
+
+  private push(segment: SpliceSegment): void {
+    this.segments.push(segment);
+    this.pos += segment.samples;
+  }
 }
 
 /** Whole frames of input `input`'s audio before sample `to`, at most SPLICE_ROLL; undefined when none. */
