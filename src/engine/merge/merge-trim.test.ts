@@ -254,6 +254,50 @@ describe('trimming copied AAC', () => {
     expect(Math.abs(zeroCrossingsPerSecond(pcm, 1.505, 1.545) - 1320)).toBeLessThan(60);
   });
 
+  it('splices the untrimmed side of a cut join too (mono, 48 kHz): each input where its chapter says', async () => {
+    const R = 48000;
+    const codec = ['-c:a', 'aac', '-b:a', '96k', '-ac', '1'];
+    const tone = (name: string, seconds: number, from: number, to: number, frequency: number) =>
+      makeToneWindow(p(name), { seconds, from, to, frequency, codec, sampleRate: R });
+    const inputs = [
+      await tone('ma.m4a', 3, 1, 3, 440),
+      await tone('mb.m4a', 2, 0.5, 1.5, 660),
+      await tone('mc.m4a', 3, 0, 2, 880),
+    ];
+    const trims = [
+      { input: 0, start: 0, end: 2 },
+      { input: 2, start: 1.5, end: 3 },
+    ];
+    const out = p('untrimmed-between.m4a');
+    const report = await mergeFiles(inputs, out, {
+      tools,
+      trims: [
+        { input: 0, end: 2 },
+        { input: 2, start: 1.5 },
+      ],
+    });
+    expect(report.trims).toEqual(trims);
+    expect(report.transcoded).toEqual([]);
+    const [, bStart, cStart] = report.chapters.map((c) => c.start);
+    // Each next input starts within a frame after the one before ends, never over it.
+    expect(bStart - 2).toBeGreaterThanOrEqual(0);
+    expect(bStart - 2).toBeLessThan(1024 / R);
+    expect(cStart - (bStart + 2)).toBeGreaterThanOrEqual(0);
+    expect(cStart - (bStart + 2)).toBeLessThan(1024 / R);
+    const pcm = await decodeFloat(out, R);
+    const runs = loudRuns(pcm, R);
+    expect(runs).toHaveLength(3);
+    const want = [
+      [1, 2],
+      [bStart + 0.5, bStart + 1.5],
+      [cStart, cStart + 0.5],
+    ];
+    runs.forEach((r, k) => {
+      expect(Math.abs(r.from - want[k][0])).toBeLessThan(MS);
+      expect(Math.abs(r.to - want[k][1])).toBeLessThan(MS);
+    });
+  });
+
   it('decodes trimmed AAC whole when a gap changes more than the cuts: exact still', async () => {
     const inputs = await pair('m4a', ['-c:a', 'aac', '-b:a', '128k']);
     const report = await mergeFiles(inputs, p('gap.m4b'), { tools, trims: TRIMS, gap: 1 });

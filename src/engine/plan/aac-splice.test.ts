@@ -122,16 +122,49 @@ describe('planAacSplice', () => {
     expect(plan.total).toBe(Math.round(3 * 44100) - Math.round(0.123 * 44100));
   });
 
-  it('untrimmed neighbours stay whole, priming and padding as in a plain join', () => {
-    const sources = [source(2), source(3, [1, 2]), source(2)];
+  it("splices an untrimmed neighbour's side of a cut join too: no priming or padding at the join", () => {
+    const sources = [source(2), source(3, [1, 2]), source(2), source(2)];
     const plan = planAacSplice(sources);
-    expect(plan.segments.map((s) => s.kind)).toEqual(['copy', 'stretch', 'copy', 'stretch', 'copy']);
-    const [a, , b, , c] = plan.segments;
-    if (a.kind !== 'copy' || b.kind !== 'copy' || c.kind !== 'copy') throw new Error('copies expected');
-    expect([a.from, a.to, a.skip]).toEqual([0, sources[0].packets, PRIMING]);
-    expect([c.from, c.to, c.skip]).toEqual([0, sources[2].packets, 0]);
+    expect(plan.segments.map((s) => s.kind)).toEqual(['copy', 'stretch', 'copy', 'stretch', 'copy', 'copy']);
+    const [a, stretch, , , c, d] = plan.segments;
+    if (a.kind !== 'copy' || c.kind !== 'copy' || d.kind !== 'copy' || stretch.kind !== 'stretch')
+      throw new Error('copies and a stretch expected');
+    // A's end and C's start go into the stretches (led in and out by their own audio); C and D join as copies do.
+    expect([a.from, a.skip]).toEqual([0, PRIMING]);
+    expect(a.to).toBeLessThan(sources[0].packets - 2);
+    expect(stretch.preroll).toMatchObject({ input: 0 });
+    expect(c.from).toBeGreaterThan(2);
+    expect(c.to).toBe(sources[2].packets);
+    expect([d.from, d.to, d.skip]).toEqual([0, sources[3].packets, 0]);
+    const out = expectExact(sources, plan);
+    // A ends, then silence under a frame, then B; likewise B to C.
+    for (const [i, j] of [
+      [0, 1],
+      [1, 2],
+    ]) {
+      const end =
+        plan.starts[i] +
+        (sources[i].keep ? sources[i].keep!.end - sources[i].keep!.start : sources[i].audioSamples);
+      expect(plan.starts[j] - end).toBeGreaterThanOrEqual(0);
+      expect(plan.starts[j] - end).toBeLessThan(F);
+      expect(out.slice(end, plan.starts[j]).every((v) => v === SILENCE)).toBe(true);
+    }
+    // C to D is a plain join of copies: C's packets to their end (its padding included), then D's priming.
+    const cEnd = plan.starts[2] + (c.to * F - PRIMING);
+    expect(plan.starts[3]).toBe(cEnd + PRIMING);
+    expect(plan.total).toBe(plan.starts[3] + sources[3].audioSamples);
+  });
+
+  it('an input cut at its end only, too short to copy, after an untrimmed one: its stretch opens with a frame of silence', () => {
+    const sources = [source(2), source(1, [0, 0.03]), source(2, [1, 2])];
+    const plan = planAacSplice(sources);
+    expect(plan.segments.map((s) => s.kind)).toEqual(['copy', 'stretch', 'copy']);
+    const [a, stretch] = plan.segments;
+    if (a.kind !== 'copy' || stretch.kind !== 'stretch') throw new Error('copy and stretch expected');
+    expect(a.to).toBe(sources[0].packets);
+    expect(stretch.pieces[0]).toEqual({ silence: F });
+    expect(stretch.preroll).toEqual({ silence: SPLICE_ROLL });
     expectExact(sources, plan);
-    expect(plan.total).toBe(plan.starts[2] + sources[2].audioSamples);
   });
 
   it('an input too short to copy a packet of is re-encoded whole, inside the stretch between its neighbours', () => {
@@ -150,7 +183,9 @@ describe('planAacSplice', () => {
     const sources = [source(4, [0.5, 2]), source(4, [2.5, 3.5])];
     const mid = planAacSplice(sources).segments[2];
     if (mid.kind !== 'stretch') throw new Error('stretch expected');
-    expect(mid.preroll!.to - mid.preroll!.from).toBe(SPLICE_ROLL);
+    expect(mid.preroll).toMatchObject({ input: 0 });
+    if (!mid.preroll || !('input' in mid.preroll)) throw new Error('a pre-roll of input 0 expected');
+    expect(mid.preroll.to - mid.preroll.from).toBe(SPLICE_ROLL);
     expect(mid.postroll!.to - mid.postroll!.from).toBe(SPLICE_ROLL);
     const feed = stretchFeed(mid);
     expect(feed.map((p) => ('silence' in p ? 'silence' : p.input))).toEqual(

@@ -52,8 +52,11 @@ export interface StretchSegment {
   pieces: Piece[];
   /** Samples of `pieces`, all presented. */
   samples: number;
-  /** Real audio fed ahead of the pieces and dropped (a whole number of frames), and after them. */
-  preroll?: { input: number; from: number; to: number };
+  /**
+   * Audio fed ahead of the pieces and dropped (a whole number of frames): the real audio before
+   * them, or silence after a copy that ends with its own padding; and real audio after them.
+   */
+  preroll?: Piece;
   postroll?: { input: number; from: number; to: number };
   /** At the file's start: silence fed first and skipped by the edit list (with the pre-roll), so the pieces end on a frame. */
   lead: number;
@@ -83,11 +86,22 @@ interface Span {
   endCut: boolean;
 }
 
-function spanOf(s: SpliceSource): Span {
+/** The kept samples of an input's decoded audio, [start, end). */
+function keptOf(s: SpliceSource): { start: number; end: number } {
   const start = Math.max(0, Math.min(s.keep?.start ?? 0, s.audioSamples));
-  const end = Math.max(start, Math.min(s.keep?.end ?? s.audioSamples, s.audioSamples));
-  const startCut = start > 0;
-  const endCut = end < s.audioSamples;
+  return { start, end: Math.max(start, Math.min(s.keep?.end ?? s.audioSamples, s.audioSamples)) };
+}
+
+/**
+ * `cuts`: whether each end is spliced. A trimmed end is, and so is the other side of its join
+ * (an untrimmed neighbour's own start or end goes into the stretch too), so a stretch always
+ * follows and leads into real audio of the copies beside it, and no priming or padding of an
+ * input sits at a cut join.
+ */
+function spanOf(s: SpliceSource, cuts: { start: boolean; end: boolean }): Span {
+  const { start, end } = keptOf(s);
+  const startCut = cuts.start;
+  const endCut = cuts.end;
   const mediaStart = s.priming + start;
   const mediaEnd = s.priming + end;
   const c0 = startCut ? Math.ceil(mediaStart / FRAME) + SPLICE_MARGIN : 0;
@@ -103,14 +117,19 @@ const piecesLength = (pieces: Piece[]) =>
 /** The stretch being gathered: its pieces and the input whose copy it follows (for the pre-roll). */
 interface Open {
   pieces: Piece[];
-  preroll?: { input: number; from: number; to: number };
+  preroll?: Piece;
 }
 
 /** Plan the copies and re-encoded stretches of inputs (all copied AAC of one stream shape), trims included. */
 export function planAacSplice(sources: readonly SpliceSource[]): SplicePlan {
   const plan = new SplicePlanner();
+  const trimmedStart = sources.map((s) => keptOf(s).start > 0);
+  const trimmedEnd = sources.map((s) => keptOf(s).end < s.audioSamples);
   sources.forEach((s, i) => {
-    const span = spanOf(s);
+    const span = spanOf(s, {
+      start: trimmedStart[i] || (i > 0 && trimmedEnd[i - 1]),
+      end: trimmedEnd[i] || (i + 1 < sources.length && trimmedStart[i + 1]),
+    });
     if (span.c1 <= span.c0) return plan.inside(i, s, span);
     plan.closeBefore(i, s, span);
     plan.copy(i, s, span, i === sources.length - 1);
@@ -181,10 +200,17 @@ class SplicePlanner {
     return { segments: this.segments, starts: this.starts, total: this.pos };
   }
 
-  /** The stretch being gathered, or a new one; one that opens the file is led in by the audio before its cut (the edit list skips it). */
+  /**
+   * The stretch being gathered, or a new one. One that opens the file is led in by the audio before
+   * its cut (the edit list skips it). One after a copy that ends with its own padding (an untrimmed
+   * input before an input too short to copy, cut at its end only) starts with a frame of silence:
+   * its first frame overlaps that padding, so it must hold nothing the copy's last frame lacks.
+   */
   private openWith(input: number, from: number): Open {
     this.open ??=
-      this.segments.length === 0 ? { pieces: [], preroll: rollBefore(input, from) } : { pieces: [] };
+      this.segments.length === 0
+        ? { pieces: [], preroll: rollBefore(input, from) }
+        : { pieces: [{ silence: FRAME }], preroll: { silence: SPLICE_ROLL } };
     return this.open;
   }
 
@@ -227,7 +253,7 @@ export function stretchPackets(
   encoderPriming: number,
 ): { first: number; count: number; skip: number } {
   if (encoderPriming % FRAME !== 0) throw new Error('internal: AAC priming is not whole frames');
-  const preroll = s.preroll ? s.preroll.to - s.preroll.from : 0;
+  const preroll = s.preroll ? piecesLength([s.preroll]) : 0;
   const skip = s.first ? encoderPriming + s.lead + preroll : 0;
   const first = s.first ? 0 : (preroll + encoderPriming) / FRAME;
   const count = Math.ceil((skip + s.samples) / FRAME);
