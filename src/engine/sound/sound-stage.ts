@@ -55,8 +55,9 @@ export function gapOnly(o: SoundSettings): boolean {
 /**
  * The plan with the inputs the sound options must decode: all of them for a gapless join or a
  * crossfade that cannot be spliced into copies, AAC packet copies whenever an option other than a
- * gap changes their sound (only MP3 frames can take a gain or a trim without a decode), and a
- * trimmed MP3 copy that cannot be spliced (the other inputs are not all copies).
+ * gap changes their sound (only MP3 frames can take a gain without a decode; AAC copies keep trims
+ * alone by splicing, when every input is a copy), and a trimmed copy that cannot be spliced (the
+ * other inputs are not all copies).
  */
 export function replanForSound(plan: OutputPlan, o: SoundSettings): OutputPlan {
   if (splicesFades(plan, o)) return { ...plan, transcoded: plan.copy.map((_, i) => i) };
