@@ -62,8 +62,9 @@ Options:
                           (default: the first input's embedded picture, when within those limits)
   --trim N=START-END      keep only that span of input N (1-based; repeatable, once per input).
                           START and END are seconds (12.5) or [h:]m:ss[.mmm]; either may be left
-                          out (2=5-, 3=-1:30). Exact to the sample: a copied MP3 stays copied but
-                          for a few frames at each cut. Chapters, gaps and fades follow the cuts
+                          out (2=5-, 3=-1:30). Exact to the sample: a copied MP3 (or AAC, when no
+                          other sound option is on) stays copied but for a few frames at each cut.
+                          Chapters, gaps and fades follow the cuts
   --json                  print one JSON object on stdout when done:
                           {"output","format","durationSeconds","inputs","transcoded",
                            "chapters":[{"title","start","end"}],"bytes","sampleRate","channels",

@@ -5,11 +5,18 @@ import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { decodeErrors, tempDir, tools as fixtureTools } from '../../../test/support/audio-fixtures.js';
+import {
+  decodeErrors,
+  ffprobeJson,
+  tempDir,
+  tools as fixtureTools,
+} from '../../../test/support/audio-fixtures.js';
 import { decodeFloat } from '../../../test/support/pcm-measure.js';
 import { loudRuns, makeToneWindow } from '../../../test/support/tone-edges.js';
 import { TrimError } from '../errors.js';
 import { splitFrames } from '../mp3/splice.js';
+import { readMp4Audio } from '../mp4/read.js';
+import { ffprobeChapters } from '../../../test/support/chapter-readers.js';
 import type { Tools } from '../types.js';
 import { mergeFiles } from './merge.js';
 
@@ -147,6 +154,163 @@ describe('trimming copied MP3s', () => {
   });
 });
 
+/** The AAC packets of an MP4 file, in order, as bytes. */
+async function aacPackets(file: string): Promise<Buffer[]> {
+  const { sizes, offsets } = readMp4Audio(file);
+  const bytes = await readFile(file);
+  return Array.from(sizes, (n, i) => bytes.subarray(offsets[i], offsets[i] + n));
+}
+
+describe('trimming copied AAC', () => {
+  const AAC = 1024;
+  for (const out of ['trimmed-copy.m4b', 'trimmed-copy.m4a']) {
+    it(`cuts at the sample into ${out}, every packet more than 3 packets from a cut the input's own`, async () => {
+      const inputs = await pair('m4a', ['-c:a', 'aac', '-b:a', '128k']);
+      const report = await mergeFiles(inputs, p(out), { tools, trims: TRIMS });
+      expect(report.trims).toEqual(TRIMS);
+      expect(report.transcoded).toEqual([]);
+      expect(await decodeErrors(p(out))).toBe('');
+      // The copies keep their own frame grid: B starts within a frame after A ends (silence between), never over it.
+      const bStart = report.chapters[1].start;
+      expect(bStart).toBeGreaterThanOrEqual(1.5);
+      expect(bStart - 1.5).toBeLessThan(AAC / RATE);
+      expect(report.chapters.map((c) => c.start)).toEqual([0, bStart]);
+      const written = await ffprobeChapters(p(out));
+      expect(written.map((c) => c.start)).toHaveLength(2);
+      expect(Math.abs(written[1].start - bStart)).toBeLessThan(MS);
+      expect(Math.abs(report.durationSeconds - (bStart + 1))).toBeLessThan(MS);
+      // The file says so too (its movie header, which players show).
+      expect(Math.abs(Number((await ffprobeJson(p(out))).format.duration) - (bStart + 1))).toBeLessThan(MS);
+
+      const got = await edges(p(out));
+      expect(got.runs).toHaveLength(2);
+      const [a, b] = got.runs;
+      expect(Math.abs(a.from - 0.5)).toBeLessThan(MS);
+      expect(Math.abs(a.to - 1.5)).toBeLessThan(MS);
+      expect(Math.abs(b.from - bStart)).toBeLessThan(MS);
+      expect(Math.abs(b.to - (bStart + 0.5))).toBeLessThan(MS);
+      // A decoder that plays the last packet whole (ffmpeg does) hears silence past the end, under a frame.
+      expect(got.seconds).toBeGreaterThanOrEqual(bStart + 1 - MS);
+      expect(got.seconds - (bStart + 1)).toBeLessThan(AAC / RATE);
+
+      // Sample for sample each kept span is its input's decode: the re-encoded stretches at the
+      // cuts keep a sine's error far under a tenth of its level; a span off by a few samples is not.
+      const decoded = await decodeFloat(p(out), RATE);
+      for (const [i, t] of TRIMS.entries()) {
+        const source = await decodeFloat(inputs[i], RATE);
+        const at = Math.round(report.chapters[i].start * RATE);
+        const from = Math.round(t.start * RATE);
+        expect(worstBlockError(decoded, at, source, from, Math.round((t.end - t.start) * RATE))).toBeLessThan(
+          0.05,
+        );
+      }
+
+      const kept = new Set((await aacPackets(p(out))).map((f) => f.toString('base64')));
+      // Input packet n decodes samples from n * 1024 - 1024 (ffmpeg's AAC encoder primes one frame).
+      const packetOf = (seconds: number) => Math.floor((Math.round(seconds * RATE) + AAC) / AAC);
+      for (const [i, t] of TRIMS.entries()) {
+        const packets = await aacPackets(inputs[i]);
+        const far = packets.slice(packetOf(t.start) + 4, packetOf(t.end) - 3);
+        expect(far.length).toBeGreaterThan(30);
+        for (const f of far) expect(kept.has(f.toString('base64'))).toBe(true);
+      }
+      // Nothing else of the inputs: A's tone after its cut is not in the output.
+      const aPackets = await aacPackets(inputs[0]);
+      expect(kept.has(aPackets[packetOf(2.5)].toString('base64'))).toBe(false);
+    });
+  }
+
+  it('re-encodes a span too short to copy a packet of within the stretch around it, still at the sample', async () => {
+    const [a, c] = await pair('m4a', ['-c:a', 'aac', '-b:a', '128k']);
+    const b = await makeToneWindow(p('short.m4a'), {
+      seconds: 2,
+      from: 1,
+      to: 2,
+      frequency: 660,
+      codec: ['-c:a', 'aac', '-b:a', '128k'],
+    });
+    const trims = [
+      { input: 0, start: 0.5, end: 2 },
+      { input: 1, start: 1.2, end: 1.25 },
+      { input: 2, start: 2.5, end: 3.5 },
+    ];
+    const out = p('short-middle.m4b');
+    const report = await mergeFiles([a, b, c], out, { tools, trims });
+    expect(report.transcoded).toEqual([]);
+    const [, bStart, cStart] = report.chapters.map((x) => x.start);
+    // B lies inside the re-encoded stretch: it starts where A ends; C waits for its own frame grid.
+    expect(Math.abs(bStart - 1.5)).toBeLessThan(MS);
+    expect(cStart).toBeGreaterThanOrEqual(1.55 - MS);
+    expect(cStart - 1.55).toBeLessThan(AAC / RATE);
+    const got = await edges(out);
+    const tones = got.runs.filter((r) => r.to - r.from > 0.02);
+    expect(tones).toHaveLength(2);
+    expect(Math.abs(tones[0].from - 0.5)).toBeLessThan(MS);
+    expect(Math.abs(tones[0].to - 1.55)).toBeLessThan(MS);
+    expect(Math.abs(tones[1].from - cStart)).toBeLessThan(MS);
+    expect(Math.abs(tones[1].to - (cStart + 0.5))).toBeLessThan(MS);
+    const pcm = await decodeFloat(out, RATE);
+    expect(Math.abs(zeroCrossingsPerSecond(pcm, 1.3, 1.495) - 880)).toBeLessThan(20);
+    expect(Math.abs(zeroCrossingsPerSecond(pcm, 1.505, 1.545) - 1320)).toBeLessThan(60);
+  });
+
+  it('splices the untrimmed side of a cut join too (mono, 48 kHz): each input where its chapter says', async () => {
+    const R = 48000;
+    const codec = ['-c:a', 'aac', '-b:a', '96k', '-ac', '1'];
+    const tone = (name: string, seconds: number, from: number, to: number, frequency: number) =>
+      makeToneWindow(p(name), { seconds, from, to, frequency, codec, sampleRate: R });
+    const inputs = [
+      await tone('ma.m4a', 3, 1, 3, 440),
+      await tone('mb.m4a', 2, 0.5, 1.5, 660),
+      await tone('mc.m4a', 3, 0, 2, 880),
+    ];
+    const trims = [
+      { input: 0, start: 0, end: 2 },
+      { input: 2, start: 1.5, end: 3 },
+    ];
+    const out = p('untrimmed-between.m4a');
+    const report = await mergeFiles(inputs, out, {
+      tools,
+      trims: [
+        { input: 0, end: 2 },
+        { input: 2, start: 1.5 },
+      ],
+    });
+    expect(report.trims).toEqual(trims);
+    expect(report.transcoded).toEqual([]);
+    const [, bStart, cStart] = report.chapters.map((c) => c.start);
+    // Each next input starts within a frame after the one before ends, never over it.
+    expect(bStart - 2).toBeGreaterThanOrEqual(0);
+    expect(bStart - 2).toBeLessThan(1024 / R);
+    expect(cStart - (bStart + 2)).toBeGreaterThanOrEqual(0);
+    expect(cStart - (bStart + 2)).toBeLessThan(1024 / R);
+    const pcm = await decodeFloat(out, R);
+    const runs = loudRuns(pcm, R);
+    expect(runs).toHaveLength(3);
+    const want = [
+      [1, 2],
+      [bStart + 0.5, bStart + 1.5],
+      [cStart, cStart + 0.5],
+    ];
+    runs.forEach((r, k) => {
+      expect(Math.abs(r.from - want[k][0])).toBeLessThan(MS);
+      expect(Math.abs(r.to - want[k][1])).toBeLessThan(MS);
+    });
+  });
+
+  it('decodes trimmed AAC whole when a gap changes more than the cuts: exact still', async () => {
+    const inputs = await pair('m4a', ['-c:a', 'aac', '-b:a', '128k']);
+    const report = await mergeFiles(inputs, p('gap.m4b'), { tools, trims: TRIMS, gap: 1 });
+    expect(report.transcoded).toEqual([0, 1]);
+    const bStart = report.chapters[1].start;
+    expect(Math.abs(bStart - 2.5)).toBeLessThan(MS);
+    const got = await edges(p('gap.m4b'));
+    expect(Math.abs(got.runs[0].from - 0.5)).toBeLessThan(MS);
+    expect(Math.abs(got.runs[0].to - 1.5)).toBeLessThan(MS);
+    expect(Math.abs(got.runs[1].from - bStart)).toBeLessThan(MS);
+  });
+});
+
 describe('trimming decoded inputs', () => {
   for (const [ext, codec, out] of [
     ['wav', ['-c:a', 'pcm_s16le'], 'trimmed.wav'],
@@ -155,7 +319,9 @@ describe('trimming decoded inputs', () => {
   ] as const) {
     it(`cuts ${ext} inputs at the sample into ${out}`, async () => {
       const inputs = await pair(ext, [...codec]);
-      const report = await mergeFiles(inputs, p(out), { tools, trims: TRIMS });
+      // AAC at another rate than the output's is decoded, and cut in its decode.
+      const shape = ext === 'm4a' ? { sampleRate: 48000 } : {};
+      const report = await mergeFiles(inputs, p(out), { tools, trims: TRIMS, ...shape });
       expect(report.chapters.map((c) => c.start)).toEqual([0, 1.5]);
       const got = await edges(p(out));
       const [a, b] = got.runs;
@@ -173,6 +339,18 @@ describe('trimming decoded inputs', () => {
     });
   }
 });
+
+/** The largest RMS difference over blocks of 1024 samples between `a` from `atA` and `b` from `atB`, over `length` samples. */
+function worstBlockError(a: Float32Array, atA: number, b: Float32Array, atB: number, length: number): number {
+  let worst = 0;
+  for (let k = 0; k < length; k += 1024) {
+    const n = Math.min(1024, length - k);
+    let sum = 0;
+    for (let j = k; j < k + n; j++) sum += (a[atA + j] - b[atB + j]) ** 2;
+    worst = Math.max(worst, Math.sqrt(sum / n));
+  }
+  return worst;
+}
 
 /** Zero crossings per second over [from, to) seconds: twice the frequency of a sine. */
 function zeroCrossingsPerSecond(pcm: Float32Array, from: number, to: number): number {

@@ -3,7 +3,8 @@
 // chunks (timeline/aac-timeline.ts), so a run brings one frame of priming and less than one of padding
 // however many inputs it holds. A gap after a copied input is packets of encoded silence; after
 // an encoded one it is silence in its decode. Chapter starts are counted packets, priming and
-// decoded samples.
+// decoded samples. Trimmed copies are cut at the sample by re-encoding only a stretch at each cut
+// (sound/mp4-splice.ts).
 import type { Mp4Audio } from '../mp4/read.js';
 import { mp4PartStarts, sameStream, type Mp4Part } from '../mp4/write.js';
 import { encodeAacTimeline } from '../timeline/aac-timeline.js';
@@ -11,6 +12,7 @@ import { writeMp4Output } from '../output/mp4-output.js';
 import type { RouteContext, RouteResult } from '../output/route-context.js';
 import { gapPart } from '../sound/mp4-gap.js';
 import { encodeRuns } from '../timeline/timeline-encode.js';
+import { splicedParts, splicesAac } from '../sound/mp4-splice.js';
 
 function copiedPart(ctx: RouteContext, i: number): Mp4Part {
   const audio = ctx.probed[i].mp4;
@@ -24,7 +26,25 @@ function checkOneStream(ctx: RouteContext, audios: Mp4Audio[], owner: number[]):
   if (bad >= 0) throw new Error(`internal: the AAC of ${ctx.names[owner[bad]]} differs from the output's`);
 }
 
+/** Copied AAC trimmed at the sample: packets copied but for a re-encoded stretch at each cut. */
+async function splicedRoute(ctx: RouteContext): Promise<RouteResult> {
+  const { parts, owner, starts, total } = await splicedParts(ctx);
+  checkOneStream(
+    ctx,
+    parts.map((p) => p.audio),
+    owner,
+  );
+  const rate = parts[0].audio.sampleRate;
+  const chapters = ctx.chapters(
+    starts.map((s) => s / rate),
+    total / rate,
+  );
+  await writeMp4Output(ctx, parts, chapters, owner);
+  return { durationSeconds: total / rate, chapters };
+}
+
 export async function mp4Route(ctx: RouteContext): Promise<RouteResult> {
+  if (splicesAac(ctx)) return splicedRoute(ctx);
   const runs = await encodeRuns(ctx, (timelines, pcm, onProgress) =>
     encodeAacTimeline(ctx, timelines, pcm, onProgress),
   );

@@ -3,7 +3,14 @@ import { transcodeArgs } from '../ffmpeg/transcode.js';
 import type { OutputPlan } from '../plan/output-plan.js';
 import { aacSilenceArgs } from '../ffmpeg/aac-silence.js';
 import { gapPackets } from './mp4-gap.js';
-import { gapOnly, needsMixing, replanForSound, splicedSeconds, splicesFades } from './sound-stage.js';
+import {
+  gapOnly,
+  needsMixing,
+  replanForSound,
+  splicesAacTrims,
+  splicedSeconds,
+  splicesFades,
+} from './sound-stage.js';
 
 const mp3Plan = (copy: boolean[]): OutputPlan => ({
   format: 'mp3',
@@ -102,9 +109,37 @@ describe('which route a trim takes', () => {
     expect(replanned.transcoded).toEqual([1, 2]);
   });
 
-  it('decodes AAC copies that are trimmed (a trim changes their sound)', () => {
-    const plan: OutputPlan = { ...mp3Plan([true, true]), format: 'm4b', route: 'mp4-packets' };
-    expect(replanForSound(plan, { trims }).copy).toEqual([false, false]);
+  it('keeps trimmed AAC copies copied when trims are the only sound option and every input is a copy', () => {
+    const plan: OutputPlan = {
+      ...mp3Plan([true, true]),
+      format: 'm4b',
+      route: 'mp4-packets',
+      transcoded: [],
+    };
+    expect(splicesAacTrims(plan, { trims })).toBe(true);
+    expect(replanForSound(plan, { trims })).toEqual(plan);
+    expect(splicesAacTrims(plan, {})).toBe(false);
+  });
+
+  it('decodes trimmed AAC copies whole when another option changes their sound or another input is decoded', () => {
+    const plan: OutputPlan = {
+      ...mp3Plan([true, true]),
+      format: 'm4b',
+      route: 'mp4-packets',
+      transcoded: [],
+    };
+    for (const other of [
+      { gap: 1 },
+      { loudness: -16 },
+      { crossfade: 1 },
+      { trimSilence: true },
+      { gapless: true },
+    ]) {
+      expect(splicesAacTrims(plan, { trims, ...other })).toBe(false);
+      expect(replanForSound(plan, { trims, ...other }).copy).toEqual([false, false]);
+    }
+    const mixed: OutputPlan = { ...plan, copy: [true, false], transcoded: [1] };
+    expect(replanForSound(mixed, { trims: [{ start: 1, end: 2 }, undefined] }).copy).toEqual([false, false]);
     expect(gapOnly({ gap: 1, trims })).toBe(false);
   });
 });

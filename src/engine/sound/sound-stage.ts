@@ -55,11 +55,13 @@ export function gapOnly(o: SoundSettings): boolean {
 /**
  * The plan with the inputs the sound options must decode: all of them for a gapless join or a
  * crossfade that cannot be spliced into copies, AAC packet copies whenever an option other than a
- * gap changes their sound (only MP3 frames can take a gain or a trim without a decode), and a
- * trimmed MP3 copy that cannot be spliced (the other inputs are not all copies).
+ * gap changes their sound (only MP3 frames can take a gain without a decode; AAC copies keep trims
+ * alone by splicing, when every input is a copy), and a trimmed copy that cannot be spliced (the
+ * other inputs are not all copies).
  */
 export function replanForSound(plan: OutputPlan, o: SoundSettings): OutputPlan {
   if (splicesFades(plan, o)) return { ...plan, transcoded: plan.copy.map((_, i) => i) };
+  if (splicesAacTrims(plan, o)) return plan;
   const decodeAll = decodesEverything(o) || (plan.route === 'mp4-packets' && soundActive(o) && !gapOnly(o));
   if (decodeAll && plan.copy.some(Boolean)) {
     const all = plan.copy.map((_, i) => i);
@@ -94,6 +96,17 @@ export function splicesFades(plan: OutputPlan, o: SoundSettings): boolean {
   if (o.gapless === true || plan.route !== 'mp3-frames' || !plan.copy.every(Boolean)) return false;
   if (trimmed(o)) return true;
   return (o.crossfade ?? 0) > 0 && o.trimSilence !== true && plan.copy.length > 1;
+}
+
+/**
+ * Whether copied AAC is cut at the sample with its packets kept (sound/mp4-splice.ts): MP4 output
+ * whose inputs are all copied AAC, trimmed, and no other sound option (a gain, a fade, a gap or a
+ * silence trim changes more than the frames at the cuts, so those inputs are re-encoded whole).
+ * Only the frames at the cuts pass through the encoder: the inputs count as copied.
+ */
+export function splicesAacTrims(plan: OutputPlan, o: SoundSettings): boolean {
+  if (plan.route !== 'mp4-packets' || !plan.copy.every(Boolean) || !trimmed(o)) return false;
+  return !soundActive({ ...o, trims: undefined });
 }
 
 /**
