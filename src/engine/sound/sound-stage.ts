@@ -57,11 +57,12 @@ export function gapOnly(o: SoundSettings): boolean {
  * crossfade that cannot be spliced into copies, AAC packet copies whenever an option other than a
  * gap changes their sound (only MP3 frames can take a gain without a decode; AAC copies keep trims
  * alone by splicing, when every input is a copy), and a trimmed copy that cannot be spliced (the
- * other inputs are not all copies).
+ * other inputs are not all copies). A splice keeps copies copied, but some audio of each input (a
+ * cut, a fade) goes through the encoder, so every input of a splice counts as transcoded.
  */
 export function replanForSound(plan: OutputPlan, o: SoundSettings): OutputPlan {
   if (splicesFades(plan, o)) return { ...plan, transcoded: plan.copy.map((_, i) => i) };
-  if (splicesAacTrims(plan, o)) return plan;
+  if (splicesAacTrims(plan, o)) return { ...plan, transcoded: plan.copy.map((_, i) => i) };
   const decodeAll = decodesEverything(o) || (plan.route === 'mp4-packets' && soundActive(o) && !gapOnly(o));
   if (decodeAll && plan.copy.some(Boolean)) {
     const all = plan.copy.map((_, i) => i);
