@@ -34,6 +34,8 @@ export interface RunRequest {
   onStderr?: (chunk: string) => void;
   /** The child's working folder (where relative names in its arguments are found). */
   cwd?: string;
+  /** Bytes for the child's stdin (an input named pipe:0); stdin is closed when absent. */
+  stdin?: NodeJS.ReadableStream;
 }
 
 export interface RunResult {
@@ -115,11 +117,16 @@ export const spawnRunner: Runner = (req) =>
     installExitHook();
     const child = childProcess().spawn(req.bin, req.args, {
       shell: false,
-      stdio: ['ignore', 'pipe', 'pipe'],
+      stdio: [req.stdin ? 'pipe' : 'ignore', 'pipe', 'pipe'],
       windowsHide: true,
       cwd: req.cwd,
     });
     live.add(child);
+    if (req.stdin && child.stdin) {
+      // A child that stops reading (it failed, or was killed) says why on stderr and by its exit code.
+      child.stdin.on('error', () => {});
+      req.stdin.pipe(child.stdin);
+    }
     const pid = child.pid;
     if (pid !== undefined) {
       watchTool(pid);

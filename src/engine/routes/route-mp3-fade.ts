@@ -16,9 +16,11 @@ import {
   type TranscodeJob,
 } from '../ffmpeg/transcode.js';
 import { inputChain } from '../ffmpeg/sound-filters.js';
+import { PipeRunFailed, startPipeRun, type PipeRun } from '../ffmpeg/pipe-run.js';
 import { frameOffsets, readFrames } from '../mp3/frame-index.js';
 import { GAIN_STEP_DB } from '../mp3/gain.js';
 import { joinMp3, type JoinPart } from '../mp3/join.js';
+import { maxBackstep } from '../mp3/reservoir.js';
 import type { Mp3Scan } from '../mp3/scan.js';
 import { scanOf } from '../mp3/sound-parts.js';
 import {
@@ -85,43 +87,186 @@ function reservoirAfter(next: Segment | undefined, sources: Source[]): Buffer {
   return reservoirBytes(before, after, formatOf(src.scan));
 }
 
-/** One decode of a region: input i's frames [from, to) written to `${base}.mp3`, decoded to `${base}.f32`. */
+/** Input i's frames [from, to): decoded for a region, the first frames only settling the decoder. */
 interface PieceWork {
   i: number;
   span: { from: number; to: number; rawStart: number };
+  frames: Buffer;
+  /** Where the batched route writes it and its decode (`${base}.mp3`, `${base}.f32`). */
   base: string;
 }
 
-/** A region on its way: what it decodes, then its mix encoded to `${base}.mp3` from `${base}.f32`. */
+/** A region on its way: what it decodes, then its mix encoded. */
 interface RegionWork {
   k: number;
   region: Region;
   codec: RegionCodec;
   pieces: PieceWork[];
   base: string;
-  next: Segment | undefined;
-  reservoir?: Buffer;
-  bitRate?: number;
+  reservoir: Buffer;
 }
 
-/** The region's pieces: the frames of every input that plays in its encode span, written out. */
+/** The region's pieces (the frames of every input that plays in its encode span) and its reservoir. */
 async function prepareRegion(
   ctx: RouteContext,
   { k, splice, sources }: { k: number; splice: SplicePlan; sources: Source[] },
 ): Promise<RegionWork> {
   const region = splice.segments[k] as Region;
-  const next = splice.segments[k + 1];
   const dir = await ctx.scratch();
   const codec = regionCodec(region, sources[0].scan.samplesPerFrame);
   const pieces: PieceWork[] = [];
   for (const [i, src] of sources.entries()) {
     const span = decodeSpan(splice.placements[i], src.offsets.length - 1, codec, src.scan.samplesPerFrame);
     if (!span) continue;
-    const base = path.join(dir, `fade-${k}-${i}`);
-    await writeFile(`${base}.mp3`, Buffer.concat(readFrames(src.file, src.offsets, span.from, span.to)));
-    pieces.push({ i, span, base });
+    const frames = Buffer.concat(readFrames(src.file, src.offsets, span.from, span.to));
+    pieces.push({ i, span, frames, base: path.join(dir, `fade-${k}-${i}`) });
   }
-  return { k, region, codec, pieces, base: path.join(dir, `fade-${k}`), next };
+  const reservoir = reservoirAfter(splice.segments[k + 1], sources);
+  return { k, region, codec, pieces, base: path.join(dir, `fade-${k}`), reservoir };
+}
+
+/**
+ * The one bit rate of the regions' encode: the output's, or lower where a frame of the highest bit
+ * rate could not hold a frame's own data and the most reservoir bytes a copy can read from it.
+ */
+function regionBitRate(ctx: RouteContext, first: Mp3Scan): number {
+  return spliceBitRate(formatOf(first), ctx.plan.bitRateKbps!, maxBackstep(first.mpegVersion));
+}
+
+/** The decode and the encode of the regions, started before anything is known of the regions. */
+interface RegionCodecs {
+  decoder: PipeRun;
+  encoder: PipeRun;
+  raw: PcmTarget;
+  bitRate: number;
+}
+
+function startCodecs(ctx: RouteContext): RegionCodecs {
+  const { plan } = ctx;
+  const first = ctx.probed[0].scan!;
+  const raw: PcmTarget = { sampleRate: plan.sampleRate, channels: plan.channels, sampleFormat: 'f32le' };
+  const bitRate = regionBitRate(ctx, first);
+  const common = { tools: ctx.tools, runner: ctx.runner, signal: ctx.signal };
+  const decoder = startPipeRun({
+    ...common,
+    args: ['-f', 'mp3', '-i', 'pipe:0', '-map', '0:a:0', ...pcmOutputArgs(raw), 'pipe:1'],
+  });
+  const target = { ...raw, bitRateKbps: bitRate, bitReservoir: false as const };
+  const encoder = startPipeRun({
+    ...common,
+    args: [...rawInputArgs(raw), '-i', 'pipe:0', '-map', '0:a:0', ...mp3OutputArgs(target), 'pipe:1'],
+  });
+  return { decoder, encoder, raw, bitRate };
+}
+
+const rawInputArgs = (raw: PcmTarget) => [
+  '-f',
+  raw.sampleFormat,
+  '-ar',
+  String(raw.sampleRate),
+  '-ac',
+  String(raw.channels),
+];
+
+const asFloats = (bytes: Buffer) =>
+  bytes.byteOffset % 4 === 0
+    ? new Float32Array(bytes.buffer, bytes.byteOffset, bytes.length / 4)
+    : new Float32Array(new Uint8Array(bytes).buffer);
+
+/**
+ * Every piece decoded in one stream: the pieces' frames one after another, each piece's output
+ * exactly its frames' samples (its first frames, whose reservoir bytes and filterbank state are the
+ * previous piece's, play before anything the mix takes). Each input's loudness gain applied here.
+ */
+async function decodeAll(
+  works: RegionWork[],
+  sources: Source[],
+  codecs: RegionCodecs,
+): Promise<DecodedPiece[][]> {
+  const channels = codecs.raw.channels;
+  for (const w of works) for (const p of w.pieces) codecs.decoder.write(p.frames);
+  const samples = asFloats(await codecs.decoder.finish());
+  let at = 0;
+  const out = works.map((w) =>
+    w.pieces.map((p) => {
+      const n = (p.span.to - p.span.from) * sources[p.i].scan.samplesPerFrame * channels;
+      const piece = samples.subarray(at, at + n);
+      at += n;
+      const steps = sources[p.i].gainSteps;
+      if (steps) {
+        const g = Math.fround(10 ** ((steps * GAIN_STEP_DB) / 20));
+        for (let s = 0; s < piece.length; s++) piece[s] *= g;
+      }
+      return { input: p.i, rawStart: p.span.rawStart, samples: piece };
+    }),
+  );
+  if (at !== samples.length) throw new PipeRunFailed(`decoded ${samples.length} samples for ${at}`);
+  return out;
+}
+
+/**
+ * Every region's mix encoded in one stream, one after another: each mix is whole frames long, so
+ * region r's encoded frames are those of its own encode moved by the frames before it (its
+ * pre-roll settles the encoder after the previous region's tail).
+ */
+async function encodeAll(
+  ctx: RouteContext,
+  works: RegionWork[],
+  decoded: DecodedPiece[][],
+  { splice, sources, codecs }: { splice: SplicePlan; sources: Source[]; codecs: RegionCodecs },
+): Promise<Buffer[][]> {
+  const spf = sources[0].scan.samplesPerFrame;
+  const firstFrame: number[] = [];
+  let frames = 0;
+  works.forEach((w, j) => {
+    const mixed = mixSpan(w.codec, ctx.plan.channels, decoded[j], splice.placements, splice.fades);
+    codecs.encoder.write(new Uint8Array(mixed.buffer, mixed.byteOffset, mixed.byteLength));
+    firstFrame.push(frames);
+    frames += (w.codec.to - w.codec.from) / spf;
+  });
+  const all = splitFrames(await codecs.encoder.finish(), formatOf(sources[0].scan));
+  return works.map((w, j) => {
+    const from = firstFrame[j] + w.codec.skip;
+    const kept = all.slice(from, from + w.region.to - w.region.from);
+    if (kept.length !== w.region.to - w.region.from)
+      throw new Error("internal: the regions' encode is shorter than its regions");
+    return kept;
+  });
+}
+
+/** The batched way, a file per piece and per region: what names the input at fault when the stream fails. */
+async function encodeBatched(
+  ctx: RouteContext,
+  works: RegionWork[],
+  { splice, sources, codecs }: { splice: SplicePlan; sources: Source[]; codecs: RegionCodecs },
+): Promise<Buffer[][]> {
+  const { raw } = codecs;
+  for (const w of works) for (const p of w.pieces) await writeFile(`${p.base}.mp3`, p.frames);
+  await decodePieces(ctx, works, sources, raw);
+  const jobs: TranscodeJob[] = [];
+  for (const w of works) {
+    const pieces = await Promise.all(w.pieces.map(readPiece));
+    const mixed = mixSpan(w.codec, raw.channels, pieces, splice.placements, splice.fades);
+    await writeFile(`${w.base}.f32`, Buffer.from(mixed.buffer, mixed.byteOffset, mixed.byteLength));
+    jobs.push(mixJob(ctx, w, codecs, mixed.length / raw.channels / raw.sampleRate));
+  }
+  await runBatched(
+    jobs.map((j) => ({
+      input: j.input,
+      output: j.output,
+      head: headOf(j),
+      outputArgs: mp3OutputArgs(j.target),
+    })),
+    { tools: ctx.tools, runner: ctx.runner, signal: ctx.signal },
+    (n) => transcodeToMp3(jobs[n]),
+  );
+  const format = formatOf(sources[0].scan);
+  return Promise.all(
+    works.map(async (w) => {
+      const all = splitFrames(await readFile(`${w.base}.mp3`), format);
+      return all.slice(w.codec.skip, w.codec.skip + w.region.to - w.region.from);
+    }),
+  );
 }
 
 /** The decode of one piece, as its own ffmpeg would run it (its gain applied). */
@@ -153,38 +298,19 @@ async function decodePieces(ctx: RouteContext, works: RegionWork[], sources: Sou
 
 async function readPiece(piece: PieceWork): Promise<DecodedPiece> {
   const bytes = await readFile(`${piece.base}.f32`);
-  return {
-    input: piece.i,
-    rawStart: piece.span.rawStart,
-    samples: new Float32Array(bytes.buffer, bytes.byteOffset, bytes.length / 4),
-  };
-}
-
-/** The region's pieces mixed and written for its encode, with the reservoir its next copy reads. */
-async function mixRegion(
-  ctx: RouteContext,
-  w: RegionWork,
-  splice: SplicePlan,
-  sources: Source[],
-): Promise<{ seconds: number }> {
-  const { plan } = ctx;
-  const pieces = await Promise.all(w.pieces.map(readPiece));
-  const mixed = mixSpan(w.codec, plan.channels, pieces, splice.placements, splice.fades);
-  await writeFile(`${w.base}.f32`, Buffer.from(mixed.buffer, mixed.byteOffset, mixed.byteLength));
-  w.reservoir = reservoirAfter(w.next, sources);
-  w.bitRate = spliceBitRate(formatOf(sources[0].scan), plan.bitRateKbps!, w.reservoir.length);
-  return { seconds: mixed.length / plan.channels / plan.sampleRate };
+  return { input: piece.i, rawStart: piece.span.rawStart, samples: asFloats(bytes) };
 }
 
 /** The encode of one region's mix, without the reservoir. */
-function mixJob(ctx: RouteContext, w: RegionWork, raw: PcmTarget, seconds: number): TranscodeJob {
+function mixJob(ctx: RouteContext, w: RegionWork, codecs: RegionCodecs, seconds: number): TranscodeJob {
+  const { raw } = codecs;
   return {
     input: `${w.base}.f32`,
     output: `${w.base}.mp3`,
     target: {
       sampleRate: raw.sampleRate,
       channels: raw.channels,
-      bitRateKbps: w.bitRate!,
+      bitRateKbps: codecs.bitRate,
       bitReservoir: false,
     },
     raw,
@@ -195,17 +321,15 @@ function mixJob(ctx: RouteContext, w: RegionWork, raw: PcmTarget, seconds: numbe
   };
 }
 
-/** The region's encoded frames that play there, as a part of the join. */
-async function regionPart(w: RegionWork, sources: Source[]): Promise<JoinPart> {
+/** The region's encoded frames that play there, as a part of the join; its last carries the reservoir. */
+async function regionPart(w: RegionWork, encoded: Buffer[], sources: Source[]): Promise<JoinPart> {
   const first = sources[0].scan;
   const format = formatOf(first);
-  const all = splitFrames(await readFile(`${w.base}.mp3`), format);
-  const frames = all.slice(w.codec.skip, w.codec.skip + w.region.to - w.region.from);
+  const frames = encoded.slice();
   if (frames.length !== w.region.to - w.region.from)
     throw new Error('internal: the crossfade encode is shorter than its region');
-  const reservoir = w.reservoir!;
-  if (reservoir.length > 0)
-    frames[frames.length - 1] = carryReservoir(frames[frames.length - 1], reservoir, format);
+  if (w.reservoir.length > 0)
+    frames[frames.length - 1] = carryReservoir(frames[frames.length - 1], w.reservoir, format);
   const bytes = Buffer.concat(frames);
   const file = `${w.base}.part.mp3`;
   await writeFile(file, bytes);
@@ -215,40 +339,37 @@ async function regionPart(w: RegionWork, sources: Source[]): Promise<JoinPart> {
 }
 
 /**
- * Every region: its inputs' frames decoded (one batch), mixed, encoded (one batch), and the frames
- * that play there kept. `progress(k, f)` reports region k's share done.
+ * Every region: its inputs' frames decoded and its mix encoded, each in one stream through the
+ * codecs started with the route, and the frames that play there kept. Should a stream fail, the
+ * batched runs do it again, and name the input at fault if it fails there too.
+ * `progress(k, f)` reports region k's share done.
  */
 async function encodeRegions(
   ctx: RouteContext,
-  regionAt: number[],
-  splice: SplicePlan,
-  sources: Source[],
+  {
+    regionAt,
+    splice,
+    sources,
+    codecs,
+  }: { regionAt: number[]; splice: SplicePlan; sources: Source[]; codecs: RegionCodecs },
   progress: (k: number, f: number) => void,
 ): Promise<Map<number, JoinPart>> {
-  const raw: PcmTarget = {
-    sampleRate: ctx.plan.sampleRate,
-    channels: ctx.plan.channels,
-    sampleFormat: 'f32le',
-  };
   const works: RegionWork[] = [];
   for (const k of regionAt) works.push(await prepareRegion(ctx, { k, splice, sources }));
-  await decodePieces(ctx, works, sources, raw);
-  works.forEach((w) => progress(w.k, 0.4)); // the decodes: about as much as the encode's share to come
-  const jobs: TranscodeJob[] = [];
-  for (const w of works) jobs.push(mixJob(ctx, w, raw, (await mixRegion(ctx, w, splice, sources)).seconds));
-  await runBatched(
-    jobs.map((j) => ({
-      input: j.input,
-      output: j.output,
-      head: headOf(j),
-      outputArgs: mp3OutputArgs(j.target),
-    })),
-    { tools: ctx.tools, runner: ctx.runner, signal: ctx.signal },
-    (n) => transcodeToMp3(jobs[n]),
-  );
+  const shared = { splice, sources, codecs };
+  let encoded: Buffer[][];
+  try {
+    const decoded = await decodeAll(works, sources, codecs);
+    works.forEach((w) => progress(w.k, 0.4)); // the decodes: about as much as the encode's share to come
+    encoded = await encodeAll(ctx, works, decoded, shared);
+  } catch (err) {
+    if (!(err instanceof PipeRunFailed)) throw err;
+    codecs.encoder.cancel();
+    encoded = await encodeBatched(ctx, works, shared);
+  }
   const parts = new Map<number, JoinPart>();
-  for (const w of works) {
-    parts.set(w.k, await regionPart(w, sources));
+  for (const [j, w] of works.entries()) {
+    parts.set(w.k, await regionPart(w, encoded[j], sources));
     progress(w.k, 1);
   }
   return parts;
@@ -300,13 +421,24 @@ function spliceOf(ctx: RouteContext, sources: Source[]): SplicePlan {
 
 export async function mp3FadeRoute(ctx: RouteContext): Promise<RouteResult> {
   const { plan, meta } = ctx;
-  const sources = await sourcesOf(ctx);
-  const splice = spliceOf(ctx, sources);
+  // ffmpeg loads while the inputs' frames are indexed and the splice is planned.
+  const codecs = startCodecs(ctx);
+  let encoded: Map<number, JoinPart>;
+  let splice: SplicePlan;
+  let sources: Source[];
+  try {
+    sources = await sourcesOf(ctx);
+    splice = spliceOf(ctx, sources);
+    const regionAt = splice.segments.flatMap((s, k) => (s.kind === 'region' ? [k] : []));
+    const segs = splice.segments;
+    encoded = await encodeRegions(ctx, { regionAt, splice, sources, codecs }, (k, f) =>
+      joinsIn(segs, k, sources.length).forEach((i) => ctx.tracker.transcode(i, f)),
+    );
+  } finally {
+    codecs.decoder.cancel();
+    codecs.encoder.cancel();
+  }
   const { segments } = splice;
-  const regionAt = segments.flatMap((s, k) => (s.kind === 'region' ? [k] : []));
-  const encoded = await encodeRegions(ctx, regionAt, splice, sources, (k, f) =>
-    joinsIn(segments, k, sources.length).forEach((i) => ctx.tracker.transcode(i, f)),
-  );
   const parts = segments.map((s, k) =>
     s.kind === 'copy' ? copyPart(sources[s.input], s.from, s.to) : encoded.get(k)!,
   );
