@@ -34,7 +34,7 @@ import { createFlash } from './flash.js';
 import { filesRoutes } from './routes/files.js';
 import { healthRoutes, type ReadinessCheck } from './routes/health.js';
 import { itemsRoutes } from './routes/items.js';
-import { createPeaks, peaksRoutes } from './routes/peaks.js';
+import { createPeaks, peaksRoutes, type Peaks } from './routes/peaks.js';
 import { mergeRoutes } from './routes/merge.js';
 import { mergeControlRoutes } from './routes/merge-control.js';
 import { bookRoutes } from './routes/book.js';
@@ -79,6 +79,8 @@ export interface App {
   config: AppConfig;
   tools: Tools;
   sweeper: Sweeper;
+  /** Waveforms: made at upload, kept beside each upload. */
+  peaks: Pick<Peaks, 'idle'>;
   close(): Promise<void>;
 }
 
@@ -160,8 +162,15 @@ export async function createApp(partial: Partial<AppConfig> = {}, deps: AppDeps 
     if (started.queueCheck) checks.push(started.queueCheck);
     await app.register(healthRoutes, { checks });
     await app.register(pageRoutes, { store, config, socketPort: () => realtime.port, flash, clock });
-    const peaks = createPeaks({ store, files, tools, log: app.log.child({ component: 'peaks' }) });
+    const peaks = createPeaks({
+      store,
+      files,
+      tools,
+      limitSeconds: config.maxMergeHours * 3600 + 1,
+      log: app.log.child({ component: 'peaks' }),
+    });
     const uploadDeps = {
+      peaks,
       store,
       files,
       config,
@@ -212,6 +221,7 @@ export async function createApp(partial: Partial<AppConfig> = {}, deps: AppDeps 
       config,
       tools,
       sweeper,
+      peaks,
       close() {
         // Once close() has begun, new requests are turned away while running merges finish.
         closing = true;

@@ -1,9 +1,10 @@
 // GET /app/merge/peaks/{id}?bins=N: an item's waveform, for its owner, and the one place that
 // computes and keeps waveforms. A file that is decoded at upload anyway (to measure it) gets its
 // peaks from that decode; an MP3 (measured by its frames, with no decode) gets them from one decode
-// on the first request for them, so its upload never waits for it. Either way they are stored
-// beside the file, so every later request is one small file read. Decodes run one at a time, and
-// one item is decoded once however many ask at the same moment.
+// started as soon as it is stored, which its upload's answer does not wait for; a request that
+// comes before that decode ends waits for it. Either way they are stored beside the file, so every
+// later request is one small file read. Decodes run one at a time, each bounded in length and time,
+// and one item is decoded once however many ask at the same moment.
 import { rm, writeFile } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
@@ -26,12 +27,23 @@ export interface PeaksDeps {
   store: Store;
   files: FileStorage;
   tools: Tools;
+  /** Decode no further (the merge limit: an upload is refused past it anyway). */
+  limitSeconds: number;
+  /** A decode that takes longer is ended and leaves no waveform. */
+  timeoutMs?: number;
   log?: { warn(obj: object, msg: string): void };
 }
+
+/** A 24-hour MP3 decodes in under a minute on a small machine; far past that, something is wrong. */
+export const PEAKS_TIMEOUT_MS = 10 * 60 * 1000;
 
 export interface Peaks {
   /** The item's waveform: stored, or computed now (once, however many ask at the same time). */
   of(item: ItemRow): Promise<PeakTable>;
+  /** Start making a just-stored item's waveform, without waiting for it. */
+  prepare(item: ItemRow): void;
+  /** Resolves once no decode is under way or waiting. */
+  idle(): Promise<void>;
   /** Stop: the decode under way ends, the waiting ones are refused. */
   close(): Promise<void>;
 }
@@ -78,6 +90,8 @@ async function readSmall(stream: Readable): Promise<Buffer | undefined> {
 export function createPeaks(deps: PeaksDeps): Peaks {
   const { store, files } = deps;
   const computing = new Map<string, Promise<PeakTable>>();
+  // Waveforms started at upload, from their first look for a stored one to their end.
+  const preparing = new Set<Promise<void>>();
   // Decodes one after another: a list of new MP3s asks for every waveform at once.
   let turn: Promise<unknown> = Promise.resolve();
   const stop = new AbortController();
@@ -100,10 +114,14 @@ export function createPeaks(deps: PeaksDeps): Peaks {
         channels: item.channels,
         sampleRate: item.sampleRate,
         displayName: item.filename,
-        signal: stop.signal,
+        limitSeconds: deps.limitSeconds,
+        signal: AbortSignal.any([stop.signal, AbortSignal.timeout(deps.timeoutMs ?? PEAKS_TIMEOUT_MS)]),
       });
-      // An item removed while it was decoded leaves no waveform behind.
-      if (await store.itemById(item.id)) await keepPeaks(files, item, table);
+      // An item removed while it was decoded leaves no waveform behind, also when the removal
+      // comes while the waveform is being stored.
+      if (!(await store.itemById(item.id))) return table;
+      await keepPeaks(files, item, table);
+      if (!(await store.itemById(item.id))) await files.remove(peaksRef(item)).catch(() => {});
       return table;
     } finally {
       await rm(scratch, { recursive: true, force: true });
@@ -125,6 +143,19 @@ export function createPeaks(deps: PeaksDeps): Peaks {
 
   return {
     of,
+    prepare(item) {
+      const made = of(item).then(
+        () => {},
+        (err: unknown) =>
+          deps.log?.warn({ err, item: item.id }, 'the waveform of a stored upload could not be made'),
+      );
+      preparing.add(made);
+      void made.finally(() => preparing.delete(made));
+    },
+    async idle() {
+      while (computing.size + preparing.size > 0)
+        await Promise.allSettled([...computing.values(), ...preparing]);
+    },
     async close() {
       stop.abort();
       await turn;
