@@ -36,13 +36,20 @@ export interface PeaksDeps {
 
 /** A 24-hour MP3 decodes in under a minute on a small machine; far past that, something is wrong. */
 export const PEAKS_TIMEOUT_MS = 10 * 60 * 1000;
+/** A prepared waveform starts at the latest this long after its upload was stored. */
+const START_LATEST_MS = 1000;
 
 export interface Peaks {
   /** The item's waveform: stored, or computed now (once, however many ask at the same time). */
   of(item: ItemRow): Promise<PeakTable>;
-  /** Start making a just-stored item's waveform, without waiting for it. */
+  /**
+   * Make a just-stored item's waveform: started once its upload has been answered (startQueued,
+   * on each response), so the answer never waits for the decode's start.
+   */
   prepare(item: ItemRow): void;
-  /** Resolves once no decode is under way or waiting. */
+  /** Start the waveforms prepared so far. */
+  startQueued(): void;
+  /** Resolves once no decode is under way, waiting, or prepared and not started. */
   idle(): Promise<void>;
   /** Stop: the decode under way ends, the waiting ones are refused. */
   close(): Promise<void>;
@@ -128,6 +135,23 @@ export function createPeaks(deps: PeaksDeps): Peaks {
     }
   }
 
+  const queued: ItemRow[] = [];
+  let timer: ReturnType<typeof setTimeout> | undefined;
+
+  function startQueued(): void {
+    clearTimeout(timer);
+    timer = undefined;
+    for (const item of queued.splice(0)) {
+      const made = of(item).then(
+        () => {},
+        (err: unknown) =>
+          deps.log?.warn({ err, item: item.id }, 'the waveform of a stored upload could not be made'),
+      );
+      preparing.add(made);
+      void made.finally(() => preparing.delete(made));
+    }
+  }
+
   async function of(item: ItemRow): Promise<PeakTable> {
     const table = await stored(item);
     if (table) return table;
@@ -144,19 +168,22 @@ export function createPeaks(deps: PeaksDeps): Peaks {
   return {
     of,
     prepare(item) {
-      const made = of(item).then(
-        () => {},
-        (err: unknown) =>
-          deps.log?.warn({ err, item: item.id }, 'the waveform of a stored upload could not be made'),
-      );
-      preparing.add(made);
-      void made.finally(() => preparing.delete(made));
+      queued.push(item);
+      // Should no response come (a client gone), they start a moment later all the same.
+      timer ??= setTimeout(startQueued, START_LATEST_MS);
     },
+    startQueued,
     async idle() {
-      while (computing.size + preparing.size > 0)
-        await Promise.allSettled([...computing.values(), ...preparing]);
+      for (;;) {
+        if (queued.length > 0) await new Promise((resolve) => setTimeout(resolve, 10));
+        else if (computing.size + preparing.size > 0)
+          await Promise.allSettled([...computing.values(), ...preparing]);
+        else return;
+      }
     },
     async close() {
+      clearTimeout(timer);
+      queued.length = 0;
       stop.abort();
       await turn;
     },
