@@ -46,6 +46,7 @@ import {
 import type { RouteContext, RouteResult } from '../output/route-context.js';
 import { perInput } from '../output/route-context.js';
 import { fadeFrames } from '../plan/crossfade.js';
+import { mixGraph, regionSteps, type MixStep } from '../plan/region-graph.js';
 import { id3Of, joinFailure, LAME_DELAY } from '../output/mp3-output.js';
 
 /** Frames looked at either side of a cut for the reservoir bytes (a backstep spans fewer). */
@@ -133,13 +134,25 @@ function regionBitRate(ctx: RouteContext, first: Mp3Scan): number {
   return spliceBitRate(formatOf(first), ctx.plan.bitRateKbps!, maxBackstep(first.mpegVersion));
 }
 
-/** The decode and the encode of the regions, started before anything is known of the regions. */
+/**
+ * The regions' codecs, started before anything is known of the regions: one ffmpeg that decodes,
+ * cuts and encodes (its filter graph given later) when every region is stretches of the inputs
+ * and silence (no fade, no gain), else one that decodes and one that encodes the mixes.
+ */
 interface RegionCodecs {
-  decoder: PipeRun;
-  encoder: PipeRun;
   raw: PcmTarget;
   bitRate: number;
+  graph?: PipeRun;
+  decoder?: PipeRun;
+  encoder?: PipeRun;
 }
+
+const cancelCodecs = (c: RegionCodecs) => [c.graph, c.decoder, c.encoder].forEach((r) => r?.cancel());
+
+/** Whether each region's mix is its inputs' samples as they are, end to end (no fade, no gain). */
+const plainCuts = (ctx: RouteContext) =>
+  !ctx.sound ||
+  (ctx.sound.fades.every((f) => f.seconds === 0) && ctx.sound.inputs.every((i) => !i.gain?.steps));
 
 function startCodecs(ctx: RouteContext): RegionCodecs {
   const { plan } = ctx;
@@ -147,16 +160,23 @@ function startCodecs(ctx: RouteContext): RegionCodecs {
   const raw: PcmTarget = { sampleRate: plan.sampleRate, channels: plan.channels, sampleFormat: 'f32le' };
   const bitRate = regionBitRate(ctx, first);
   const common = { tools: ctx.tools, runner: ctx.runner, signal: ctx.signal };
+  const encode = [...mp3OutputArgs({ ...raw, bitRateKbps: bitRate, bitReservoir: false }), 'pipe:1'];
+  const mp3In = ['-f', 'mp3', '-i', 'pipe:0'];
+  if (plainCuts(ctx)) {
+    // pipe:4 has one byte per decoded sample: the check that the decode lost nothing.
+    const count = ['-map', '0:a:0', '-c:a', 'pcm_u8', '-ac', '1', '-f', 'u8', 'pipe:4'];
+    const args = ['-filter_complex_script', 'pipe:3', ...mp3In, '-map', '[out]', ...encode, ...count];
+    return { raw, bitRate, graph: startPipeRun({ ...common, args, script: true, side: true }) };
+  }
   const decoder = startPipeRun({
     ...common,
-    args: ['-f', 'mp3', '-i', 'pipe:0', '-map', '0:a:0', ...pcmOutputArgs(raw), 'pipe:1'],
+    args: [...mp3In, '-map', '0:a:0', ...pcmOutputArgs(raw), 'pipe:1'],
   });
-  const target = { ...raw, bitRateKbps: bitRate, bitReservoir: false as const };
   const encoder = startPipeRun({
     ...common,
-    args: [...rawInputArgs(raw), '-i', 'pipe:0', '-map', '0:a:0', ...mp3OutputArgs(target), 'pipe:1'],
+    args: [...rawInputArgs(raw), '-i', 'pipe:0', '-map', '0:a:0', ...encode],
   });
-  return { decoder, encoder, raw, bitRate };
+  return { raw, bitRate, decoder, encoder };
 }
 
 const rawInputArgs = (raw: PcmTarget) => [
@@ -184,8 +204,9 @@ async function decodeAll(
   codecs: RegionCodecs,
 ): Promise<DecodedPiece[][]> {
   const channels = codecs.raw.channels;
-  for (const w of works) for (const p of w.pieces) codecs.decoder.write(p.frames);
-  const samples = asFloats(await codecs.decoder.finish());
+  const decoder = codecs.decoder!;
+  for (const w of works) for (const p of w.pieces) decoder.write(p.frames);
+  const samples = asFloats(await decoder.finish());
   let at = 0;
   const out = works.map((w) =>
     w.pieces.map((p) => {
@@ -215,23 +236,58 @@ async function encodeAll(
   decoded: DecodedPiece[][],
   { splice, sources, codecs }: { splice: SplicePlan; sources: Source[]; codecs: RegionCodecs },
 ): Promise<Buffer[][]> {
-  const spf = sources[0].scan.samplesPerFrame;
-  const firstFrame: number[] = [];
-  let frames = 0;
+  const encoder = codecs.encoder!;
   works.forEach((w, j) => {
     const mixed = mixSpan(w.codec, ctx.plan.channels, decoded[j], splice.placements, splice.fades);
-    codecs.encoder.write(new Uint8Array(mixed.buffer, mixed.byteOffset, mixed.byteLength));
-    firstFrame.push(frames);
-    frames += (w.codec.to - w.codec.from) / spf;
+    encoder.write(new Uint8Array(mixed.buffer, mixed.byteOffset, mixed.byteLength));
   });
-  const all = splitFrames(await codecs.encoder.finish(), formatOf(sources[0].scan));
-  return works.map((w, j) => {
-    const from = firstFrame[j] + w.codec.skip;
+  return keptFrames(works, await encoder.finish(), sources[0].scan);
+}
+
+/**
+ * Each region's frames from the encode of all the regions' mixes one after another: each mix is
+ * whole frames long, so region r's frames are those of its own encode moved by the frames before it.
+ */
+function keptFrames(works: RegionWork[], encoded: Buffer, first: Mp3Scan): Buffer[][] {
+  const all = splitFrames(encoded, formatOf(first));
+  let before = 0;
+  return works.map((w) => {
+    const from = before + w.codec.skip;
+    before += (w.codec.to - w.codec.from) / first.samplesPerFrame;
     const kept = all.slice(from, from + w.region.to - w.region.from);
     if (kept.length !== w.region.to - w.region.from)
       throw new Error("internal: the regions' encode is shorter than its regions");
     return kept;
   });
+}
+
+/**
+ * Every region in the one ffmpeg: its pieces decoded into one stream, each region's mix cut from
+ * it by the filter graph (plan/region-graph.ts), all encoded one after another.
+ */
+async function encodeGraph(
+  ctx: RouteContext,
+  works: RegionWork[],
+  { splice, sources, codecs }: { splice: SplicePlan; sources: Source[]; codecs: RegionCodecs },
+): Promise<Buffer[][]> {
+  const run = codecs.graph!;
+  const spf = sources[0].scan.samplesPerFrame;
+  let stream = 0;
+  const steps = works.map((w) => {
+    const pieces = w.pieces.map((p) => {
+      const length = (p.span.to - p.span.from) * spf;
+      stream += length;
+      return { input: p.i, rawStart: p.span.rawStart, length, streamStart: stream - length };
+    });
+    return regionSteps(w.codec, pieces, splice.placements);
+  });
+  if (steps.some((r) => r === undefined)) throw new PipeRunFailed('two inputs play at once in a region');
+  run.script(mixGraph(steps as MixStep[][], ctx.plan.sampleRate, ctx.plan.channels));
+  for (const w of works) for (const p of w.pieces) run.write(p.frames);
+  const encoded = await run.finish();
+  if (run.side().length !== stream)
+    throw new PipeRunFailed(`decoded ${run.side().length} samples of ${stream}`);
+  return keptFrames(works, encoded, sources[0].scan);
 }
 
 /** The batched way, a file per piece and per region: what names the input at fault when the stream fails. */
@@ -359,12 +415,15 @@ async function encodeRegions(
   const shared = { splice, sources, codecs };
   let encoded: Buffer[][];
   try {
-    const decoded = await decodeAll(works, sources, codecs);
-    works.forEach((w) => progress(w.k, 0.4)); // the decodes: about as much as the encode's share to come
-    encoded = await encodeAll(ctx, works, decoded, shared);
+    if (codecs.graph) encoded = await encodeGraph(ctx, works, shared);
+    else {
+      const decoded = await decodeAll(works, sources, codecs);
+      works.forEach((w) => progress(w.k, 0.4)); // the decodes: about as much as the encode's share to come
+      encoded = await encodeAll(ctx, works, decoded, shared);
+    }
   } catch (err) {
     if (!(err instanceof PipeRunFailed)) throw err;
-    codecs.encoder.cancel();
+    cancelCodecs(codecs);
     encoded = await encodeBatched(ctx, works, shared);
   }
   const parts = new Map<number, JoinPart>();
@@ -435,8 +494,7 @@ export async function mp3FadeRoute(ctx: RouteContext): Promise<RouteResult> {
       joinsIn(segs, k, sources.length).forEach((i) => ctx.tracker.transcode(i, f)),
     );
   } finally {
-    codecs.decoder.cancel();
-    codecs.encoder.cancel();
+    cancelCodecs(codecs);
   }
   const { segments } = splice;
   const parts = segments.map((s, k) =>
