@@ -1,19 +1,20 @@
 // Figures for trimming: 60 s off each end of each of 12 five-minute MP3s, joined, against the
 // untrimmed lossless join and against ffmpeg cutting with -ss/-to and re-encoding; and the
 // waveform peaks: what making them at upload adds to a 1-hour MP3's tus upload, and a peaks request.
-import { rmSync } from 'node:fs';
+import { execFile } from 'node:child_process';
+import { rmSync, statSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import { resolveToolPaths } from '../src/engine/ffmpeg/tools.js';
 import { createApp } from '../src/server/http/app.js';
 import type { Corpus } from './corpus.js';
 import { alternate, stats, type Command } from './measure.js';
 import type { Figure } from './report.js';
 import { headers, openSession, type BrowserSession } from './server-process.js';
-import { tusUpload } from './tus-figures.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const tools = resolveToolPaths();
@@ -115,12 +116,38 @@ async function inProcessServer(peaksAtUpload: boolean) {
   };
 }
 
+const exec = promisify(execFile);
+const b64 = (v: string) => Buffer.from(v).toString('base64');
 const secondsSince = (t: bigint) => Number(process.hrtime.bigint() - t) / 1e9;
 
-/** One tus upload of `file` and, right after its answer, a peaks request: both from the start, seconds. */
+/**
+ * One tus upload of `file` with curl's PATCH, timed by curl itself (the server runs in this
+ * process, so this process's clock would also count the server's work after its answer), then a
+ * peaks request on the answer. Seconds: the creation and the PATCH; and, from the start, the peaks.
+ */
 async function uploadThenPeaks(base: string, s: BrowserSession, file: string) {
   const t = process.hrtime.bigint();
-  const answered = await tusUpload(base, s, file);
+  const created = await fetch(`${base}/app/merge/tus/`, {
+    method: 'POST',
+    headers: {
+      ...headers(s, false),
+      'tus-resumable': '1.0.0',
+      'upload-length': String(statSync(file).size),
+      'upload-metadata': `filename ${b64(path.basename(file))},appid ${b64(s.appid)}`,
+    },
+  });
+  const location = created.headers.get('location');
+  if (created.status !== 201 || !location) throw new Error(`tus creation answered ${created.status}`);
+  const creation = secondsSince(t);
+  const { stdout } = await exec('curl', [
+    ...['-s', '-o', '/dev/null', '-w', '%{http_code} %{time_total}', '-X', 'PATCH', '-T', file],
+    ...['-H', 'tus-resumable: 1.0.0', '-H', 'upload-offset: 0'],
+    ...['-H', 'content-type: application/offset+octet-stream', '-H', 'expect:'],
+    ...['-H', `cookie: ${s.cookie}`, '-H', `x-csrf-token: ${s.csrf}`],
+    new URL(location, base).href,
+  ]);
+  const [code, seconds] = stdout.split(' ');
+  if (code !== '200') throw new Error(`tus upload answered ${code}`);
   const items = await fetch(`${base}/app/merge/getDataJson`, {
     method: 'POST',
     headers: headers(s),
@@ -130,7 +157,7 @@ async function uploadThenPeaks(base: string, s: BrowserSession, file: string) {
   const res = await fetch(`${base}/app/merge/peaks/${last.id}?bins=800`, { headers: headers(s, false) });
   if (!res.ok) throw new Error(`peaks answered ${res.status}`);
   await res.arrayBuffer();
-  return { answered, ready: secondsSince(t), id: last.id };
+  return { answered: creation + Number(seconds), ready: secondsSince(t), id: last.id };
 }
 
 /** 200 peaks requests of `bins` in a row (after 20 unmeasured), milliseconds each. */

@@ -30,7 +30,7 @@ function send(
 }
 
 /** One tus upload of `file`, start to stored item; seconds. */
-export async function tusUpload(base: string, s: BrowserSession, file: string): Promise<number> {
+async function tusUpload(base: string, s: BrowserSession, file: string): Promise<number> {
   const size = statSync(file).size;
   const auth = { cookie: s.cookie, 'x-csrf-token': s.csrf };
   const start = process.hrtime.bigint();
