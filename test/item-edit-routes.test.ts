@@ -2,7 +2,7 @@
 // getDataJson, used by the next merge (cut at the sample), refused saying which field is wrong,
 // never for another session's item.
 import { execFile } from 'node:child_process';
-import { access, readFile } from 'node:fs/promises';
+import { access, readdir, readFile } from 'node:fs/promises';
 import { promisify } from 'node:util';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -137,15 +137,15 @@ describe('peaks', () => {
   it('gives low peaks for 5 s of silence, then high for 5 s of a tone, at any N; computed at upload', async () => {
     const { s, items } = await sessionWith(['quiet-loud.mp3']);
     const item = items[0];
-    // An MP3 is measured by its frames: its one decode waits for the first request, then is kept.
+    // An MP3 is measured by its frames: its one decode starts once it is stored, before any request.
     const stored = path.join(app.dataDir, 'uploads', s.sid, `${item.newfilename}-peaks.bin`);
-    await expect(access(stored)).rejects.toThrow();
+    await app.peaks.idle();
+    await access(stored);
     const res = await peaks(s, item.id, '?bins=10');
     expect(res.statusCode, res.body).toBe(200);
     const body = res.json() as { duration: number; peaks: number[] };
     expect(body.duration).toBeCloseTo(10, 1);
     expect(body.peaks).toHaveLength(10);
-    await access(stored);
     // MP3 encoder delay moves the edge by a few ms: the slices next to 5 s are left out.
     for (const p of body.peaks.slice(0, 4)) expect(p).toBeLessThan(0.01);
     for (const p of body.peaks.slice(6)) {
@@ -179,6 +179,7 @@ describe('peaks', () => {
     const { s, items } = await sessionWith(['quiet-loud.mp3']);
     const item = items[0];
     const stored = path.join(app.dataDir, 'uploads', s.sid, `${item.newfilename}-peaks.bin`);
+    await app.peaks.idle();
     await app.files.remove({ area: 'uploads', sid: s.sid, name: `${item.newfilename}-peaks.bin` });
     const [a, b] = await Promise.all([peaks(s, item.id, '?bins=10'), peaks(s, item.id, '?bins=10')]);
     expect(a.statusCode, a.body).toBe(200);
@@ -187,5 +188,14 @@ describe('peaks', () => {
     await access(stored);
     expect((await postJson(app.app, s, '/app/merge/deleteItem', { id: item.id })).statusCode).toBe(200);
     await expect(access(stored)).rejects.toThrow();
+  });
+
+  it('an item deleted while its waveform is made at upload leaves no waveform behind', async () => {
+    const { s, items } = await sessionWith(['quiet-loud.mp3']);
+    const item = items[0];
+    expect((await postJson(app.app, s, '/app/merge/deleteItem', { id: item.id })).statusCode).toBe(200);
+    await app.peaks.idle();
+    expect(await readdir(path.join(app.dataDir, 'uploads', s.sid)).catch(() => [])).toEqual([]);
+    expect((await peaks(s, item.id)).statusCode).toBe(404);
   });
 });

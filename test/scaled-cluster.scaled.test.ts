@@ -8,6 +8,7 @@ import path from 'node:path';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { ERRORS } from '../src/server/errors.js';
+import { createS3Objects } from '../src/server/files/s3/s3-objects.js';
 import { statusChannel } from '../src/shared/types.js';
 import { ffprobeJson, makeTone, tempDir } from './support/audio-fixtures.js';
 import { ffprobeChapters } from './support/chapter-readers.js';
@@ -150,6 +151,26 @@ describe('two web and two worker processes', () => {
     );
     expect(played.status).toBe(206);
     expect(played.bytes.equals((await readFile(tone('low.mp3'))).subarray(0, 100))).toBe(true);
+  });
+
+  it("an MP3's waveform, made at upload, lands in the bucket beside it without a peaks request, and goes with the item", async () => {
+    const s = await openHttpSession(webA.url);
+    const [item] = await uploadTo(webA, s, ['low.mp3']);
+    const bucket = createS3Objects({ ...inject('s3'), forcePathStyle: true });
+    const key = `${s.sid}/uploads/${item.newfilename}-peaks.bin`;
+    try {
+      await until(async () => (await bucket.head(key)) !== undefined, {
+        timeoutMs: 30_000,
+        what: "the upload's waveform in the bucket",
+      });
+      const peaks = await httpGetBytes(webB.url, s, `/app/merge/peaks/${item.id}?bins=10`);
+      expect(peaks.status).toBe(200);
+      expect((JSON.parse(peaks.bytes.toString()) as { peaks: number[] }).peaks).toHaveLength(10);
+      expect((await httpPost(webB.url, s, '/app/merge/deleteItem', { id: item.id })).status).toBe(200);
+      expect(await bucket.head(key)).toBeUndefined();
+    } finally {
+      bucket.close();
+    }
   });
 
   it('a resumable (tus) upload through A, resumed after a dropped line, lands in the bucket: B lists and plays it; B does not know the upload (tus needs sticky routing)', async () => {

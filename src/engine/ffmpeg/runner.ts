@@ -34,6 +34,13 @@ export interface RunRequest {
   onStderr?: (chunk: string) => void;
   /** The child's working folder (where relative names in its arguments are found). */
   cwd?: string;
+  /** Bytes for the child's stdin (an input named pipe:0); stdin is closed when absent. */
+  stdin?: NodeJS.ReadableStream;
+  /**
+   * More pipes, from fd 3 on (pipe:3, pipe:4 ...): a stream is the child's to read, a function
+   * gets what the child writes there.
+   */
+  pipes?: ReadonlyArray<NodeJS.ReadableStream | ((chunk: Buffer) => void)>;
 }
 
 export interface RunResult {
@@ -115,11 +122,23 @@ export const spawnRunner: Runner = (req) =>
     installExitHook();
     const child = childProcess().spawn(req.bin, req.args, {
       shell: false,
-      stdio: ['ignore', 'pipe', 'pipe'],
+      stdio: [req.stdin ? 'pipe' : 'ignore', 'pipe', 'pipe', ...(req.pipes ?? []).map(() => 'pipe' as const)],
       windowsHide: true,
       cwd: req.cwd,
     });
     live.add(child);
+    if (req.stdin && child.stdin) {
+      // A child that stops reading (it failed, or was killed) says why on stderr and by its exit code.
+      child.stdin.on('error', () => {});
+      req.stdin.pipe(child.stdin);
+    }
+    req.pipes?.forEach((pipe, k) => {
+      const end = child.stdio[3 + k] as NodeJS.ReadWriteStream | null;
+      if (!end) return;
+      end.on('error', () => {});
+      if (typeof pipe === 'function') end.on('data', pipe);
+      else pipe.pipe(end);
+    });
     const pid = child.pid;
     if (pid !== undefined) {
       watchTool(pid);

@@ -14,6 +14,7 @@ import {
 import { decodeFloat } from '../../../test/support/pcm-measure.js';
 import { loudRuns, makeToneWindow } from '../../../test/support/tone-edges.js';
 import { TrimError } from '../errors.js';
+import { spawnRunner, type Runner } from '../ffmpeg/runner.js';
 import { splitFrames } from '../mp3/splice.js';
 import { readMp4Audio } from '../mp4/read.js';
 import { ffprobeChapters } from '../../../test/support/chapter-readers.js';
@@ -99,6 +100,22 @@ describe('trimming copied MP3s', () => {
     // Nothing else of the inputs: A's tone after its cut is not in the output.
     const a = await audioFrames(inputs[0]);
     expect(kept.has(a[frameOf(2.5)].toString('base64'))).toBe(false);
+  });
+
+  it('cuts as exactly when the one-stream decode fails and each piece is decoded on its own', async () => {
+    const inputs = await pair('mp3');
+    const out = p('batched.mp3');
+    let streamed = 0;
+    // ffmpeg fed on stdin fails as a broken stream would; the runs of files go through.
+    const runner: Runner = (req) => {
+      if (!req.stdin) return spawnRunner(req);
+      streamed++;
+      return spawnRunner({ ...req, args: ['-v', 'error', '-f', 'nothing-such', '-i', 'pipe:0'] });
+    };
+    const report = await mergeFiles(inputs, out, { tools, trims: TRIMS, runner });
+    expect(streamed).toBeGreaterThan(0);
+    expect(await decodeErrors(out)).toBe('');
+    expectExactCuts(await edges(out), report.chapters[1].start);
   });
 
   it('trims composed with a gap: the gap sits between the trimmed inputs, the chapter where B begins', async () => {

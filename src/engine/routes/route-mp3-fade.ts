@@ -1,42 +1,21 @@
 // Crossfades and trims of copied MP3s, re-encoding only around each fade or cut (plan/fade-splice.ts
 // has the plan): the frames of each region's inputs are decoded (only those, each with its loudness
 // gain, led in by frames whose output is dropped), mixed with the constant-power curves and cut at
-// the sample, encoded once without the bit reservoir, and those frames joined between the copies.
-// The last frame of a region carries the reservoir bytes the copy after it reads.
-import { readFile, writeFile } from 'node:fs/promises';
+// the sample, encoded without the bit reservoir (output/mp3-region-codecs.ts), and those frames joined between
+// the copies. The last frame of a region carries the reservoir bytes the copy after it reads.
+import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { runBatched } from '../ffmpeg/batch.js';
-import {
-  decodeToPcm,
-  headOf,
-  mp3OutputArgs,
-  pcmOutputArgs,
-  transcodeToMp3,
-  type PcmTarget,
-  type TranscodeJob,
-} from '../ffmpeg/transcode.js';
-import { inputChain } from '../ffmpeg/sound-filters.js';
+import { PipeRunFailed } from '../ffmpeg/pipe-run.js';
 import { frameOffsets, readFrames } from '../mp3/frame-index.js';
-import { GAIN_STEP_DB } from '../mp3/gain.js';
 import { joinMp3, type JoinPart } from '../mp3/join.js';
-import type { Mp3Scan } from '../mp3/scan.js';
 import { scanOf } from '../mp3/sound-parts.js';
-import {
-  carryReservoir,
-  reservoirBytes,
-  spliceBitRate,
-  splitFrames,
-  type StreamFormat,
-} from '../mp3/splice.js';
+import { carryReservoir, reservoirBytes } from '../mp3/splice.js';
 import {
   decodedLength,
   decodeSpan,
   keptSamples,
-  mixSpan,
   planSplice,
   regionCodec,
-  type DecodedPiece,
-  type RegionCodec,
   type Segment,
   type SpliceInput,
   type SplicePlan,
@@ -45,24 +24,23 @@ import type { RouteContext, RouteResult } from '../output/route-context.js';
 import { perInput } from '../output/route-context.js';
 import { fadeFrames } from '../plan/crossfade.js';
 import { id3Of, joinFailure, LAME_DELAY } from '../output/mp3-output.js';
+import {
+  cancelCodecs,
+  decodeAll,
+  encodeAll,
+  encodeBatched,
+  encodeGraph,
+  formatOf,
+  startCodecs,
+  type PieceWork,
+  type Region,
+  type RegionCodecs,
+  type RegionWork,
+  type Source,
+} from '../output/mp3-region-codecs.js';
 
 /** Frames looked at either side of a cut for the reservoir bytes (a backstep spans fewer). */
 const RESERVOIR_FRAMES = 16;
-
-interface Source {
-  file: string;
-  scan: Mp3Scan;
-  offsets: Float64Array;
-  gainSteps: number;
-}
-
-type Region = Extract<Segment, { kind: 'region' }>;
-
-const formatOf = (s: Mp3Scan): StreamFormat => ({
-  version: s.mpegVersion,
-  sampleRate: s.sampleRate,
-  channels: s.channels,
-});
 
 function copyPart(src: Source, from: number, to: number): JoinPart {
   const { offsets } = src;
@@ -85,127 +63,34 @@ function reservoirAfter(next: Segment | undefined, sources: Source[]): Buffer {
   return reservoirBytes(before, after, formatOf(src.scan));
 }
 
-/** One decode of a region: input i's frames [from, to) written to `${base}.mp3`, decoded to `${base}.f32`. */
-interface PieceWork {
-  i: number;
-  span: { from: number; to: number; rawStart: number };
-  base: string;
-}
-
-/** A region on its way: what it decodes, then its mix encoded to `${base}.mp3` from `${base}.f32`. */
-interface RegionWork {
-  k: number;
-  region: Region;
-  codec: RegionCodec;
-  pieces: PieceWork[];
-  base: string;
-  next: Segment | undefined;
-  reservoir?: Buffer;
-  bitRate?: number;
-}
-
-/** The region's pieces: the frames of every input that plays in its encode span, written out. */
+/** The region's pieces (the frames of every input that plays in its encode span) and its reservoir. */
 async function prepareRegion(
   ctx: RouteContext,
   { k, splice, sources }: { k: number; splice: SplicePlan; sources: Source[] },
 ): Promise<RegionWork> {
   const region = splice.segments[k] as Region;
-  const next = splice.segments[k + 1];
   const dir = await ctx.scratch();
   const codec = regionCodec(region, sources[0].scan.samplesPerFrame);
   const pieces: PieceWork[] = [];
   for (const [i, src] of sources.entries()) {
     const span = decodeSpan(splice.placements[i], src.offsets.length - 1, codec, src.scan.samplesPerFrame);
     if (!span) continue;
-    const base = path.join(dir, `fade-${k}-${i}`);
-    await writeFile(`${base}.mp3`, Buffer.concat(readFrames(src.file, src.offsets, span.from, span.to)));
-    pieces.push({ i, span, base });
+    const frames = Buffer.concat(readFrames(src.file, src.offsets, span.from, span.to));
+    pieces.push({ i, span, frames, base: path.join(dir, `fade-${k}-${i}`) });
   }
-  return { k, region, codec, pieces, base: path.join(dir, `fade-${k}`), next };
+  const reservoir = reservoirAfter(splice.segments[k + 1], sources);
+  return { k, region, codec, pieces, base: path.join(dir, `fade-${k}`), reservoir };
 }
 
-/** The decode of one piece, as its own ffmpeg would run it (its gain applied). */
-function pieceJob(ctx: RouteContext, src: Source, piece: PieceWork, raw: PcmTarget): TranscodeJob<PcmTarget> {
-  const gainDb = src.gainSteps ? src.gainSteps * GAIN_STEP_DB : undefined;
-  return {
-    input: `${piece.base}.mp3`,
-    output: `${piece.base}.f32`,
-    target: raw,
-    filters: gainDb ? inputChain({ sampleRate: raw.sampleRate, channels: raw.channels, gainDb }) : undefined,
-    durationSeconds: ((piece.span.to - piece.span.from) * src.scan.samplesPerFrame) / src.scan.sampleRate,
-    tools: ctx.tools,
-    runner: ctx.runner,
-    signal: ctx.signal,
-    displayName: ctx.names[piece.i],
-    index: piece.i,
-  };
-}
-
-/** Every region's pieces decoded, in as few ffmpeg runs as the batches allow. */
-async function decodePieces(ctx: RouteContext, works: RegionWork[], sources: Source[], raw: PcmTarget) {
-  const jobs = works.flatMap((w) => w.pieces.map((p) => pieceJob(ctx, sources[p.i], p, raw)));
-  await runBatched(
-    jobs.map((j) => ({ input: j.input, output: j.output, head: headOf(j), outputArgs: pcmOutputArgs(raw) })),
-    { tools: ctx.tools, runner: ctx.runner, signal: ctx.signal },
-    (n) => decodeToPcm(jobs[n]),
-  );
-}
-
-async function readPiece(piece: PieceWork): Promise<DecodedPiece> {
-  const bytes = await readFile(`${piece.base}.f32`);
-  return {
-    input: piece.i,
-    rawStart: piece.span.rawStart,
-    samples: new Float32Array(bytes.buffer, bytes.byteOffset, bytes.length / 4),
-  };
-}
-
-/** The region's pieces mixed and written for its encode, with the reservoir its next copy reads. */
-async function mixRegion(
-  ctx: RouteContext,
-  w: RegionWork,
-  splice: SplicePlan,
-  sources: Source[],
-): Promise<{ seconds: number }> {
-  const { plan } = ctx;
-  const pieces = await Promise.all(w.pieces.map(readPiece));
-  const mixed = mixSpan(w.codec, plan.channels, pieces, splice.placements, splice.fades);
-  await writeFile(`${w.base}.f32`, Buffer.from(mixed.buffer, mixed.byteOffset, mixed.byteLength));
-  w.reservoir = reservoirAfter(w.next, sources);
-  w.bitRate = spliceBitRate(formatOf(sources[0].scan), plan.bitRateKbps!, w.reservoir.length);
-  return { seconds: mixed.length / plan.channels / plan.sampleRate };
-}
-
-/** The encode of one region's mix, without the reservoir. */
-function mixJob(ctx: RouteContext, w: RegionWork, raw: PcmTarget, seconds: number): TranscodeJob {
-  return {
-    input: `${w.base}.f32`,
-    output: `${w.base}.mp3`,
-    target: {
-      sampleRate: raw.sampleRate,
-      channels: raw.channels,
-      bitRateKbps: w.bitRate!,
-      bitReservoir: false,
-    },
-    raw,
-    durationSeconds: seconds,
-    tools: ctx.tools,
-    runner: ctx.runner,
-    signal: ctx.signal,
-  };
-}
-
-/** The region's encoded frames that play there, as a part of the join. */
-async function regionPart(w: RegionWork, sources: Source[]): Promise<JoinPart> {
+/** The region's encoded frames that play there, as a part of the join; its last carries the reservoir. */
+async function regionPart(w: RegionWork, encoded: Buffer[], sources: Source[]): Promise<JoinPart> {
   const first = sources[0].scan;
   const format = formatOf(first);
-  const all = splitFrames(await readFile(`${w.base}.mp3`), format);
-  const frames = all.slice(w.codec.skip, w.codec.skip + w.region.to - w.region.from);
+  const frames = encoded.slice();
   if (frames.length !== w.region.to - w.region.from)
     throw new Error('internal: the crossfade encode is shorter than its region');
-  const reservoir = w.reservoir!;
-  if (reservoir.length > 0)
-    frames[frames.length - 1] = carryReservoir(frames[frames.length - 1], reservoir, format);
+  if (w.reservoir.length > 0)
+    frames[frames.length - 1] = carryReservoir(frames[frames.length - 1], w.reservoir, format);
   const bytes = Buffer.concat(frames);
   const file = `${w.base}.part.mp3`;
   await writeFile(file, bytes);
@@ -215,40 +100,40 @@ async function regionPart(w: RegionWork, sources: Source[]): Promise<JoinPart> {
 }
 
 /**
- * Every region: its inputs' frames decoded (one batch), mixed, encoded (one batch), and the frames
- * that play there kept. `progress(k, f)` reports region k's share done.
+ * Every region: its inputs' frames decoded and its mix encoded, each in one stream through the
+ * codecs started with the route, and the frames that play there kept. Should a stream fail, the
+ * batched runs do it again, and name the input at fault if it fails there too.
+ * `progress(k, f)` reports region k's share done.
  */
 async function encodeRegions(
   ctx: RouteContext,
-  regionAt: number[],
-  splice: SplicePlan,
-  sources: Source[],
+  {
+    regionAt,
+    splice,
+    sources,
+    codecs,
+  }: { regionAt: number[]; splice: SplicePlan; sources: Source[]; codecs: RegionCodecs },
   progress: (k: number, f: number) => void,
 ): Promise<Map<number, JoinPart>> {
-  const raw: PcmTarget = {
-    sampleRate: ctx.plan.sampleRate,
-    channels: ctx.plan.channels,
-    sampleFormat: 'f32le',
-  };
   const works: RegionWork[] = [];
   for (const k of regionAt) works.push(await prepareRegion(ctx, { k, splice, sources }));
-  await decodePieces(ctx, works, sources, raw);
-  works.forEach((w) => progress(w.k, 0.4)); // the decodes: about as much as the encode's share to come
-  const jobs: TranscodeJob[] = [];
-  for (const w of works) jobs.push(mixJob(ctx, w, raw, (await mixRegion(ctx, w, splice, sources)).seconds));
-  await runBatched(
-    jobs.map((j) => ({
-      input: j.input,
-      output: j.output,
-      head: headOf(j),
-      outputArgs: mp3OutputArgs(j.target),
-    })),
-    { tools: ctx.tools, runner: ctx.runner, signal: ctx.signal },
-    (n) => transcodeToMp3(jobs[n]),
-  );
+  const shared = { splice, sources, codecs };
+  let encoded: Buffer[][];
+  try {
+    if (codecs.graph) encoded = await encodeGraph(ctx, works, shared);
+    else {
+      const decoded = await decodeAll(works, sources, codecs);
+      works.forEach((w) => progress(w.k, 0.4)); // the decodes: about as much as the encode's share to come
+      encoded = await encodeAll(ctx, works, decoded, shared);
+    }
+  } catch (err) {
+    if (!(err instanceof PipeRunFailed)) throw err;
+    cancelCodecs(codecs);
+    encoded = await encodeBatched(ctx, works, shared);
+  }
   const parts = new Map<number, JoinPart>();
-  for (const w of works) {
-    parts.set(w.k, await regionPart(w, sources));
+  for (const [j, w] of works.entries()) {
+    parts.set(w.k, await regionPart(w, encoded[j], sources));
     progress(w.k, 1);
   }
   return parts;
@@ -300,13 +185,23 @@ function spliceOf(ctx: RouteContext, sources: Source[]): SplicePlan {
 
 export async function mp3FadeRoute(ctx: RouteContext): Promise<RouteResult> {
   const { plan, meta } = ctx;
-  const sources = await sourcesOf(ctx);
-  const splice = spliceOf(ctx, sources);
+  // ffmpeg loads while the inputs' frames are indexed and the splice is planned.
+  const codecs = startCodecs(ctx);
+  let encoded: Map<number, JoinPart>;
+  let splice: SplicePlan;
+  let sources: Source[];
+  try {
+    sources = await sourcesOf(ctx);
+    splice = spliceOf(ctx, sources);
+    const regionAt = splice.segments.flatMap((s, k) => (s.kind === 'region' ? [k] : []));
+    const segs = splice.segments;
+    encoded = await encodeRegions(ctx, { regionAt, splice, sources, codecs }, (k, f) =>
+      joinsIn(segs, k, sources.length).forEach((i) => ctx.tracker.transcode(i, f)),
+    );
+  } finally {
+    cancelCodecs(codecs);
+  }
   const { segments } = splice;
-  const regionAt = segments.flatMap((s, k) => (s.kind === 'region' ? [k] : []));
-  const encoded = await encodeRegions(ctx, regionAt, splice, sources, (k, f) =>
-    joinsIn(segments, k, sources.length).forEach((i) => ctx.tracker.transcode(i, f)),
-  );
   const parts = segments.map((s, k) =>
     s.kind === 'copy' ? copyPart(sources[s.input], s.from, s.to) : encoded.get(k)!,
   );

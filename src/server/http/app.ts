@@ -34,7 +34,7 @@ import { createFlash } from './flash.js';
 import { filesRoutes } from './routes/files.js';
 import { healthRoutes, type ReadinessCheck } from './routes/health.js';
 import { itemsRoutes } from './routes/items.js';
-import { createPeaks, peaksRoutes } from './routes/peaks.js';
+import { createPeaks, peaksRoutes, type Peaks } from './routes/peaks.js';
 import { mergeRoutes } from './routes/merge.js';
 import { mergeControlRoutes } from './routes/merge-control.js';
 import { bookRoutes } from './routes/book.js';
@@ -65,6 +65,8 @@ export interface AppDeps {
   freeSpace?: FreeSpace;
   /** Where log lines go (default stdout; tests read them). */
   logStream?: { write(line: string): void };
+  /** false: an MP3's waveform waits for the first request for it (the benchmark's comparison). */
+  peaksAtUpload?: boolean;
 }
 
 export interface App {
@@ -79,6 +81,8 @@ export interface App {
   config: AppConfig;
   tools: Tools;
   sweeper: Sweeper;
+  /** Waveforms: made at upload, kept beside each upload. */
+  peaks: Pick<Peaks, 'idle'>;
   close(): Promise<void>;
 }
 
@@ -160,8 +164,17 @@ export async function createApp(partial: Partial<AppConfig> = {}, deps: AppDeps 
     if (started.queueCheck) checks.push(started.queueCheck);
     await app.register(healthRoutes, { checks });
     await app.register(pageRoutes, { store, config, socketPort: () => realtime.port, flash, clock });
-    const peaks = createPeaks({ store, files, tools, log: app.log.child({ component: 'peaks' }) });
+    const peaks = createPeaks({
+      store,
+      files,
+      tools,
+      limitSeconds: config.maxMergeHours * 3600 + 1,
+      log: app.log.child({ component: 'peaks' }),
+    });
+    // An upload's waveform starts once its answer is out (the decode would only slow the answer).
+    app.addHook('onResponse', async () => peaks.startQueued());
     const uploadDeps = {
+      peaks: deps.peaksAtUpload === false ? undefined : peaks,
       store,
       files,
       config,
@@ -212,6 +225,7 @@ export async function createApp(partial: Partial<AppConfig> = {}, deps: AppDeps 
       config,
       tools,
       sweeper,
+      peaks,
       close() {
         // Once close() has begun, new requests are turned away while running merges finish.
         closing = true;

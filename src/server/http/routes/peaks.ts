@@ -1,9 +1,10 @@
 // GET /app/merge/peaks/{id}?bins=N: an item's waveform, for its owner, and the one place that
 // computes and keeps waveforms. A file that is decoded at upload anyway (to measure it) gets its
 // peaks from that decode; an MP3 (measured by its frames, with no decode) gets them from one decode
-// on the first request for them, so its upload never waits for it. Either way they are stored
-// beside the file, so every later request is one small file read. Decodes run one at a time, and
-// one item is decoded once however many ask at the same moment.
+// started as soon as it is stored, which its upload's answer does not wait for; a request that
+// comes before that decode ends waits for it. Either way they are stored beside the file, so every
+// later request is one small file read. Decodes run one at a time, each bounded in length and time,
+// and one item is decoded once however many ask at the same moment.
 import { rm, writeFile } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
@@ -26,12 +27,30 @@ export interface PeaksDeps {
   store: Store;
   files: FileStorage;
   tools: Tools;
+  /** Decode no further (the merge limit: an upload is refused past it anyway). */
+  limitSeconds: number;
+  /** A decode that takes longer is ended and leaves no waveform. */
+  timeoutMs?: number;
   log?: { warn(obj: object, msg: string): void };
 }
+
+/** A 24-hour MP3 decodes in under a minute on a small machine; far past that, something is wrong. */
+export const PEAKS_TIMEOUT_MS = 10 * 60 * 1000;
+/** A prepared waveform starts at the latest this long after its upload was stored. */
+const START_LATEST_MS = 1000;
 
 export interface Peaks {
   /** The item's waveform: stored, or computed now (once, however many ask at the same time). */
   of(item: ItemRow): Promise<PeakTable>;
+  /**
+   * Make a just-stored item's waveform: started once its upload has been answered (startQueued,
+   * on each response), so the answer never waits for the decode's start.
+   */
+  prepare(item: ItemRow): void;
+  /** Start the waveforms prepared so far. */
+  startQueued(): void;
+  /** Resolves once no decode is under way, waiting, or prepared and not started. */
+  idle(): Promise<void>;
   /** Stop: the decode under way ends, the waiting ones are refused. */
   close(): Promise<void>;
 }
@@ -78,6 +97,8 @@ async function readSmall(stream: Readable): Promise<Buffer | undefined> {
 export function createPeaks(deps: PeaksDeps): Peaks {
   const { store, files } = deps;
   const computing = new Map<string, Promise<PeakTable>>();
+  // Waveforms started at upload, from their first look for a stored one to their end.
+  const preparing = new Set<Promise<void>>();
   // Decodes one after another: a list of new MP3s asks for every waveform at once.
   let turn: Promise<unknown> = Promise.resolve();
   const stop = new AbortController();
@@ -100,13 +121,34 @@ export function createPeaks(deps: PeaksDeps): Peaks {
         channels: item.channels,
         sampleRate: item.sampleRate,
         displayName: item.filename,
-        signal: stop.signal,
+        limitSeconds: deps.limitSeconds,
+        signal: AbortSignal.any([stop.signal, AbortSignal.timeout(deps.timeoutMs ?? PEAKS_TIMEOUT_MS)]),
       });
-      // An item removed while it was decoded leaves no waveform behind.
-      if (await store.itemById(item.id)) await keepPeaks(files, item, table);
+      // An item removed while it was decoded leaves no waveform behind, also when the removal
+      // comes while the waveform is being stored.
+      if (!(await store.itemById(item.id))) return table;
+      await keepPeaks(files, item, table);
+      if (!(await store.itemById(item.id))) await files.remove(peaksRef(item)).catch(() => {});
       return table;
     } finally {
       await rm(scratch, { recursive: true, force: true });
+    }
+  }
+
+  const queued: ItemRow[] = [];
+  let timer: ReturnType<typeof setTimeout> | undefined;
+
+  function startQueued(): void {
+    clearTimeout(timer);
+    timer = undefined;
+    for (const item of queued.splice(0)) {
+      const made = of(item).then(
+        () => {},
+        (err: unknown) =>
+          deps.log?.warn({ err, item: item.id }, 'the waveform of a stored upload could not be made'),
+      );
+      preparing.add(made);
+      void made.finally(() => preparing.delete(made));
     }
   }
 
@@ -125,7 +167,23 @@ export function createPeaks(deps: PeaksDeps): Peaks {
 
   return {
     of,
+    prepare(item) {
+      queued.push(item);
+      // Should no response come (a client gone), they start a moment later all the same.
+      timer ??= setTimeout(startQueued, START_LATEST_MS);
+    },
+    startQueued,
+    async idle() {
+      for (;;) {
+        if (queued.length > 0) await new Promise((resolve) => setTimeout(resolve, 10));
+        else if (computing.size + preparing.size > 0)
+          await Promise.allSettled([...computing.values(), ...preparing]);
+        else return;
+      }
+    },
     async close() {
+      clearTimeout(timer);
+      queued.length = 0;
       stop.abort();
       await turn;
     },

@@ -105,6 +105,19 @@ describe('tus uploads at /app/merge/tus/', () => {
     expect(await tusFiles()).toEqual([]);
   });
 
+  it('an MP3 stored by tus has its waveform without a peaks request', async () => {
+    const { s, tus } = await session();
+    const file = path.join(dir, 'short.mp3');
+    const created = await tus.create(await size('short.mp3'), { filename: 'short.mp3', appid: s.appid });
+    const res = await tus.patch(created.headers.location as string, file, 0, await size('short.mp3'));
+    expect(res.status).toBe(200);
+    const [item] = JSON.parse(res.body).items as Array<{ newfilename: string }>;
+    await t.peaks.idle();
+    expect((await readdir(path.join(t.dataDir, 'uploads', s.sid))).sort()).toEqual(
+      [`${item.newfilename}-peaks.bin`, `${item.newfilename}.mp3`].sort(),
+    );
+  });
+
   it('refuses a file that is not audio with the reason, naming it, and keeps nothing', async () => {
     const { s, tus } = await session();
     const file = path.join(dir, 'notes.mp3');

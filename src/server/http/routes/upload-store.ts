@@ -20,7 +20,7 @@ import { inputSentence } from '../../errors.js';
 import { ERRORS, fail, type ErrorCode } from '../errors.js';
 import { randomId } from '../session.js';
 import { toAudioItem } from './items.js';
-import { keepPeaks } from './peaks.js';
+import { keepPeaks, type Peaks } from './peaks.js';
 import { CHAPTER_TITLE_MAX } from './item-edit.js';
 
 export type Prober = (file: string, opts: { tools?: Tools; displayName?: string }) => Promise<ProbeResult>;
@@ -38,6 +38,8 @@ export interface UploadStoreDeps {
   disk: DiskBudget;
   /** The one decode of an upload (its waveform and true length); the engine's decodePeaks unless a test's needs another. */
   measure?: typeof decodePeaks;
+  /** Makes the waveform of an item stored without one (an MP3), once it is stored. */
+  peaks?: Pick<Peaks, 'prepare'>;
 }
 
 export interface Refusal {
@@ -93,8 +95,8 @@ export async function refuseIfDiskLow(deps: Pick<UploadStoreDeps, 'disk'>, incom
 
 /**
  * The duration merges are budgeted by, and the waveform when it comes for free. An MP3's frames
- * are counted by the probe itself, so it is not decoded here: its waveform is made on the first
- * request for it. Any other input is decoded, since its header may claim a rate or length
+ * are counted by the probe itself, so it is not decoded here: its waveform is made once it is
+ * stored, while its upload is answered. Any other input is decoded, since its header may claim a rate or length
  * that is not what it holds, and that one decode gives its waveform too. The decode stops at the
  * merge limit: a file that long can only be refused anyway. A file that does not decode to the
  * end has no waveform yet, and is measured as far as it decodes (its probed length when that is
@@ -176,7 +178,9 @@ export async function keepUpload(
     if (p.peaks) await keepPeaks(files, item, p.peaks);
     await files.put(ref, p.tmp);
     added = await store.addItemIfUnder(item, roomFor(deps, sid));
-    return added ? item : tooMany(p.filename, deps.config.maxFiles);
+    if (!added) return tooMany(p.filename, deps.config.maxFiles);
+    if (!p.peaks) deps.peaks?.prepare(item);
+    return item;
   } finally {
     if (!added) {
       await files.remove(ref).catch(() => {});

@@ -133,6 +133,9 @@ describe('POST /app/merge/upload', () => {
     expect(body.errors.map((e: { filename: string }) => e.filename)).toEqual(['notes.mp3', 'big.wav']);
     expect((await uploadsOf(s.sid)).audio).toBe(2);
     expect(await filesIn('tmp')).toEqual([]);
+    // Each stored file has its waveform without being asked for it (the MP3's made once stored).
+    await t.peaks.idle();
+    expect(await uploadsOf(s.sid)).toEqual({ audio: 2, peaks: 2 });
   });
 
   it('refuses files over MAX_FILES with 409 naming the file and the limit', async () => {
@@ -153,7 +156,9 @@ describe('POST /app/merge/upload', () => {
     expect(again.statusCode).toBe(409);
     expect(again.json().error).toMatch(/three\.flac.*at most 4 files/);
     expect(await t.store.countItems(s.sid)).toBe(4);
-    expect((await uploadsOf(s.sid)).audio).toBe(4);
+    // The refused files leave no waveform: one per stored file.
+    await t.peaks.idle();
+    expect(await uploadsOf(s.sid)).toEqual({ audio: 4, peaks: 4 });
   });
 
   it("keeps only the base name of the client's file name, without control characters", async () => {
