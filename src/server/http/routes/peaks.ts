@@ -62,8 +62,9 @@ export async function keepPeaks(
   peaks: PeakTable,
 ): Promise<void> {
   const local = files.scratchPath(`peaks-${item.newfilename}`);
-  await writeFile(local, encodePeaks(peaks));
   try {
+    // Inside the try: a full disk can fail the write halfway, leaving a partial scratch file.
+    await writeFile(local, encodePeaks(peaks));
     await files.put(peaksRef(item), local);
   } finally {
     await rm(local, { force: true });
