@@ -166,6 +166,7 @@ describe('a merge lost to a restart', () => {
           requestId: 'tab-k',
           state: 'failed',
           percent: null,
+          code: 'interrupted',
         });
         const res = await second.app.inject({
           method: 'GET',
@@ -177,6 +178,7 @@ describe('a merge lost to a restart', () => {
           state: 'failed',
           percent: null,
           text: INTERRUPTED_MESSAGE,
+          code: 'interrupted',
         });
       } finally {
         await second.close();

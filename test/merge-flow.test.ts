@@ -189,4 +189,40 @@ describe('merging through the app', () => {
     expect(await tmpEntries()).toEqual([]);
     expect((await app.store.jobsWithStatus('failed')).find((j) => j.sid === s.sid)?.error).toBe(error);
   });
+
+  it('a failure about one input reads back from GET status with its code and file, to its own session only', async () => {
+    const s = await openSession(app.app);
+    const other = await openSession(app.app);
+    const [a, b] = await uploadAll(s, ['low.mp3', 'mid.wav']);
+    const [row] = await app.store.itemsOwnedBy(s.sid, [b.id]);
+    await writeFile(app.storage.uploadPath(row), 'these are my notes, not audio\n'.repeat(50));
+    const res = await postJson(app.app, s, '/app/merge/mergemp3', {
+      items: [{ id: a.id }, { id: b.id }],
+      requestId: 'tab-bad',
+    });
+    expect(res.statusCode).toBe(422);
+    const answer = JSON.parse(res.body) as { error: string; code: string; file: string };
+    expect(answer.file).toBe('mid.wav');
+    const status = async (session: TestSession) =>
+      (
+        await app.app.inject({ method: 'GET', url: '/app/merge/status', headers: { cookie: session.cookie } })
+      ).json();
+    // What a reloaded page reads: the same code, file and sentence as mergemp3's answer.
+    expect(await status(s)).toEqual({
+      requestId: 'tab-bad',
+      state: 'failed',
+      percent: null,
+      text: answer.error,
+      code: answer.code,
+      file: 'mid.wav',
+    });
+    expect(await status(other)).toEqual({ state: 'none' });
+    // The other session's own merge is its own: still nothing of the first one's failure.
+    const [c] = await uploadAll(other, ['high.flac']);
+    expect((await merge(other, [c.id])).statusCode).toBe(200);
+    const theirs = await status(other);
+    expect(theirs).toMatchObject({ state: 'succeeded', percent: 100 });
+    expect(theirs).not.toHaveProperty('file');
+    expect(theirs).not.toHaveProperty('code');
+  });
 });

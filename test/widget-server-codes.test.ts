@@ -7,7 +7,10 @@ import { ERRORS, type ErrorCode } from '../src/server/errors.js';
 import { LOCALES } from '../src/shared/locales.js';
 import { en } from '../src/widget/i18n/en.js';
 import { applyLocale, loadLocale } from '../src/widget/i18n/locale.js';
-import { fileRefusal, serverMessage } from '../src/widget/i18n/server-words.js';
+import { fileRefusal, mergeFailure, serverMessage } from '../src/widget/i18n/server-words.js';
+import { endedRow, statusOfEvent, statusOfJob, statusPayload } from '../src/server/jobs/job-status.js';
+import { parseStatus } from '../src/widget/store/status.js';
+import { job } from './support/job-kit.js';
 
 /** Codes that only stop the server from starting: no request or merge ever carries them. */
 const START_ONLY: readonly ErrorCode[] = ['redis-policy', 'database-damaged'];
@@ -43,5 +46,39 @@ describe("the server's codes in the widget's languages", () => {
   it('English readers keep the server’s own sentence, which may say more (the limit it met)', () => {
     const said = 'This session already has 3 merges waiting or running; wait for one to end';
     expect(serverMessage('too-many-merges', said)).toBe(said);
+  });
+
+  it('a failure read back from its merge’s record (a reload) reads as its event did: in German, naming the file', async () => {
+    applyLocale('de', await loadLocale('de'));
+    const failure = {
+      message: 'Could not merge: Aufnahme 2.wav is not usable audio',
+      code: 'not-audio' as const,
+      file: 'Aufnahme 2.wav',
+    };
+    const record = job('J1', 'S1', ['a'], 'app', { requestId: 'tab-1', ...endedRow('failed', failure) });
+    const words = (payload: Record<string, unknown>) => {
+      const status = parseStatus(payload)!;
+      return mergeFailure(status.code, status.data, status.file);
+    };
+    const fromRecord = words({ ...statusPayload(statusOfJob(record)) });
+    const fromEvent = words({
+      ...statusPayload(
+        statusOfEvent({
+          jobId: 'J1',
+          sid: 'S1',
+          appid: 'app',
+          requestId: 'tab-1',
+          type: 'failed',
+          retryable: false,
+          ...failure,
+        }),
+      ),
+    });
+    expect(fromRecord).toBe(
+      'Zusammenfügen nicht möglich: \u2068Aufnahme 2.wav\u2069 enthält kein verwendbares Audio.',
+    );
+    expect(fromRecord).toBe(fromEvent);
+    // GET status gives the same fields as the payload, for the widget's reading of it.
+    expect(statusOfJob(record)).toMatchObject({ state: 'failed', code: 'not-audio', file: 'Aufnahme 2.wav' });
   });
 });

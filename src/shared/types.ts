@@ -54,6 +54,8 @@ export type MergeStatusAnswer =
       text: string;
       code?: string;
       ahead?: number;
+      /** A failure about one input: the person's name of that file. */
+      file?: string;
     };
 
 /** An error answer: `{"error": message}`, with the error's code from the server's table. */

@@ -65,6 +65,8 @@ export function job(
     itemIds,
     status: 'queued',
     error: null,
+    errorCode: null,
+    errorFile: null,
     resultId: null,
     createdAt: 0,
     startedAt: null,

@@ -3,20 +3,13 @@
 // every other AAC part, so its packets share the copies' stream configuration. Many stretches go
 // through one ffmpeg.
 import type { Tools } from './tools.js';
+import { stretchSeekSeconds } from '../plan/aac-splice.js';
 import { BATCH_SIZE } from './batch.js';
-import { fileArg, spawnRunner, type Runner } from './runner.js';
+import { fileArg, spawnRunner, type FfmpegProgress, type Runner } from './runner.js';
 import { aacOutputArgs, runPartEncode, type TranscodeTarget } from './transcode.js';
 
 /** Samples [from, to) of a file's decoded audio (at the target's rate), or that many of silence. */
 export type FeedPiece = { file: string; from: number; to: number } | { silence: number };
-
-/**
- * A range is read from a whole second at least one second before it (a sample-exact point for
- * ffmpeg's seek, with the decoder's overlap settled well before the range), then cut by sample count.
- */
-function seekSeconds(from: number, rate: number): number {
-  return Math.max(0, Math.floor(from / rate) - 1);
-}
 
 /** One stretch to encode: its feed and the MP4 it is written to. */
 export interface StretchJob {
@@ -36,7 +29,7 @@ function stretchGraph(job: StretchJob, k: number, first: number, t: TranscodeTar
       chains.push(`anullsrc=r=${t.sampleRate}:cl=${layout},atrim=end_sample=${p.silence},${shape}${label}`);
       return;
     }
-    const seek = seekSeconds(p.from, t.sampleRate);
+    const seek = stretchSeekSeconds(p.from, t.sampleRate);
     const at = first + inputs.filter((a) => a === '-i').length;
     // No seek at all from the start: ffmpeg of 2018 drops the first frame after `-ss 0` besides the priming.
     inputs.push(...(seek > 0 ? ['-ss', String(seek)] : []), '-i', fileArg(p.file));
@@ -73,6 +66,9 @@ export function aacStretchArgs(jobs: readonly StretchJob[], t: TranscodeTarget):
     '-v',
     'error',
     '-y',
+    '-progress',
+    'pipe:1',
+    '-nostats',
     ...inputs,
     '-filter_complex',
     chains.join(';'),
@@ -88,6 +84,25 @@ export interface StretchEncodes {
   signal?: AbortSignal;
   /** The input a stretch belongs to, for the error of one that cannot be encoded. */
   nameOf: (k: number) => { displayName: string; index: number };
+  /** `fraction` (0..1) of stretch `k`'s encode is done; never goes back for a stretch. */
+  onProgress?: (k: number, fraction: number) => void;
+}
+
+const feedSamples = (job: StretchJob) =>
+  job.feed.reduce((n, p) => n + ('silence' in p ? p.silence : p.to - p.from), 0);
+
+/**
+ * Progress of a group's one ffmpeg, per stretch: its outputs are written side by side (ffmpeg
+ * feeds the output furthest behind), so each stretch has written as far as the output time has
+ * come, up to its own length.
+ */
+function groupProgress(e: StretchEncodes, from: number, count: number) {
+  return (p: FfmpegProgress) => {
+    for (let j = from; j < from + count; j++) {
+      const seconds = feedSamples(e.jobs[j]) / e.target.sampleRate;
+      e.onProgress?.(j, p.end || seconds <= 0 ? 1 : Math.min(1, p.outTimeSeconds / seconds));
+    }
+  };
 }
 
 /**
@@ -98,7 +113,12 @@ export async function encodeAacStretches(e: StretchEncodes): Promise<void> {
   const runner = e.runner ?? spawnRunner;
   for (let from = 0; from < e.jobs.length; from += BATCH_SIZE) {
     const group = e.jobs.slice(from, from + BATCH_SIZE);
-    const r = await runner({ bin: e.tools.ffmpeg, args: aacStretchArgs(group, e.target), signal: e.signal });
+    const r = await runner({
+      bin: e.tools.ffmpeg,
+      args: aacStretchArgs(group, e.target),
+      signal: e.signal,
+      onProgress: groupProgress(e, from, group.length),
+    });
     if (r.code === 0) continue;
     e.signal?.throwIfAborted();
     for (let j = 0; j < group.length; j++) await encodeOne(e, from + j);
@@ -108,7 +128,7 @@ export async function encodeAacStretches(e: StretchEncodes): Promise<void> {
 /** Encode stretch `k` alone; a failure names the input it belongs to. */
 function encodeOne(e: StretchEncodes, k: number): Promise<void> {
   const job = e.jobs[k];
-  const samples = job.feed.reduce((n, p) => n + ('silence' in p ? p.silence : p.to - p.from), 0);
+  const samples = feedSamples(job);
   const first = job.feed.find((p) => 'file' in p);
   return runPartEncode(
     {
@@ -119,6 +139,7 @@ function encodeOne(e: StretchEncodes, k: number): Promise<void> {
       tools: e.tools,
       runner: e.runner,
       signal: e.signal,
+      onProgress: (f) => e.onProgress?.(k, f),
       ...e.nameOf(k),
     },
     aacStretchArgs([job], e.target),

@@ -315,6 +315,46 @@ describe('trimming copied AAC', () => {
     });
   });
 
+  it('moves the bar while the cuts are re-encoded, never back, and ends at 100', async () => {
+    const inputs = await pair('m4a', ['-c:a', 'aac', '-b:a', '128k']);
+    // The encode of the stretches at the cuts: one ffmpeg writing each stretch to its own file.
+    const isStretches = (args: string[]) => args.some((a) => /cut-\d+\.m4a$/.test(a));
+    let stretching = false;
+    let stretchRuns = 0;
+    const runner: Runner = async (req) => {
+      if (!isStretches(req.args)) return spawnRunner(req);
+      stretchRuns++;
+      stretching = true;
+      try {
+        return await spawnRunner(req);
+      } finally {
+        stretching = false;
+      }
+    };
+    const seen: number[] = [];
+    const during: number[] = [];
+    const report = await mergeFiles(inputs, p('progress.m4b'), {
+      tools,
+      trims: TRIMS,
+      runner,
+      onProgress: (pct) => {
+        seen.push(pct);
+        if (stretching) during.push(pct);
+      },
+    });
+    expect(report.trims).toEqual(TRIMS);
+    expect(stretchRuns).toBe(1);
+    expect(seen[0]).toBe(0);
+    expect(seen).toEqual([...seen].sort((a, b) => a - b));
+    expect(during.length).toBeGreaterThan(0);
+    for (const pct of during) {
+      expect(pct).toBeGreaterThan(0);
+      expect(pct).toBeLessThan(100);
+    }
+    expect(seen.at(-1)).toBe(100);
+    expect(seen.filter((pct) => pct === 100)).toHaveLength(1);
+  });
+
   it('decodes trimmed AAC whole when a gap changes more than the cuts: exact still', async () => {
     const inputs = await pair('m4a', ['-c:a', 'aac', '-b:a', '128k']);
     const report = await mergeFiles(inputs, p('gap.m4b'), { tools, trims: TRIMS, gap: 1 });

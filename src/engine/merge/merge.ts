@@ -36,7 +36,7 @@ import {
   replanForSound,
   soundOptionsOf,
   soundStage,
-  splicedSeconds,
+  splicedWork,
   splicesFades,
   withSoundCopies,
 } from '../sound/sound-stage.js';
@@ -253,8 +253,8 @@ function startTracker(
   o: SoundSettings,
   mixing: boolean,
 ): ProgressTracker {
-  // A spliced crossfade decodes and encodes only a stretch around each fade.
-  const spliced = splicesFades(plan, o) ? splicedSeconds(plan.copy.length, o) : [];
+  // A splice decodes and encodes only a stretch around each fade or cut.
+  const spliced = splicedWork(plan, probed, o);
   const decoded = plan.copy.flatMap((c, i) => (!c || spliced[i] > 0 ? [i] : []));
   const measured = needsMeasuring(o) ? job.inputs.map((_, i) => i) : [];
   const durations = probed.map((p, i) => {

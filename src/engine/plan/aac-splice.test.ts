@@ -3,10 +3,17 @@ import {
   planAacSplice,
   SPLICE_ROLL,
   stretchFeed,
+  stretchOwner,
   stretchPackets,
+  stretchSeekSeconds,
+  stretchCosts,
+  weightsByInput,
   type SpliceSource,
   type SplicePlan,
+  type StretchSegment,
 } from './aac-splice.js';
+import { ProgressTracker } from './progress.js';
+import { progressWeights, STEP_COST } from './progress-weights.js';
 
 const F = 1024;
 const PRIMING = 1024;
@@ -203,5 +210,102 @@ describe('planAacSplice', () => {
     expect(last.postroll).toBeUndefined();
     expect(stretchPackets(last, PRIMING).count).toBe(Math.ceil(last.samples / F));
     expectExact([source(2, [0, 1.5])], plan);
+  });
+});
+
+describe('the stretches in the progress bar', () => {
+  const RATE = 44100;
+  const stretches = (plan: SplicePlan) =>
+    plan.segments.filter((s): s is StretchSegment => s.kind === 'stretch');
+  /** Samples of the stretch's feed: lead, rolls, pieces. */
+  const fed = (s: StretchSegment) =>
+    stretchFeed(s).reduce((n, p) => n + ('silence' in p ? p.silence : p.to - p.from), 0);
+
+  it('reads a range from a whole second at least one second before it, from the start within two', () => {
+    expect(stretchSeekSeconds(100_000, RATE)).toBe(1);
+    expect(stretchSeekSeconds(2 * RATE, RATE)).toBe(1);
+    expect(stretchSeekSeconds(2 * RATE - 1, RATE)).toBe(0);
+    expect(stretchSeekSeconds(0, RATE)).toBe(0);
+  });
+
+  const m4b = (perTool = 32) => ({ rate: RATE, format: 'm4b' as const, perTool });
+  /** A tool's start in the bar's unit for M4B (seconds of an input's AAC encode). */
+  const START = (STEP_COST.toolStart * STEP_COST.measure) / STEP_COST.encode.m4b;
+
+  it('weighs a stretch at the seconds it encodes, the seconds it decodes at a decode cost, and its share of a tool start', () => {
+    const plan = planAacSplice([source(4, [0.5, 2]), source(4, [2.5, 3.5])]);
+    const perDecoded = STEP_COST.decodeToPcm / STEP_COST.encode.m4b;
+    const costs = stretchCosts(plan, m4b());
+    expect(costs).toHaveLength(3);
+    for (const [j, s] of stretches(plan).entries()) {
+      const encoded = fed(s) / RATE;
+      // A quarter of a second or so at each cut.
+      expect(encoded).toBeGreaterThan(0.1);
+      expect(encoded).toBeLessThan(0.5);
+      // Each range of an input is decoded from at most two seconds before it.
+      const ranges = stretchFeed(s).filter((p) => 'input' in p).length;
+      const w = costs[j].weight - START / 3;
+      expect(w).toBeGreaterThan(encoded + encoded * perDecoded);
+      expect(w).toBeLessThanOrEqual(encoded + (encoded + 2 * ranges) * perDecoded + 1e-9);
+    }
+    // Into Opus the encode costs more against the same decodes and start: those weigh less.
+    const opus = stretchCosts(plan, { ...m4b(), format: 'opus' });
+    expect(opus[1].weight).toBeLessThan(costs[1].weight);
+  });
+
+  it('shares each ffmpeg start among the stretches it encodes', () => {
+    const plan = planAacSplice([source(4, [0.5, 2]), source(4, [2.5, 3.5])]);
+    const together = stretchCosts(plan, m4b()).reduce((n, c) => n + c.weight, 0);
+    const alone = stretchCosts(plan, m4b(1)).reduce((n, c) => n + c.weight, 0);
+    expect(alone - together).toBeCloseTo(2 * START);
+    // Groups of two: the first two share one start, the third has one of its own.
+    const pairs = stretchCosts(plan, m4b(2)).reduce((n, c) => n + c.weight, 0);
+    expect(pairs - together).toBeCloseTo(START);
+  });
+
+  it('gives each input the stretches it owns: the first fed of its audio; untouched inputs weigh nothing', () => {
+    // A cut at its start only, then two untrimmed inputs: one stretch, A's.
+    const plan = planAacSplice([source(4, [0.5, 4]), source(3), source(3)]);
+    expect(stretches(plan)).toHaveLength(1);
+    expect(stretchOwner(stretches(plan)[0])).toBe(0);
+    const costs = stretchCosts(plan, m4b());
+    expect(weightsByInput(costs, 3)).toEqual([costs[0].weight, 0, 0]);
+
+    // Two trimmed inputs: A's head, the join (A's tail leads it), B's tail.
+    const two = planAacSplice([source(4, [0.5, 2]), source(4, [2.5, 3.5])]);
+    const w = stretchCosts(two, m4b());
+    expect(w.map((c) => c.owner)).toEqual([0, 0, 1]);
+    expect(weightsByInput(w, 2)).toEqual([w[0].weight + w[1].weight, w[2].weight]);
+  });
+
+  it('moves the bar through the stretches before the join, never back, and to 100 only when complete', () => {
+    const plan = planAacSplice([source(300, [60, 240]), source(300, [60, 240])]);
+    const spliced = weightsByInput(stretchCosts(plan, m4b()), 2);
+    const weights = progressWeights('m4b', 'mp4-packets', false);
+    const seen: number[] = [];
+    const t = new ProgressTracker({
+      durations: [180, 180],
+      transcoded: [0, 1],
+      weights,
+      encodedSeconds: spliced,
+      onPercent: (p) => seen.push(p),
+    });
+    t.start();
+    t.transcode(1, 0.5);
+    t.transcode(0, 1);
+    t.transcode(1, 0.2); // a late, smaller report
+    t.transcode(1, 1);
+    const stretchesDone = seen.at(-1)!;
+    // Their share of the work: the stretches' weight against it plus the packets copied.
+    const stretchWeight = spliced[0] + spliced[1];
+    expect(stretchesDone).toBe(Math.floor((100 * stretchWeight) / (stretchWeight + 360 * weights.last)));
+    expect(stretchesDone).toBeGreaterThan(0);
+    expect(stretchesDone).toBeLessThan(99);
+    t.join(1, 2);
+    t.join(2, 2);
+    expect(seen.at(-1)).toBe(99);
+    t.complete();
+    expect(seen.at(-1)).toBe(100);
+    expect(seen).toEqual([...new Set(seen)].sort((a, b) => a - b));
   });
 });

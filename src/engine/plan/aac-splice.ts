@@ -6,6 +6,8 @@
 // a stretch, a pad of silence (under one frame) puts that input's first copied frame on the
 // output's grid; at the file's start the pad is skipped by the edit list instead, so it is silent
 // nowhere.
+import type { OutputFormat } from './formats.js';
+import { STEP_COST } from './progress-weights.js';
 
 /** Samples per AAC-LC frame (packet). */
 const FRAME = 1024;
@@ -275,4 +277,60 @@ export function stretchFeed(s: StretchSegment): Piece[] {
     else out.push(p);
     return out;
   }, []);
+}
+
+/**
+ * Where a stretch's encode starts decoding a range that begins at sample `from`: a whole second at
+ * least one second before it (a sample-exact point for ffmpeg's seek, with the decoder's overlap
+ * settled well before the range), in seconds.
+ */
+export function stretchSeekSeconds(from: number, rate: number): number {
+  return Math.max(0, Math.floor(from / rate) - 1);
+}
+
+/** The input a stretch belongs to: the first whose audio it is fed (input 0 for silence alone). */
+export function stretchOwner(s: StretchSegment): number {
+  const p = [s.preroll, ...s.pieces].find((x) => x !== undefined && 'input' in x);
+  return p && 'input' in p ? p.input : 0;
+}
+
+/** A stretch's place in the progress bar: the input it reports as, and its weight. */
+export interface StretchCost {
+  owner: number;
+  /** In the bar's unit for a copying route: seconds of one input's encode into the output format. */
+  weight: number;
+}
+
+/**
+ * What the progress bar weighs each stretch at, in order: the samples its encode encodes, those it
+ * decodes for them (each range from where it is read) at a decode's cost, and its share of the
+ * start of the ffmpeg it goes through (one per `perTool` stretches).
+ */
+export function stretchCosts(
+  plan: SplicePlan,
+  o: { rate: number; format: OutputFormat; perTool: number },
+): StretchCost[] {
+  const unit = STEP_COST.encode[o.format];
+  const all = plan.segments.filter((s): s is StretchSegment => s.kind === 'stretch');
+  return all.map((s, j) => {
+    const feed = stretchFeed(s);
+    const encoded = piecesLength(feed) / o.rate;
+    const decoded = feed.reduce(
+      (n, p) => ('input' in p ? n + p.to / o.rate - stretchSeekSeconds(p.from, o.rate) : n),
+      0,
+    );
+    const group = Math.min(o.perTool, all.length - Math.floor(j / o.perTool) * o.perTool);
+    const start = STEP_COST.toolStart / group;
+    return {
+      owner: stretchOwner(s),
+      weight: encoded + (decoded * STEP_COST.decodeToPcm + start * STEP_COST.measure) / unit,
+    };
+  });
+}
+
+/** Per input, the weight of the stretches it reports as; an input with none weighs 0. */
+export function weightsByInput(costs: readonly StretchCost[], inputs: number): number[] {
+  const byInput = Array.from({ length: inputs }, () => 0);
+  for (const c of costs) byInput[c.owner] += c.weight;
+  return byInput;
 }

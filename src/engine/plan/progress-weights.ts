@@ -13,6 +13,11 @@ export const STEP_COST = {
   decodeToPcm: 0.2,
   /** Copying MP3 frames or MP4 packets in process (gain changed in place included). */
   joinInProcess: 0.03,
+  /**
+   * Starting one ffmpeg (about 40 ms on the reference machine), as the seconds of audio a
+   * measuring decode goes through meanwhile: what a batch of short encodes pays once.
+   */
+  toolStart: 13,
   /** Decode and encode of one input, or the one final encode, into each format. */
   encode: { mp3: 5.6, m4b: 2.4, m4a: 2.4, opus: 7.5, ogg: 2.8, flac: 0.35, wav: 0.1 } satisfies Record<
     OutputFormat,

@@ -6,6 +6,7 @@ import { mp3DecodedSamples } from '../mp3/gapless.js';
 import type { MergeOptions, Tools } from '../types.js';
 import { isLossy } from '../plan/formats.js';
 import { measureAll } from './measure.js';
+import { spliceProgressWeights } from './mp4-splice.js';
 import { measureInput } from '../ffmpeg/loudness.js';
 import { inputChain } from '../ffmpeg/sound-filters.js';
 import { runPool } from '../io/pool.js';
@@ -124,6 +125,17 @@ export function splicedSeconds(inputs: number, o: SoundSettings): number[] {
   return Array.from({ length: inputs }, (_, i) =>
     i + 1 < inputs ? (o.crossfade ?? 0) + SPLICE_EXTRA_SECONDS : 0,
   );
+}
+
+/**
+ * Per input, the seconds of it a splice re-encodes, in the progress bar's unit (an input's
+ * encode): around each spliced fade, or the stretches at the cuts of copied AAC; empty when the
+ * merge does not splice.
+ */
+export function splicedWork(plan: OutputPlan, probed: readonly Probed[], o: SoundSettings): number[] {
+  if (splicesFades(plan, o)) return splicedSeconds(plan.copy.length, o);
+  if (splicesAacTrims(plan, o)) return spliceProgressWeights(probed, o.trims ?? [], plan.format);
+  return [];
 }
 
 /** Whether the route must be the mixing one: fades (unless spliced), or gapless joins of separately encoded parts. */

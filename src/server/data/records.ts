@@ -33,6 +33,8 @@ export interface JobRecord {
   item_ids: string[];
   status: JobRow['status'];
   error: string | null;
+  error_code?: string | null;
+  error_file?: string | null;
   result_id: string | null;
   request_id: string | null;
   options: Record<string, unknown>;
@@ -92,6 +94,8 @@ export const toJob = (r: JobRecord): JobRow => ({
   itemIds: r.item_ids,
   status: r.status,
   error: r.error,
+  errorCode: r.error_code ?? null,
+  errorFile: r.error_file ?? null,
   resultId: r.result_id,
   requestId: r.request_id,
   options: r.options,

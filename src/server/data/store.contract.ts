@@ -16,7 +16,7 @@ export function contractItem(id: string, over: Partial<ItemRow> = {}): ItemRow {
 
 export function contractJob(id: string, over: Partial<JobRow> = {}): JobRow {
   return {
-    id, sid: 's1', appid: 'app', itemIds: ['a'], status: 'queued', error: null, resultId: null,
+    id, sid: 's1', appid: 'app', itemIds: ['a'], status: 'queued', error: null, errorCode: null, errorFile: null, resultId: null,
     createdAt: 10, startedAt: null, finishedAt: null, requestId: null, options: {}, percent: null,
     statusText: null, attempts: 0, ...over,
   };
@@ -231,6 +231,31 @@ export function describeStoreContract(name: string, makeStore: StoreFactory): vo
         expect(await store.getJob('j1')).toMatchObject({ status: 'cancelled', error: 'The merge was cancelled', percent: null, finishedAt: 13, startedAt: 12 });
         await store.updateJob('j1', { status: 'succeeded', resultId: 'r1', error: null });
         expect(await store.getJob('j1')).toMatchObject({ status: 'succeeded', resultId: 'r1', error: null });
+      });
+
+      it('keeps how a job failed: its words, their code and the file they name, for the session alone', async () => {
+        await store.addJob(contractJob('bad', { createdAt: 10 }));
+        await store.addJob(contractJob('theirs', { sid: 's2', createdAt: 11 }));
+        expect(await store.getJob('bad')).toMatchObject({ errorCode: null, errorFile: null });
+        const message = 'Could not merge: Ünïcode intro.mp3 is a damaged MP3 file';
+        await store.updateJob('bad', {
+          status: 'failed', error: message, statusText: message, errorCode: 'bad-mp3', errorFile: 'Ünïcode intro.mp3',
+          percent: null, finishedAt: 14,
+        });
+        const failed = { status: 'failed', error: message, errorCode: 'bad-mp3', errorFile: 'Ünïcode intro.mp3' };
+        expect(await store.getJob('bad')).toMatchObject(failed);
+        expect(await store.latestJob('s1')).toMatchObject({ id: 'bad', ...failed });
+        expect(await store.jobsWithStatus('failed')).toEqual([expect.objectContaining({ id: 'bad', ...failed })]);
+        expect(await store.latestJob('s2')).toMatchObject({ id: 'theirs', errorCode: null, errorFile: null });
+        // A failure about no one file keeps its code alone; a row added as failed keeps both as given.
+        await store.updateJob('theirs', { status: 'failed', errorCode: 'interrupted', errorFile: null });
+        expect(await store.getJob('theirs')).toMatchObject({ errorCode: 'interrupted', errorFile: null });
+        await store.addJob(contractJob('added', { status: 'failed', errorCode: 'empty', errorFile: 'a.mp3', createdAt: 12 }));
+        expect(await store.getJob('added')).toEqual(
+          contractJob('added', { status: 'failed', errorCode: 'empty', errorFile: 'a.mp3', createdAt: 12 }),
+        );
+        expect(await store.addJobIfUnder(contractJob('under', { errorCode: 'x', errorFile: 'y' }), 5)).toBe(true);
+        expect(await store.getJob('under')).toMatchObject({ errorCode: 'x', errorFile: 'y' });
       });
 
       it('addJobIfUnder counts only the session\'s queued and running jobs, and stores nothing when refused', async () => {

@@ -58,6 +58,10 @@ export interface JobRow {
   status: JobStatus;
   /** A message for a person when failed or cancelled. */
   error: string | null;
+  /** How it ended without a result, as a code of the error table (a client words it itself). */
+  errorCode: string | null;
+  /** A failure about one input: the person's name of that file, which the code's sentence names. */
+  errorFile: string | null;
   resultId: string | null;
   createdAt: number;
   startedAt: number | null;

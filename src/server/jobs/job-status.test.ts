@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { job } from '../../../test/support/job-kit.js';
-import { statusOfEvent, statusOfJob, statusPayload } from './job-status.js';
+import { endedRow, statusOfEvent, statusOfJob, statusPayload } from './job-status.js';
 
 const ref = { jobId: 'J1', sid: 'S1', appid: 'app', requestId: 'req-1' };
 
@@ -91,5 +91,44 @@ describe('job status', () => {
       state: 'cancelled',
       code: 'cancelled',
     });
+  });
+
+  it('a row written from a failure tells it exactly as the failure event did: its code and file', () => {
+    const failure = {
+      message: 'Could not merge: Aufnahme 2.wav is not usable audio',
+      code: 'not-audio' as const,
+      file: 'Aufnahme 2.wav',
+    };
+    const fromEvent = statusPayload(statusOfEvent({ ...ref, type: 'failed', retryable: false, ...failure }));
+    expect(fromEvent).toMatchObject({ code: 'not-audio', file: 'Aufnahme 2.wav' });
+    const fromRow = statusPayload(
+      statusOfJob(job('J1', 'S1', [], 'app', { requestId: 'req-1', ...endedRow('failed', failure) })),
+    );
+    expect(fromRow).toEqual(fromEvent);
+    // Without a file (a failure of the server, not of one input): the code alone.
+    const stopped = {
+      message: 'The server restarted while this merge was running',
+      code: 'interrupted' as const,
+    };
+    const row = statusOfJob(job('J2', 'S1', [], 'app', endedRow('failed', stopped)));
+    expect(row).toEqual({
+      requestId: null,
+      state: 'failed',
+      percent: null,
+      text: stopped.message,
+      code: 'interrupted',
+    });
+    // A cancel keeps its code as the event's.
+    const cancelled = statusOfJob(
+      job(
+        'J3',
+        'S1',
+        [],
+        'app',
+        endedRow('cancelled', { message: 'The merge was cancelled', code: 'cancelled' }),
+      ),
+    );
+    expect(cancelled).toMatchObject({ state: 'cancelled', code: 'cancelled' });
+    expect(cancelled).not.toHaveProperty('file');
   });
 });

@@ -1,7 +1,7 @@
 // Where a merge stands, told the same way whether it comes from a job event as it happens or
 // from the job's row later (a late subscriber, a reloaded page, GET /app/merge/status).
 import type { MergeState, StatusPayload } from '../../shared/types.js';
-import type { JobRow } from '../data/store.js';
+import type { JobPatch, JobRow } from '../data/store.js';
 import type { ErrorCode } from '../errors.js';
 import type { JobEvent } from './queue.js';
 
@@ -55,18 +55,46 @@ export function statusOfEvent(event: JobEvent): JobStatusView {
 }
 
 /**
- * A job's row keeps the words but not their code; the state still tells a waiting or cancelled
- * merge (a failure's code is not kept: its words are the server's).
+ * How a job that ended without a result is kept in its row: the words the person read, and the
+ * code and file they were chosen by, so the row tells it later exactly as the event did.
+ */
+export function endedRow(
+  state: 'failed' | 'cancelled',
+  end: { message: string; code: ErrorCode; file?: string },
+): JobPatch {
+  return {
+    status: state,
+    error: end.message,
+    statusText: end.message,
+    errorCode: end.code,
+    errorFile: end.file ?? null,
+    percent: null,
+  };
+}
+
+/** The code of a row's words: how it ended (kept with it), else what its state says. */
+function codeOfJob(job: JobRow): string | undefined {
+  if (job.status === 'queued') return QUEUED_CODE;
+  const ended = job.status === 'failed' || job.status === 'cancelled';
+  if (ended && job.errorCode !== null) return job.errorCode;
+  return job.status === 'cancelled' ? CANCELLED_CODE : undefined;
+}
+
+/**
+ * A job's row as its status: the words, their code and the file they name as the failure's event
+ * had them (a row from before codes were kept has the words alone; its state still tells a
+ * waiting or cancelled merge).
  */
 export function statusOfJob(job: JobRow): JobStatusView {
-  const code =
-    job.status === 'queued' ? QUEUED_CODE : job.status === 'cancelled' ? CANCELLED_CODE : undefined;
+  const code = codeOfJob(job);
+  const file = job.status === 'failed' && job.errorFile !== null ? job.errorFile : undefined;
   return {
     requestId: job.requestId,
     state: job.status,
     percent: job.status === 'succeeded' ? 100 : job.percent,
     text: job.statusText ?? job.error ?? '',
     ...(code ? { code } : {}),
+    ...(file === undefined ? {} : { file }),
   };
 }
 

@@ -27,6 +27,8 @@ export function queuedJobRow(data: MergeJobData, createdAt: number): JobRow {
     itemIds: [...data.itemIds],
     status: 'queued',
     error: null,
+    errorCode: null,
+    errorFile: null,
     resultId: null,
     createdAt,
     startedAt: null,

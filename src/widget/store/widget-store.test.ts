@@ -339,6 +339,38 @@ describe('the widget store: the merge', () => {
     expect(reload).toHaveBeenCalledTimes(1);
   });
 
+  it('after a reload, a merge that then failed on one input reads in German, naming the file', async () => {
+    const de = await loadLocale('de');
+    applyLocale('de', de);
+    try {
+      // The page was reloaded while the merge ran: GET status finds it and the widget follows it.
+      api.mergeStatus.mockResolvedValue({
+        state: 'running',
+        requestId: 'earlier',
+        percent: 30,
+        text: 'Merging: 30%',
+      });
+      const store = await started();
+      expect(store.getState()).toMatchObject({ phase: 'merging', requestId: 'earlier', percent: 30 });
+      // It failed meanwhile: on subscribe the server sends the status its record keeps (the
+      // server's English sentence, with the failure's code and file).
+      emit({
+        data: 'Could not merge: Aufnahme 2.wav is not usable audio',
+        requestId: 'earlier',
+        state: 'failed',
+        percent: null,
+        code: 'not-audio',
+        file: 'Aufnahme 2.wav',
+      });
+      expect(store.getState()).toMatchObject({
+        phase: 'failed',
+        message: 'Zusammenfügen nicht möglich: \u2068Aufnahme 2.wav\u2069 enthält kein verwendbares Audio.',
+      });
+    } finally {
+      applyLocale('en', en);
+    }
+  });
+
   it('on load, a merge that has ended leaves the list as it is', async () => {
     api.mergeStatus.mockResolvedValue({
       state: 'failed',

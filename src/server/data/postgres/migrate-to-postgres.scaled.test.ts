@@ -13,6 +13,7 @@ import { resultRef, uploadRef } from '../../files/storage.js';
 import { hashSecret } from '../../http/session.js';
 import { migrateToPostgres } from './migrate-to-postgres.js';
 import { openPgStore } from './pg-store.js';
+import { openSqliteStore } from '../sqlite/sqlite-store.js';
 
 let db: TestDatabase;
 let data: { dir: string; cleanup(): Promise<void> };
@@ -38,10 +39,19 @@ describe('migrate-to-postgres', () => {
     const merged = await postJson(app.app, s, '/app/merge/mergemp3', { items: [items[1], items[0]].map((i) => ({ id: i.id })) });
     expect(merged.statusCode, merged.body).toBe(200);
     await app.close();
+    // An earlier merge of the session that failed on one file: how it failed moves with it.
+    const embedded = openSqliteStore(path.join(dataDir, 'audio-merge.sqlite'));
+    const failed = 'Could not merge: a.mp3 is a damaged MP3 file';
+    await embedded.addJob({
+      ...(await embedded.latestJob(s.sid))!,
+      id: 'failed-before', createdAt: 1, status: 'failed', resultId: null, error: failed, statusText: failed,
+      errorCode: 'bad-mp3', errorFile: 'a.mp3',
+    });
+    await embedded.close();
 
     const s3 = { ...inject('s3'), forcePathStyle: true };
     const report = await migrateToPostgres({ dataDir, databaseUrl: db.url, s3, log: () => undefined });
-    expect(report).toMatchObject({ sessions: 1, items: 2, jobs: 1, results: 1, objects: 3, missingFiles: [] });
+    expect(report).toMatchObject({ sessions: 1, items: 2, jobs: 2, results: 1, objects: 3, missingFiles: [] });
 
     const store = await openPgStore(db.url);
     const objects = createS3Objects(s3);
@@ -60,6 +70,9 @@ describe('migrate-to-postgres', () => {
       expect(result.sources).toEqual([items[1].filename, items[0].filename]);
       expect((await objects.head(objectKey(resultRef(result))))?.size).toBe(result.size);
       expect((await store.latestJob(s.sid))?.status).toBe('succeeded');
+      expect(await store.getJob('failed-before')).toMatchObject({
+        status: 'failed', error: failed, errorCode: 'bad-mp3', errorFile: 'a.mp3',
+      });
     } finally {
       objects.close();
       await store.close();

@@ -6,6 +6,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import type pg from 'pg';
+import type { ErrorCode } from '../../errors.js';
 import { createDiskStorage } from '../../files/disk/disk-storage.js';
 import { objectKey } from '../../files/s3/object-keys.js';
 import { createS3Objects, type S3Config } from '../../files/s3/s3-objects.js';
@@ -31,6 +32,8 @@ export interface MoveReport {
 
 type Row = Record<string, unknown>;
 const INTERRUPTED = 'This merge was interrupted when the service moved; please make it again.';
+/** The error table's code for a merge a restart or a move stopped (a client words it in its language). */
+const INTERRUPTED_CODE: ErrorCode = 'interrupted';
 
 const json = (v: unknown, fallback: unknown) => (typeof v === 'string' ? v : JSON.stringify(v ?? fallback));
 
@@ -58,12 +61,13 @@ async function insertRows(c: pg.PoolClient, rows: { sessions: Row[]; items: Row[
     const unfinished = j.status === 'queued' || j.status === 'running';
     await c.query(
       `INSERT INTO jobs (id, sid, appid, item_ids, status, error, result_id, request_id, options, percent, status_text, attempts,
-                         created_at, started_at, finished_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15) ON CONFLICT DO NOTHING`,
+                         created_at, started_at, finished_at, error_code, error_file)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17) ON CONFLICT DO NOTHING`,
       [
         j.id, j.sid, j.appid, json(j.item_ids, []), unfinished ? 'failed' : j.status, unfinished ? INTERRUPTED : j.error,
         j.result_id, j.request_id ?? null, json(j.options, {}), j.percent ?? null, unfinished ? INTERRUPTED : (j.status_text ?? null),
         j.attempts ?? 0, j.created_at, j.started_at, unfinished ? Date.now() : j.finished_at,
+        unfinished ? INTERRUPTED_CODE : (j.error_code ?? null), unfinished ? null : (j.error_file ?? null),
       ],
     );
   }

@@ -128,6 +128,14 @@ export const PG_MIGRATIONS: PgMigration[] = [
     name: "an item's own title tag",
     sql: `ALTER TABLE items ADD COLUMN title_tag TEXT;`,
   },
+  {
+    version: 7,
+    name: "a job's failure code and the file it names",
+    sql: `
+      ALTER TABLE jobs ADD COLUMN error_code TEXT;
+      ALTER TABLE jobs ADD COLUMN error_file TEXT;
+    `,
+  },
 ];
 
 async function appliedVersions(client: PoolClient): Promise<Set<number>> {

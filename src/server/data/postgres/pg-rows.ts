@@ -16,6 +16,8 @@ export { toItem, toJob, toResult, toSession } from '../records.js';
 export const JOB_COLUMNS: Record<string, { column: string; json?: boolean }> = {
   status: { column: 'status' },
   error: { column: 'error' },
+  errorCode: { column: 'error_code' },
+  errorFile: { column: 'error_file' },
   resultId: { column: 'result_id' },
   requestId: { column: 'request_id' },
   options: { column: 'options', json: true },

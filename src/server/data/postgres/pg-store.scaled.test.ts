@@ -22,7 +22,7 @@ const item = (sid: string, n: number): ItemRow => ({
 });
 
 const job = (sid: string, id: string): JobRow => ({
-  id, sid, appid: 'app', itemIds: [`${sid}-item-1`], status: 'queued', error: null, resultId: null, requestId: 'r1',
+  id, sid, appid: 'app', itemIds: [`${sid}-item-1`], status: 'queued', error: null, errorCode: null, errorFile: null, resultId: null, requestId: 'r1',
   options: { format: 'mp3' }, percent: null, statusText: null, attempts: 0, createdAt: 5, startedAt: null, finishedAt: null,
 });
 

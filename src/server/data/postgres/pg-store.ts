@@ -185,11 +185,12 @@ export async function openPgStore(url: string, opts: PgStoreOptions = {}): Promi
     async addJob(j) {
       await pool.query(
         `INSERT INTO jobs (id, sid, appid, item_ids, status, error, result_id, request_id, options, percent, status_text,
-                           attempts, created_at, started_at, finished_at)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)`,
+                           attempts, created_at, started_at, finished_at, error_code, error_file)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17)`,
         [
           j.id, j.sid, j.appid, JSON.stringify(j.itemIds), j.status, j.error, j.resultId, j.requestId,
           JSON.stringify(j.options ?? {}), j.percent, j.statusText, j.attempts ?? 0, j.createdAt, j.startedAt, j.finishedAt,
+          j.errorCode ?? null, j.errorFile ?? null,
         ],
       );
     },
@@ -201,13 +202,13 @@ export async function openPgStore(url: string, opts: PgStoreOptions = {}): Promi
           if (locked.rowCount === 0) throw new Error(`No session ${j.sid}`);
           const inserted = await c.query(
             `INSERT INTO jobs (id, sid, appid, item_ids, status, error, result_id, request_id, options, percent, status_text,
-                               attempts, created_at, started_at, finished_at)
-             SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15
-             WHERE (SELECT COUNT(*) FROM jobs WHERE sid = $2 AND status IN ('queued', 'running')) < $16`,
+                               attempts, created_at, started_at, finished_at, error_code, error_file)
+             SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17
+             WHERE (SELECT COUNT(*) FROM jobs WHERE sid = $2 AND status IN ('queued', 'running')) < $18`,
             [
               j.id, j.sid, j.appid, JSON.stringify(j.itemIds), j.status, j.error, j.resultId, j.requestId,
               JSON.stringify(j.options ?? {}), j.percent, j.statusText, j.attempts ?? 0, j.createdAt, j.startedAt,
-              j.finishedAt, limit,
+              j.finishedAt, j.errorCode ?? null, j.errorFile ?? null, limit,
             ],
           );
           return inserted.rowCount === 1;

@@ -86,6 +86,18 @@ describe('migrations', () => {
     expect(() => result.run('r6', 's1', 'j6', 'm.mp3', 6)).toThrow(/UNIQUE/);
   });
 
+  it('migration 7 keeps a version-6 failed job as it was, its failure code and file unknown (null)', () => {
+    const db = new Database(':memory:');
+    db.pragma('foreign_keys = ON');
+    migrate(db, MIGRATIONS.slice(0, 6));
+    db.prepare("INSERT INTO sessions VALUES ('s1', 'h1', 't1', 1, 1)").run();
+    db.prepare("INSERT INTO jobs (id, sid, appid, item_ids, status, error, created_at) VALUES ('j1', 's1', 'app', '[]', 'failed', 'It failed', 1)").run();
+    expect(migrate(db, MIGRATIONS.slice(0, 7))).toBe(7);
+    expect(db.prepare('SELECT status, error, error_code, error_file FROM jobs').get()).toEqual({
+      status: 'failed', error: 'It failed', error_code: null, error_file: null,
+    });
+  });
+
   it('are idempotent on restart: data survives and nothing runs twice', async () => {
     const { dir, cleanup } = await tempDir();
     try {

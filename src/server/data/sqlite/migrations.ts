@@ -156,6 +156,16 @@ export const MIGRATIONS: Migration[] = [
       db.exec('ALTER TABLE items ADD COLUMN title_tag TEXT');
     },
   },
+  {
+    version: 7,
+    name: "a job's failure code and the file it names",
+    up(db) {
+      db.exec(`
+        ALTER TABLE jobs ADD COLUMN error_code TEXT;
+        ALTER TABLE jobs ADD COLUMN error_file TEXT;
+      `);
+    },
+  },
 ];
 
 /** "name (suffix).ext" */

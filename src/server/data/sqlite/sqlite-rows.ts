@@ -31,6 +31,8 @@ export function jobParams(job: Partial<JobRow>): Record<string, unknown> {
 export const JOB_COLUMNS: Record<string, string> = {
   status: 'status',
   error: 'error',
+  errorCode: 'error_code',
+  errorFile: 'error_file',
   resultId: 'result_id',
   createdAt: 'created_at',
   startedAt: 'started_at',

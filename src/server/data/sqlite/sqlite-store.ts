@@ -47,16 +47,16 @@ function statements(db: Database.Database) {
       'UPDATE items SET position = ? WHERE id = ? AND sid = ? AND appid = ?',
     ),
     addJob: db.prepare(
-      `INSERT INTO jobs (id, sid, appid, item_ids, status, error, result_id, created_at, started_at, finished_at,
-                         request_id, options, percent, status_text, attempts)
-       VALUES (@id, @sid, @appid, @itemIds, @status, @error, @resultId, @createdAt, @startedAt, @finishedAt,
-               @requestId, @options, @percent, @statusText, @attempts)`,
+      `INSERT INTO jobs (id, sid, appid, item_ids, status, error, error_code, error_file, result_id, created_at,
+                         started_at, finished_at, request_id, options, percent, status_text, attempts)
+       VALUES (@id, @sid, @appid, @itemIds, @status, @error, @errorCode, @errorFile, @resultId, @createdAt,
+               @startedAt, @finishedAt, @requestId, @options, @percent, @statusText, @attempts)`,
     ),
     addJobIfUnder: db.prepare(
-      `INSERT INTO jobs (id, sid, appid, item_ids, status, error, result_id, created_at, started_at, finished_at,
-                         request_id, options, percent, status_text, attempts)
-       SELECT @id, @sid, @appid, @itemIds, @status, @error, @resultId, @createdAt, @startedAt, @finishedAt,
-              @requestId, @options, @percent, @statusText, @attempts
+      `INSERT INTO jobs (id, sid, appid, item_ids, status, error, error_code, error_file, result_id, created_at,
+                         started_at, finished_at, request_id, options, percent, status_text, attempts)
+       SELECT @id, @sid, @appid, @itemIds, @status, @error, @errorCode, @errorFile, @resultId, @createdAt,
+              @startedAt, @finishedAt, @requestId, @options, @percent, @statusText, @attempts
        WHERE (SELECT COUNT(*) FROM jobs WHERE sid = @sid AND status IN ('queued', 'running')) < @limit`,
     ),
     getJob: db.prepare<[string], JobRecord>('SELECT * FROM jobs WHERE id = ?'),

@@ -517,6 +517,11 @@ export const mergeStatusSchema: FastifySchema = {
           type: 'integer',
           description: 'While queued: how many merges are ahead of this one, when the queue knows',
         },
+        file: {
+          type: 'string',
+          description:
+            "A failure about one input: the person's own name of that file, which the code's sentence names",
+        },
       },
     }),
     403: errorBody('No session (load the page first)'),

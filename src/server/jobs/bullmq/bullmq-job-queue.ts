@@ -11,6 +11,7 @@ import type { Broadcaster } from '../../realtime/broadcaster.js';
 import { broadcastJobStatus } from '../../realtime/status-broadcasts.js';
 import type { BullQueue, QueueEvent } from './bullmq-queue.js';
 import { fileOf, JobFailure, QueueClosedError } from '../job-errors.js';
+import { endedRow } from '../job-status.js';
 import {
   CANCELLED_MESSAGE,
   DONE_TEXT,
@@ -92,11 +93,14 @@ export function createBullJobQueue(deps: BullJobQueueDeps): JobQueue & { ping():
       own.resolve({ state: 'succeeded', resultId: e.result.resultId });
     } else if (e.type === 'failed') {
       const { message } = e;
-      await settleRow(
-        own.data,
-        { status: 'failed', error: message, statusText: message, percent: null },
-        { ...ref, type: 'failed', message, code: e.code, retryable: false, ...fileOf(e) },
-      );
+      await settleRow(own.data, endedRow('failed', { message, code: e.code, ...fileOf(e) }), {
+        ...ref,
+        type: 'failed',
+        message,
+        code: e.code,
+        retryable: false,
+        ...fileOf(e),
+      });
       own.resolve({ state: 'failed', message, code: e.code, ...fileOf(e) });
     } else if (e.type === 'cancelled') {
       own.resolve({ state: 'cancelled', message: CANCELLED_MESSAGE });
@@ -167,9 +171,7 @@ export function createBullJobQueue(deps: BullJobQueueDeps): JobQueue & { ping():
     async enqueue(data) {
       if (closing) {
         await store.updateJob(data.jobId, {
-          status: 'failed',
-          error: SHUTDOWN_MESSAGE,
-          statusText: SHUTDOWN_MESSAGE,
+          ...endedRow('failed', { message: SHUTDOWN_MESSAGE, code: 'mergeStopped' }),
           finishedAt: now(),
         });
         throw new QueueClosedError();
@@ -185,11 +187,13 @@ export function createBullJobQueue(deps: BullJobQueueDeps): JobQueue & { ping():
         tellPlacesNow();
       } catch (err) {
         const failure = new JobFailure('mergeStopped');
-        await settleRow(
-          data,
-          { status: 'failed', error: failure.message, statusText: failure.message, percent: null },
-          { ...refOf(data), type: 'failed', message: failure.message, code: failure.code, retryable: true },
-        );
+        await settleRow(data, endedRow('failed', failure), {
+          ...refOf(data),
+          type: 'failed',
+          message: failure.message,
+          code: failure.code,
+          retryable: true,
+        });
         resolve({ state: 'failed', message: failure.message, code: failure.code });
         log.error({ err, job: data.jobId }, 'could not queue a merge');
       }
@@ -211,11 +215,11 @@ export function createBullJobQueue(deps: BullJobQueueDeps): JobQueue & { ping():
             options: row.options,
             requestId: row.requestId,
           };
-          await settleRow(
-            data,
-            { status: 'cancelled', error: CANCELLED_MESSAGE, statusText: CANCELLED_MESSAGE, percent: null },
-            { ...refOf(data), type: 'cancelled', message: CANCELLED_MESSAGE },
-          );
+          await settleRow(data, endedRow('cancelled', { message: CANCELLED_MESSAGE, code: 'cancelled' }), {
+            ...refOf(data),
+            type: 'cancelled',
+            message: CANCELLED_MESSAGE,
+          });
         }
       }
       return (await ended)?.type === 'cancelled';
@@ -227,10 +231,7 @@ export function createBullJobQueue(deps: BullJobQueueDeps): JobQueue & { ping():
       for (const row of open) {
         if (row.createdAt > now() - RECOVER_AFTER_MS || (await queue.state(row.id)) !== 'unknown') continue;
         await store.updateJob(row.id, {
-          status: 'failed',
-          error: INTERRUPTED_MESSAGE,
-          statusText: INTERRUPTED_MESSAGE,
-          percent: null,
+          ...endedRow('failed', { message: INTERRUPTED_MESSAGE, code: 'interrupted' }),
           finishedAt: now(),
         });
         log.warn({ job: row.id }, 'merge lost from the queue: marked failed');

@@ -4,7 +4,7 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { RefusingJobWrites } from '../../../../test/support/memory-store.js';
 import { job, RecordingBroadcaster, silentLog } from '../../../../test/support/job-kit.js';
-import { JobFailure } from '../job-errors.js';
+import { inputFailure, JobFailure } from '../job-errors.js';
 import type { MergeJobData } from '../queue.js';
 import { createRunReporter } from './run-reporter.js';
 
@@ -58,6 +58,30 @@ describe('the run reporter on a worker', () => {
     } finally {
       vi.useRealTimers();
     }
+    reporter.close();
+  });
+
+  it('keeps a failure about one input in the row with its code and file, as the browser was told', async () => {
+    const store = await storeWithJob(0);
+    const reporter = createRunReporter({ store, broadcaster, log: silentLog, startRetryDelaysMs: [5, 5] });
+    await reporter.started(data, 1);
+    const message = 'Could not merge: Aufnahme 2.wav is not usable audio';
+    await reporter.ended(data, {
+      state: 'failed',
+      failure: inputFailure('not-audio', message, 'Aufnahme 2.wav'),
+    });
+    expect(await store.getJob('j1')).toMatchObject({
+      status: 'failed',
+      error: message,
+      errorCode: 'not-audio',
+      errorFile: 'Aufnahme 2.wav',
+    });
+    expect(broadcaster.events.at(-1)?.payload).toMatchObject({
+      data: message,
+      state: 'failed',
+      code: 'not-audio',
+      file: 'Aufnahme 2.wav',
+    });
     reporter.close();
   });
 });

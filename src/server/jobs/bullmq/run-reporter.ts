@@ -18,6 +18,7 @@ import { systemClock, type Clock } from '../../../shared/clock.js';
 import { createProgressThrottle, type ProgressThrottle } from '../progress-throttle.js';
 import { createJobEvents, type JobEvent, type JobRef, type MergeJobData } from '../queue.js';
 import { fileOf, JobFailure } from '../job-errors.js';
+import { endedRow } from '../job-status.js';
 
 export interface RunReporterDeps {
   store: Store;
@@ -152,13 +153,11 @@ export function createRunReporter(deps: RunReporterDeps): RunReporter & { close(
     async ended(data, ending) {
       const run = await finish(data);
       const message = ending.state === 'cancelled' ? ending.message : ending.failure.message;
-      const patch: JobPatch = {
-        status: ending.state,
-        error: message,
-        statusText: message,
-        percent: null,
-        finishedAt: clock.now(),
-      };
+      const end =
+        ending.state === 'cancelled'
+          ? { message, code: 'cancelled' as const }
+          : { message, code: ending.failure.code, ...fileOf(ending.failure) };
+      const patch: JobPatch = { ...endedRow(ending.state, end), finishedAt: clock.now() };
       const event: JobEvent =
         ending.state === 'cancelled'
           ? { ...refOf(data), type: 'cancelled', message }

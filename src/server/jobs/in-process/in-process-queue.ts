@@ -7,6 +7,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { JobPatch, Store } from '../../data/store.js';
 import { resultRef, type FileStorage } from '../../files/storage.js';
 import { asJobFailure, fileOf, JobFailure, QueueClosedError } from '../job-errors.js';
+import { endedRow } from '../job-status.js';
 import {
   CANCELLED_MESSAGE,
   DONE_TEXT,
@@ -117,14 +118,14 @@ export function createInProcessQueue(deps: InProcessQueueDeps): JobQueue {
     if (ending.state === 'cancelled') {
       const message = ending.message;
       await report(
-        { status: 'cancelled', error: message, statusText: message, percent: null, finishedAt },
+        { ...endedRow('cancelled', { message, code: 'cancelled' }), finishedAt },
         { ...ref, type: 'cancelled', message },
       );
       return { state: 'cancelled', message };
     }
     const f = ending.failure;
     await report(
-      { status: 'failed', error: f.message, statusText: f.message, percent: null, finishedAt },
+      { ...endedRow('failed', { message: f.message, code: f.code, ...fileOf(f) }), finishedAt },
       { ...ref, type: 'failed', message: f.message, code: f.code, retryable: f.retryable, ...fileOf(f) },
     );
     return { state: 'failed', message: f.message, code: f.code, ...fileOf(f) };
@@ -292,10 +293,7 @@ export function createInProcessQueue(deps: InProcessQueueDeps): JobQueue {
         }
         for (const file of resultFileNames(job.id)) await files.remove(resultRef({ sid: job.sid, file }));
         await store.updateJob(job.id, {
-          status: 'failed',
-          error: INTERRUPTED_MESSAGE,
-          statusText: INTERRUPTED_MESSAGE,
-          percent: null,
+          ...endedRow('failed', { message: INTERRUPTED_MESSAGE, code: 'interrupted' }),
           finishedAt: clock.now(),
         });
         log.warn({ job: job.id }, 'merge interrupted by a restart: marked failed');
