@@ -31,9 +31,23 @@ export function fileTitle(name: string): string {
   return base.replace(/\.[^.]+$/, '') || base;
 }
 
+/**
+ * A title tag as one line a person can read: line breaks and tabs become spaces, other control
+ * characters and bidirectional controls go (they would hide or reorder what the title says).
+ */
+export function oneLineTitle(tag: string): string {
+  return (
+    tag
+      .replace(/[\t\n\v\f\r]+/g, ' ')
+      // eslint-disable-next-line no-control-regex -- control characters are what it takes out
+      .replace(/[\u0000-\u001f\u007f-\u009f\u200e\u200f\u061c\u202a-\u202e\u2066-\u2069]/g, '')
+      .trim()
+  );
+}
+
 /** An input's chapter title when none is given for it: its title tag, else its file name without the extension. */
 export function defaultChapterTitle(name: string, tag: string | null | undefined): string {
-  return tag?.trim() || fileTitle(name);
+  return (tag && oneLineTitle(tag)) || fileTitle(name);
 }
 
 /**

@@ -6,6 +6,7 @@ import {
   decodedSeconds,
   decodePeaks,
   InputError,
+  oneLineTitle,
   type ProbeResult,
   type Tools,
 } from '../../../engine/index.js';
@@ -66,6 +67,16 @@ export type StoreUpload = (input: {
 }) => Promise<StoreOutcome>;
 
 const SAFE_FORMAT = /^[a-z0-9]{1,10}$/;
+
+/**
+ * The upload's title tag as kept for its default chapter title: one readable line, bounded like a
+ * title a person gives, never cut inside a character.
+ */
+export function keptTitleTag(tag: string | undefined): string | null {
+  const line = tag ? oneLineTitle(tag) : '';
+  const cut = line.slice(0, CHAPTER_TITLE_MAX);
+  return (/[\ud800-\udbff]$/.test(cut) ? cut.slice(0, -1) : cut).trim() || null;
+}
 
 export const removeQuietly = (file: string) => unlink(file).catch(() => {});
 
@@ -166,8 +177,8 @@ export async function keepUpload(
     sampleRate: p.probe.sampleRate,
     channels: p.probe.channels,
     createdAt: deps.clock.now(),
-    // Kept for the default chapter title the page shows; bounded like a title a person gives.
-    titleTag: p.probe.tags.title?.trim().slice(0, CHAPTER_TITLE_MAX) || null,
+    // Kept for the default chapter title the page shows.
+    titleTag: keptTitleTag(p.probe.tags.title),
   };
   const ref = uploadRef(item);
   let added = false;

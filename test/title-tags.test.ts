@@ -1,0 +1,62 @@
+// Hostile title tags in uploads: what getDataJson gives as each row's default chapter title, and
+// what is kept of it.
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { makeTone, tempDir } from './support/audio-fixtures.js';
+import { listItems, openSession, startTestApp, upload, type TestApp } from './support/server-harness.js';
+
+let app: TestApp;
+let media: { dir: string; cleanup: () => Promise<void> };
+const file = (name: string) => path.join(media.dir, name);
+
+const synchsafe = (n: number) => Buffer.from([(n >> 21) & 127, (n >> 14) & 127, (n >> 7) & 127, n & 127]);
+
+/** The MP3's audio behind an ID3v2.4 tag holding one UTF-8 TIT2 frame. */
+function withTitle(mp3: Buffer, title: string): Buffer {
+  const text = Buffer.concat([Buffer.from([3]), Buffer.from(title, 'utf8')]);
+  const frame = Buffer.concat([Buffer.from('TIT2'), synchsafe(text.length), Buffer.from([0, 0]), text]);
+  const header = Buffer.concat([Buffer.from('ID3'), Buffer.from([4, 0, 0]), synchsafe(frame.length)]);
+  return Buffer.concat([header, frame, mp3]);
+}
+
+beforeAll(async () => {
+  media = await tempDir('title-tags-');
+  await makeTone(file('plain.mp3'), { seconds: 1 });
+  app = await startTestApp();
+});
+
+afterAll(async () => {
+  await app?.dispose();
+  await media?.cleanup();
+});
+
+describe("an upload's title tag", () => {
+  it('of megabytes is taken, and its default chapter title is kept to 500 characters', async () => {
+    const s = await openSession(app.app);
+    const content = withTitle(await readFile(file('plain.mp3')), 'Long '.repeat(600_000));
+    const res = await upload(app.app, s, [{ content, filename: 'long.mp3' }]);
+    expect(res.statusCode, res.body).toBe(200);
+    const [item] = await listItems(app.app, s);
+    expect(item.defaultChapterTitle).toMatch(/^Long Long /);
+    expect(item.defaultChapterTitle.length).toBeLessThanOrEqual(500);
+  });
+
+  it('cut at 500 characters is never cut inside a character', async () => {
+    const s = await openSession(app.app);
+    const content = withTitle(await readFile(file('plain.mp3')), `${'a'.repeat(499)}\u{1F3B5}tail`);
+    expect((await upload(app.app, s, [{ content, filename: 'emoji.mp3' }])).statusCode).toBe(200);
+    const [item] = await listItems(app.app, s);
+    expect(item.defaultChapterTitle).toBe('a'.repeat(499));
+  });
+
+  it('with control characters and bidirectional overrides gives a default title without them', async () => {
+    const s = await openSession(app.app);
+    const title = 'Chapter\u0007 One\u202E\u2066 \u001bend\u2069';
+    const content = withTitle(await readFile(file('plain.mp3')), title);
+    const res = await upload(app.app, s, [{ content, filename: 'odd.mp3' }]);
+    expect(res.statusCode, res.body).toBe(200);
+    const [item] = await listItems(app.app, s);
+    expect(item.defaultChapterTitle).toBe('Chapter One end');
+  });
+});
