@@ -323,6 +323,46 @@ describe("a merged result's details and cover", () => {
     expect(got.rawPayload.equals(picture)).toBe(true);
   });
 
+  it('answers 404, never 500, for odd ids and for a cover gone from the disk, also while its result is deleted', async () => {
+    const s = await openSession(app.app);
+    expect((await upload(app.app, s, [{ path: file('one.mp3') }])).statusCode).toBe(200);
+    const items = await listItems(app.app, s);
+    expect((await postCover(s, await image(file('odd.png'), '20x20'))).statusCode).toBe(200);
+    const merged = await postJson(app.app, s, '/app/merge/mergemp3', {
+      items: items.map(({ id }) => ({ id })),
+      options: { format: 'm4b' },
+    });
+    expect(merged.statusCode, merged.body).toBe(200);
+    const [result] = await app.store.listResults(s.sid);
+    for (const id of ['../x', '..', '%2e%2e', `../${result.id}`, result.cover!])
+      expect((await getResultCover(s, id)).statusCode, id).toBe(404);
+    const long = await getResultCover(s, 'x'.repeat(5000));
+    expect(long.statusCode).toBe(400);
+    expect(long.json()).toMatchObject({ code: expect.any(String), error: expect.any(String) });
+    const traversal = await app.app.inject({
+      method: 'GET',
+      url: `/app/merge/resultCover/%2e%2e%2f${result.id}`,
+      headers: { cookie: s.cookie },
+    });
+    expect(traversal.statusCode).toBe(404);
+
+    // deleteResult landing between the look-up of the row and the read of its cover.
+    const read = app.files.read;
+    app.files.read = async (ref, range) => {
+      await app.files.remove(ref);
+      return read(ref, range);
+    };
+    try {
+      const raced = await getResultCover(s, result.id);
+      expect(raced.statusCode, raced.body).toBe(404);
+      expect(raced.json()).toMatchObject({ code: 'notFound' });
+    } finally {
+      app.files.read = read;
+    }
+    // The row still names the cover, the file is gone: the same 404.
+    expect((await getResultCover(s, result.id)).statusCode).toBe(404);
+  });
+
   it('has no cover when the merge left the cover out, and is headed by the default title', async () => {
     const s = await openSession(app.app);
     expect((await upload(app.app, s, [{ path: file('one.mp3') }])).statusCode).toBe(200);

@@ -12,13 +12,22 @@ import { deleteResultSchema, documented, resultCoverSchema } from './schemas.js'
 export const resultCoverRef = (result: Pick<ResultRow, 'sid' | 'cover'>): FileRef | undefined =>
   result.cover ? resultRef({ sid: result.sid, file: result.cover }) : undefined;
 
-async function readAll(stream: AsyncIterable<Buffer>, limit: number): Promise<Buffer | undefined> {
+/**
+ * The stored cover's bytes, up to the cover limit; undefined when it is over it or not there,
+ * deleted with its result between the row's look-up and the read included.
+ */
+async function readCover(files: FileStorage, ref: FileRef): Promise<Buffer | undefined> {
   const chunks: Buffer[] = [];
   let total = 0;
-  for await (const chunk of stream) {
-    total += chunk.length;
-    if (total > limit) return undefined;
-    chunks.push(chunk);
+  try {
+    for await (const chunk of await files.read(ref)) {
+      total += (chunk as Buffer).length;
+      if (total > COVER_LIMITS.bytes) return undefined;
+      chunks.push(chunk as Buffer);
+    }
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw err;
   }
   return Buffer.concat(chunks, total);
 }
@@ -59,8 +68,7 @@ export async function resultsRoutes(
     async (request, reply) => {
       const session = requireSession(request);
       const ref = resultCoverRef(await ownResult(session.sid, request.params.id));
-      const data =
-        ref && (await files.stat(ref)) ? await readAll(await files.read(ref), COVER_LIMITS.bytes) : undefined;
+      const data = ref && (await readCover(files, ref));
       const shape = data && imageShape(data);
       if (!data || !shape) fail('notFound', 'This result has no cover');
       return (
