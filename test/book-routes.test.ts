@@ -363,6 +363,38 @@ describe("a merged result's details and cover", () => {
     expect((await getResultCover(s, result.id)).statusCode).toBe(404);
   });
 
+  it('keeps no cover from an input whose picture is over the limits, and merges the input', async () => {
+    const s = await openSession(app.app);
+    await image(file('huge.png'), '4100x16');
+    await exec(tools.ffmpeg, [
+      ...['-v', 'error', '-y', '-i', file('one.mp3'), '-i', file('huge.png')],
+      ...[
+        '-map',
+        '0:a',
+        '-map',
+        '1:v',
+        '-c',
+        'copy',
+        '-id3v2_version',
+        '3',
+        '-disposition:v',
+        'attached_pic',
+      ],
+      file('huge-picture.mp3'),
+    ]);
+    expect((await upload(app.app, s, [{ path: file('huge-picture.mp3') }])).statusCode).toBe(200);
+    const items = await listItems(app.app, s);
+    const merged = await postJson(app.app, s, '/app/merge/mergemp3', {
+      items: items.map(({ id }) => ({ id })),
+      options: { format: 'm4b' },
+    });
+    expect(merged.statusCode, merged.body).toBe(200);
+    const [result] = await app.store.listResults(s.sid);
+    expect(result.cover).toBeNull();
+    expect((await getResultCover(s, result.id)).statusCode).toBe(404);
+    expect(await readdir(path.join(app.dataDir, 'results', s.sid))).toEqual([result.file]);
+  });
+
   it('has no cover when the merge left the cover out, and is headed by the default title', async () => {
     const s = await openSession(app.app);
     expect((await upload(app.app, s, [{ path: file('one.mp3') }])).statusCode).toBe(200);
