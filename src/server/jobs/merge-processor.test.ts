@@ -1,10 +1,11 @@
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { tempDir } from '../../../test/support/audio-fixtures.js';
 import { diskStorage, fakeTools, item, job, scriptedMerge } from '../../../test/support/job-kit.js';
 import { MemoryStore } from '../../../test/support/memory-store.js';
 import { clockAt } from '../../../test/support/clock-at.js';
+import type { MergeOptions } from '../../engine/index.js';
 import { createMergeProcessor } from './merge-processor.js';
 
 let dir: { dir: string; cleanup: () => Promise<void> };
@@ -65,4 +66,51 @@ describe('the merge processor', () => {
       'merged-2026-11-22-1430.mp3',
     ]);
   });
+
+  it("leaves no cover behind when the result's file cannot be stored", async () => {
+    const store = new MemoryStore();
+    const disk = diskStorage(dir.dir);
+    await store.createSession('hash-s1', 's1', 'csrf', 0);
+    const a = item('s1', 1, 'a.mp3');
+    await store.addItemIfUnder(a, 10);
+    await mkdir(path.join(dir.dir, 'uploads', 's1'), { recursive: true });
+    await writeFile(path.join(dir.dir, 'uploads', 's1', 'stored1.mp3'), 'x');
+    await store.addJob(job('j1', 's1', [a.id]));
+    const { merge: scripted } = scriptedMerge();
+    // The engine embedded a cover and left its copy where it was asked to.
+    const merge = async (inputs: string[], output: string, opts: MergeOptions) => {
+      await writeFile(opts.coverCopy!, PNG_HEAD);
+      return { ...(await scripted(inputs, output, opts)), cover: true };
+    };
+    // The bucket refuses the result's file (the cover went up just before it).
+    const stored: string[] = [];
+    const files = {
+      ...disk,
+      put: async (ref: Parameters<typeof disk.put>[0], local: string) => {
+        stored.push(ref.name);
+        if (ref.name.endsWith('.mp3')) throw new Error('the bucket is gone');
+        return disk.put(ref, local);
+      },
+    };
+    const processor = createMergeProcessor({ store, files, tools: fakeTools, merge, engineConcurrency: 1 });
+    await expect(
+      processor(
+        { jobId: 'j1', sid: 's1', appid: 'app', itemIds: [a.id], options: {}, requestId: null },
+        () => {},
+        new AbortController().signal,
+      ),
+    ).rejects.toThrow('the bucket is gone');
+    expect(stored).toEqual(['j1-cover.png', 'j1.mp3']);
+    expect(await store.listResults('s1')).toEqual([]);
+    expect(await readdir(path.join(dir.dir, 'results', 's1')).catch(() => [])).toEqual([]);
+  });
 });
+
+/** A 1 x 1 PNG's frame as a cover's shape is read: its signature, IHDR and IEND. */
+const PNG_HEAD = Buffer.concat([
+  Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13]),
+  Buffer.from('IHDR'),
+  Buffer.from([0, 0, 0, 1, 0, 0, 0, 1, 8, 2, 0, 0, 0, 0x90, 0x77, 0x53, 0xde, 0, 0, 0, 0]),
+  Buffer.from('IEND'),
+  Buffer.from([0xae, 0x42, 0x60, 0x82]),
+]);
