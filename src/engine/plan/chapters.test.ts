@@ -31,6 +31,7 @@ describe('chapters', () => {
     expect(defaultChapterTitle('a.mp3', 'Part\r\nTwo\tof\u0007 Three')).toBe('Part Two of Three');
     expect(defaultChapterTitle('a.mp3', '\u202eevil\u2066 \u001b[31mred\u2069')).toBe('evil [31mred');
     expect(chapterTitles(['a.mp3'], ['\u0007\u202e\n'])).toEqual(['a']);
+    expect(defaultChapterTitle('a.mp3', 'الفصل \u200f1')).toBe('الفصل \u200f1');
   });
 
   it('take the title given for an input over the rule, an empty or null one leaving the rule', () => {

@@ -33,14 +33,15 @@ export function fileTitle(name: string): string {
 
 /**
  * A title tag as one line a person can read: line breaks and tabs become spaces, other control
- * characters and bidirectional controls go (they would hide or reorder what the title says).
+ * characters and bidirectional embeddings, overrides and isolates go (they would hide or reorder
+ * what the title says; the invisible direction marks right-to-left titles use are kept).
  */
 export function oneLineTitle(tag: string): string {
   return (
     tag
       .replace(/[\t\n\v\f\r]+/g, ' ')
       // eslint-disable-next-line no-control-regex -- control characters are what it takes out
-      .replace(/[\u0000-\u001f\u007f-\u009f\u200e\u200f\u061c\u202a-\u202e\u2066-\u2069]/g, '')
+      .replace(/[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g, '')
       .trim()
   );
 }
