@@ -5,7 +5,6 @@ import { tempDir } from '../../../test/support/audio-fixtures.js';
 import { diskStorage, fakeTools, item, job, scriptedMerge } from '../../../test/support/job-kit.js';
 import { MemoryStore } from '../../../test/support/memory-store.js';
 import { clockAt } from '../../../test/support/clock-at.js';
-import type { MergeOptions } from '../../engine/index.js';
 import { createMergeProcessor } from './merge-processor.js';
 
 let dir: { dir: string; cleanup: () => Promise<void> };
@@ -76,12 +75,8 @@ describe('the merge processor', () => {
     await mkdir(path.join(dir.dir, 'uploads', 's1'), { recursive: true });
     await writeFile(path.join(dir.dir, 'uploads', 's1', 'stored1.mp3'), 'x');
     await store.addJob(job('j1', 's1', [a.id]));
-    const { merge: scripted } = scriptedMerge();
     // The engine embedded a cover and left its copy where it was asked to.
-    const merge = async (inputs: string[], output: string, opts: MergeOptions) => {
-      await writeFile(opts.coverCopy!, PNG_HEAD);
-      return { ...(await scripted(inputs, output, opts)), cover: true };
-    };
+    const { merge } = scriptedMerge({ cover: true });
     // The bucket refuses the result's file (the cover went up just before it).
     const stored: string[] = [];
     const files = {
@@ -105,12 +100,3 @@ describe('the merge processor', () => {
     expect(await readdir(path.join(dir.dir, 'results', 's1')).catch(() => [])).toEqual([]);
   });
 });
-
-/** A 1 x 1 PNG's frame as a cover's shape is read: its signature, IHDR and IEND. */
-const PNG_HEAD = Buffer.concat([
-  Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13]),
-  Buffer.from('IHDR'),
-  Buffer.from([0, 0, 0, 1, 0, 0, 0, 1, 8, 2, 0, 0, 0, 0x90, 0x77, 0x53, 0xde, 0, 0, 0, 0]),
-  Buffer.from('IEND'),
-  Buffer.from([0xae, 0x42, 0x60, 0x82]),
-]);
