@@ -22,7 +22,6 @@ import { ERRORS, fail, type ErrorCode } from '../errors.js';
 import { randomId } from '../session.js';
 import { toAudioItem } from './items.js';
 import { keepPeaks } from './peaks.js';
-import { CHAPTER_TITLE_MAX } from './item-edit.js';
 
 export type Prober = (file: string, opts: { tools?: Tools; displayName?: string }) => Promise<ProbeResult>;
 
@@ -68,14 +67,9 @@ export type StoreUpload = (input: {
 
 const SAFE_FORMAT = /^[a-z0-9]{1,10}$/;
 
-/**
- * The upload's title tag as kept for its default chapter title: one readable line, bounded like a
- * title a person gives, never cut inside a character.
- */
+/** The upload's title tag as kept for its default chapter title (by the engine's rule for one). */
 export function keptTitleTag(tag: string | undefined): string | null {
-  const line = tag ? oneLineTitle(tag) : '';
-  const cut = line.slice(0, CHAPTER_TITLE_MAX);
-  return (/[\ud800-\udbff]$/.test(cut) ? cut.slice(0, -1) : cut).trim() || null;
+  return (tag && oneLineTitle(tag)) || null;
 }
 
 export const removeQuietly = (file: string) => unlink(file).catch(() => {});
