@@ -112,6 +112,23 @@ describe("the session's cover", () => {
     expect((await getCover(s)).rawPayload.equals(png)).toBe(true);
   });
 
+  it('asked for while it is being removed answers 404, not 500', async () => {
+    const s = await openSession(app.app);
+    expect((await postCover(s, await image(file('gone.png'), '8x8'))).statusCode).toBe(200);
+    // deleteCover landing between the look-up of the cover and the read of its bytes.
+    const read = app.files.read;
+    app.files.read = async (ref, range) => {
+      await app.files.remove(ref);
+      return read(ref, range);
+    };
+    try {
+      const raced = await getCover(s);
+      expect(raced.statusCode, raced.body).toBe(404);
+    } finally {
+      app.files.read = read;
+    }
+  });
+
   it('needs the CSRF token to be set', async () => {
     const s = await openSession(app.app);
     const res = await postCover({ ...s, csrf: 'wrong' }, await image(file('c.png'), '8x8'));
