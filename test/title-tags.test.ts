@@ -3,8 +3,15 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { makeTone, tempDir } from './support/audio-fixtures.js';
-import { listItems, openSession, startTestApp, upload, type TestApp } from './support/server-harness.js';
+import { ffprobeJson, makeTone, tempDir } from './support/audio-fixtures.js';
+import {
+  listItems,
+  openSession,
+  postJson,
+  startTestApp,
+  upload,
+  type TestApp,
+} from './support/server-harness.js';
 
 let app: TestApp;
 let media: { dir: string; cleanup: () => Promise<void> };
@@ -58,5 +65,28 @@ describe("an upload's title tag", () => {
     expect(res.statusCode, res.body).toBe(200);
     const [item] = await listItems(app.app, s);
     expect(item.defaultChapterTitle).toBe('Chapter One end');
+  });
+});
+
+describe("a book's details taken from an input's tags", () => {
+  it('are one line of at most 500 characters, in the file, the result and its card', async () => {
+    const s = await openSession(app.app);
+    const title = `Book\u0007 of\u202e ${'words '.repeat(200)}`;
+    const content = withTitle(await readFile(file('plain.mp3')), title);
+    expect((await upload(app.app, s, [{ content, filename: 'tagged.mp3' }])).statusCode).toBe(200);
+    const items = await listItems(app.app, s);
+    const merged = await postJson(app.app, s, '/app/merge/mergemp3', {
+      items: items.map(({ id }) => ({ id })),
+      options: { format: 'm4b' },
+    });
+    expect(merged.statusCode, merged.body).toBe(200);
+    const [result] = await app.store.listResults(s.sid);
+    const shown = result.details.title!;
+    expect(shown).toMatch(/^Book of words words /);
+    expect(shown.length).toBeLessThanOrEqual(500);
+    const written = (await ffprobeJson(path.join(app.dataDir, 'results', s.sid, result.file))).format.tags;
+    expect(written?.title).toBe(shown);
+    const page = await app.app.inject({ method: 'GET', url: '/', headers: { cookie: s.cookie } });
+    expect(page.body).toContain(`dir="auto">${shown}</h3>`);
   });
 });

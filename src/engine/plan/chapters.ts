@@ -33,12 +33,12 @@ export function fileTitle(name: string): string {
 }
 
 /**
- * A title tag as one line a person can read, at most CHAPTER_TITLE_MAX characters (never cut inside
- * one): line breaks and tabs become spaces, other control characters and bidirectional
- * embeddings, overrides and isolates go (they would hide or reorder what the title says; the
- * invisible direction marks right-to-left titles use are kept).
+ * A tag's text (a title, an artist...) as one line a person can read, at most CHAPTER_TITLE_MAX
+ * characters (never cut inside one): line breaks and tabs become spaces, other control characters
+ * and bidirectional embeddings, overrides and isolates go (they would hide or reorder what it
+ * says; the invisible direction marks right-to-left text uses are kept).
  */
-export function oneLineTitle(tag: string): string {
+export function oneLineTag(tag: string): string {
   const line = tag
     .replace(/[\t\n\v\f\r]+/g, ' ')
     // eslint-disable-next-line no-control-regex -- control characters are what it takes out
@@ -50,7 +50,7 @@ export function oneLineTitle(tag: string): string {
 
 /** An input's chapter title when none is given for it: its title tag, else its file name without the extension. */
 export function defaultChapterTitle(name: string, tag: string | null | undefined): string {
-  return (tag && oneLineTitle(tag)) || fileTitle(name);
+  return (tag && oneLineTag(tag)) || fileTitle(name);
 }
 
 /**

@@ -6,7 +6,7 @@ import {
   decodedSeconds,
   decodePeaks,
   InputError,
-  oneLineTitle,
+  oneLineTag,
   type ProbeResult,
   type Tools,
 } from '../../../engine/index.js';
@@ -69,7 +69,7 @@ const SAFE_FORMAT = /^[a-z0-9]{1,10}$/;
 
 /** The upload's title tag as kept for its default chapter title (by the engine's rule for one). */
 export function keptTitleTag(tag: string | undefined): string | null {
-  return (tag && oneLineTitle(tag)) || null;
+  return (tag && oneLineTag(tag)) || null;
 }
 
 export const removeQuietly = (file: string) => unlink(file).catch(() => {});
