@@ -1,5 +1,5 @@
 // End to end: the merged book's card on the host page, in Chromium. An M4B made with a title,
-// author, narrator and a cover is listed under its title with that cover loaded, who wrote and
+// author, narrator and a cover is listed under its title with that cover loaded and shown whole, who wrote and
 // reads it, and its chapters under a heading, in English and in Arabic (right to left), with no
 // serious accessibility problem. And the list view's layout: the 320 px rows in a column that
 // fits them, the choices beside it on a desktop and below it on a phone, in both directions.
@@ -26,11 +26,35 @@ const poll = <T>(fn: () => T | Promise<T>) => expect.poll(fn, { timeout: 120_000
 const run = onePageRun('audio-merge-e2e-card-', async (dir) => {
   for (const [i, name] of FILES.entries())
     await makeTone(path.join(dir, name), { seconds: 2, frequency: 400 + 300 * i });
-  await promisify(execFile)(tools.ffmpeg, [
+  // Not square, with a band of its own colour at each side: a card that crops it loses them.
+  await exec(tools.ffmpeg, [
     ...['-v', 'error', '-y', '-f', 'lavfi', '-i', 'color=c=teal:s=120x90', '-frames:v', '1'],
+    ...['-vf', `${band(0, 'red')},${band(108, 'yellow')}`],
     path.join(dir, 'cover.png'),
   ]);
 });
+
+const exec = promisify(execFile);
+const band = (x: number, colour: string) => `drawbox=x=${x}:y=0:w=12:h=90:color=${colour}:t=fill`;
+
+/** How many pixels of a PNG are near this colour (decoded by ffmpeg to RGB). */
+async function pixelsNear(png: Buffer, [r, g, b]: [number, number, number]): Promise<number> {
+  const child = exec(
+    tools.ffmpeg,
+    ['-v', 'error', '-i', 'pipe:0', '-f', 'rawvideo', '-pix_fmt', 'rgb24', 'pipe:1'],
+    {
+      encoding: 'buffer',
+      maxBuffer: 16 << 20,
+    },
+  );
+  child.child.stdin!.end(png);
+  const { stdout } = await child;
+  let n = 0;
+  for (let i = 0; i + 2 < stdout.length; i += 3)
+    if (Math.abs(stdout[i] - r) < 40 && Math.abs(stdout[i + 1] - g) < 40 && Math.abs(stdout[i + 2] - b) < 40)
+      n++;
+  return n;
+}
 
 async function open(page: Page, code: LocaleCode): Promise<void> {
   await page.setExtraHTTPHeaders({ 'Accept-Language': `${code},en;q=0.5` });
@@ -112,6 +136,10 @@ describe("a merged book's card", () => {
       await page.locator('.audio-merge-detail-narrator input').fill(book.narrator);
       await page.locator('.audio-merge-cover input[type="file"]').setInputFiles(path.join(dir, 'cover.png'));
       await page.waitForSelector('.audio-merge-cover-preview');
+      // The preview shows the whole cover too.
+      const preview = await page.locator('.audio-merge-cover-preview').screenshot();
+      expect(await pixelsNear(preview, [255, 0, 0])).toBeGreaterThan(100);
+      expect(await pixelsNear(preview, [255, 255, 0])).toBeGreaterThan(100);
       const before = await page.locator('.audio-merge-results .audio-merge-result').count();
       await page.locator('button.audio-merge-make').click();
       // Success reloads the page, which then lists the new result first.
@@ -123,6 +151,10 @@ describe("a merged book's card", () => {
       const cover = card.locator('img.audio-merge-result-cover');
       await poll(() => cover.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBe(120);
       expect(await cover.getAttribute('alt')).toBe(book.table.resultCover(book.title));
+      // The whole cover is shown, its two sides included, not cropped to the square.
+      const shown = await cover.screenshot();
+      expect(await pixelsNear(shown, [255, 0, 0])).toBeGreaterThan(100);
+      expect(await pixelsNear(shown, [255, 255, 0])).toBeGreaterThan(100);
       expect(await card.locator('dt').allTextContents()).toEqual([
         book.table.detailLabels.artist,
         book.table.detailLabels.narrator,

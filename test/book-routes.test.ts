@@ -112,6 +112,23 @@ describe("the session's cover", () => {
     expect((await getCover(s)).rawPayload.equals(png)).toBe(true);
   });
 
+  it('asked for while it is being removed answers 404, not 500', async () => {
+    const s = await openSession(app.app);
+    expect((await postCover(s, await image(file('gone.png'), '8x8'))).statusCode).toBe(200);
+    // deleteCover landing between the look-up of the cover and the read of its bytes.
+    const read = app.files.read;
+    app.files.read = async (ref, range) => {
+      await app.files.remove(ref);
+      return read(ref, range);
+    };
+    try {
+      const raced = await getCover(s);
+      expect(raced.statusCode, raced.body).toBe(404);
+    } finally {
+      app.files.read = read;
+    }
+  });
+
   it('needs the CSRF token to be set', async () => {
     const s = await openSession(app.app);
     const res = await postCover({ ...s, csrf: 'wrong' }, await image(file('c.png'), '8x8'));
@@ -321,6 +338,78 @@ describe("a merged result's details and cover", () => {
     expect(got.statusCode, got.body).toBe(200);
     expect(got.headers['content-type']).toBe('image/png');
     expect(got.rawPayload.equals(picture)).toBe(true);
+  });
+
+  it('answers 404, never 500, for odd ids and for a cover gone from the disk, also while its result is deleted', async () => {
+    const s = await openSession(app.app);
+    expect((await upload(app.app, s, [{ path: file('one.mp3') }])).statusCode).toBe(200);
+    const items = await listItems(app.app, s);
+    expect((await postCover(s, await image(file('odd.png'), '20x20'))).statusCode).toBe(200);
+    const merged = await postJson(app.app, s, '/app/merge/mergemp3', {
+      items: items.map(({ id }) => ({ id })),
+      options: { format: 'm4b' },
+    });
+    expect(merged.statusCode, merged.body).toBe(200);
+    const [result] = await app.store.listResults(s.sid);
+    for (const id of ['../x', '..', '%2e%2e', `../${result.id}`, result.cover!])
+      expect((await getResultCover(s, id)).statusCode, id).toBe(404);
+    const long = await getResultCover(s, 'x'.repeat(5000));
+    expect(long.statusCode).toBe(400);
+    expect(long.json()).toMatchObject({ code: expect.any(String), error: expect.any(String) });
+    const traversal = await app.app.inject({
+      method: 'GET',
+      url: `/app/merge/resultCover/%2e%2e%2f${result.id}`,
+      headers: { cookie: s.cookie },
+    });
+    expect(traversal.statusCode).toBe(404);
+
+    // deleteResult landing between the look-up of the row and the read of its cover.
+    const read = app.files.read;
+    app.files.read = async (ref, range) => {
+      await app.files.remove(ref);
+      return read(ref, range);
+    };
+    try {
+      const raced = await getResultCover(s, result.id);
+      expect(raced.statusCode, raced.body).toBe(404);
+      expect(raced.json()).toMatchObject({ code: 'notFound' });
+    } finally {
+      app.files.read = read;
+    }
+    // The row still names the cover, the file is gone: the same 404.
+    expect((await getResultCover(s, result.id)).statusCode).toBe(404);
+  });
+
+  it('keeps no cover from an input whose picture is over the limits, and merges the input', async () => {
+    const s = await openSession(app.app);
+    await image(file('huge.png'), '4100x16');
+    await exec(tools.ffmpeg, [
+      ...['-v', 'error', '-y', '-i', file('one.mp3'), '-i', file('huge.png')],
+      ...[
+        '-map',
+        '0:a',
+        '-map',
+        '1:v',
+        '-c',
+        'copy',
+        '-id3v2_version',
+        '3',
+        '-disposition:v',
+        'attached_pic',
+      ],
+      file('huge-picture.mp3'),
+    ]);
+    expect((await upload(app.app, s, [{ path: file('huge-picture.mp3') }])).statusCode).toBe(200);
+    const items = await listItems(app.app, s);
+    const merged = await postJson(app.app, s, '/app/merge/mergemp3', {
+      items: items.map(({ id }) => ({ id })),
+      options: { format: 'm4b' },
+    });
+    expect(merged.statusCode, merged.body).toBe(200);
+    const [result] = await app.store.listResults(s.sid);
+    expect(result.cover).toBeNull();
+    expect((await getResultCover(s, result.id)).statusCode).toBe(404);
+    expect(await readdir(path.join(app.dataDir, 'results', s.sid))).toEqual([result.file]);
   });
 
   it('has no cover when the merge left the cover out, and is headed by the default title', async () => {

@@ -90,6 +90,7 @@ describe('saveItem', () => {
       [{ id, start: 1, end: 1 }, 'end'],
       [{ id, end: 'soon' }, 'end'],
       [{ id, chapterTitle: 'two\nlines' }, 'chapterTitle'],
+      [{ id, chapterTitle: 'x'.repeat(501) }, 'chapterTitle'],
     ] as const) {
       const res = await save(s, body);
       expect(res.statusCode, JSON.stringify(body)).toBe(400);
@@ -97,6 +98,9 @@ describe('saveItem', () => {
       expect(res.json().error).toContain(field);
     }
     expect((await listItems(app.app, s))[0]).toMatchObject({ start: 0.5, end: 1, chapterTitle: null });
+    // At the limit, a title is kept whole.
+    expect((await save(s, { id, chapterTitle: 'x'.repeat(500) })).statusCode).toBe(200);
+    expect((await listItems(app.app, s))[0].chapterTitle).toBe('x'.repeat(500));
   });
 
   it("refuses another session's item with 403 and leaves it as it was", async () => {

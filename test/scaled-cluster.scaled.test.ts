@@ -5,12 +5,15 @@
 import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { ListObjectsV2Command } from '@aws-sdk/client-s3';
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { ERRORS } from '../src/server/errors.js';
-import { createS3Objects } from '../src/server/files/s3/s3-objects.js';
+import { createS3Client, createS3Objects } from '../src/server/files/s3/s3-objects.js';
 import { statusChannel } from '../src/shared/types.js';
-import { ffprobeJson, makeTone, tempDir } from './support/audio-fixtures.js';
+import { ffprobeJson, makeTone, tempDir, tools } from './support/audio-fixtures.js';
 import { ffprobeChapters } from './support/chapter-readers.js';
 import { listenStatus, type StatusListener } from './support/echo-client.js';
 import {
@@ -22,7 +25,7 @@ import {
 } from './support/http-session.js';
 import { freshDatabase, type TestDatabase } from './support/pg-db.js';
 import { scaledEnv, startProcess, type ClusterProcess } from './support/scaled-cluster.js';
-import type { TestSession } from './support/server-harness.js';
+import { multipartBody, type TestSession } from './support/server-harness.js';
 import { startRedis, type RedisService } from './support/services.js';
 import { tusClient } from './support/tus-requests.js';
 import { until } from './support/until.js';
@@ -44,6 +47,9 @@ beforeAll(async () => {
     makeTone(tone('low.mp3'), { frequency: 300, seconds: 2 }),
     makeTone(tone('mid.mp3'), { frequency: 600, seconds: 2 }),
     makeTone(tone('high.mp3'), { frequency: 1200, seconds: 2 }),
+    makeTone(tone('tagged.mp3'), { frequency: 300, seconds: 2, extraArgs: ['-metadata', 'title=Opening'] }),
+    picture(tone('first.png'), 'red', '40x30'),
+    picture(tone('second.png'), 'blue', '30x30'),
     // Transcoded, so a merge of these runs long enough to be interrupted.
     makeTone(tone('long1.wav'), { frequency: 400, seconds: 50 }),
     makeTone(tone('long2.wav'), { frequency: 800, seconds: 50 }),
@@ -85,7 +91,7 @@ async function uploadTo(web: ClusterProcess, s: TestSession, names: string[]) {
 
 const listed = async (web: ClusterProcess, s: TestSession) =>
   (await httpPost(web.url, s, '/app/merge/getDataJson', { appid: s.appid })).json<
-    Array<{ id: string; filename: string }>
+    Array<{ id: string; filename: string; chapterTitle: string | null; defaultChapterTitle: string }>
   >();
 
 const merge = (web: ClusterProcess, s: TestSession, ids: string[]): Promise<HttpAnswer> =>
@@ -123,6 +129,57 @@ async function latestJobId(s: TestSession): Promise<string> {
   );
   return row.id;
 }
+
+const exec = promisify(execFile);
+
+/** A one-colour PNG, as a person's cover. */
+async function picture(out: string, colour: string, size: string): Promise<void> {
+  await exec(tools.ffmpeg, [
+    '-v',
+    'error',
+    '-y',
+    '-f',
+    'lavfi',
+    '-i',
+    `color=c=${colour}:s=${size}`,
+    '-frames:v',
+    '1',
+    out,
+  ]);
+}
+
+/** POST /app/merge/cover with this PNG as the session's cover. */
+async function setCover(web: ClusterProcess, s: TestSession, name: string): Promise<Buffer> {
+  const content = await readFile(tone(name));
+  const { body, contentType } = multipartBody([{ name: 'file', filename: name, content }]);
+  const res = await fetch(`${web.url}/app/merge/cover`, {
+    method: 'POST',
+    headers: { 'content-type': contentType, cookie: s.cookie, 'x-csrf-token': s.csrf },
+    body: new Uint8Array(body),
+  });
+  expect(res.status, await res.text()).toBe(200);
+  return content;
+}
+
+/** The names of the session's result objects in the bucket. */
+async function resultObjects(sid: string): Promise<string[]> {
+  const cfg = inject('s3');
+  const client = createS3Client({ ...cfg, forcePathStyle: true });
+  try {
+    const listed = await client.send(
+      new ListObjectsV2Command({ Bucket: cfg.bucket, Prefix: `${sid}/results/` }),
+    );
+    return (listed.Contents ?? []).map((o) => o.Key!.slice(`${sid}/results/`.length)).sort();
+  } finally {
+    client.destroy();
+  }
+}
+
+const resultRows = (s: TestSession) =>
+  db.query<{ id: string; file: string; cover: string | null; details: Record<string, string> }>(
+    'SELECT id, file, cover, details FROM results WHERE sid = $1',
+    [s.sid],
+  );
 
 describe('two web and two worker processes', () => {
   it('answers /healthz, and /readyz with the database, queue and files reachable and room on the disk', async () => {
@@ -227,9 +284,21 @@ describe('two web and two worker processes', () => {
     expect(tail.bytes.equals(viaA.bytes.subarray(viaA.bytes.length - 500))).toBe(true);
   });
 
-  it('an M4B with chapters and a title, posted through A, is made on a worker and served from the bucket through B', async () => {
+  it('an M4B with chapters, a title and a cover, posted through A, is made on a worker and served from the bucket through B', async () => {
     const s = await openHttpSession(webA.url);
-    const items = await uploadTo(webA, s, ['low.mp3', 'mid.mp3', 'high.mp3']);
+    const items = await uploadTo(webA, s, ['tagged.mp3', 'mid.mp3', 'high.mp3']);
+    // The title tag and a typed chapter title go through PostgreSQL: B lists what A was given.
+    const saved = await httpPost(webB.url, s, '/app/merge/saveItem', {
+      id: items[1].id,
+      chapterTitle: 'Middle',
+    });
+    expect(saved.status, saved.text).toBe(200);
+    expect((await listed(webA, s)).map((i) => [i.chapterTitle, i.defaultChapterTitle])).toEqual([
+      [null, 'Opening'],
+      ['Middle', 'mid'],
+      [null, 'high'],
+    ]);
+    const cover = await setCover(webB, s, 'first.png');
     const res = await httpPost(webA.url, s, '/app/merge/mergemp3', {
       items: items.map((i) => ({ id: i.id })),
       options: { format: 'm4b', chapters: true, title: 'Tones' },
@@ -247,8 +316,28 @@ describe('two web and two worker processes', () => {
     await writeFile(file, got.bytes);
     expect(Number((await ffprobeJson(file)).format.duration)).toBeCloseTo(6, 0);
     const chapters = await ffprobeChapters(file);
-    expect(chapters.map((c) => c.title)).toEqual(['low', 'mid', 'high']);
+    expect(chapters.map((c) => c.title)).toEqual(['Opening', 'Middle', 'high']);
     expect(chapters.map((c) => Math.round(c.start))).toEqual([0, 2, 4]);
+
+    // The result's cover: the one it was made with, from either web process, after the session's changed.
+    const [result] = await resultRows(s);
+    expect(result.details).toMatchObject({ title: 'Tones' });
+    await setCover(webA, s, 'second.png');
+    for (const web of [webA, webB]) {
+      const shown = await httpGetBytes(web.url, s, `/app/merge/resultCover/${result.id}`);
+      expect(shown.status).toBe(200);
+      expect(shown.headers.get('content-type')).toBe('image/png');
+      expect(shown.bytes.equals(cover)).toBe(true);
+    }
+    const other = await openHttpSession(webB.url);
+    expect((await httpGetBytes(webB.url, other, `/app/merge/resultCover/${result.id}`)).status).toBe(403);
+    expect((await httpPost(webB.url, other, '/app/merge/deleteResult', { id: result.id })).status).toBe(403);
+    expect(await resultObjects(s.sid)).toEqual([result.cover, result.file].sort());
+
+    // Deleted through B: gone from the bucket, and A serves no cover for it.
+    expect((await httpPost(webB.url, s, '/app/merge/deleteResult', { id: result.id })).status).toBe(200);
+    expect(await resultObjects(s.sid)).toEqual([]);
+    expect((await httpGetBytes(webA.url, s, `/app/merge/resultCover/${result.id}`)).status).toBe(404);
   });
 
   it('session isolation holds across processes: items, files, merges and channels', async () => {
@@ -297,9 +386,10 @@ describe('two web and two worker processes', () => {
     expect((await httpPost(webA.url, s, '/app/merge/cancel', {})).status).toBe(404);
   });
 
-  it('SIGKILL of the worker running a merge: the other worker finishes it, and one result is listed', async () => {
+  it('SIGKILL of the worker running a merge: the other worker finishes it, and one result is listed, with one cover', async () => {
     const s = await openHttpSession(webA.url);
     const [a, b] = await uploadTo(webA, s, ['long1.wav', 'long2.wav']);
+    const cover = await setCover(webA, s, 'first.png');
     const status = listen(webA, s);
     await status.ready;
     const answer = merge(webB, s, [a.id, b.id]);
@@ -315,6 +405,12 @@ describe('two web and two worker processes', () => {
       [s.sid],
     );
     expect(rows).toEqual([{ status: 'succeeded', attempts: 2 }]);
+    // The killed run left nothing in the bucket: only the result's file and its cover are there.
+    const [result] = await resultRows(s);
+    expect(await resultObjects(s.sid)).toEqual([result.cover, result.file].sort());
+    expect((await httpGetBytes(webB.url, s, `/app/merge/resultCover/${result.id}`)).bytes.equals(cover)).toBe(
+      true,
+    );
     // The killed worker's place is taken again, for the tests after this one.
     workers.splice(workers.indexOf(victim), 1, await startProcess('worker', scaledEnv(db.url, redis.url)));
   });

@@ -37,7 +37,7 @@ export {
 export type { OutputFormat } from './plan/formats.js';
 export type { Chapter, ChapterTitleSource } from './plan/chapters.js';
 // An input's chapter title by default, for a caller that shows it before a merge.
-export { defaultChapterTitle } from './plan/chapters.js';
+export { defaultChapterTitle, oneLineTag } from './plan/chapters.js';
 // The sound options and their one check live in src/shared/sound-options.ts, for every caller.
 export type { SoundOptions, SoundOptionName } from '../shared/sound-options.js';
 export type { TrimRequest, TrimSpan } from '../shared/trim-span.js';

@@ -26,7 +26,11 @@ export function parseTimestamp(text: string): number | undefined {
 
 // eslint-disable-next-line no-control-regex
 const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f]/;
-const MAX_TITLE = 500;
+/**
+ * The longest chapter title, however it comes (a chapters file, a person, an input's title tag):
+ * players show a chapter title as one short line.
+ */
+export const CHAPTER_TITLE_MAX = 500;
 const MAX_CHAPTERS = 999;
 
 /** Read a chapters file's text; the first line that cannot be read is named. */
@@ -43,8 +47,12 @@ export function parseChaptersFile(text: string): ChaptersFileResult {
       return { ok: false, line, message: 'must be START TITLE, START as 12.5 or [h:]m:ss[.mmm]' };
     const title = m?.[2].trim() ?? '';
     if (title === '') return { ok: false, line, message: 'has no title after its start' };
-    if (title.length > MAX_TITLE || CONTROL.test(title) || title.includes('\t'))
-      return { ok: false, line, message: `title must be one line of at most ${MAX_TITLE} characters` };
+    if (title.length > CHAPTER_TITLE_MAX || CONTROL.test(title) || title.includes('\t'))
+      return {
+        ok: false,
+        line,
+        message: `title must be one line of at most ${CHAPTER_TITLE_MAX} characters`,
+      };
     const before = chapters[chapters.length - 1];
     if (before && start <= before.start)
       return { ok: false, line, message: `starts at or before the chapter of line ${before.line}` };

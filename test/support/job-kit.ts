@@ -86,13 +86,28 @@ export interface MergeCall {
   opts: MergeOptions;
 }
 
+/** The smallest PNG a cover's shape is read from: its signature, a 1 x 1 IHDR, and IEND. */
+export const TINY_PNG = Buffer.concat([
+  Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13]),
+  Buffer.from('IHDR'),
+  Buffer.from([0, 0, 0, 1, 0, 0, 0, 1, 8, 2, 0, 0, 0, 0x90, 0x77, 0x53, 0xde, 0, 0, 0, 0]),
+  Buffer.from('IEND'),
+  Buffer.from([0xae, 0x42, 0x60, 0x82]),
+]);
+
 /**
  * A merge that writes the inputs' paths joined as the output's bytes, after reporting progress.
  * `gate` holds it before finishing (to keep it "running"); `failWith` makes it throw instead,
- * after leaving a half-written temp file behind like a real failure would.
+ * after leaving a half-written temp file behind like a real failure would. `cover`: it embedded
+ * one, and leaves its copy (TINY_PNG) where the options ask.
  */
 export function scriptedMerge(
-  script: { gate?: () => Promise<void>; failWith?: (call: MergeCall) => Error; steps?: number[] } = {},
+  script: {
+    gate?: () => Promise<void>;
+    failWith?: (call: MergeCall) => Error;
+    steps?: number[];
+    cover?: boolean;
+  } = {},
 ) {
   const calls: MergeCall[] = [];
   const merge = async (inputs: string[], output: string, opts: MergeOptions): Promise<MergeReport> => {
@@ -113,6 +128,7 @@ export function scriptedMerge(
     if (script.failWith) throw script.failWith(call);
     const bytes = Buffer.from(inputs.join('\n'));
     await writeFile(output, bytes);
+    if (script.cover && opts.coverCopy) await writeFile(opts.coverCopy, TINY_PNG);
     // One chapter per input titled by its display name, as the engine would with chapters on.
     const chapters =
       opts.chapters === false
@@ -126,7 +142,7 @@ export function scriptedMerge(
       transcoded: [],
       chapters,
       tags: { title: opts.title ?? 'book' },
-      cover: false,
+      cover: Boolean(script.cover && opts.coverCopy),
       bytes: bytes.length,
       sampleRate: 44100,
       channels: 2,

@@ -9,7 +9,7 @@ import { checkCover, COVER_LIMITS, readAtMost, type Cover } from './cover.js';
 import { fileArg, spawnRunner, type Runner } from '../ffmpeg/runner.js';
 import { fsReason } from '../io/fs-reason.js';
 import type { MergeOptions, Tools } from '../types.js';
-import { fileTitle } from '../plan/chapters.js';
+import { fileTitle, oneLineTag } from '../plan/chapters.js';
 import { defaultBookTitle, tagsFor, type WrittenTags } from '../plan/tags-plan.js';
 import type { OutputFormat } from '../plan/formats.js';
 import { DETAIL_NAMES, DETAIL_TAGS, type Details } from '../../shared/details.js';
@@ -84,9 +84,13 @@ export interface MetaContext {
   scratch: () => Promise<string>;
 }
 
-/** The details: given ones win; else the first input that has each (never its description or comment). */
+/**
+ * The details: given ones win; else the first input that has each (never its description or
+ * comment), as one line within a given detail's limit, so what the output says is valid by the same rule.
+ */
 function resolveDetails(c: MetaContext): Details & { title: string } {
-  const firstTag = (key: string) => c.probed.map((p) => p.result.tags[key]?.trim()).find((v) => v);
+  const tagOf = (p: Probed, key: string) => oneLineTag(p.result.tags[key] ?? '');
+  const firstTag = (key: string) => c.probed.map((p) => tagOf(p, key)).find((v) => v);
   // The first input that has a title (the book's opening track), else the first file's name.
   const firstTitle = firstTag('title') || fileTitle(c.names[0]);
   const details: Details = {};
@@ -96,7 +100,7 @@ function resolveDetails(c: MetaContext): Details & { title: string } {
     const v = given ?? inherited;
     if (v) details[name] = v;
   }
-  const albums = c.probed.map((p) => p.result.tags.album);
+  const albums = c.probed.map((p) => tagOf(p, 'album'));
   return { ...details, title: c.opts.title || defaultBookTitle(albums, firstTitle) };
 }
 

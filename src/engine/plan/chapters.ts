@@ -1,6 +1,7 @@
 // Pure: chapter titles by the rule, chapters from the counted start of each part, the per-format
 // limits, and the text forms players read (Vorbis CHAPTERnnn comments).
 import path from 'node:path';
+import { CHAPTER_TITLE_MAX } from '../../shared/chapters-file.js';
 import type { OutputFormat } from './formats.js';
 
 export interface Chapter {
@@ -31,9 +32,25 @@ export function fileTitle(name: string): string {
   return base.replace(/\.[^.]+$/, '') || base;
 }
 
+/**
+ * A tag's text (a title, an artist...) as one line a person can read, at most CHAPTER_TITLE_MAX
+ * characters (never cut inside one): line breaks and tabs become spaces, other control characters
+ * and bidirectional embeddings, overrides and isolates go (they would hide or reorder what it
+ * says; the invisible direction marks right-to-left text uses are kept).
+ */
+export function oneLineTag(tag: string): string {
+  const line = tag
+    .replace(/[\t\n\v\f\r]+/g, ' ')
+    // eslint-disable-next-line no-control-regex -- control characters are what it takes out
+    .replace(/[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g, '')
+    .trim();
+  const cut = line.slice(0, CHAPTER_TITLE_MAX);
+  return (/[\ud800-\udbff]$/.test(cut) ? cut.slice(0, -1) : cut).trim();
+}
+
 /** An input's chapter title when none is given for it: its title tag, else its file name without the extension. */
 export function defaultChapterTitle(name: string, tag: string | null | undefined): string {
-  return tag?.trim() || fileTitle(name);
+  return (tag && oneLineTag(tag)) || fileTitle(name);
 }
 
 /**

@@ -111,7 +111,7 @@ const STYLE = `
   .audio-merge-result:first-of-type { border-top: 0; }
   .audio-merge-result audio { width: 100%; }
   .audio-merge-result-head { display: flex; gap: .75rem; align-items: flex-start; margin: 0 0 .5rem; }
-  .audio-merge-result-cover { flex: none; width: 96px; height: 96px; object-fit: cover; border-radius: 6px; border: 1px solid #dde1e8; }
+  .audio-merge-result-cover { flex: none; width: 96px; height: 96px; object-fit: contain; background: #f3f4f6; border-radius: 6px; border: 1px solid #dde1e8; }
   .audio-merge-result-heading { min-width: 0; }
   .audio-merge-result-title { font-size: 1.05rem; margin: 0; overflow-wrap: anywhere; }
   .audio-merge-result-people { margin: .15rem 0 0; font-size: .9rem; color: #4a5263; }

@@ -1,6 +1,7 @@
 // A merge that runs twice at once (a worker that lost touch and the one that took over) on the
-// scaled backends: each run works in its own scratch folder and uploads its own object; the
-// first to record its result wins, the other deletes its object, and one result is listed.
+// scaled backends: each run works in its own scratch folder and uploads its own objects (its file
+// and its cover); the first to record its result wins, the other deletes its objects, and one
+// result is listed.
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { ListObjectsV2Command } from '@aws-sdk/client-s3';
@@ -24,7 +25,7 @@ afterAll(async () => {
 });
 
 describe('a merge that ran twice', () => {
-  it('lists one result, keeps one object, and both runs report that result', async () => {
+  it('lists one result, keeps its file and cover only, and both runs report that result', async () => {
     const s3 = { ...inject('s3'), forcePathStyle: true };
     const store = await openPgStore(db.url);
     const objects = createS3Objects(s3);
@@ -49,7 +50,7 @@ describe('a merge that ran twice', () => {
 
       let open!: () => void;
       const gate = new Promise<void>((r) => (open = r));
-      const { merge, calls } = scriptedMerge({ gate: () => gate });
+      const { merge, calls } = scriptedMerge({ gate: () => gate, cover: true });
       const runs = ['worker-1', 'worker-2'].map((name) =>
         createMergeProcessor({
           store,
@@ -80,7 +81,10 @@ describe('a merge that ran twice', () => {
       const listed = await client.send(
         new ListObjectsV2Command({ Bucket: s3.bucket, Prefix: `${sid}/results/` }),
       );
-      expect((listed.Contents ?? []).map((o) => o.Key)).toEqual([`${sid}/results/${results[0].file}`]);
+      expect(results[0].cover).toMatch(/^job-2x-[0-9a-f]+-cover\.png$/);
+      expect((listed.Contents ?? []).map((o) => o.Key).sort()).toEqual(
+        [results[0].cover, results[0].file].map((name) => `${sid}/results/${name}`).sort(),
+      );
       expect(await objects.head(`${sid}/uploads/${items[0].newfilename}.mp3`)).toBeDefined();
     } finally {
       client.destroy();

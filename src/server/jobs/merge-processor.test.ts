@@ -1,4 +1,4 @@
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { tempDir } from '../../../test/support/audio-fixtures.js';
@@ -64,5 +64,39 @@ describe('the merge processor', () => {
     expect((await store.listResults('s2')).map((r) => r.downloadName)).toEqual([
       'merged-2026-11-22-1430.mp3',
     ]);
+  });
+
+  it("leaves no cover behind when the result's file cannot be stored", async () => {
+    const store = new MemoryStore();
+    const disk = diskStorage(dir.dir);
+    await store.createSession('hash-s1', 's1', 'csrf', 0);
+    const a = item('s1', 1, 'a.mp3');
+    await store.addItemIfUnder(a, 10);
+    await mkdir(path.join(dir.dir, 'uploads', 's1'), { recursive: true });
+    await writeFile(path.join(dir.dir, 'uploads', 's1', 'stored1.mp3'), 'x');
+    await store.addJob(job('j1', 's1', [a.id]));
+    // The engine embedded a cover and left its copy where it was asked to.
+    const { merge } = scriptedMerge({ cover: true });
+    // The bucket refuses the result's file (the cover went up just before it).
+    const stored: string[] = [];
+    const files = {
+      ...disk,
+      put: async (ref: Parameters<typeof disk.put>[0], local: string) => {
+        stored.push(ref.name);
+        if (ref.name.endsWith('.mp3')) throw new Error('the bucket is gone');
+        return disk.put(ref, local);
+      },
+    };
+    const processor = createMergeProcessor({ store, files, tools: fakeTools, merge, engineConcurrency: 1 });
+    await expect(
+      processor(
+        { jobId: 'j1', sid: 's1', appid: 'app', itemIds: [a.id], options: {}, requestId: null },
+        () => {},
+        new AbortController().signal,
+      ),
+    ).rejects.toThrow('the bucket is gone');
+    expect(stored).toEqual(['j1-cover.png', 'j1.mp3']);
+    expect(await store.listResults('s1')).toEqual([]);
+    expect(await readdir(path.join(dir.dir, 'results', 's1')).catch(() => [])).toEqual([]);
   });
 });

@@ -195,14 +195,22 @@ export function createMergeProcessor(deps: MergeProcessorDeps): Processor {
       cover: cover?.name ?? null,
       createdAt: at.getTime(),
     };
-    if (cover) await files.put(resultRef({ sid: data.sid, file: cover.name }), cover.local);
-    await files.put(resultRef(result), output);
+    const coverStored = cover && resultRef({ sid: data.sid, file: cover.name });
+    const removeCover = async () => {
+      if (coverStored) await files.remove(coverStored);
+    };
+    if (coverStored) await files.put(coverStored, cover.local);
+    // A file that cannot be stored takes its cover with it: no object is left that no row names.
+    await files.put(resultRef(result), output).catch(async (err: unknown) => {
+      await removeCover();
+      throw err;
+    });
     const cleared = scratch.clear();
     try {
       return await store.addResult(result);
     } catch (err) {
       await files.remove(resultRef(result));
-      if (cover) await files.remove(resultRef({ sid: data.sid, file: cover.name }));
+      await removeCover();
       const first = deps.freshPerRun ? await store.resultById(data.jobId) : undefined;
       if (first?.jobId === data.jobId) return first;
       throw err;

@@ -2,11 +2,9 @@
 // the server refused it, when it did. Keys and pointers stay the field's own: typing, Space
 // included, never lifts or moves the row.
 import { useId, type KeyboardEvent } from 'react';
+import { CHAPTER_TITLE_MAX } from '../../shared/chapters-file.js';
 import type { AudioItem } from '../../shared/types.js';
 import { t } from '../i18n/locale.js';
-
-/** The longest title the server keeps. */
-const MAX_TITLE = 500;
 
 export interface ChapterTitleFieldProps {
   item: AudioItem;
@@ -29,7 +27,7 @@ export function ChapterTitleField({ item, onChange, error }: ChapterTitleFieldPr
           type="text"
           className="audio-merge-chapter-title"
           dir="auto"
-          maxLength={MAX_TITLE}
+          maxLength={CHAPTER_TITLE_MAX}
           value={item.chapterTitle ?? ''}
           placeholder={item.defaultChapterTitle ?? ''}
           aria-label={t().chapterTitleLabel(item.filename)}

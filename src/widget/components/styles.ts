@@ -241,7 +241,7 @@ ${AREAS} {
 .audio-merge-root .audio-merge-cover label { display: grid; gap: 4px; font-weight: 600; }
 .audio-merge-root .audio-merge-cover input[type="file"] { min-height: 32px; font: inherit; font-weight: 400; color: var(--am-text); }
 .audio-merge-root .audio-merge-cover-hint { color: var(--am-muted); font-size: 13px; }
-.audio-merge-root .audio-merge-cover-preview { inline-size: 96px; block-size: 96px; object-fit: cover; border-radius: 6px; border: 1px solid var(--am-line); }
+.audio-merge-root .audio-merge-cover-preview { inline-size: 96px; block-size: 96px; object-fit: contain; background: var(--am-bg-soft); border-radius: 6px; border: 1px solid var(--am-line); }
 .audio-merge-root .audio-merge-cover-remove { min-height: 36px; min-width: 36px; padding: 0 10px; border: 1px solid var(--am-field-line); border-radius: 6px; font: inherit; cursor: pointer; color: var(--am-text); background: var(--am-bg); }
 .audio-merge-root .audio-merge-cover-error { flex: 1 1 100%; margin: 0; color: var(--am-danger); font-weight: 600; }
 /* The sound options: a disclosure button beside the output choice; its panel takes a line of its
@@ -384,10 +384,11 @@ ${AREAS} {
   display: flex; flex-wrap: wrap; align-items: center; gap: 4px 14px; margin: 0; color: var(--am-muted); font-size: 14px;
   font-variant-numeric: tabular-nums;
 }
-/* A result's card: its cover at the start of its head, the book's title beside it, then who wrote and reads it. */
+/* A result's card: its cover at the start of its head (whole, as embedded: a cover need not be square), the book's title beside it, then who wrote and reads it. */
 .audio-merge-results .audio-merge-result-head { display: flex; align-items: flex-start; gap: 12px; }
 .audio-merge-results .audio-merge-result-cover {
-  flex: none; inline-size: 96px; block-size: 96px; object-fit: cover; border: 1px solid var(--am-line); border-radius: 8px;
+  flex: none; inline-size: 96px; block-size: 96px; object-fit: contain; background: var(--am-bg-soft);
+  border: 1px solid var(--am-line); border-radius: 8px;
 }
 .audio-merge-results .audio-merge-result-heading { min-width: 0; }
 .audio-merge-results .audio-merge-result-title { margin: 0; font-size: 17px; font-weight: 600; overflow-wrap: anywhere; }

@@ -5,11 +5,12 @@ import { randomBytes } from 'node:crypto';
 import { rm, writeFile } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { checkCover, COVER_LIMITS, imageShape } from '../../../engine/index.js';
+import { checkCover, COVER_LIMITS } from '../../../engine/index.js';
 import { choicesRef, coverRef, type FileRef, type FileStorage } from '../../files/storage.js';
 import { checkMergeOptions } from '../../jobs/merge-options.js';
 import { fail } from '../errors.js';
 import { requireSession } from '../session.js';
+import { readStoredCover } from './stored-cover.js';
 import {
   choicesSchema,
   coverSchema,
@@ -72,14 +73,13 @@ export async function bookRoutes(app: FastifyInstance, { files }: { files: FileS
 
   app.get('/app/merge/cover', documented(coverSchema), async (request, reply) => {
     const session = requireSession(request);
-    const data = await readStored(files, coverRef(session.sid));
-    const shape = data && imageShape(data);
-    if (!data || !shape) fail('notFound', 'This session has no cover');
+    const cover = await readStoredCover(files, coverRef(session.sid));
+    if (!cover) fail('notFound', 'This session has no cover');
     return reply
-      .header('content-type', shape.mime)
+      .header('content-type', cover.mime)
       .header('cache-control', 'private, no-cache')
       .header('x-content-type-options', 'nosniff')
-      .send(data);
+      .send(cover.data);
   });
 
   app.post('/app/merge/deleteCover', documented(deleteCoverSchema), async (request) => {

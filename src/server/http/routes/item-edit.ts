@@ -1,11 +1,9 @@
 // Pure: a saveItem body checked against the item it edits. Fields left out keep their saved
 // value; null puts one back to the default (the file's own start or end, the default title). The
 // span is checked whole (a new start against the saved end), on the item's decoded duration.
+import { CHAPTER_TITLE_MAX } from '../../../shared/chapters-file.js';
 import { checkSpan, spanProblemText } from '../../../shared/trim-span.js';
 import type { ItemEdit, ItemRow } from '../../data/store.js';
-
-/** The longest chapter title kept (MP4 and ID3 chapter titles are read by players as one line). */
-export const CHAPTER_TITLE_MAX = 500;
 
 export type ItemEditCheck =
   | { ok: true; edit: ItemEdit }

@@ -1,27 +1,16 @@
 // The merged results: POST /app/merge/deleteResult {"id"} removes a result's row, its file and its
 // cover; GET /app/merge/resultCover/{id} serves the cover kept with a result, to its session only.
 import type { FastifyInstance } from 'fastify';
-import { COVER_LIMITS, imageShape } from '../../../engine/index.js';
 import type { ResultRow, Store } from '../../data/store.js';
 import { resultRef, type FileRef, type FileStorage } from '../../files/storage.js';
 import { fail } from '../errors.js';
 import { requireSession } from '../session.js';
 import { deleteResultSchema, documented, resultCoverSchema } from './schemas.js';
+import { readStoredCover } from './stored-cover.js';
 
 /** The result's own copy of its cover, when it has one. */
 export const resultCoverRef = (result: Pick<ResultRow, 'sid' | 'cover'>): FileRef | undefined =>
   result.cover ? resultRef({ sid: result.sid, file: result.cover }) : undefined;
-
-async function readAll(stream: AsyncIterable<Buffer>, limit: number): Promise<Buffer | undefined> {
-  const chunks: Buffer[] = [];
-  let total = 0;
-  for await (const chunk of stream) {
-    total += chunk.length;
-    if (total > limit) return undefined;
-    chunks.push(chunk);
-  }
-  return Buffer.concat(chunks, total);
-}
 
 export async function resultsRoutes(
   app: FastifyInstance,
@@ -59,17 +48,15 @@ export async function resultsRoutes(
     async (request, reply) => {
       const session = requireSession(request);
       const ref = resultCoverRef(await ownResult(session.sid, request.params.id));
-      const data =
-        ref && (await files.stat(ref)) ? await readAll(await files.read(ref), COVER_LIMITS.bytes) : undefined;
-      const shape = data && imageShape(data);
-      if (!data || !shape) fail('notFound', 'This result has no cover');
+      const cover = ref && (await readStoredCover(files, ref));
+      if (!cover) fail('notFound', 'This result has no cover');
       return (
         reply
-          .header('content-type', shape.mime)
+          .header('content-type', cover.mime)
           // A result's cover never changes: the browser may keep it as long as the page lists it.
           .header('cache-control', 'private, max-age=86400')
           .header('x-content-type-options', 'nosniff')
-          .send(data)
+          .send(cover.data)
       );
     },
   );

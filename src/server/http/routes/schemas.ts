@@ -4,6 +4,7 @@
 // (an ajv message would replace the route's) nor filter a response (a response schema would strip
 // fields it does not name). Routes whose schema does validate (getDataJson's body) keep theirs.
 import { DEFAULT_PEAK_SLICES, MAX_PEAK_SLICES } from '../../../shared/peaks.js';
+import { CHAPTER_TITLE_MAX } from '../../../shared/chapters-file.js';
 import type { FastifySchema, RouteShorthandOptions } from 'fastify';
 // Types only (erased at run time): the OpenAPI fields (summary, tags, ...) @fastify/swagger adds to FastifySchema.
 import type {} from '@fastify/swagger';
@@ -399,7 +400,7 @@ export const saveItemSchema: FastifySchema = {
       },
       chapterTitle: {
         type: ['string', 'null'],
-        maxLength: 500,
+        maxLength: CHAPTER_TITLE_MAX,
         description: "The item's chapter title: one line, no control characters",
       },
     },

@@ -6,6 +6,7 @@ import {
   decodedSeconds,
   decodePeaks,
   InputError,
+  oneLineTag,
   type ProbeResult,
   type Tools,
 } from '../../../engine/index.js';
@@ -21,7 +22,6 @@ import { ERRORS, fail, type ErrorCode } from '../errors.js';
 import { randomId } from '../session.js';
 import { toAudioItem } from './items.js';
 import { keepPeaks, type Peaks } from './peaks.js';
-import { CHAPTER_TITLE_MAX } from './item-edit.js';
 
 export type Prober = (file: string, opts: { tools?: Tools; displayName?: string }) => Promise<ProbeResult>;
 
@@ -68,6 +68,11 @@ export type StoreUpload = (input: {
 }) => Promise<StoreOutcome>;
 
 const SAFE_FORMAT = /^[a-z0-9]{1,10}$/;
+
+/** The upload's title tag as kept for its default chapter title (by the engine's rule for one). */
+export function keptTitleTag(tag: string | undefined): string | null {
+  return (tag && oneLineTag(tag)) || null;
+}
 
 export const removeQuietly = (file: string) => unlink(file).catch(() => {});
 
@@ -168,8 +173,8 @@ export async function keepUpload(
     sampleRate: p.probe.sampleRate,
     channels: p.probe.channels,
     createdAt: deps.clock.now(),
-    // Kept for the default chapter title the page shows; bounded like a title a person gives.
-    titleTag: p.probe.tags.title?.trim().slice(0, CHAPTER_TITLE_MAX) || null,
+    // Kept for the default chapter title the page shows.
+    titleTag: keptTitleTag(p.probe.tags.title),
   };
   const ref = uploadRef(item);
   let added = false;
