@@ -2,17 +2,13 @@
 // silence encoded by the same encoder and settings as our AAC parts, at the stream's rate and
 // channels, so its packets decode to zeros under the output's own AudioSpecificConfig.
 import type { Tools } from './tools.js';
-import { fileArg, type Runner } from './runner.js';
+import { fileArg, type Runner, QUIET_WRITE } from './runner.js';
 import { aacOutputArgs, runPartEncode, type TranscodeTarget } from './transcode.js';
 
 export function aacSilenceArgs(output: string, t: TranscodeTarget, seconds: number): string[] {
   const layout = t.channels === 1 ? 'mono' : 'stereo';
   return [
-    '-hide_banner',
-    '-nostdin',
-    '-v',
-    'error',
-    '-y',
+    ...QUIET_WRITE,
     '-f',
     'lavfi',
     '-i',

@@ -5,7 +5,7 @@
 import type { Tools } from './tools.js';
 import { stretchSeekSeconds } from '../plan/aac-splice.js';
 import { BATCH_SIZE } from './batch.js';
-import { fileArg, spawnRunner, type FfmpegProgress, type Runner } from './runner.js';
+import { fileArg, spawnRunner, type FfmpegProgress, type Runner, QUIET_WRITE } from './runner.js';
 import { aacOutputArgs, runPartEncode, type TranscodeTarget } from './transcode.js';
 
 /** Samples [from, to) of a file's decoded audio (at the target's rate), or that many of silence. */
@@ -61,11 +61,7 @@ export function aacStretchArgs(jobs: readonly StretchJob[], t: TranscodeTarget):
     fileArg(job.output),
   ]);
   return [
-    '-hide_banner',
-    '-nostdin',
-    '-v',
-    'error',
-    '-y',
+    ...QUIET_WRITE,
     '-progress',
     'pipe:1',
     '-nostats',

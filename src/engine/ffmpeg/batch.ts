@@ -3,7 +3,7 @@
 // (about 0.1 s a process), so the cuts and fades of a copied MP3 join go through one process for
 // their decodes and one for their encodes, in groups of BATCH_SIZE. A group that fails is run again
 // one by one, so the error names the input at fault, as a single run's does.
-import { fileArg, spawnRunner, type Runner } from './runner.js';
+import { fileArg, spawnRunner, type Runner, QUIET_WRITE } from './runner.js';
 import type { InputHead } from './transcode.js';
 import type { Tools } from '../types.js';
 
@@ -42,7 +42,7 @@ export function batchArgs(jobs: readonly BatchJob[]): string[] {
     ...outputArgs,
     fileArg(output),
   ]);
-  return ['-hide_banner', '-nostdin', '-v', 'error', '-y', ...inputs, ...outputs];
+  return [...QUIET_WRITE, ...inputs, ...outputs];
 }
 
 /**

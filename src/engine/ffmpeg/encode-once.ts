@@ -3,7 +3,7 @@
 import { OutputError } from '../errors.js';
 import type { OutputFormat } from '../plan/formats.js';
 import type { Tools } from './tools.js';
-import { fileArg, lastLine, machineFault, spawnRunner, type Runner } from './runner.js';
+import { fileArg, lastLine, machineFault, spawnRunner, type Runner, QUIET_WRITE } from './runner.js';
 import { assertToolWorks } from './tool-check.js';
 import type { PcmTarget } from './transcode.js';
 
@@ -40,11 +40,7 @@ function codecArgs(job: EncodeOnceJob): string[] {
 export function encodeOnceArgs(job: EncodeOnceJob): string[] {
   const cover = job.format === 'flac' && job.coverFile;
   return [
-    '-hide_banner',
-    '-nostdin',
-    '-v',
-    'error',
-    '-y',
+    ...QUIET_WRITE,
     '-f',
     job.pcm.sampleFormat,
     '-ar',

@@ -2,7 +2,7 @@
 // costs more than the few frames a cut needs decoded or encoded, so a route starts the process
 // first and does its own work (indexing frames, planning) while ffmpeg loads.
 import { PassThrough } from 'node:stream';
-import { lastLine, spawnRunner, type Runner } from './runner.js';
+import { lastLine, spawnRunner, type Runner, QUIET } from './runner.js';
 import type { Tools } from '../types.js';
 
 export interface PipeRunOptions {
@@ -43,7 +43,7 @@ export function startPipeRun(opts: PipeRunOptions): PipeRun {
   const signal = opts.signal ? AbortSignal.any([opts.signal, stop.signal]) : stop.signal;
   const run = (opts.runner ?? spawnRunner)({
     bin: opts.tools.ffmpeg,
-    args: ['-hide_banner', '-nostdin', '-v', 'error', ...opts.args],
+    args: [...QUIET, ...opts.args],
     signal,
     stdin: input,
     onStdoutBytes: (chunk) => chunks.push(chunk),

@@ -54,6 +54,12 @@ export interface RunResult {
 /** Runs one tool to completion. Rejects only for AbortError or a tool that cannot start. */
 export type Runner = (req: RunRequest) => Promise<RunResult>;
 
+/** The head of every ffmpeg run: no banner, never reading the console, errors only. */
+export const QUIET: readonly string[] = ['-hide_banner', '-nostdin', '-v', 'error'];
+
+/** QUIET for a run that writes files: each output is a name of its own, claimed before the run. */
+export const QUIET_WRITE: readonly string[] = [...QUIET, '-y'];
+
 const STDERR_TAIL = 4096;
 /** The niceness tools run at: 0 (as this process) unless a server lowers it (toolNiceness). */
 let niceness = 0;

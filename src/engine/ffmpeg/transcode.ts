@@ -1,6 +1,6 @@
 // Re-encode one input to a temporary MP3 with exactly the plan's rate, channels and bit rate.
 import { InputError, OutputError, ToolError } from '../errors.js';
-import { fileArg, lastLine, machineFault, spawnRunner, type Runner } from './runner.js';
+import { fileArg, lastLine, machineFault, spawnRunner, type Runner, QUIET_WRITE } from './runner.js';
 import { assertToolWorks } from './tool-check.js';
 import type { Tools } from './tools.js';
 
@@ -158,11 +158,7 @@ export function inputArgs(input: string, head: InputHead = {}): string[] {
   const { trimSeconds, filters, raw, url, sources } = head;
   if (sources) return sourcesArgs(sources);
   return [
-    '-hide_banner',
-    '-nostdin',
-    '-v',
-    'error',
-    '-y',
+    ...QUIET_WRITE,
     ...(raw ? ['-f', raw.sampleFormat, '-ar', String(raw.sampleRate), '-ac', String(raw.channels)] : []),
     '-i',
     url ?? fileArg(input),
@@ -199,11 +195,7 @@ export function sourcesArgs({ pcm, ranges, restamp }: DecodedSources): string[] 
   );
   const labels = ranges.map((_, k) => `[s${k}]`).join('');
   return [
-    '-hide_banner',
-    '-nostdin',
-    '-v',
-    'error',
-    '-y',
+    ...QUIET_WRITE,
     ...ranges.flatMap((r) => ['-i', fileArg(r.file)]),
     '-filter_complex',
     `${chains.join(';')};${labels}concat=n=${ranges.length}:v=0:a=1${restamp ? ',asetpts=N/SR/TB' : ''}[feed]`,

@@ -6,7 +6,7 @@ import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { AbortError, InputError } from '../errors.js';
 import { checkCover, COVER_LIMITS, readAtMost, type Cover } from './cover.js';
-import { fileArg, spawnRunner, type Runner } from '../ffmpeg/runner.js';
+import { fileArg, spawnRunner, type Runner, QUIET_WRITE } from '../ffmpeg/runner.js';
 import { fsReason } from '../io/fs-reason.js';
 import type { MergeOptions, Tools } from '../types.js';
 import { fileTitle, oneLineTag } from '../plan/chapters.js';
@@ -45,11 +45,7 @@ async function embeddedCover(
   const r = await runner({
     bin: tools.ffmpeg,
     args: [
-      '-hide_banner',
-      '-nostdin',
-      '-v',
-      'error',
-      '-y',
+      ...QUIET_WRITE,
       '-i',
       fileArg(input),
       '-map',

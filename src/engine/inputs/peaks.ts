@@ -2,7 +2,7 @@
 // folded into peak bins as they come (src/shared/peaks.ts), never held whole in memory. The
 // count of samples it decoded is the input's true duration, whatever its header says.
 import { InputError } from '../errors.js';
-import { fileArg, lastLine, spawnRunner, type Runner } from '../ffmpeg/runner.js';
+import { fileArg, lastLine, spawnRunner, type Runner, QUIET } from '../ffmpeg/runner.js';
 import { locateTools } from '../ffmpeg/tools.js';
 import type { Tools } from '../types.js';
 import { PeakAccumulator, type PeakTable } from '../../shared/peaks.js';
@@ -25,10 +25,7 @@ export async function decodePeaks(file: string, job: PeaksJob): Promise<PeakTabl
   const r = await (job.runner ?? spawnRunner)({
     bin: tools.ffmpeg,
     args: [
-      '-hide_banner',
-      '-nostdin',
-      '-v',
-      'error',
+      ...QUIET,
       '-i',
       fileArg(file),
       ...(job.limitSeconds !== undefined ? ['-t', String(job.limitSeconds)] : []),

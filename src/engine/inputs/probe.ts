@@ -3,7 +3,7 @@
 // (flac-info.ts), everything else through ffprobe's JSON; plus a short decode of the head.
 import { closeSync, lstatSync, openSync, statSync } from 'node:fs';
 import { InputError, type InputErrorCode } from '../errors.js';
-import { fileArg, lastLine, spawnRunner, type Runner } from '../ffmpeg/runner.js';
+import { fileArg, lastLine, spawnRunner, type Runner, QUIET } from '../ffmpeg/runner.js';
 import { fsReason } from '../io/fs-reason.js';
 import { readFlacHead } from './flac-head.js';
 import { FLAC_HEAD_BYTES, flacTotalSamples } from './flac-info.js';
@@ -104,10 +104,7 @@ async function decode(
   const r = await runner({
     bin: ffmpeg,
     args: [
-      '-hide_banner',
-      '-nostdin',
-      '-v',
-      'error',
+      ...QUIET,
       ...(limit ? ['-t', String(limit)] : []),
       '-i',
       fileArg(file),
