@@ -1,5 +1,5 @@
 // One row of the list (320x120 px): drag grip, position, file name, remove button, chapter title,
-// duration/format and waveform, player. A mouse drag starts anywhere on the row but its controls
+// duration/format (a trimmed row: reset, kept length, format) and waveform, player. A mouse drag starts anywhere on the row but its controls
 // (player, buttons, the title field, the trim handles), which keep working.
 import { useSortable } from '@dnd-kit/sortable';
 import { CSS } from '@dnd-kit/utilities';
@@ -40,10 +40,10 @@ export interface SortableRowProps {
   title?: RowTitle;
 }
 
-/** The small line under the name: "2:05 · MP3", in the language's digits. */
-function rowMeta(item: AudioItem): string {
+/** The small line under the name: "2:05 · MP3", in the language's digits; a trimmed row's length is its kept mark. */
+function rowMeta(item: AudioItem, trimmed: boolean): string {
   const parts = [
-    typeof item.duration === 'number' ? t().duration(item.duration) : '',
+    typeof item.duration === 'number' && !trimmed ? t().duration(item.duration) : '',
     item.format.toUpperCase(),
   ];
   return parts.filter(Boolean).join(' · ');
@@ -55,6 +55,60 @@ const OWN_CONTROLS = 'audio, button, a, input, select, textarea, [role="slider"]
 function isOwnControl(target: EventTarget | null, row: Element): boolean {
   const control = target instanceof Element ? target.closest(OWN_CONTROLS) : null;
   return control !== null && row.contains(control);
+}
+
+/**
+ * A trimmed row's mark, at the start of its waveform line so the name keeps the head: a reset icon
+ * button under the position number, then the kept length beside a pair of scissors (the whole
+ * "kept of" sentence for screen readers and as the tooltip).
+ */
+function TrimmedMark({
+  name,
+  kept,
+  whole,
+  onReset,
+}: {
+  name: string;
+  kept: number;
+  whole: number;
+  onReset: () => void;
+}) {
+  const label = t().keptLabel(clock(kept), clock(whole));
+  return (
+    <>
+      <button
+        type="button"
+        className="audio-merge-trim-reset"
+        aria-label={t().resetTrimLabel(name)}
+        title={t().resetTrimLabel(name)}
+        onClick={onReset}
+      >
+        <svg viewBox="0 0 16 16" width="14" height="14" focusable="false" aria-hidden="true">
+          <path
+            d="M3.2 6.2A5 5 0 1 1 3 9.5M2.8 2.6v3.8h3.8"
+            fill="none"
+            stroke="currentColor"
+            strokeWidth="1.8"
+            strokeLinecap="round"
+            strokeLinejoin="round"
+          />
+        </svg>
+      </button>
+      <span className="audio-merge-kept" title={label}>
+        <svg viewBox="0 0 16 16" width="12" height="12" focusable="false" aria-hidden="true">
+          <g fill="none" stroke="currentColor" strokeWidth="1.6" strokeLinecap="round">
+            <circle cx="4" cy="12" r="2.3" />
+            <circle cx="12" cy="12" r="2.3" />
+            <path d="M5.6 10.3L12.5 1.8M10.4 10.3L3.5 1.8" />
+          </g>
+        </svg>
+        <bdi className="audio-merge-kept-length" aria-hidden="true">
+          {clock(kept)}
+        </bdi>
+        <span className="audio-merge-visually-hidden">{label}</span>
+      </span>
+    </>
+  );
 }
 
 export function SortableRow({
@@ -73,10 +127,10 @@ export function SortableRow({
       id: item.id,
       attributes: { role: 'listitem', roleDescription: t().rowRole },
     });
-  const meta = rowMeta(item);
   const duration = typeof item.duration === 'number' && item.duration > 0 ? item.duration : undefined;
   const span = duration !== undefined ? spanOf(item, duration) : undefined;
   const trimmed = span !== undefined && duration !== undefined && isTrimmed(span, duration);
+  const meta = rowMeta(item, trimmed && trim !== undefined);
   const setSpan = (next: Span) => {
     const saved = savedSpan(next, duration as number);
     trim?.onSpan(item.id, saved.start, saved.end);
@@ -129,25 +183,6 @@ export function SortableRow({
           <bdi className="audio-merge-filename" title={item.filename}>
             {item.filename}
           </bdi>
-          {trimmed && trim && (
-            <>
-              <span
-                className="audio-merge-kept"
-                title={t().keptLabel(clock(span.end - span.start), clock(duration as number))}
-              >
-                {t().kept(clock(span.end - span.start))}
-              </span>
-              <button
-                type="button"
-                className="audio-merge-trim-reset"
-                aria-label={t().resetTrimLabel(item.filename)}
-                title={t().resetTrimLabel(item.filename)}
-                onClick={() => trim.onReset(item.id)}
-              >
-                {t().resetTrim}
-              </button>
-            </>
-          )}
           <button
             type="button"
             className="audio-merge-remove"
@@ -162,6 +197,14 @@ export function SortableRow({
         </div>
         {title && <ChapterTitleField item={item} onChange={title.onChange} error={titleError} />}
         <div className="audio-merge-meta-line">
+          {trimmed && trim && (
+            <TrimmedMark
+              name={item.filename}
+              kept={span.end - span.start}
+              whole={duration as number}
+              onReset={() => trim.onReset(item.id)}
+            />
+          )}
           {meta && (
             <span className="audio-merge-meta">
               <bdi>{meta}</bdi>
