@@ -40,10 +40,10 @@ export interface SortableRowProps {
   title?: RowTitle;
 }
 
-/** The small line under the name: "2:05 · MP3", in the language's digits; a trimmed row's length is its kept mark. */
-function rowMeta(item: AudioItem, trimmed: boolean): string {
+/** The small line under the name: "2:05 · MP3", in the language's digits. */
+function rowMeta(item: AudioItem): string {
   const parts = [
-    typeof item.duration === 'number' && !trimmed ? t().duration(item.duration) : '',
+    typeof item.duration === 'number' ? t().duration(item.duration) : '',
     item.format.toUpperCase(),
   ];
   return parts.filter(Boolean).join(' · ');
@@ -57,57 +57,69 @@ function isOwnControl(target: EventTarget | null, row: Element): boolean {
   return control !== null && row.contains(control);
 }
 
+const RESET_ICON = (
+  <svg viewBox="0 0 16 16" width="14" height="14" focusable="false" aria-hidden="true">
+    <path
+      d="M3.2 6.2A5 5 0 1 1 3 9.5M2.8 2.6v3.8h3.8"
+      fill="none"
+      stroke="currentColor"
+      strokeWidth="1.8"
+      strokeLinecap="round"
+      strokeLinejoin="round"
+    />
+  </svg>
+);
+
+const SCISSORS_ICON = (
+  <svg viewBox="0 0 16 16" width="12" height="12" focusable="false" aria-hidden="true">
+    <g fill="none" stroke="currentColor" strokeWidth="1.6" strokeLinecap="round">
+      <circle cx="4" cy="12" r="2.3" />
+      <circle cx="12" cy="12" r="2.3" />
+      <path d="M5.6 10.3L12.5 1.8M10.4 10.3L3.5 1.8" />
+    </g>
+  </svg>
+);
+
+interface MetaSlotProps {
+  meta: string;
+  /** The row's span and length, when it can be trimmed. */
+  kept?: { span: Span; whole: number };
+  trimmed: boolean;
+}
+
 /**
- * A trimmed row's mark, at the start of its waveform line so the name keeps the head: a reset icon
- * button under the position number, then the kept length beside a pair of scissors (the whole
- * "kept of" sentence for screen readers and as the tooltip).
+ * The waveform line's first words: "2:05 · MP3", or on a trimmed row the kept length beside a
+ * pair of scissors (the whole "kept of" sentence for screen readers and as the tooltip). Both
+ * stand in one grid cell, the one not shown invisible, so the cell is as wide either way and the
+ * waveform does not move under a handle being dragged when the row becomes trimmed.
  */
-function TrimmedMark({
-  name,
-  kept,
-  whole,
-  onReset,
-}: {
-  name: string;
-  kept: number;
-  whole: number;
-  onReset: () => void;
-}) {
-  const label = t().keptLabel(clock(kept), clock(whole));
+function MetaSlot({ meta, kept, trimmed }: MetaSlotProps) {
+  const shownLength = kept ? (trimmed ? kept.span.end - kept.span.start : kept.whole) : 0;
+  const label = kept ? t().keptLabel(clock(shownLength), clock(kept.whole)) : '';
   return (
-    <>
-      <button
-        type="button"
-        className="audio-merge-trim-reset"
-        aria-label={t().resetTrimLabel(name)}
-        title={t().resetTrimLabel(name)}
-        onClick={onReset}
-      >
-        <svg viewBox="0 0 16 16" width="14" height="14" focusable="false" aria-hidden="true">
-          <path
-            d="M3.2 6.2A5 5 0 1 1 3 9.5M2.8 2.6v3.8h3.8"
-            fill="none"
-            stroke="currentColor"
-            strokeWidth="1.8"
-            strokeLinecap="round"
-            strokeLinejoin="round"
-          />
-        </svg>
-      </button>
-      <span className="audio-merge-kept" title={label}>
-        <svg viewBox="0 0 16 16" width="12" height="12" focusable="false" aria-hidden="true">
-          <g fill="none" stroke="currentColor" strokeWidth="1.6" strokeLinecap="round">
-            <circle cx="4" cy="12" r="2.3" />
-            <circle cx="12" cy="12" r="2.3" />
-            <path d="M5.6 10.3L12.5 1.8M10.4 10.3L3.5 1.8" />
-          </g>
-        </svg>
-        <bdi className="audio-merge-kept-length" aria-hidden="true">
-          {clock(kept)}
-        </bdi>
-        <span className="audio-merge-visually-hidden">{label}</span>
-      </span>
-    </>
+    <span className="audio-merge-meta-slot">
+      {meta && (
+        <span
+          className={trimmed ? 'audio-merge-meta audio-merge-slot-idle' : 'audio-merge-meta'}
+          aria-hidden={trimmed || undefined}
+        >
+          <bdi>{meta}</bdi>
+        </span>
+      )}
+      {kept && (
+        <span
+          className={trimmed ? 'audio-merge-kept' : 'audio-merge-kept audio-merge-slot-idle'}
+          title={trimmed ? label : undefined}
+          aria-hidden={!trimmed || undefined}
+        >
+          {SCISSORS_ICON}
+          <bdi className="audio-merge-kept-length" aria-hidden="true">
+            {clock(shownLength)}
+          </bdi>
+          <span className="audio-merge-visually-hidden">{label}</span>
+        </span>
+      )}
+    </span>
   );
 }
 
@@ -130,7 +142,7 @@ export function SortableRow({
   const duration = typeof item.duration === 'number' && item.duration > 0 ? item.duration : undefined;
   const span = duration !== undefined ? spanOf(item, duration) : undefined;
   const trimmed = span !== undefined && duration !== undefined && isTrimmed(span, duration);
-  const meta = rowMeta(item, trimmed && trim !== undefined);
+  const meta = rowMeta(item);
   const setSpan = (next: Span) => {
     const saved = savedSpan(next, duration as number);
     trim?.onSpan(item.id, saved.start, saved.end);
@@ -197,19 +209,23 @@ export function SortableRow({
         </div>
         {title && <ChapterTitleField item={item} onChange={title.onChange} error={titleError} />}
         <div className="audio-merge-meta-line">
+          {/* In the gutter under the position number, so the line's other parts keep their places. */}
           {trimmed && trim && (
-            <TrimmedMark
-              name={item.filename}
-              kept={span.end - span.start}
-              whole={duration as number}
-              onReset={() => trim.onReset(item.id)}
-            />
+            <button
+              type="button"
+              className="audio-merge-trim-reset"
+              aria-label={t().resetTrimLabel(item.filename)}
+              title={t().resetTrimLabel(item.filename)}
+              onClick={() => trim.onReset(item.id)}
+            >
+              {RESET_ICON}
+            </button>
           )}
-          {meta && (
-            <span className="audio-merge-meta">
-              <bdi>{meta}</bdi>
-            </span>
-          )}
+          <MetaSlot
+            meta={meta}
+            kept={trim && span && duration !== undefined ? { span, whole: duration } : undefined}
+            trimmed={trimmed && trim !== undefined}
+          />
           {trim && duration !== undefined && (
             <TrimBar item={item} duration={duration} onSpan={setSpan} fetchPeaks={trim.fetchPeaks} />
           )}

@@ -184,9 +184,10 @@ ${AREAS} {
   border: 2px solid #fff; box-shadow: 0 1px 2px rgb(0 0 0 / 0.3);
 }
 .audio-merge-root .audio-merge-trim-handle:focus-visible { outline: 3px solid var(--am-accent-dark); outline-offset: 1px; }
-/* A trimmed row's mark: the reset button in the gutter under the position number (a 24 px target
-   that overhangs the 20 px line into the gaps around it, so the row keeps its height), then the
-   kept length. */
+/* A trimmed row's reset sits in the gutter under the position number (a 24 px target that overhangs
+   the 20 px line into the gaps around it, so the row keeps its height); its kept length takes the
+   place of "2:05 · MP3", in the same grid cell (the one not shown invisible), so nothing on the
+   line moves when a row becomes trimmed. */
 .audio-merge-root .audio-merge-trim-reset {
   display: inline-flex; align-items: center; justify-content: center; flex: 0 0 24px; width: 24px; height: 24px;
   margin-block: -2px; margin-inline: -32px 0; padding: 0; border: 0; border-radius: 12px; cursor: pointer;
@@ -194,6 +195,10 @@ ${AREAS} {
 }
 .audio-merge-root .audio-merge-trim-reset:hover { color: var(--am-on-accent); background: var(--am-accent); }
 .audio-merge-root .audio-merge-trim-reset svg { display: block; width: 14px; height: 14px; }
+.audio-merge-root .audio-merge-meta-slot { display: inline-grid; flex: 0 0 auto; align-items: center; }
+.audio-merge-root .audio-merge-meta-slot > * { grid-area: 1 / 1; justify-self: start; }
+.audio-merge-root .audio-merge-meta-slot > .audio-merge-slot-idle { visibility: hidden; }
+.audio-merge-root .audio-merge-meta-slot:empty { display: none; }
 .audio-merge-root .audio-merge-kept {
   position: relative; display: inline-flex; align-items: center; gap: 3px; flex: 0 0 auto;
   font-size: 12px; font-weight: 600; font-variant-numeric: tabular-nums; color: var(--am-accent-dark);

@@ -48,12 +48,15 @@ describe('trimming a row', () => {
     expect(start).toHaveAttribute('aria-valuetext', '2 seconds');
     expect(end).toHaveAttribute('aria-valuenow', '10');
     expect(document.querySelectorAll('.audio-merge-waveform')).toHaveLength(1);
-    // The kept length on the waveform's line (the whole sentence for a screen reader), the
-    // whole file's length no longer beside it, and a way back to the whole file.
+    // The kept length on the waveform's line in place of the file's length (the whole sentence
+    // for a screen reader), and a way back to the whole file.
     const mark = document.querySelector('.audio-merge-kept')!;
+    expect(mark).not.toHaveClass('audio-merge-slot-idle');
     expect(mark.querySelector('.audio-merge-kept-length')).toHaveTextContent(/^0:08\.0$/);
+    expect(mark).toHaveAttribute('title', '0:08.0 kept of 0:10.0');
     expect(screen.getByText('0:08.0 kept of 0:10.0')).toHaveClass('audio-merge-visually-hidden');
-    expect(document.querySelector('.audio-merge-meta')).toHaveTextContent(/^WAV$/);
+    expect(document.querySelector('.audio-merge-meta')).toHaveClass('audio-merge-slot-idle');
+    expect(document.querySelector('.audio-merge-meta')).toHaveAttribute('aria-hidden', 'true');
     expect(screen.getByRole('button', { name: 'Keep all of alpha.wav' })).toHaveAttribute(
       'title',
       'Keep all of alpha.wav',
@@ -78,7 +81,9 @@ describe('trimming a row', () => {
     expect(start).toHaveAttribute('aria-valuenow', '0');
     await wait(SAVE_DELAY_MS + 50);
     expect(saves().at(-1)).toEqual({ id: 'a', start: null, end: null });
-    expect(document.querySelector('.audio-merge-kept')).toBeNull();
+    expect(document.querySelector('.audio-merge-kept')).toHaveClass('audio-merge-slot-idle');
+    expect(document.querySelector('.audio-merge-kept')).toHaveAttribute('aria-hidden', 'true');
+    expect(document.querySelector('.audio-merge-meta')).not.toHaveClass('audio-merge-slot-idle');
     expect(screen.queryByRole('button', { name: 'Keep all of alpha.wav' })).toBeNull();
   });
 
