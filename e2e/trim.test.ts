@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempDir } from '../test/support/audio-fixtures.js';
 import { decodeFloat } from '../test/support/pcm-measure.js';
 import { loudRuns, makeToneWindow } from '../test/support/tone-edges.js';
+import { seriousViolations } from './axe.js';
 import { build, launchBrowser, SCREENSHOTS, startServer, type RunningServer } from './harness.js';
 
 const RATE = 44100;
@@ -352,6 +353,8 @@ describe('trimming a row in a real browser', () => {
         expect(reset.width).toBeGreaterThanOrEqual(24);
         expect(reset.height).toBeGreaterThanOrEqual(24);
         expect(await row.locator('.audio-merge-kept-length').textContent()).toBe('0:04.0');
+        // No serious accessibility problem in the trimmed row (contrast, names, 24 px targets).
+        expect(await seriousViolations(p)).toEqual([]);
         // Its title names what it does, as its accessible name does.
         const button = row.locator('.audio-merge-trim-reset');
         expect(await button.getAttribute('title')).toBe(await button.getAttribute('aria-label'));
