@@ -82,6 +82,11 @@ function layout(page: Page) {
       },
       direction: style.direction,
       pageWidth: document.documentElement.scrollWidth,
+      /** How far the choices' contents reach past their column. */
+      sideOverflow: (() => {
+        const side = document.querySelector('.audio-merge-side-column')!;
+        return side.scrollWidth - side.clientWidth;
+      })(),
     };
   });
 }
@@ -122,6 +127,15 @@ describe("a merged book's card", () => {
         const between = code === 'ar' ? wide.list.left - wide.side.right : wide.side.left - wide.list.right;
         expect(between).toBeLessThanOrEqual(32);
       }
+      // Beside the rows, the open book details and sound options fit the choices' column too.
+      await page.setViewportSize({ width: 700, height: 800 });
+      const toggles = page.locator('.audio-merge-details-toggle, .audio-merge-sound-toggle');
+      for (const toggle of await toggles.all()) await toggle.click();
+      await page.waitForSelector('.audio-merge-cover');
+      const opened = await layout(page);
+      expect(opened.pageWidth).toBeLessThanOrEqual(700);
+      expect(opened.sideOverflow).toBeLessThanOrEqual(0);
+      for (const toggle of await toggles.all()) await toggle.click();
       // Too narrow for both side by side: the choices below, across the panel, and the rows centred
       // above them, so the space beside the rows is shared evenly, not one wide strip.
       await page.setViewportSize({ width: 600, height: 800 });

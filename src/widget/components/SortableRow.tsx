@@ -1,5 +1,5 @@
 // One row of the list (320x120 px): drag grip, position, file name, remove button, chapter title,
-// duration/format (a trimmed row: reset, kept length, format) and waveform, player. A mouse drag starts anywhere on the row but its controls
+// duration/format (on a trimmed row: a reset button and the kept length) and waveform, player. A mouse drag starts anywhere on the row but its controls
 // (player, buttons, the title field, the trim handles), which keep working.
 import { useSortable } from '@dnd-kit/sortable';
 import { CSS } from '@dnd-kit/utilities';
