@@ -1,6 +1,7 @@
 // One row of the list (320x120 px): drag grip, position, file name, remove button, chapter title,
-// duration/format (on a trimmed row: a reset button and the kept length) and waveform, player. A mouse drag starts anywhere on the row but its controls
-// (player, buttons, the title field, the trim handles), which keep working.
+// duration/format (on a trimmed row: a reset button and the kept length) and waveform, player. A
+// mouse drag starts anywhere on the row but its controls (player, buttons, the title field, the
+// trim handles), which keep working.
 import { useSortable } from '@dnd-kit/sortable';
 import { CSS } from '@dnd-kit/utilities';
 import type { KeyboardEvent, PointerEvent } from 'react';
