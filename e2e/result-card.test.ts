@@ -2,7 +2,8 @@
 // author, narrator and a cover is listed under its title with that cover loaded and shown whole, who wrote and
 // reads it, and its chapters under a heading, in English and in Arabic (right to left), with no
 // serious accessibility problem. And the list view's layout: the 320 px rows in a column that
-// fits them, the choices beside it on a desktop and below it on a phone, in both directions.
+// fits them, the choices beside it on a desktop or a small laptop, below it (the rows centred) where
+// the two do not fit side by side and on a phone, in both directions.
 import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -81,12 +82,17 @@ function layout(page: Page) {
       },
       direction: style.direction,
       pageWidth: document.documentElement.scrollWidth,
+      /** How far the choices' contents reach past their column. */
+      sideOverflow: (() => {
+        const side = document.querySelector('.audio-merge-side-column')!;
+        return side.scrollWidth - side.clientWidth;
+      })(),
     };
   });
 }
 
 describe("a merged book's card", () => {
-  it('the list view fits its rows: choices beside them on a desktop, below them on a phone, in both directions', async () => {
+  it('the list view fits its rows at every width: choices beside them on a desktop or a small laptop, below them (rows centred) where narrower, in both directions', async () => {
     const { page, dir } = run();
     await open(page, 'en');
     await page.setInputFiles(
@@ -97,21 +103,50 @@ describe("a merged book's card", () => {
     for (const code of ['en', 'ar'] as const) {
       await open(page, code);
       await page.waitForSelector('.audio-merge-row >> nth=1');
-      await page.setViewportSize({ width: 1280, height: 800 });
-      const wide = await layout(page);
-      expect(wide.direction).toBe(code === 'ar' ? 'rtl' : 'ltr');
-      for (const row of wide.rows) expect(row.width).toBe(320);
-      // The rows' column is theirs: no wider than a row, so no half-empty panel beside them.
-      expect(wide.list.width).toBeLessThanOrEqual(320);
-      // The choices sit beside the rows, on the side the reading starts from, up to the panel's edge.
-      expect(wide.side.top).toBeLessThan(wide.rows[0].bottom);
-      if (code === 'ar') {
-        expect(wide.side.right).toBeLessThan(wide.list.left);
-        expect(Math.abs(wide.side.left - wide.content.left)).toBeLessThan(1);
-      } else {
-        expect(wide.side.left).toBeGreaterThan(wide.list.right);
-        expect(Math.abs(wide.side.right - wide.content.right)).toBeLessThan(1);
+      // A desktop and a small laptop or tablet: the rows and the choices side by side, together
+      // filling the panel from edge to edge, so no blank strip beside the rows.
+      for (const width of [1280, 700]) {
+        await page.setViewportSize({ width, height: 800 });
+        const wide = await layout(page);
+        expect(wide.direction).toBe(code === 'ar' ? 'rtl' : 'ltr');
+        for (const row of wide.rows) expect(row.width).toBe(320);
+        // The rows' column is theirs: no wider than a row, so no half-empty panel beside them.
+        expect(wide.list.width).toBeLessThanOrEqual(320);
+        // The choices sit beside the rows, on the side the reading starts from, up to the panel's edge.
+        expect(wide.side.top).toBeLessThan(wide.rows[0].bottom);
+        if (code === 'ar') {
+          expect(wide.side.right).toBeLessThan(wide.list.left);
+          expect(Math.abs(wide.side.left - wide.content.left)).toBeLessThan(1);
+          expect(Math.abs(wide.list.right - wide.content.right)).toBeLessThan(1);
+        } else {
+          expect(wide.side.left).toBeGreaterThan(wide.list.right);
+          expect(Math.abs(wide.side.right - wide.content.right)).toBeLessThan(1);
+          expect(Math.abs(wide.list.left - wide.content.left)).toBeLessThan(1);
+        }
+        // Between the two columns, only the gap.
+        const between = code === 'ar' ? wide.list.left - wide.side.right : wide.side.left - wide.list.right;
+        expect(between).toBeLessThanOrEqual(32);
       }
+      // Beside the rows, the open book details and sound options fit the choices' column too.
+      await page.setViewportSize({ width: 700, height: 800 });
+      const toggles = page.locator('.audio-merge-details-toggle, .audio-merge-sound-toggle');
+      for (const toggle of await toggles.all()) await toggle.click();
+      await page.waitForSelector('.audio-merge-cover');
+      const opened = await layout(page);
+      expect(opened.pageWidth).toBeLessThanOrEqual(700);
+      expect(opened.sideOverflow).toBeLessThanOrEqual(0);
+      for (const toggle of await toggles.all()) await toggle.click();
+      // Too narrow for both side by side: the choices below, across the panel, and the rows centred
+      // above them, so the space beside the rows is shared evenly, not one wide strip.
+      await page.setViewportSize({ width: 600, height: 800 });
+      const middle = await layout(page);
+      for (const row of middle.rows) {
+        expect(row.width).toBe(320);
+        expect(Math.abs(row.left - middle.content.left - (middle.content.right - row.right))).toBeLessThan(1);
+      }
+      expect(middle.side.top).toBeGreaterThanOrEqual(middle.rows.at(-1)!.bottom);
+      expect(Math.abs(middle.side.left - middle.content.left)).toBeLessThan(1);
+      expect(Math.abs(middle.side.right - middle.content.right)).toBeLessThan(1);
       await page.setViewportSize({ width: 390, height: 844 });
       const narrow = await layout(page);
       expect(narrow.pageWidth).toBeLessThanOrEqual(390);

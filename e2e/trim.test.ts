@@ -1,16 +1,19 @@
 // End to end: trimming a row in Chromium against the real server. The handles by keyboard and
 // mouse, the span saved and there after a reload, the row's player playing only the kept span,
 // and the merge holding exactly that span, measured on the decoded result.
-import { writeFile } from 'node:fs/promises';
+import { copyFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempDir } from '../test/support/audio-fixtures.js';
 import { decodeFloat } from '../test/support/pcm-measure.js';
 import { loudRuns, makeToneWindow } from '../test/support/tone-edges.js';
+import { seriousViolations } from './axe.js';
 import { build, launchBrowser, SCREENSHOTS, startServer, type RunningServer } from './harness.js';
 
 const RATE = 44100;
+/** A name longer than a row has room for, as chapter files are often named. */
+const LONG_NAME = 'Chapter 1 - The harbour.wav';
 const MS = 0.001;
 let server: RunningServer;
 let browser: Browser;
@@ -37,6 +40,7 @@ beforeAll(async () => {
     frequency: 660,
     codec: ['-c:a', 'pcm_s16le'],
   });
+  await copyFile(path.join(work.dir, 'window.wav'), path.join(work.dir, LONG_NAME));
   server = await startServer(path.join(work.dir, 'data'));
   browser = await launchBrowser();
   page = await browser.newPage({ viewport: { width: 900, height: 1000 }, deviceScaleFactor: 2 });
@@ -144,7 +148,12 @@ describe('trimming a row in a real browser', () => {
     expect(await valueOf(startHandle(page))).toBe(1.5);
     expect(await valueOf(endHandle(page))).toBe(3.5);
     expect(await endHandle(page).getAttribute('aria-valuetext')).toBe('3.5 seconds');
-    await poll(() => page.locator('.audio-merge-kept').textContent()).toBe('0:02.0 kept');
+    await poll(() => page.locator('.audio-merge-kept-length').textContent()).toBe('0:02.0');
+    // The whole sentence for a screen reader, and as the tooltip.
+    expect(await page.locator('.audio-merge-kept .audio-merge-visually-hidden').textContent()).toBe(
+      '0:02.0 kept of 0:06.0',
+    );
+    expect(await page.locator('.audio-merge-kept').getAttribute('title')).toBe('0:02.0 kept of 0:06.0');
 
     // Saved once the handle rests, and there after a reload.
     await poll(async () => (await savedItems(page)).map((i) => [i.start, i.end])).toEqual([[1.5, 3.5]]);
@@ -286,12 +295,12 @@ describe('trimming a row in a real browser', () => {
       expect((await savedItems(p)).map((i) => i.id)).toEqual(
         await rows.evaluateAll((r) => r.map((e) => (e as HTMLElement).dataset.id)),
       );
-      const kept = await rows.nth(0).locator('.audio-merge-kept').textContent();
-      expect(kept).toMatch(/^0:0[34]\.\d kept$/);
+      const kept = await rows.nth(0).locator('.audio-merge-kept-length').textContent();
+      expect(kept).toMatch(/^0:0[34]\.\d$/);
 
       // Reset: the whole file again, on screen and saved as null at both ends.
       await rows.nth(0).getByRole('button', { name: 'Keep all of window.wav' }).click();
-      expect(await rows.nth(0).locator('.audio-merge-kept').count()).toBe(0);
+      expect(await rows.nth(0).locator('.audio-merge-kept:visible').count()).toBe(0);
       expect(await valueOf(startHandle(p).nth(0))).toBe(0);
       expect(await valueOf(endHandle(p).nth(0))).toBe(6);
       await poll(async () => (await savedItems(p)).map((i) => [i.start, i.end])[0]).toEqual([null, null]);
@@ -306,6 +315,57 @@ describe('trimming a row in a real browser', () => {
       await context.close();
     }
   });
+
+  for (const lang of ['en', 'ar']) {
+    it(`${lang}: a trimmed row still shows its file name, with its kept length and a reset within reach`, async () => {
+      const { context, p } = await freshPage([LONG_NAME], { extraHTTPHeaders: { 'Accept-Language': lang } });
+      try {
+        const row = p.locator('.audio-merge-row');
+        const waveBefore = await row.locator('.audio-merge-waveform').boundingBox();
+        await startHandle(p).focus();
+        await p.keyboard.press('PageUp');
+        await endHandle(p).focus();
+        await p.keyboard.press('PageDown');
+        await row.locator('.audio-merge-kept:visible').waitFor();
+        // The waveform stays where it was, so a handle being dragged stays under the pointer.
+        expect(await row.locator('.audio-merge-waveform').boundingBox()).toEqual(waveBefore);
+        const box = async (selector: string) => (await row.locator(selector).boundingBox())!;
+        expect(await row.boundingBox()).toMatchObject({ width: 320, height: 120 });
+        // Most of the name is in sight: at least the first 20 of its characters are not hidden.
+        const name = await row.locator('.audio-merge-filename').evaluate((el) => {
+          const text = el.firstChild!;
+          const range = document.createRange();
+          range.setStart(text, 0);
+          range.setEnd(text, 20);
+          return { shown: el.getBoundingClientRect().width, first20: range.getBoundingClientRect().width };
+        });
+        expect(name.shown).toBeGreaterThanOrEqual(180);
+        expect(name.shown).toBeGreaterThanOrEqual(name.first20);
+        // The kept length and the reset are in the row, the reset a 24 px target.
+        const reset = await box('.audio-merge-trim-reset');
+        const kept = await box('.audio-merge-kept');
+        const rowBox = (await row.boundingBox())!;
+        for (const b of [reset, kept]) {
+          expect(b.x).toBeGreaterThanOrEqual(rowBox.x);
+          expect(b.x + b.width).toBeLessThanOrEqual(rowBox.x + rowBox.width);
+          expect(b.y + b.height).toBeLessThanOrEqual(rowBox.y + rowBox.height);
+        }
+        expect(reset.width).toBeGreaterThanOrEqual(24);
+        expect(reset.height).toBeGreaterThanOrEqual(24);
+        expect(await row.locator('.audio-merge-kept-length').textContent()).toBe('0:04.0');
+        // No serious accessibility problem in the trimmed row (contrast, names, 24 px targets).
+        expect(await seriousViolations(p)).toEqual([]);
+        // Its title names what it does, as its accessible name does.
+        const button = row.locator('.audio-merge-trim-reset');
+        expect(await button.getAttribute('title')).toBe(await button.getAttribute('aria-label'));
+        await button.click();
+        await poll(() => row.locator('.audio-merge-kept:visible').count()).toBe(0);
+        expect(await valueOf(startHandle(p))).toBe(0);
+      } finally {
+        await context.close();
+      }
+    });
+  }
 
   it('right to left (ar): the time axis stays left to right, and each arrow moves a handle its way', async () => {
     const { context, p } = await freshPage(['window.wav'], { extraHTTPHeaders: { 'Accept-Language': 'ar' } });

@@ -3,7 +3,9 @@
 // a drag, a merge.
 // Writes docs/screenshot-{list,progress,results,book,book-result}.png at a desktop's width (the
 // rows in their column, the choices beside them; the results below the widget and the upload
-// area, so the window is tall enough for them too). Run after `npm run build`:
+// area, so the window is tall enough for them too). docs/screenshot-trimmed-row.png is the picture
+// e2e/trim.test.ts takes of a trimmed row at twice the pixel density (e2e/screenshots/trimmed-row.png).
+// Run after `npm run build`:
 //   PORT=41100 SOCKET_PORT=41101 npx tsx scripts/screenshots.ts
 import { execFile } from 'node:child_process';
 import path from 'node:path';

@@ -1,6 +1,7 @@
 // One row of the list (320x120 px): drag grip, position, file name, remove button, chapter title,
-// duration/format and waveform, player. A mouse drag starts anywhere on the row but its controls
-// (player, buttons, the title field, the trim handles), which keep working.
+// duration/format (on a trimmed row: a reset button and the kept length) and waveform, player. A
+// mouse drag starts anywhere on the row but its controls (player, buttons, the title field, the
+// trim handles), which keep working.
 import { useSortable } from '@dnd-kit/sortable';
 import { CSS } from '@dnd-kit/utilities';
 import type { KeyboardEvent, PointerEvent } from 'react';
@@ -57,6 +58,72 @@ function isOwnControl(target: EventTarget | null, row: Element): boolean {
   return control !== null && row.contains(control);
 }
 
+const RESET_ICON = (
+  <svg viewBox="0 0 16 16" width="14" height="14" focusable="false" aria-hidden="true">
+    <path
+      d="M3.2 6.2A5 5 0 1 1 3 9.5M2.8 2.6v3.8h3.8"
+      fill="none"
+      stroke="currentColor"
+      strokeWidth="1.8"
+      strokeLinecap="round"
+      strokeLinejoin="round"
+    />
+  </svg>
+);
+
+const SCISSORS_ICON = (
+  <svg viewBox="0 0 16 16" width="12" height="12" focusable="false" aria-hidden="true">
+    <g fill="none" stroke="currentColor" strokeWidth="1.6" strokeLinecap="round">
+      <circle cx="4" cy="12" r="2.3" />
+      <circle cx="12" cy="12" r="2.3" />
+      <path d="M5.6 10.3L12.5 1.8M10.4 10.3L3.5 1.8" />
+    </g>
+  </svg>
+);
+
+interface MetaSlotProps {
+  meta: string;
+  /** The row's span and length, when it can be trimmed. */
+  kept?: { span: Span; whole: number };
+  trimmed: boolean;
+}
+
+/**
+ * The waveform line's first words: "2:05 · MP3", or on a trimmed row the kept length beside a
+ * pair of scissors (the whole "kept of" sentence for screen readers and as the tooltip). Both
+ * stand in one grid cell, the one not shown invisible, so the cell is as wide either way and the
+ * waveform does not move under a handle being dragged when the row becomes trimmed.
+ */
+function MetaSlot({ meta, kept, trimmed }: MetaSlotProps) {
+  const shownLength = kept ? (trimmed ? kept.span.end - kept.span.start : kept.whole) : 0;
+  const label = kept ? t().keptLabel(clock(shownLength), clock(kept.whole)) : '';
+  return (
+    <span className="audio-merge-meta-slot">
+      {meta && (
+        <span
+          className={trimmed ? 'audio-merge-meta audio-merge-slot-idle' : 'audio-merge-meta'}
+          aria-hidden={trimmed || undefined}
+        >
+          <bdi>{meta}</bdi>
+        </span>
+      )}
+      {kept && (
+        <span
+          className={trimmed ? 'audio-merge-kept' : 'audio-merge-kept audio-merge-slot-idle'}
+          title={trimmed ? label : undefined}
+          aria-hidden={!trimmed || undefined}
+        >
+          {SCISSORS_ICON}
+          <bdi className="audio-merge-kept-length" aria-hidden="true">
+            {clock(shownLength)}
+          </bdi>
+          <span className="audio-merge-visually-hidden">{label}</span>
+        </span>
+      )}
+    </span>
+  );
+}
+
 export function SortableRow({
   item,
   index,
@@ -73,10 +140,10 @@ export function SortableRow({
       id: item.id,
       attributes: { role: 'listitem', roleDescription: t().rowRole },
     });
-  const meta = rowMeta(item);
   const duration = typeof item.duration === 'number' && item.duration > 0 ? item.duration : undefined;
   const span = duration !== undefined ? spanOf(item, duration) : undefined;
   const trimmed = span !== undefined && duration !== undefined && isTrimmed(span, duration);
+  const meta = rowMeta(item);
   const setSpan = (next: Span) => {
     const saved = savedSpan(next, duration as number);
     trim?.onSpan(item.id, saved.start, saved.end);
@@ -129,25 +196,6 @@ export function SortableRow({
           <bdi className="audio-merge-filename" title={item.filename}>
             {item.filename}
           </bdi>
-          {trimmed && trim && (
-            <>
-              <span
-                className="audio-merge-kept"
-                title={t().keptLabel(clock(span.end - span.start), clock(duration as number))}
-              >
-                {t().kept(clock(span.end - span.start))}
-              </span>
-              <button
-                type="button"
-                className="audio-merge-trim-reset"
-                aria-label={t().resetTrimLabel(item.filename)}
-                title={t().resetTrimLabel(item.filename)}
-                onClick={() => trim.onReset(item.id)}
-              >
-                {t().resetTrim}
-              </button>
-            </>
-          )}
           <button
             type="button"
             className="audio-merge-remove"
@@ -162,11 +210,23 @@ export function SortableRow({
         </div>
         {title && <ChapterTitleField item={item} onChange={title.onChange} error={titleError} />}
         <div className="audio-merge-meta-line">
-          {meta && (
-            <span className="audio-merge-meta">
-              <bdi>{meta}</bdi>
-            </span>
+          {/* In the gutter under the position number, so the line's other parts keep their places. */}
+          {trimmed && trim && (
+            <button
+              type="button"
+              className="audio-merge-trim-reset"
+              aria-label={t().resetTrimLabel(item.filename)}
+              title={t().resetTrimLabel(item.filename)}
+              onClick={() => trim.onReset(item.id)}
+            >
+              {RESET_ICON}
+            </button>
           )}
+          <MetaSlot
+            meta={meta}
+            kept={trim && span && duration !== undefined ? { span, whole: duration } : undefined}
+            trimmed={trimmed && trim !== undefined}
+          />
           {trim && duration !== undefined && (
             <TrimBar item={item} duration={duration} onSpan={setSpan} fetchPeaks={trim.fetchPeaks} />
           )}

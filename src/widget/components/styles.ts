@@ -84,11 +84,20 @@ ${AREAS} {
   inline-size: 18px; block-size: 18px; margin: 3px; accent-color: var(--am-accent);
 }
 
-/* The list view: on a wide screen the rows' column is as wide as they are (320 px) and the choices
-   and make sit beside it; where the two do not fit side by side, the choices go below. */
-.audio-merge-root .audio-merge-columns { display: flex; flex-wrap: wrap; align-items: flex-start; gap: 18px 28px; }
-.audio-merge-root .audio-merge-list-column { flex: 0 1 320px; min-width: 0; }
-.audio-merge-root .audio-merge-side-column { flex: 1 1 300px; min-width: min(100%, 300px); }
+/* The list view, laid out by the widget's own width (the page may give it any): where there is room
+   the rows' column is as wide as they are (320 px) and the choices and make fill the rest beside it;
+   where there is not, the choices go below and the rows stand centred above them (the title and
+   the hint keep to the start), so neither layout leaves a wide blank strip beside the rows. */
+.audio-merge-root .audio-merge-tool-view { container-type: inline-size; }
+.audio-merge-root .audio-merge-columns { display: flex; flex-direction: column; gap: 18px; }
+.audio-merge-root .audio-merge-list-column { min-width: 0; }
+.audio-merge-root .audio-merge-list-column .audio-merge-list { align-items: center; }
+@container (min-width: 560px) {
+  .audio-merge-root .audio-merge-columns { flex-direction: row; align-items: flex-start; gap: 18px 28px; }
+  .audio-merge-root .audio-merge-list-column { flex: 0 0 320px; }
+  .audio-merge-root .audio-merge-list-column .audio-merge-list { align-items: stretch; }
+  .audio-merge-root .audio-merge-side-column { flex: 1 1 0; min-width: 0; }
+}
 .audio-merge-root .audio-merge-list-column .audio-merge-list { margin-bottom: 0; }
 .audio-merge-root .audio-merge-list-column > :last-child { margin-bottom: 0; }
 /* Beside the rows the choices read from the start, and make closes the column at its end. */
@@ -161,8 +170,8 @@ ${AREAS} {
 .audio-merge-root .audio-merge-filename {
   font-weight: 600; white-space: nowrap; overflow: hidden; text-overflow: ellipsis; min-width: 0;
 }
-.audio-merge-root .audio-merge-meta-line { display: flex; align-items: center; gap: 8px; min-height: 20px; }
-.audio-merge-root .audio-merge-meta { color: var(--am-muted); font-size: 13px; padding-inline-start: 32px; white-space: nowrap; }
+.audio-merge-root .audio-merge-meta-line { display: flex; align-items: center; gap: 8px; min-height: 20px; padding-inline-start: 32px; }
+.audio-merge-root .audio-merge-meta { color: var(--am-muted); font-size: 13px; white-space: nowrap; }
 .audio-merge-root .audio-merge-waveform { position: relative; flex: 1 1 auto; min-width: 60px; height: 20px; margin-inline-end: 6px; cursor: default; direction: ltr; }
 .audio-merge-root .audio-merge-waveform canvas { display: block; width: 100%; height: 20px; }
 .audio-merge-root .audio-merge-trim-handle {
@@ -175,14 +184,27 @@ ${AREAS} {
   border: 2px solid #fff; box-shadow: 0 1px 2px rgb(0 0 0 / 0.3);
 }
 .audio-merge-root .audio-merge-trim-handle:focus-visible { outline: 3px solid var(--am-accent-dark); outline-offset: 1px; }
+/* A trimmed row's reset sits in the gutter under the position number (a 24 px target that overhangs
+   the 20 px line into the gaps around it, so the row keeps its height); its kept length takes the
+   place of "2:05 · MP3", in the same grid cell (the one not shown invisible), so nothing on the
+   line moves when a row becomes trimmed. */
+.audio-merge-root .audio-merge-trim-reset {
+  display: inline-flex; align-items: center; justify-content: center; flex: 0 0 24px; width: 24px; height: 24px;
+  margin-block: -2px; margin-inline: -32px 0; padding: 0; border: 0; border-radius: 12px; cursor: pointer;
+  color: var(--am-accent-dark); background: var(--am-accent-soft);
+}
+.audio-merge-root .audio-merge-trim-reset:hover { color: var(--am-on-accent); background: var(--am-accent); }
+.audio-merge-root .audio-merge-trim-reset svg { display: block; width: 14px; height: 14px; }
+.audio-merge-root .audio-merge-meta-slot { display: inline-grid; flex: 0 0 auto; align-items: center; }
+.audio-merge-root .audio-merge-meta-slot > * { grid-area: 1 / 1; justify-self: start; }
+.audio-merge-root .audio-merge-meta-slot > .audio-merge-slot-idle { visibility: hidden; }
+.audio-merge-root .audio-merge-meta-slot:empty { display: none; }
 .audio-merge-root .audio-merge-kept {
-  flex: 0 0 auto; font-size: 12px; font-variant-numeric: tabular-nums; color: var(--am-accent-dark);
+  position: relative; display: inline-flex; align-items: center; gap: 3px; flex: 0 0 auto;
+  font-size: 12px; font-weight: 600; font-variant-numeric: tabular-nums; color: var(--am-accent-dark);
   background: var(--am-accent-soft); border-radius: 8px; padding: 1px 6px; white-space: nowrap;
 }
-.audio-merge-root .audio-merge-trim-reset {
-  flex: 0 0 auto; padding: 1px 6px; border: 0; border-radius: 8px; cursor: pointer; font: inherit;
-  font-size: 12px; min-height: 24px; color: var(--am-accent-dark); background: transparent; text-decoration: underline;
-}
+.audio-merge-root .audio-merge-kept svg { display: block; flex: none; width: 12px; height: 12px; }
 .audio-merge-root .audio-merge-player { display: block; width: 100%; height: 30px; margin-top: auto; }
 /* The chapter title line: a short visible word, then the field (the default title as placeholder). */
 .audio-merge-root .audio-merge-chapter { display: flex; align-items: center; gap: 6px; min-width: 0; height: 24px; padding-inline-start: 32px; }
@@ -238,8 +260,8 @@ ${AREAS} {
   display: flex; flex-wrap: wrap; align-items: center; gap: 8px 12px; padding: 10px;
   border: 2px dashed var(--am-field-line); border-radius: 8px; background: var(--am-bg);
 }
-.audio-merge-root .audio-merge-cover label { display: grid; gap: 4px; font-weight: 600; }
-.audio-merge-root .audio-merge-cover input[type="file"] { min-height: 32px; font: inherit; font-weight: 400; color: var(--am-text); }
+.audio-merge-root .audio-merge-cover label { display: grid; grid-template-columns: minmax(0, 1fr); gap: 4px; min-width: 0; max-width: 100%; font-weight: 600; }
+.audio-merge-root .audio-merge-cover input[type="file"] { min-width: 0; max-width: 100%; min-height: 32px; font: inherit; font-weight: 400; color: var(--am-text); }
 .audio-merge-root .audio-merge-cover-hint { color: var(--am-muted); font-size: 13px; }
 .audio-merge-root .audio-merge-cover-preview { inline-size: 96px; block-size: 96px; object-fit: contain; background: var(--am-bg-soft); border-radius: 6px; border: 1px solid var(--am-line); }
 .audio-merge-root .audio-merge-cover-remove { min-height: 36px; min-width: 36px; padding: 0 10px; border: 1px solid var(--am-field-line); border-radius: 6px; font: inherit; cursor: pointer; color: var(--am-text); background: var(--am-bg); }
@@ -401,7 +423,6 @@ ${AREAS} {
 
 @media (max-width: 480px) {
   .audio-merge-upload, .audio-merge-results { padding: 14px; }
-  .audio-merge-root .audio-merge-row { width: 100%; }
   .audio-merge-root .audio-merge-make { width: 100%; }
 }
 `;

@@ -55,9 +55,7 @@ const ar: Locale = {
       many: '{n} ثانية',
       other: '{n} ثانية',
     }),
-  kept: (length) => `محتفظ بـ ${length}`,
   keptLabel: (length, whole) => `محتفظ بـ ${length} من ${whole}`,
-  resetTrim: 'إعادة ضبط',
   resetTrimLabel: (name) => `الاحتفاظ بـ ${name} كاملًا`,
   spanNotSaved: (name, reason) => `تعذّر حفظ قصّ ${name}: ${reason}`,
 

@@ -31,9 +31,7 @@ const de: Locale = {
   timeText: (minutes, seconds) =>
     (minutes > 0 ? f.plural(minutes, { one: '{n} Minute ', other: '{n} Minuten ' }) : '') +
     f.plural(seconds, { one: '{n} Sekunde', other: '{n} Sekunden' }),
-  kept: (length) => `${length} behalten`,
   keptLabel: (length, whole) => `${length} von ${whole} behalten`,
-  resetTrim: 'Zurücksetzen',
   resetTrimLabel: (name) => `${name} wieder ganz verwenden`,
   spanNotSaved: (name, reason) => `Der Schnitt von ${name} konnte nicht gespeichert werden: ${reason}`,
 

@@ -34,10 +34,8 @@ export const en = {
   timeText: (minutes: number, seconds: number) =>
     (minutes > 0 ? f.plural(minutes, { one: '{n} minute ', other: '{n} minutes ' }) : '') +
     f.plural(seconds, { one: '{n} second', other: '{n} seconds' }),
-  /** Beside the name of a trimmed row. */
-  kept: (length: string) => `${length} kept`,
+  /** A trimmed row's kept length, for screen readers and as its tooltip (the row shows the length alone). */
   keptLabel: (length: string, whole: string) => `${length} kept of ${whole}`,
-  resetTrim: 'Reset',
   resetTrimLabel: (name: string) => `Keep all of ${name}`,
   spanNotSaved: (name: string, reason: string) => `The cut of ${name} could not be saved: ${reason}`,
 

@@ -31,9 +31,7 @@ const es: Locale = {
   timeText: (minutes, seconds) =>
     (minutes > 0 ? f.plural(minutes, { one: '{n} minuto ', other: '{n} minutos ' }) : '') +
     f.plural(seconds, { one: '{n} segundo', other: '{n} segundos' }),
-  kept: (length) => `se conservan ${length}`,
   keptLabel: (length, whole) => `se conservan ${length} de ${whole}`,
-  resetTrim: 'Restablecer',
   resetTrimLabel: (name) => `Conservar ${name} completo`,
   spanNotSaved: (name, reason) => `No se pudo guardar el recorte de ${name}: ${reason}`,
 

@@ -30,9 +30,7 @@ const fr: Locale = {
   timeText: (minutes, seconds) =>
     (minutes > 0 ? f.plural(minutes, { one: '{n} minute ', other: '{n} minutes ' }) : '') +
     f.plural(seconds, { one: '{n} seconde', other: '{n} secondes' }),
-  kept: (length) => `${length} conservées`,
   keptLabel: (length, whole) => `${length} conservées sur ${whole}`,
-  resetTrim: 'Rétablir',
   resetTrimLabel: (name) => `Garder ${name} en entier`,
   spanNotSaved: (name, reason) => `La coupe de ${name} n’a pas pu être enregistrée : ${reason}`,
 

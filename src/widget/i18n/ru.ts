@@ -44,9 +44,7 @@ const ru: Locale = {
         })
       : '') +
     f.plural(seconds, { one: '{n} секунда', few: '{n} секунды', many: '{n} секунд', other: '{n} секунды' }),
-  kept: (length) => `оставлено ${length}`,
   keptLabel: (length, whole) => `оставлено ${length} из ${whole}`,
-  resetTrim: 'Сбросить',
   resetTrimLabel: (name) => `Оставить файл ${name} целиком`,
   spanNotSaved: (name, reason) => `Не удалось сохранить обрезку файла ${name}: ${reason}`,
 

@@ -1,6 +1,6 @@
 // @vitest-environment jsdom
 // Trimming a row as a person does it, in the whole widget: the two sliders, the keys, the kept
-// length beside the name, the reset, and the span saved with saveItem once the handle rests.
+// length on the waveform's line, the reset, and the span saved with saveItem once the handle rests.
 import '@testing-library/jest-dom/vitest';
 import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -48,8 +48,19 @@ describe('trimming a row', () => {
     expect(start).toHaveAttribute('aria-valuetext', '2 seconds');
     expect(end).toHaveAttribute('aria-valuenow', '10');
     expect(document.querySelectorAll('.audio-merge-waveform')).toHaveLength(1);
-    // The kept length beside the name, and a way back to the whole file.
-    expect(screen.getByText('0:08.0 kept')).toBeInTheDocument();
+    // The kept length on the waveform's line in place of the file's length (the whole sentence
+    // for a screen reader), and a way back to the whole file.
+    const mark = document.querySelector('.audio-merge-kept')!;
+    expect(mark).not.toHaveClass('audio-merge-slot-idle');
+    expect(mark.querySelector('.audio-merge-kept-length')).toHaveTextContent(/^0:08\.0$/);
+    expect(mark).toHaveAttribute('title', '0:08.0 kept of 0:10.0');
+    expect(screen.getByText('0:08.0 kept of 0:10.0')).toHaveClass('audio-merge-visually-hidden');
+    expect(document.querySelector('.audio-merge-meta')).toHaveClass('audio-merge-slot-idle');
+    expect(document.querySelector('.audio-merge-meta')).toHaveAttribute('aria-hidden', 'true');
+    expect(screen.getByRole('button', { name: 'Keep all of alpha.wav' })).toHaveAttribute(
+      'title',
+      'Keep all of alpha.wav',
+    );
   });
 
   it('moves by the keys and saves the latest span once the handle rests', async () => {
@@ -70,7 +81,10 @@ describe('trimming a row', () => {
     expect(start).toHaveAttribute('aria-valuenow', '0');
     await wait(SAVE_DELAY_MS + 50);
     expect(saves().at(-1)).toEqual({ id: 'a', start: null, end: null });
-    expect(screen.queryByText(/kept$/)).toBeNull();
+    expect(document.querySelector('.audio-merge-kept')).toHaveClass('audio-merge-slot-idle');
+    expect(document.querySelector('.audio-merge-kept')).toHaveAttribute('aria-hidden', 'true');
+    expect(document.querySelector('.audio-merge-meta')).not.toHaveClass('audio-merge-slot-idle');
+    expect(screen.queryByRole('button', { name: 'Keep all of alpha.wav' })).toBeNull();
   });
 
   it('resets to the whole file at once', async () => {
