@@ -580,7 +580,8 @@ export const resultCoverSchema: FastifySchema = {
     properties: { id: { type: 'string', description: 'The result id (data-result-id on the page)' } },
   },
   response: {
-    200: binary('The cover', 'image/*'),
+    200: binary('The cover, sent with Cache-Control: private, max-age=86400 and an ETag', 'image/*'),
+    304: { description: 'Not modified: If-None-Match named this cover' },
     403: errorBody("Another session's result, or no session"),
     404: errorBody('No such result, or it has no cover'),
     503: common[503],
@@ -783,7 +784,8 @@ export const coverSchema: FastifySchema = {
   description: 'The image the session set with POST /app/merge/cover.',
   tags: ['book'],
   response: {
-    200: binary('The cover', 'image/*'),
+    200: binary('The cover, sent with Cache-Control: private, no-cache and an ETag', 'image/*'),
+    304: { description: 'Not modified: If-None-Match named the cover as it is' },
     403: common[403],
     404: errorBody('The session has no cover'),
   },
