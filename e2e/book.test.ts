@@ -92,13 +92,12 @@ describe('the book in the widget', () => {
     ).toEqual(['Opening credits', 'Part two', 'Homecoming']);
     expect(await page.getByRole('textbox', { name: 'Chapter title of Part two.mp3' }).count()).toBe(1);
     await typeAndPressInTitle(page);
-    // A title the server refuses (a control character) is said on its row, then put right.
-    await titleFields(page).nth(1).fill('The\u0007River');
+    // What the server refuses (control and bidirectional control characters) never reaches it:
+    // the field leaves it out as it is typed, so nothing is refused on the row.
+    await titleFields(page).nth(1).fill('The\u0007Ri\u202ever');
+    await poll(() => titleFields(page).nth(1).inputValue()).toBe('TheRiver');
     const refusal = page.locator('.audio-merge-row').nth(1).getByRole('alert');
-    await poll(() => refusal.textContent()).toMatch(
-      /^This chapter title was not saved: .*control characters/,
-    );
-    expect(await titleFields(page).nth(1).getAttribute('aria-invalid')).toBe('true');
+    expect(await titleFields(page).nth(1).getAttribute('aria-invalid')).toBeNull();
     await titleFields(page).nth(0).fill('The Road');
     await titleFields(page).nth(1).fill('The River');
     await poll(() => refusal.count()).toBe(0);

@@ -271,6 +271,9 @@ describe("a merged result's details and cover", () => {
     expect(got.statusCode, got.body).toBe(200);
     expect(got.headers['content-type']).toBe('image/png');
     expect(got.rawPayload.equals(first)).toBe(true);
+    expect(got.headers['content-length']).toBe(String(first.length));
+    // Kept by the browser: a result's cover never changes.
+    expect(got.headers['cache-control']).toBe('private, max-age=86400');
     expect((await getResultCover(other, result.id)).statusCode).toBe(403);
     expect((await getResultCover(s, 'no-such-result')).statusCode).toBe(404);
     // The cover's name is never a result file's: the results path does not serve it.

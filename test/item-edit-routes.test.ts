@@ -91,16 +91,26 @@ describe('saveItem', () => {
       [{ id, end: 'soon' }, 'end'],
       [{ id, chapterTitle: 'two\nlines' }, 'chapterTitle'],
       [{ id, chapterTitle: 'x'.repeat(501) }, 'chapterTitle'],
+      [{ id, chapterTitle: '\u{1F3B5}'.repeat(501) }, 'chapterTitle'],
+      ...['\u202a', '\u202b', '\u202c', '\u202d', '\u202e', '\u2066', '\u2067', '\u2068', '\u2069'].map(
+        (bidi) => [{ id, chapterTitle: `gpj${bidi}.exe` }, 'chapterTitle'] as const,
+      ),
     ] as const) {
       const res = await save(s, body);
       expect(res.statusCode, JSON.stringify(body)).toBe(400);
       expect(res.json().field).toBe(field);
       expect(res.json().error).toContain(field);
+      if (field === 'chapterTitle') expect(res.json().code).toBe('badChapterTitle');
     }
     expect((await listItems(app.app, s))[0]).toMatchObject({ start: 0.5, end: 1, chapterTitle: null });
     // At the limit, a title is kept whole.
     expect((await save(s, { id, chapterTitle: 'x'.repeat(500) })).statusCode).toBe(200);
     expect((await listItems(app.app, s))[0].chapterTitle).toBe('x'.repeat(500));
+    // Counted in characters: 500 emoji (1000 UTF-16 units) are a title at the limit.
+    expect((await save(s, { id, chapterTitle: '\u{1F3B5}'.repeat(500) })).statusCode).toBe(200);
+    expect((await listItems(app.app, s))[0].chapterTitle).toBe('\u{1F3B5}'.repeat(500));
+    // The direction marks right-to-left titles use are no controls.
+    expect((await save(s, { id, chapterTitle: 'الفصل \u200f1' })).statusCode).toBe(200);
   });
 
   it("refuses another session's item with 403 and leaves it as it was", async () => {

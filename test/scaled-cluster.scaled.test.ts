@@ -394,7 +394,19 @@ describe('two web and two worker processes', () => {
     await status.ready;
     const answer = merge(webB, s, [a.id, b.id]);
     await status.waitFor((d) => /^\d+$/.test(d) && Number(d) > 0);
-    const victim = await workerRunning(await latestJobId(s));
+    const jobId = await latestJobId(s);
+    const victim = await workerRunning(jobId);
+    // What a run killed between storing its result and recording it leaves: its file and cover
+    // under a run name of its own (put here, as the kill below comes earlier in the run).
+    const bucket = createS3Objects({ ...inject('s3'), forcePathStyle: true });
+    const dead = path.join(media.dir, 'dead-run.bin');
+    await writeFile(dead, 'x');
+    try {
+      for (const name of [`${jobId}-0dead0ff.mp3`, `${jobId}-0dead0ff-cover.png`])
+        await bucket.putFile(`${s.sid}/results/${name}`, dead);
+    } finally {
+      bucket.close();
+    }
     await victim.kill();
     const res = await answer;
     expect(res.status, res.text).toBe(200);
@@ -405,7 +417,7 @@ describe('two web and two worker processes', () => {
       [s.sid],
     );
     expect(rows).toEqual([{ status: 'succeeded', attempts: 2 }]);
-    // The killed run left nothing in the bucket: only the result's file and its cover are there.
+    // The killed runs left nothing in the bucket: only the result's file and its cover are there.
     const [result] = await resultRows(s);
     expect(await resultObjects(s.sid)).toEqual([result.cover, result.file].sort());
     expect((await httpGetBytes(webB.url, s, `/app/merge/resultCover/${result.id}`)).bytes.equals(cover)).toBe(

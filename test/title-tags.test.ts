@@ -49,12 +49,12 @@ describe("an upload's title tag", () => {
     expect(item.defaultChapterTitle.length).toBeLessThanOrEqual(500);
   });
 
-  it('cut at 500 characters is never cut inside a character', async () => {
+  it('cut at 500 characters (code points, as a typed title) is never cut inside a character', async () => {
     const s = await openSession(app.app);
     const content = withTitle(await readFile(file('plain.mp3')), `${'a'.repeat(499)}\u{1F3B5}tail`);
     expect((await upload(app.app, s, [{ content, filename: 'emoji.mp3' }])).statusCode).toBe(200);
     const [item] = await listItems(app.app, s);
-    expect(item.defaultChapterTitle).toBe('a'.repeat(499));
+    expect(item.defaultChapterTitle).toBe(`${'a'.repeat(499)}\u{1F3B5}`);
   });
 
   it('with control characters and bidirectional overrides gives a default title without them', async () => {
@@ -84,6 +84,9 @@ describe("a book's details taken from an input's tags", () => {
     const shown = result.details.title!;
     expect(shown).toMatch(/^Book of words words /);
     expect(shown.length).toBeLessThanOrEqual(500);
+    // The download name comes from the title: no bidirectional control reorders it either.
+    expect(result.downloadName).toMatch(/^Book of words/);
+    expect(result.downloadName).not.toMatch(/[\u202a-\u202e\u2066-\u2069]/);
     const written = (await ffprobeJson(path.join(app.dataDir, 'results', s.sid, result.file))).format.tags;
     expect(written?.title).toBe(shown);
     const page = await app.app.inject({ method: 'GET', url: '/', headers: { cookie: s.cookie } });

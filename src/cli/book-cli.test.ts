@@ -78,6 +78,9 @@ describe('audio-merge with a book in mind', () => {
     let r = await runCli(['-o', out, a, b, '--title', 'Bad\u0007Title']);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('--title');
+    r = await runCli(['-o', out, a, b, '--artist', 'gpj\u2066.exe']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('--artist');
     r = await runCli(['-o', out, a, b, '--description', 'Two\nlines\tare fine', '--json']);
     expect(r.code, r.stderr).toBe(0);
     const huge = path.join(dir, 'huge.png');

@@ -25,7 +25,8 @@ const REQUEST_ERRORS = {
   badSpan: { status: 400, message: 'The kept span does not fit the file' },
   badChapterTitle: {
     status: 400,
-    message: 'A chapter title is one line of at most 500 characters, without control characters',
+    message:
+      'A chapter title is one line of at most 500 characters, without control or bidirectional control characters',
   },
   tooLarge: { status: 413, message: 'The file is too large' },
   badCover: {

@@ -1,6 +1,8 @@
 // Pure: a chapters file as m4b-tool and mp4chaps users write it: one chapter a line, `START TITLE`,
 // START in seconds (`12.5`) or `[h:]m:ss[.mmm]`; empty lines and lines starting with `#` skipped.
 
+import { typedTextProblem, type TypedTextRule } from './typed-text.js';
+
 export interface ChapterLine {
   start: number;
   title: string;
@@ -24,13 +26,13 @@ export function parseTimestamp(text: string): number | undefined {
   return h * 3600 + min * 60 + seconds;
 }
 
-// eslint-disable-next-line no-control-regex
-const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f]/;
 /**
- * The longest chapter title, however it comes (a chapters file, a person, an input's title tag):
- * players show a chapter title as one short line.
+ * The longest chapter title in characters, however it comes (a chapters file, a person, an
+ * input's title tag): players show a chapter title as one short line.
  */
 export const CHAPTER_TITLE_MAX = 500;
+/** A chapter title a person gives (saveItem, the widget's field, a chapters file). */
+export const CHAPTER_TITLE: TypedTextRule = { max: CHAPTER_TITLE_MAX, lines: false };
 const MAX_CHAPTERS = 999;
 
 /** Read a chapters file's text; the first line that cannot be read is named. */
@@ -47,11 +49,11 @@ export function parseChaptersFile(text: string): ChaptersFileResult {
       return { ok: false, line, message: 'must be START TITLE, START as 12.5 or [h:]m:ss[.mmm]' };
     const title = m?.[2].trim() ?? '';
     if (title === '') return { ok: false, line, message: 'has no title after its start' };
-    if (title.length > CHAPTER_TITLE_MAX || CONTROL.test(title) || title.includes('\t'))
+    if (typedTextProblem(title, CHAPTER_TITLE))
       return {
         ok: false,
         line,
-        message: `title must be one line of at most ${CHAPTER_TITLE_MAX} characters`,
+        message: `title must be one line of at most ${CHAPTER_TITLE_MAX} characters, without control characters`,
       };
     const before = chapters[chapters.length - 1];
     if (before && start <= before.start)

@@ -1,5 +1,6 @@
 // The book's details: each one's name among the options, the tag name ffprobe reads it back under,
 // and the one check of their text, shared by the command line, the server and the widget.
+import { typedTextProblem, type TypedTextRule } from './typed-text.js';
 
 export const DETAIL_NAMES = [
   'title',
@@ -49,21 +50,21 @@ export const DETAIL_MAX_CHARS: Record<DetailName, number> = {
   description: 4000,
 };
 
-// Control characters (C0, DEL and C1: Unicode's Cc) cut a tag short, garble a file's header, or
-// break a line where a player does not expect one (U+0085); a description keeps its lines.
-// eslint-disable-next-line no-control-regex
-const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
-// eslint-disable-next-line no-control-regex
-const CONTROL_BUT_LINES = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/;
+/** The rule of each detail's text: a description keeps its lines, the rest are one line. */
+export const detailRule = (name: DetailName): TypedTextRule => ({
+  max: DETAIL_MAX_CHARS[name],
+  lines: name === 'description',
+});
 
 /** What is wrong with `value` as detail `name` ("must not hold control characters"), or undefined. */
 export function detailProblem(name: DetailName, value: unknown): string | undefined {
-  const max = DETAIL_MAX_CHARS[name];
-  if (typeof value !== 'string' || value.length > max) return `must be text of at most ${max} characters`;
-  if ((name === 'description' ? CONTROL_BUT_LINES : CONTROL).test(value))
+  const problem = typedTextProblem(value, detailRule(name));
+  if (problem === 'notText' || problem === 'tooLong')
+    return `must be text of at most ${DETAIL_MAX_CHARS[name]} characters`;
+  if (problem === 'refusedCharacter')
     return name === 'description'
-      ? 'must not hold control characters other than newlines and tabs'
-      : 'must be one line without control characters';
+      ? 'must not hold control or bidirectional control characters other than newlines and tabs'
+      : 'must be one line without control or bidirectional control characters';
   return undefined;
 }
 

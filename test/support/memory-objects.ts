@@ -38,6 +38,9 @@ export function memoryObjects(): MemoryObjects {
     async delete(key) {
       objects.delete(key);
     },
+    async list(prefix) {
+      return [...objects.keys()].filter((k) => k.startsWith(prefix));
+    },
     async deletePrefix(prefix) {
       const keys = [...objects.keys()].filter((k) => k.startsWith(prefix));
       keys.forEach((k) => objects.delete(k));

@@ -32,9 +32,10 @@ describe('chapters', () => {
     expect(defaultChapterTitle('a.mp3', '\u202eevil\u2066 \u001b[31mred\u2069')).toBe('evil [31mred');
     expect(chapterTitles(['a.mp3'], ['\u0007\u202e\n'])).toEqual(['a']);
     expect(defaultChapterTitle('a.mp3', 'الفصل \u200f1')).toBe('الفصل \u200f1');
-    // At most 500 characters, as a title a person gives; never half of a character.
+    // At most 500 characters (code points, as a title a person gives); never half of a character.
     expect(defaultChapterTitle('a.mp3', 'x'.repeat(600))).toBe('x'.repeat(500));
-    expect(defaultChapterTitle('a.mp3', `${'x'.repeat(499)}\u{1F3B5}`)).toBe('x'.repeat(499));
+    expect(defaultChapterTitle('a.mp3', `${'x'.repeat(499)}\u{1F3B5}`)).toBe(`${'x'.repeat(499)}\u{1F3B5}`);
+    expect(defaultChapterTitle('a.mp3', '\u{1F3B5}'.repeat(501))).toBe('\u{1F3B5}'.repeat(500));
   });
 
   it('take the title given for an input over the rule, an empty or null one leaving the rule', () => {

@@ -1,7 +1,8 @@
 // Pure: chapter titles by the rule, chapters from the counted start of each part, the per-format
 // limits, and the text forms players read (Vorbis CHAPTERnnn comments).
 import path from 'node:path';
-import { CHAPTER_TITLE_MAX } from '../../shared/chapters-file.js';
+import { CHAPTER_TITLE, CHAPTER_TITLE_MAX } from '../../shared/chapters-file.js';
+import { cutToCodePoints, refusedCharacters } from '../../shared/typed-text.js';
 import type { OutputFormat } from './formats.js';
 
 export interface Chapter {
@@ -41,11 +42,9 @@ export function fileTitle(name: string): string {
 export function oneLineTag(tag: string): string {
   const line = tag
     .replace(/[\t\n\v\f\r]+/g, ' ')
-    // eslint-disable-next-line no-control-regex -- control characters are what it takes out
-    .replace(/[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g, '')
+    .replace(refusedCharacters(CHAPTER_TITLE), '')
     .trim();
-  const cut = line.slice(0, CHAPTER_TITLE_MAX);
-  return (/[\ud800-\udbff]$/.test(cut) ? cut.slice(0, -1) : cut).trim();
+  return cutToCodePoints(line, CHAPTER_TITLE_MAX).trim();
 }
 
 /** An input's chapter title when none is given for it: its title tag, else its file name without the extension. */

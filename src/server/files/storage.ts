@@ -36,6 +36,8 @@ export interface FileStorage {
   localPath(ref: FileRef, scratchDir: string): Promise<string>;
   /** Remove a stored file; no error when it is not there. */
   remove(ref: FileRef): Promise<void>;
+  /** The names of a session's stored files in `area` that start with `prefix` (a non-empty one). */
+  storedNames(area: FileArea, sid: string, prefix: string): Promise<string[]>;
   /** Remove every file of a session (uploads and results). */
   removeSession(sid: string): Promise<void>;
   /** A path in this process's local scratch area (not created), named `name`. */

@@ -79,7 +79,12 @@ describe('mergemp3 options', () => {
     [{ title: 5 }, /Option "title" must be text/],
     [{ loudness: 3 }, /Option "loudness"/],
     [{ narrator: 'A\nB' }, /Option "narrator" must be one line/],
-    [{ description: 'bell\u0007' }, /Option "description" must not hold control characters/],
+    [{ title: 'gpj\u202e.exe' }, /Option "title" must be one line without control or bidirectional control/],
+    [{ artist: '\u{1F3B5}'.repeat(501) }, /Option "artist" must be text of at most 500 characters/],
+    [
+      { description: 'bell\u0007' },
+      /Option "description" must not hold control or bidirectional control characters/,
+    ],
     [{ channels: 6 }, /Option "channels" must be 1 or 2/],
     [{ sampleRate: 4000 }, /Option "sampleRate" must be a whole number of Hz/],
     [{ inputChapters: 'merge' }, /Option "inputChapters"/],

@@ -99,4 +99,52 @@ describe('the merge processor', () => {
     expect(await store.listResults('s1')).toEqual([]);
     expect(await readdir(path.join(dir.dir, 'results', 's1')).catch(() => [])).toEqual([]);
   });
+
+  it('removes what a run killed between storing and recording left, once a later run records the result', async () => {
+    const store = new MemoryStore();
+    const files = diskStorage(dir.dir);
+    await store.createSession('hash-s1', 's1', 'csrf', 0);
+    const a = item('s1', 1, 'a.mp3');
+    await store.addItemIfUnder(a, 10);
+    await mkdir(path.join(dir.dir, 'uploads', 's1'), { recursive: true });
+    await writeFile(path.join(dir.dir, 'uploads', 's1', 'stored1.mp3'), 'x');
+    await store.addJob(job('j1', 's1', [a.id]));
+    const { merge } = scriptedMerge({ cover: true });
+    const data = { jobId: 'j1', sid: 's1', appid: 'app', itemIds: [a.id], options: {}, requestId: null };
+    const processorWith = (s: MemoryStore) =>
+      createMergeProcessor({
+        store: s,
+        files,
+        tools: fakeTools,
+        merge,
+        engineConcurrency: 1,
+        freshPerRun: true,
+      });
+    const resultsDir = path.join(dir.dir, 'results', 's1');
+
+    // The first run stores its file and cover, and its process dies before the row is written.
+    let stored!: () => void;
+    const reachedRecord = new Promise<void>((resolve) => (stored = resolve));
+    const dying = Object.assign(Object.create(store) as MemoryStore, {
+      addResult: () => {
+        stored();
+        return new Promise<never>(() => {});
+      },
+    });
+    void processorWith(dying)(data, () => {}, new AbortController().signal);
+    await reachedRecord;
+    const dead = await readdir(resultsDir);
+    expect(dead).toHaveLength(2);
+    // Another merge's unrecorded file in the same session is not this job's to remove.
+    await writeFile(path.join(resultsDir, 'j10-0badf00d.mp3'), 'x');
+
+    // BullMQ runs the merge again: it records its own file and cover, and the dead run's go.
+    await processorWith(store)(data, () => {}, new AbortController().signal);
+    const [result] = await store.listResults('s1');
+    expect(result.cover).toBeTruthy();
+    expect((await readdir(resultsDir)).sort()).toEqual(
+      [result.file, result.cover!, 'j10-0badf00d.mp3'].sort(),
+    );
+    expect(dead).not.toContain(result.file);
+  });
 });

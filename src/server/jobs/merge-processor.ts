@@ -64,6 +64,24 @@ export const resultFileNames = (jobId: string): string[] => [
   ...['image/jpeg', 'image/png'].map((mime) => resultCoverName(jobId, mime)),
 ];
 
+/**
+ * Remove what runs of a job stored in its session's results that its result row does not name:
+ * a run that died between storing its file and cover and recording them left them there (each
+ * run of a scaled merge stores under a name of its own). With no row, everything of the job goes.
+ * Called once the job's end is recorded: a run that stores later finds the row taken and removes
+ * its own.
+ */
+export async function removeUnrecordedRuns(
+  store: Pick<Store, 'getResult'>,
+  files: FileStorage,
+  job: Pick<MergeJobData, 'sid' | 'jobId'>,
+): Promise<void> {
+  const recorded = await store.getResult(job.sid, job.jobId);
+  const keep = new Set([recorded?.file, recorded?.cover]);
+  for (const file of await files.storedNames('results', job.sid, `${job.jobId}-`))
+    if (!keep.has(file)) await files.remove(resultRef({ sid: job.sid, file }));
+}
+
 /** The job's items in merge order, duplicates kept; a JobFailure when one is gone. */
 export async function orderedItems(
   store: Store,
@@ -206,15 +224,21 @@ export function createMergeProcessor(deps: MergeProcessorDeps): Processor {
       throw err;
     });
     const cleared = scratch.clear();
+    let recorded: ResultRow | undefined;
     try {
-      return await store.addResult(result);
+      recorded = await store.addResult(result);
+      return recorded;
     } catch (err) {
       await files.remove(resultRef(result));
       await removeCover();
       const first = deps.freshPerRun ? await store.resultById(data.jobId) : undefined;
-      if (first?.jobId === data.jobId) return first;
-      throw err;
+      if (first?.jobId !== data.jobId) throw err;
+      recorded = first;
+      return first;
     } finally {
+      // An earlier run of this merge that died after storing left its objects: they go once a
+      // row says which are the result's (a failed store or the queue's end handles the rest).
+      if (deps.freshPerRun && recorded) await removeUnrecordedRuns(store, files, data).catch(() => undefined);
       await cleared;
     }
   }

@@ -67,6 +67,7 @@ export async function startJobs(deps: StartJobsDeps, started: StartedJobs): Prom
   const jobs = createBullJobQueue({
     queue: await openBullQueue({ redisUrl }),
     store,
+    files,
     broadcaster: deps.broadcaster,
     log,
     clock,

@@ -3,6 +3,8 @@
 // preview and a remove control.
 import { useEffect, useId, useState, type DragEvent } from 'react';
 import { hasCover, reasonOf, removeCover, uploadCover } from '../api/http.js';
+import { detailRule } from '../../shared/details.js';
+import { fitTypedText } from '../../shared/typed-text.js';
 import { API } from '../../shared/types.js';
 import { t } from '../i18n/locale.js';
 import { PANEL_DETAILS, type BookChoice, type PanelDetail } from './book-choice.js';
@@ -20,7 +22,9 @@ export function BookDetails({
 }) {
   const id = useId();
   const [open, setOpen] = useState(false);
-  const set = (name: PanelDetail, v: string) => onChange({ ...value, [name]: v });
+  // Kept to the rule the server checks (an HTML maxlength would count an emoji twice).
+  const set = (name: PanelDetail, v: string) =>
+    onChange({ ...value, [name]: fitTypedText(v, detailRule(name)) });
   return (
     <div className="audio-merge-details">
       <button
@@ -38,18 +42,9 @@ export function BookDetails({
             <label key={name} className={`audio-merge-detail audio-merge-detail-${name}`}>
               <span>{t().detailLabels[name]}</span>
               {name === 'description' ? (
-                <textarea
-                  value={value[name] ?? ''}
-                  maxLength={4000}
-                  onChange={(e) => set(name, e.target.value)}
-                />
+                <textarea value={value[name] ?? ''} onChange={(e) => set(name, e.target.value)} />
               ) : (
-                <input
-                  type="text"
-                  value={value[name] ?? ''}
-                  maxLength={500}
-                  onChange={(e) => set(name, e.target.value)}
-                />
+                <input type="text" value={value[name] ?? ''} onChange={(e) => set(name, e.target.value)} />
               )}
             </label>
           ))}

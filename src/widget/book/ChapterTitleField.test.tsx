@@ -80,12 +80,21 @@ describe("a row's chapter title field", () => {
     expect(input).toHaveFocus();
   });
 
+  it("keeps what is pasted to the server's rule: 500 characters counted as code points, no bidirectional controls", async () => {
+    await renderTool();
+    fireEvent.change(field('bravo.mp3'), { target: { value: `\u202e${'\u{1F3B5}'.repeat(501)}\u2066` } });
+    const kept = '\u{1F3B5}'.repeat(500);
+    expect(field('bravo.mp3')).toHaveValue(kept);
+    await waitFor(() => expect(saves()).toEqual([{ id: 'b', chapterTitle: kept }]));
+  });
+
   it('says on the row, in words, why the server refused a title', async () => {
     vi.spyOn(console, 'error').mockImplementation(() => {});
     saveAnswer = () =>
       json(
         {
-          error: 'A chapter title is one line of at most 500 characters, without control characters',
+          error:
+            'A chapter title is one line of at most 500 characters, without control or bidirectional control characters',
           code: 'badChapterTitle',
         },
         400,
@@ -95,12 +104,12 @@ describe("a row's chapter title field", () => {
     const row = screen.getByRole('listitem', { name: /bravo\.mp3/ });
     const alert = await within(row).findByRole('alert');
     expect(alert).toHaveTextContent(
-      'This chapter title was not saved: A chapter title is one line of at most 500 characters, without control characters.',
+      'This chapter title was not saved: A chapter title is one line of at most 500 characters, without control or bidirectional control characters.',
     );
     expect(field('bravo.mp3')).toHaveAttribute('aria-invalid', 'true');
     expect(field('bravo.mp3')).toHaveAccessibleDescription(alert.textContent!);
     saveAnswer = () => json({ ok: true });
-    fireEvent.change(field('bravo.mp3'), { target: { value: 'Bell' } });
+    fireEvent.change(field('bravo.mp3'), { target: { value: 'Bells' } });
     await waitFor(() => expect(within(row).queryByRole('alert')).toBeNull());
     expect(field('bravo.mp3')).not.toHaveAttribute('aria-invalid');
   });

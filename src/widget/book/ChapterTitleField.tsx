@@ -1,8 +1,11 @@
 // A row's chapter title: the title typed (empty shows the default one as the placeholder), and why
 // the server refused it, when it did. Keys and pointers stay the field's own: typing, Space
-// included, never lifts or moves the row.
+// included, never lifts or moves the row. What is typed or pasted is kept to the server's rule
+// (the characters it refuses left out, at most 500 counted as it counts them: an HTML maxlength
+// would count an emoji twice).
 import { useId, type KeyboardEvent } from 'react';
-import { CHAPTER_TITLE_MAX } from '../../shared/chapters-file.js';
+import { CHAPTER_TITLE } from '../../shared/chapters-file.js';
+import { fitTypedText } from '../../shared/typed-text.js';
 import type { AudioItem } from '../../shared/types.js';
 import { t } from '../i18n/locale.js';
 
@@ -27,13 +30,12 @@ export function ChapterTitleField({ item, onChange, error }: ChapterTitleFieldPr
           type="text"
           className="audio-merge-chapter-title"
           dir="auto"
-          maxLength={CHAPTER_TITLE_MAX}
           value={item.chapterTitle ?? ''}
           placeholder={item.defaultChapterTitle ?? ''}
           aria-label={t().chapterTitleLabel(item.filename)}
           aria-invalid={error ? true : undefined}
           aria-describedby={error ? errorId : undefined}
-          onChange={(e) => onChange(item.id, e.target.value)}
+          onChange={(e) => onChange(item.id, fitTypedText(e.target.value, CHAPTER_TITLE))}
           onKeyDown={ownKeys}
         />
       </label>

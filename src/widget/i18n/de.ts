@@ -177,7 +177,8 @@ const de: Locale = {
     choicesTooLarge: 'Deine Auswahl ist zu groß zum Speichern (mehr als 16 KB).',
     'chapter-past-end': 'Ein Kapitel beginnt nach dem Ende der zusammengefügten Datei.',
     badSpan: 'Der behaltene Teil passt nicht zur Datei.',
-    badChapterTitle: 'Ein Kapiteltitel ist eine Zeile mit höchstens 500 Zeichen, ohne Steuerzeichen.',
+    badChapterTitle:
+      'Ein Kapiteltitel ist eine Zeile mit höchstens 500 Zeichen, ohne Steuer- und Textrichtungszeichen.',
     'bad-trim': 'Der behaltene Teil einer Datei passt nicht zur Datei.',
   },
 

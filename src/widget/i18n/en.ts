@@ -192,7 +192,8 @@ export const en = {
     choicesTooLarge: 'Your choices are too large to keep (more than 16 KB).',
     'chapter-past-end': 'A chapter starts past the end of the merged file.',
     badSpan: 'The part of the file kept does not fit the file.',
-    badChapterTitle: 'A chapter title is one line of at most 500 characters, without control characters.',
+    badChapterTitle:
+      'A chapter title is one line of at most 500 characters, without control or bidirectional control characters.',
     'bad-trim': "A file's kept part does not fit the file.",
   },
 

@@ -178,7 +178,7 @@ const es: Locale = {
     'chapter-past-end': 'Un capítulo empieza después del final del archivo unido.',
     badSpan: 'La parte que se conserva no cabe en el archivo.',
     badChapterTitle:
-      'Un título de capítulo es una sola línea de 500 caracteres como máximo, sin caracteres de control.',
+      'Un título de capítulo es una sola línea de 500 caracteres como máximo, sin caracteres de control ni de dirección del texto.',
     'bad-trim': 'La parte que se conserva de un archivo no cabe en él.',
   },
 

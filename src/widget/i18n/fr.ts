@@ -175,7 +175,7 @@ const fr: Locale = {
     'chapter-past-end': 'Un chapitre commence après la fin du fichier assemblé.',
     badSpan: 'La partie conservée ne correspond pas au fichier.',
     badChapterTitle:
-      'Un titre de chapitre tient sur une ligne de 500 caractères au plus, sans caractères de contrôle.',
+      'Un titre de chapitre tient sur une ligne de 500 caractères au plus, sans caractères de contrôle ni de direction du texte.',
     'bad-trim': 'La partie conservée d’un fichier ne correspond pas à ce fichier.',
   },
 

@@ -58,6 +58,18 @@ describe('file storage on disk', () => {
     expect(await files.stat(theirs)).toMatchObject({ size: 1 });
   });
 
+  it("names a session's stored files that start with a prefix, and no other session's", async () => {
+    for (const name of ['job1-a.mp3', 'job1-a-cover.png', 'job10-b.mp3'])
+      await files.put(resultRef({ sid: 'S1', file: name }), await scratchFile(name, 'x'));
+    await files.put(resultRef({ sid: 'S2', file: 'job1-c.mp3' }), await scratchFile('c', 'x'));
+    expect((await files.storedNames('results', 'S1', 'job1-')).sort()).toEqual([
+      'job1-a-cover.png',
+      'job1-a.mp3',
+    ]);
+    expect(await files.storedNames('results', 'S3', 'job1-')).toEqual([]);
+    await expect(files.storedNames('results', 'S1', '../')).rejects.toThrow(/unsafe/);
+  });
+
   it('clears the scratch area, or only the entries with a prefix', async () => {
     await mkdir(files.scratchPath('job-1'));
     await writeFile(path.join(files.scratchPath('job-1'), 'part.mp3'), 'x');

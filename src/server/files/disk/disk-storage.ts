@@ -84,6 +84,11 @@ export function createDiskStorage(dataDir: string): DiskStorage {
     async remove(ref) {
       await rm(pathOf(ref), { force: true });
     },
+    async storedNames(area, sid, prefix) {
+      check(prefix, SAFE_NAME, 'file name prefix');
+      const names = await readdir(sessionDir(area, sid)).catch(() => [] as string[]);
+      return names.filter((name) => name.startsWith(prefix));
+    },
     async removeSession(sid) {
       for (const area of ['uploads', 'results'] as const) await removeInside(root, sessionDir(area, sid));
     },

@@ -52,6 +52,8 @@ export interface ObjectStore {
   /** The object's size and time, or undefined when there is none. */
   head(key: string): Promise<{ size: number; modifiedAt: Date } | undefined>;
   delete(key: string): Promise<void>;
+  /** The keys of the objects whose key starts with `prefix` (a non-empty one). */
+  list(prefix: string): Promise<string[]>;
   /** Delete every object whose key starts with `prefix`; returns how many. */
   deletePrefix(prefix: string): Promise<number>;
   /** Throws unless the bucket answers (for /readyz). */
@@ -144,6 +146,19 @@ export function createS3Objects(
     },
     async delete(key) {
       await client.send(new DeleteObjectCommand({ Bucket, Key: key }));
+    },
+    async list(prefix) {
+      if (prefix === '') throw new Error('Refusing to list a whole bucket');
+      const keys: string[] = [];
+      let token: string | undefined;
+      do {
+        const page = await client.send(
+          new ListObjectsV2Command({ Bucket, Prefix: prefix, ContinuationToken: token }),
+        );
+        for (const o of page.Contents ?? []) if (o.Key) keys.push(o.Key);
+        token = page.IsTruncated ? page.NextContinuationToken : undefined;
+      } while (token);
+      return keys;
     },
     async deletePrefix(prefix) {
       if (prefix === '') throw new Error('Refusing to delete a whole bucket');

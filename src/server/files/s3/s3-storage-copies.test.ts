@@ -97,4 +97,23 @@ describe('S3 storage with local copies', () => {
     await web.localPath(ref, path.join(dir.dir, 'data', 'tmp', 'job-2'));
     expect(objects.reads).toEqual([objectKey(ref), objectKey(ref)]);
   });
+
+  it("names a session's stored objects that start with a prefix, by their file names", async () => {
+    const files = storage(false);
+    for (const [sid, name] of [
+      ['S1', 'job1-a.mp3'],
+      ['S1', 'job1-a-cover.png'],
+      ['S1', 'job10-b.mp3'],
+      ['S2', 'job1-c.mp3'],
+    ]) {
+      const local = path.join(dir.dir, `local-${sid}-${name}`);
+      await writeFile(local, 'x');
+      await files.put({ area: 'results', sid, name }, local);
+    }
+    expect((await files.storedNames('results', 'S1', 'job1-')).sort()).toEqual([
+      'job1-a-cover.png',
+      'job1-a.mp3',
+    ]);
+    expect(await files.storedNames('uploads', 'S1', 'job1-')).toEqual([]);
+  });
 });

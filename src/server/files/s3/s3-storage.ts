@@ -6,8 +6,8 @@ import { createWriteStream } from 'node:fs';
 import { mkdir, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
-import { createDiskStorage } from '../disk/disk-storage.js';
-import { objectKey, sessionPrefix } from './object-keys.js';
+import { check, createDiskStorage, SAFE_NAME } from '../disk/disk-storage.js';
+import { areaPrefix, objectKey, sessionPrefix } from './object-keys.js';
 import type { ObjectStore } from './s3-objects.js';
 import type { Dropped } from './copy-drops.js';
 import type { LocalCopies } from './local-copies.js';
@@ -99,6 +99,11 @@ export function createS3Storage(
       if (ref.area !== 'uploads') return;
       await copies?.drop(objectKey(ref));
       tell({ key: objectKey(ref) });
+    },
+    async storedNames(area, sid, prefix) {
+      const dir = areaPrefix(sid, area);
+      const keys = await objects.list(`${dir}${check(prefix, SAFE_NAME, 'file name prefix')}`);
+      return keys.map((key) => key.slice(dir.length));
     },
     async removeSession(sid) {
       await objects.deletePrefix(sessionPrefix(sid));

@@ -10,7 +10,7 @@ import { choicesRef, coverRef, type FileRef, type FileStorage } from '../../file
 import { checkMergeOptions } from '../../jobs/merge-options.js';
 import { fail } from '../errors.js';
 import { requireSession } from '../session.js';
-import { readStoredCover } from './stored-cover.js';
+import { sendStoredCover } from './stored-cover.js';
 import {
   choicesSchema,
   coverSchema,
@@ -73,13 +73,13 @@ export async function bookRoutes(app: FastifyInstance, { files }: { files: FileS
 
   app.get('/app/merge/cover', documented(coverSchema), async (request, reply) => {
     const session = requireSession(request);
-    const cover = await readStoredCover(files, coverRef(session.sid));
-    if (!cover) fail('notFound', 'This session has no cover');
-    return reply
-      .header('content-type', cover.mime)
-      .header('cache-control', 'private, no-cache')
-      .header('x-content-type-options', 'nosniff')
-      .send(cover.data);
+    // The cover may change at any time: the browser asks again each time, and the ETag spares
+    // the bytes when it has not.
+    return sendStoredCover(reply, files, coverRef(session.sid), {
+      cacheControl: 'private, no-cache',
+      missing: 'This session has no cover',
+      ifNoneMatch: request.headers['if-none-match'],
+    });
   });
 
   app.post('/app/merge/deleteCover', documented(deleteCoverSchema), async (request) => {

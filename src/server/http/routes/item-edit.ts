@@ -1,7 +1,8 @@
 // Pure: a saveItem body checked against the item it edits. Fields left out keep their saved
 // value; null puts one back to the default (the file's own start or end, the default title). The
 // span is checked whole (a new start against the saved end), on the item's decoded duration.
-import { CHAPTER_TITLE_MAX } from '../../../shared/chapters-file.js';
+import { CHAPTER_TITLE, CHAPTER_TITLE_MAX } from '../../../shared/chapters-file.js';
+import { typedTextProblem } from '../../../shared/typed-text.js';
 import { checkSpan, spanProblemText } from '../../../shared/trim-span.js';
 import type { ItemEdit, ItemRow } from '../../data/store.js';
 
@@ -13,9 +14,6 @@ export type ItemEditCheck =
       code: 'badSpan' | 'badChapterTitle' | 'badRequest';
       detail: string;
     };
-
-// eslint-disable-next-line no-control-regex -- control characters are what it finds
-const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
 
 type SpanField = 'start' | 'end';
 
@@ -53,12 +51,12 @@ export function checkItemEdit(body: Record<string, unknown>, item: ItemRow): Ite
   let chapterTitle = item.chapterTitle ?? null;
   if ('chapterTitle' in body) {
     const t = body.chapterTitle;
-    if (t !== null && (typeof t !== 'string' || CONTROL.test(t) || t.length > CHAPTER_TITLE_MAX))
+    if (t !== null && (typeof t !== 'string' || typedTextProblem(t, CHAPTER_TITLE)))
       return {
         ok: false,
         field: 'chapterTitle',
         code: 'badChapterTitle',
-        detail: `chapterTitle: one line of at most ${CHAPTER_TITLE_MAX} characters, without control characters`,
+        detail: `chapterTitle: one line of at most ${CHAPTER_TITLE_MAX} characters, without control or bidirectional control characters`,
       };
     chapterTitle = t === null || t.trim() === '' ? null : t;
   }

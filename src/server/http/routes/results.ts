@@ -6,7 +6,7 @@ import { resultRef, type FileRef, type FileStorage } from '../../files/storage.j
 import { fail } from '../errors.js';
 import { requireSession } from '../session.js';
 import { deleteResultSchema, documented, resultCoverSchema } from './schemas.js';
-import { readStoredCover } from './stored-cover.js';
+import { sendStoredCover } from './stored-cover.js';
 
 /** The result's own copy of its cover, when it has one. */
 export const resultCoverRef = (result: Pick<ResultRow, 'sid' | 'cover'>): FileRef | undefined =>
@@ -48,16 +48,14 @@ export async function resultsRoutes(
     async (request, reply) => {
       const session = requireSession(request);
       const ref = resultCoverRef(await ownResult(session.sid, request.params.id));
-      const cover = ref && (await readStoredCover(files, ref));
-      if (!cover) fail('notFound', 'This result has no cover');
-      return (
-        reply
-          .header('content-type', cover.mime)
-          // A result's cover never changes: the browser may keep it as long as the page lists it.
-          .header('cache-control', 'private, max-age=86400')
-          .header('x-content-type-options', 'nosniff')
-          .send(cover.data)
-      );
+      if (!ref) fail('notFound', 'This result has no cover');
+      // A result's cover never changes (a result id is never reused): the browser may keep it as
+      // long as the page lists it.
+      return sendStoredCover(reply, files, ref, {
+        cacheControl: 'private, max-age=86400',
+        missing: 'This result has no cover',
+        ifNoneMatch: request.headers['if-none-match'],
+      });
     },
   );
 }

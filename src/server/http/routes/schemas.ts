@@ -4,12 +4,13 @@
 // (an ajv message would replace the route's) nor filter a response (a response schema would strip
 // fields it does not name). Routes whose schema does validate (getDataJson's body) keep theirs.
 import { DEFAULT_PEAK_SLICES, MAX_PEAK_SLICES } from '../../../shared/peaks.js';
-import { CHAPTER_TITLE_MAX } from '../../../shared/chapters-file.js';
+import { CHAPTER_TITLE } from '../../../shared/chapters-file.js';
+import { typedTextPattern } from '../../../shared/typed-text.js';
 import type { FastifySchema, RouteShorthandOptions } from 'fastify';
 // Types only (erased at run time): the OpenAPI fields (summary, tags, ...) @fastify/swagger adds to FastifySchema.
 import type {} from '@fastify/swagger';
 import { BITRATE_RANGE, OUTPUT_FORMATS } from '../../../engine/index.js';
-import { DETAIL_MAX_CHARS, DETAIL_NAMES, DETAIL_TAGS } from '../../../shared/details.js';
+import { DETAIL_NAMES, DETAIL_TAGS, detailRule } from '../../../shared/details.js';
 import { CHANNEL_CHOICES, SAMPLE_RATE_RANGE } from '../../../shared/output-shape.js';
 import {
   SOUND_OPTION_NAMES,
@@ -295,8 +296,12 @@ const mergeOptions = {
         n,
         {
           type: 'string',
-          maxLength: DETAIL_MAX_CHARS[n],
-          description: `Written as the "${DETAIL_TAGS[n]}" tag`,
+          maxLength: detailRule(n).max,
+          pattern: typedTextPattern(detailRule(n)),
+          description:
+            `Written as the "${DETAIL_TAGS[n]}" tag; at most ${detailRule(n).max} characters (code points), ` +
+            (detailRule(n).lines ? 'newlines and tabs allowed, ' : 'one line, ') +
+            'without control or bidirectional control characters',
         },
       ]),
     ),
@@ -400,15 +405,17 @@ export const saveItemSchema: FastifySchema = {
       },
       chapterTitle: {
         type: ['string', 'null'],
-        maxLength: CHAPTER_TITLE_MAX,
-        description: "The item's chapter title: one line, no control characters",
+        maxLength: CHAPTER_TITLE.max,
+        pattern: typedTextPattern(CHAPTER_TITLE),
+        description:
+          "The item's chapter title: one line of at most 500 characters (code points), without control or bidirectional control characters (U+202A-U+202E, U+2066-U+2069)",
       },
     },
   },
   response: {
     200: ok,
     400: errorBody(
-      'A span outside the item or empty (code badSpan), a chapter title with control characters (code badChapterTitle), ' +
+      'A span outside the item or empty (code badSpan), a chapter title over 500 characters or with control or bidirectional control characters (code badChapterTitle), ' +
         'or a value of the wrong kind; the message names the field, and so does the answer\'s "field"',
     ),
     403: errorBody("Another session's item (code foreignItem), no session, or no valid X-CSRF-TOKEN"),
@@ -580,7 +587,8 @@ export const resultCoverSchema: FastifySchema = {
     properties: { id: { type: 'string', description: 'The result id (data-result-id on the page)' } },
   },
   response: {
-    200: binary('The cover', 'image/*'),
+    200: binary('The cover, sent with Cache-Control: private, max-age=86400 and an ETag', 'image/*'),
+    304: { description: 'Not modified: If-None-Match named this cover' },
     403: errorBody("Another session's result, or no session"),
     404: errorBody('No such result, or it has no cover'),
     503: common[503],
@@ -783,7 +791,8 @@ export const coverSchema: FastifySchema = {
   description: 'The image the session set with POST /app/merge/cover.',
   tags: ['book'],
   response: {
-    200: binary('The cover', 'image/*'),
+    200: binary('The cover, sent with Cache-Control: private, no-cache and an ETag', 'image/*'),
+    304: { description: 'Not modified: If-None-Match named the cover as it is' },
     403: common[403],
     404: errorBody('The session has no cover'),
   },

@@ -1,31 +1,102 @@
-// A cover kept in file storage (the session's, a result's), read back whole to be sent as the
-// image it is.
-import { COVER_LIMITS, imageShape } from '../../../engine/index.js';
+// A cover kept in file storage (the session's, a result's), streamed from storage as the image it
+// is: a request holds at most a stream's buffer of it, never the whole picture, however many
+// requests there are at once.
+import { once } from 'node:events';
+import type { Readable } from 'node:stream';
+import type { FastifyReply } from 'fastify';
+import { COVER_LIMITS } from '../../../engine/index.js';
 import type { FileRef, FileStorage } from '../../files/storage.js';
+import { fail } from '../errors.js';
 
-export interface StoredCover {
-  data: Buffer;
-  mime: 'image/jpeg' | 'image/png';
+type CoverMime = 'image/jpeg' | 'image/png';
+
+/** Enough of the start of a file to tell a JPEG from a PNG. */
+const SNIFF_BYTES = 8;
+const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+
+// Every cover was checked as a whole JPEG or PNG when it was stored (the cover route, a merge):
+// its first bytes are enough to name its type again.
+function coverMime(head: Buffer): CoverMime | undefined {
+  if (head.length >= PNG_SIGNATURE.length && head.subarray(0, 8).equals(PNG_SIGNATURE)) return 'image/png';
+  if (head.length >= 3 && head[0] === 0xff && head[1] === 0xd8 && head[2] === 0xff) return 'image/jpeg';
+  return undefined;
 }
 
 /**
- * The cover under `ref`; undefined when there is none (removed between the look-up and the read
- * included), when it is over the cover limit, or when it is no JPEG or PNG.
+ * The first bytes of `stream`, given back to it (unshifted) so it still holds the whole file; a
+ * file gone before its first byte (a delete racing this read) ends as ENOENT here, before any
+ * header is sent.
  */
-export async function readStoredCover(files: FileStorage, ref: FileRef): Promise<StoredCover | undefined> {
+async function peek(stream: Readable, bytes: number): Promise<Buffer> {
   const chunks: Buffer[] = [];
   let total = 0;
-  try {
-    for await (const chunk of (await files.read(ref)) as AsyncIterable<Buffer>) {
-      total += chunk.length;
-      if (total > COVER_LIMITS.bytes) return undefined;
+  while (total < bytes) {
+    const chunk = stream.read() as Buffer | null;
+    if (chunk) {
       chunks.push(chunk);
+      total += chunk.length;
+      continue;
     }
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw err;
+    if (stream.readableEnded) break;
+    const [event] = await Promise.race([once(stream, 'readable'), once(stream, 'end').then(() => ['end'])]);
+    if (event === 'end') break;
   }
-  const data = Buffer.concat(chunks, total);
-  const shape = imageShape(data);
-  return shape && { data, mime: shape.mime };
+  const head = Buffer.concat(chunks, total);
+  if (total > 0) stream.unshift(head);
+  return head;
+}
+
+/** The stored file's stream with its type, or undefined when it is gone or is no cover. */
+async function openCover(
+  files: FileStorage,
+  ref: FileRef,
+): Promise<{ stream: Readable; mime: CoverMime } | undefined> {
+  let stream: Readable | undefined;
+  try {
+    stream = await files.read(ref);
+    const mime = coverMime(await peek(stream, SNIFF_BYTES));
+    if (mime) return { stream, mime };
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+  }
+  stream?.destroy();
+  return undefined;
+}
+
+export interface CoverReply {
+  /** The Cache-Control the route's cover calls for. */
+  cacheControl: string;
+  /** The 404's words when there is no cover. */
+  missing: string;
+  /** The request's If-None-Match, answered 304 when it names this very file. */
+  ifNoneMatch?: string;
+}
+
+/**
+ * Send the cover under `ref` with its type, length and validators; 404 when there is none
+ * (removed between the look-up and the read included), it is over the limit, or it is no JPEG or
+ * PNG. The ETag names the stored file by size and time: a new cover is a new file.
+ */
+export async function sendStoredCover(
+  reply: FastifyReply,
+  files: FileStorage,
+  ref: FileRef,
+  { cacheControl, missing, ifNoneMatch }: CoverReply,
+): Promise<FastifyReply> {
+  const info = await files.stat(ref);
+  if (!info || info.size > COVER_LIMITS.bytes) fail('notFound', missing);
+  const etag = `"${info.size.toString(36)}-${info.modifiedAt.getTime().toString(36)}"`;
+  const validated = () =>
+    reply
+      .header('cache-control', cacheControl)
+      .header('etag', etag)
+      .header('last-modified', info.modifiedAt.toUTCString())
+      .header('x-content-type-options', 'nosniff');
+  if (ifNoneMatch?.split(/\s*,\s*/).includes(etag)) return validated().status(304).send();
+  const cover = await openCover(files, ref);
+  if (!cover) fail('notFound', missing);
+  return validated()
+    .header('content-type', cover.mime)
+    .header('content-length', info.size)
+    .send(cover.stream);
 }

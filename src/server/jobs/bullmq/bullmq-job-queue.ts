@@ -12,6 +12,8 @@ import { broadcastJobStatus } from '../../realtime/status-broadcasts.js';
 import type { BullQueue, QueueEvent } from './bullmq-queue.js';
 import { fileOf, JobFailure, QueueClosedError } from '../job-errors.js';
 import { endedRow } from '../job-status.js';
+import type { FileStorage } from '../../files/storage.js';
+import { removeUnrecordedRuns } from '../merge-processor.js';
 import {
   CANCELLED_MESSAGE,
   DONE_TEXT,
@@ -35,6 +37,8 @@ export interface BullJobQueueDeps {
   broadcaster: Broadcaster;
   log: Pick<FastifyBaseLogger, 'info' | 'warn' | 'error'>;
   clock?: Clock;
+  /** Where runs store results: a merge that ends here without one loses what dead runs stored. */
+  files?: FileStorage;
 }
 
 /** A queued row younger than this may still be on its way into Redis: recover() leaves it alone. */
@@ -73,6 +77,15 @@ export function createBullJobQueue(deps: BullJobQueueDeps): JobQueue & { ping():
     await store.updateJob(data.jobId, { ...patch, finishedAt: now() });
     told.emit(event);
     events.emit(event);
+    await forgetDeadRuns(data);
+  }
+
+  /** A run whose worker died after storing its file and before recording it left objects behind. */
+  async function forgetDeadRuns(job: Pick<MergeJobData, 'sid' | 'jobId'>): Promise<void> {
+    if (!deps.files) return;
+    await removeUnrecordedRuns(store, deps.files, job).catch((err: unknown) =>
+      log.warn({ err, job: job.jobId }, "could not remove a dead run's stored files"),
+    );
   }
 
   async function onQueueEvent(e: QueueEvent): Promise<void> {
@@ -235,6 +248,7 @@ export function createBullJobQueue(deps: BullJobQueueDeps): JobQueue & { ping():
           finishedAt: now(),
         });
         log.warn({ job: row.id }, 'merge lost from the queue: marked failed');
+        await forgetDeadRuns({ sid: row.sid, jobId: row.id });
       }
     },
 

@@ -39,7 +39,7 @@ export interface MergeWorker {
 export async function startMergeWorker(deps: MergeWorkerDeps): Promise<MergeWorker> {
   const { config, store, files, log } = deps;
   const broadcaster = emitterBroadcaster(config.redisUrl);
-  const reporter = createRunReporter({ store, broadcaster, log, clock: deps.clock });
+  const reporter = createRunReporter({ store, files, broadcaster, log, clock: deps.clock });
   const processor = createMergeProcessor({
     store,
     files,

@@ -19,12 +19,16 @@ import { createProgressThrottle, type ProgressThrottle } from '../progress-throt
 import { createJobEvents, type JobEvent, type JobRef, type MergeJobData } from '../queue.js';
 import { fileOf, JobFailure } from '../job-errors.js';
 import { endedRow } from '../job-status.js';
+import type { FileStorage } from '../../files/storage.js';
+import { removeUnrecordedRuns } from '../merge-processor.js';
 
 export interface RunReporterDeps {
   store: Store;
   broadcaster: Broadcaster;
   log: Pick<FastifyBaseLogger, 'error' | 'warn'>;
   clock?: Clock;
+  /** Where runs store results: a merge's end removes what its dead runs stored unrecorded. */
+  files?: FileStorage;
   /** Pauses before the second, third... try of the "running" write, ms. */
   startRetryDelaysMs?: number[];
 }
@@ -80,6 +84,14 @@ export function createRunReporter(deps: RunReporterDeps): RunReporter & { close(
       })
       .catch((err: unknown) => log.error({ err, job: data.jobId }, 'could not record a job change'));
     return run.last;
+  }
+
+  /** What earlier runs of an ended merge stored and never recorded (their process died) goes. */
+  async function forgetDeadRuns(data: MergeJobData): Promise<void> {
+    if (!deps.files) return;
+    await removeUnrecordedRuns(store, deps.files, data).catch((err: unknown) =>
+      log.warn({ err, job: data.jobId }, "could not remove a dead run's stored files"),
+    );
   }
 
   /** The run's pending progress is dropped and its writes settled; the run is forgotten. */
@@ -170,6 +182,7 @@ export function createRunReporter(deps: RunReporterDeps): RunReporter & { close(
               ...fileOf(ending.failure),
             };
       await report(run, data, patch, event);
+      await forgetDeadRuns(data);
     },
     close() {
       for (const run of runs.values()) run.throttle.cancel();
