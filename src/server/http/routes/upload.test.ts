@@ -38,8 +38,9 @@ afterAll(async () => {
 });
 
 const f = (name: string, filename?: string) => ({ path: path.join(dir, name), filename });
+// After the waveforms being made have settled: each uses a scratch file in tmp while it is written.
 const filesIn = async (sub: string): Promise<string[]> =>
-  (await readdir(path.join(t.dataDir, sub), { recursive: true, withFileTypes: true }))
+  (await t.peaks.idle(), await readdir(path.join(t.dataDir, sub), { recursive: true, withFileTypes: true }))
     .filter((e) => e.isFile())
     .map((e) => e.name);
 /** The stored uploads, and the waveforms beside them (an MP3's comes a moment after its upload). */
