@@ -1,7 +1,7 @@
 // Local copies of upload objects: what a merge links instead of downloading, and when a copy goes.
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { readFile, stat, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { clockAt } from '../../../../test/support/clock-at.js';
@@ -136,8 +136,9 @@ describe('local copies of uploads', () => {
     expect(await copies.linkTo('s1/uploads/old.mp3', at('1.mp3'))).toBe(false);
     expect(await held()).toBe(1000);
 
-    await dir.cleanup(); // what a start's scratch clean-up does
-    dir = await tempDir('am-local-copies-');
+    // What a start's scratch clean-up does; the same folder, so the test's clean-up removes it.
+    await rm(dir.dir, { recursive: true, force: true });
+    await mkdir(dir.dir);
     expect(await copies.linkTo('s1/uploads/new.mp3', at('2.mp3'))).toBe(false);
     expect(await held()).toBe(0);
     const again = await fileOf('again.tmp', 500);
