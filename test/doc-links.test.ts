@@ -260,3 +260,10 @@ describe('file names cited in comments and docs', () => {
     expect(tree.resolve('src/server/http/app.ts', '../errors.js')).toBe('src/server/errors.ts');
   });
 });
+
+describe('the architecture map', () => {
+  // A map a reader keeps in mind: what no longer fits belongs in a decision record or api.md.
+  it('stays within 20 KB', () => {
+    expect(readFileSync(path.join(ROOT, 'docs/architecture.md')).length).toBeLessThanOrEqual(20_000);
+  });
+});
