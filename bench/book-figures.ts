@@ -5,7 +5,7 @@ import { copyFile, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Corpus } from './corpus.js';
 import { ffmpeg, ours, twoPassLoudnorm } from './contenders.js';
-import { race } from './race.js';
+import { duel } from './race.js';
 import type { Figure } from './report.js';
 
 async function exists(f: string): Promise<boolean> {
@@ -57,14 +57,13 @@ export async function bookFigures(
     ],
     // A copied 1-hour join takes a tenth of a second, most of it the process starting: more rounds.
     rounds: Math.max(rounds, 15),
+    figure: {
+      name: 'details, a 1400 px cover and a chapters file on a 1-hour join of 12 MP3s (copied)',
+      peerName: 'the same join without them',
+      target: 1.05,
+    },
   };
-  const figures = await race(progress, book, {
-    name: 'details, a 1400 px cover and a chapters file on a 1-hour join of 12 MP3s (copied)',
-    ours: 'with details',
-    peerName: 'the same join without them',
-    peer: 'plain',
-    target: 1.05,
-  });
+  const figures = [await duel(progress, book)];
 
   if (!withLimiter) return figures;
   const peaky = await peakyHour(c.dir, progress);
@@ -77,15 +76,12 @@ export async function bookFigures(
     // The peer takes minutes a run: fewer rounds, and no warm-up beyond the corpus just written.
     rounds: Math.max(1, Math.min(rounds, 2)),
     warmUp: false,
-  };
-  figures.push(
-    ...(await race(progress, loud, {
+    figure: {
       name: 'loudness matching with the true-peak limiter, 1 hour in 12 peaky FLACs, to MP3',
-      ours: 'audio-merge --loudness (limiter)',
       peerName: 'ffmpeg two-pass loudnorm + libmp3lame, concat copy',
-      peer: 'ffmpeg two-pass loudnorm',
       target: 0.5,
-    })),
-  );
+    },
+  };
+  figures.push(await duel(progress, loud));
   return figures;
 }

@@ -2,7 +2,7 @@
 import path from 'node:path';
 import { againstConcatCopy, CONCAT_COPY, ffmpegCommand, oursRss } from './contenders.js';
 import { alternate, type Command } from './measure.js';
-import { race, type FigureGroup } from './race.js';
+import { duel, race, type FigureGroup } from './race.js';
 import type { Figure } from './report.js';
 
 function cat(label: string, inputs: string[], out: string): Command {
@@ -44,10 +44,13 @@ export const engineFigures: FigureGroup = async (c, work, rounds, progress) => {
     )),
   );
 
-  const clips = { step: '120 short clips', contenders: againstConcatCopy(c.clips, out, 'clips.mp3'), rounds };
-  figures.push(
-    ...(await race(progress, clips, { name: '120 two-second clips, lossless', ...CONCAT_COPY, target: 1 })),
-  );
+  const clips = {
+    step: '120 short clips',
+    contenders: againstConcatCopy(c.clips, out, 'clips.mp3'),
+    rounds,
+    figure: { name: '120 two-second clips, lossless', peerName: CONCAT_COPY.peerName, target: 1 },
+  };
+  figures.push(await duel(progress, clips));
 
   figures.push(...(await transcodeFigures(c.flac, work, rounds, progress)));
 
@@ -86,12 +89,11 @@ export async function transcodeFigures(
       ffmpegReencode('ffmpeg concat filter', flacs, out('ffmpeg-flac.mp3')),
     ],
     rounds: Math.max(3, Math.ceil(rounds / 2)),
+    figure: {
+      name: '12 min FLAC (44.1/48 kHz) to MP3',
+      peerName: 'ffmpeg concat filter, aresample, libmp3lame 128k',
+      target: 0.6,
+    },
   };
-  return race(progress, flac, {
-    name: '12 min FLAC (44.1/48 kHz) to MP3',
-    ours: 'audio-merge',
-    peerName: 'ffmpeg concat filter, aresample, libmp3lame 128k',
-    peer: 'ffmpeg concat filter',
-    target: 0.6,
-  });
+  return [await duel(progress, flac)];
 }

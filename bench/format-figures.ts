@@ -2,7 +2,7 @@
 // the lossless MP3 join, each against what a person would run instead.
 import path from 'node:path';
 import { againstConcatCopy, CONCAT_COPY, ffmpegConcat, oursRss } from './contenders.js';
-import { race, type FigureGroup } from './race.js';
+import { duels, type FigureGroup } from './race.js';
 
 export const formatFigures: FigureGroup = async (c, work, rounds, progress) => {
   const out = (n: string) => path.join(work, n);
@@ -25,11 +25,17 @@ export const formatFigures: FigureGroup = async (c, work, rounds, progress) => {
     ],
     rounds: heavy,
     warmUp: false,
+    figure: {
+      name: '1 hour in 12 MP3s to M4B (AAC 128k)',
+      peerName: 'ffmpeg -f concat, -c:a aac 128k',
+      target: 0.6,
+    },
   };
   const copy = {
     step: '1 hour of AAC to M4B',
     contenders: againstConcatCopy(c.hourM4a, out, 'aac.m4b'),
     rounds,
+    figure: { name: '1 hour in 12 AAC M4As to M4B, copied', peerName: CONCAT_COPY.peerName, target: 1 },
   };
   const chapters = {
     step: 'MP3 join with and without chapters',
@@ -38,26 +44,11 @@ export const formatFigures: FigureGroup = async (c, work, rounds, progress) => {
       oursRss('without', c.hourMp3, out('ours-noch.mp3'), ['--no-chapters']),
     ],
     rounds,
-  };
-  return [
-    ...(await race(progress, m4b, {
-      name: '1 hour in 12 MP3s to M4B (AAC 128k)',
-      ours: 'audio-merge',
-      peerName: 'ffmpeg -f concat, -c:a aac 128k',
-      peer: 'ffmpeg concat aac',
-      target: 0.6,
-    })),
-    ...(await race(progress, copy, {
-      name: '1 hour in 12 AAC M4As to M4B, copied',
-      ...CONCAT_COPY,
-      target: 1,
-    })),
-    ...(await race(progress, chapters, {
+    figure: {
       name: 'lossless 1-hour MP3 join, chapters on',
-      ours: 'with chapters',
       peerName: 'the same join, --no-chapters',
-      peer: 'without',
       target: 1.05,
-    })),
-  ];
+    },
+  };
+  return duels(progress, [m4b, copy, chapters]);
 };

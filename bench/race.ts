@@ -32,3 +32,21 @@ export async function race(progress: Progress, r: Race, ...figures: RaceFigure[]
   };
   return figures.map((f) => ({ ...f, ours: time(f.ours), peer: time(f.peer) }));
 }
+
+/** A race of two and its figure: the first contender's time against the second's. */
+export interface Duel extends Race {
+  figure: Omit<Figure, 'ours' | 'peer'>;
+}
+
+export async function duel(progress: Progress, d: Duel): Promise<Figure> {
+  const [ours, peer] = d.contenders;
+  const [f] = await race(progress, d, { ...d.figure, ours: ours.label, peer: peer.label });
+  return f;
+}
+
+/** The duels one after another, their figures in order. */
+export async function duels(progress: Progress, all: Duel[]): Promise<Figure[]> {
+  const figures: Figure[] = [];
+  for (const d of all) figures.push(await duel(progress, d));
+  return figures;
+}

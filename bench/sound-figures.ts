@@ -4,7 +4,7 @@
 import path from 'node:path';
 import { ffmpegCommand, ours, twoPassLoudnorm } from './contenders.js';
 import { alternate, runOnce, type Command } from './measure.js';
-import { race, type FigureGroup } from './race.js';
+import { duels, type FigureGroup } from './race.js';
 
 /** ffmpeg's way: every input decoded, a chain of acrossfade filters (the same curve), one libmp3lame encode. */
 function acrossfadeChain(label: string, inputs: string[], out: string, seconds: number): Command {
@@ -29,6 +29,11 @@ export const soundFigures: FigureGroup = async (c, work, rounds, progress) => {
     ],
     // The peer takes minutes a run (loudnorm resamples to 192 kHz twice per input): fewer rounds.
     rounds: Math.max(1, Math.min(rounds, 2)),
+    figure: {
+      name: 'loudness matching, 1 hour in 12 MP3s (copied)',
+      peerName: 'ffmpeg two-pass loudnorm + libmp3lame, concat copy',
+      target: 0.3,
+    },
   };
   const gap = {
     step: 'gap join vs plain join',
@@ -37,24 +42,9 @@ export const soundFigures: FigureGroup = async (c, work, rounds, progress) => {
       ours('plain', c.hourMp3, out('ours-plain.mp3')),
     ],
     rounds,
+    figure: { name: '1-hour join with --gap 2', peerName: 'the same join without a gap', target: 1.1 },
   };
-  return [
-    ...(await race(progress, loud, {
-      name: 'loudness matching, 1 hour in 12 MP3s (copied)',
-      ours: 'audio-merge --loudness',
-      peerName: 'ffmpeg two-pass loudnorm + libmp3lame, concat copy',
-      peer: 'ffmpeg two-pass loudnorm',
-      target: 0.3,
-    })),
-    ...(await race(progress, gap, {
-      name: '1-hour join with --gap 2',
-      ours: 'with --gap 2',
-      peerName: 'the same join without a gap',
-      peer: 'plain',
-      target: 1.1,
-    })),
-    ...(await crossfadeFigures(c, work, rounds, progress)),
-  ];
+  return [...(await duels(progress, [loud, gap])), ...(await crossfadeFigures(c, work, rounds, progress))];
 };
 
 /** Crossfades: ours (only the fades re-encoded) against ffmpeg's acrossfade chain and our own full-decode mix. */

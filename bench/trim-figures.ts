@@ -12,7 +12,7 @@ import { createApp } from '../src/server/http/app.js';
 import type { Corpus } from './corpus.js';
 import { ffmpegCommand, ours } from './contenders.js';
 import { alternate, stats, type Command } from './measure.js';
-import { race, type Race, type FigureGroup } from './race.js';
+import { duel, type FigureGroup, type Race } from './race.js';
 import type { Figure } from './report.js';
 import { tusCreation } from './server-calls.js';
 import { headers, openSession, type BrowserSession } from './server-process.js';
@@ -51,12 +51,13 @@ function trimRace(
 export const trimFigures: FigureGroup = async (c, work, rounds, progress) => {
   const out = (n: string) => path.join(work, n);
   const joins = trimRace('trimmed join, 12 five-minute MP3s', c.hourMp3, out, 'mp3', rounds);
-  const [untrimmed] = await race(progress, joins, {
-    name: '60 s off each end of 12 five-minute MP3s, joined (copied)',
-    ours: 'trimmed',
-    peerName: 'the same join untrimmed (lossless)',
-    peer: 'untrimmed',
-    target: 1.2,
+  const untrimmed = await duel(progress, {
+    ...joins,
+    figure: {
+      name: '60 s off each end of 12 five-minute MP3s, joined (copied)',
+      peerName: 'the same join untrimmed (lossless)',
+      target: 1.2,
+    },
   });
   const peer = await alternate(
     [ffmpegCut('ffmpeg -ss/-to', c.hourMp3, out('ffmpeg-trim.mp3'), 60, 240)],
@@ -75,27 +76,21 @@ export const trimFigures: FigureGroup = async (c, work, rounds, progress) => {
       target: 0.1,
     },
   ];
-  figures.push(...(await m4bFigure(c, work, rounds, progress)));
+  figures.push(await m4bFigure(c, work, rounds, progress));
   figures.push(...(await peaksFigures(c, rounds, progress)));
   return figures;
 };
 
 /** The same trims of 12 five-minute AAC files joined to M4B (copied, a stretch re-encoded at each cut) against the untrimmed join. */
-function m4bFigure(
-  c: Corpus,
-  work: string,
-  rounds: number,
-  progress: (m: string) => void,
-): Promise<Figure[]> {
+function m4bFigure(c: Corpus, work: string, rounds: number, progress: (m: string) => void): Promise<Figure> {
   const out = (n: string) => path.join(work, n);
   const step = 'trimmed join, 12 five-minute AAC files to M4B';
-  return race(progress, trimRace(step, c.hourM4a, out, 'm4b', rounds), {
+  const figure = {
     name: '60 s off each end of 12 five-minute AAC files, joined to M4B (copied)',
-    ours: 'trimmed m4b',
     peerName: 'the same M4B join untrimmed (copied)',
-    peer: 'untrimmed m4b',
     note: 'no target set: reported next to the MP3 figure',
-  });
+  };
+  return duel(progress, { ...trimRace(step, c.hourM4a, out, 'm4b', rounds), figure });
 }
 
 /** The server in this process, as the tests build it, on a free port: with or without peaks at upload. */

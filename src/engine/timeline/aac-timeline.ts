@@ -7,13 +7,8 @@ import { transcodeToAac, type PcmTarget } from '../ffmpeg/transcode.js';
 import { Mp4Error, readMp4Audio, type Mp4Audio } from '../mp4/read.js';
 import type { Mp4Part } from '../mp4/write.js';
 import { AAC_CODEC, AAC_PRIMING, type Chunk } from '../plan/chunks.js';
-import {
-  chunkTranscodeJob,
-  encodeTimelines,
-  type ChunkJob,
-  type PcmPart,
-  type TimelineContext,
-} from './timeline-encode.js';
+import { chunkTranscodeJob, encodeTimelines } from './timeline-encode.js';
+import type { ChunkJob, PcmPart, TimelineContext } from './timeline-encode.js';
 
 export { feedOf, type PcmPart, type TimelineContext } from './timeline-encode.js';
 

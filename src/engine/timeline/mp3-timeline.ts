@@ -15,13 +15,8 @@ import type { ChunkCodec } from '../plan/chunks.js';
 import { DECODER_DELAY, ENCODE_DECODE_DELAY } from '../plan/fade-splice.js';
 import { mpegVersionFor } from '../plan/mp3-plan.js';
 import type { Mp3Part } from '../output/mp3-output.js';
-import {
-  chunkTranscodeJob,
-  encodeTimelines,
-  type ChunkJob,
-  type PcmPart,
-  type TimelineContext,
-} from './timeline-encode.js';
+import { chunkTranscodeJob, encodeTimelines } from './timeline-encode.js';
+import type { ChunkJob, PcmPart, TimelineContext } from './timeline-encode.js';
 
 /** LAME's encoder delay, as a LAME tag states it (the decoder adds its own 529). */
 const LAME_ENCODER_DELAY = ENCODE_DECODE_DELAY - DECODER_DELAY;
