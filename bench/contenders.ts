@@ -10,7 +10,7 @@ import { resolveToolPaths } from '../src/engine/ffmpeg/tools.js';
 import type { Command } from './measure.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-export const tools = resolveToolPaths();
+const tools = resolveToolPaths();
 const exec = promisify(execFile);
 
 /** ffmpeg's opening words for a run that says only what failed and overwrites its output. */
