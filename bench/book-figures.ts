@@ -1,32 +1,12 @@
 // Figures for the book: a 1-hour lossless MP3 join with every detail, a cover and a chapters file
 // against the same join without them; and the loudness limiter on an hour of peaky decoded input
 // against ffmpeg's two-pass loudnorm on the same input.
-import { execFile } from 'node:child_process';
 import { copyFile, stat, writeFile } from 'node:fs/promises';
-import { rmSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
-import { resolveToolPaths } from '../src/engine/ffmpeg/tools.js';
 import type { Corpus } from './corpus.js';
-import { alternate, type Command } from './measure.js';
+import { ffmpeg, ours, twoPassLoudnorm } from './contenders.js';
+import { duel } from './race.js';
 import type { Figure } from './report.js';
-
-const exec = promisify(execFile);
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const tools = resolveToolPaths();
-
-function ours(label: string, inputs: string[], out: string, options: string[]): Command {
-  return {
-    label,
-    cmd: process.execPath,
-    args: [path.join(root, 'bin', 'audio-merge.cjs'), '--quiet', '-o', out, ...options, ...inputs],
-    before: () => rmSync(out, { force: true }),
-  };
-}
-
-const ffmpeg = (args: string[]) =>
-  exec(tools.ffmpeg, ['-hide_banner', '-loglevel', 'error', '-y', ...args], { maxBuffer: 16 * 1024 * 1024 });
 
 async function exists(f: string): Promise<boolean> {
   return (await stat(f).catch(() => undefined))?.size !== undefined;
@@ -69,56 +49,39 @@ export async function bookFigures(
     ...['--chapters', chapters],
   ];
 
-  progress('details, cover and chapters on a 1-hour MP3 join');
-  const book = await alternate(
-    [
+  const book = {
+    step: 'details, cover and chapters on a 1-hour MP3 join',
+    contenders: [
       ours('with details', c.hourMp3, out('ours-book.mp3'), details),
-      ours('plain', c.hourMp3, out('ours-plain.mp3'), []),
+      ours('plain', c.hourMp3, out('ours-plain.mp3')),
     ],
     // A copied 1-hour join takes a tenth of a second, most of it the process starting: more rounds.
-    Math.max(rounds, 15),
-    progress,
-  );
-  const figures: Figure[] = [
-    {
+    rounds: Math.max(rounds, 15),
+    figure: {
       name: 'details, a 1400 px cover and a chapters file on a 1-hour join of 12 MP3s (copied)',
-      ours: book.get('with details')!.time,
       peerName: 'the same join without them',
-      peer: book.get('plain')!.time,
       target: 1.05,
     },
-  ];
+  };
+  const figures = [await duel(progress, book)];
 
   if (!withLimiter) return figures;
   const peaky = await peakyHour(c.dir, progress);
-  progress('the loudness limiter on an hour of peaky FLAC');
-  const loud = await alternate(
-    [
+  const loud = {
+    step: 'the loudness limiter on an hour of peaky FLAC',
+    contenders: [
       ours('audio-merge --loudness (limiter)', peaky, out('ours-limited.mp3'), ['--loudness', '-16']),
-      {
-        label: 'ffmpeg two-pass loudnorm',
-        cmd: process.execPath,
-        args: [
-          path.join(root, 'bench', 'loudnorm-two-pass.mjs'),
-          tools.ffmpeg,
-          '-16',
-          out('ffmpeg-loud.mp3'),
-          ...peaky,
-        ],
-        before: () => rmSync(out('ffmpeg-loud.mp3'), { force: true }),
-      },
+      twoPassLoudnorm('ffmpeg two-pass loudnorm', peaky, out('ffmpeg-loud.mp3')),
     ],
     // The peer takes minutes a run: fewer rounds, and no warm-up beyond the corpus just written.
-    Math.max(1, Math.min(rounds, 2)),
-    progress,
-    false,
-  );
-  figures.push({
-    name: 'loudness matching with the true-peak limiter, 1 hour in 12 peaky FLACs, to MP3',
-    ours: loud.get('audio-merge --loudness (limiter)')!.time,
-    peerName: 'ffmpeg two-pass loudnorm + libmp3lame, concat copy',
-    peer: loud.get('ffmpeg two-pass loudnorm')!.time,
-    target: 0.5,
-  });
+    rounds: Math.max(1, Math.min(rounds, 2)),
+    warmUp: false,
+    figure: {
+      name: 'loudness matching with the true-peak limiter, 1 hour in 12 peaky FLACs, to MP3',
+      peerName: 'ffmpeg two-pass loudnorm + libmp3lame, concat copy',
+      target: 0.5,
+    },
+  };
+  figures.push(await duel(progress, loud));
   return figures;
 }

@@ -1,18 +1,17 @@
 // What one session can make the server do, measured on the built server: its RSS during the
 // worst crossfade (two 70 s 8-channel 192 kHz WavPacks, 30 s fade, to WAV), the cost of the
 // merge budget check on a 500-item merge, and getDataJson's throughput while 4 merges run.
-import { execFile } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import autocannon from 'autocannon';
-import { resolveToolPaths } from '../src/engine/ffmpeg/tools.js';
+import { ffmpeg } from './contenders.js';
 import type { Corpus } from './corpus.js';
 import { stats } from './measure.js';
+import type { FigureGroup } from './race.js';
 import type { Figure } from './report.js';
-import { headers, openSession, startServer, type BrowserSession } from './server-process.js';
+import { withPeakRss } from './server-calls.js';
+import { headers, openSession, withServer, type BrowserSession } from './server-process.js';
 
-const exec = promisify(execFile);
 const MB = 1024 * 1024;
 
 async function uploadOne(base: string, s: BrowserSession, file: string): Promise<{ id: string }> {
@@ -37,28 +36,20 @@ const merge = (base: string, s: BrowserSession, ids: string[], options?: object)
 
 async function worstCrossfade(work: string, progress: (m: string) => void): Promise<Figure> {
   progress('limits: making two 70 s 8-channel 192 kHz WavPacks');
-  const tools = resolveToolPaths();
   const files = ['a', 'b'].map((n) => path.join(work, `hires-${n}.wv`));
   for (const [i, f] of files.entries())
-    await exec(tools.ffmpeg, [
-      ...['-v', 'error', '-y', '-f', 'lavfi', '-i', `sine=f=${300 + 200 * i}:r=192000:d=70`],
+    await ffmpeg([
+      ...['-f', 'lavfi', '-i', `sine=f=${300 + 200 * i}:r=192000:d=70`],
       ...['-af', 'pan=7.1|c0=c0|c1=c0|c2=c0|c3=c0|c4=c0|c5=c0|c6=c0|c7=c0', '-c:a', 'wavpack', f],
     ]);
-  const server = await startServer({ MAX_FILE_MB: '2000' });
-  try {
-    const s = await openSession(server.base);
+  return withServer({ MAX_FILE_MB: '2000' }, async (server, s) => {
     const items = [];
     for (const f of files) items.push(await uploadOne(server.base, s, f));
     progress('limits: the worst crossfade');
-    let peak = server.rss();
-    const timer = setInterval(() => (peak = Math.max(peak, server.rss())), 20);
-    const res = await merge(
-      server.base,
-      s,
-      items.map((i) => i.id),
-      { format: 'wav', crossfade: 30 },
+    const ids = items.map((i) => i.id);
+    const { value: res, peak } = await withPeakRss(server, () =>
+      merge(server.base, s, ids, { format: 'wav', crossfade: 30 }),
     );
-    clearInterval(timer);
     if ((await res.json()) !== 'success') throw new Error(`the crossfade answered ${res.status}`);
     const rss = stats([peak]);
     return {
@@ -68,15 +59,11 @@ async function worstCrossfade(work: string, progress: (m: string) => void): Prom
       unit: 'MB',
       extraTarget: { label: 'at most 768 MB', ok: rss.max <= 768 * MB },
     };
-  } finally {
-    await server.stop();
-  }
+  });
 }
 
 async function budgetCheck(c: Corpus, rounds: number, progress: (m: string) => void): Promise<Figure> {
-  const server = await startServer({ MAX_FILES: '1000' });
-  try {
-    const s = await openSession(server.base);
+  return withServer({ MAX_FILES: '1000' }, async (server, s) => {
     progress('limits: the budget check on 500 items');
     // An hour in one file, used 500 times: 500 hours, refused before any work.
     const item = await uploadOne(server.base, s, c.threeHours[0]);
@@ -98,15 +85,11 @@ async function budgetCheck(c: Corpus, rounds: number, progress: (m: string) => v
       unit: 'ms',
       extraTarget: { label: 'at most 50 ms', ok: cost.median <= 50 },
     };
-  } finally {
-    await server.stop();
-  }
+  });
 }
 
 async function listingUnderMerges(c: Corpus, progress: (m: string) => void): Promise<Figure> {
-  const server = await startServer({ MERGE_CONCURRENCY: '4' });
-  try {
-    const reader = await openSession(server.base);
+  return withServer({ MERGE_CONCURRENCY: '4' }, async (server, reader) => {
     for (const clip of c.clips.slice(0, 50)) await uploadOne(server.base, reader, clip);
     const load = {
       url: `${server.base}/app/merge/getDataJson`,
@@ -148,20 +131,13 @@ async function listingUnderMerges(c: Corpus, progress: (m: string) => void): Pro
       unit: 'req/s',
       extraTarget: { label: 'at least half of idle', ok: busy >= idle / 2 },
     };
-  } finally {
-    await server.stop();
-  }
+  });
 }
 
-export async function limitsFigures(
-  c: Corpus,
-  work: string,
-  rounds: number,
-  progress: (m: string) => void,
-): Promise<Figure[]> {
+export const limitsFigures: FigureGroup = async (c, work, rounds, progress) => {
   return [
     await worstCrossfade(work, progress),
     await budgetCheck(c, rounds, progress),
     await listingUnderMerges(c, progress),
   ];
-}
+};

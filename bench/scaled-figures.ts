@@ -1,12 +1,7 @@
 // Figures for the scaled mode (BENCH_ONLY=scaled): the same product on PostgreSQL, a BullMQ queue
 // on Redis and an S3-compatible bucket (s3rver), side by side with the embedded default.
 // The services are the ones `npm run test:scaled` starts (test/support/services.ts).
-import { execFile } from 'node:child_process';
-import { openAsBlob } from 'node:fs';
 import path from 'node:path';
-import { promisify } from 'node:util';
-import autocannon from 'autocannon';
-import { tools } from '../test/support/audio-fixtures.js';
 import {
   startPostgres,
   startRedis,
@@ -14,75 +9,21 @@ import {
   S3_TEST_CREDENTIALS,
   type Service,
 } from '../test/support/services.js';
+import { ffmpeg } from './contenders.js';
 import { stats } from './measure.js';
 import type { Figure } from './report.js';
-import {
-  headers,
-  openSession,
-  startServer,
-  startWorker,
-  type BrowserSession,
-  type RunningServer,
-} from './server-process.js';
-
-const exec = promisify(execFile);
+import { loadFigures, loadList, mergeRoundTrip, uploadMany } from './server-calls.js';
+import { openSession, startServer, startWorker, type RunningServer } from './server-process.js';
 
 async function fiveMinuteMp3s(work: string): Promise<string[]> {
   const files = [300, 500, 700].map((hz) => path.join(work, `five-${hz}.mp3`));
+  const tone = (i: number) => `sine=frequency=${300 + 200 * i}:sample_rate=44100:duration=300`;
   await Promise.all(
     files.map((f, i) =>
-      exec(tools.ffmpeg, [
-        '-hide_banner',
-        '-loglevel',
-        'error',
-        '-y',
-        '-f',
-        'lavfi',
-        '-i',
-        `sine=frequency=${300 + 200 * i}:sample_rate=44100:duration=300`,
-        '-ac',
-        '2',
-        '-c:a',
-        'libmp3lame',
-        '-b:a',
-        '128k',
-        f,
-      ]),
+      ffmpeg(['-f', 'lavfi', '-i', tone(i), '-ac', '2', '-c:a', 'libmp3lame', '-b:a', '128k', f]),
     ),
   );
   return files;
-}
-
-async function upload(base: string, s: BrowserSession, files: string[]): Promise<Array<{ id: string }>> {
-  const items: Array<{ id: string }> = [];
-  for (let i = 0; i < files.length; i += 20) {
-    const form = new FormData();
-    form.append('appid', s.appid);
-    for (const f of files.slice(i, i + 20)) form.append('files', await openAsBlob(f), path.basename(f));
-    const res = await fetch(`${base}/app/merge/upload`, {
-      method: 'POST',
-      headers: headers(s, false),
-      body: form,
-    });
-    if (!res.ok) throw new Error(`upload answered ${res.status}: ${await res.text()}`);
-    items.push(...((await res.json()) as { items: Array<{ id: string }> }).items);
-  }
-  return items;
-}
-
-async function roundTrip(
-  server: RunningServer,
-  s: BrowserSession,
-  items: Array<{ id: string }>,
-): Promise<number> {
-  const t = process.hrtime.bigint();
-  const res = await fetch(`${server.base}/app/merge/mergemp3`, {
-    method: 'POST',
-    headers: headers(s),
-    body: JSON.stringify({ items }),
-  });
-  if ((await res.json()) !== 'success') throw new Error(`mergemp3 answered ${res.status}`);
-  return Number(process.hrtime.bigint() - t) / 1e6;
 }
 
 /**
@@ -102,15 +43,15 @@ async function alternate(
 ): Promise<[number[], number[]]> {
   const servers = [a, b] as const;
   const sessions = await Promise.all(servers.map((s) => openSession(s.base)));
-  const items = await Promise.all(servers.map((s, k) => upload(s.base, sessions[k], files)));
+  const items = await Promise.all(servers.map((s, k) => uploadMany(s.base, sessions[k], files)));
   const times: [number[], number[]] = [[], []];
   for (let r = -1; r < rounds; r++) {
     for (const k of [0, 1] as const) {
       if (fresh && r >= 0) {
-        items[k] = await upload(servers[k].base, sessions[k], files);
+        items[k] = await uploadMany(servers[k].base, sessions[k], files);
         await new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
       }
-      const ms = await roundTrip(servers[k], sessions[k], items[k]);
+      const ms = await mergeRoundTrip(servers[k].base, sessions[k], items[k]);
       if (r >= 0) times[k].push(ms);
     }
   }
@@ -172,61 +113,25 @@ export async function scaledFigures(
 
     // getDataJson, 200 items, 50 connections: through PostgreSQL, and the embedded one beside it.
     const small = path.join(work, 'clip.mp3');
-    await exec(tools.ffmpeg, [
-      '-hide_banner',
-      '-loglevel',
-      'error',
-      '-y',
-      '-f',
-      'lavfi',
-      '-i',
-      'sine=duration=1',
-      '-c:a',
-      'libmp3lame',
-      small,
-    ]);
+    await ffmpeg(['-f', 'lavfi', '-i', 'sine=duration=1', '-c:a', 'libmp3lame', small]);
     const load = async (server: RunningServer) => {
       const s = await openSession(server.base);
-      await upload(
+      await uploadMany(
         server.base,
         s,
         Array.from({ length: 200 }, () => small),
       );
-      const options = {
-        url: `${server.base}/app/merge/getDataJson`,
-        method: 'POST' as const,
-        connections: 50,
-        headers: headers(s),
-        body: JSON.stringify({ appid: s.appid }),
-      };
-      await autocannon({ ...options, duration: 2 });
-      const result = await autocannon({ ...options, duration: 10 });
-      if (result.non2xx > 0) throw new Error(`getDataJson answered ${result.non2xx} non-2xx`);
-      return result;
+      return loadList(server.base, s);
     };
     progress('scaled: getDataJson load, embedded');
     const embLoad = await load(embedded);
     progress('scaled: getDataJson load, PostgreSQL');
     const pgLoad = await load(scaled);
-    const rps = stats([pgLoad.requests.average]);
-    const p99 = stats([pgLoad.latency.p99]);
     figures.push(
-      {
-        name: 'getDataJson through PostgreSQL, 200 items, 50 connections: throughput',
-        ours: rps,
-        unit: 'req/s',
-        peerName: 'embedded (SQLite) on the same machine, same run',
-        peer: stats([embLoad.requests.average]),
-        extraTarget: { label: 'at least 3,000 req/s', ok: rps.median >= 3000 },
-      },
-      {
-        name: 'getDataJson through PostgreSQL, 200 items, 50 connections: p99 latency',
-        ours: p99,
-        unit: 'ms',
-        peerName: 'embedded (SQLite) on the same machine, same run',
-        peer: stats([embLoad.latency.p99]),
-        extraTarget: { label: 'p99 at most 25 ms', ok: p99.median <= 25 },
-      },
+      ...loadFigures('getDataJson through PostgreSQL, 200 items, 50 connections', pgLoad, {
+        name: 'embedded (SQLite) on the same machine, same run',
+        load: embLoad,
+      }),
     );
 
     // The same with web and merges in two processes, each round on fresh uploads: the worker holds

@@ -124,6 +124,22 @@ export async function openSession(base: string): Promise<BrowserSession> {
   return { cookie, csrf, sid, appid };
 }
 
+/**
+ * The built server started with `env`, a session opened on it, `work` done with both, and the
+ * server stopped whatever came of it.
+ */
+export async function withServer<T>(
+  env: NodeJS.ProcessEnv,
+  work: (server: RunningServer, s: BrowserSession) => Promise<T>,
+): Promise<T> {
+  const server = await startServer(env);
+  try {
+    return await work(server, await openSession(server.base));
+  } finally {
+    await server.stop();
+  }
+}
+
 export function headers(s: BrowserSession, json = true): Record<string, string> {
   return {
     cookie: s.cookie,

@@ -3,65 +3,62 @@
 // of AAC files joined to M4B against the untrimmed M4B join; and the
 // waveform peaks: what making them at upload adds to a 1-hour MP3's tus upload, and a peaks request.
 import { execFile } from 'node:child_process';
-import { rmSync, statSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { resolveToolPaths } from '../src/engine/ffmpeg/tools.js';
 import { createApp } from '../src/server/http/app.js';
 import type { Corpus } from './corpus.js';
+import { ffmpegCommand, ours } from './contenders.js';
 import { alternate, stats, type Command } from './measure.js';
+import { duel, type FigureGroup, type Race } from './race.js';
 import type { Figure } from './report.js';
+import { tusCreation } from './server-calls.js';
 import { headers, openSession, type BrowserSession } from './server-process.js';
-
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const tools = resolveToolPaths();
-
-function ours(label: string, inputs: string[], out: string, options: string[]): Command {
-  return {
-    label,
-    cmd: process.execPath,
-    args: [path.join(root, 'bin', 'audio-merge.cjs'), '--quiet', '-o', out, ...options, ...inputs],
-    before: () => rmSync(out, { force: true }),
-  };
-}
 
 /** ffmpeg's way: each input cut with -ss/-to, decoded, joined with concat, one libmp3lame encode. */
 function ffmpegCut(label: string, inputs: string[], out: string, from: number, to: number): Command {
+  const cuts = inputs.flatMap((f) => ['-ss', String(from), '-to', String(to), '-i', f]);
+  const join = `${inputs.map((_, i) => `[${i}:a]`).join('')}concat=n=${inputs.length}:v=0:a=1[a]`;
+  const encode = ['-map', '[a]', '-c:a', 'libmp3lame', '-b:a', '128k'];
+  return ffmpegCommand(label, [...cuts, '-filter_complex', join, ...encode], out, true);
+}
+
+/**
+ * 60 s off each end of each of `inputs`, joined to `ext`, against the same join untrimmed: the
+ * contenders `trimmed` and `untrimmed` (for M4B, `trimmed m4b` and `untrimmed m4b`).
+ */
+function trimRace(
+  step: string,
+  inputs: string[],
+  out: (n: string) => string,
+  ext: string,
+  rounds: number,
+): Race {
+  const trims = inputs.flatMap((_, i) => ['--trim', `${i + 1}=60-240`]);
+  const tag = ext === 'mp3' ? '' : ` ${ext}`;
   return {
-    label,
-    cmd: tools.ffmpeg,
-    args: [
-      ...['-hide_banner', '-v', 'error', '-y'],
-      ...inputs.flatMap((f) => ['-ss', String(from), '-to', String(to), '-i', f]),
-      '-filter_complex',
-      `${inputs.map((_, i) => `[${i}:a]`).join('')}concat=n=${inputs.length}:v=0:a=1[a]`,
-      ...['-map', '[a]', '-c:a', 'libmp3lame', '-b:a', '128k', out],
+    step,
+    contenders: [
+      ours(`trimmed${tag}`, inputs, out(`ours-trim.${ext}`), trims),
+      ours(`untrimmed${tag}`, inputs, out(`ours-plain.${ext}`)),
     ],
-    before: () => rmSync(out, { force: true }),
+    rounds,
   };
 }
 
-export async function trimFigures(
-  c: Corpus,
-  work: string,
-  rounds: number,
-  progress: (m: string) => void,
-): Promise<Figure[]> {
+export const trimFigures: FigureGroup = async (c, work, rounds, progress) => {
   const out = (n: string) => path.join(work, n);
-  const trims = c.hourMp3.flatMap((_, i) => ['--trim', `${i + 1}=60-240`]);
-  progress('trimmed join, 12 five-minute MP3s');
-  const joins = await alternate(
-    [
-      ours('trimmed', c.hourMp3, out('ours-trim.mp3'), trims),
-      ours('untrimmed', c.hourMp3, out('ours-plain.mp3'), []),
-    ],
-    rounds,
-    progress,
-  );
+  const joins = trimRace('trimmed join, 12 five-minute MP3s', c.hourMp3, out, 'mp3', rounds);
+  const untrimmed = await duel(progress, {
+    ...joins,
+    figure: {
+      name: '60 s off each end of 12 five-minute MP3s, joined (copied)',
+      peerName: 'the same join untrimmed (lossless)',
+      target: 1.2,
+    },
+  });
   const peer = await alternate(
     [ffmpegCut('ffmpeg -ss/-to', c.hourMp3, out('ffmpeg-trim.mp3'), 60, 240)],
     // The peer re-encodes 36 minutes a run: fewer rounds.
@@ -69,18 +66,11 @@ export async function trimFigures(
     progress,
     false,
   );
-  const trimmed = joins.get('trimmed')!.time;
   const figures: Figure[] = [
-    {
-      name: '60 s off each end of 12 five-minute MP3s, joined (copied)',
-      ours: trimmed,
-      peerName: 'the same join untrimmed (lossless)',
-      peer: joins.get('untrimmed')!.time,
-      target: 1.2,
-    },
+    untrimmed,
     {
       name: 'the same trimmed join',
-      ours: trimmed,
+      ours: untrimmed.ours,
       peerName: 'ffmpeg -ss/-to per input, concat, libmp3lame',
       peer: peer.get('ffmpeg -ss/-to')!.time,
       target: 0.1,
@@ -89,33 +79,18 @@ export async function trimFigures(
   figures.push(await m4bFigure(c, work, rounds, progress));
   figures.push(...(await peaksFigures(c, rounds, progress)));
   return figures;
-}
+};
 
 /** The same trims of 12 five-minute AAC files joined to M4B (copied, a stretch re-encoded at each cut) against the untrimmed join. */
-async function m4bFigure(
-  c: Corpus,
-  work: string,
-  rounds: number,
-  progress: (m: string) => void,
-): Promise<Figure> {
+function m4bFigure(c: Corpus, work: string, rounds: number, progress: (m: string) => void): Promise<Figure> {
   const out = (n: string) => path.join(work, n);
-  const trims = c.hourM4a.flatMap((_, i) => ['--trim', `${i + 1}=60-240`]);
-  progress('trimmed join, 12 five-minute AAC files to M4B');
-  const joins = await alternate(
-    [
-      ours('trimmed m4b', c.hourM4a, out('ours-trim.m4b'), trims),
-      ours('untrimmed m4b', c.hourM4a, out('ours-plain.m4b'), []),
-    ],
-    rounds,
-    progress,
-  );
-  return {
+  const step = 'trimmed join, 12 five-minute AAC files to M4B';
+  const figure = {
     name: '60 s off each end of 12 five-minute AAC files, joined to M4B (copied)',
-    ours: joins.get('trimmed m4b')!.time,
     peerName: 'the same M4B join untrimmed (copied)',
-    peer: joins.get('untrimmed m4b')!.time,
     note: 'no target set: reported next to the MP3 figure',
   };
+  return duel(progress, { ...trimRace(step, c.hourM4a, out, 'm4b', rounds), figure });
 }
 
 /** The server in this process, as the tests build it, on a free port: with or without peaks at upload. */
@@ -146,7 +121,6 @@ async function inProcessServer(peaksAtUpload: boolean) {
 }
 
 const exec = promisify(execFile);
-const b64 = (v: string) => Buffer.from(v).toString('base64');
 const secondsSince = (t: bigint) => Number(process.hrtime.bigint() - t) / 1e9;
 
 /**
@@ -161,8 +135,7 @@ async function uploadThenPeaks(base: string, s: BrowserSession, file: string) {
     headers: {
       ...headers(s, false),
       'tus-resumable': '1.0.0',
-      'upload-length': String(statSync(file).size),
-      'upload-metadata': `filename ${b64(path.basename(file))},appid ${b64(s.appid)}`,
+      ...tusCreation(s, file),
     },
   });
   const location = created.headers.get('location');

@@ -7,14 +7,8 @@ import { transcodeToAac, type PcmTarget } from '../ffmpeg/transcode.js';
 import { Mp4Error, readMp4Audio, type Mp4Audio } from '../mp4/read.js';
 import type { Mp4Part } from '../mp4/write.js';
 import { AAC_CODEC, AAC_PRIMING, type Chunk } from '../plan/chunks.js';
-import {
-  chunkFailure,
-  chunkTranscodeJob,
-  encodeTimelines,
-  type ChunkJob,
-  type PcmPart,
-  type TimelineContext,
-} from './timeline-encode.js';
+import { chunkTranscodeJob, encodeTimelines } from './timeline-encode.js';
+import type { ChunkJob, PcmPart, TimelineContext } from './timeline-encode.js';
 
 export { feedOf, type PcmPart, type TimelineContext } from './timeline-encode.js';
 
@@ -35,18 +29,10 @@ export function keptPackets(audio: Mp4Audio, chunk: Chunk): Mp4Audio {
   };
 }
 
-/** One chunk's encode, a failure named for the input it is one of (timeline-encode.ts). */
-const encodeChunk = (ctx: TimelineContext, job: ChunkJob, pcm: PcmTarget, first: string) =>
-  encodeChunkOnce(ctx, job, pcm, first).catch(chunkFailure(ctx, job, 'AAC'));
-
-async function encodeChunkOnce(
-  ctx: TimelineContext,
-  job: ChunkJob,
-  pcm: PcmTarget,
-  first: string,
-): Promise<Mp4Part> {
+/** One chunk's encode: its kept packets, in the file they are in. */
+async function encodeChunk(ctx: TimelineContext, job: ChunkJob, pcm: PcmTarget): Promise<Mp4Part> {
   const file = path.join(await ctx.scratch(), `aac-${job.timeline}-${job.index}.m4a`);
-  await transcodeToAac(chunkTranscodeJob(ctx, job, pcm, first, file));
+  await transcodeToAac(chunkTranscodeJob(ctx, job, pcm, file));
   try {
     return { file, audio: keptPackets(readMp4Audio(file), job.chunk) };
   } catch (err) {
@@ -70,7 +56,8 @@ export function encodeAacTimeline(
     timelines,
     pcm,
     codec: AAC_CODEC,
-    encode: (job) => encodeChunk(ctx, job, pcm, timelines[job.timeline][0].file),
+    codecName: 'AAC',
+    encode: (job) => encodeChunk(ctx, job, pcm),
     onProgress,
   });
 }

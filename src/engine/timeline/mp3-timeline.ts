@@ -15,14 +15,8 @@ import type { ChunkCodec } from '../plan/chunks.js';
 import { DECODER_DELAY, ENCODE_DECODE_DELAY } from '../plan/fade-splice.js';
 import { mpegVersionFor } from '../plan/mp3-plan.js';
 import type { Mp3Part } from '../output/mp3-output.js';
-import {
-  chunkFailure,
-  chunkTranscodeJob,
-  encodeTimelines,
-  type ChunkJob,
-  type PcmPart,
-  type TimelineContext,
-} from './timeline-encode.js';
+import { chunkTranscodeJob, encodeTimelines } from './timeline-encode.js';
+import type { ChunkJob, PcmPart, TimelineContext } from './timeline-encode.js';
 
 /** LAME's encoder delay, as a LAME tag states it (the decoder adds its own 529). */
 const LAME_ENCODER_DELAY = ENCODE_DECODE_DELAY - DECODER_DELAY;
@@ -62,19 +56,11 @@ function streamFormat(encoded: Buffer): StreamFormat {
 
 const copies = (frames: Buffer[]) => frames.map((f) => Buffer.from(f));
 
-/** One chunk's encode, a failure named for the input it is one of (timeline-encode.ts). */
-const encodeChunk = (ctx: TimelineContext, job: ChunkJob, pcm: PcmTarget, first: string) =>
-  encodeChunkOnce(ctx, job, pcm, first).catch(chunkFailure(ctx, job, 'MP3'));
-
-async function encodeChunkOnce(
-  ctx: TimelineContext,
-  job: ChunkJob,
-  pcm: PcmTarget,
-  first: string,
-): Promise<EncodedChunk> {
+/** One chunk's encode: its kept frames, the last apart, and the frames around its start. */
+async function encodeChunk(ctx: TimelineContext, job: ChunkJob, pcm: PcmTarget): Promise<EncodedChunk> {
   const dir = await ctx.scratch();
   const encoded = path.join(dir, `mp3-${job.timeline}-${job.index}.mp3`);
-  await transcodeToMp3(chunkTranscodeJob(ctx, job, pcm, first, encoded));
+  await transcodeToMp3(chunkTranscodeJob(ctx, job, pcm, encoded));
   const bytes = await readFile(encoded);
   const format = streamFormat(bytes);
   const frames = splitFrames(bytes, format);
@@ -138,7 +124,8 @@ export async function encodeMp3Timeline(
     timelines,
     pcm,
     codec,
-    encode: (job) => encodeChunk(ctx, job, pcm, timelines[job.timeline][0].file),
+    codecName: 'MP3',
+    encode: (job) => encodeChunk(ctx, job, pcm),
     onProgress,
     chunksPerEncoder: chunksPerEncoder(timelines),
   });

@@ -53,6 +53,8 @@ export interface ChunkJob {
   timeline: number;
   index: number;
   chunk: Chunk;
+  /** The timeline's first part: the input a chunk's transcode is run for. */
+  first: string;
   /** The chunk's feed as one ffmpeg input URL, relative to `cwd` (PCM parts on disk). */
   url?: string;
   cwd?: string;
@@ -112,7 +114,7 @@ function ownerOf(parts: PcmPart[], chunk: Chunk): PcmPart | undefined {
  * what failed; an encode that decodes the inputs itself names the one that does not decode, or
  * decodes to less than its stated length (its feed, and so its encode, then falls short).
  */
-export function chunkFailure(ctx: TimelineContext, job: ChunkJob, codec: string) {
+function chunkFailure(ctx: TimelineContext, job: ChunkJob, codec: string) {
   return async (err: unknown): Promise<never> => {
     if (job.sources && !(err instanceof AbortError)) throw (await undecodable(ctx, job.sources)) ?? err;
     if (err instanceof InputError && job.owner === undefined)
@@ -154,11 +156,10 @@ export function chunkTranscodeJob(
   ctx: TimelineContext,
   job: ChunkJob,
   pcm: PcmTarget,
-  first: string,
   output: string,
 ): TranscodeJob {
   return {
-    input: first,
+    input: job.first,
     output,
     target: { sampleRate: pcm.sampleRate, channels: pcm.channels, bitRateKbps: ctx.plan.bitRateKbps! },
     raw: job.sources ? undefined : pcm,
@@ -181,6 +182,8 @@ export interface TimelineEncodeOptions<T> {
   timelines: PcmPart[][];
   pcm: PcmTarget;
   codec: ChunkCodec;
+  /** The codec as a failed chunk encode names it ("AAC", "MP3"). */
+  codecName: string;
   /** The codec's step: what it makes of one chunk. */
   encode: (job: ChunkJob) => Promise<T>;
   /** The fraction encoded of each part of timeline `timeline`. */
@@ -192,13 +195,14 @@ export interface TimelineEncodeOptions<T> {
 /**
  * Encode each timeline (consecutive PCM parts at `pcm`'s shape), all chunks of all timelines in one
  * pool of `ctx.concurrency` encoders (`chunksPerEncoder` chunks each, when the timeline is long
- * enough); per timeline, what `encode` made of each chunk, in order.
+ * enough); per timeline, what `encode` made of each chunk, in order. A failed chunk encode is
+ * named for its input, or said to be the codec's encode of the joined audio.
  * `onProgress(t, fractions)` gives the fraction encoded of each part of timeline t. The PCM part
  * files are removed once encoded (direct parts, the inputs themselves, never).
  */
 export async function encodeTimelines<T>(
   ctx: TimelineContext,
-  { timelines, pcm, codec, encode, onProgress, chunksPerEncoder = 1 }: TimelineEncodeOptions<T>,
+  { timelines, pcm, codec, codecName, encode, onProgress, chunksPerEncoder = 1 }: TimelineEncodeOptions<T>,
 ): Promise<T[][]> {
   const plans = timelines.map((parts) =>
     planChunks(
@@ -232,10 +236,11 @@ export async function encodeTimelines<T>(
       const parts = timelines[timeline];
       const owner = ownerOf(parts, chunk)?.input;
       const feedSeconds = span(chunk) / pcm.sampleRate;
-      return encode({
+      const job: ChunkJob = {
         timeline,
         index,
         chunk,
+        first: parts[0].file,
         ...feedFor(parts, chunk, pcm),
         feedSeconds,
         owner,
@@ -247,7 +252,8 @@ export async function encodeTimelines<T>(
           );
           report(timeline);
         },
-      });
+      };
+      return encode(job).catch(chunkFailure(ctx, job, codecName));
     },
     () => ctx.abort(),
   );

@@ -1,6 +1,6 @@
 // GET /upload/{sid}/{newfilename}.{format} and GET /results/{sid}/{id}.{format}, with Range.
 // The file is found by looking the names up in the database; its bytes come from FileStorage only.
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ERRORS, fail } from '../errors.js';
 import { BIDI_CONTROLS } from '../../jobs/job-messages.js';
 import { contentTypeFor, parseRange } from '../../files/range.js';
@@ -63,18 +63,30 @@ export function attachment(stored: string): string {
   return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(name)}`;
 }
 
+/**
+ * The stored file a request names, found by `find` under the caller's own session: a path of
+ * another session is refused, a name that is not stored (or stored in another format) is not found.
+ */
+async function ownStoredFile<T extends { format: string }>(
+  request: FastifyRequest<{ Params: FileParams }>,
+  find: (sid: string, storedName: string) => Promise<T | undefined>,
+): Promise<T> {
+  const session = requireSession(request);
+  const { sid, file } = request.params;
+  if (sid !== session.sid) fail('foreignFile');
+  const m = STORED_NAME.exec(file);
+  if (!m) fail('notFound');
+  const found = await find(session.sid, m[1]);
+  if (!found || found.format !== m[2]) fail('notFound');
+  return found;
+}
+
 export async function filesRoutes(app: FastifyInstance, { store, files }: FilesRouteDeps): Promise<void> {
   app.get<{ Params: FileParams }>(
     '/upload/:sid/:file',
     documented(uploadFileSchema),
     async (request, reply) => {
-      const session = requireSession(request);
-      const { sid, file } = request.params;
-      if (sid !== session.sid) fail('foreignFile');
-      const m = STORED_NAME.exec(file);
-      if (!m) fail('notFound');
-      const item = await store.itemByStoredName(session.sid, m[1]);
-      if (!item || item.format !== m[2]) fail('notFound');
+      const item = await ownStoredFile(request, (sid, name) => store.itemByStoredName(sid, name));
       return sendFile(reply, files, uploadRef(item), contentTypeFor(item.format), request.headers.range);
     },
   );
@@ -83,13 +95,7 @@ export async function filesRoutes(app: FastifyInstance, { store, files }: FilesR
     '/results/:sid/:file',
     documented(resultFileSchema),
     async (request, reply) => {
-      const session = requireSession(request);
-      const { sid, file } = request.params;
-      if (sid !== session.sid) fail('foreignFile');
-      const m = STORED_NAME.exec(file);
-      if (!m) fail('notFound');
-      const result = await store.getResult(session.sid, m[1]);
-      if (!result || result.format !== m[2]) fail('notFound');
+      const result = await ownStoredFile(request, (sid, id) => store.getResult(sid, id));
       if (request.query.download === '1')
         reply.header('content-disposition', attachment(result.downloadName));
       return sendFile(reply, files, resultRef(result), contentTypeFor(result.format), request.headers.range);
