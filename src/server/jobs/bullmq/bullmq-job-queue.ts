@@ -101,7 +101,8 @@ export function createBullJobQueue(deps: BullJobQueueDeps): JobQueue & { ping():
   /** Settle the row of a merge BullMQ ended, whichever process queued it; its data from its row if not given. */
   async function settleEnd(e: QueueEnd, known?: MergeJobData): Promise<boolean> {
     const row = known ? undefined : await store.getJob(e.jobId);
-    if (!known && (!row || (row.status !== 'queued' && row.status !== 'running'))) return false;
+    if (!known && !row) return false;
+    // Whether it is still open is the conditional write's to say, for every process alike.
     const data = known ?? dataOfRow(row!);
     if (e.type === 'cancelled') {
       const end = { message: CANCELLED_MESSAGE, code: 'cancelled' as const };
