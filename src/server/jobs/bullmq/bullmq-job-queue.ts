@@ -48,7 +48,7 @@ export interface BullJobQueueDeps {
 const RECOVER_AFTER_MS = 60_000;
 /** How often each web process looks for unfinished rows BullMQ has ended or lost. */
 const SWEEP_EVERY_MS = 5 * 60_000;
-/** Rows looked at per sweep, oldest first (one Redis call each). */
+/** Rows a periodic sweep looks at (one Redis call each), on from where the last one stopped. */
 const SWEEP_LIMIT = 200;
 /** How long cancel() waits to hear that the merge stopped. */
 const CANCEL_WAIT_MS = 30_000;
@@ -200,10 +200,14 @@ export function createBullJobQueue(deps: BullJobQueueDeps): JobQueue & { ping():
    * Settle the unfinished rows BullMQ has ended while no web process listened (all were down), or
    * no longer has at all (removed once old, Redis emptied). Stalled merges are BullMQ's to recover.
    */
-  async function sweep(): Promise<void> {
+  async function sweep(limit = Infinity): Promise<void> {
     const open = [...(await store.jobsWithStatus('queued')), ...(await store.jobsWithStatus('running'))];
-    const old = open.filter((row) => row.createdAt <= now() - RECOVER_AFTER_MS).slice(0, SWEEP_LIMIT);
-    for (const row of old) {
+    const old = open.filter((row) => row.createdAt <= now() - RECOVER_AFTER_MS);
+    // Round the list, so rows behind many long-open ones are reached too.
+    if (sweepFrom >= old.length) sweepFrom = 0;
+    const batch = old.slice(sweepFrom, sweepFrom + limit);
+    sweepFrom += batch.length;
+    for (const row of batch) {
       const state = await queue.state(row.id);
       const end: QueueEnd | null =
         state === 'unknown'
@@ -215,9 +219,10 @@ export function createBullJobQueue(deps: BullJobQueueDeps): JobQueue & { ping():
         log.warn({ job: row.id, state }, 'merge ended in the queue with its row unfinished: settled');
     }
   }
+  let sweepFrom = 0;
   let sweeping: Promise<void> | null = null;
   const sweepTimer = setInterval(() => {
-    sweeping ??= sweep()
+    sweeping ??= sweep(SWEEP_LIMIT)
       .catch((err: unknown) => log.warn({ err }, 'could not look for merges the queue ended or lost'))
       .finally(() => (sweeping = null));
   }, SWEEP_EVERY_MS);
