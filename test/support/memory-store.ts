@@ -151,6 +151,12 @@ export class MemoryStore implements Store {
     this.jobHistory.push({ id, patch: { ...defined } });
     Object.assign(j, structuredClone(defined));
   }
+  async endJob(id: string, patch: JobPatch) {
+    const status = this.jobs.get(id)?.status;
+    if (status !== 'queued' && status !== 'running') return false;
+    await this.updateJob(id, patch);
+    return true;
+  }
   async jobsWithStatus(status: JobStatus) {
     return [...this.jobs.values()]
       .filter((j) => j.status === status)

@@ -279,6 +279,33 @@ export function describeStoreContract(name: string, makeStore: StoreFactory): vo
         expect(await store.jobsWithStatus('queued')).toHaveLength(3);
       });
 
+      it('endJob writes the end of a queued or running job once: every later end, however many at once, changes nothing', async () => {
+        await store.addJob(contractJob('q'));
+        await store.addJob(contractJob('r', { status: 'running', startedAt: 5, percent: 40 }));
+        const failed = { status: 'failed' as const, error: 'The merge was interrupted', errorCode: 'interrupted', errorFile: null, percent: null, finishedAt: 20 };
+        const raced = await Promise.all([
+          store.endJob('r', failed),
+          store.endJob('r', { ...failed, errorCode: 'mergeFailed', finishedAt: 21 }),
+          store.endJob('r', { status: 'cancelled', error: 'The merge was cancelled', errorCode: 'cancelled', finishedAt: 22 }),
+        ]);
+        expect(raced.filter(Boolean)).toHaveLength(1);
+        const ended = await store.getJob('r');
+        expect(['interrupted', 'mergeFailed', 'cancelled']).toContain(ended?.errorCode);
+        expect(ended).toMatchObject({ status: raced[2] ? 'cancelled' : 'failed', startedAt: 5 });
+        expect(await store.endJob('q', { status: 'cancelled', errorCode: 'cancelled', finishedAt: 23 })).toBe(true);
+        expect(await store.getJob('q')).toMatchObject({ status: 'cancelled', errorCode: 'cancelled', finishedAt: 23 });
+
+        await store.addJob(contractJob('done', { status: 'succeeded', resultId: 'r1', percent: 100, finishedAt: 9 }));
+        expect(await store.endJob('done', failed)).toBe(false);
+        expect(await store.getJob('done')).toEqual(
+          contractJob('done', { status: 'succeeded', resultId: 'r1', percent: 100, finishedAt: 9 }),
+        );
+        expect(await store.endJob('nope', failed)).toBe(false);
+        expect(await store.getJob('nope')).toBeUndefined();
+        // An ended job no longer holds its session's place.
+        expect(await store.addJobIfUnder(contractJob('next'), 1)).toBe(true);
+      });
+
       it('updateJob of an unknown job changes nothing', async () => {
         await store.updateJob('nope', { status: 'failed' });
         expect(await store.getJob('nope')).toBeUndefined();

@@ -156,6 +156,12 @@ export interface Store {
   addJobIfUnder(job: JobRow, limit: number): Promise<boolean>;
   getJob(id: string): Promise<JobRow | undefined>;
   updateJob(id: string, patch: JobPatch): Promise<void>;
+  /**
+   * Apply `patch` (a job's end) only while the job is queued or running, in one step: true when
+   * this call changed it, false when it had ended already (or is not there). Of processes that
+   * settle one job at once, exactly one wins and tells it.
+   */
+  endJob(id: string, patch: JobPatch): Promise<boolean>;
   /** Oldest first. */
   jobsWithStatus(status: JobStatus): Promise<JobRow[]>;
   /** The session's most recently created job. */

@@ -9,7 +9,7 @@ import {
   JOB_COLUMNS, PG_TYPES, toItem, toJob, toResult, toSession,
   type ItemRecord, type JobRecord, type ResultRecord, type SessionRecord,
 } from './pg-rows.js';
-import type { ItemRow, Store } from '../store.js';
+import type { ItemRow, JobPatch, Store } from '../store.js';
 
 export interface PgStoreOptions {
   /** Connections this process keeps at most. */
@@ -83,6 +83,20 @@ export async function openPgStore(url: string, opts: PgStoreOptions = {}): Promi
       if (turns.get(key) === mine) turns.delete(key);
     });
     return mine;
+  }
+
+  /** The number of rows changed (0 or 1); `where` narrows which state of the job may change. */
+  async function patchJob(id: string, patch: JobPatch, where: string): Promise<number> {
+    const sets: string[] = [];
+    const values: unknown[] = [id];
+    for (const [key, value] of Object.entries(patch)) {
+      const col = JOB_COLUMNS[key];
+      if (!col || value === undefined) continue;
+      values.push(col.json ? JSON.stringify(value) : value);
+      sets.push(`${col.column} = $${values.length}`);
+    }
+    if (sets.length === 0) return 0;
+    return (await pool.query(`UPDATE jobs SET ${sets.join(', ')} WHERE id = $1${where}`, values)).rowCount ?? 0;
   }
 
   return {
@@ -219,16 +233,9 @@ export async function openPgStore(url: string, opts: PgStoreOptions = {}): Promi
       return r && toJob(r);
     },
     async updateJob(id, patch) {
-      const sets: string[] = [];
-      const values: unknown[] = [id];
-      for (const [key, value] of Object.entries(patch)) {
-        const col = JOB_COLUMNS[key];
-        if (!col || value === undefined) continue;
-        values.push(col.json ? JSON.stringify(value) : value);
-        sets.push(`${col.column} = $${values.length}`);
-      }
-      if (sets.length > 0) await pool.query(`UPDATE jobs SET ${sets.join(', ')} WHERE id = $1`, values);
+      await patchJob(id, patch, '');
     },
+    endJob: async (id, patch) => (await patchJob(id, patch, " AND status IN ('queued', 'running')")) === 1,
     jobsWithStatus: async (status) =>
       (await all<JobRecord>('SELECT * FROM jobs WHERE status = $1 ORDER BY created_at, seq', [status])).map(toJob),
     latestJob: async (sid) => {

@@ -3,7 +3,7 @@
 // the Store's, so Postgres can stand in. Rows are mapped to and from records in sqlite-rows.ts.
 import Database from 'better-sqlite3';
 import { uniqueDownloadName } from '../download-names.js';
-import type { JobRow, ResultRow, Store } from '../store.js';
+import type { JobPatch, JobRow, ResultRow, Store } from '../store.js';
 import { migrate } from './migrations.js';
 import {
   JOB_COLUMNS, jobParams, resultParams, toItem, toJob, toResult, toSession,
@@ -107,6 +107,15 @@ export function openSqliteStore(file: string): Store & { db: Database.Database }
     if (row) q.deleteResult.run(sid, id);
     return maybe(row, toResult);
   });
+  /** The number of rows changed (0 or 1); `where` narrows which state of the job may change. */
+  const patchJob = (id: string, patch: JobPatch, where: string): number => {
+    const params = jobParams({ ...patch, id } as JobRow);
+    const keys = Object.keys(patch).filter((k) => JOB_COLUMNS[k] && patch[k as keyof typeof patch] !== undefined);
+    if (keys.length === 0) return 0;
+    const sets = keys.map((k) => `${JOB_COLUMNS[k]} = @${k}`).join(', ');
+    const values = Object.fromEntries(['id', ...keys].map((k) => [k, params[k]]));
+    return db.prepare(`UPDATE jobs SET ${sets} WHERE id = @id${where}`).run(values).changes;
+  };
 
   return {
     db,
@@ -142,13 +151,9 @@ export function openSqliteStore(file: string): Store & { db: Database.Database }
     addJobIfUnder: async (job, limit) => q.addJobIfUnder.run({ ...jobParams(job), limit }).changes === 1,
     getJob: async (id) => maybe(q.getJob.get(id), toJob),
     async updateJob(id, patch) {
-      const params = jobParams({ ...patch, id } as JobRow);
-      const keys = Object.keys(patch).filter((k) => JOB_COLUMNS[k] && patch[k as keyof typeof patch] !== undefined);
-      if (keys.length === 0) return;
-      const sets = keys.map((k) => `${JOB_COLUMNS[k]} = @${k}`).join(', ');
-      const values = Object.fromEntries(['id', ...keys].map((k) => [k, params[k]]));
-      db.prepare(`UPDATE jobs SET ${sets} WHERE id = @id`).run(values);
+      patchJob(id, patch, '');
     },
+    endJob: async (id, patch) => patchJob(id, patch, " AND status IN ('queued', 'running')") === 1,
     jobsWithStatus: async (status) => q.jobsWithStatus.all(status).map(toJob),
     latestJob: async (sid) => maybe(q.latestJob.get(sid), toJob),
 

@@ -2,14 +2,17 @@
 // for the end here; run, record and tell progress on the worker (run-reporter.ts). This side
 // writes a job's row only where no worker will: a merge's place in line while no worker has it,
 // a merge cancelled before any worker took it, and one BullMQ itself gave up on (its workers died
-// twice). Its `events` are this process's own jobs' events; a running merge's are broadcast by
-// its worker, once.
+// twice). Those ends are settled by whichever web process hears of them, the one that queued the
+// merge or any other (it may be gone): the store's conditional write lets one of them win, and
+// only that one tells the session. A sweep (at start, then every few minutes) settles rows whose
+// job BullMQ ended unheard or no longer has. Its `events` are this process's own jobs' events; a
+// running merge's are broadcast by its worker, once.
 import type { FastifyBaseLogger } from 'fastify';
 import { systemClock, type Clock } from '../../../shared/clock.js';
-import type { JobPatch, Store } from '../../data/store.js';
+import type { JobPatch, JobRow, Store } from '../../data/store.js';
 import type { Broadcaster } from '../../realtime/broadcaster.js';
 import { broadcastJobStatus } from '../../realtime/status-broadcasts.js';
-import type { BullQueue, QueueEvent } from './bullmq-queue.js';
+import type { BullQueue, QueueEnd, QueueEvent } from './bullmq-queue.js';
 import { fileOf, JobFailure, QueueClosedError } from '../job-errors.js';
 import { endedRow } from '../job-status.js';
 import type { FileStorage } from '../../files/storage.js';
@@ -41,8 +44,12 @@ export interface BullJobQueueDeps {
   files?: FileStorage;
 }
 
-/** A queued row younger than this may still be on its way into Redis: recover() leaves it alone. */
+/** A queued row younger than this may still be on its way into Redis: the sweep leaves it alone. */
 const RECOVER_AFTER_MS = 60_000;
+/** How often each web process looks for unfinished rows BullMQ has ended or lost. */
+const SWEEP_EVERY_MS = 5 * 60_000;
+/** Rows a periodic sweep looks at (one Redis call each), on from where the last one stopped. */
+const SWEEP_LIMIT = 200;
 /** How long cancel() waits to hear that the merge stopped. */
 const CANCEL_WAIT_MS = 30_000;
 /** How often waiting merges are told their place in line. */
@@ -54,6 +61,15 @@ const refOf = (d: MergeJobData): JobRef => ({
   sid: d.sid,
   appid: d.appid,
   requestId: d.requestId,
+});
+/** A merge's data as its row keeps it: for merges another process queued. */
+const dataOfRow = (row: JobRow): MergeJobData => ({
+  jobId: row.id,
+  sid: row.sid,
+  appid: row.appid,
+  itemIds: row.itemIds,
+  options: row.options,
+  requestId: row.requestId,
 });
 
 export function createBullJobQueue(deps: BullJobQueueDeps): JobQueue & { ping(): Promise<void> } {
@@ -70,14 +86,41 @@ export function createBullJobQueue(deps: BullJobQueueDeps): JobQueue & { ping():
   const endWaiters = new Map<string, Set<(e: QueueEvent) => void>>();
   let closing = false;
 
-  /** Write the row's end only if no one has (the worker usually has), and tell it then. */
-  async function settleRow(data: MergeJobData, patch: JobPatch, event: JobEvent): Promise<void> {
-    const row = await store.getJob(data.jobId);
-    if (!row || (row.status !== 'queued' && row.status !== 'running')) return;
-    await store.updateJob(data.jobId, { ...patch, finishedAt: now() });
+  /**
+   * Write the row's end only if no one has (the worker usually has, another web process may
+   * have), and tell it then: true when this call wrote it.
+   */
+  async function settleRow(data: MergeJobData, patch: JobPatch, event: JobEvent): Promise<boolean> {
+    if (!(await store.endJob(data.jobId, { ...patch, finishedAt: now() }))) return false;
     told.emit(event);
-    events.emit(event);
+    if (pending.has(data.jobId)) events.emit(event);
     await forgetDeadRuns(data);
+    return true;
+  }
+
+  /** Settle the row of a merge BullMQ ended, whichever process queued it; its data from its row if not given. */
+  async function settleEnd(e: QueueEnd, known?: MergeJobData): Promise<boolean> {
+    const row = known ? undefined : await store.getJob(e.jobId);
+    if (!known && !row) return false;
+    // Whether it is still open is the conditional write's to say, for every process alike.
+    const data = known ?? dataOfRow(row!);
+    if (e.type === 'cancelled') {
+      const end = { message: CANCELLED_MESSAGE, code: 'cancelled' as const };
+      return settleRow(data, endedRow('cancelled', end), {
+        ...refOf(data),
+        type: 'cancelled',
+        message: end.message,
+      });
+    }
+    const { message, code } = e;
+    return settleRow(data, endedRow('failed', { message, code, ...fileOf(e) }), {
+      ...refOf(data),
+      type: 'failed',
+      message,
+      code,
+      retryable: false,
+      ...fileOf(e),
+    });
   }
 
   /** A run whose worker died after storing its file and before recording it left objects behind. */
@@ -91,7 +134,11 @@ export function createBullJobQueue(deps: BullJobQueueDeps): JobQueue & { ping():
   async function onQueueEvent(e: QueueEvent): Promise<void> {
     for (const w of endWaiters.get(e.jobId) ?? []) w(e);
     const own = pending.get(e.jobId);
-    if (!own) return;
+    // The process that queued it may be gone: any process settles an end no worker wrote.
+    if (!own) {
+      if (e.type === 'failed' || e.type === 'cancelled') await settleEnd(e);
+      return;
+    }
     const ref = refOf(own.data);
     if (e.type === 'progress') {
       events.emit({
@@ -105,17 +152,10 @@ export function createBullJobQueue(deps: BullJobQueueDeps): JobQueue & { ping():
       events.emit({ ...ref, type: 'completed', resultId: e.result.resultId, text: DONE_TEXT });
       own.resolve({ state: 'succeeded', resultId: e.result.resultId });
     } else if (e.type === 'failed') {
-      const { message } = e;
-      await settleRow(own.data, endedRow('failed', { message, code: e.code, ...fileOf(e) }), {
-        ...ref,
-        type: 'failed',
-        message,
-        code: e.code,
-        retryable: false,
-        ...fileOf(e),
-      });
-      own.resolve({ state: 'failed', message, code: e.code, ...fileOf(e) });
+      await settleEnd(e, own.data);
+      own.resolve({ state: 'failed', message: e.message, code: e.code, ...fileOf(e) });
     } else if (e.type === 'cancelled') {
+      await settleEnd(e, own.data);
       own.resolve({ state: 'cancelled', message: CANCELLED_MESSAGE });
     }
   }
@@ -155,6 +195,38 @@ export function createBullJobQueue(deps: BullJobQueueDeps): JobQueue & { ping():
   const stopListening = queue.onEvent((e) => {
     onQueueEvent(e).catch((err: unknown) => log.error({ err, job: e.jobId }, 'could not settle a merge'));
   });
+
+  /**
+   * Settle the unfinished rows BullMQ has ended while no web process listened (all were down), or
+   * no longer has at all (removed once old, Redis emptied). Stalled merges are BullMQ's to recover.
+   */
+  async function sweep(limit = Infinity): Promise<void> {
+    const open = [...(await store.jobsWithStatus('queued')), ...(await store.jobsWithStatus('running'))];
+    const old = open.filter((row) => row.createdAt <= now() - RECOVER_AFTER_MS);
+    // Round the list, so rows behind many long-open ones are reached too.
+    if (sweepFrom >= old.length) sweepFrom = 0;
+    const batch = old.slice(sweepFrom, sweepFrom + limit);
+    sweepFrom += batch.length;
+    for (const row of batch) {
+      const state = await queue.state(row.id);
+      const end: QueueEnd | null =
+        state === 'unknown'
+          ? { type: 'failed', jobId: row.id, message: INTERRUPTED_MESSAGE, code: 'interrupted' }
+          : state === 'failed'
+            ? await queue.failure(row.id)
+            : null;
+      if (end && (await settleEnd(end, dataOfRow(row))))
+        log.warn({ job: row.id, state }, 'merge ended in the queue with its row unfinished: settled');
+    }
+  }
+  let sweepFrom = 0;
+  let sweeping: Promise<void> | null = null;
+  const sweepTimer = setInterval(() => {
+    sweeping ??= sweep(SWEEP_LIMIT)
+      .catch((err: unknown) => log.warn({ err }, 'could not look for merges the queue ended or lost'))
+      .finally(() => (sweeping = null));
+  }, SWEEP_EVERY_MS);
+  sweepTimer.unref();
 
   /** The job's place among its session's merges still queued or running (its own row included). */
   async function turnOf(s: Store, data: MergeJobData): Promise<number> {
@@ -218,43 +290,19 @@ export function createBullJobQueue(deps: BullJobQueueDeps): JobQueue & { ping():
       const ended = waitForEnd(jobId, CANCEL_WAIT_MS);
       if ((await queue.cancel(jobId)) === 'removed') {
         // No worker ever had it: this side records and tells the end.
-        const row = await store.getJob(jobId);
-        if (row) {
-          const data: MergeJobData = {
-            jobId,
-            sid: row.sid,
-            appid: row.appid,
-            itemIds: row.itemIds,
-            options: row.options,
-            requestId: row.requestId,
-          };
-          await settleRow(data, endedRow('cancelled', { message: CANCELLED_MESSAGE, code: 'cancelled' }), {
-            ...refOf(data),
-            type: 'cancelled',
-            message: CANCELLED_MESSAGE,
-          });
-        }
+        await settleEnd({ type: 'cancelled', jobId });
       }
       return (await ended)?.type === 'cancelled';
     },
 
     async recover() {
-      // Stalled merges are BullMQ's to recover; here only rows whose job Redis no longer has.
-      const open = [...(await store.jobsWithStatus('queued')), ...(await store.jobsWithStatus('running'))];
-      for (const row of open) {
-        if (row.createdAt > now() - RECOVER_AFTER_MS || (await queue.state(row.id)) !== 'unknown') continue;
-        await store.updateJob(row.id, {
-          ...endedRow('failed', { message: INTERRUPTED_MESSAGE, code: 'interrupted' }),
-          finishedAt: now(),
-        });
-        log.warn({ job: row.id }, 'merge lost from the queue: marked failed');
-        await forgetDeadRuns({ sid: row.sid, jobId: row.id });
-      }
+      await sweep();
     },
 
     async shutdown(graceMs = 30_000) {
       closing = true;
       clearInterval(placeTimer);
+      clearInterval(sweepTimer);
       // Merges go on on their workers; a request still waiting gets an answer before this process goes.
       const all = Promise.allSettled([...pending.values()].map((p) => p.finished));
       await Promise.race([all, new Promise((r) => setTimeout(r, graceMs).unref())]);

@@ -48,8 +48,15 @@ export type QueueEvent =
   | { type: 'cancelled'; jobId: string }
   /** Its worker stopped answering; the merge goes back in line for another worker. */
   | { type: 'stalled'; jobId: string };
+/** How a merge BullMQ failed ended. */
+export type QueueEnd = Extract<QueueEvent, { type: 'failed' | 'cancelled' }>;
 
 const MAX_PRIORITY = 2 ** 21;
+
+const failedEvent = (jobId: string, failedReason: string): QueueEnd =>
+  failedReason === CANCELLED_REASON
+    ? { type: 'cancelled', jobId }
+    : { type: 'failed', jobId, ...decodeFailure(failedReason) };
 
 export interface BullQueueOptions {
   redisUrl: string;
@@ -70,6 +77,8 @@ export interface BullQueue {
   onEvent(listener: (e: QueueEvent) => void): () => void;
   /** BullMQ's state of the job ('waiting', 'active', 'completed', ...), or 'unknown'. */
   state(jobId: string): Promise<string>;
+  /** How a job BullMQ failed ended, as its 'failed' or 'cancelled' event told it; null for any other job. */
+  failure(jobId: string): Promise<QueueEnd | null>;
   /** The merges waiting, in the order workers will take them, and how many are running now. */
   line(): Promise<{ running: number; waiting: string[] }>;
   /** Throws unless Redis answers (for /readyz). */
@@ -108,13 +117,7 @@ export async function openBullQueue(opts: BullQueueOptions): Promise<BullQueue> 
     ) as MergeJobResult;
     emit({ type: 'completed', jobId, result });
   });
-  events.on('failed', ({ jobId, failedReason }) =>
-    emit(
-      failedReason === CANCELLED_REASON
-        ? { type: 'cancelled', jobId }
-        : { type: 'failed', jobId, ...decodeFailure(failedReason) },
-    ),
-  );
+  events.on('failed', ({ jobId, failedReason }) => emit(failedEvent(jobId, failedReason)));
   // Only cancel removes a job before it ran.
   events.on('removed', ({ jobId }) => emit({ type: 'cancelled', jobId }));
   events.on('stalled', ({ jobId }) => emit({ type: 'stalled', jobId }));
@@ -144,6 +147,11 @@ export async function openBullQueue(opts: BullQueueOptions): Promise<BullQueue> 
     },
     async state(jobId) {
       return queue.getJobState(jobId);
+    },
+    async failure(jobId) {
+      const job = await queue.getJob(jobId);
+      if (!job || (await job.getState()) !== 'failed') return null;
+      return failedEvent(jobId, job.failedReason ?? '');
     },
     async line() {
       const [running, listed, prioritized] = await Promise.all([
