@@ -1,17 +1,15 @@
 // End to end: a person sets the book's details, cover, chapter titles, format and quality in the
 // widget; they are there after a reload and after the merge, and the downloaded file carries them.
-import { execFile } from 'node:child_process';
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import { parseFile } from 'music-metadata';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { ffprobeJson, makeTone, tools } from '../test/support/audio-fixtures.js';
+import { ffprobeJson, makeTone } from '../test/support/audio-fixtures.js';
 import { ffprobeChapters } from '../test/support/chapter-readers.js';
+import { makeImage } from '../test/support/pictures.js';
 import { onePageRun } from './harness.js';
 
-const exec = promisify(execFile);
 // The first and the last carry a title tag, the middle one none: its default title is its name.
 const FILES = [
   { name: 'Part one.mp3', tag: 'Opening credits' },
@@ -27,18 +25,7 @@ const run = onePageRun('audio-merge-e2e-book-', async (dir) => {
       frequency: 400 + 300 * i,
       extraArgs: f.tag ? ['-metadata', `title=${f.tag}`] : [],
     });
-  await exec(tools.ffmpeg, [
-    '-v',
-    'error',
-    '-y',
-    '-f',
-    'lavfi',
-    '-i',
-    'color=c=blue:s=60x60',
-    '-frames:v',
-    '1',
-    path.join(dir, 'cover.png'),
-  ]);
+  await makeImage(path.join(dir, 'cover.png'), { colour: 'blue', size: '60x60' });
 });
 
 const titleFields = (page: Page) => page.locator('.audio-merge-row .audio-merge-chapter-title');

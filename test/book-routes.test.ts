@@ -1,11 +1,10 @@
 // The book through the real app: the session's cover (set, served, refused, removed, its own),
 // the person's kept choices, and a merge that writes the details and the cover asked for.
-import { execFile } from 'node:child_process';
-import { readdir, readFile, writeFile } from 'node:fs/promises';
+import { readdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ffprobeJson, makeTone, tempDir, tools } from './support/audio-fixtures.js';
+import { ffprobeJson, makeTone, tempDir } from './support/audio-fixtures.js';
+import { makeImage, withPicture } from './support/pictures.js';
 import {
   listItems,
   multipartBody,
@@ -17,26 +16,11 @@ import {
   type TestSession,
 } from './support/server-harness.js';
 
-const exec = promisify(execFile);
 let app: TestApp;
 let media: { dir: string; cleanup: () => Promise<void> };
 const file = (name: string) => path.join(media.dir, name);
 
-async function image(out: string, size: string): Promise<Buffer> {
-  await exec(tools.ffmpeg, [
-    '-v',
-    'error',
-    '-y',
-    '-f',
-    'lavfi',
-    '-i',
-    `color=c=red:s=${size}`,
-    '-frames:v',
-    '1',
-    out,
-  ]);
-  return readFile(out);
-}
+const image = (out: string, size: string) => makeImage(out, { size });
 
 beforeAll(async () => {
   media = await tempDir('book-routes-');
@@ -311,22 +295,7 @@ describe("a merged result's details and cover", () => {
   it('keeps the picture of an input that carries one when the session has no cover', async () => {
     const s = await openSession(app.app);
     const picture = await image(file('own.png'), '24x36');
-    await exec(tools.ffmpeg, [
-      ...['-v', 'error', '-y', '-i', file('one.mp3'), '-i', file('own.png')],
-      ...[
-        '-map',
-        '0:a',
-        '-map',
-        '1:v',
-        '-c',
-        'copy',
-        '-id3v2_version',
-        '3',
-        '-disposition:v',
-        'attached_pic',
-      ],
-      file('with-picture.mp3'),
-    ]);
+    await withPicture(file('one.mp3'), file('own.png'), file('with-picture.mp3'));
     expect(
       (await upload(app.app, s, [{ path: file('with-picture.mp3') }, { path: file('two.mp3') }])).statusCode,
     ).toBe(200);
@@ -386,22 +355,7 @@ describe("a merged result's details and cover", () => {
   it('keeps no cover from an input whose picture is over the limits, and merges the input', async () => {
     const s = await openSession(app.app);
     await image(file('huge.png'), '4100x16');
-    await exec(tools.ffmpeg, [
-      ...['-v', 'error', '-y', '-i', file('one.mp3'), '-i', file('huge.png')],
-      ...[
-        '-map',
-        '0:a',
-        '-map',
-        '1:v',
-        '-c',
-        'copy',
-        '-id3v2_version',
-        '3',
-        '-disposition:v',
-        'attached_pic',
-      ],
-      file('huge-picture.mp3'),
-    ]);
+    await withPicture(file('one.mp3'), file('huge.png'), file('huge-picture.mp3'));
     expect((await upload(app.app, s, [{ path: file('huge-picture.mp3') }])).statusCode).toBe(200);
     const items = await listItems(app.app, s);
     const merged = await postJson(app.app, s, '/app/merge/mergemp3', {

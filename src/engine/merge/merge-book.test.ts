@@ -11,6 +11,7 @@ import {
   tools as fixtureTools,
 } from '../../../test/support/audio-fixtures.js';
 import { ffprobeChapters } from '../../../test/support/chapter-readers.js';
+import { makeImage } from '../../../test/support/pictures.js';
 import type { Tools } from '../types.js';
 import type { OutputFormat } from '../plan/formats.js';
 import { mergeFiles } from './merge.js';
@@ -31,18 +32,7 @@ const DETAILS = {
 };
 
 async function image(file: string, size: string): Promise<string> {
-  await exec(tools.ffmpeg, [
-    '-v',
-    'error',
-    '-y',
-    '-f',
-    'lavfi',
-    '-i',
-    `color=c=red:s=${size}`,
-    '-frames:v',
-    '1',
-    file,
-  ]);
+  await makeImage(file, { size });
   return file;
 }
 
