@@ -2,39 +2,35 @@
 // the person's kept choices, and a merge that writes the details and the cover asked for.
 import { readdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ffprobeJson, makeTone, tempDir } from './support/audio-fixtures.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { ffprobeJson, makeTone } from './support/audio-fixtures.js';
+import { useMediaApp } from './support/media-app.js';
 import { makeImage, withPicture } from './support/pictures.js';
 import {
   listItems,
   multipartBody,
   openSession,
   postJson,
-  startTestApp,
   upload,
   type TestApp,
   type TestSession,
 } from './support/server-harness.js';
 
+const env = useMediaApp({
+  prefix: 'book-routes-',
+  media: (file) =>
+    Promise.all([
+      makeTone(file('one.mp3'), { frequency: 300, seconds: 2 }),
+      makeTone(file('two.mp3'), { frequency: 600, seconds: 2 }),
+    ]),
+});
+const { file } = env;
 let app: TestApp;
-let media: { dir: string; cleanup: () => Promise<void> };
-const file = (name: string) => path.join(media.dir, name);
+beforeAll(() => {
+  app = env.app;
+});
 
 const image = (out: string, size: string) => makeImage(out, { size });
-
-beforeAll(async () => {
-  media = await tempDir('book-routes-');
-  await Promise.all([
-    makeTone(file('one.mp3'), { frequency: 300, seconds: 2 }),
-    makeTone(file('two.mp3'), { frequency: 600, seconds: 2 }),
-  ]);
-  app = await startTestApp();
-});
-
-afterAll(async () => {
-  await app?.dispose();
-  await media?.cleanup();
-});
 
 function postCover(s: TestSession, content: Buffer, filename = 'cover.png', name = 'file') {
   const { body, contentType } = multipartBody([{ name, filename, content }]);

@@ -1,48 +1,31 @@
 // What an attacker tried first: option keys named after Object.prototype's methods, control
 // characters in tags, right-to-left overrides in download names, and refusals without a code.
 // Each is answered with a 400 naming what is wrong, or taken out, and every refusal has a code.
-import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { makeTone, tempDir } from './support/audio-fixtures.js';
-import {
-  listItems,
-  openSession,
-  postJson,
-  startTestApp,
-  upload,
-  type TestApp,
-  type TestSession,
-} from './support/server-harness.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { makeTone } from './support/audio-fixtures.js';
+import { useMediaApp } from './support/media-app.js';
+import { listItems, postJson, type TestApp, type TestSession } from './support/server-harness.js';
 
+const env = useMediaApp({
+  prefix: 'hygiene-media-',
+  media: async (file) => {
+    await makeTone(file('a.mp3'), { seconds: 1, frequency: 300 });
+    await makeTone(file('b.mp3'), { seconds: 1, frequency: 600 });
+  },
+});
 let app: TestApp;
 let s: TestSession;
-let media: { dir: string; cleanup: () => Promise<void> };
 let ids: string[];
 
 beforeAll(async () => {
-  media = await tempDir('hygiene-media-');
-  const a = await makeTone(path.join(media.dir, 'a.mp3'), { seconds: 1, frequency: 300 });
-  const b = await makeTone(path.join(media.dir, 'b.mp3'), { seconds: 1, frequency: 600 });
-  app = await startTestApp();
-  s = await openSession(app.app);
-  expect((await upload(app.app, s, [{ path: a }, { path: b }])).statusCode).toBe(200);
-  ids = (await listItems(app.app, s)).map((i) => i.id);
-});
-afterAll(async () => {
-  await app?.dispose();
-  await media?.cleanup();
+  app = env.app;
+  const session = await env.sessionWith(['a.mp3', 'b.mp3']);
+  s = session.s;
+  ids = session.items.map((i) => i.id);
 });
 
-const merge = (options: unknown) =>
-  postJson(app.app, s, '/app/merge/mergemp3', { items: ids.map((id) => ({ id })), options });
-const allJobs = async () =>
-  (
-    await Promise.all(
-      (['queued', 'running', 'succeeded', 'failed', 'cancelled'] as const).map((st) =>
-        app.store.jobsWithStatus(st),
-      ),
-    )
-  ).flat();
+const merge = (options: unknown) => env.merge(s, ids, { options });
+const { allJobs } = env;
 
 describe('option keys', () => {
   it.each(['hasOwnProperty', 'isPrototypeOf', 'constructor', 'toString', 'valueOf', '__defineGetter__'])(

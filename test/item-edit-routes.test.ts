@@ -5,51 +5,39 @@ import { execFile } from 'node:child_process';
 import { access, readdir, readFile } from 'node:fs/promises';
 import { promisify } from 'node:util';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { makeTone, tempDir, tools } from './support/audio-fixtures.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { makeTone, tools } from './support/audio-fixtures.js';
+import { useMediaApp } from './support/media-app.js';
 import { decodeFloat } from './support/pcm-measure.js';
 import {
   listItems,
   openSession,
   postJson,
-  startTestApp,
-  upload,
   type TestApp,
   type TestSession,
 } from './support/server-harness.js';
 
+const env = useMediaApp({
+  prefix: 'item-edit-',
+  media: async (file) => {
+    await makeTone(file('a.wav'), { seconds: 2, frequency: 300 });
+    await makeTone(file('b.flac'), { seconds: 1, frequency: 700 });
+    // 5 s of silence, then 5 s of a tone peaking at 0.35: the sine source plays at 1/8, times 4, and
+    // spread from mono to stereo at -3 dB.
+    await promisify(execFile)(tools.ffmpeg, [
+      ...['-hide_banner', '-v', 'error', '-f', 'lavfi', '-i', 'anullsrc=r=44100:cl=stereo:d=5'],
+      ...['-f', 'lavfi', '-i', 'sine=frequency=440:sample_rate=44100:duration=5'],
+      ...['-filter_complex', '[1]volume=4,aformat=channel_layouts=stereo[t];[0][t]concat=n=2:v=0:a=1'],
+      ...['-c:a', 'libmp3lame', '-b:a', '128k', file('quiet-loud.mp3')],
+    ]);
+  },
+  config: { mergeConcurrency: 1 },
+});
+const { sessionWith } = env;
 let app: TestApp;
-let media: { dir: string; cleanup: () => Promise<void> };
-
-beforeAll(async () => {
-  media = await tempDir('item-edit-');
-  await makeTone(path.join(media.dir, 'a.wav'), { seconds: 2, frequency: 300 });
-  await makeTone(path.join(media.dir, 'b.flac'), { seconds: 1, frequency: 700 });
-  // 5 s of silence, then 5 s of a tone peaking at 0.35: the sine source plays at 1/8, times 4, and
-  // spread from mono to stereo at -3 dB.
-  await promisify(execFile)(tools.ffmpeg, [
-    ...['-hide_banner', '-v', 'error', '-f', 'lavfi', '-i', 'anullsrc=r=44100:cl=stereo:d=5'],
-    ...['-f', 'lavfi', '-i', 'sine=frequency=440:sample_rate=44100:duration=5'],
-    ...['-filter_complex', '[1]volume=4,aformat=channel_layouts=stereo[t];[0][t]concat=n=2:v=0:a=1'],
-    ...['-c:a', 'libmp3lame', '-b:a', '128k', path.join(media.dir, 'quiet-loud.mp3')],
-  ]);
-  app = await startTestApp({ mergeConcurrency: 1 });
+beforeAll(() => {
+  app = env.app;
 });
-afterAll(async () => {
-  await app?.dispose();
-  await media?.cleanup();
-});
-
-async function sessionWith(names: string[]) {
-  const s = await openSession(app.app);
-  const res = await upload(
-    app.app,
-    s,
-    names.map((n) => ({ path: path.join(media.dir, n) })),
-  );
-  expect(res.statusCode, res.body).toBe(200);
-  return { s, items: await listItems(app.app, s) };
-}
 
 const save = (s: TestSession, body: Record<string, unknown>) =>
   postJson(app.app, s, '/app/merge/saveItem', body);

@@ -2,23 +2,21 @@
 // deleting a result; never another session's.
 import { access, readdir } from 'node:fs/promises';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { AbortError } from '../src/engine/errors.js';
 import type { MergeFn } from '../src/server/jobs/merge-processor.js';
-import { makeTone, tempDir } from './support/audio-fixtures.js';
+import { makeTone } from './support/audio-fixtures.js';
+import { useMediaApp } from './support/media-app.js';
 import { until } from './support/until.js';
 import {
   listItems,
   openSession,
   postJson,
-  startTestApp,
   upload,
   type TestApp,
   type TestSession,
 } from './support/server-harness.js';
 
-let app: TestApp;
-let media: { dir: string; cleanup: () => Promise<void> };
 /** Merges of items named "hold*" wait until cancelled; the others run the real engine. */
 const holding: MergeFn = async (inputs, output, opts) => {
   if (opts.displayNames?.some((n) => n.startsWith('hold'))) {
@@ -29,35 +27,26 @@ const holding: MergeFn = async (inputs, output, opts) => {
   return (await import('../src/engine/index.js')).mergeFiles(inputs, output, opts);
 };
 
-beforeAll(async () => {
-  media = await tempDir('list-routes-');
-  for (const [name, frequency] of [
-    ['a.mp3', 300],
-    ['b.wav', 500],
-    ['c.flac', 700],
-    ['hold.wav', 900],
-  ] as const) {
-    await makeTone(path.join(media.dir, name), { seconds: 1, frequency });
-  }
-  app = await startTestApp({ mergeConcurrency: 1 }, { merge: holding });
+const env = useMediaApp({
+  prefix: 'list-routes-',
+  media: async (file) => {
+    for (const [name, frequency] of [
+      ['a.mp3', 300],
+      ['b.wav', 500],
+      ['c.flac', 700],
+      ['hold.wav', 900],
+    ] as const) {
+      await makeTone(file(name), { seconds: 1, frequency });
+    }
+  },
+  config: { mergeConcurrency: 1 },
+  deps: { merge: holding },
 });
-afterAll(async () => {
-  await app?.dispose();
-  await media?.cleanup();
+const { sessionWith } = env;
+let app: TestApp;
+beforeAll(() => {
+  app = env.app;
 });
-
-async function sessionWith(
-  names: string[],
-): Promise<{ s: TestSession; items: Awaited<ReturnType<typeof listItems>> }> {
-  const s = await openSession(app.app);
-  const res = await upload(
-    app.app,
-    s,
-    names.map((n) => ({ path: path.join(media.dir, n) })),
-  );
-  expect(res.statusCode, res.body).toBe(200);
-  return { s, items: await listItems(app.app, s) };
-}
 
 const uploadPath = (i: { sid: string; newfilename: string; format: string }) =>
   path.join(app.dataDir, 'uploads', i.sid, `${i.newfilename}.${i.format}`);
@@ -147,7 +136,7 @@ describe('saveOrder', () => {
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json()).toEqual({ ok: true });
     expect(await names(s)).toEqual(['c.flac', 'a.mp3', 'b.wav']);
-    await upload(app.app, s, [{ path: path.join(media.dir, 'hold.wav') }]);
+    await upload(app.app, s, [{ path: env.file('hold.wav') }]);
     expect(await names(s)).toEqual(['c.flac', 'a.mp3', 'b.wav', 'hold.wav']);
     // Saving only some: the ones not named follow in upload order.
     await postJson(app.app, s, '/app/merge/saveOrder', { appid: s.appid, ids: [b] });

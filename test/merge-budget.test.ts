@@ -7,7 +7,8 @@ import { readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ffprobeJson, makeTone, tempDir, tools } from './support/audio-fixtures.js';
+import { ffprobeJson, makeTone, tools } from './support/audio-fixtures.js';
+import { useMediaApp } from './support/media-app.js';
 import {
   listItems,
   openSession,
@@ -19,10 +20,6 @@ import {
 } from './support/server-harness.js';
 
 const exec = promisify(execFile);
-
-let app: TestApp;
-let media: { dir: string; cleanup: () => Promise<void> };
-const file = (name: string) => path.join(media.dir, name);
 
 /** A WAV of `dataBytes` of silence whose header says `rate` Hz. */
 function wavClaiming(rate: number, dataBytes: number, channels = 2): Buffer {
@@ -68,41 +65,32 @@ async function flacClaiming(src: string, out: string, totalSamples: number): Pro
   await writeFile(out, bytes);
 }
 
-beforeAll(async () => {
-  media = await tempDir('merge-budget-');
-  // 882 KB whose header says 1 Hz: 220,500 s (61 h) of "audio".
-  await writeFile(file('one-hertz.wav'), wavClaiming(1, 882_000));
-  // Ten minutes of 192 kHz 7.1 silence: about 250 KB.
-  await silence(file('tiny-but-long.flac'), 600, 192000, '7.1');
-  // Ten minutes at 8 kHz whose header says one second.
-  await silence(file('long.flac'), 600, 8000, 'mono');
-  await flacClaiming(file('long.flac'), file('claims-one-second.flac'), 8000);
-  await silence(file('hi-res.flac'), 2, 192000, '7.1');
-  await makeTone(file('twenty-seconds.mp3'), { seconds: 20 });
-  app = await startTestApp({ maxFiles: 600 });
+const env = useMediaApp({
+  prefix: 'merge-budget-',
+  media: async (file) => {
+    // 882 KB whose header says 1 Hz: 220,500 s (61 h) of "audio".
+    await writeFile(file('one-hertz.wav'), wavClaiming(1, 882_000));
+    // Ten minutes of 192 kHz 7.1 silence: about 250 KB.
+    await silence(file('tiny-but-long.flac'), 600, 192000, '7.1');
+    // Ten minutes at 8 kHz whose header says one second.
+    await silence(file('long.flac'), 600, 8000, 'mono');
+    await flacClaiming(file('long.flac'), file('claims-one-second.flac'), 8000);
+    await silence(file('hi-res.flac'), 2, 192000, '7.1');
+    await makeTone(file('twenty-seconds.mp3'), { seconds: 20 });
+  },
+  config: { maxFiles: 600 },
 });
-afterAll(async () => {
-  await app?.dispose();
-  await media?.cleanup();
+const { file, allJobs } = env;
+let app: TestApp;
+beforeAll(() => {
+  app = env.app;
 });
-
-const allJobs = async () =>
-  (
-    await Promise.all(
-      (['queued', 'running', 'succeeded', 'failed', 'cancelled'] as const).map((st) =>
-        app.store.jobsWithStatus(st),
-      ),
-    )
-  ).flat();
 
 async function uploaded(s: TestSession, name: string) {
-  const res = await upload(app.app, s, [{ path: file(name) }]);
-  expect(res.statusCode).toBe(200);
-  return (await listItems(app.app, s)).find((i) => i.filename === name)!;
+  return (await env.uploadAll(s, [name])).find((i) => i.filename === name)!;
 }
 
-const merge = (s: TestSession, ids: string[], options?: object) =>
-  postJson(app.app, s, '/app/merge/mergemp3', { items: ids.map((id) => ({ id })), options });
+const merge = (s: TestSession, ids: string[], options?: object) => env.merge(s, ids, { options });
 
 async function expectRefusedBeforeWork(res: Awaited<ReturnType<typeof merge>>) {
   expect(res.statusCode).toBe(413);

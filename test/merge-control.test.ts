@@ -3,10 +3,11 @@
 // stops the merge's ffmpeg processes and leaves nothing behind.
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { statusChannel } from '../src/shared/types.js';
 import { INTERRUPTED_MESSAGE } from '../src/server/jobs/job-messages.js';
 import { makeTone, tempDir } from './support/audio-fixtures.js';
+import { useMediaApp } from './support/media-app.js';
 import { listenStatus, type StatusListener } from './support/echo-client.js';
 import { job } from './support/job-kit.js';
 import { childrenNamed, waitUntilGone } from './support/processes.js';
@@ -21,39 +22,24 @@ import {
   type TestSession,
 } from './support/server-harness.js';
 
+const env = useMediaApp({
+  prefix: 'merge-control-',
+  media: (tone) =>
+    Promise.all([
+      makeTone(tone('short.mp3'), { frequency: 300, seconds: 2 }),
+      makeTone(tone('mid.wav'), { frequency: 600, seconds: 20 }),
+      makeTone(tone('long.flac'), { frequency: 500, seconds: 300 }),
+    ]),
+  config: { realtime: true, socketPort: 0, mergeConcurrency: 2 },
+});
+const { file: tone, sessionWith } = env;
 let app: TestApp;
-let media: { dir: string; cleanup: () => Promise<void> };
-const tone = (name: string) => path.join(media.dir, name);
-
-beforeAll(async () => {
-  media = await tempDir('merge-control-');
-  await Promise.all([
-    makeTone(tone('short.mp3'), { frequency: 300, seconds: 2 }),
-    makeTone(tone('mid.wav'), { frequency: 600, seconds: 20 }),
-    makeTone(tone('long.flac'), { frequency: 500, seconds: 300 }),
-  ]);
-  app = await startTestApp({ realtime: true, socketPort: 0, mergeConcurrency: 2 });
-});
-afterAll(async () => {
-  await app?.dispose();
-  await media?.cleanup();
+beforeAll(() => {
+  app = env.app;
 });
 
-async function sessionWith(names: string[]) {
-  const s = await openSession(app.app);
-  const res = await upload(
-    app.app,
-    s,
-    names.map((n) => ({ path: tone(n) })),
-  );
-  expect(res.statusCode, res.body).toBe(200);
-  return { s, items: await listItems(app.app, s) };
-}
 const merge = (s: TestSession, ids: string[], requestId?: string) =>
-  postJson(app.app, s, '/app/merge/mergemp3', {
-    items: ids.map((id) => ({ id })),
-    ...(requestId ? { requestId } : {}),
-  });
+  env.merge(s, ids, requestId ? { requestId } : {});
 const status = async (s: TestSession) =>
   (await app.app.inject({ method: 'GET', url: '/app/merge/status', headers: { cookie: s.cookie } })).json();
 async function listen(s: TestSession): Promise<StatusListener> {

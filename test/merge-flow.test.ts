@@ -1,53 +1,30 @@
 // The merge as a person meets it, through the real app: page, uploads, getDataJson, mergemp3,
 // progress on a stock laravel-echo client, the result on the page and in the ears.
 import { readdir, writeFile } from 'node:fs/promises';
-import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { statusChannel } from '../src/shared/types.js';
-import { decodePcm, dominantFrequency, makeTone, tempDir } from './support/audio-fixtures.js';
+import { decodePcm, dominantFrequency, makeTone } from './support/audio-fixtures.js';
+import { useMediaApp } from './support/media-app.js';
 import { listenStatus } from './support/echo-client.js';
-import {
-  listItems,
-  openSession,
-  postJson,
-  startTestApp,
-  upload,
-  type TestApp,
-  type TestSession,
-} from './support/server-harness.js';
+import { openSession, postJson, type TestApp, type TestSession } from './support/server-harness.js';
 
+const env = useMediaApp({
+  prefix: 'merge-flow-media-',
+  media: (tone) =>
+    Promise.all([
+      makeTone(tone('low.mp3'), { frequency: 300, seconds: 2 }),
+      makeTone(tone('mid.wav'), { frequency: 600, seconds: 2, sampleRate: 22050, channels: 1 }),
+      makeTone(tone('high.flac'), { frequency: 1200, seconds: 2 }),
+      makeTone(tone('long.wav'), { frequency: 500, seconds: 60 }),
+    ]),
+  config: { realtime: true, socketPort: 0, mergeConcurrency: 1 },
+});
+const { uploadAll } = env;
+const merge = (session: TestSession, ids: string[]) => env.merge(session, ids);
 let app: TestApp;
-let media: { dir: string; cleanup: () => Promise<void> };
-const tone = (name: string) => path.join(media.dir, name);
-
-beforeAll(async () => {
-  media = await tempDir('merge-flow-media-');
-  await Promise.all([
-    makeTone(tone('low.mp3'), { frequency: 300, seconds: 2 }),
-    makeTone(tone('mid.wav'), { frequency: 600, seconds: 2, sampleRate: 22050, channels: 1 }),
-    makeTone(tone('high.flac'), { frequency: 1200, seconds: 2 }),
-    makeTone(tone('long.wav'), { frequency: 500, seconds: 60 }),
-  ]);
-  app = await startTestApp({ realtime: true, socketPort: 0, mergeConcurrency: 1 });
+beforeAll(() => {
+  app = env.app;
 });
-
-afterAll(async () => {
-  await app?.dispose();
-  await media?.cleanup();
-});
-
-async function uploadAll(session: TestSession, names: string[]) {
-  const res = await upload(
-    app.app,
-    session,
-    names.map((n) => ({ path: tone(n) })),
-  );
-  expect(res.statusCode, res.body).toBe(200);
-  return listItems(app.app, session);
-}
-
-const merge = (session: TestSession, ids: string[]) =>
-  postJson(app.app, session, '/app/merge/mergemp3', { items: ids.map((id) => ({ id })) });
 
 const tmpEntries = async () =>
   (await readdir(app.storage.tmpDir).catch(() => [])).filter((n) => n.startsWith('job-'));
@@ -88,7 +65,7 @@ describe('merging through the app', () => {
 
     const file = await app.app.inject({ method: 'GET', url: href, headers: { cookie: s.cookie } });
     expect(file.statusCode).toBe(200);
-    const saved = path.join(media.dir, 'downloaded.mp3');
+    const saved = env.file('downloaded.mp3');
     await writeFile(saved, file.rawPayload);
     const pcm = await decodePcm(saved);
     expect(pcm.length / 8000).toBeGreaterThan(5.8);

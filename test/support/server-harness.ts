@@ -169,22 +169,29 @@ export async function postJson(
   });
 }
 
+/** An item as getDataJson lists it. */
+export interface ListedItem {
+  id: string;
+  sid: string;
+  newfilename: string;
+  format: string;
+  filename: string;
+  duration: number;
+  size: number;
+  channels: number;
+  start: number | null;
+  end: number | null;
+  chapterTitle: string | null;
+  defaultChapterTitle: string;
+}
+
 /** getDataJson for the session's appid, parsed. */
-export async function listItems(app: FastifyInstance, session: TestSession, appid = session.appid) {
+export async function listItems(
+  app: FastifyInstance,
+  session: TestSession,
+  appid = session.appid,
+): Promise<ListedItem[]> {
   const res = await postJson(app, session, '/app/merge/getDataJson', { appid });
   if (res.statusCode !== 200) throw new Error(`getDataJson answered ${res.statusCode}: ${res.body}`);
-  return JSON.parse(res.body) as Array<{
-    id: string;
-    sid: string;
-    newfilename: string;
-    format: string;
-    filename: string;
-    duration: number;
-    size: number;
-    channels: number;
-    start: number | null;
-    end: number | null;
-    chapterTitle: string | null;
-    defaultChapterTitle: string;
-  }>;
+  return JSON.parse(res.body) as ListedItem[];
 }
