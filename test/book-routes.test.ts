@@ -6,15 +6,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { ffprobeJson, makeTone } from './support/audio-fixtures.js';
 import { useMediaApp } from './support/media-app.js';
 import { makeImage, withPicture } from './support/pictures.js';
-import {
-  listItems,
-  multipartBody,
-  openSession,
-  postJson,
-  upload,
-  type TestApp,
-  type TestSession,
-} from './support/server-harness.js';
+import { multipartBody, type TestApp, type TestSession } from './support/server-harness.js';
 
 const env = useMediaApp({
   prefix: 'book-routes-',
@@ -47,8 +39,8 @@ const getCover = (s: TestSession) =>
 
 describe("the session's cover", () => {
   it('is kept, given back as the same image, replaced, and removed; each session sees only its own', async () => {
-    const s = await openSession(app.app);
-    const other = await openSession(app.app);
+    const s = await env.session();
+    const other = await env.session();
     expect((await getCover(s)).statusCode).toBe(404);
     const png = await image(file('a.png'), '64x48');
     const set = await postCover(s, png);
@@ -62,13 +54,13 @@ describe("the session's cover", () => {
     expect((await postCover(s, jpeg, 'b.jpg')).statusCode).toBe(200);
     expect((await getCover(s)).headers['content-type']).toBe('image/jpeg');
 
-    const gone = await postJson(app.app, s, '/app/merge/deleteCover', {});
+    const gone = await env.post(s, '/app/merge/deleteCover', {});
     expect(gone.statusCode).toBe(200);
     expect((await getCover(s)).statusCode).toBe(404);
   });
 
   it('refuses what is not a JPEG or PNG within the limits, saying why, and keeps the one before', async () => {
-    const s = await openSession(app.app);
+    const s = await env.session();
     const png = await image(file('keep.png'), '16x16');
     await postCover(s, png);
     const wide = await postCover(s, await image(file('wide.png'), '4100x8'), 'wide.png');
@@ -93,7 +85,7 @@ describe("the session's cover", () => {
   });
 
   it('asked for while it is being removed answers 404, not 500', async () => {
-    const s = await openSession(app.app);
+    const s = await env.session();
     expect((await postCover(s, await image(file('gone.png'), '8x8'))).statusCode).toBe(200);
     // deleteCover landing between the look-up of the cover and the read of its bytes.
     const read = app.files.read;
@@ -110,7 +102,7 @@ describe("the session's cover", () => {
   });
 
   it('needs the CSRF token to be set', async () => {
-    const s = await openSession(app.app);
+    const s = await env.session();
     const res = await postCover({ ...s, csrf: 'wrong' }, await image(file('c.png'), '8x8'));
     expect(res.statusCode).toBe(403);
     expect((await getCover(s)).statusCode).toBe(404);
@@ -126,8 +118,8 @@ describe("the person's choices", () => {
     });
 
   it('are kept for the session and appid, checked as the merge checks them', async () => {
-    const s = await openSession(app.app);
-    const other = await openSession(app.app);
+    const s = await env.session();
+    const other = await env.session();
     expect((await getChoices(s)).json()).toEqual({});
     const choices = {
       format: 'm4b',
@@ -137,13 +129,13 @@ describe("the person's choices", () => {
       narrator: 'N. Reader',
       loudness: -19,
     };
-    const saved = await postJson(app.app, s, '/app/merge/saveChoices', { appid: s.appid, choices });
+    const saved = await env.post(s, '/app/merge/saveChoices', { appid: s.appid, choices });
     expect(saved.statusCode, saved.body).toBe(200);
     expect((await getChoices(s)).json()).toEqual(choices);
     expect((await getChoices(other)).json()).toEqual({});
     expect((await getChoices(s, 'another-app')).json()).toEqual({});
 
-    const bad = await postJson(app.app, s, '/app/merge/saveChoices', {
+    const bad = await env.post(s, '/app/merge/saveChoices', {
       appid: s.appid,
       choices: { volume: 3 },
     });
@@ -151,7 +143,7 @@ describe("the person's choices", () => {
     expect(bad.json().error).toMatch(/Unknown option "volume"/);
     // Every value valid on its own, the whole over 16 KB (a euro sign is three bytes).
     const long = (n: number) => '\u20ac'.repeat(n);
-    const many = await postJson(app.app, s, '/app/merge/saveChoices', {
+    const many = await env.post(s, '/app/merge/saveChoices', {
       appid: s.appid,
       choices: {
         description: long(4000),
@@ -168,11 +160,11 @@ describe("the person's choices", () => {
 
 describe('a merge with details and the cover', () => {
   it("writes the details asked for and the session's cover, unless told to leave it out", async () => {
-    const s = await openSession(app.app);
-    expect(
-      (await upload(app.app, s, [{ path: file('one.mp3') }, { path: file('two.mp3') }])).statusCode,
-    ).toBe(200);
-    const items = await listItems(app.app, s);
+    const s = await env.session();
+    expect((await env.upload(s, [{ path: file('one.mp3') }, { path: file('two.mp3') }])).statusCode).toBe(
+      200,
+    );
+    const items = await env.items(s);
     await postCover(s, await image(file('book.png'), '40x40'));
     const options = {
       format: 'm4b',
@@ -181,12 +173,12 @@ describe('a merge with details and the cover', () => {
       narrator: 'N. Reader',
       year: '2024',
     };
-    const res = await postJson(app.app, s, '/app/merge/mergemp3', {
+    const res = await env.post(s, '/app/merge/mergemp3', {
       items: items.map(({ id }) => ({ id })),
       options,
     });
     expect(res.statusCode, res.body).toBe(200);
-    const bare = await postJson(app.app, s, '/app/merge/mergemp3', {
+    const bare = await env.post(s, '/app/merge/mergemp3', {
       items: items.map(({ id }) => ({ id })),
       options: { format: 'm4b', cover: false },
     });
@@ -224,15 +216,15 @@ describe("a merged result's details and cover", () => {
     });
 
   it('lists the details written and serves the cover it was made with, to its session only, until it is deleted', async () => {
-    const s = await openSession(app.app);
-    const other = await openSession(app.app);
-    expect(
-      (await upload(app.app, s, [{ path: file('one.mp3') }, { path: file('two.mp3') }])).statusCode,
-    ).toBe(200);
-    const items = await listItems(app.app, s);
+    const s = await env.session();
+    const other = await env.session();
+    expect((await env.upload(s, [{ path: file('one.mp3') }, { path: file('two.mp3') }])).statusCode).toBe(
+      200,
+    );
+    const items = await env.items(s);
     const first = await image(file('first.png'), '32x24');
     expect((await postCover(s, first)).statusCode).toBe(200);
-    const merged = await postJson(app.app, s, '/app/merge/mergemp3', {
+    const merged = await env.post(s, '/app/merge/mergemp3', {
       items: items.map(({ id }) => ({ id })),
       options: { format: 'm4b', title: 'Zauberberg & Co', artist: 'Thomas Mann', narrator: 'Gert Westphal' },
     });
@@ -278,25 +270,23 @@ describe("a merged result's details and cover", () => {
     // Deleting the result deletes its cover; the session's own cover stays.
     const resultsDir = path.join(app.dataDir, 'results', s.sid);
     expect((await readdir(resultsDir)).sort()).toEqual([result.cover, result.file].sort());
-    expect((await postJson(app.app, other, '/app/merge/deleteResult', { id: result.id })).statusCode).toBe(
-      403,
-    );
+    expect((await env.post(other, '/app/merge/deleteResult', { id: result.id })).statusCode).toBe(403);
     expect((await readdir(resultsDir)).length).toBe(2);
-    expect((await postJson(app.app, s, '/app/merge/deleteResult', { id: result.id })).statusCode).toBe(200);
+    expect((await env.post(s, '/app/merge/deleteResult', { id: result.id })).statusCode).toBe(200);
     expect(await readdir(resultsDir)).toEqual([]);
     expect((await getResultCover(s, result.id)).statusCode).toBe(404);
     expect((await getCover(s)).statusCode).toBe(200);
   });
 
   it('keeps the picture of an input that carries one when the session has no cover', async () => {
-    const s = await openSession(app.app);
+    const s = await env.session();
     const picture = await image(file('own.png'), '24x36');
     await withPicture(file('one.mp3'), file('own.png'), file('with-picture.mp3'));
     expect(
-      (await upload(app.app, s, [{ path: file('with-picture.mp3') }, { path: file('two.mp3') }])).statusCode,
+      (await env.upload(s, [{ path: file('with-picture.mp3') }, { path: file('two.mp3') }])).statusCode,
     ).toBe(200);
-    const items = await listItems(app.app, s);
-    const merged = await postJson(app.app, s, '/app/merge/mergemp3', {
+    const items = await env.items(s);
+    const merged = await env.post(s, '/app/merge/mergemp3', {
       items: items.map(({ id }) => ({ id })),
       options: { format: 'm4b', title: 'Own picture' },
     });
@@ -309,11 +299,11 @@ describe("a merged result's details and cover", () => {
   });
 
   it('answers 404, never 500, for odd ids and for a cover gone from the disk, also while its result is deleted', async () => {
-    const s = await openSession(app.app);
-    expect((await upload(app.app, s, [{ path: file('one.mp3') }])).statusCode).toBe(200);
-    const items = await listItems(app.app, s);
+    const s = await env.session();
+    expect((await env.upload(s, [{ path: file('one.mp3') }])).statusCode).toBe(200);
+    const items = await env.items(s);
     expect((await postCover(s, await image(file('odd.png'), '20x20'))).statusCode).toBe(200);
-    const merged = await postJson(app.app, s, '/app/merge/mergemp3', {
+    const merged = await env.post(s, '/app/merge/mergemp3', {
       items: items.map(({ id }) => ({ id })),
       options: { format: 'm4b' },
     });
@@ -349,12 +339,12 @@ describe("a merged result's details and cover", () => {
   });
 
   it('keeps no cover from an input whose picture is over the limits, and merges the input', async () => {
-    const s = await openSession(app.app);
+    const s = await env.session();
     await image(file('huge.png'), '4100x16');
     await withPicture(file('one.mp3'), file('huge.png'), file('huge-picture.mp3'));
-    expect((await upload(app.app, s, [{ path: file('huge-picture.mp3') }])).statusCode).toBe(200);
-    const items = await listItems(app.app, s);
-    const merged = await postJson(app.app, s, '/app/merge/mergemp3', {
+    expect((await env.upload(s, [{ path: file('huge-picture.mp3') }])).statusCode).toBe(200);
+    const items = await env.items(s);
+    const merged = await env.post(s, '/app/merge/mergemp3', {
       items: items.map(({ id }) => ({ id })),
       options: { format: 'm4b' },
     });
@@ -366,11 +356,11 @@ describe("a merged result's details and cover", () => {
   });
 
   it('has no cover when the merge left the cover out, and is headed by the default title', async () => {
-    const s = await openSession(app.app);
-    expect((await upload(app.app, s, [{ path: file('one.mp3') }])).statusCode).toBe(200);
-    const items = await listItems(app.app, s);
+    const s = await env.session();
+    expect((await env.upload(s, [{ path: file('one.mp3') }])).statusCode).toBe(200);
+    const items = await env.items(s);
     expect((await postCover(s, await image(file('unused.png'), '16x16'))).statusCode).toBe(200);
-    const merged = await postJson(app.app, s, '/app/merge/mergemp3', {
+    const merged = await env.post(s, '/app/merge/mergemp3', {
       items: items.map(({ id }) => ({ id })),
       options: { format: 'm4b', cover: false },
     });

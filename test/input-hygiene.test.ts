@@ -4,7 +4,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { makeTone } from './support/audio-fixtures.js';
 import { useMediaApp } from './support/media-app.js';
-import { listItems, postJson, type TestApp, type TestSession } from './support/server-harness.js';
+import type { TestApp, TestSession } from './support/server-harness.js';
 
 const env = useMediaApp({
   prefix: 'hygiene-media-',
@@ -83,7 +83,7 @@ describe('every refusal', () => {
     expect(notFound.statusCode).toBe(404);
     expect(notFound.json()).toEqual({ error: expect.any(String), code: 'notFound' });
 
-    const big = await postJson(app.app, s, '/app/merge/getDataJson', { appid: 'x'.repeat(2 * 1024 * 1024) });
+    const big = await env.post(s, '/app/merge/getDataJson', { appid: 'x'.repeat(2 * 1024 * 1024) });
     expect(big.statusCode).toBe(413);
     expect(big.json()).toEqual({ error: expect.any(String), code: 'bodyTooLarge' });
 
@@ -96,7 +96,7 @@ describe('every refusal', () => {
     expect(plain.statusCode).toBe(415);
     expect(plain.json()).toEqual({ error: expect.any(String), code: 'unsupportedMediaType' });
 
-    const [item] = await listItems(app.app, s);
+    const [item] = await env.items(s);
     const range = await app.app.inject({
       method: 'GET',
       url: `/upload/${s.sid}/${item.newfilename}.${item.format}`,

@@ -9,13 +9,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { makeTone, tools } from './support/audio-fixtures.js';
 import { useMediaApp } from './support/media-app.js';
 import { decodeFloat } from './support/pcm-measure.js';
-import {
-  listItems,
-  openSession,
-  postJson,
-  type TestApp,
-  type TestSession,
-} from './support/server-harness.js';
+import type { TestApp, TestSession } from './support/server-harness.js';
 
 const env = useMediaApp({
   prefix: 'item-edit-',
@@ -39,8 +33,7 @@ beforeAll(() => {
   app = env.app;
 });
 
-const save = (s: TestSession, body: Record<string, unknown>) =>
-  postJson(app.app, s, '/app/merge/saveItem', body);
+const save = (s: TestSession, body: Record<string, unknown>) => env.post(s, '/app/merge/saveItem', body);
 
 describe('saveItem', () => {
   it('saves the span and the chapter title; getDataJson lists duration, start, end and chapterTitle', async () => {
@@ -53,13 +46,13 @@ describe('saveItem', () => {
     const res = await save(s, { id: items[0].id, start: 0.25, end: 1.5, chapterTitle: 'Opening' });
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json()).toEqual({ ok: true });
-    expect(await listItems(app.app, s)).toMatchObject([
+    expect(await env.items(s)).toMatchObject([
       { id: items[0].id, start: 0.25, end: 1.5, chapterTitle: 'Opening' },
       { id: items[1].id, start: null, end: null, chapterTitle: null },
     ]);
     // A field left out keeps its value; null puts it back.
     expect((await save(s, { id: items[0].id, start: null })).statusCode).toBe(200);
-    expect((await listItems(app.app, s))[0]).toMatchObject({
+    expect((await env.items(s))[0]).toMatchObject({
       start: null,
       end: 1.5,
       chapterTitle: 'Opening',
@@ -90,23 +83,23 @@ describe('saveItem', () => {
       expect(res.json().error).toContain(field);
       if (field === 'chapterTitle') expect(res.json().code).toBe('badChapterTitle');
     }
-    expect((await listItems(app.app, s))[0]).toMatchObject({ start: 0.5, end: 1, chapterTitle: null });
+    expect((await env.items(s))[0]).toMatchObject({ start: 0.5, end: 1, chapterTitle: null });
     // At the limit, a title is kept whole.
     expect((await save(s, { id, chapterTitle: 'x'.repeat(500) })).statusCode).toBe(200);
-    expect((await listItems(app.app, s))[0].chapterTitle).toBe('x'.repeat(500));
+    expect((await env.items(s))[0].chapterTitle).toBe('x'.repeat(500));
     // Counted in characters: 500 emoji (1000 UTF-16 units) are a title at the limit.
     expect((await save(s, { id, chapterTitle: '\u{1F3B5}'.repeat(500) })).statusCode).toBe(200);
-    expect((await listItems(app.app, s))[0].chapterTitle).toBe('\u{1F3B5}'.repeat(500));
+    expect((await env.items(s))[0].chapterTitle).toBe('\u{1F3B5}'.repeat(500));
     // The direction marks right-to-left titles use are no controls.
     expect((await save(s, { id, chapterTitle: 'الفصل \u200f1' })).statusCode).toBe(200);
   });
 
   it("refuses another session's item with 403 and leaves it as it was", async () => {
     const mine = await sessionWith(['a.wav']);
-    const other = await openSession(app.app);
+    const other = await env.session();
     const res = await save(other, { id: mine.items[0].id, start: 0.5 });
     expect(res.statusCode).toBe(403);
-    expect((await listItems(app.app, mine.s))[0]).toMatchObject({ start: null, end: null });
+    expect((await env.items(mine.s))[0]).toMatchObject({ start: null, end: null });
     expect((await save(other, { id: 'no-such-item', start: 0.5 })).statusCode).toBe(404);
   });
 
@@ -114,7 +107,7 @@ describe('saveItem', () => {
     const { s, items } = await sessionWith(['a.wav', 'b.flac']);
     expect((await save(s, { id: items[0].id, start: 0.5, end: 1.25 })).statusCode).toBe(200);
     expect((await save(s, { id: items[1].id, end: 0.4 })).statusCode).toBe(200);
-    const merged = await postJson(app.app, s, '/app/merge/mergemp3', {
+    const merged = await env.post(s, '/app/merge/mergemp3', {
       items: items.map((i) => ({ id: i.id })),
       options: { format: 'wav' },
     });
@@ -171,7 +164,7 @@ describe('peaks', () => {
       expect(res.statusCode, q).toBe(400);
       expect(res.json().field).toBe('bins');
     }
-    const other = await openSession(app.app);
+    const other = await env.session();
     expect((await peaks(other, items[0].id)).statusCode).toBe(403);
     expect((await peaks(null, items[0].id)).statusCode).toBe(403);
     expect((await peaks(s, 'no-such-item')).statusCode).toBe(404);
@@ -188,14 +181,14 @@ describe('peaks', () => {
     expect(b.json()).toEqual(a.json());
     expect((a.json() as { peaks: number[] }).peaks[9]).toBeGreaterThan(0.3);
     await access(stored);
-    expect((await postJson(app.app, s, '/app/merge/deleteItem', { id: item.id })).statusCode).toBe(200);
+    expect((await env.post(s, '/app/merge/deleteItem', { id: item.id })).statusCode).toBe(200);
     await expect(access(stored)).rejects.toThrow();
   });
 
   it('an item deleted while its waveform is made at upload leaves no waveform behind', async () => {
     const { s, items } = await sessionWith(['quiet-loud.mp3']);
     const item = items[0];
-    expect((await postJson(app.app, s, '/app/merge/deleteItem', { id: item.id })).statusCode).toBe(200);
+    expect((await env.post(s, '/app/merge/deleteItem', { id: item.id })).statusCode).toBe(200);
     await app.peaks.idle();
     expect(await readdir(path.join(app.dataDir, 'uploads', s.sid)).catch(() => [])).toEqual([]);
     expect((await peaks(s, item.id)).statusCode).toBe(404);

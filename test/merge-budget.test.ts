@@ -104,21 +104,21 @@ async function expectRefusedBeforeWork(res: Awaited<ReturnType<typeof merge>>) {
 
 describe('the merge budget (MAX_MERGE_HOURS 24)', () => {
   it('refuses the 882 KB WAV whose header says 1 Hz, before any work', async () => {
-    const s = await openSession(app.app);
+    const s = await env.session();
     const item = await uploaded(s, 'one-hertz.wav');
     expect(item.duration).toBeGreaterThan(24 * 3600);
     await expectRefusedBeforeWork(await merge(s, [item.id], { format: 'm4b' }));
   });
 
   it('counts each use of an item: the tiny 192 kHz 7.1 FLAC repeated 500 times is refused', async () => {
-    const s = await openSession(app.app);
+    const s = await env.session();
     const item = await uploaded(s, 'tiny-but-long.flac');
     expect(item.duration).toBeCloseTo(600, 0);
     await expectRefusedBeforeWork(await merge(s, Array(500).fill(item.id), { format: 'wav' }));
   });
 
   it('budgets by the decoded length, not the one the header claims', async () => {
-    const s = await openSession(app.app);
+    const s = await env.session();
     const item = await uploaded(s, 'claims-one-second.flac');
     expect((await ffprobeJson(file('claims-one-second.flac'))).format.duration).toBe('1.000000');
     expect(item.duration).toBeCloseTo(600, 0);
@@ -129,7 +129,7 @@ describe('the merge budget (MAX_MERGE_HOURS 24)', () => {
 
 describe('output caps (MAX_SAMPLE_RATE 96000, MAX_CHANNELS 2)', () => {
   it('writes a 192 kHz 7.1 input as 96 kHz stereo', async () => {
-    const s = await openSession(app.app);
+    const s = await env.session();
     const item = await uploaded(s, 'hi-res.flac');
     const res = await merge(s, [item.id, item.id], { format: 'wav' });
     expect(res.statusCode).toBe(200);

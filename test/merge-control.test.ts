@@ -15,7 +15,6 @@ import { until } from './support/until.js';
 import {
   listItems,
   openSession,
-  postJson,
   startTestApp,
   upload,
   type TestApp,
@@ -53,7 +52,7 @@ const scratchJobs = async () =>
 
 describe('GET status and the requestId', () => {
   it('no merge yet: {"state":"none"}; no session: refused', async () => {
-    const s = await openSession(app.app);
+    const s = await env.session();
     expect(await status(s)).toEqual({ state: 'none' });
     expect((await app.app.inject({ method: 'GET', url: '/app/merge/status' })).statusCode).toBe(403);
   });
@@ -83,7 +82,7 @@ describe('GET status and the requestId', () => {
     const { s, items } = await sessionWith(['short.mp3']);
     for (const bad of ['', 'x'.repeat(101), 'has space', 42]) {
       expect(
-        (await postJson(app.app, s, '/app/merge/mergemp3', { items: [{ id: items[0].id }], requestId: bad }))
+        (await env.post(s, '/app/merge/mergemp3', { items: [{ id: items[0].id }], requestId: bad }))
           .statusCode,
       ).toBe(400);
     }
@@ -194,14 +193,12 @@ describe('cancel', () => {
     };
     await ffmpegAtWork();
     // Another session cannot cancel it, even knowing its requestId.
-    const other = await openSession(app.app);
-    expect((await postJson(app.app, other, '/app/merge/cancel', { requestId: 'tab-c' })).statusCode).toBe(
-      404,
-    );
+    const other = await env.session();
+    expect((await env.post(other, '/app/merge/cancel', { requestId: 'tab-c' })).statusCode).toBe(404);
     expect(await status(s)).toMatchObject({ requestId: 'tab-c', state: 'running' });
     const pids = await ffmpegAtWork();
 
-    const cancel = await postJson(app.app, s, '/app/merge/cancel', { requestId: 'tab-c' });
+    const cancel = await env.post(s, '/app/merge/cancel', { requestId: 'tab-c' });
     expect(cancel.statusCode, cancel.body).toBe(200);
     expect(cancel.json()).toEqual({ ok: true });
     for (const pid of pids) expect(await waitUntilGone(pid)).toBe(true);
@@ -231,14 +228,14 @@ describe('cancel', () => {
 
   it("{} cancels the session's merge that is waiting or running; with none, 404", async () => {
     const { s, items } = await sessionWith(['long.flac']);
-    expect((await postJson(app.app, s, '/app/merge/cancel', {})).statusCode).toBe(404);
+    expect((await env.post(s, '/app/merge/cancel', {})).statusCode).toBe(404);
     const answer = merge(s, [items[0].id]);
     await until(async () => (await status(s)).state === 'running', {
       timeoutMs: 20_000,
       intervalMs: 20,
       what: 'the merge running',
     });
-    expect((await postJson(app.app, s, '/app/merge/cancel', {})).statusCode).toBe(200);
+    expect((await env.post(s, '/app/merge/cancel', {})).statusCode).toBe(200);
     expect((await answer).statusCode).toBe(409);
     expect(await status(s)).toMatchObject({ requestId: null, state: 'cancelled' });
   });

@@ -6,7 +6,7 @@ import { statusChannel } from '../src/shared/types.js';
 import { decodePcm, dominantFrequency, makeTone } from './support/audio-fixtures.js';
 import { useMediaApp } from './support/media-app.js';
 import { listenStatus } from './support/echo-client.js';
-import { openSession, postJson, type TestApp, type TestSession } from './support/server-harness.js';
+import type { TestApp, TestSession } from './support/server-harness.js';
 
 const env = useMediaApp({
   prefix: 'merge-flow-media-',
@@ -31,7 +31,7 @@ const tmpEntries = async () =>
 
 describe('merging through the app', () => {
   it('round trip: upload three tones, merge in a new order, watch progress to 100, hear the new order', async () => {
-    const s = await openSession(app.app);
+    const s = await env.session();
     const items = await uploadAll(s, ['low.mp3', 'mid.wav', 'high.flac']);
     expect(items.map((i) => i.filename)).toEqual(['low.mp3', 'mid.wav', 'high.flac']);
     for (const i of items)
@@ -81,8 +81,8 @@ describe('merging through the app', () => {
   });
 
   it('refuses foreign item ids with 403 and records no job', async () => {
-    const alice = await openSession(app.app);
-    const bob = await openSession(app.app);
+    const alice = await env.session();
+    const bob = await env.session();
     const [bobsItem] = await uploadAll(bob, ['low.mp3']);
     const [alicesItem] = await uploadAll(alice, ['mid.wav']);
     const res = await merge(alice, [alicesItem.id, bobsItem.id]);
@@ -99,8 +99,8 @@ describe('merging through the app', () => {
   });
 
   it("refuses a subscription to another session's channel, which then hears nothing", async () => {
-    const alice = await openSession(app.app);
-    const bob = await openSession(app.app);
+    const alice = await env.session();
+    const bob = await env.session();
     const bobsChannel = statusChannel(bob.appid, bob.sid);
     const spy = listenStatus(app.realtime.port, alice.cookie, bobsChannel);
     await spy.ready;
@@ -118,8 +118,8 @@ describe('merging through the app', () => {
   });
 
   it('a second merge queued behind a first gets a "Waiting" status, then runs to 100', async () => {
-    const first = await openSession(app.app);
-    const second = await openSession(app.app);
+    const first = await env.session();
+    const second = await env.session();
     const [longItem] = await uploadAll(first, ['long.wav']);
     const [shortItem] = await uploadAll(second, ['low.mp3']);
     const l1 = listenStatus(app.realtime.port, first.cookie, statusChannel(first.appid, first.sid));
@@ -148,7 +148,7 @@ describe('merging through the app', () => {
   });
 
   it('a job whose input was corrupted after upload fails naming the original file, leaving no result or temp file', async () => {
-    const s = await openSession(app.app);
+    const s = await env.session();
     const [a, b] = await uploadAll(s, ['low.mp3', 'mid.wav']);
     const [row] = await app.store.itemsOwnedBy(s.sid, [b.id]);
     await writeFile(app.storage.uploadPath(row), 'these are my notes, not audio\n'.repeat(50));
@@ -168,12 +168,12 @@ describe('merging through the app', () => {
   });
 
   it('a failure about one input reads back from GET status with its code and file, to its own session only', async () => {
-    const s = await openSession(app.app);
-    const other = await openSession(app.app);
+    const s = await env.session();
+    const other = await env.session();
     const [a, b] = await uploadAll(s, ['low.mp3', 'mid.wav']);
     const [row] = await app.store.itemsOwnedBy(s.sid, [b.id]);
     await writeFile(app.storage.uploadPath(row), 'these are my notes, not audio\n'.repeat(50));
-    const res = await postJson(app.app, s, '/app/merge/mergemp3', {
+    const res = await env.post(s, '/app/merge/mergemp3', {
       items: [{ id: a.id }, { id: b.id }],
       requestId: 'tab-bad',
     });

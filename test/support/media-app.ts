@@ -15,8 +15,11 @@ import {
   startTestApp,
   upload,
   type ListedItem,
+  type PostOptions,
   type TestApp,
   type TestSession,
+  type UploadFile,
+  type UploadOptions,
 } from './server-harness.js';
 
 export interface MediaAppOptions {
@@ -33,6 +36,16 @@ export interface MediaApp {
   readonly app: TestApp;
   /** A path in the media folder. */
   file(name: string): string;
+  /** The server-harness helpers, on this app. */
+  session(): Promise<TestSession>;
+  post(
+    s: TestSession | null,
+    url: string,
+    body: unknown,
+    opts?: PostOptions,
+  ): Promise<LightMyRequestResponse>;
+  upload(s: TestSession, files: UploadFile[], opts?: UploadOptions): Promise<LightMyRequestResponse>;
+  items(s: TestSession, appid?: string): Promise<ListedItem[]>;
   /** Upload these media files to the session (answered 200) and list its items. */
   uploadAll(s: TestSession, names: string[]): Promise<ListedItem[]>;
   /** A new session holding these media files, and its items. */
@@ -76,6 +89,10 @@ export function useMediaApp(opts: MediaAppOptions): MediaApp {
       return started();
     },
     file,
+    session: () => openSession(started().app),
+    post: (s, url, body, postOpts) => postJson(started().app, s, url, body, postOpts),
+    upload: (s, files, uploadOpts) => upload(started().app, s, files, uploadOpts),
+    items: (s, appid) => listItems(started().app, s, appid),
     uploadAll,
     async sessionWith(names) {
       const s = await openSession(started().app);

@@ -23,19 +23,8 @@ export async function makeImage(file: string, opts: ImageOptions = {}): Promise<
   const { size = '64x64', colour = 'red' } = opts;
   const source = opts.source ?? `color=c=${colour}:s=${size}`;
   const filters = opts.filters ? ['-vf', opts.filters] : [];
-  await exec(tools.ffmpeg, [
-    '-v',
-    'error',
-    '-y',
-    '-f',
-    'lavfi',
-    '-i',
-    source,
-    '-frames:v',
-    '1',
-    ...filters,
-    file,
-  ]);
+  const args = ['-v', 'error', '-y', '-f', 'lavfi', '-i', source, '-frames:v', '1', ...filters, file];
+  await exec(tools.ffmpeg, args);
   return readFile(file);
 }
 

@@ -147,13 +147,18 @@ export async function upload(
   });
 }
 
+export interface PostOptions {
+  csrf?: string | null;
+  cookie?: string | null;
+}
+
 /** POST a JSON body with the session's cookie and CSRF header (override or drop either). */
 export async function postJson(
   app: FastifyInstance,
   session: TestSession | null,
   url: string,
   body: unknown,
-  opts: { csrf?: string | null; cookie?: string | null } = {},
+  opts: PostOptions = {},
 ): Promise<LightMyRequestResponse> {
   const csrf = opts.csrf === undefined ? session?.csrf : opts.csrf;
   const cookie = opts.cookie === undefined ? session?.cookie : opts.cookie;
