@@ -14,7 +14,7 @@ import { buildId3v23 } from '../src/engine/mp3/id3-write.js';
 import { ffprobeJson, makeTone, tempDir, tools } from './support/audio-fixtures.js';
 import { runCli } from './support/cli-run.js';
 import { makeImage, withPicture } from './support/pictures.js';
-import { listItems, openSession, startTestApp, upload } from './support/server-harness.js';
+import { sessionHolding, startTestApp } from './support/server-harness.js';
 
 const exec = promisify(execFile);
 let media: { dir: string; cleanup: () => Promise<void> };
@@ -66,10 +66,7 @@ it('merges an input whose own picture is over the limit, leaving the picture out
 it('stores an upload whose picture is over the limit as the audio it is', async () => {
   const app = await startTestApp();
   try {
-    const s = await openSession(app.app);
-    const res = await upload(app.app, s, [{ path: file('pictured.mp3') }]);
-    expect(res.statusCode, res.body).toBe(200);
-    const [item] = await listItems(app.app, s);
+    const [item] = (await sessionHolding(app.app, [file('pictured.mp3')])).items;
     expect(item.format).toBe('mp3');
     expect(item.duration).toBeCloseTo(2, 1);
   } finally {

@@ -10,11 +10,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ffprobeJson, makeTone, tools } from './support/audio-fixtures.js';
 import { useMediaApp } from './support/media-app.js';
 import {
-  listItems,
-  openSession,
   postJson,
+  sessionHolding,
   startTestApp,
-  upload,
   type TestApp,
   type TestSession,
 } from './support/server-harness.js';
@@ -153,9 +151,10 @@ describe('the merge budget counts each use as trimmed (MAX_MERGE_HOURS 0.01: 36 
 
   /** A session with the 20 s tone uploaded once. */
   async function withTone() {
-    const s = await openSession(small.app);
-    expect((await upload(small.app, s, [{ path: file('twenty-seconds.mp3') }])).statusCode).toBe(200);
-    const [item] = await listItems(small.app, s);
+    const {
+      s,
+      items: [item],
+    } = await sessionHolding(small.app, [file('twenty-seconds.mp3')]);
     expect(item.duration).toBeCloseTo(20, 0);
     return { s, id: item.id };
   }

@@ -12,14 +12,7 @@ import { listenStatus, type StatusListener } from './support/echo-client.js';
 import { job } from './support/job-kit.js';
 import { childrenNamed, waitUntilGone } from './support/processes.js';
 import { until } from './support/until.js';
-import {
-  listItems,
-  openSession,
-  startTestApp,
-  upload,
-  type TestApp,
-  type TestSession,
-} from './support/server-harness.js';
+import { sessionHolding, startTestApp, type TestApp, type TestSession } from './support/server-harness.js';
 
 const env = useMediaApp({
   prefix: 'merge-control-',
@@ -126,10 +119,10 @@ describe('a merge lost to a restart', () => {
     const data = await tempDir('merge-control-restart-');
     try {
       const first = await startTestApp({ dataDir: data.dir, realtime: true, socketPort: 0 });
-      const s = await openSession(first.app);
-      const up = await upload(first.app, s, [{ path: tone('short.mp3') }]);
-      expect(up.statusCode).toBe(200);
-      const [item] = await listItems(first.app, s);
+      const {
+        s,
+        items: [item],
+      } = await sessionHolding(first.app, [tone('short.mp3')]);
       // What a process killed mid-merge leaves: a job row still "running".
       await first.store.addJob(
         job('killed', s.sid, [item.id], s.appid, {

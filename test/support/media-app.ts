@@ -12,6 +12,7 @@ import {
   listItems,
   openSession,
   postJson,
+  sessionHolding,
   startTestApp,
   upload,
   type ListedItem,
@@ -94,10 +95,7 @@ export function useMediaApp(opts: MediaAppOptions): MediaApp {
     upload: (s, files, uploadOpts) => upload(started().app, s, files, uploadOpts),
     items: (s, appid) => listItems(started().app, s, appid),
     uploadAll,
-    async sessionWith(names) {
-      const s = await openSession(started().app);
-      return { s, items: await uploadAll(s, names) };
-    },
+    sessionWith: (names) => sessionHolding(started().app, names.map(file)),
     merge: (s, ids, extra = {}) =>
       postJson(started().app, s, '/app/merge/mergemp3', { items: ids.map((id) => ({ id })), ...extra }),
     allJobs: async () => (await Promise.all(STATUSES.map((st) => started().store.jobsWithStatus(st)))).flat(),

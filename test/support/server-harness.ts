@@ -3,6 +3,7 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
+import { expect } from 'vitest';
 import { createApp, type App, type AppDeps } from '../../src/server/http/app.js';
 import type { AppConfig } from '../../src/server/config.js';
 import { tempDir } from './audio-fixtures.js';
@@ -199,4 +200,19 @@ export async function listItems(
   const res = await postJson(app, session, '/app/merge/getDataJson', { appid });
   if (res.statusCode !== 200) throw new Error(`getDataJson answered ${res.statusCode}: ${res.body}`);
   return JSON.parse(res.body) as ListedItem[];
+}
+
+/** A new session on `app` with these files uploaded (answered 200), and its items. */
+export async function sessionHolding(
+  app: FastifyInstance,
+  paths: string[],
+): Promise<{ s: TestSession; items: ListedItem[] }> {
+  const s = await openSession(app);
+  const res = await upload(
+    app,
+    s,
+    paths.map((p) => ({ path: p })),
+  );
+  expect(res.statusCode, res.body).toBe(200);
+  return { s, items: await listItems(app, s) };
 }
