@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { ffprobeJson, makeTone } from '../test/support/audio-fixtures.js';
 import { ffprobeChapters } from '../test/support/chapter-readers.js';
 import { makeImage } from '../test/support/pictures.js';
-import { onePageRun } from './harness.js';
+import { onePageRun, pageItems } from './harness.js';
 
 // The first and the last carry a title tag, the middle one none: its default title is its name.
 const FILES = [
@@ -31,19 +31,6 @@ const run = onePageRun('audio-merge-e2e-book-', async (dir) => {
 const titleFields = (page: Page) => page.locator('.audio-merge-row .audio-merge-chapter-title');
 const rowNames = (page: Page) => page.locator('.audio-merge-row .audio-merge-filename').allTextContents();
 const NAMES = FILES.map((f) => f.name);
-
-/** The session's items as the server lists them. */
-const savedItems = (page: Page) =>
-  page.evaluate(async () => {
-    const csrf = document.querySelector<HTMLMetaElement>('meta[name="csrf-token"]')!.content;
-    const appid = document.getElementById('audio-merge-tool')!.dataset.appid;
-    const res = await fetch('/app/merge/getDataJson', {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', 'x-csrf-token': csrf },
-      body: JSON.stringify({ appid }),
-    });
-    return JSON.parse(await res.text()) as Array<{ chapterTitle: string | null }>;
-  });
 
 /** Keys and a mouse drag in a row's title field: the text changes, the rows never move. */
 async function typeAndPressInTitle(page: Page): Promise<void> {
@@ -88,7 +75,7 @@ describe('the book in the widget', () => {
     await titleFields(page).nth(0).fill('The Road');
     await titleFields(page).nth(1).fill('The River');
     await poll(() => refusal.count()).toBe(0);
-    await poll(async () => (await savedItems(page)).map((i) => i.chapterTitle)).toEqual([
+    await poll(async () => (await pageItems(page)).map((i) => i.chapterTitle)).toEqual([
       'The Road',
       'The River',
       null,

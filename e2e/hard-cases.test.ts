@@ -1,47 +1,32 @@
 // End to end, the cases a person meets when things go wrong or change under them: a merge that
 // fails, a realtime port nobody answers, and files uploaded after the list was already ordered.
-import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
+import { readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { makeTone, tempDir } from '../test/support/audio-fixtures.js';
-import {
-  afterQueuedTimers,
-  build,
-  launchBrowser,
-  SCREENSHOTS,
-  startServer,
-  type RunningServer,
-} from './harness.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { makeTone } from '../test/support/audio-fixtures.js';
+import { afterQueuedTimers, SCREENSHOTS, serverRun, type RunningServer, type ServerRun } from './harness.js';
 
-let server: RunningServer;
-let browser: Browser;
-let work: { dir: string; cleanup: () => Promise<void> };
-const dataDir = () => path.join(work.dir, 'data');
-const tone = (name: string) => path.join(work.dir, name);
-const poll = <T>(fn: () => T | Promise<T>) => expect.poll(fn, { timeout: 60_000, interval: 100 });
-const rowNames = (p: Page) => p.locator('.audio-merge-row .audio-merge-filename').allTextContents();
-
-beforeAll(async () => {
-  if (!process.env.E2E_SKIP_BUILD) build();
-  work = await tempDir('audio-merge-e2e-hard-');
-  await mkdir(SCREENSHOTS, { recursive: true });
+const run = serverRun('audio-merge-e2e-hard-', async (dir) => {
   for (const [name, frequency] of [
     ['a.wav', 300],
     ['b.wav', 600],
     ['c.wav', 900],
   ] as const) {
-    await makeTone(tone(name), { seconds: 2, frequency });
+    await makeTone(path.join(dir, name), { seconds: 2, frequency });
   }
-  server = await startServer(dataDir());
-  browser = await launchBrowser();
 });
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-  await work?.cleanup();
+let server: RunningServer;
+let browser: Browser;
+let work: ServerRun;
+beforeAll(() => {
+  work = run();
+  ({ server, browser } = work);
 });
+const dataDir = () => path.join(work.dir, 'data');
+const tone = (name: string) => path.join(work.dir, name);
+const poll = <T>(fn: () => T | Promise<T>) => expect.poll(fn, { timeout: 60_000, interval: 100 });
+const rowNames = (p: Page) => p.locator('.audio-merge-row .audio-merge-filename').allTextContents();
 
 /** A fresh browser session with `files` uploaded through the page and shown as rows. */
 async function sessionWith(files: string[]): Promise<Page> {

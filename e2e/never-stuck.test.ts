@@ -1,6 +1,6 @@
 // End to end, a person is never stuck: rows removed by mouse and keyboard, an order that survives
 // a reload, two tabs merging at once, a reload mid-merge, cancel, and a server killed mid-merge.
-import { mkdir, readdir } from 'node:fs/promises';
+import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -8,18 +8,34 @@ import { makeTone, tempDir } from '../test/support/audio-fixtures.js';
 import { childrenNamed, waitUntilGone } from '../test/support/processes.js';
 import {
   afterQueuedTimers,
-  build,
-  launchBrowser,
+  pageItems,
   SCREENSHOTS,
+  serverRun,
   startServer,
   type RunningServer,
+  type ServerRun,
 } from './harness.js';
 
 const INTERRUPTED = 'The server restarted while this merge was running; please press make again';
 
+const run = serverRun('audio-merge-e2e-stuck-', async (dir) => {
+  for (const [name, frequency] of [
+    ['a.wav', 300],
+    ['b.wav', 600],
+    ['c.wav', 900],
+  ] as const)
+    await makeTone(path.join(dir, name), { seconds: 2, frequency });
+  // Long enough that a merge of it is still running after a reload or a restart (~20 s here).
+  await makeTone(path.join(dir, 'long.flac'), { seconds: 240, frequency: 440 });
+  await makeTone(path.join(dir, 'medium.flac'), { seconds: 60, frequency: 520 });
+});
 let server: RunningServer;
 let browser: Browser;
-let work: { dir: string; cleanup: () => Promise<void> };
+let work: ServerRun;
+beforeAll(() => {
+  work = run();
+  ({ server, browser } = work);
+});
 const contexts: BrowserContext[] = [];
 const dataDir = () => path.join(work.dir, 'data');
 const tone = (name: string) => path.join(work.dir, name);
@@ -27,28 +43,8 @@ const poll = <T>(fn: () => T | Promise<T>, timeout = 60_000) => expect.poll(fn, 
 const rowNames = (p: Page) => p.locator('.audio-merge-row .audio-merge-filename').allTextContents();
 const percentOf = async (p: Page) => Number(await p.getByRole('progressbar').getAttribute('aria-valuenow'));
 
-beforeAll(async () => {
-  if (!process.env.E2E_SKIP_BUILD) build();
-  work = await tempDir('audio-merge-e2e-stuck-');
-  await mkdir(SCREENSHOTS, { recursive: true });
-  for (const [name, frequency] of [
-    ['a.wav', 300],
-    ['b.wav', 600],
-    ['c.wav', 900],
-  ] as const)
-    await makeTone(tone(name), { seconds: 2, frequency });
-  // Long enough that a merge of it is still running after a reload or a restart (~20 s here).
-  await makeTone(tone('long.flac'), { seconds: 240, frequency: 440 });
-  await makeTone(tone('medium.flac'), { seconds: 60, frequency: 520 });
-  server = await startServer(dataDir());
-  browser = await launchBrowser();
-});
-
 afterAll(async () => {
   for (const c of contexts) await c.close().catch(() => {});
-  await browser?.close();
-  await server?.stop();
-  await work?.cleanup();
 });
 
 async function newSession(): Promise<BrowserContext> {
@@ -66,18 +62,7 @@ async function pageWith(ctx: BrowserContext, files: string[], on: RunningServer 
   return page;
 }
 
-/** getDataJson as the page itself would ask it. */
-const serverNames = (page: Page) =>
-  page.evaluate(async () => {
-    const token = document.querySelector<HTMLMetaElement>('meta[name="csrf-token"]')!.content;
-    const appid = document.getElementById('audio-merge-tool')!.dataset.appid;
-    const res = await fetch('/app/merge/getDataJson', {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json', 'X-CSRF-TOKEN': token },
-      body: JSON.stringify({ appid }),
-    });
-    return ((await res.json()) as Array<{ filename: string }>).map((i) => i.filename);
-  });
+const serverNames = async (page: Page) => (await pageItems(page)).map((i) => i.filename);
 
 const sidOf = (page: Page) => page.evaluate(() => document.getElementById('audio-merge-tool')!.dataset.sid!);
 /** The session's stored uploads; each may have its waveform beside it, never one without it. */

@@ -5,34 +5,28 @@ import { createHash } from 'node:crypto';
 import { copyFile, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Browser, Page, Route } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { makeTone, tempDir } from '../test/support/audio-fixtures.js';
-import { build, launchBrowser, startServer, type RunningServer } from './harness.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { makeTone } from '../test/support/audio-fixtures.js';
+import { pageItems, serverRun, type RunningServer, type ServerRun } from './harness.js';
 
-let server: RunningServer;
-let browser: Browser;
-let work: { dir: string; cleanup: () => Promise<void> };
 const poll = <T>(fn: () => T | Promise<T>) => expect.poll(fn, { timeout: 120_000, interval: 100 });
 const sha256 = (b: Buffer) => createHash('sha256').update(b).digest('hex');
 
-beforeAll(async () => {
-  if (!process.env.E2E_SKIP_BUILD) build();
-  work = await tempDir('audio-merge-e2e-tus-');
-  await makeTone(path.join(work.dir, 'chapter.wav'), { seconds: 40, frequency: 440 }); // ~7 MB
-  await makeTone(path.join(work.dir, 'clip.wav'), {
+const run = serverRun('audio-merge-e2e-tus-', async (dir) => {
+  await makeTone(path.join(dir, 'chapter.wav'), { seconds: 40, frequency: 440 }); // ~7 MB
+  await makeTone(path.join(dir, 'clip.wav'), {
     seconds: 0.2,
     frequency: 880,
     sampleRate: 8000,
     channels: 1,
   });
-  server = await startServer(path.join(work.dir, 'data'));
-  browser = await launchBrowser();
 });
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-  await work?.cleanup();
+let server: RunningServer;
+let browser: Browser;
+let work: ServerRun;
+beforeAll(() => {
+  work = run();
+  ({ server, browser } = work);
 });
 
 interface TusCall {
@@ -53,24 +47,6 @@ async function openPage(): Promise<{ page: Page; calls: TusCall[] }> {
   await page.waitForSelector('.audio-merge-dropzone');
   return { page, calls };
 }
-
-/** getDataJson from inside the page (its cookie and CSRF token). */
-const items = (page: Page) =>
-  page.evaluate(async () => {
-    const csrf = document.querySelector<HTMLMetaElement>('meta[name="csrf-token"]')!.content;
-    const appid = document.getElementById('audio-merge-tool')!.dataset.appid;
-    const res = await fetch('/app/merge/getDataJson', {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', 'x-csrf-token': csrf },
-      body: JSON.stringify({ appid }),
-    });
-    return (await res.json()) as Array<{
-      filename: string;
-      sid: string;
-      newfilename: string;
-      format: string;
-    }>;
-  });
 
 /** The request carrying a file's last byte: a PATCH that starts past zero. */
 const isLastPatch = (route: Route) =>
@@ -102,7 +78,7 @@ describe('resumable uploads in a real browser', () => {
       { method: 'HEAD', offset: null },
       { method: 'PATCH', offset: size - 1 }, // resumed where the server stood
     ]);
-    const [item] = await items(page);
+    const [item] = await pageItems(page);
     const stored = await page.request.get(
       `${server.url}/upload/${item.sid}/${item.newfilename}.${item.format}`,
     );
@@ -135,7 +111,7 @@ describe('resumable uploads in a real browser', () => {
       { method: 'HEAD', offset: null },
       { method: 'PATCH', offset: size - 1 },
     ]);
-    expect((await items(page)).map((i) => i.filename)).toEqual(['chapter.wav']);
+    expect((await pageItems(page)).map((i) => i.filename)).toEqual(['chapter.wav']);
     await page.context().close();
   });
 
@@ -151,7 +127,7 @@ describe('resumable uploads in a real browser', () => {
       '200 files uploaded. They are at the end of the list to order.',
     );
     expect(await page.locator('.audio-merge-upload-error').count()).toBe(0);
-    expect((await items(page)).map((i) => i.filename)).toEqual(names);
+    expect((await pageItems(page)).map((i) => i.filename)).toEqual(names);
     await page.context().close();
   });
 });

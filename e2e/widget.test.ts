@@ -1,22 +1,15 @@
 // End to end: the real server and Chromium. Upload three tones through the page, order them by
 // mouse and by keyboard, make the MP3, watch progress, and check what was joined by ear (PCM).
-import { mkdir, writeFile } from 'node:fs/promises';
+import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  decodePcm,
-  dominantFrequency,
-  ffprobeJson,
-  makeTone,
-  tempDir,
-} from '../test/support/audio-fixtures.js';
+import { decodePcm, dominantFrequency, ffprobeJson, makeTone } from '../test/support/audio-fixtures.js';
 import {
   afterQueuedTimers,
-  build,
-  launchBrowser,
+  onePageRun,
   SCREENSHOTS,
-  startServer,
+  type OnePageRun,
   type RunningServer,
 } from './harness.js';
 
@@ -27,24 +20,23 @@ const TONES = [
   { name: 'high tone.ogg', frequency: 1500 },
 ];
 
-let server: RunningServer;
-let browser: Browser;
-let page: Page;
-let work: { dir: string; cleanup: () => Promise<void> };
 const statuses: string[] = [];
 const pageErrors: string[] = [];
 /** Browser work takes its time on a busy machine; wait for outcomes, never for a clock. */
 const poll = <T>(fn: () => T | Promise<T>) => expect.poll(fn, { timeout: 60_000, interval: 100 });
 
-beforeAll(async () => {
-  if (!process.env.E2E_SKIP_BUILD) build();
-  work = await tempDir('audio-merge-e2e-');
-  await mkdir(SCREENSHOTS, { recursive: true });
+const run = onePageRun('audio-merge-e2e-', async (dir) => {
   for (const t of TONES)
-    await makeTone(path.join(work.dir, t.name), { seconds: TONE_SECONDS, frequency: t.frequency });
-  server = await startServer(path.join(work.dir, 'data'));
-  browser = await launchBrowser();
-  page = await browser.newPage({ viewport: { width: 900, height: 1400 } });
+    await makeTone(path.join(dir, t.name), { seconds: TONE_SECONDS, frequency: t.frequency });
+});
+let server: RunningServer;
+let browser: Browser;
+let page: Page;
+let work: OnePageRun;
+
+beforeAll(async () => {
+  work = run();
+  ({ server, browser, page } = work);
   page.on('pageerror', (e) => pageErrors.push(String(e)));
   page.on('console', (m) => m.type() === 'error' && pageErrors.push(m.text()));
   // Every status text the progress view shows, kept here so the page reload does not lose it.
@@ -61,11 +53,8 @@ beforeAll(async () => {
   });
 });
 
-afterAll(async () => {
+afterAll(() => {
   if (pageErrors.length) console.log('browser errors:\n' + pageErrors.join('\n'));
-  await browser?.close();
-  await server?.stop();
-  await work?.cleanup();
 });
 
 const rowNames = (p: Page) => p.locator('.audio-merge-row .audio-merge-filename').allTextContents();
