@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decodeFloat } from '../test/support/pcm-measure.js';
 import { loudRuns, makeToneWindow } from '../test/support/tone-edges.js';
 import { seriousViolations } from './axe.js';
-import { pageItems, SCREENSHOTS, serverRun, type RunningServer, type ServerRun } from './harness.js';
+import { pageItems, SCREENSHOTS, serverRun } from './harness.js';
 
 const RATE = 44100;
 /** A name longer than a row has room for, as chapter files are often named. */
@@ -17,7 +17,7 @@ const MS = 0.001;
 const pageErrors: string[] = [];
 const poll = <T>(fn: () => T | Promise<T>) => expect.poll(fn, { timeout: 60_000, interval: 100 });
 
-const run = serverRun('audio-merge-e2e-trim-', async (dir) => {
+const work = serverRun('audio-merge-e2e-trim-', async (dir) => {
   // 6 s: silence, a tone from 2 s to 4 s, silence.
   await makeToneWindow(path.join(dir, 'window.wav'), {
     seconds: 6,
@@ -35,15 +35,10 @@ const run = serverRun('audio-merge-e2e-trim-', async (dir) => {
   });
   await copyFile(path.join(dir, 'window.wav'), path.join(dir, LONG_NAME));
 });
-let server: RunningServer;
-let browser: Browser;
 let page: Page;
-let work: ServerRun;
 
 beforeAll(async () => {
-  work = run();
-  ({ server, browser } = work);
-  page = await browser.newPage({ viewport: { width: 900, height: 1000 }, deviceScaleFactor: 2 });
+  page = await work().browser.newPage({ viewport: { width: 900, height: 1000 }, deviceScaleFactor: 2 });
   page.on('pageerror', (e) => pageErrors.push(String(e)));
 });
 
@@ -57,17 +52,17 @@ const valueOf = async (l: ReturnType<typeof startHandle>) => Number(await l.getA
 
 /** A page of its own (a session of its own), with the given files uploaded and their handles shown. */
 async function freshPage(files: string[], options: Parameters<Browser['newContext']>[0] = {}) {
-  const context = await browser.newContext({
+  const context = await work().browser.newContext({
     viewport: { width: 900, height: 1000 },
     deviceScaleFactor: 2,
     ...options,
   });
   const p = await context.newPage();
   p.on('pageerror', (e) => pageErrors.push(String(e)));
-  await p.goto(server.url);
+  await p.goto(work().server.url);
   await p.setInputFiles(
     '#audio-merge-file-input',
-    files.map((f) => path.join(work.dir, f)),
+    files.map((f) => path.join(work().dir, f)),
   );
   await expect
     .poll(() => p.locator('.audio-merge-row .audio-merge-trim-end').count(), { timeout: 60_000 })
@@ -83,8 +78,8 @@ const centre = (b: { x: number; y: number; width: number; height: number }) => (
 
 describe('trimming a row in a real browser', () => {
   it('sets the span by mouse and keyboard, keeps it over a reload, plays it, and merges exactly it', async () => {
-    await page.goto(server.url);
-    await page.setInputFiles('#audio-merge-file-input', [path.join(work.dir, 'window.wav')]);
+    await page.goto(work().server.url);
+    await page.setInputFiles('#audio-merge-file-input', [path.join(work().dir, 'window.wav')]);
     await page.waitForSelector('.audio-merge-row .audio-merge-trim-start', { timeout: 60_000 });
     const row = await page.locator('.audio-merge-row').boundingBox();
     expect(row).toMatchObject({ width: 320, height: 120 });
@@ -191,9 +186,9 @@ describe('trimming a row in a real browser', () => {
     expect(answer).toBe('success');
     await page.reload();
     const href = (await page.locator('.audio-merge-download').first().getAttribute('href'))!;
-    const download = await page.request.get(new URL(href, server.url).toString());
+    const download = await page.request.get(new URL(href, work().server.url).toString());
     expect(download.status()).toBe(200);
-    const file = path.join(work.dir, 'merged.wav');
+    const file = path.join(work().dir, 'merged.wav');
     await writeFile(file, await download.body());
     const pcm = await decodeFloat(file, RATE);
     expect(Math.abs(pcm.length / RATE - 2)).toBeLessThan(MS);
@@ -205,7 +200,7 @@ describe('trimming a row in a real browser', () => {
   });
 
   it('on a phone: a handle follows a finger, and the row stays where it is', async () => {
-    const phone = await browser.newContext({
+    const phone = await work().browser.newContext({
       viewport: { width: 375, height: 800 },
       isMobile: true,
       hasTouch: true,
@@ -213,8 +208,8 @@ describe('trimming a row in a real browser', () => {
     });
     const p = await phone.newPage();
     try {
-      await p.goto(server.url);
-      await p.setInputFiles('#audio-merge-file-input', [path.join(work.dir, 'window.wav')]);
+      await p.goto(work().server.url);
+      await p.setInputFiles('#audio-merge-file-input', [path.join(work().dir, 'window.wav')]);
       await p.waitForSelector('.audio-merge-row .audio-merge-trim-end', { timeout: 60_000 });
       const wave = (await p.locator('.audio-merge-waveform').boundingBox())!;
       const grip = (await endHandle(p).boundingBox())!;
