@@ -2,11 +2,11 @@
 // the person's kept choices, and a merge that writes the details and the cover asked for.
 import { readdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ffprobeJson, makeTone } from './support/audio-fixtures.js';
 import { useMediaApp } from './support/media-app.js';
 import { makeImage, withPicture } from './support/pictures.js';
-import { multipartBody, type TestApp, type TestSession } from './support/server-harness.js';
+import { multipartBody, type TestSession } from './support/server-harness.js';
 
 const env = useMediaApp({
   prefix: 'book-routes-',
@@ -17,16 +17,12 @@ const env = useMediaApp({
     ]),
 });
 const { file } = env;
-let app: TestApp;
-beforeAll(() => {
-  app = env.app;
-});
 
 const image = (out: string, size: string) => makeImage(out, { size });
 
 function postCover(s: TestSession, content: Buffer, filename = 'cover.png', name = 'file') {
   const { body, contentType } = multipartBody([{ name, filename, content }]);
-  return app.app.inject({
+  return env.inject({
     method: 'POST',
     url: '/app/merge/cover',
     headers: { cookie: s.cookie, 'x-csrf-token': s.csrf, 'content-type': contentType },
@@ -35,7 +31,7 @@ function postCover(s: TestSession, content: Buffer, filename = 'cover.png', name
 }
 
 const getCover = (s: TestSession) =>
-  app.app.inject({ method: 'GET', url: '/app/merge/cover', headers: { cookie: s.cookie } });
+  env.inject({ method: 'GET', url: '/app/merge/cover', headers: { cookie: s.cookie } });
 
 describe("the session's cover", () => {
   it('is kept, given back as the same image, replaced, and removed; each session sees only its own', async () => {
@@ -88,16 +84,16 @@ describe("the session's cover", () => {
     const s = await env.session();
     expect((await postCover(s, await image(file('gone.png'), '8x8'))).statusCode).toBe(200);
     // deleteCover landing between the look-up of the cover and the read of its bytes.
-    const read = app.files.read;
-    app.files.read = async (ref, range) => {
-      await app.files.remove(ref);
+    const read = env.app.files.read;
+    env.app.files.read = async (ref, range) => {
+      await env.app.files.remove(ref);
       return read(ref, range);
     };
     try {
       const raced = await getCover(s);
       expect(raced.statusCode, raced.body).toBe(404);
     } finally {
-      app.files.read = read;
+      env.app.files.read = read;
     }
   });
 
@@ -111,7 +107,7 @@ describe("the session's cover", () => {
 
 describe("the person's choices", () => {
   const getChoices = (s: TestSession, appid = s.appid) =>
-    app.app.inject({
+    env.inject({
       method: 'GET',
       url: `/app/merge/choices?appid=${appid}`,
       headers: { cookie: s.cookie },
@@ -184,9 +180,9 @@ describe('a merge with details and the cover', () => {
     });
     expect(bare.statusCode, bare.body).toBe(200);
 
-    const results = (await app.store.listResults(s.sid)).sort((a, b) => a.createdAt - b.createdAt);
+    const results = (await env.app.store.listResults(s.sid)).sort((a, b) => a.createdAt - b.createdAt);
     const probe = async (id: string, name: string) => {
-      const got = await app.app.inject({
+      const got = await env.inject({
         method: 'GET',
         url: `/results/${s.sid}/${id}.m4b`,
         headers: { cookie: s.cookie },
@@ -209,7 +205,7 @@ describe('a merge with details and the cover', () => {
 
 describe("a merged result's details and cover", () => {
   const getResultCover = (s: TestSession, id: string) =>
-    app.app.inject({
+    env.inject({
       method: 'GET',
       url: `/app/merge/resultCover/${encodeURIComponent(id)}`,
       headers: { cookie: s.cookie },
@@ -229,7 +225,7 @@ describe("a merged result's details and cover", () => {
       options: { format: 'm4b', title: 'Zauberberg & Co', artist: 'Thomas Mann', narrator: 'Gert Westphal' },
     });
     expect(merged.statusCode, merged.body).toBe(200);
-    const [result] = await app.store.listResults(s.sid);
+    const [result] = await env.app.store.listResults(s.sid);
     expect(result.details).toMatchObject({
       title: 'Zauberberg & Co',
       artist: 'Thomas Mann',
@@ -249,7 +245,7 @@ describe("a merged result's details and cover", () => {
     expect((await getResultCover(other, result.id)).statusCode).toBe(403);
     expect((await getResultCover(s, 'no-such-result')).statusCode).toBe(404);
     // The cover's name is never a result file's: the results path does not serve it.
-    const byFilePath = await app.app.inject({
+    const byFilePath = await env.inject({
       method: 'GET',
       url: `/results/${s.sid}/${result.cover}`,
       headers: { cookie: s.cookie },
@@ -257,7 +253,7 @@ describe("a merged result's details and cover", () => {
     expect(byFilePath.statusCode).toBe(404);
 
     // The page's card: the title as its heading, the cover, the author and the narrator.
-    const page = await app.app.inject({ method: 'GET', url: '/', headers: { cookie: s.cookie } });
+    const page = await env.inject({ method: 'GET', url: '/', headers: { cookie: s.cookie } });
     const card =
       new RegExp(
         `<article class="audio-merge-result" data-result-id="${result.id}"[\\s\\S]*?</article>`,
@@ -268,7 +264,7 @@ describe("a merged result's details and cover", () => {
     expect(card).toContain('<dd>Gert Westphal</dd>');
 
     // Deleting the result deletes its cover; the session's own cover stays.
-    const resultsDir = path.join(app.dataDir, 'results', s.sid);
+    const resultsDir = path.join(env.app.dataDir, 'results', s.sid);
     expect((await readdir(resultsDir)).sort()).toEqual([result.cover, result.file].sort());
     expect((await env.post(other, '/app/merge/deleteResult', { id: result.id })).statusCode).toBe(403);
     expect((await readdir(resultsDir)).length).toBe(2);
@@ -291,7 +287,7 @@ describe("a merged result's details and cover", () => {
       options: { format: 'm4b', title: 'Own picture' },
     });
     expect(merged.statusCode, merged.body).toBe(200);
-    const [result] = await app.store.listResults(s.sid);
+    const [result] = await env.app.store.listResults(s.sid);
     const got = await getResultCover(s, result.id);
     expect(got.statusCode, got.body).toBe(200);
     expect(got.headers['content-type']).toBe('image/png');
@@ -308,13 +304,13 @@ describe("a merged result's details and cover", () => {
       options: { format: 'm4b' },
     });
     expect(merged.statusCode, merged.body).toBe(200);
-    const [result] = await app.store.listResults(s.sid);
+    const [result] = await env.app.store.listResults(s.sid);
     for (const id of ['../x', '..', '%2e%2e', `../${result.id}`, result.cover!])
       expect((await getResultCover(s, id)).statusCode, id).toBe(404);
     const long = await getResultCover(s, 'x'.repeat(5000));
     expect(long.statusCode).toBe(400);
     expect(long.json()).toMatchObject({ code: expect.any(String), error: expect.any(String) });
-    const traversal = await app.app.inject({
+    const traversal = await env.inject({
       method: 'GET',
       url: `/app/merge/resultCover/%2e%2e%2f${result.id}`,
       headers: { cookie: s.cookie },
@@ -322,9 +318,9 @@ describe("a merged result's details and cover", () => {
     expect(traversal.statusCode).toBe(404);
 
     // deleteResult landing between the look-up of the row and the read of its cover.
-    const read = app.files.read;
-    app.files.read = async (ref, range) => {
-      await app.files.remove(ref);
+    const read = env.app.files.read;
+    env.app.files.read = async (ref, range) => {
+      await env.app.files.remove(ref);
       return read(ref, range);
     };
     try {
@@ -332,7 +328,7 @@ describe("a merged result's details and cover", () => {
       expect(raced.statusCode, raced.body).toBe(404);
       expect(raced.json()).toMatchObject({ code: 'notFound' });
     } finally {
-      app.files.read = read;
+      env.app.files.read = read;
     }
     // The row still names the cover, the file is gone: the same 404.
     expect((await getResultCover(s, result.id)).statusCode).toBe(404);
@@ -349,10 +345,10 @@ describe("a merged result's details and cover", () => {
       options: { format: 'm4b' },
     });
     expect(merged.statusCode, merged.body).toBe(200);
-    const [result] = await app.store.listResults(s.sid);
+    const [result] = await env.app.store.listResults(s.sid);
     expect(result.cover).toBeNull();
     expect((await getResultCover(s, result.id)).statusCode).toBe(404);
-    expect(await readdir(path.join(app.dataDir, 'results', s.sid))).toEqual([result.file]);
+    expect(await readdir(path.join(env.app.dataDir, 'results', s.sid))).toEqual([result.file]);
   });
 
   it('has no cover when the merge left the cover out, and is headed by the default title', async () => {
@@ -365,10 +361,10 @@ describe("a merged result's details and cover", () => {
       options: { format: 'm4b', cover: false },
     });
     expect(merged.statusCode, merged.body).toBe(200);
-    const [result] = await app.store.listResults(s.sid);
+    const [result] = await env.app.store.listResults(s.sid);
     expect(result.cover).toBeNull();
     expect((await getResultCover(s, result.id)).statusCode).toBe(404);
-    const page = await app.app.inject({ method: 'GET', url: '/', headers: { cookie: s.cookie } });
+    const page = await env.inject({ method: 'GET', url: '/', headers: { cookie: s.cookie } });
     // No title given: the book's default one (here the first input's name), as written into the file.
     expect(result.details.title).toBe('one');
     expect(page.body).toContain('<h3 class="audio-merge-result-title" dir="auto">one</h3>');

@@ -4,7 +4,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { makeTone } from './support/audio-fixtures.js';
 import { useMediaApp } from './support/media-app.js';
-import type { TestApp, TestSession } from './support/server-harness.js';
+import type { TestSession } from './support/server-harness.js';
 
 const env = useMediaApp({
   prefix: 'hygiene-media-',
@@ -13,12 +13,10 @@ const env = useMediaApp({
     await makeTone(file('b.mp3'), { seconds: 1, frequency: 600 });
   },
 });
-let app: TestApp;
 let s: TestSession;
 let ids: string[];
 
 beforeAll(async () => {
-  app = env.app;
   const session = await env.sessionWith(['a.mp3', 'b.mp3']);
   s = session.s;
   ids = session.items.map((i) => i.id);
@@ -79,7 +77,7 @@ describe('bidirectional controls in a title', () => {
 
 describe('every refusal', () => {
   it('is {error, code}: unknown paths, bodies too large, types not spoken, bad ranges', async () => {
-    const notFound = await app.app.inject({ method: 'GET', url: '/no/such/page' });
+    const notFound = await env.inject({ method: 'GET', url: '/no/such/page' });
     expect(notFound.statusCode).toBe(404);
     expect(notFound.json()).toEqual({ error: expect.any(String), code: 'notFound' });
 
@@ -87,7 +85,7 @@ describe('every refusal', () => {
     expect(big.statusCode).toBe(413);
     expect(big.json()).toEqual({ error: expect.any(String), code: 'bodyTooLarge' });
 
-    const plain = await app.app.inject({
+    const plain = await env.inject({
       method: 'POST',
       url: '/app/merge/getDataJson',
       headers: { cookie: s.cookie, 'x-csrf-token': s.csrf, 'content-type': 'text/plain' },
@@ -97,7 +95,7 @@ describe('every refusal', () => {
     expect(plain.json()).toEqual({ error: expect.any(String), code: 'unsupportedMediaType' });
 
     const [item] = await env.items(s);
-    const range = await app.app.inject({
+    const range = await env.inject({
       method: 'GET',
       url: `/upload/${s.sid}/${item.newfilename}.${item.format}`,
       headers: { cookie: s.cookie, range: 'bytes=999999999-' },

@@ -5,11 +5,11 @@ import { execFile } from 'node:child_process';
 import { access, readdir, readFile } from 'node:fs/promises';
 import { promisify } from 'node:util';
 import path from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { makeTone, tools } from './support/audio-fixtures.js';
 import { useMediaApp } from './support/media-app.js';
 import { decodeFloat } from './support/pcm-measure.js';
-import type { TestApp, TestSession } from './support/server-harness.js';
+import type { TestSession } from './support/server-harness.js';
 
 const env = useMediaApp({
   prefix: 'item-edit-',
@@ -28,10 +28,6 @@ const env = useMediaApp({
   config: { mergeConcurrency: 1 },
 });
 const { sessionWith } = env;
-let app: TestApp;
-beforeAll(() => {
-  app = env.app;
-});
 
 const save = (s: TestSession, body: Record<string, unknown>) => env.post(s, '/app/merge/saveItem', body);
 
@@ -112,8 +108,8 @@ describe('saveItem', () => {
       options: { format: 'wav' },
     });
     expect(merged.statusCode, merged.body).toBe(200);
-    const [result] = await app.store.listResults(s.sid);
-    const file = path.join(app.dataDir, 'results', s.sid, result.file);
+    const [result] = await env.app.store.listResults(s.sid);
+    const file = path.join(env.app.dataDir, 'results', s.sid, result.file);
     expect((await readFile(file)).subarray(0, 4).toString()).toBe('RIFF');
     const pcm = await decodeFloat(file);
     // 0.75 s of the first and 0.4 s of the second, within 1 ms.
@@ -122,7 +118,7 @@ describe('saveItem', () => {
 });
 
 const peaks = (s: TestSession | null, id: string, query = '') =>
-  app.app.inject({
+  env.inject({
     method: 'GET',
     url: `/app/merge/peaks/${id}${query}`,
     headers: s ? { cookie: s.cookie } : {},
@@ -133,8 +129,8 @@ describe('peaks', () => {
     const { s, items } = await sessionWith(['quiet-loud.mp3']);
     const item = items[0];
     // An MP3 is measured by its frames: its one decode starts once it is stored, before any request.
-    const stored = path.join(app.dataDir, 'uploads', s.sid, `${item.newfilename}-peaks.bin`);
-    await app.peaks.idle();
+    const stored = path.join(env.app.dataDir, 'uploads', s.sid, `${item.newfilename}-peaks.bin`);
+    await env.app.peaks.idle();
     await access(stored);
     const res = await peaks(s, item.id, '?bins=10');
     expect(res.statusCode, res.body).toBe(200);
@@ -158,7 +154,7 @@ describe('peaks', () => {
   it('answers 400 naming bins outside 1..4000; only the owner gets them (403 another session, 404 unknown)', async () => {
     const { s, items } = await sessionWith(['a.wav']);
     // A WAV is decoded at upload to be measured: its waveform comes from that same decode.
-    await access(path.join(app.dataDir, 'uploads', s.sid, `${items[0].newfilename}-peaks.bin`));
+    await access(path.join(env.app.dataDir, 'uploads', s.sid, `${items[0].newfilename}-peaks.bin`));
     for (const q of ['?bins=0', '?bins=4001', '?bins=2.5', '?bins=many']) {
       const res = await peaks(s, items[0].id, q);
       expect(res.statusCode, q).toBe(400);
@@ -173,9 +169,9 @@ describe('peaks', () => {
   it('are computed once on first request for an item stored without them, and go with the item', async () => {
     const { s, items } = await sessionWith(['quiet-loud.mp3']);
     const item = items[0];
-    const stored = path.join(app.dataDir, 'uploads', s.sid, `${item.newfilename}-peaks.bin`);
-    await app.peaks.idle();
-    await app.files.remove({ area: 'uploads', sid: s.sid, name: `${item.newfilename}-peaks.bin` });
+    const stored = path.join(env.app.dataDir, 'uploads', s.sid, `${item.newfilename}-peaks.bin`);
+    await env.app.peaks.idle();
+    await env.app.files.remove({ area: 'uploads', sid: s.sid, name: `${item.newfilename}-peaks.bin` });
     const [a, b] = await Promise.all([peaks(s, item.id, '?bins=10'), peaks(s, item.id, '?bins=10')]);
     expect(a.statusCode, a.body).toBe(200);
     expect(b.json()).toEqual(a.json());
@@ -189,8 +185,8 @@ describe('peaks', () => {
     const { s, items } = await sessionWith(['quiet-loud.mp3']);
     const item = items[0];
     expect((await env.post(s, '/app/merge/deleteItem', { id: item.id })).statusCode).toBe(200);
-    await app.peaks.idle();
-    expect(await readdir(path.join(app.dataDir, 'uploads', s.sid)).catch(() => [])).toEqual([]);
+    await env.app.peaks.idle();
+    expect(await readdir(path.join(env.app.dataDir, 'uploads', s.sid)).catch(() => [])).toEqual([]);
     expect((await peaks(s, item.id)).statusCode).toBe(404);
   });
 });

@@ -2,13 +2,13 @@
 // deleting a result; never another session's.
 import { access, readdir } from 'node:fs/promises';
 import path from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { AbortError } from '../src/engine/errors.js';
 import type { MergeFn } from '../src/server/jobs/merge-processor.js';
 import { makeTone } from './support/audio-fixtures.js';
 import { useMediaApp } from './support/media-app.js';
 import { until } from './support/until.js';
-import { postJson, type TestApp, type TestSession } from './support/server-harness.js';
+import { postJson, type TestSession } from './support/server-harness.js';
 
 /** Merges of items named "hold*" wait until cancelled; the others run the real engine. */
 const holding: MergeFn = async (inputs, output, opts) => {
@@ -36,13 +36,9 @@ const env = useMediaApp({
   deps: { merge: holding },
 });
 const { sessionWith } = env;
-let app: TestApp;
-beforeAll(() => {
-  app = env.app;
-});
 
 const uploadPath = (i: { sid: string; newfilename: string; format: string }) =>
-  path.join(app.dataDir, 'uploads', i.sid, `${i.newfilename}.${i.format}`);
+  path.join(env.app.dataDir, 'uploads', i.sid, `${i.newfilename}.${i.format}`);
 const exists = (p: string) =>
   access(p).then(
     () => true,
@@ -61,7 +57,7 @@ describe('deleteItem', () => {
     expect(await names(s)).toEqual(['a.mp3', 'c.flac']);
     expect(await exists(uploadPath(b))).toBe(false);
     // Its play path is gone too.
-    const play = await app.app.inject({
+    const play = await env.inject({
       method: 'GET',
       url: `/upload/${s.sid}/${b.newfilename}.${b.format}`,
       headers: { cookie: s.cookie },
@@ -89,7 +85,7 @@ describe('deleteItem', () => {
       403,
     );
     const expired = await postJson(
-      app.app,
+      env.app.app,
       s,
       '/app/merge/deleteItem',
       { id: items[0].id },
@@ -106,7 +102,7 @@ describe('deleteItem', () => {
       items: items.map((i) => ({ id: i.id })),
       requestId: 'held',
     });
-    await until(async () => Boolean(await app.store.latestJob(s.sid)), {
+    await until(async () => Boolean(await env.app.store.latestJob(s.sid)), {
       timeoutMs: 10_000,
       what: 'the merge job being recorded',
     });
@@ -166,8 +162,8 @@ describe('deleteResult', () => {
       items: items.map((i) => ({ id: i.id })),
     });
     expect(merged.statusCode, merged.body).toBe(200);
-    const [result] = await app.store.listResults(s.sid);
-    const resultsDir = path.join(app.dataDir, 'results', s.sid);
+    const [result] = await env.app.store.listResults(s.sid);
+    const resultsDir = path.join(env.app.dataDir, 'results', s.sid);
     expect(await readdir(resultsDir)).toEqual([result.file]);
 
     const other = await env.session();
@@ -179,8 +175,8 @@ describe('deleteResult', () => {
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json()).toEqual({ ok: true });
     expect(await readdir(resultsDir)).toEqual([]);
-    expect(await app.store.listResults(s.sid)).toEqual([]);
-    const page = await app.app.inject({ method: 'GET', url: '/', headers: { cookie: s.cookie } });
+    expect(await env.app.store.listResults(s.sid)).toEqual([]);
+    const page = await env.inject({ method: 'GET', url: '/', headers: { cookie: s.cookie } });
     expect(page.body).not.toContain(`data-result-id="${result.id}"`);
     expect((await env.post(s, '/app/merge/deleteResult', { id: result.id })).statusCode).toBe(404);
   });

@@ -79,10 +79,6 @@ const env = useMediaApp({
   config: { maxFiles: 600 },
 });
 const { file, allJobs } = env;
-let app: TestApp;
-beforeAll(() => {
-  app = env.app;
-});
 
 async function uploaded(s: TestSession, name: string) {
   return (await env.uploadAll(s, [name])).find((i) => i.filename === name)!;
@@ -97,7 +93,7 @@ async function expectRefusedBeforeWork(res: Awaited<ReturnType<typeof merge>>) {
     error: expect.stringMatching(/at most 24 hours/),
   });
   expect(await allJobs()).toEqual([]);
-  expect(await readdir(path.join(app.dataDir, 'tmp')).catch(() => [])).toEqual([]);
+  expect(await readdir(path.join(env.app.dataDir, 'tmp')).catch(() => [])).toEqual([]);
 }
 
 describe('the merge budget (MAX_MERGE_HOURS 24)', () => {
@@ -131,8 +127,8 @@ describe('output caps (MAX_SAMPLE_RATE 96000, MAX_CHANNELS 2)', () => {
     const item = await uploaded(s, 'hi-res.flac');
     const res = await merge(s, [item.id, item.id], { format: 'wav' });
     expect(res.statusCode).toBe(200);
-    const [result] = await app.store.listResults(s.sid);
-    const probed = await ffprobeJson(path.join(app.dataDir, 'results', s.sid, result.file));
+    const [result] = await env.app.store.listResults(s.sid);
+    const probed = await ffprobeJson(path.join(env.app.dataDir, 'results', s.sid, result.file));
     const audio = probed.streams.find((st) => st.codec_type === 'audio')!;
     expect(Number(audio.sample_rate)).toBe(96000);
     expect(audio.channels).toBe(2);

@@ -3,7 +3,7 @@
 // stops the merge's ffmpeg processes and leaves nothing behind.
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { statusChannel } from '../src/shared/types.js';
 import { INTERRUPTED_MESSAGE } from '../src/server/jobs/job-messages.js';
 import { makeTone, tempDir } from './support/audio-fixtures.js';
@@ -12,7 +12,7 @@ import { listenStatus, type StatusListener } from './support/echo-client.js';
 import { job } from './support/job-kit.js';
 import { childrenNamed, waitUntilGone } from './support/processes.js';
 import { until } from './support/until.js';
-import { sessionHolding, startTestApp, type TestApp, type TestSession } from './support/server-harness.js';
+import { sessionHolding, startTestApp, type TestSession } from './support/server-harness.js';
 
 const env = useMediaApp({
   prefix: 'merge-control-',
@@ -25,29 +25,25 @@ const env = useMediaApp({
   config: { realtime: true, socketPort: 0, mergeConcurrency: 2 },
 });
 const { file: tone, sessionWith } = env;
-let app: TestApp;
-beforeAll(() => {
-  app = env.app;
-});
 
 const merge = (s: TestSession, ids: string[], requestId?: string) =>
   env.merge(s, ids, requestId ? { requestId } : {});
 const status = async (s: TestSession) =>
-  (await app.app.inject({ method: 'GET', url: '/app/merge/status', headers: { cookie: s.cookie } })).json();
+  (await env.inject({ method: 'GET', url: '/app/merge/status', headers: { cookie: s.cookie } })).json();
 async function listen(s: TestSession): Promise<StatusListener> {
-  const l = listenStatus(app.realtime.port, s.cookie, statusChannel(s.appid, s.sid));
+  const l = listenStatus(env.app.realtime.port, s.cookie, statusChannel(s.appid, s.sid));
   await l.ready;
   return l;
 }
 const of = (l: StatusListener, requestId: string) => l.payloads.filter((p) => p.requestId === requestId);
 const scratchJobs = async () =>
-  (await readdir(app.storage.tmpDir).catch(() => [])).filter((n) => n.startsWith('job-'));
+  (await readdir(env.app.storage.tmpDir).catch(() => [])).filter((n) => n.startsWith('job-'));
 
 describe('GET status and the requestId', () => {
   it('no merge yet: {"state":"none"}; no session: refused', async () => {
     const s = await env.session();
     expect(await status(s)).toEqual({ state: 'none' });
-    expect((await app.app.inject({ method: 'GET', url: '/app/merge/status' })).statusCode).toBe(403);
+    expect((await env.inject({ method: 'GET', url: '/app/merge/status' })).statusCode).toBe(403);
   });
 
   it('every status of a merge carries its requestId, state and percent; GET status tells how it ended', async () => {
@@ -200,8 +196,8 @@ describe('cancel', () => {
     expect(res.statusCode).toBe(409);
     expect(res.json()).toMatchObject({ error: 'The merge was cancelled', code: 'cancelled' });
     expect(await scratchJobs()).toEqual([]);
-    expect(await readdir(path.join(app.dataDir, 'results', s.sid)).catch(() => [])).toEqual([]);
-    expect(await app.store.listResults(s.sid)).toEqual([]);
+    expect(await readdir(path.join(env.app.dataDir, 'results', s.sid)).catch(() => [])).toEqual([]);
+    expect(await env.app.store.listResults(s.sid)).toEqual([]);
     expect(await status(s)).toMatchObject({
       requestId: 'tab-c',
       state: 'cancelled',

@@ -1,12 +1,12 @@
 // The merge as a person meets it, through the real app: page, uploads, getDataJson, mergemp3,
 // progress on a stock laravel-echo client, the result on the page and in the ears.
 import { readdir, writeFile } from 'node:fs/promises';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { statusChannel } from '../src/shared/types.js';
 import { decodePcm, dominantFrequency, makeTone } from './support/audio-fixtures.js';
 import { useMediaApp } from './support/media-app.js';
 import { listenStatus } from './support/echo-client.js';
-import type { TestApp, TestSession } from './support/server-harness.js';
+import type { TestSession } from './support/server-harness.js';
 
 const env = useMediaApp({
   prefix: 'merge-flow-media-',
@@ -21,13 +21,9 @@ const env = useMediaApp({
 });
 const { uploadAll } = env;
 const merge = (session: TestSession, ids: string[]) => env.merge(session, ids);
-let app: TestApp;
-beforeAll(() => {
-  app = env.app;
-});
 
 const tmpEntries = async () =>
-  (await readdir(app.storage.tmpDir).catch(() => [])).filter((n) => n.startsWith('job-'));
+  (await readdir(env.app.storage.tmpDir).catch(() => [])).filter((n) => n.startsWith('job-'));
 
 describe('merging through the app', () => {
   it('round trip: upload three tones, merge in a new order, watch progress to 100, hear the new order', async () => {
@@ -39,7 +35,7 @@ describe('merging through the app', () => {
         expect.arrayContaining(['id', 'sid', 'newfilename', 'format', 'filename']),
       );
 
-    const status = listenStatus(app.realtime.port, s.cookie, statusChannel(s.appid, s.sid));
+    const status = listenStatus(env.app.realtime.port, s.cookie, statusChannel(s.appid, s.sid));
     await status.ready;
     const [low, mid, high] = items;
     const res = await merge(s, [high.id, low.id, mid.id]);
@@ -57,13 +53,13 @@ describe('merging through the app', () => {
     expect(status.data.at(-1)).toBe('100');
     expect(status.errors).toEqual([]);
 
-    const page = await app.app.inject({ method: 'GET', url: '/', headers: { cookie: s.cookie } });
-    const [result] = await app.store.listResults(s.sid);
+    const page = await env.inject({ method: 'GET', url: '/', headers: { cookie: s.cookie } });
+    const [result] = await env.app.store.listResults(s.sid);
     expect(result.sources).toEqual(['high.flac', 'low.mp3', 'mid.wav']);
     const href = `/results/${s.sid}/${result.id}.mp3`;
     expect(page.body).toContain(href);
 
-    const file = await app.app.inject({ method: 'GET', url: href, headers: { cookie: s.cookie } });
+    const file = await env.inject({ method: 'GET', url: href, headers: { cookie: s.cookie } });
     expect(file.statusCode).toBe(200);
     const saved = env.file('downloaded.mp3');
     await writeFile(saved, file.rawPayload);
@@ -91,7 +87,7 @@ describe('merging through the app', () => {
     const jobs = (
       await Promise.all(
         (['queued', 'running', 'succeeded', 'failed', 'cancelled'] as const).map((st) =>
-          app.store.jobsWithStatus(st),
+          env.app.store.jobsWithStatus(st),
         ),
       )
     ).flat();
@@ -102,16 +98,16 @@ describe('merging through the app', () => {
     const alice = await env.session();
     const bob = await env.session();
     const bobsChannel = statusChannel(bob.appid, bob.sid);
-    const spy = listenStatus(app.realtime.port, alice.cookie, bobsChannel);
+    const spy = listenStatus(env.app.realtime.port, alice.cookie, bobsChannel);
     await spy.ready;
     expect(spy.errors).toEqual([[bobsChannel, 403]]);
     const [only] = await uploadAll(bob, ['low.mp3']);
-    const bobs = listenStatus(app.realtime.port, bob.cookie, bobsChannel);
+    const bobs = listenStatus(env.app.realtime.port, bob.cookie, bobsChannel);
     await bobs.ready;
     expect((await merge(bob, [only.id])).statusCode).toBe(200);
     await bobs.waitFor((d) => d === '100');
     // Bob's last event has reached Bob; a later round trip on Alice's socket shows none came to her.
-    const again = listenStatus(app.realtime.port, alice.cookie, statusChannel(alice.appid, alice.sid));
+    const again = listenStatus(env.app.realtime.port, alice.cookie, statusChannel(alice.appid, alice.sid));
     await again.ready;
     expect(spy.data).toEqual([]);
     for (const l of [spy, bobs, again]) l.close();
@@ -122,8 +118,8 @@ describe('merging through the app', () => {
     const second = await env.session();
     const [longItem] = await uploadAll(first, ['long.wav']);
     const [shortItem] = await uploadAll(second, ['low.mp3']);
-    const l1 = listenStatus(app.realtime.port, first.cookie, statusChannel(first.appid, first.sid));
-    const l2 = listenStatus(app.realtime.port, second.cookie, statusChannel(second.appid, second.sid));
+    const l1 = listenStatus(env.app.realtime.port, first.cookie, statusChannel(first.appid, first.sid));
+    const l2 = listenStatus(env.app.realtime.port, second.cookie, statusChannel(second.appid, second.sid));
     await Promise.all([l1.ready, l2.ready]);
     const r1 = merge(first, [longItem.id]);
     await l1.waitFor(() => true); // the first is running
@@ -150,9 +146,9 @@ describe('merging through the app', () => {
   it('a job whose input was corrupted after upload fails naming the original file, leaving no result or temp file', async () => {
     const s = await env.session();
     const [a, b] = await uploadAll(s, ['low.mp3', 'mid.wav']);
-    const [row] = await app.store.itemsOwnedBy(s.sid, [b.id]);
-    await writeFile(app.storage.uploadPath(row), 'these are my notes, not audio\n'.repeat(50));
-    const status = listenStatus(app.realtime.port, s.cookie, statusChannel(s.appid, s.sid));
+    const [row] = await env.app.store.itemsOwnedBy(s.sid, [b.id]);
+    await writeFile(env.app.storage.uploadPath(row), 'these are my notes, not audio\n'.repeat(50));
+    const status = listenStatus(env.app.realtime.port, s.cookie, statusChannel(s.appid, s.sid));
     await status.ready;
     const res = await merge(s, [a.id, b.id]);
     expect(res.statusCode).toBe(422);
@@ -161,18 +157,18 @@ describe('merging through the app', () => {
     await status.waitFor((d) => d === error);
     expect(status.data.at(-1)).toBe(error);
     status.close();
-    expect(await app.store.listResults(s.sid)).toEqual([]);
-    expect(await readdir(app.storage.resultsDir(s.sid)).catch(() => [])).toEqual([]);
+    expect(await env.app.store.listResults(s.sid)).toEqual([]);
+    expect(await readdir(env.app.storage.resultsDir(s.sid)).catch(() => [])).toEqual([]);
     expect(await tmpEntries()).toEqual([]);
-    expect((await app.store.jobsWithStatus('failed')).find((j) => j.sid === s.sid)?.error).toBe(error);
+    expect((await env.app.store.jobsWithStatus('failed')).find((j) => j.sid === s.sid)?.error).toBe(error);
   });
 
   it('a failure about one input reads back from GET status with its code and file, to its own session only', async () => {
     const s = await env.session();
     const other = await env.session();
     const [a, b] = await uploadAll(s, ['low.mp3', 'mid.wav']);
-    const [row] = await app.store.itemsOwnedBy(s.sid, [b.id]);
-    await writeFile(app.storage.uploadPath(row), 'these are my notes, not audio\n'.repeat(50));
+    const [row] = await env.app.store.itemsOwnedBy(s.sid, [b.id]);
+    await writeFile(env.app.storage.uploadPath(row), 'these are my notes, not audio\n'.repeat(50));
     const res = await env.post(s, '/app/merge/mergemp3', {
       items: [{ id: a.id }, { id: b.id }],
       requestId: 'tab-bad',
@@ -182,7 +178,7 @@ describe('merging through the app', () => {
     expect(answer.file).toBe('mid.wav');
     const status = async (session: TestSession) =>
       (
-        await app.app.inject({ method: 'GET', url: '/app/merge/status', headers: { cookie: session.cookie } })
+        await env.inject({ method: 'GET', url: '/app/merge/status', headers: { cookie: session.cookie } })
       ).json();
     // What a reloaded page reads: the same code, file and sentence as mergemp3's answer.
     expect(await status(s)).toEqual({

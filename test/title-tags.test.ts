@@ -2,17 +2,15 @@
 // what is kept of it.
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ffprobeJson, makeTone } from './support/audio-fixtures.js';
 import { useMediaApp } from './support/media-app.js';
-import type { TestApp } from './support/server-harness.js';
 
 const env = useMediaApp({
   prefix: 'title-tags-',
   media: (file) => makeTone(file('plain.mp3'), { seconds: 1 }),
 });
 const { file } = env;
-let app: TestApp;
 
 const synchsafe = (n: number) => Buffer.from([(n >> 21) & 127, (n >> 14) & 127, (n >> 7) & 127, n & 127]);
 
@@ -23,10 +21,6 @@ function withTitle(mp3: Buffer, title: string): Buffer {
   const header = Buffer.concat([Buffer.from('ID3'), Buffer.from([4, 0, 0]), synchsafe(frame.length)]);
   return Buffer.concat([header, frame, mp3]);
 }
-
-beforeAll(() => {
-  app = env.app;
-});
 
 describe("an upload's title tag", () => {
   it('of megabytes is taken, and its default chapter title is kept to 500 characters', async () => {
@@ -70,16 +64,17 @@ describe("a book's details taken from an input's tags", () => {
       options: { format: 'm4b' },
     });
     expect(merged.statusCode, merged.body).toBe(200);
-    const [result] = await app.store.listResults(s.sid);
+    const [result] = await env.app.store.listResults(s.sid);
     const shown = result.details.title!;
     expect(shown).toMatch(/^Book of words words /);
     expect(shown.length).toBeLessThanOrEqual(500);
     // The download name comes from the title: no bidirectional control reorders it either.
     expect(result.downloadName).toMatch(/^Book of words/);
     expect(result.downloadName).not.toMatch(/[\u202a-\u202e\u2066-\u2069]/);
-    const written = (await ffprobeJson(path.join(app.dataDir, 'results', s.sid, result.file))).format.tags;
+    const written = (await ffprobeJson(path.join(env.app.dataDir, 'results', s.sid, result.file))).format
+      .tags;
     expect(written?.title).toBe(shown);
-    const page = await app.app.inject({ method: 'GET', url: '/', headers: { cookie: s.cookie } });
+    const page = await env.inject({ method: 'GET', url: '/', headers: { cookie: s.cookie } });
     expect(page.body).toContain(`dir="auto">${shown}</h3>`);
   });
 });

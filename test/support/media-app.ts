@@ -2,7 +2,7 @@
 // before the file's tests and removed after them. What the tests do to the app goes through the
 // same inject helpers a person's browser would meet (upload, getDataJson, mergemp3).
 import path from 'node:path';
-import type { LightMyRequestResponse } from 'fastify';
+import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, expect } from 'vitest';
 import type { AppConfig } from '../../src/server/config.js';
 import type { JobRow, JobStatus } from '../../src/server/data/store.js';
@@ -38,6 +38,7 @@ export interface MediaApp {
   /** A path in the media folder. */
   file(name: string): string;
   /** The server-harness helpers, on this app. */
+  inject(opts: InjectOptions | string): Promise<LightMyRequestResponse>;
   session(): Promise<TestSession>;
   post(
     s: TestSession | null,
@@ -90,6 +91,7 @@ export function useMediaApp(opts: MediaAppOptions): MediaApp {
       return started();
     },
     file,
+    inject: (injected) => started().app.inject(injected),
     session: () => openSession(started().app),
     post: (s, url, body, postOpts) => postJson(started().app, s, url, body, postOpts),
     upload: (s, files, uploadOpts) => upload(started().app, s, files, uploadOpts),
