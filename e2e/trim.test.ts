@@ -167,22 +167,16 @@ describe('trimming a row in a real browser', () => {
     expect(played.after).toBeCloseTo(1.5, 2);
 
     // The merge keeps exactly that span: the tone from 0.5 s (its start, 2 s, less 1.5) to the cut at 2 s.
-    const answer = await page.evaluate(async () => {
+    const items = (await pageItems(page)).map((i) => ({ id: i.id }));
+    const answer = await page.evaluate(async (listed) => {
       const csrf = document.querySelector<HTMLMetaElement>('meta[name="csrf-token"]')!.content;
-      const appid = document.getElementById('audio-merge-tool')!.dataset.appid;
-      const list = await fetch('/app/merge/getDataJson', {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', 'x-csrf-token': csrf },
-        body: JSON.stringify({ appid }),
-      });
-      const items = (JSON.parse(await list.text()) as Array<{ id: string }>).map((i) => ({ id: i.id }));
       const res = await fetch('/app/merge/mergemp3', {
         method: 'POST',
         headers: { 'content-type': 'application/json', 'x-csrf-token': csrf },
-        body: JSON.stringify({ items, options: { format: 'wav' } }),
+        body: JSON.stringify({ items: listed, options: { format: 'wav' } }),
       });
       return res.json() as Promise<unknown>;
-    });
+    }, items);
     expect(answer).toBe('success');
     await page.reload();
     const href = (await page.locator('.audio-merge-download').first().getAttribute('href'))!;

@@ -3,18 +3,14 @@
 import { readdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ffprobeJson, makeTone } from './support/audio-fixtures.js';
+import { ffprobeJson } from './support/audio-fixtures.js';
 import { useMediaApp } from './support/media-app.js';
 import { makeImage, withPicture } from './support/pictures.js';
 import { multipartBody, type TestSession } from './support/server-harness.js';
 
 const env = useMediaApp({
   prefix: 'book-routes-',
-  media: (file) =>
-    Promise.all([
-      makeTone(file('one.mp3'), { frequency: 300, seconds: 2 }),
-      makeTone(file('two.mp3'), { frequency: 600, seconds: 2 }),
-    ]),
+  tones: { 'one.mp3': { frequency: 300, seconds: 2 }, 'two.mp3': { frequency: 600, seconds: 2 } },
 });
 const { file } = env;
 

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { statusChannel } from '../src/shared/types.js';
 import { INTERRUPTED_MESSAGE } from '../src/server/jobs/job-messages.js';
-import { makeTone, tempDir } from './support/audio-fixtures.js';
+import { tempDir } from './support/audio-fixtures.js';
 import { useMediaApp } from './support/media-app.js';
 import { listenStatus, type StatusListener } from './support/echo-client.js';
 import { job } from './support/job-kit.js';
@@ -16,12 +16,11 @@ import { sessionHolding, startTestApp, type TestSession } from './support/server
 
 const env = useMediaApp({
   prefix: 'merge-control-',
-  media: (tone) =>
-    Promise.all([
-      makeTone(tone('short.mp3'), { frequency: 300, seconds: 2 }),
-      makeTone(tone('mid.wav'), { frequency: 600, seconds: 20 }),
-      makeTone(tone('long.flac'), { frequency: 500, seconds: 300 }),
-    ]),
+  tones: {
+    'short.mp3': { frequency: 300, seconds: 2 },
+    'mid.wav': { frequency: 600, seconds: 20 },
+    'long.flac': { frequency: 500, seconds: 300 },
+  },
   config: { realtime: true, socketPort: 0, mergeConcurrency: 2 },
 });
 const { file: tone, sessionWith } = env;

@@ -3,20 +3,19 @@
 import { readdir, writeFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
 import { statusChannel } from '../src/shared/types.js';
-import { decodePcm, dominantFrequency, makeTone } from './support/audio-fixtures.js';
+import { decodePcm, dominantFrequency } from './support/audio-fixtures.js';
 import { useMediaApp } from './support/media-app.js';
 import { listenStatus } from './support/echo-client.js';
 import type { TestSession } from './support/server-harness.js';
 
 const env = useMediaApp({
   prefix: 'merge-flow-media-',
-  media: (tone) =>
-    Promise.all([
-      makeTone(tone('low.mp3'), { frequency: 300, seconds: 2 }),
-      makeTone(tone('mid.wav'), { frequency: 600, seconds: 2, sampleRate: 22050, channels: 1 }),
-      makeTone(tone('high.flac'), { frequency: 1200, seconds: 2 }),
-      makeTone(tone('long.wav'), { frequency: 500, seconds: 60 }),
-    ]),
+  tones: {
+    'low.mp3': { frequency: 300, seconds: 2 },
+    'mid.wav': { frequency: 600, seconds: 2, sampleRate: 22050, channels: 1 },
+    'high.flac': { frequency: 1200, seconds: 2 },
+    'long.wav': { frequency: 500, seconds: 60 },
+  },
   config: { realtime: true, socketPort: 0, mergeConcurrency: 1 },
 });
 const { uploadAll } = env;

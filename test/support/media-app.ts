@@ -7,7 +7,7 @@ import { afterAll, beforeAll, expect } from 'vitest';
 import type { AppConfig } from '../../src/server/config.js';
 import type { JobRow, JobStatus } from '../../src/server/data/store.js';
 import type { AppDeps } from '../../src/server/http/app.js';
-import { tempDir } from './audio-fixtures.js';
+import { makeTone, tempDir, type ToneOptions } from './audio-fixtures.js';
 import {
   listItems,
   openSession,
@@ -26,8 +26,10 @@ import {
 export interface MediaAppOptions {
   /** The media folder's name starts with this. */
   prefix: string;
-  /** Make the test audio; `file` names a path in the media folder. */
-  media: (file: (name: string) => string) => Promise<unknown>;
+  /** Sine tones to make in the media folder, by name, all at once. */
+  tones?: Record<string, ToneOptions>;
+  /** Make any other test audio; `file` names a path in the media folder. */
+  media?: (file: (name: string) => string) => Promise<unknown>;
   config?: Partial<AppConfig>;
   deps?: AppDeps;
 }
@@ -66,7 +68,8 @@ export function useMediaApp(opts: MediaAppOptions): MediaApp {
   const file = (name: string) => path.join((media as { dir: string }).dir, name);
   beforeAll(async () => {
     media = await tempDir(opts.prefix);
-    await opts.media(file);
+    await Promise.all(Object.entries(opts.tones ?? {}).map(([name, tone]) => makeTone(file(name), tone)));
+    await opts.media?.(file);
     app = await startTestApp(opts.config, opts.deps);
   });
   afterAll(async () => {
