@@ -3,15 +3,14 @@ import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { makeTone, tempDir, tools as fixtureTools } from '../../../test/support/audio-fixtures.js';
+import { makeTone, tempDir } from '../../../test/support/audio-fixtures.js';
+import { tools } from '../../../test/support/engine-kit.js';
 import { makeImage, withPicture } from '../../../test/support/pictures.js';
 import type { Runner } from '../ffmpeg/runner.js';
-import type { Tools } from '../types.js';
 import { readFlacHead } from './flac-head.js';
 import { probeInput } from './probe.js';
 
 const exec = promisify(execFile);
-const tools: Tools = { ...fixtureTools, ffmpegVersion: 'test' };
 
 interface Stated {
   format: { duration: string; bit_rate: string; tags?: Record<string, string> };

@@ -11,8 +11,8 @@ import {
   ffprobeJson,
   makeTone,
   tempDir,
-  tools as fixtureTools,
 } from '../../../test/support/audio-fixtures.js';
+import { tools } from '../../../test/support/engine-kit.js';
 import { ffprobeChapters } from '../../../test/support/chapter-readers.js';
 import { makeMp3WithCover } from '../../../test/support/merge-fixtures.js';
 import { makeImage } from '../../../test/support/pictures.js';
@@ -20,12 +20,10 @@ import { childrenNamed } from '../../../test/support/processes.js';
 import { findOnsets, makeOnsetInput, makeOnsetInputs, ONSET_KINDS } from '../../../test/support/onsets.js';
 import { AbortError, InputError } from '../errors.js';
 import { fileArg, spawnRunner, type Runner } from '../ffmpeg/runner.js';
-import type { Tools } from '../types.js';
 import type { OutputFormat } from '../plan/formats.js';
 import { mergeFiles } from './merge.js';
 
 const exec = promisify(execFile);
-const tools: Tools = { ...fixtureTools, ffmpegVersion: 'test' };
 
 /** The whole file decoded to raw PCM at its own rate and channels. */
 async function rawPcm(file: string, fmt: 's16le' | 's32le'): Promise<Buffer> {

@@ -3,14 +3,8 @@
 // shows as where a tone starts or stops. Copied MP3s stay copied but for the frames at the cuts.
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  decodeErrors,
-  ffprobeJson,
-  tempDir,
-  tools as fixtureTools,
-} from '../../../test/support/audio-fixtures.js';
+import { describe, expect, it } from 'vitest';
+import { decodeErrors, ffprobeJson } from '../../../test/support/audio-fixtures.js';
 import { decodeFloat } from '../../../test/support/pcm-measure.js';
 import { loudRuns, makeToneWindow } from '../../../test/support/tone-edges.js';
 import { TrimError } from '../errors.js';
@@ -18,21 +12,15 @@ import { spawnRunner, type Runner } from '../ffmpeg/runner.js';
 import { splitFrames } from '../mp3/splice.js';
 import { readMp4Audio } from '../mp4/read.js';
 import { ffprobeChapters } from '../../../test/support/chapter-readers.js';
-import type { Tools } from '../types.js';
 import { mergeFiles } from './merge.js';
+import { scratchFiles, tools } from '../../../test/support/engine-kit.js';
 
-const tools: Tools = { ...fixtureTools, ffmpegVersion: 'test' };
 const RATE = 44100;
 const SPF = 1152;
 /** What a cut may be off by, on the decoded audio. */
 const MS = 0.001;
 
-let dir: string;
-let cleanup: () => Promise<void>;
-beforeAll(async () => ({ dir, cleanup } = await tempDir()));
-afterAll(() => cleanup());
-
-const p = (name: string) => path.join(dir, name);
+const p = scratchFiles();
 
 /** Two inputs: tone A over 1..3 s of 4 s, tone B likewise; A kept 0.5..2 (cut in its tone), B 2.5..3.5. */
 async function pair(ext: string, codec?: string[]): Promise<string[]> {
