@@ -55,6 +55,26 @@ function expectExactCuts(
 }
 
 /** The audio frames of an MP3 file (its Info frame left out). */
+/**
+ * Every unit (MP3 frame, AAC packet) of the inputs well inside its kept span is in the output, by
+ * its bytes (`kept`); none of A's after its cut is. `unitOf` says which unit a time decodes into.
+ */
+async function expectKeptUnits(
+  kept: Set<string>,
+  inputs: string[],
+  units: (file: string) => Promise<Buffer[]>,
+  unitOf: (seconds: number) => number,
+): Promise<void> {
+  for (const [i, t] of TRIMS.entries()) {
+    const far = (await units(inputs[i])).slice(unitOf(t.start) + 4, unitOf(t.end) - 3);
+    expect(far.length).toBeGreaterThan(30);
+    for (const f of far) expect(kept.has(f.toString('base64'))).toBe(true);
+  }
+  // Nothing else of the inputs: A's tone after its cut is not in the output.
+  const a = await units(inputs[0]);
+  expect(kept.has(a[unitOf(2.5)].toString('base64'))).toBe(false);
+}
+
 async function audioFrames(file: string): Promise<Buffer[]> {
   const all = splitFrames(await readFile(file), { version: 1, sampleRate: RATE, channels: 2 });
   const info = all[0].includes('Info') || all[0].includes('Xing');
@@ -79,15 +99,7 @@ describe('trimming copied MP3s', () => {
     const kept = new Set((await audioFrames(out)).map((f) => f.toString('base64')));
     // LAME's delay and the decoder's put decoded sample n in frame (n + 576 + 529) / 1152.
     const frameOf = (seconds: number) => Math.floor((Math.round(seconds * RATE) + 576 + 529) / SPF);
-    for (const [i, t] of TRIMS.entries()) {
-      const frames = await audioFrames(inputs[i]);
-      const far = frames.slice(frameOf(t.start) + 4, frameOf(t.end) - 3);
-      expect(far.length).toBeGreaterThan(30);
-      for (const f of far) expect(kept.has(f.toString('base64'))).toBe(true);
-    }
-    // Nothing else of the inputs: A's tone after its cut is not in the output.
-    const a = await audioFrames(inputs[0]);
-    expect(kept.has(a[frameOf(2.5)].toString('base64'))).toBe(false);
+    await expectKeptUnits(kept, inputs, audioFrames, frameOf);
   });
 
   it('cuts as exactly when the one-stream decode fails and each piece is decoded on its own', async () => {
@@ -213,15 +225,7 @@ describe('trimming copied AAC', () => {
       const kept = new Set((await aacPackets(p(out))).map((f) => f.toString('base64')));
       // Input packet n decodes samples from n * 1024 - 1024 (ffmpeg's AAC encoder primes one frame).
       const packetOf = (seconds: number) => Math.floor((Math.round(seconds * RATE) + AAC) / AAC);
-      for (const [i, t] of TRIMS.entries()) {
-        const packets = await aacPackets(inputs[i]);
-        const far = packets.slice(packetOf(t.start) + 4, packetOf(t.end) - 3);
-        expect(far.length).toBeGreaterThan(30);
-        for (const f of far) expect(kept.has(f.toString('base64'))).toBe(true);
-      }
-      // Nothing else of the inputs: A's tone after its cut is not in the output.
-      const aPackets = await aacPackets(inputs[0]);
-      expect(kept.has(aPackets[packetOf(2.5)].toString('base64'))).toBe(false);
+      await expectKeptUnits(kept, inputs, aacPackets, packetOf);
     });
   }
 
