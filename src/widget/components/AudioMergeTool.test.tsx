@@ -5,16 +5,9 @@ import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-libra
 import { io } from 'socket.io-client';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { AudioMergeTool } from './AudioMergeTool.js';
-import { fakeFetch, FakeSocket, item, json, stackRows } from '../../../test/support/widget-fakes.js';
+import { fakeFetch, fakeIo, item, json, sockets, stackRows } from '../../../test/support/widget-fakes.js';
 
-const sockets: FakeSocket[] = [];
-vi.mock('socket.io-client', () => ({
-  io: vi.fn(() => {
-    const s = new FakeSocket();
-    sockets.push(s);
-    return s;
-  }),
-}));
+vi.mock('socket.io-client', () => ({ io: vi.fn(() => fakeIo()) }));
 
 const three = [
   item('a', 'alpha.wav', { duration: 65, format: 'wav' }),
