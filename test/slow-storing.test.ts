@@ -4,7 +4,6 @@
 // cut once the server's own work is done. The timeout is made short here and probing is held back by a wrapper around
 // the real probe.
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
@@ -18,6 +17,7 @@ import {
   startTestApp,
   type TestApp,
   type TestSession,
+  listenLocally,
 } from './support/server-harness.js';
 import { tusClient } from './support/tus-requests.js';
 
@@ -40,8 +40,7 @@ beforeAll(async () => {
       },
     },
   );
-  await app.app.listen({ host: '127.0.0.1', port: 0 });
-  base = `http://127.0.0.1:${(app.app.server.address() as AddressInfo).port}`;
+  base = await listenLocally(app.app);
 });
 afterAll(async () => {
   await app?.dispose();

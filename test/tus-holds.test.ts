@@ -4,14 +4,19 @@
 // most SESSION_UPLOADING_FILES x MAX_FILE_MB together. The disk's free space and the clock are
 // the test's, so no byte of hundreds of megabytes is written and no minute is waited for.
 import { readFile, stat } from 'node:fs/promises';
-import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Clock } from '../src/shared/clock.js';
 import { UPLOAD_HOLD_IDLE_MS } from '../src/server/files/tus-uploads.js';
 import { SESSION_UPLOADING_FILES } from '../src/server/http/routes/tus.js';
 import { makeTone, tempDir } from './support/audio-fixtures.js';
-import { listItems, openSession, startTestApp, type TestApp } from './support/server-harness.js';
+import {
+  listItems,
+  openSession,
+  startTestApp,
+  type TestApp,
+  listenLocally,
+} from './support/server-harness.js';
 import { tusClient } from './support/tus-requests.js';
 
 const MB = 1024 * 1024;
@@ -38,8 +43,7 @@ beforeAll(async () => {
     { maxFileBytes: MB, minFreeBytes: MIN_FREE },
     { clock, freeSpace: async () => MIN_FREE + room },
   );
-  await app.app.listen({ host: '127.0.0.1', port: 0 });
-  base = `http://127.0.0.1:${(app.app.server.address() as AddressInfo).port}`;
+  base = await listenLocally(app.app);
 });
 afterAll(async () => {
   await app?.dispose();

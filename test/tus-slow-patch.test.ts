@@ -2,14 +2,19 @@
 // cut, however often a byte comes; the bytes that came are kept, and the upload resumes from them.
 // A PATCH whose last byte is in is not slow: it is answered however long storing the file takes.
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { probeFile } from '../src/engine/index.js';
 import { makeTone, tempDir } from './support/audio-fixtures.js';
-import { listItems, openSession, startTestApp, type TestApp } from './support/server-harness.js';
+import {
+  listItems,
+  openSession,
+  startTestApp,
+  type TestApp,
+  listenLocally,
+} from './support/server-harness.js';
 import { TUS_URL, tusClient } from './support/tus-requests.js';
 
 let app: TestApp;
@@ -30,8 +35,7 @@ beforeAll(async () => {
       },
     },
   );
-  await app.app.listen({ host: '127.0.0.1', port: 0 });
-  base = `http://127.0.0.1:${(app.app.server.address() as AddressInfo).port}`;
+  base = await listenLocally(app.app);
 });
 afterAll(async () => {
   await app?.dispose();

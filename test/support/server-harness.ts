@@ -2,6 +2,7 @@
 // keep its cookie and CSRF token, upload files as multipart, post JSON. Shared by server tests.
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
+import type { AddressInfo } from 'node:net';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { expect } from 'vitest';
 import { createApp, type App, type AppDeps } from '../../src/server/http/app.js';
@@ -215,4 +216,10 @@ export async function sessionHolding(
   );
   expect(res.statusCode, res.body).toBe(200);
   return { s, items: await listItems(app, s) };
+}
+
+/** Listen on a free port at 127.0.0.1, for clients that need a real socket; gives the base URL. */
+export async function listenLocally(app: FastifyInstance): Promise<string> {
+  await app.listen({ host: '127.0.0.1', port: 0 });
+  return `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
 }
