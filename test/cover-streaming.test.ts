@@ -10,7 +10,6 @@ import {
   startTestApp,
   type TestApp,
   type TestSession,
-  listenLocally,
 } from './support/server-harness.js';
 
 let app: TestApp;
@@ -18,7 +17,7 @@ let base: string;
 
 beforeAll(async () => {
   app = await startTestApp();
-  base = await listenLocally(app.app);
+  base = await app.listenLocally();
 });
 
 afterAll(async () => {

@@ -17,7 +17,6 @@ import {
   startTestApp,
   type TestApp,
   type TestSession,
-  listenLocally,
 } from './support/server-harness.js';
 import { tusClient } from './support/tus-requests.js';
 
@@ -40,7 +39,7 @@ beforeAll(async () => {
       },
     },
   );
-  base = await listenLocally(app.app);
+  base = await app.listenLocally();
 });
 afterAll(async () => {
   await app?.dispose();

@@ -10,13 +10,7 @@ import type { Clock } from '../src/shared/clock.js';
 import { UPLOAD_HOLD_IDLE_MS } from '../src/server/files/tus-uploads.js';
 import { SESSION_UPLOADING_FILES } from '../src/server/http/routes/tus.js';
 import { makeTone, tempDir } from './support/audio-fixtures.js';
-import {
-  listItems,
-  openSession,
-  startTestApp,
-  type TestApp,
-  listenLocally,
-} from './support/server-harness.js';
+import { listItems, openSession, startTestApp, type TestApp } from './support/server-harness.js';
 import { tusClient } from './support/tus-requests.js';
 
 const MB = 1024 * 1024;
@@ -43,7 +37,7 @@ beforeAll(async () => {
     { maxFileBytes: MB, minFreeBytes: MIN_FREE },
     { clock, freeSpace: async () => MIN_FREE + room },
   );
-  base = await listenLocally(app.app);
+  base = await app.listenLocally();
 });
 afterAll(async () => {
   await app?.dispose();

@@ -8,13 +8,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { probeFile } from '../src/engine/index.js';
 import { makeTone, tempDir } from './support/audio-fixtures.js';
-import {
-  listItems,
-  openSession,
-  startTestApp,
-  type TestApp,
-  listenLocally,
-} from './support/server-harness.js';
+import { listItems, openSession, startTestApp, type TestApp } from './support/server-harness.js';
 import { TUS_URL, tusClient } from './support/tus-requests.js';
 
 let app: TestApp;
@@ -35,7 +29,7 @@ beforeAll(async () => {
       },
     },
   );
-  base = await listenLocally(app.app);
+  base = await app.listenLocally();
 });
 afterAll(async () => {
   await app?.dispose();

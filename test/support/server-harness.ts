@@ -12,6 +12,8 @@ import { TEST_ORIGIN } from './test-origin.js';
 
 export interface TestApp extends App {
   dataDir: string;
+  /** Listen on a free port at 127.0.0.1, for clients that need a real socket; gives the base URL. */
+  listenLocally(): Promise<string>;
   /** close() the app and delete its DATA_DIR. */
   dispose(): Promise<void>;
 }
@@ -37,6 +39,10 @@ export async function startTestApp(config: Partial<AppConfig> = {}, deps: AppDep
   return {
     ...built,
     dataDir,
+    async listenLocally() {
+      await built.app.listen({ host: '127.0.0.1', port: 0 });
+      return `http://127.0.0.1:${(built.app.server.address() as AddressInfo).port}`;
+    },
     async dispose() {
       await built.close();
       await tmp?.cleanup();
@@ -216,10 +222,4 @@ export async function sessionHolding(
   );
   expect(res.statusCode, res.body).toBe(200);
   return { s, items: await listItems(app, s) };
-}
-
-/** Listen on a free port at 127.0.0.1, for clients that need a real socket; gives the base URL. */
-export async function listenLocally(app: FastifyInstance): Promise<string> {
-  await app.listen({ host: '127.0.0.1', port: 0 });
-  return `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
 }

@@ -10,7 +10,6 @@ import {
   startTestApp,
   upload,
   type TestApp,
-  listenLocally,
 } from '../../../../test/support/server-harness.js';
 import { tusClient, TUS_URL } from '../../../../test/support/tus-requests.js';
 
@@ -23,7 +22,7 @@ const LIMIT_MB = 40;
 beforeAll(async () => {
   ({ dir, cleanup } = await tempDir());
   t = await startTestApp({ maxFileBytes: LIMIT_MB * 1024 * 1024, maxFiles: 3 });
-  base = await listenLocally(t.app);
+  base = await t.listenLocally();
   // ~30 MB of 16-bit stereo WAV.
   await makeTone(path.join(dir, 'chapter.wav'), { seconds: 178, frequency: 330 });
   await makeTone(path.join(dir, 'short.mp3'), { seconds: 1 });
@@ -194,7 +193,7 @@ describe('tus uploads at /app/merge/tus/', () => {
     const length = await size('short.mp3');
     const listening = async () => {
       const app = await startTestApp({ dataDir: data.dir });
-      return { app, base: await listenLocally(app.app) };
+      return { app, base: await app.listenLocally() };
     };
     try {
       const first = await listening();
