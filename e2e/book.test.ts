@@ -1,17 +1,15 @@
 // End to end: a person sets the book's details, cover, chapter titles, format and quality in the
 // widget; they are there after a reload and after the merge, and the downloaded file carries them.
-import { execFile } from 'node:child_process';
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import { parseFile } from 'music-metadata';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { ffprobeJson, makeTone, tools } from '../test/support/audio-fixtures.js';
+import { ffprobeJson, makeTone } from '../test/support/audio-fixtures.js';
 import { ffprobeChapters } from '../test/support/chapter-readers.js';
-import { onePageRun } from './harness.js';
+import { makeImage } from '../test/support/pictures.js';
+import { onePageRun, pageItems } from './harness.js';
 
-const exec = promisify(execFile);
 // The first and the last carry a title tag, the middle one none: its default title is its name.
 const FILES = [
   { name: 'Part one.mp3', tag: 'Opening credits' },
@@ -27,36 +25,12 @@ const run = onePageRun('audio-merge-e2e-book-', async (dir) => {
       frequency: 400 + 300 * i,
       extraArgs: f.tag ? ['-metadata', `title=${f.tag}`] : [],
     });
-  await exec(tools.ffmpeg, [
-    '-v',
-    'error',
-    '-y',
-    '-f',
-    'lavfi',
-    '-i',
-    'color=c=blue:s=60x60',
-    '-frames:v',
-    '1',
-    path.join(dir, 'cover.png'),
-  ]);
+  await makeImage(path.join(dir, 'cover.png'), { colour: 'blue', size: '60x60' });
 });
 
 const titleFields = (page: Page) => page.locator('.audio-merge-row .audio-merge-chapter-title');
 const rowNames = (page: Page) => page.locator('.audio-merge-row .audio-merge-filename').allTextContents();
 const NAMES = FILES.map((f) => f.name);
-
-/** The session's items as the server lists them. */
-const savedItems = (page: Page) =>
-  page.evaluate(async () => {
-    const csrf = document.querySelector<HTMLMetaElement>('meta[name="csrf-token"]')!.content;
-    const appid = document.getElementById('audio-merge-tool')!.dataset.appid;
-    const res = await fetch('/app/merge/getDataJson', {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', 'x-csrf-token': csrf },
-      body: JSON.stringify({ appid }),
-    });
-    return JSON.parse(await res.text()) as Array<{ chapterTitle: string | null }>;
-  });
 
 /** Keys and a mouse drag in a row's title field: the text changes, the rows never move. */
 async function typeAndPressInTitle(page: Page): Promise<void> {
@@ -101,7 +75,7 @@ describe('the book in the widget', () => {
     await titleFields(page).nth(0).fill('The Road');
     await titleFields(page).nth(1).fill('The River');
     await poll(() => refusal.count()).toBe(0);
-    await poll(async () => (await savedItems(page)).map((i) => i.chapterTitle)).toEqual([
+    await poll(async () => (await pageItems(page)).map((i) => i.chapterTitle)).toEqual([
       'The Road',
       'The River',
       null,

@@ -1,53 +1,31 @@
 // End to end, the cases a person meets when things go wrong or change under them: a merge that
 // fails, a realtime port nobody answers, and files uploaded after the list was already ordered.
-import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
+import { readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { makeTone, tempDir } from '../test/support/audio-fixtures.js';
-import {
-  afterQueuedTimers,
-  build,
-  launchBrowser,
-  SCREENSHOTS,
-  startServer,
-  type RunningServer,
-} from './harness.js';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { makeTone } from '../test/support/audio-fixtures.js';
+import { afterQueuedTimers, SCREENSHOTS, serverRun } from './harness.js';
 
-let server: RunningServer;
-let browser: Browser;
-let work: { dir: string; cleanup: () => Promise<void> };
-const dataDir = () => path.join(work.dir, 'data');
-const tone = (name: string) => path.join(work.dir, name);
-const poll = <T>(fn: () => T | Promise<T>) => expect.poll(fn, { timeout: 60_000, interval: 100 });
-const rowNames = (p: Page) => p.locator('.audio-merge-row .audio-merge-filename').allTextContents();
-
-beforeAll(async () => {
-  if (!process.env.E2E_SKIP_BUILD) build();
-  work = await tempDir('audio-merge-e2e-hard-');
-  await mkdir(SCREENSHOTS, { recursive: true });
+const work = serverRun('audio-merge-e2e-hard-', async (dir) => {
   for (const [name, frequency] of [
     ['a.wav', 300],
     ['b.wav', 600],
     ['c.wav', 900],
   ] as const) {
-    await makeTone(tone(name), { seconds: 2, frequency });
+    await makeTone(path.join(dir, name), { seconds: 2, frequency });
   }
-  server = await startServer(dataDir());
-  browser = await launchBrowser();
 });
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-  await work?.cleanup();
-});
+const dataDir = () => path.join(work().dir, 'data');
+const tone = (name: string) => path.join(work().dir, name);
+const poll = <T>(fn: () => T | Promise<T>) => expect.poll(fn, { timeout: 60_000, interval: 100 });
+const rowNames = (p: Page) => p.locator('.audio-merge-row .audio-merge-filename').allTextContents();
 
 /** A fresh browser session with `files` uploaded through the page and shown as rows. */
 async function sessionWith(files: string[]): Promise<Page> {
-  const ctx = await browser.newContext({ viewport: { width: 900, height: 1200 } });
+  const ctx = await work().browser.newContext({ viewport: { width: 900, height: 1200 } });
   const page = await ctx.newPage();
-  await page.goto(server.url);
+  await page.goto(work().server.url);
   if (files.length === 0) return page;
   await page.setInputFiles('#audio-merge-file-input', files.map(tone));
   await page.waitForSelector(`.audio-merge-row >> nth=${files.length - 1}`, { timeout: 60_000 });
@@ -145,7 +123,7 @@ describe('the widget when things go wrong', () => {
   it('with the realtime port unreachable, make still posts and the page reloads on success', async () => {
     const page = await sessionWith(['a.wav', 'b.wav']);
     try {
-      await page.route(`http://127.0.0.1:${server.socketPort}/**`, (route) => route.abort());
+      await page.route(`http://127.0.0.1:${work().server.socketPort}/**`, (route) => route.abort());
       await markBeforeReload(page);
       await page.getByRole('button', { name: 'Make MP3' }).click();
       await page.waitForSelector('.audio-merge-result', { timeout: 120_000 });

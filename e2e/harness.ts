@@ -1,12 +1,14 @@
 // Runs the product as a person would: the built server in its own process, and Debian's Chromium.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { mkdir } from 'node:fs/promises';
 import net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll } from 'vitest';
 import { tempDir } from '../test/support/audio-fixtures.js';
+import type { ListedItem } from '../test/support/server-harness.js';
 import { until } from '../test/support/until.js';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -123,30 +125,33 @@ export async function launchBrowser(): Promise<Browser> {
   });
 }
 
-export interface OnePageRun {
+export interface ServerRun {
   server: RunningServer;
   browser: Browser;
-  page: Page;
   /** The test's folder: inputs here, the server's data under data/. */
   dir: string;
 }
 
+export interface OnePageRun extends ServerRun {
+  page: Page;
+}
+
 /**
- * For a test file with one server, one browser and one tall page: made before its tests (after
- * `makeInputs` wrote the files into the folder), all stopped and removed after them.
+ * For a test file with one server and one browser: made before its tests (after `makeInputs`
+ * wrote the files into the folder, and with the screenshots folder there), all stopped and
+ * removed after them.
  */
-export function onePageRun(prefix: string, makeInputs: (dir: string) => Promise<void>): () => OnePageRun {
-  let run: OnePageRun | undefined;
+export function serverRun(prefix: string, makeInputs: (dir: string) => Promise<unknown>): () => ServerRun {
+  let run: ServerRun | undefined;
   let cleanup: (() => Promise<void>) | undefined;
   beforeAll(async () => {
     if (!process.env.E2E_SKIP_BUILD) build();
     const work = await tempDir(prefix);
     cleanup = work.cleanup;
+    await mkdir(SCREENSHOTS, { recursive: true });
     await makeInputs(work.dir);
     const server = await startServer(path.join(work.dir, 'data'));
-    const browser = await launchBrowser();
-    const page = await browser.newPage({ viewport: { width: 900, height: 1400 } });
-    run = { server, browser, page, dir: work.dir };
+    run = { server, browser: await launchBrowser(), dir: work.dir };
   });
   afterAll(async () => {
     await run?.browser.close();
@@ -154,10 +159,36 @@ export function onePageRun(prefix: string, makeInputs: (dir: string) => Promise<
     await cleanup?.();
   });
   return () => {
-    if (!run)
-      throw new Error('the page run is not started (onePageRun must be called at the top of a test file)');
+    if (!run) throw new Error('the run is not started (call it at the top of a test file)');
     return run;
   };
+}
+
+/** serverRun with one tall page open. */
+export function onePageRun(prefix: string, makeInputs: (dir: string) => Promise<unknown>): () => OnePageRun {
+  const started = serverRun(prefix, makeInputs);
+  let page: Page | undefined;
+  beforeAll(async () => {
+    page = await started().browser.newPage({ viewport: { width: 900, height: 1400 } });
+  });
+  return () => {
+    if (!page) throw new Error('the page run is not started (call onePageRun at the top of a test file)');
+    return { ...started(), page };
+  };
+}
+
+/** getDataJson asked from inside the page, with its cookie and CSRF token. */
+export function pageItems(page: Page): Promise<ListedItem[]> {
+  return page.evaluate(async () => {
+    const csrf = document.querySelector<HTMLMetaElement>('meta[name="csrf-token"]')!.content;
+    const appid = document.getElementById('audio-merge-tool')!.dataset.appid;
+    const res = await fetch('/app/merge/getDataJson', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-csrf-token': csrf },
+      body: JSON.stringify({ appid }),
+    });
+    return (await res.json()) as ListedItem[];
+  });
 }
 
 /**

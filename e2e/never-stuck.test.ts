@@ -1,64 +1,56 @@
 // End to end, a person is never stuck: rows removed by mouse and keyboard, an order that survives
 // a reload, two tabs merging at once, a reload mid-merge, cancel, and a server killed mid-merge.
-import { mkdir, readdir } from 'node:fs/promises';
+import { readdir } from 'node:fs/promises';
 import path from 'node:path';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { BrowserContext, Page } from 'playwright-core';
+import { afterAll, describe, expect, it } from 'vitest';
 import { makeTone, tempDir } from '../test/support/audio-fixtures.js';
 import { childrenNamed, waitUntilGone } from '../test/support/processes.js';
 import {
   afterQueuedTimers,
-  build,
-  launchBrowser,
+  pageItems,
   SCREENSHOTS,
+  serverRun,
   startServer,
   type RunningServer,
 } from './harness.js';
 
 const INTERRUPTED = 'The server restarted while this merge was running; please press make again';
 
-let server: RunningServer;
-let browser: Browser;
-let work: { dir: string; cleanup: () => Promise<void> };
-const contexts: BrowserContext[] = [];
-const dataDir = () => path.join(work.dir, 'data');
-const tone = (name: string) => path.join(work.dir, name);
-const poll = <T>(fn: () => T | Promise<T>, timeout = 60_000) => expect.poll(fn, { timeout, interval: 100 });
-const rowNames = (p: Page) => p.locator('.audio-merge-row .audio-merge-filename').allTextContents();
-const percentOf = async (p: Page) => Number(await p.getByRole('progressbar').getAttribute('aria-valuenow'));
-
-beforeAll(async () => {
-  if (!process.env.E2E_SKIP_BUILD) build();
-  work = await tempDir('audio-merge-e2e-stuck-');
-  await mkdir(SCREENSHOTS, { recursive: true });
+const work = serverRun('audio-merge-e2e-stuck-', async (dir) => {
   for (const [name, frequency] of [
     ['a.wav', 300],
     ['b.wav', 600],
     ['c.wav', 900],
   ] as const)
-    await makeTone(tone(name), { seconds: 2, frequency });
+    await makeTone(path.join(dir, name), { seconds: 2, frequency });
   // Long enough that a merge of it is still running after a reload or a restart (~20 s here).
-  await makeTone(tone('long.flac'), { seconds: 240, frequency: 440 });
-  await makeTone(tone('medium.flac'), { seconds: 60, frequency: 520 });
-  server = await startServer(dataDir());
-  browser = await launchBrowser();
+  await makeTone(path.join(dir, 'long.flac'), { seconds: 240, frequency: 440 });
+  await makeTone(path.join(dir, 'medium.flac'), { seconds: 60, frequency: 520 });
 });
+const contexts: BrowserContext[] = [];
+const dataDir = () => path.join(work().dir, 'data');
+const tone = (name: string) => path.join(work().dir, name);
+const poll = <T>(fn: () => T | Promise<T>, timeout = 60_000) => expect.poll(fn, { timeout, interval: 100 });
+const rowNames = (p: Page) => p.locator('.audio-merge-row .audio-merge-filename').allTextContents();
+const percentOf = async (p: Page) => Number(await p.getByRole('progressbar').getAttribute('aria-valuenow'));
 
 afterAll(async () => {
   for (const c of contexts) await c.close().catch(() => {});
-  await browser?.close();
-  await server?.stop();
-  await work?.cleanup();
 });
 
 async function newSession(): Promise<BrowserContext> {
-  const ctx = await browser.newContext({ viewport: { width: 900, height: 1000 } });
+  const ctx = await work().browser.newContext({ viewport: { width: 900, height: 1000 } });
   contexts.push(ctx);
   return ctx;
 }
 
 /** A page of `ctx` with `files` uploaded through it and shown as rows. */
-async function pageWith(ctx: BrowserContext, files: string[], on: RunningServer = server): Promise<Page> {
+async function pageWith(
+  ctx: BrowserContext,
+  files: string[],
+  on: RunningServer = work().server,
+): Promise<Page> {
   const page = await ctx.newPage();
   await page.goto(on.url);
   await page.setInputFiles('#audio-merge-file-input', files.map(tone));
@@ -66,18 +58,7 @@ async function pageWith(ctx: BrowserContext, files: string[], on: RunningServer 
   return page;
 }
 
-/** getDataJson as the page itself would ask it. */
-const serverNames = (page: Page) =>
-  page.evaluate(async () => {
-    const token = document.querySelector<HTMLMetaElement>('meta[name="csrf-token"]')!.content;
-    const appid = document.getElementById('audio-merge-tool')!.dataset.appid;
-    const res = await fetch('/app/merge/getDataJson', {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json', 'X-CSRF-TOKEN': token },
-      body: JSON.stringify({ appid }),
-    });
-    return ((await res.json()) as Array<{ filename: string }>).map((i) => i.filename);
-  });
+const serverNames = async (page: Page) => (await pageItems(page)).map((i) => i.filename);
 
 const sidOf = (page: Page) => page.evaluate(() => document.getElementById('audio-merge-tool')!.dataset.sid!);
 /** The session's stored uploads; each may have its waveform beside it, never one without it. */
@@ -187,7 +168,7 @@ describe('a person is never stuck', () => {
   it('a long list scrolls while a row is dragged near the edge; Home and End move a lifted row to the ends', async () => {
     const names = Array.from({ length: 12 }, (_, i) => `n${String(i + 1).padStart(2, '0')}.wav`);
     for (const [i, n] of names.entries()) await makeTone(tone(n), { seconds: 1, frequency: 300 + 50 * i });
-    const ctx = await browser.newContext({ viewport: { width: 900, height: 600 } });
+    const ctx = await work().browser.newContext({ viewport: { width: 900, height: 600 } });
     contexts.push(ctx);
     const page = await pageWith(ctx, names);
     await page.evaluate(() =>
@@ -240,7 +221,7 @@ describe('a person is never stuck', () => {
     const ctx = await newSession();
     const one = await pageWith(ctx, ['medium.flac', 'a.wav']);
     const two = await ctx.newPage();
-    await two.goto(server.url);
+    await two.goto(work().server.url);
     await two.waitForSelector('.audio-merge-row >> nth=1');
     const bars: [number[], number[]] = [[], []];
     const bodies: Array<{ requestId: string }> = [];
@@ -285,14 +266,14 @@ describe('a person is never stuck', () => {
     const sid = await sidOf(page);
     await page.getByRole('button', { name: 'Make MP3' }).click();
     let pids: number[] = [];
-    await poll(() => (pids = childrenNamed('ffmpeg', server.pid)).length).toBeGreaterThan(0);
+    await poll(() => (pids = childrenNamed('ffmpeg', work().server.pid)).length).toBeGreaterThan(0);
     await markBeforeReload(page);
     await page.getByRole('button', { name: 'Cancel merge' }).click();
     await poll(() => reloaded(page)).toBe(true);
     await page.waitForSelector('.audio-merge-row >> nth=1');
     expect(await page.locator('.audio-merge-progress').count()).toBe(0);
     for (const pid of pids) expect(await waitUntilGone(pid)).toBe(true);
-    expect(childrenNamed('ffmpeg', server.pid)).toEqual([]);
+    expect(childrenNamed('ffmpeg', work().server.pid)).toEqual([]);
     expect((await readdir(path.join(dataDir(), 'tmp'))).filter((n) => n.startsWith('job-'))).toEqual([]);
     expect(await readdir(path.join(dataDir(), 'results', sid)).catch(() => [])).toEqual([]);
     expect(await page.locator('.audio-merge-result').count()).toBe(0);

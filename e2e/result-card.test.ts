@@ -14,6 +14,7 @@ import { en, type Locale } from '../src/widget/i18n/en.js';
 import ar from '../src/widget/i18n/ar.js';
 import { HOST_PAGE_WORDS } from '../src/server/http/host-page-words.js';
 import { makeTone, tools } from '../test/support/audio-fixtures.js';
+import { makeImage } from '../test/support/pictures.js';
 import { seriousViolations } from './axe.js';
 import { onePageRun, SCREENSHOTS } from './harness.js';
 
@@ -28,11 +29,8 @@ const run = onePageRun('audio-merge-e2e-card-', async (dir) => {
   for (const [i, name] of FILES.entries())
     await makeTone(path.join(dir, name), { seconds: 2, frequency: 400 + 300 * i });
   // Not square, with a band of its own colour at each side: a card that crops it loses them.
-  await exec(tools.ffmpeg, [
-    ...['-v', 'error', '-y', '-f', 'lavfi', '-i', 'color=c=teal:s=120x90', '-frames:v', '1'],
-    ...['-vf', `${band(0, 'red')},${band(108, 'yellow')}`],
-    path.join(dir, 'cover.png'),
-  ]);
+  const filters = `${band(0, 'red')},${band(108, 'yellow')}`;
+  await makeImage(path.join(dir, 'cover.png'), { colour: 'teal', size: '120x90', filters });
 });
 
 const exec = promisify(execFile);

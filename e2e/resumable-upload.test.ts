@@ -4,35 +4,22 @@
 import { createHash } from 'node:crypto';
 import { copyFile, readFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { Browser, Page, Route } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { makeTone, tempDir } from '../test/support/audio-fixtures.js';
-import { build, launchBrowser, startServer, type RunningServer } from './harness.js';
+import type { Page, Route } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { makeTone } from '../test/support/audio-fixtures.js';
+import { pageItems, serverRun } from './harness.js';
 
-let server: RunningServer;
-let browser: Browser;
-let work: { dir: string; cleanup: () => Promise<void> };
 const poll = <T>(fn: () => T | Promise<T>) => expect.poll(fn, { timeout: 120_000, interval: 100 });
 const sha256 = (b: Buffer) => createHash('sha256').update(b).digest('hex');
 
-beforeAll(async () => {
-  if (!process.env.E2E_SKIP_BUILD) build();
-  work = await tempDir('audio-merge-e2e-tus-');
-  await makeTone(path.join(work.dir, 'chapter.wav'), { seconds: 40, frequency: 440 }); // ~7 MB
-  await makeTone(path.join(work.dir, 'clip.wav'), {
+const work = serverRun('audio-merge-e2e-tus-', async (dir) => {
+  await makeTone(path.join(dir, 'chapter.wav'), { seconds: 40, frequency: 440 }); // ~7 MB
+  await makeTone(path.join(dir, 'clip.wav'), {
     seconds: 0.2,
     frequency: 880,
     sampleRate: 8000,
     channels: 1,
   });
-  server = await startServer(path.join(work.dir, 'data'));
-  browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-  await work?.cleanup();
 });
 
 interface TusCall {
@@ -42,35 +29,17 @@ interface TusCall {
 
 /** A fresh browser profile on the host page, recording every tus request it sends. */
 async function openPage(): Promise<{ page: Page; calls: TusCall[] }> {
-  const page = await (await browser.newContext()).newPage();
+  const page = await (await work().browser.newContext()).newPage();
   const calls: TusCall[] = [];
   page.on('request', (r) => {
     if (!r.url().includes('/app/merge/tus')) return;
     const offset = r.headers()['upload-offset'];
     calls.push({ method: r.method(), offset: offset === undefined ? null : Number(offset) });
   });
-  await page.goto(server.url);
+  await page.goto(work().server.url);
   await page.waitForSelector('.audio-merge-dropzone');
   return { page, calls };
 }
-
-/** getDataJson from inside the page (its cookie and CSRF token). */
-const items = (page: Page) =>
-  page.evaluate(async () => {
-    const csrf = document.querySelector<HTMLMetaElement>('meta[name="csrf-token"]')!.content;
-    const appid = document.getElementById('audio-merge-tool')!.dataset.appid;
-    const res = await fetch('/app/merge/getDataJson', {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', 'x-csrf-token': csrf },
-      body: JSON.stringify({ appid }),
-    });
-    return (await res.json()) as Array<{
-      filename: string;
-      sid: string;
-      newfilename: string;
-      format: string;
-    }>;
-  });
 
 /** The request carrying a file's last byte: a PATCH that starts past zero. */
 const isLastPatch = (route: Route) =>
@@ -87,7 +56,7 @@ describe('resumable uploads in a real browser', () => {
       }
       return route.continue();
     });
-    const file = path.join(work.dir, 'chapter.wav');
+    const file = path.join(work().dir, 'chapter.wav');
     const size = (await readFile(file)).length;
     await page.setInputFiles('#audio-merge-file-input', file);
     await poll(() => page.locator('.audio-merge-upload-summary').textContent()).toBe(
@@ -102,9 +71,9 @@ describe('resumable uploads in a real browser', () => {
       { method: 'HEAD', offset: null },
       { method: 'PATCH', offset: size - 1 }, // resumed where the server stood
     ]);
-    const [item] = await items(page);
+    const [item] = await pageItems(page);
     const stored = await page.request.get(
-      `${server.url}/upload/${item.sid}/${item.newfilename}.${item.format}`,
+      `${work().server.url}/upload/${item.sid}/${item.newfilename}.${item.format}`,
     );
     expect(sha256(await stored.body())).toBe(sha256(await readFile(file)));
     expect(await page.locator('.audio-merge-upload-error').count()).toBe(0);
@@ -115,7 +84,7 @@ describe('resumable uploads in a real browser', () => {
     const { page, calls } = await openPage();
     // The last byte never gets through on the first visit.
     await page.route('**/app/merge/tus/**', (route) => (isLastPatch(route) ? undefined : route.continue()));
-    const file = path.join(work.dir, 'chapter.wav');
+    const file = path.join(work().dir, 'chapter.wav');
     const size = (await readFile(file)).length;
     await page.setInputFiles('#audio-merge-file-input', file);
     await poll(() => calls.filter((c) => c.method === 'PATCH').length).toBe(2);
@@ -135,23 +104,23 @@ describe('resumable uploads in a real browser', () => {
       { method: 'HEAD', offset: null },
       { method: 'PATCH', offset: size - 1 },
     ]);
-    expect((await items(page)).map((i) => i.filename)).toEqual(['chapter.wav']);
+    expect((await pageItems(page)).map((i) => i.filename)).toEqual(['chapter.wav']);
     await page.context().close();
   });
 
   it('200 files chosen at once are all stored, in the order chosen, none refused for rate', async () => {
     const names = Array.from({ length: 200 }, (_, i) => `clip-${String(i + 1).padStart(3, '0')}.wav`);
-    for (const name of names) await copyFile(path.join(work.dir, 'clip.wav'), path.join(work.dir, name));
+    for (const name of names) await copyFile(path.join(work().dir, 'clip.wav'), path.join(work().dir, name));
     const { page } = await openPage();
     await page.setInputFiles(
       '#audio-merge-file-input',
-      names.map((n) => path.join(work.dir, n)),
+      names.map((n) => path.join(work().dir, n)),
     );
     await poll(() => page.locator('.audio-merge-upload-summary').textContent()).toBe(
       '200 files uploaded. They are at the end of the list to order.',
     );
     expect(await page.locator('.audio-merge-upload-error').count()).toBe(0);
-    expect((await items(page)).map((i) => i.filename)).toEqual(names);
+    expect((await pageItems(page)).map((i) => i.filename)).toEqual(names);
     await page.context().close();
   });
 });

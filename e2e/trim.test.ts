@@ -5,85 +5,64 @@ import { copyFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { tempDir } from '../test/support/audio-fixtures.js';
 import { decodeFloat } from '../test/support/pcm-measure.js';
 import { loudRuns, makeToneWindow } from '../test/support/tone-edges.js';
 import { seriousViolations } from './axe.js';
-import { build, launchBrowser, SCREENSHOTS, startServer, type RunningServer } from './harness.js';
+import { pageItems, SCREENSHOTS, serverRun } from './harness.js';
 
 const RATE = 44100;
 /** A name longer than a row has room for, as chapter files are often named. */
 const LONG_NAME = 'Chapter 1 - The harbour.wav';
 const MS = 0.001;
-let server: RunningServer;
-let browser: Browser;
-let page: Page;
-let work: { dir: string; cleanup: () => Promise<void> };
 const pageErrors: string[] = [];
 const poll = <T>(fn: () => T | Promise<T>) => expect.poll(fn, { timeout: 60_000, interval: 100 });
 
-beforeAll(async () => {
-  if (!process.env.E2E_SKIP_BUILD) build();
-  work = await tempDir('audio-merge-e2e-trim-');
+const work = serverRun('audio-merge-e2e-trim-', async (dir) => {
   // 6 s: silence, a tone from 2 s to 4 s, silence.
-  await makeToneWindow(path.join(work.dir, 'window.wav'), {
+  await makeToneWindow(path.join(dir, 'window.wav'), {
     seconds: 6,
     from: 2,
     to: 4,
     frequency: 440,
     codec: ['-c:a', 'pcm_s16le'],
   });
-  await makeToneWindow(path.join(work.dir, 'second.wav'), {
+  await makeToneWindow(path.join(dir, 'second.wav'), {
     seconds: 6,
     from: 1,
     to: 5,
     frequency: 660,
     codec: ['-c:a', 'pcm_s16le'],
   });
-  await copyFile(path.join(work.dir, 'window.wav'), path.join(work.dir, LONG_NAME));
-  server = await startServer(path.join(work.dir, 'data'));
-  browser = await launchBrowser();
-  page = await browser.newPage({ viewport: { width: 900, height: 1000 }, deviceScaleFactor: 2 });
+  await copyFile(path.join(dir, 'window.wav'), path.join(dir, LONG_NAME));
+});
+let page: Page;
+
+beforeAll(async () => {
+  page = await work().browser.newPage({ viewport: { width: 900, height: 1000 }, deviceScaleFactor: 2 });
   page.on('pageerror', (e) => pageErrors.push(String(e)));
 });
 
-afterAll(async () => {
+afterAll(() => {
   if (pageErrors.length) console.log('browser errors:\n' + pageErrors.join('\n'));
-  await browser?.close();
-  await server?.stop();
-  await work?.cleanup();
 });
 
 const startHandle = (p: Page) => p.locator('.audio-merge-row .audio-merge-trim-start');
 const endHandle = (p: Page) => p.locator('.audio-merge-row .audio-merge-trim-end');
 const valueOf = async (l: ReturnType<typeof startHandle>) => Number(await l.getAttribute('aria-valuenow'));
 
-/** The session's items as the server has them. */
-const savedItems = (p: Page) =>
-  p.evaluate(async () => {
-    const csrf = document.querySelector<HTMLMetaElement>('meta[name="csrf-token"]')!.content;
-    const appid = document.getElementById('audio-merge-tool')!.dataset.appid;
-    const res = await fetch('/app/merge/getDataJson', {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', 'x-csrf-token': csrf },
-      body: JSON.stringify({ appid }),
-    });
-    return JSON.parse(await res.text()) as Array<{ id: string; start: number | null; end: number | null }>;
-  });
-
 /** A page of its own (a session of its own), with the given files uploaded and their handles shown. */
 async function freshPage(files: string[], options: Parameters<Browser['newContext']>[0] = {}) {
-  const context = await browser.newContext({
+  const context = await work().browser.newContext({
     viewport: { width: 900, height: 1000 },
     deviceScaleFactor: 2,
     ...options,
   });
   const p = await context.newPage();
   p.on('pageerror', (e) => pageErrors.push(String(e)));
-  await p.goto(server.url);
+  await p.goto(work().server.url);
   await p.setInputFiles(
     '#audio-merge-file-input',
-    files.map((f) => path.join(work.dir, f)),
+    files.map((f) => path.join(work().dir, f)),
   );
   await expect
     .poll(() => p.locator('.audio-merge-row .audio-merge-trim-end').count(), { timeout: 60_000 })
@@ -99,8 +78,8 @@ const centre = (b: { x: number; y: number; width: number; height: number }) => (
 
 describe('trimming a row in a real browser', () => {
   it('sets the span by mouse and keyboard, keeps it over a reload, plays it, and merges exactly it', async () => {
-    await page.goto(server.url);
-    await page.setInputFiles('#audio-merge-file-input', [path.join(work.dir, 'window.wav')]);
+    await page.goto(work().server.url);
+    await page.setInputFiles('#audio-merge-file-input', [path.join(work().dir, 'window.wav')]);
     await page.waitForSelector('.audio-merge-row .audio-merge-trim-start', { timeout: 60_000 });
     const row = await page.locator('.audio-merge-row').boundingBox();
     expect(row).toMatchObject({ width: 320, height: 120 });
@@ -156,7 +135,7 @@ describe('trimming a row in a real browser', () => {
     expect(await page.locator('.audio-merge-kept').getAttribute('title')).toBe('0:02.0 kept of 0:06.0');
 
     // Saved once the handle rests, and there after a reload.
-    await poll(async () => (await savedItems(page)).map((i) => [i.start, i.end])).toEqual([[1.5, 3.5]]);
+    await poll(async () => (await pageItems(page)).map((i) => [i.start, i.end])).toEqual([[1.5, 3.5]]);
     await page.reload();
     await page.waitForSelector('.audio-merge-row .audio-merge-trim-start');
     expect(await valueOf(startHandle(page))).toBe(1.5);
@@ -188,28 +167,22 @@ describe('trimming a row in a real browser', () => {
     expect(played.after).toBeCloseTo(1.5, 2);
 
     // The merge keeps exactly that span: the tone from 0.5 s (its start, 2 s, less 1.5) to the cut at 2 s.
-    const answer = await page.evaluate(async () => {
+    const items = (await pageItems(page)).map((i) => ({ id: i.id }));
+    const answer = await page.evaluate(async (listed) => {
       const csrf = document.querySelector<HTMLMetaElement>('meta[name="csrf-token"]')!.content;
-      const appid = document.getElementById('audio-merge-tool')!.dataset.appid;
-      const list = await fetch('/app/merge/getDataJson', {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', 'x-csrf-token': csrf },
-        body: JSON.stringify({ appid }),
-      });
-      const items = (JSON.parse(await list.text()) as Array<{ id: string }>).map((i) => ({ id: i.id }));
       const res = await fetch('/app/merge/mergemp3', {
         method: 'POST',
         headers: { 'content-type': 'application/json', 'x-csrf-token': csrf },
-        body: JSON.stringify({ items, options: { format: 'wav' } }),
+        body: JSON.stringify({ items: listed, options: { format: 'wav' } }),
       });
       return res.json() as Promise<unknown>;
-    });
+    }, items);
     expect(answer).toBe('success');
     await page.reload();
     const href = (await page.locator('.audio-merge-download').first().getAttribute('href'))!;
-    const download = await page.request.get(new URL(href, server.url).toString());
+    const download = await page.request.get(new URL(href, work().server.url).toString());
     expect(download.status()).toBe(200);
-    const file = path.join(work.dir, 'merged.wav');
+    const file = path.join(work().dir, 'merged.wav');
     await writeFile(file, await download.body());
     const pcm = await decodeFloat(file, RATE);
     expect(Math.abs(pcm.length / RATE - 2)).toBeLessThan(MS);
@@ -221,7 +194,7 @@ describe('trimming a row in a real browser', () => {
   });
 
   it('on a phone: a handle follows a finger, and the row stays where it is', async () => {
-    const phone = await browser.newContext({
+    const phone = await work().browser.newContext({
       viewport: { width: 375, height: 800 },
       isMobile: true,
       hasTouch: true,
@@ -229,8 +202,8 @@ describe('trimming a row in a real browser', () => {
     });
     const p = await phone.newPage();
     try {
-      await p.goto(server.url);
-      await p.setInputFiles('#audio-merge-file-input', [path.join(work.dir, 'window.wav')]);
+      await p.goto(work().server.url);
+      await p.setInputFiles('#audio-merge-file-input', [path.join(work().dir, 'window.wav')]);
       await p.waitForSelector('.audio-merge-row .audio-merge-trim-end', { timeout: 60_000 });
       const wave = (await p.locator('.audio-merge-waveform').boundingBox())!;
       const grip = (await endHandle(p).boundingBox())!;
@@ -288,11 +261,11 @@ describe('trimming a row in a real browser', () => {
       // The order is the one uploaded, on screen and on the server; each trimmed row says so.
       await p.waitForTimeout(300);
       expect(await rowNames(p)).toEqual(['window.wav', 'second.wav']);
-      await poll(async () => (await savedItems(p)).map((i) => [i.start === null, i.end === null])).toEqual([
+      await poll(async () => (await pageItems(p)).map((i) => [i.start === null, i.end === null])).toEqual([
         [true, false],
         [false, true],
       ]);
-      expect((await savedItems(p)).map((i) => i.id)).toEqual(
+      expect((await pageItems(p)).map((i) => i.id)).toEqual(
         await rows.evaluateAll((r) => r.map((e) => (e as HTMLElement).dataset.id)),
       );
       const kept = await rows.nth(0).locator('.audio-merge-kept-length').textContent();
@@ -303,7 +276,7 @@ describe('trimming a row in a real browser', () => {
       expect(await rows.nth(0).locator('.audio-merge-kept:visible').count()).toBe(0);
       expect(await valueOf(startHandle(p).nth(0))).toBe(0);
       expect(await valueOf(endHandle(p).nth(0))).toBe(6);
-      await poll(async () => (await savedItems(p)).map((i) => [i.start, i.end])[0]).toEqual([null, null]);
+      await poll(async () => (await pageItems(p)).map((i) => [i.start, i.end])[0]).toEqual([null, null]);
 
       // The waveform is as sharp as the screen: its canvas holds two pixels for each CSS pixel.
       const canvas = await p

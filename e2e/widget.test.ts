@@ -1,24 +1,11 @@
 // End to end: the real server and Chromium. Upload three tones through the page, order them by
 // mouse and by keyboard, make the MP3, watch progress, and check what was joined by ear (PCM).
-import { mkdir, writeFile } from 'node:fs/promises';
+import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  decodePcm,
-  dominantFrequency,
-  ffprobeJson,
-  makeTone,
-  tempDir,
-} from '../test/support/audio-fixtures.js';
-import {
-  afterQueuedTimers,
-  build,
-  launchBrowser,
-  SCREENSHOTS,
-  startServer,
-  type RunningServer,
-} from './harness.js';
+import { decodePcm, dominantFrequency, ffprobeJson, makeTone } from '../test/support/audio-fixtures.js';
+import { afterQueuedTimers, onePageRun, SCREENSHOTS } from './harness.js';
 
 const TONE_SECONDS = 4;
 const TONES = [
@@ -27,24 +14,19 @@ const TONES = [
   { name: 'high tone.ogg', frequency: 1500 },
 ];
 
-let server: RunningServer;
-let browser: Browser;
-let page: Page;
-let work: { dir: string; cleanup: () => Promise<void> };
 const statuses: string[] = [];
 const pageErrors: string[] = [];
 /** Browser work takes its time on a busy machine; wait for outcomes, never for a clock. */
 const poll = <T>(fn: () => T | Promise<T>) => expect.poll(fn, { timeout: 60_000, interval: 100 });
 
-beforeAll(async () => {
-  if (!process.env.E2E_SKIP_BUILD) build();
-  work = await tempDir('audio-merge-e2e-');
-  await mkdir(SCREENSHOTS, { recursive: true });
+const work = onePageRun('audio-merge-e2e-', async (dir) => {
   for (const t of TONES)
-    await makeTone(path.join(work.dir, t.name), { seconds: TONE_SECONDS, frequency: t.frequency });
-  server = await startServer(path.join(work.dir, 'data'));
-  browser = await launchBrowser();
-  page = await browser.newPage({ viewport: { width: 900, height: 1400 } });
+    await makeTone(path.join(dir, t.name), { seconds: TONE_SECONDS, frequency: t.frequency });
+});
+let page: Page;
+
+beforeAll(async () => {
+  page = work().page;
   page.on('pageerror', (e) => pageErrors.push(String(e)));
   page.on('console', (m) => m.type() === 'error' && pageErrors.push(m.text()));
   // Every status text the progress view shows, kept here so the page reload does not lose it.
@@ -61,11 +43,8 @@ beforeAll(async () => {
   });
 });
 
-afterAll(async () => {
+afterAll(() => {
   if (pageErrors.length) console.log('browser errors:\n' + pageErrors.join('\n'));
-  await browser?.close();
-  await server?.stop();
-  await work?.cleanup();
 });
 
 const rowNames = (p: Page) => p.locator('.audio-merge-row .audio-merge-filename').allTextContents();
@@ -73,13 +52,13 @@ const rowPositions = (p: Page) => p.locator('.audio-merge-row .audio-merge-posit
 
 describe('the widget in a real browser against the real server', () => {
   it('uploads through the page, orders by mouse and keyboard, and joins in the order shown', async () => {
-    await page.goto(server.url);
+    await page.goto(work().server.url);
     await poll(() => page.locator('.audio-merge-empty').count()).toBe(1);
 
     // Upload: three files chosen at once, each with its own progress line, then the rows appear.
     await page.setInputFiles(
       '#audio-merge-file-input',
-      TONES.map((t) => path.join(work.dir, t.name)),
+      TONES.map((t) => path.join(work().dir, t.name)),
     );
     await page.waitForSelector('.audio-merge-row >> nth=2', { timeout: 60_000 });
     // The three upload lines give way to one summary once the files are rows.
@@ -177,9 +156,9 @@ describe('the widget in a real browser against the real server', () => {
 
     // The download holds the tones in the order shown.
     const href = (await page.locator('.audio-merge-download').first().getAttribute('href'))!;
-    const download = await page.request.get(new URL(href, server.url).toString());
+    const download = await page.request.get(new URL(href, work().server.url).toString());
     expect(download.status()).toBe(200);
-    const file = path.join(work.dir, 'downloaded.mp3');
+    const file = path.join(work().dir, 'downloaded.mp3');
     await writeFile(file, await download.body());
     const probe = await ffprobeJson(file);
     expect(probe.streams[0].codec_name).toBe('mp3');
@@ -211,7 +190,7 @@ describe('the widget in a real browser against the real server', () => {
   });
 
   it('on a phone: fits the screen, keeps host styles out, and reorders by touch', async () => {
-    const phone = await browser.newContext({
+    const phone = await work().browser.newContext({
       viewport: { width: 375, height: 1000 },
       isMobile: true,
       hasTouch: true,
@@ -219,7 +198,7 @@ describe('the widget in a real browser against the real server', () => {
     });
     const p = await phone.newPage();
     try {
-      await p.goto(server.url);
+      await p.goto(work().server.url);
       // A host page with careless global CSS: none of it may reach the widget.
       await p.addStyleTag({
         content:
@@ -227,7 +206,7 @@ describe('the widget in a real browser against the real server', () => {
       });
       await p.setInputFiles(
         '#audio-merge-file-input',
-        TONES.slice(0, 2).map((t) => path.join(work.dir, t.name)),
+        TONES.slice(0, 2).map((t) => path.join(work().dir, t.name)),
       );
       await p.waitForSelector('.audio-merge-row >> nth=1', { timeout: 60_000 });
       expect(await rowNames(p)).toEqual([TONES[0].name, TONES[1].name]);
@@ -286,13 +265,13 @@ describe('the widget in a real browser against the real server', () => {
   });
 
   it("a refused upload shows the server's reason next to that file, and only good files become rows", async () => {
-    const ctx = await browser.newContext({ viewport: { width: 900, height: 1200 } });
+    const ctx = await work().browser.newContext({ viewport: { width: 900, height: 1200 } });
     const p = await ctx.newPage();
     try {
-      await p.goto(server.url);
-      const bogus = path.join(work.dir, 'not really.mp3');
+      await p.goto(work().server.url);
+      const bogus = path.join(work().dir, 'not really.mp3');
       await writeFile(bogus, 'these are words, not sound\n'.repeat(200));
-      await p.setInputFiles('#audio-merge-file-input', [path.join(work.dir, TONES[0].name), bogus]);
+      await p.setInputFiles('#audio-merge-file-input', [path.join(work().dir, TONES[0].name), bogus]);
       const refusal = p.locator('.audio-merge-upload-item--failed [role="alert"]');
       await refusal.waitFor({ timeout: 60_000 });
       expect(await refusal.textContent()).toContain('not really.mp3');

@@ -21,34 +21,51 @@ afterAll(async () => {
   await cleanup();
 });
 
+/** The environment of a server on free ports at 127.0.0.1 keeping its data in `dir`, and `extra`. */
+const serverEnv = (dir: string, extra: Record<string, string> = {}): NodeJS.ProcessEnv => ({
+  ...process.env,
+  DATA_DIR: dir,
+  PORT: '0',
+  SOCKET_PORT: '0',
+  HOST: '127.0.0.1',
+  ...extra,
+});
+
+/** src/main.ts in a process of its own on `env`, keeping what it says. */
+function runMain(env: NodeJS.ProcessEnv) {
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'src/main.ts')], {
+    cwd: root,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const said = { out: '', stdout: '', stderr: '' };
+  child.stdout.on('data', (d) => {
+    said.out += d;
+    said.stdout += d;
+  });
+  child.stderr.on('data', (d) => {
+    said.out += d;
+    said.stderr += d;
+  });
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  /** The address it says it serves on, once it says so (by default one on 127.0.0.1); refused if it exits first. */
+  const serving = (pattern = /audio-merge: (http:\/\/127\.0\.0\.1:\d+\/)/) =>
+    new Promise<string>((resolve, reject) => {
+      child.stdout.on('data', () => {
+        const m = pattern.exec(said.out);
+        if (m) resolve(m[1]);
+      });
+      child.on('exit', () => reject(new Error(`exited early:\n${said.out}`)));
+    });
+  return { child, said, exited, serving };
+}
+
 describe('src/main.ts', () => {
   it('serves on the configured address, logs no secrets, and exits 0 on SIGTERM', async () => {
-    const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'src/main.ts')], {
-      cwd: root,
-      env: {
-        ...process.env,
-        DATA_DIR: dataDir,
-        PORT: '0',
-        SOCKET_PORT: '0',
-        HOST: '127.0.0.1',
-        LOG_LEVEL: 'info',
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let out = '';
-    child.stdout.on('data', (d) => (out += d));
-    child.stderr.on('data', (d) => (out += d));
-    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+    const { child, said, exited, serving } = runMain(serverEnv(dataDir, { LOG_LEVEL: 'info' }));
     try {
-      const url = await new Promise<string>((resolve, reject) => {
-        const check = () => {
-          const m = /audio-merge: (http:\/\/127\.0\.0\.1:\d+\/)/.exec(out);
-          if (m) resolve(m[1]);
-        };
-        child.stdout.on('data', check);
-        child.on('exit', () => reject(new Error(`exited early:\n${out}`)));
-      });
-      expect(out).toMatch(/using ffmpeg \S+ at \S+ffmpeg/);
+      const url = await serving();
+      expect(said.out).toMatch(/using ffmpeg \S+ at \S+ffmpeg/);
 
       const page = await fetch(url);
       expect(page.status).toBe(200);
@@ -66,9 +83,9 @@ describe('src/main.ts', () => {
 
       child.kill('SIGTERM');
       expect(await exited).toBe(0);
-      expect(out).toContain('shutting down');
-      expect(out).not.toContain(secret);
-      expect(out).not.toContain(csrf);
+      expect(said.out).toContain('shutting down');
+      expect(said.out).not.toContain(secret);
+      expect(said.out).not.toContain(csrf);
     } finally {
       if (child.exitCode === null) child.kill('SIGKILL');
     }
@@ -80,26 +97,10 @@ describe('src/main.ts', () => {
       const file = path.join(dir, 'audio-merge.sqlite');
       await makeDatabase(file);
       await damagePage(file);
-      const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'src/main.ts')], {
-        cwd: root,
-        env: {
-          ...process.env,
-          DATA_DIR: dir,
-          PORT: '0',
-          SOCKET_PORT: '0',
-          HOST: '127.0.0.1',
-          LOG_LEVEL: 'error',
-        },
-        stdio: ['ignore', 'pipe', 'pipe'],
-      });
-      let stdout = '';
-      let stderr = '';
-      child.stdout.on('data', (d) => (stdout += d));
-      child.stderr.on('data', (d) => (stderr += d));
-      const code = await new Promise<number | null>((resolve) => child.on('exit', (c) => resolve(c)));
-      expect(code).toBe(1);
-      expect(stdout).not.toMatch(/http:\/\//);
-      const lines = stderr.trim().split('\n');
+      const { said, exited } = runMain(serverEnv(dir, { LOG_LEVEL: 'error' }));
+      expect(await exited).toBe(1);
+      expect(said.stdout).not.toMatch(/http:\/\//);
+      const lines = said.stderr.trim().split('\n');
       expect(lines).toHaveLength(1);
       expect(lines[0]).toMatch(
         /^audio-merge: cannot start: the database \S+audio-merge\.sqlite is damaged .*move that file/,
@@ -111,27 +112,23 @@ describe('src/main.ts', () => {
 
   it('on the npm fallback alone, says once how to install a current ffmpeg', async () => {
     const { FFMPEG_PATH: _, FFPROBE_PATH: __, ...env } = process.env;
-    const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'src/main.ts')], {
-      cwd: root,
-      env: { ...env, PATH: dataDir, DATA_DIR: dataDir, PORT: '0', SOCKET_PORT: '0', LOG_LEVEL: 'info' },
-      stdio: ['ignore', 'pipe', 'pipe'],
+    const { child, said, exited, serving } = runMain({
+      ...env,
+      PATH: dataDir,
+      DATA_DIR: dataDir,
+      PORT: '0',
+      SOCKET_PORT: '0',
+      LOG_LEVEL: 'info',
     });
-    let out = '';
-    child.stdout.on('data', (d) => (out += d));
-    child.stderr.on('data', (d) => (out += d));
-    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
     try {
-      await new Promise<void>((resolve, reject) => {
-        child.stdout.on('data', () => /audio-merge: http:/.test(out) && resolve());
-        child.on('exit', () => reject(new Error(`exited early:\n${out}`)));
-      });
-      const notices = out
+      await serving(/audio-merge: (http:)/);
+      const notices = said.out
         .split('\n')
         .filter(Boolean)
         .map((line) => JSON.parse(line) as { msg: string })
         .filter((l) => /ffmpeg/.test(l.msg) && /apt install ffmpeg/.test(l.msg));
       expect(notices.map((l) => l.msg)).toEqual([FALLBACK_NOTICE]);
-      expect(out).toMatch(/using ffmpeg \S+ at \S+@ffmpeg-installer\S+ffmpeg/);
+      expect(said.out).toMatch(/using ffmpeg \S+ at \S+@ffmpeg-installer\S+ffmpeg/);
       child.kill('SIGTERM');
       expect(await exited).toBe(0);
     } finally {
@@ -144,27 +141,10 @@ describe('src/main.ts', () => {
     await new Promise<void>((resolve) => busy.listen(0, '127.0.0.1', resolve));
     const port = (busy.address() as net.AddressInfo).port;
     try {
-      const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'src/main.ts')], {
-        cwd: root,
-        env: {
-          ...process.env,
-          DATA_DIR: dataDir,
-          PORT: '0',
-          SOCKET_PORT: '0',
-          [variable]: String(port),
-          HOST: '127.0.0.1',
-          LOG_LEVEL: 'error',
-        },
-        stdio: ['ignore', 'pipe', 'pipe'],
-      });
-      let stdout = '';
-      let stderr = '';
-      child.stdout.on('data', (d) => (stdout += d));
-      child.stderr.on('data', (d) => (stderr += d));
-      const code = await new Promise<number | null>((resolve) => child.on('exit', (c) => resolve(c)));
-      expect(code).toBe(1);
-      expect(stdout).toBe('');
-      expect(stderr.trim().split('\n')).toEqual([
+      const { said, exited } = runMain(serverEnv(dataDir, { [variable]: String(port), LOG_LEVEL: 'error' }));
+      expect(await exited).toBe(1);
+      expect(said.stdout).toBe('');
+      expect(said.stderr.trim().split('\n')).toEqual([
         `audio-merge: cannot start: port ${port} on 127.0.0.1 (${variable}) is already in use; stop what uses it or set ${variable} to a free port`,
       ]);
     } finally {
@@ -174,34 +154,12 @@ describe('src/main.ts', () => {
 
   it('SIGTERM while a client trickles an upload: exits 0 after the grace, leaving no temporary file', async () => {
     const { dir, cleanup: done } = await tempDir('audio-merge-main-grace-');
-    const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'src/main.ts')], {
-      cwd: root,
-      env: {
-        ...process.env,
-        DATA_DIR: dir,
-        PORT: '0',
-        SOCKET_PORT: '0',
-        HOST: '127.0.0.1',
-        LOG_LEVEL: 'info',
-        SHUTDOWN_GRACE_SECONDS: '1',
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let out = '';
-    child.stdout.on('data', (d) => (out += d));
-    child.stderr.on('data', (d) => (out += d));
-    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+    const { child, exited, serving } = runMain(
+      serverEnv(dir, { LOG_LEVEL: 'info', SHUTDOWN_GRACE_SECONDS: '1' }),
+    );
     let trickle: NodeJS.Timeout | undefined;
     try {
-      const url = new URL(
-        await new Promise<string>((resolve, reject) => {
-          child.stdout.on('data', () => {
-            const m = /audio-merge: (http:\/\/127\.0\.0\.1:\d+\/)/.exec(out);
-            if (m) resolve(m[1]);
-          });
-          child.on('exit', () => reject(new Error(`exited early:\n${out}`)));
-        }),
-      );
+      const url = new URL(await serving());
       const page = await fetch(url);
       const cookie = /am_session=[^;]+/.exec(page.headers.get('set-cookie') ?? '')?.[0] as string;
       const csrf = /name="csrf-token" content="([^"]+)"/.exec(await page.text())?.[1] as string;

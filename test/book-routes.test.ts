@@ -1,60 +1,24 @@
 // The book through the real app: the session's cover (set, served, refused, removed, its own),
 // the person's kept choices, and a merge that writes the details and the cover asked for.
-import { execFile } from 'node:child_process';
-import { readdir, readFile, writeFile } from 'node:fs/promises';
+import { readdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { promisify } from 'node:util';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ffprobeJson, makeTone, tempDir, tools } from './support/audio-fixtures.js';
-import {
-  listItems,
-  multipartBody,
-  openSession,
-  postJson,
-  startTestApp,
-  upload,
-  type TestApp,
-  type TestSession,
-} from './support/server-harness.js';
+import { describe, expect, it } from 'vitest';
+import { ffprobeJson } from './support/audio-fixtures.js';
+import { useMediaApp } from './support/media-app.js';
+import { makeImage, withPicture } from './support/pictures.js';
+import { multipartBody, type TestSession } from './support/server-harness.js';
 
-const exec = promisify(execFile);
-let app: TestApp;
-let media: { dir: string; cleanup: () => Promise<void> };
-const file = (name: string) => path.join(media.dir, name);
-
-async function image(out: string, size: string): Promise<Buffer> {
-  await exec(tools.ffmpeg, [
-    '-v',
-    'error',
-    '-y',
-    '-f',
-    'lavfi',
-    '-i',
-    `color=c=red:s=${size}`,
-    '-frames:v',
-    '1',
-    out,
-  ]);
-  return readFile(out);
-}
-
-beforeAll(async () => {
-  media = await tempDir('book-routes-');
-  await Promise.all([
-    makeTone(file('one.mp3'), { frequency: 300, seconds: 2 }),
-    makeTone(file('two.mp3'), { frequency: 600, seconds: 2 }),
-  ]);
-  app = await startTestApp();
+const env = useMediaApp({
+  prefix: 'book-routes-',
+  tones: { 'one.mp3': { frequency: 300, seconds: 2 }, 'two.mp3': { frequency: 600, seconds: 2 } },
 });
+const { file } = env;
 
-afterAll(async () => {
-  await app?.dispose();
-  await media?.cleanup();
-});
+const image = (out: string, size: string) => makeImage(out, { size });
 
 function postCover(s: TestSession, content: Buffer, filename = 'cover.png', name = 'file') {
   const { body, contentType } = multipartBody([{ name, filename, content }]);
-  return app.app.inject({
+  return env.inject({
     method: 'POST',
     url: '/app/merge/cover',
     headers: { cookie: s.cookie, 'x-csrf-token': s.csrf, 'content-type': contentType },
@@ -63,12 +27,12 @@ function postCover(s: TestSession, content: Buffer, filename = 'cover.png', name
 }
 
 const getCover = (s: TestSession) =>
-  app.app.inject({ method: 'GET', url: '/app/merge/cover', headers: { cookie: s.cookie } });
+  env.inject({ method: 'GET', url: '/app/merge/cover', headers: { cookie: s.cookie } });
 
 describe("the session's cover", () => {
   it('is kept, given back as the same image, replaced, and removed; each session sees only its own', async () => {
-    const s = await openSession(app.app);
-    const other = await openSession(app.app);
+    const s = await env.session();
+    const other = await env.session();
     expect((await getCover(s)).statusCode).toBe(404);
     const png = await image(file('a.png'), '64x48');
     const set = await postCover(s, png);
@@ -82,13 +46,13 @@ describe("the session's cover", () => {
     expect((await postCover(s, jpeg, 'b.jpg')).statusCode).toBe(200);
     expect((await getCover(s)).headers['content-type']).toBe('image/jpeg');
 
-    const gone = await postJson(app.app, s, '/app/merge/deleteCover', {});
+    const gone = await env.post(s, '/app/merge/deleteCover', {});
     expect(gone.statusCode).toBe(200);
     expect((await getCover(s)).statusCode).toBe(404);
   });
 
   it('refuses what is not a JPEG or PNG within the limits, saying why, and keeps the one before', async () => {
-    const s = await openSession(app.app);
+    const s = await env.session();
     const png = await image(file('keep.png'), '16x16');
     await postCover(s, png);
     const wide = await postCover(s, await image(file('wide.png'), '4100x8'), 'wide.png');
@@ -113,24 +77,24 @@ describe("the session's cover", () => {
   });
 
   it('asked for while it is being removed answers 404, not 500', async () => {
-    const s = await openSession(app.app);
+    const s = await env.session();
     expect((await postCover(s, await image(file('gone.png'), '8x8'))).statusCode).toBe(200);
     // deleteCover landing between the look-up of the cover and the read of its bytes.
-    const read = app.files.read;
-    app.files.read = async (ref, range) => {
-      await app.files.remove(ref);
+    const read = env.app.files.read;
+    env.app.files.read = async (ref, range) => {
+      await env.app.files.remove(ref);
       return read(ref, range);
     };
     try {
       const raced = await getCover(s);
       expect(raced.statusCode, raced.body).toBe(404);
     } finally {
-      app.files.read = read;
+      env.app.files.read = read;
     }
   });
 
   it('needs the CSRF token to be set', async () => {
-    const s = await openSession(app.app);
+    const s = await env.session();
     const res = await postCover({ ...s, csrf: 'wrong' }, await image(file('c.png'), '8x8'));
     expect(res.statusCode).toBe(403);
     expect((await getCover(s)).statusCode).toBe(404);
@@ -139,15 +103,15 @@ describe("the session's cover", () => {
 
 describe("the person's choices", () => {
   const getChoices = (s: TestSession, appid = s.appid) =>
-    app.app.inject({
+    env.inject({
       method: 'GET',
       url: `/app/merge/choices?appid=${appid}`,
       headers: { cookie: s.cookie },
     });
 
   it('are kept for the session and appid, checked as the merge checks them', async () => {
-    const s = await openSession(app.app);
-    const other = await openSession(app.app);
+    const s = await env.session();
+    const other = await env.session();
     expect((await getChoices(s)).json()).toEqual({});
     const choices = {
       format: 'm4b',
@@ -157,13 +121,13 @@ describe("the person's choices", () => {
       narrator: 'N. Reader',
       loudness: -19,
     };
-    const saved = await postJson(app.app, s, '/app/merge/saveChoices', { appid: s.appid, choices });
+    const saved = await env.post(s, '/app/merge/saveChoices', { appid: s.appid, choices });
     expect(saved.statusCode, saved.body).toBe(200);
     expect((await getChoices(s)).json()).toEqual(choices);
     expect((await getChoices(other)).json()).toEqual({});
     expect((await getChoices(s, 'another-app')).json()).toEqual({});
 
-    const bad = await postJson(app.app, s, '/app/merge/saveChoices', {
+    const bad = await env.post(s, '/app/merge/saveChoices', {
       appid: s.appid,
       choices: { volume: 3 },
     });
@@ -171,7 +135,7 @@ describe("the person's choices", () => {
     expect(bad.json().error).toMatch(/Unknown option "volume"/);
     // Every value valid on its own, the whole over 16 KB (a euro sign is three bytes).
     const long = (n: number) => '\u20ac'.repeat(n);
-    const many = await postJson(app.app, s, '/app/merge/saveChoices', {
+    const many = await env.post(s, '/app/merge/saveChoices', {
       appid: s.appid,
       choices: {
         description: long(4000),
@@ -188,11 +152,11 @@ describe("the person's choices", () => {
 
 describe('a merge with details and the cover', () => {
   it("writes the details asked for and the session's cover, unless told to leave it out", async () => {
-    const s = await openSession(app.app);
-    expect(
-      (await upload(app.app, s, [{ path: file('one.mp3') }, { path: file('two.mp3') }])).statusCode,
-    ).toBe(200);
-    const items = await listItems(app.app, s);
+    const s = await env.session();
+    expect((await env.upload(s, [{ path: file('one.mp3') }, { path: file('two.mp3') }])).statusCode).toBe(
+      200,
+    );
+    const items = await env.items(s);
     await postCover(s, await image(file('book.png'), '40x40'));
     const options = {
       format: 'm4b',
@@ -201,20 +165,20 @@ describe('a merge with details and the cover', () => {
       narrator: 'N. Reader',
       year: '2024',
     };
-    const res = await postJson(app.app, s, '/app/merge/mergemp3', {
+    const res = await env.post(s, '/app/merge/mergemp3', {
       items: items.map(({ id }) => ({ id })),
       options,
     });
     expect(res.statusCode, res.body).toBe(200);
-    const bare = await postJson(app.app, s, '/app/merge/mergemp3', {
+    const bare = await env.post(s, '/app/merge/mergemp3', {
       items: items.map(({ id }) => ({ id })),
       options: { format: 'm4b', cover: false },
     });
     expect(bare.statusCode, bare.body).toBe(200);
 
-    const results = (await app.store.listResults(s.sid)).sort((a, b) => a.createdAt - b.createdAt);
+    const results = (await env.app.store.listResults(s.sid)).sort((a, b) => a.createdAt - b.createdAt);
     const probe = async (id: string, name: string) => {
-      const got = await app.app.inject({
+      const got = await env.inject({
         method: 'GET',
         url: `/results/${s.sid}/${id}.m4b`,
         headers: { cookie: s.cookie },
@@ -237,27 +201,27 @@ describe('a merge with details and the cover', () => {
 
 describe("a merged result's details and cover", () => {
   const getResultCover = (s: TestSession, id: string) =>
-    app.app.inject({
+    env.inject({
       method: 'GET',
       url: `/app/merge/resultCover/${encodeURIComponent(id)}`,
       headers: { cookie: s.cookie },
     });
 
   it('lists the details written and serves the cover it was made with, to its session only, until it is deleted', async () => {
-    const s = await openSession(app.app);
-    const other = await openSession(app.app);
-    expect(
-      (await upload(app.app, s, [{ path: file('one.mp3') }, { path: file('two.mp3') }])).statusCode,
-    ).toBe(200);
-    const items = await listItems(app.app, s);
+    const s = await env.session();
+    const other = await env.session();
+    expect((await env.upload(s, [{ path: file('one.mp3') }, { path: file('two.mp3') }])).statusCode).toBe(
+      200,
+    );
+    const items = await env.items(s);
     const first = await image(file('first.png'), '32x24');
     expect((await postCover(s, first)).statusCode).toBe(200);
-    const merged = await postJson(app.app, s, '/app/merge/mergemp3', {
+    const merged = await env.post(s, '/app/merge/mergemp3', {
       items: items.map(({ id }) => ({ id })),
       options: { format: 'm4b', title: 'Zauberberg & Co', artist: 'Thomas Mann', narrator: 'Gert Westphal' },
     });
     expect(merged.statusCode, merged.body).toBe(200);
-    const [result] = await app.store.listResults(s.sid);
+    const [result] = await env.app.store.listResults(s.sid);
     expect(result.details).toMatchObject({
       title: 'Zauberberg & Co',
       artist: 'Thomas Mann',
@@ -277,7 +241,7 @@ describe("a merged result's details and cover", () => {
     expect((await getResultCover(other, result.id)).statusCode).toBe(403);
     expect((await getResultCover(s, 'no-such-result')).statusCode).toBe(404);
     // The cover's name is never a result file's: the results path does not serve it.
-    const byFilePath = await app.app.inject({
+    const byFilePath = await env.inject({
       method: 'GET',
       url: `/results/${s.sid}/${result.cover}`,
       headers: { cookie: s.cookie },
@@ -285,7 +249,7 @@ describe("a merged result's details and cover", () => {
     expect(byFilePath.statusCode).toBe(404);
 
     // The page's card: the title as its heading, the cover, the author and the narrator.
-    const page = await app.app.inject({ method: 'GET', url: '/', headers: { cookie: s.cookie } });
+    const page = await env.inject({ method: 'GET', url: '/', headers: { cookie: s.cookie } });
     const card =
       new RegExp(
         `<article class="audio-merge-result" data-result-id="${result.id}"[\\s\\S]*?</article>`,
@@ -296,47 +260,30 @@ describe("a merged result's details and cover", () => {
     expect(card).toContain('<dd>Gert Westphal</dd>');
 
     // Deleting the result deletes its cover; the session's own cover stays.
-    const resultsDir = path.join(app.dataDir, 'results', s.sid);
+    const resultsDir = path.join(env.app.dataDir, 'results', s.sid);
     expect((await readdir(resultsDir)).sort()).toEqual([result.cover, result.file].sort());
-    expect((await postJson(app.app, other, '/app/merge/deleteResult', { id: result.id })).statusCode).toBe(
-      403,
-    );
+    expect((await env.post(other, '/app/merge/deleteResult', { id: result.id })).statusCode).toBe(403);
     expect((await readdir(resultsDir)).length).toBe(2);
-    expect((await postJson(app.app, s, '/app/merge/deleteResult', { id: result.id })).statusCode).toBe(200);
+    expect((await env.post(s, '/app/merge/deleteResult', { id: result.id })).statusCode).toBe(200);
     expect(await readdir(resultsDir)).toEqual([]);
     expect((await getResultCover(s, result.id)).statusCode).toBe(404);
     expect((await getCover(s)).statusCode).toBe(200);
   });
 
   it('keeps the picture of an input that carries one when the session has no cover', async () => {
-    const s = await openSession(app.app);
+    const s = await env.session();
     const picture = await image(file('own.png'), '24x36');
-    await exec(tools.ffmpeg, [
-      ...['-v', 'error', '-y', '-i', file('one.mp3'), '-i', file('own.png')],
-      ...[
-        '-map',
-        '0:a',
-        '-map',
-        '1:v',
-        '-c',
-        'copy',
-        '-id3v2_version',
-        '3',
-        '-disposition:v',
-        'attached_pic',
-      ],
-      file('with-picture.mp3'),
-    ]);
+    await withPicture(file('one.mp3'), file('own.png'), file('with-picture.mp3'));
     expect(
-      (await upload(app.app, s, [{ path: file('with-picture.mp3') }, { path: file('two.mp3') }])).statusCode,
+      (await env.upload(s, [{ path: file('with-picture.mp3') }, { path: file('two.mp3') }])).statusCode,
     ).toBe(200);
-    const items = await listItems(app.app, s);
-    const merged = await postJson(app.app, s, '/app/merge/mergemp3', {
+    const items = await env.items(s);
+    const merged = await env.post(s, '/app/merge/mergemp3', {
       items: items.map(({ id }) => ({ id })),
       options: { format: 'm4b', title: 'Own picture' },
     });
     expect(merged.statusCode, merged.body).toBe(200);
-    const [result] = await app.store.listResults(s.sid);
+    const [result] = await env.app.store.listResults(s.sid);
     const got = await getResultCover(s, result.id);
     expect(got.statusCode, got.body).toBe(200);
     expect(got.headers['content-type']).toBe('image/png');
@@ -344,22 +291,22 @@ describe("a merged result's details and cover", () => {
   });
 
   it('answers 404, never 500, for odd ids and for a cover gone from the disk, also while its result is deleted', async () => {
-    const s = await openSession(app.app);
-    expect((await upload(app.app, s, [{ path: file('one.mp3') }])).statusCode).toBe(200);
-    const items = await listItems(app.app, s);
+    const s = await env.session();
+    expect((await env.upload(s, [{ path: file('one.mp3') }])).statusCode).toBe(200);
+    const items = await env.items(s);
     expect((await postCover(s, await image(file('odd.png'), '20x20'))).statusCode).toBe(200);
-    const merged = await postJson(app.app, s, '/app/merge/mergemp3', {
+    const merged = await env.post(s, '/app/merge/mergemp3', {
       items: items.map(({ id }) => ({ id })),
       options: { format: 'm4b' },
     });
     expect(merged.statusCode, merged.body).toBe(200);
-    const [result] = await app.store.listResults(s.sid);
+    const [result] = await env.app.store.listResults(s.sid);
     for (const id of ['../x', '..', '%2e%2e', `../${result.id}`, result.cover!])
       expect((await getResultCover(s, id)).statusCode, id).toBe(404);
     const long = await getResultCover(s, 'x'.repeat(5000));
     expect(long.statusCode).toBe(400);
     expect(long.json()).toMatchObject({ code: expect.any(String), error: expect.any(String) });
-    const traversal = await app.app.inject({
+    const traversal = await env.inject({
       method: 'GET',
       url: `/app/merge/resultCover/%2e%2e%2f${result.id}`,
       headers: { cookie: s.cookie },
@@ -367,9 +314,9 @@ describe("a merged result's details and cover", () => {
     expect(traversal.statusCode).toBe(404);
 
     // deleteResult landing between the look-up of the row and the read of its cover.
-    const read = app.files.read;
-    app.files.read = async (ref, range) => {
-      await app.files.remove(ref);
+    const read = env.app.files.read;
+    env.app.files.read = async (ref, range) => {
+      await env.app.files.remove(ref);
       return read(ref, range);
     };
     try {
@@ -377,58 +324,43 @@ describe("a merged result's details and cover", () => {
       expect(raced.statusCode, raced.body).toBe(404);
       expect(raced.json()).toMatchObject({ code: 'notFound' });
     } finally {
-      app.files.read = read;
+      env.app.files.read = read;
     }
     // The row still names the cover, the file is gone: the same 404.
     expect((await getResultCover(s, result.id)).statusCode).toBe(404);
   });
 
   it('keeps no cover from an input whose picture is over the limits, and merges the input', async () => {
-    const s = await openSession(app.app);
+    const s = await env.session();
     await image(file('huge.png'), '4100x16');
-    await exec(tools.ffmpeg, [
-      ...['-v', 'error', '-y', '-i', file('one.mp3'), '-i', file('huge.png')],
-      ...[
-        '-map',
-        '0:a',
-        '-map',
-        '1:v',
-        '-c',
-        'copy',
-        '-id3v2_version',
-        '3',
-        '-disposition:v',
-        'attached_pic',
-      ],
-      file('huge-picture.mp3'),
-    ]);
-    expect((await upload(app.app, s, [{ path: file('huge-picture.mp3') }])).statusCode).toBe(200);
-    const items = await listItems(app.app, s);
-    const merged = await postJson(app.app, s, '/app/merge/mergemp3', {
+    await withPicture(file('one.mp3'), file('huge.png'), file('huge-picture.mp3'));
+    expect((await env.upload(s, [{ path: file('huge-picture.mp3') }])).statusCode).toBe(200);
+    const items = await env.items(s);
+    const merged = await env.post(s, '/app/merge/mergemp3', {
       items: items.map(({ id }) => ({ id })),
       options: { format: 'm4b' },
     });
     expect(merged.statusCode, merged.body).toBe(200);
-    const [result] = await app.store.listResults(s.sid);
+    const [result] = await env.app.store.listResults(s.sid);
     expect(result.cover).toBeNull();
     expect((await getResultCover(s, result.id)).statusCode).toBe(404);
-    expect(await readdir(path.join(app.dataDir, 'results', s.sid))).toEqual([result.file]);
+    expect(await readdir(path.join(env.app.dataDir, 'results', s.sid))).toEqual([result.file]);
   });
 
   it('has no cover when the merge left the cover out, and is headed by the default title', async () => {
-    const s = await openSession(app.app);
-    expect((await upload(app.app, s, [{ path: file('one.mp3') }])).statusCode).toBe(200);
-    const items = await listItems(app.app, s);
+    const s = await env.session();
+    expect((await env.upload(s, [{ path: file('one.mp3') }])).statusCode).toBe(200);
+    const items = await env.items(s);
     expect((await postCover(s, await image(file('unused.png'), '16x16'))).statusCode).toBe(200);
-    const merged = await postJson(app.app, s, '/app/merge/mergemp3', {
+    const merged = await env.post(s, '/app/merge/mergemp3', {
       items: items.map(({ id }) => ({ id })),
       options: { format: 'm4b', cover: false },
     });
     expect(merged.statusCode, merged.body).toBe(200);
-    const [result] = await app.store.listResults(s.sid);
+    const [result] = await env.app.store.listResults(s.sid);
     expect(result.cover).toBeNull();
     expect((await getResultCover(s, result.id)).statusCode).toBe(404);
-    const page = await app.app.inject({ method: 'GET', url: '/', headers: { cookie: s.cookie } });
+    const page = await env.inject({ method: 'GET', url: '/', headers: { cookie: s.cookie } });
     // No title given: the book's default one (here the first input's name), as written into the file.
     expect(result.details.title).toBe('one');
     expect(page.body).toContain('<h3 class="audio-merge-result-title" dir="auto">one</h3>');

@@ -13,7 +13,8 @@ import { mergeFiles } from '../src/engine/index.js';
 import { buildId3v23 } from '../src/engine/mp3/id3-write.js';
 import { ffprobeJson, makeTone, tempDir, tools } from './support/audio-fixtures.js';
 import { runCli } from './support/cli-run.js';
-import { listItems, openSession, startTestApp, upload } from './support/server-harness.js';
+import { makeImage, withPicture } from './support/pictures.js';
+import { sessionHolding, startTestApp } from './support/server-harness.js';
 
 const exec = promisify(execFile);
 let media: { dir: string; cleanup: () => Promise<void> };
@@ -21,19 +22,7 @@ const file = (name: string) => path.join(media.dir, name);
 
 /** A valid PNG made `bytes` long (about) by an ancillary chunk before its end. */
 async function paddedPng(out: string, bytes: number): Promise<void> {
-  await exec(tools.ffmpeg, [
-    '-v',
-    'error',
-    '-y',
-    '-f',
-    'lavfi',
-    '-i',
-    'color=c=blue:s=32x32',
-    '-frames:v',
-    '1',
-    file('small.png'),
-  ]);
-  const png = await readFile(file('small.png'));
+  const png = await makeImage(file('small.png'), { colour: 'blue', size: '32x32' });
   const iend = png.length - 12;
   const body = Buffer.alloc(bytes, 0x61);
   const chunk = Buffer.alloc(12 + body.length);
@@ -53,10 +42,7 @@ beforeAll(async () => {
   const tag = buildId3v23({ title: 'Junk art', cover: { mime: 'image/png', data: junk } });
   await writeFile(file('junk-art.mp3'), Buffer.concat([tag, await readFile(file('a.mp3'))]));
   // The same tone carrying the huge picture as its cover (ID3 APIC).
-  await exec(tools.ffmpeg, [
-    ...['-v', 'error', '-y', '-i', file('a.mp3'), '-i', file('huge.png'), '-map', '0:a', '-map', '1:v'],
-    ...['-c', 'copy', '-id3v2_version', '3', '-disposition:v', 'attached_pic', file('pictured.mp3')],
-  ]);
+  await withPicture(file('a.mp3'), file('huge.png'), file('pictured.mp3'));
 });
 afterAll(() => media?.cleanup());
 
@@ -80,10 +66,7 @@ it('merges an input whose own picture is over the limit, leaving the picture out
 it('stores an upload whose picture is over the limit as the audio it is', async () => {
   const app = await startTestApp();
   try {
-    const s = await openSession(app.app);
-    const res = await upload(app.app, s, [{ path: file('pictured.mp3') }]);
-    expect(res.statusCode, res.body).toBe(200);
-    const [item] = await listItems(app.app, s);
+    const [item] = (await sessionHolding(app.app, [file('pictured.mp3')])).items;
     expect(item.format).toBe('mp3');
     expect(item.duration).toBeCloseTo(2, 1);
   } finally {

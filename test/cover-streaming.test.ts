@@ -2,7 +2,6 @@
 // streamed from storage, so the server holds a stream's buffer per request, not the whole picture.
 import { createHash, randomBytes } from 'node:crypto';
 import { get, type IncomingMessage } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { COVER_LIMITS } from '../src/engine/index.js';
 import {
@@ -18,8 +17,7 @@ let base: string;
 
 beforeAll(async () => {
   app = await startTestApp();
-  await app.app.listen({ port: 0, host: '127.0.0.1' });
-  base = `http://127.0.0.1:${(app.app.server.address() as AddressInfo).port}`;
+  base = await app.listenLocally();
 });
 
 afterAll(async () => {

@@ -4,50 +4,34 @@
 import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { ffprobeJson, tempDir, tools } from './support/audio-fixtures.js';
-import {
-  listItems,
-  openSession,
-  postJson,
-  startTestApp,
-  upload,
-  type TestApp,
-} from './support/server-harness.js';
+import { expect, it } from 'vitest';
+import { ffprobeJson, tools } from './support/audio-fixtures.js';
+import { useMediaApp } from './support/media-app.js';
 
 const exec = promisify(execFile);
-let app: TestApp;
-let media: { dir: string; cleanup: () => Promise<void> };
-
-beforeAll(async () => {
-  media = await tempDir('crossfade-memory-');
-  for (const [i, name] of ['a.wv', 'b.wv'].entries())
-    await exec(tools.ffmpeg, [
-      ...['-v', 'error', '-y', '-f', 'lavfi', '-i', `sine=f=${300 + 200 * i}:r=192000:d=70`],
-      ...['-af', 'pan=7.1|c0=c0|c1=c0|c2=c0|c3=c0|c4=c0|c5=c0|c6=c0|c7=c0', '-c:a', 'wavpack'],
-      path.join(media.dir, name),
-    ]);
-  app = await startTestApp({ maxFileBytes: 1024 * 1024 * 1024 });
-});
-afterAll(async () => {
-  await app?.dispose();
-  await media?.cleanup();
+const env = useMediaApp({
+  prefix: 'crossfade-memory-',
+  media: async (file) => {
+    for (const [i, name] of ['a.wv', 'b.wv'].entries())
+      await exec(tools.ffmpeg, [
+        ...['-v', 'error', '-y', '-f', 'lavfi', '-i', `sine=f=${300 + 200 * i}:r=192000:d=70`],
+        ...['-af', 'pan=7.1|c0=c0|c1=c0|c2=c0|c3=c0|c4=c0|c5=c0|c6=c0|c7=c0', '-c:a', 'wavpack'],
+        file(name),
+      ]);
+  },
+  config: { maxFileBytes: 1024 * 1024 * 1024 },
 });
 
 it('stays under 768 MB RSS through a 30 s crossfade of two 8-channel 192 kHz inputs', async () => {
-  const s = await openSession(app.app);
-  const stored = await upload(app.app, s, [
-    { path: path.join(media.dir, 'a.wv') },
-    { path: path.join(media.dir, 'b.wv') },
-  ]);
-  expect(stored.statusCode, stored.body).toBe(200);
-  const ids = (await listItems(app.app, s)).map((i) => ({ id: i.id }));
+  const app = env.app;
+  const { s, items } = await env.sessionWith(['a.wv', 'b.wv']);
   let peak = process.memoryUsage().rss;
   const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 10);
-  const res = await postJson(app.app, s, '/app/merge/mergemp3', {
-    items: ids,
-    options: { format: 'wav', crossfade: 30 },
-  });
+  const res = await env.merge(
+    s,
+    items.map((i) => i.id),
+    { options: { format: 'wav', crossfade: 30 } },
+  );
   clearInterval(sampler);
   expect(res.statusCode, res.body).toBe(200);
   expect(peak).toBeLessThan(768 * 1024 * 1024);

@@ -2,57 +2,40 @@
 // waiting behind more than one of them, a session has at most 3 queued or running (429
 // `too-many-merges` beyond), and each person is told their own place in line.
 import path from 'node:path';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { mergeFiles } from '../src/engine/index.js';
-import { makeTone, tempDir } from './support/audio-fixtures.js';
-import {
-  listItems,
-  openSession,
-  postJson,
-  startTestApp,
-  upload,
-  type TestApp,
-  type TestSession,
-} from './support/server-harness.js';
+import { makeTone } from './support/audio-fixtures.js';
+import { useMediaApp } from './support/media-app.js';
+import type { TestSession } from './support/server-harness.js';
 
-let app: TestApp;
-let media: { dir: string; cleanup: () => Promise<void> };
 /** The session of each merge, in the order the merges started. */
 const started: string[] = [];
 let releaseFirst!: () => void;
 const firstHeld = new Promise<void>((r) => (releaseFirst = r));
 
-beforeAll(async () => {
-  media = await tempDir('fair-queue-');
-  await makeTone(path.join(media.dir, 'a.mp3'), { seconds: 1 });
-  app = await startTestApp(
-    { mergeConcurrency: 1 },
-    {
-      merge: async (inputs, output, opts) => {
-        // The upload's path holds its session's id: uploads/<sid>/<name>.
-        started.push(path.basename(path.dirname(inputs[0])));
-        if (started.length === 1) await firstHeld;
-        return mergeFiles(inputs, output, opts);
-      },
+const env = useMediaApp({
+  prefix: 'fair-queue-',
+  media: (file) => makeTone(file('a.mp3'), { seconds: 1 }),
+  config: { mergeConcurrency: 1 },
+  deps: {
+    merge: async (inputs, output, opts) => {
+      // The upload's path holds its session's id: uploads/<sid>/<name>.
+      started.push(path.basename(path.dirname(inputs[0])));
+      if (started.length === 1) await firstHeld;
+      return mergeFiles(inputs, output, opts);
     },
-  );
-});
-afterAll(async () => {
-  await app?.dispose();
-  await media?.cleanup();
+  },
 });
 
 async function sessionWithItem(): Promise<TestSession & { item: string }> {
-  const s = await openSession(app.app);
-  expect((await upload(app.app, s, [{ path: path.join(media.dir, 'a.mp3') }])).statusCode).toBe(200);
-  return { ...s, item: (await listItems(app.app, s))[0].id };
+  const { s, items } = await env.sessionWith(['a.mp3']);
+  return { ...s, item: items[0].id };
 }
 
-const merge = (s: TestSession & { item: string }, requestId: string) =>
-  postJson(app.app, s, '/app/merge/mergemp3', { items: [{ id: s.item }], requestId });
+const merge = (s: TestSession & { item: string }, requestId: string) => env.merge(s, [s.item], { requestId });
 
 async function statusText(s: TestSession, requestId: string): Promise<string | null | undefined> {
-  const jobs = await app.store.jobsWithStatus('queued');
+  const jobs = await env.app.store.jobsWithStatus('queued');
   return jobs.find((j) => j.sid === s.sid && j.requestId === requestId)?.statusText;
 }
 
@@ -61,7 +44,7 @@ it("serves a second and third session before the first session's later merges, a
   const answers = [merge(a, 'a1')];
   await expect.poll(() => started.length).toBe(1);
   answers.push(merge(a, 'a2'), merge(a, 'a3'));
-  await expect.poll(async () => (await app.store.jobsWithStatus('queued')).length).toBe(2);
+  await expect.poll(async () => (await env.app.store.jobsWithStatus('queued')).length).toBe(2);
 
   // A fourth of the same session is refused at once, nothing recorded for it.
   const fourth = await merge(a, 'a4');
@@ -69,7 +52,7 @@ it("serves a second and third session before the first session's later merges, a
   expect(fourth.json()).toMatchObject({ code: 'too-many-merges', error: expect.stringMatching(/3 merges/) });
 
   answers.push(merge(b, 'b1'), merge(c, 'c1'));
-  await expect.poll(async () => (await app.store.jobsWithStatus('queued')).length).toBe(4);
+  await expect.poll(async () => (await env.app.store.jobsWithStatus('queued')).length).toBe(4);
   // Each is told its own place: b and c go next, then a's own two.
   await expect.poll(() => statusText(b, 'b1')).toBe('Waiting: 1 merge ahead of yours');
   expect(await statusText(c, 'c1')).toBe('Waiting: 2 merges ahead of yours');

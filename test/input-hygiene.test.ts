@@ -1,48 +1,29 @@
 // What an attacker tried first: option keys named after Object.prototype's methods, control
 // characters in tags, right-to-left overrides in download names, and refusals without a code.
 // Each is answered with a 400 naming what is wrong, or taken out, and every refusal has a code.
-import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { makeTone, tempDir } from './support/audio-fixtures.js';
-import {
-  listItems,
-  openSession,
-  postJson,
-  startTestApp,
-  upload,
-  type TestApp,
-  type TestSession,
-} from './support/server-harness.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { makeTone } from './support/audio-fixtures.js';
+import { useMediaApp } from './support/media-app.js';
+import type { TestSession } from './support/server-harness.js';
 
-let app: TestApp;
+const env = useMediaApp({
+  prefix: 'hygiene-media-',
+  media: async (file) => {
+    await makeTone(file('a.mp3'), { seconds: 1, frequency: 300 });
+    await makeTone(file('b.mp3'), { seconds: 1, frequency: 600 });
+  },
+});
 let s: TestSession;
-let media: { dir: string; cleanup: () => Promise<void> };
 let ids: string[];
 
 beforeAll(async () => {
-  media = await tempDir('hygiene-media-');
-  const a = await makeTone(path.join(media.dir, 'a.mp3'), { seconds: 1, frequency: 300 });
-  const b = await makeTone(path.join(media.dir, 'b.mp3'), { seconds: 1, frequency: 600 });
-  app = await startTestApp();
-  s = await openSession(app.app);
-  expect((await upload(app.app, s, [{ path: a }, { path: b }])).statusCode).toBe(200);
-  ids = (await listItems(app.app, s)).map((i) => i.id);
-});
-afterAll(async () => {
-  await app?.dispose();
-  await media?.cleanup();
+  const session = await env.sessionWith(['a.mp3', 'b.mp3']);
+  s = session.s;
+  ids = session.items.map((i) => i.id);
 });
 
-const merge = (options: unknown) =>
-  postJson(app.app, s, '/app/merge/mergemp3', { items: ids.map((id) => ({ id })), options });
-const allJobs = async () =>
-  (
-    await Promise.all(
-      (['queued', 'running', 'succeeded', 'failed', 'cancelled'] as const).map((st) =>
-        app.store.jobsWithStatus(st),
-      ),
-    )
-  ).flat();
+const merge = (options: unknown) => env.merge(s, ids, { options });
+const { allJobs } = env;
 
 describe('option keys', () => {
   it.each(['hasOwnProperty', 'isPrototypeOf', 'constructor', 'toString', 'valueOf', '__defineGetter__'])(
@@ -96,15 +77,15 @@ describe('bidirectional controls in a title', () => {
 
 describe('every refusal', () => {
   it('is {error, code}: unknown paths, bodies too large, types not spoken, bad ranges', async () => {
-    const notFound = await app.app.inject({ method: 'GET', url: '/no/such/page' });
+    const notFound = await env.inject({ method: 'GET', url: '/no/such/page' });
     expect(notFound.statusCode).toBe(404);
     expect(notFound.json()).toEqual({ error: expect.any(String), code: 'notFound' });
 
-    const big = await postJson(app.app, s, '/app/merge/getDataJson', { appid: 'x'.repeat(2 * 1024 * 1024) });
+    const big = await env.post(s, '/app/merge/getDataJson', { appid: 'x'.repeat(2 * 1024 * 1024) });
     expect(big.statusCode).toBe(413);
     expect(big.json()).toEqual({ error: expect.any(String), code: 'bodyTooLarge' });
 
-    const plain = await app.app.inject({
+    const plain = await env.inject({
       method: 'POST',
       url: '/app/merge/getDataJson',
       headers: { cookie: s.cookie, 'x-csrf-token': s.csrf, 'content-type': 'text/plain' },
@@ -113,8 +94,8 @@ describe('every refusal', () => {
     expect(plain.statusCode).toBe(415);
     expect(plain.json()).toEqual({ error: expect.any(String), code: 'unsupportedMediaType' });
 
-    const [item] = await listItems(app.app, s);
-    const range = await app.app.inject({
+    const [item] = await env.items(s);
+    const range = await env.inject({
       method: 'GET',
       url: `/upload/${s.sid}/${item.newfilename}.${item.format}`,
       headers: { cookie: s.cookie, range: 'bytes=999999999-' },

@@ -5,54 +5,31 @@ import { execFile } from 'node:child_process';
 import { access, readdir, readFile } from 'node:fs/promises';
 import { promisify } from 'node:util';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { makeTone, tempDir, tools } from './support/audio-fixtures.js';
+import { describe, expect, it } from 'vitest';
+import { makeTone, tools } from './support/audio-fixtures.js';
+import { useMediaApp } from './support/media-app.js';
 import { decodeFloat } from './support/pcm-measure.js';
-import {
-  listItems,
-  openSession,
-  postJson,
-  startTestApp,
-  upload,
-  type TestApp,
-  type TestSession,
-} from './support/server-harness.js';
+import type { TestSession } from './support/server-harness.js';
 
-let app: TestApp;
-let media: { dir: string; cleanup: () => Promise<void> };
-
-beforeAll(async () => {
-  media = await tempDir('item-edit-');
-  await makeTone(path.join(media.dir, 'a.wav'), { seconds: 2, frequency: 300 });
-  await makeTone(path.join(media.dir, 'b.flac'), { seconds: 1, frequency: 700 });
-  // 5 s of silence, then 5 s of a tone peaking at 0.35: the sine source plays at 1/8, times 4, and
-  // spread from mono to stereo at -3 dB.
-  await promisify(execFile)(tools.ffmpeg, [
-    ...['-hide_banner', '-v', 'error', '-f', 'lavfi', '-i', 'anullsrc=r=44100:cl=stereo:d=5'],
-    ...['-f', 'lavfi', '-i', 'sine=frequency=440:sample_rate=44100:duration=5'],
-    ...['-filter_complex', '[1]volume=4,aformat=channel_layouts=stereo[t];[0][t]concat=n=2:v=0:a=1'],
-    ...['-c:a', 'libmp3lame', '-b:a', '128k', path.join(media.dir, 'quiet-loud.mp3')],
-  ]);
-  app = await startTestApp({ mergeConcurrency: 1 });
+const env = useMediaApp({
+  prefix: 'item-edit-',
+  media: async (file) => {
+    await makeTone(file('a.wav'), { seconds: 2, frequency: 300 });
+    await makeTone(file('b.flac'), { seconds: 1, frequency: 700 });
+    // 5 s of silence, then 5 s of a tone peaking at 0.35: the sine source plays at 1/8, times 4, and
+    // spread from mono to stereo at -3 dB.
+    await promisify(execFile)(tools.ffmpeg, [
+      ...['-hide_banner', '-v', 'error', '-f', 'lavfi', '-i', 'anullsrc=r=44100:cl=stereo:d=5'],
+      ...['-f', 'lavfi', '-i', 'sine=frequency=440:sample_rate=44100:duration=5'],
+      ...['-filter_complex', '[1]volume=4,aformat=channel_layouts=stereo[t];[0][t]concat=n=2:v=0:a=1'],
+      ...['-c:a', 'libmp3lame', '-b:a', '128k', file('quiet-loud.mp3')],
+    ]);
+  },
+  config: { mergeConcurrency: 1 },
 });
-afterAll(async () => {
-  await app?.dispose();
-  await media?.cleanup();
-});
+const { sessionWith } = env;
 
-async function sessionWith(names: string[]) {
-  const s = await openSession(app.app);
-  const res = await upload(
-    app.app,
-    s,
-    names.map((n) => ({ path: path.join(media.dir, n) })),
-  );
-  expect(res.statusCode, res.body).toBe(200);
-  return { s, items: await listItems(app.app, s) };
-}
-
-const save = (s: TestSession, body: Record<string, unknown>) =>
-  postJson(app.app, s, '/app/merge/saveItem', body);
+const save = (s: TestSession, body: Record<string, unknown>) => env.post(s, '/app/merge/saveItem', body);
 
 describe('saveItem', () => {
   it('saves the span and the chapter title; getDataJson lists duration, start, end and chapterTitle', async () => {
@@ -65,13 +42,13 @@ describe('saveItem', () => {
     const res = await save(s, { id: items[0].id, start: 0.25, end: 1.5, chapterTitle: 'Opening' });
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json()).toEqual({ ok: true });
-    expect(await listItems(app.app, s)).toMatchObject([
+    expect(await env.items(s)).toMatchObject([
       { id: items[0].id, start: 0.25, end: 1.5, chapterTitle: 'Opening' },
       { id: items[1].id, start: null, end: null, chapterTitle: null },
     ]);
     // A field left out keeps its value; null puts it back.
     expect((await save(s, { id: items[0].id, start: null })).statusCode).toBe(200);
-    expect((await listItems(app.app, s))[0]).toMatchObject({
+    expect((await env.items(s))[0]).toMatchObject({
       start: null,
       end: 1.5,
       chapterTitle: 'Opening',
@@ -102,23 +79,23 @@ describe('saveItem', () => {
       expect(res.json().error).toContain(field);
       if (field === 'chapterTitle') expect(res.json().code).toBe('badChapterTitle');
     }
-    expect((await listItems(app.app, s))[0]).toMatchObject({ start: 0.5, end: 1, chapterTitle: null });
+    expect((await env.items(s))[0]).toMatchObject({ start: 0.5, end: 1, chapterTitle: null });
     // At the limit, a title is kept whole.
     expect((await save(s, { id, chapterTitle: 'x'.repeat(500) })).statusCode).toBe(200);
-    expect((await listItems(app.app, s))[0].chapterTitle).toBe('x'.repeat(500));
+    expect((await env.items(s))[0].chapterTitle).toBe('x'.repeat(500));
     // Counted in characters: 500 emoji (1000 UTF-16 units) are a title at the limit.
     expect((await save(s, { id, chapterTitle: '\u{1F3B5}'.repeat(500) })).statusCode).toBe(200);
-    expect((await listItems(app.app, s))[0].chapterTitle).toBe('\u{1F3B5}'.repeat(500));
+    expect((await env.items(s))[0].chapterTitle).toBe('\u{1F3B5}'.repeat(500));
     // The direction marks right-to-left titles use are no controls.
     expect((await save(s, { id, chapterTitle: 'الفصل \u200f1' })).statusCode).toBe(200);
   });
 
   it("refuses another session's item with 403 and leaves it as it was", async () => {
     const mine = await sessionWith(['a.wav']);
-    const other = await openSession(app.app);
+    const other = await env.session();
     const res = await save(other, { id: mine.items[0].id, start: 0.5 });
     expect(res.statusCode).toBe(403);
-    expect((await listItems(app.app, mine.s))[0]).toMatchObject({ start: null, end: null });
+    expect((await env.items(mine.s))[0]).toMatchObject({ start: null, end: null });
     expect((await save(other, { id: 'no-such-item', start: 0.5 })).statusCode).toBe(404);
   });
 
@@ -126,13 +103,13 @@ describe('saveItem', () => {
     const { s, items } = await sessionWith(['a.wav', 'b.flac']);
     expect((await save(s, { id: items[0].id, start: 0.5, end: 1.25 })).statusCode).toBe(200);
     expect((await save(s, { id: items[1].id, end: 0.4 })).statusCode).toBe(200);
-    const merged = await postJson(app.app, s, '/app/merge/mergemp3', {
+    const merged = await env.post(s, '/app/merge/mergemp3', {
       items: items.map((i) => ({ id: i.id })),
       options: { format: 'wav' },
     });
     expect(merged.statusCode, merged.body).toBe(200);
-    const [result] = await app.store.listResults(s.sid);
-    const file = path.join(app.dataDir, 'results', s.sid, result.file);
+    const [result] = await env.app.store.listResults(s.sid);
+    const file = path.join(env.app.dataDir, 'results', s.sid, result.file);
     expect((await readFile(file)).subarray(0, 4).toString()).toBe('RIFF');
     const pcm = await decodeFloat(file);
     // 0.75 s of the first and 0.4 s of the second, within 1 ms.
@@ -141,7 +118,7 @@ describe('saveItem', () => {
 });
 
 const peaks = (s: TestSession | null, id: string, query = '') =>
-  app.app.inject({
+  env.inject({
     method: 'GET',
     url: `/app/merge/peaks/${id}${query}`,
     headers: s ? { cookie: s.cookie } : {},
@@ -152,8 +129,8 @@ describe('peaks', () => {
     const { s, items } = await sessionWith(['quiet-loud.mp3']);
     const item = items[0];
     // An MP3 is measured by its frames: its one decode starts once it is stored, before any request.
-    const stored = path.join(app.dataDir, 'uploads', s.sid, `${item.newfilename}-peaks.bin`);
-    await app.peaks.idle();
+    const stored = path.join(env.app.dataDir, 'uploads', s.sid, `${item.newfilename}-peaks.bin`);
+    await env.app.peaks.idle();
     await access(stored);
     const res = await peaks(s, item.id, '?bins=10');
     expect(res.statusCode, res.body).toBe(200);
@@ -177,13 +154,13 @@ describe('peaks', () => {
   it('answers 400 naming bins outside 1..4000; only the owner gets them (403 another session, 404 unknown)', async () => {
     const { s, items } = await sessionWith(['a.wav']);
     // A WAV is decoded at upload to be measured: its waveform comes from that same decode.
-    await access(path.join(app.dataDir, 'uploads', s.sid, `${items[0].newfilename}-peaks.bin`));
+    await access(path.join(env.app.dataDir, 'uploads', s.sid, `${items[0].newfilename}-peaks.bin`));
     for (const q of ['?bins=0', '?bins=4001', '?bins=2.5', '?bins=many']) {
       const res = await peaks(s, items[0].id, q);
       expect(res.statusCode, q).toBe(400);
       expect(res.json().field).toBe('bins');
     }
-    const other = await openSession(app.app);
+    const other = await env.session();
     expect((await peaks(other, items[0].id)).statusCode).toBe(403);
     expect((await peaks(null, items[0].id)).statusCode).toBe(403);
     expect((await peaks(s, 'no-such-item')).statusCode).toBe(404);
@@ -192,24 +169,24 @@ describe('peaks', () => {
   it('are computed once on first request for an item stored without them, and go with the item', async () => {
     const { s, items } = await sessionWith(['quiet-loud.mp3']);
     const item = items[0];
-    const stored = path.join(app.dataDir, 'uploads', s.sid, `${item.newfilename}-peaks.bin`);
-    await app.peaks.idle();
-    await app.files.remove({ area: 'uploads', sid: s.sid, name: `${item.newfilename}-peaks.bin` });
+    const stored = path.join(env.app.dataDir, 'uploads', s.sid, `${item.newfilename}-peaks.bin`);
+    await env.app.peaks.idle();
+    await env.app.files.remove({ area: 'uploads', sid: s.sid, name: `${item.newfilename}-peaks.bin` });
     const [a, b] = await Promise.all([peaks(s, item.id, '?bins=10'), peaks(s, item.id, '?bins=10')]);
     expect(a.statusCode, a.body).toBe(200);
     expect(b.json()).toEqual(a.json());
     expect((a.json() as { peaks: number[] }).peaks[9]).toBeGreaterThan(0.3);
     await access(stored);
-    expect((await postJson(app.app, s, '/app/merge/deleteItem', { id: item.id })).statusCode).toBe(200);
+    expect((await env.post(s, '/app/merge/deleteItem', { id: item.id })).statusCode).toBe(200);
     await expect(access(stored)).rejects.toThrow();
   });
 
   it('an item deleted while its waveform is made at upload leaves no waveform behind', async () => {
     const { s, items } = await sessionWith(['quiet-loud.mp3']);
     const item = items[0];
-    expect((await postJson(app.app, s, '/app/merge/deleteItem', { id: item.id })).statusCode).toBe(200);
-    await app.peaks.idle();
-    expect(await readdir(path.join(app.dataDir, 'uploads', s.sid)).catch(() => [])).toEqual([]);
+    expect((await env.post(s, '/app/merge/deleteItem', { id: item.id })).statusCode).toBe(200);
+    await env.app.peaks.idle();
+    expect(await readdir(path.join(env.app.dataDir, 'uploads', s.sid)).catch(() => [])).toEqual([]);
     expect((await peaks(s, item.id)).statusCode).toBe(404);
   });
 });

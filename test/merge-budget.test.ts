@@ -7,22 +7,17 @@ import { readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ffprobeJson, makeTone, tempDir, tools } from './support/audio-fixtures.js';
+import { ffprobeJson, makeTone, tools } from './support/audio-fixtures.js';
+import { useMediaApp } from './support/media-app.js';
 import {
-  listItems,
-  openSession,
   postJson,
+  sessionHolding,
   startTestApp,
-  upload,
   type TestApp,
   type TestSession,
 } from './support/server-harness.js';
 
 const exec = promisify(execFile);
-
-let app: TestApp;
-let media: { dir: string; cleanup: () => Promise<void> };
-const file = (name: string) => path.join(media.dir, name);
 
 /** A WAV of `dataBytes` of silence whose header says `rate` Hz. */
 function wavClaiming(rate: number, dataBytes: number, channels = 2): Buffer {
@@ -68,41 +63,28 @@ async function flacClaiming(src: string, out: string, totalSamples: number): Pro
   await writeFile(out, bytes);
 }
 
-beforeAll(async () => {
-  media = await tempDir('merge-budget-');
-  // 882 KB whose header says 1 Hz: 220,500 s (61 h) of "audio".
-  await writeFile(file('one-hertz.wav'), wavClaiming(1, 882_000));
-  // Ten minutes of 192 kHz 7.1 silence: about 250 KB.
-  await silence(file('tiny-but-long.flac'), 600, 192000, '7.1');
-  // Ten minutes at 8 kHz whose header says one second.
-  await silence(file('long.flac'), 600, 8000, 'mono');
-  await flacClaiming(file('long.flac'), file('claims-one-second.flac'), 8000);
-  await silence(file('hi-res.flac'), 2, 192000, '7.1');
-  await makeTone(file('twenty-seconds.mp3'), { seconds: 20 });
-  app = await startTestApp({ maxFiles: 600 });
+const env = useMediaApp({
+  prefix: 'merge-budget-',
+  media: async (file) => {
+    // 882 KB whose header says 1 Hz: 220,500 s (61 h) of "audio".
+    await writeFile(file('one-hertz.wav'), wavClaiming(1, 882_000));
+    // Ten minutes of 192 kHz 7.1 silence: about 250 KB.
+    await silence(file('tiny-but-long.flac'), 600, 192000, '7.1');
+    // Ten minutes at 8 kHz whose header says one second.
+    await silence(file('long.flac'), 600, 8000, 'mono');
+    await flacClaiming(file('long.flac'), file('claims-one-second.flac'), 8000);
+    await silence(file('hi-res.flac'), 2, 192000, '7.1');
+    await makeTone(file('twenty-seconds.mp3'), { seconds: 20 });
+  },
+  config: { maxFiles: 600 },
 });
-afterAll(async () => {
-  await app?.dispose();
-  await media?.cleanup();
-});
-
-const allJobs = async () =>
-  (
-    await Promise.all(
-      (['queued', 'running', 'succeeded', 'failed', 'cancelled'] as const).map((st) =>
-        app.store.jobsWithStatus(st),
-      ),
-    )
-  ).flat();
+const { file, allJobs } = env;
 
 async function uploaded(s: TestSession, name: string) {
-  const res = await upload(app.app, s, [{ path: file(name) }]);
-  expect(res.statusCode).toBe(200);
-  return (await listItems(app.app, s)).find((i) => i.filename === name)!;
+  return (await env.uploadAll(s, [name])).find((i) => i.filename === name)!;
 }
 
-const merge = (s: TestSession, ids: string[], options?: object) =>
-  postJson(app.app, s, '/app/merge/mergemp3', { items: ids.map((id) => ({ id })), options });
+const merge = (s: TestSession, ids: string[], options?: object) => env.merge(s, ids, { options });
 
 async function expectRefusedBeforeWork(res: Awaited<ReturnType<typeof merge>>) {
   expect(res.statusCode).toBe(413);
@@ -111,26 +93,26 @@ async function expectRefusedBeforeWork(res: Awaited<ReturnType<typeof merge>>) {
     error: expect.stringMatching(/at most 24 hours/),
   });
   expect(await allJobs()).toEqual([]);
-  expect(await readdir(path.join(app.dataDir, 'tmp')).catch(() => [])).toEqual([]);
+  expect(await readdir(path.join(env.app.dataDir, 'tmp')).catch(() => [])).toEqual([]);
 }
 
 describe('the merge budget (MAX_MERGE_HOURS 24)', () => {
   it('refuses the 882 KB WAV whose header says 1 Hz, before any work', async () => {
-    const s = await openSession(app.app);
+    const s = await env.session();
     const item = await uploaded(s, 'one-hertz.wav');
     expect(item.duration).toBeGreaterThan(24 * 3600);
     await expectRefusedBeforeWork(await merge(s, [item.id], { format: 'm4b' }));
   });
 
   it('counts each use of an item: the tiny 192 kHz 7.1 FLAC repeated 500 times is refused', async () => {
-    const s = await openSession(app.app);
+    const s = await env.session();
     const item = await uploaded(s, 'tiny-but-long.flac');
     expect(item.duration).toBeCloseTo(600, 0);
     await expectRefusedBeforeWork(await merge(s, Array(500).fill(item.id), { format: 'wav' }));
   });
 
   it('budgets by the decoded length, not the one the header claims', async () => {
-    const s = await openSession(app.app);
+    const s = await env.session();
     const item = await uploaded(s, 'claims-one-second.flac');
     expect((await ffprobeJson(file('claims-one-second.flac'))).format.duration).toBe('1.000000');
     expect(item.duration).toBeCloseTo(600, 0);
@@ -141,12 +123,12 @@ describe('the merge budget (MAX_MERGE_HOURS 24)', () => {
 
 describe('output caps (MAX_SAMPLE_RATE 96000, MAX_CHANNELS 2)', () => {
   it('writes a 192 kHz 7.1 input as 96 kHz stereo', async () => {
-    const s = await openSession(app.app);
+    const s = await env.session();
     const item = await uploaded(s, 'hi-res.flac');
     const res = await merge(s, [item.id, item.id], { format: 'wav' });
     expect(res.statusCode).toBe(200);
-    const [result] = await app.store.listResults(s.sid);
-    const probed = await ffprobeJson(path.join(app.dataDir, 'results', s.sid, result.file));
+    const [result] = await env.app.store.listResults(s.sid);
+    const probed = await ffprobeJson(path.join(env.app.dataDir, 'results', s.sid, result.file));
     const audio = probed.streams.find((st) => st.codec_type === 'audio')!;
     expect(Number(audio.sample_rate)).toBe(96000);
     expect(audio.channels).toBe(2);
@@ -165,9 +147,10 @@ describe('the merge budget counts each use as trimmed (MAX_MERGE_HOURS 0.01: 36 
 
   /** A session with the 20 s tone uploaded once. */
   async function withTone() {
-    const s = await openSession(small.app);
-    expect((await upload(small.app, s, [{ path: file('twenty-seconds.mp3') }])).statusCode).toBe(200);
-    const [item] = await listItems(small.app, s);
+    const {
+      s,
+      items: [item],
+    } = await sessionHolding(small.app, [file('twenty-seconds.mp3')]);
     expect(item.duration).toBeCloseTo(20, 0);
     return { s, id: item.id };
   }

@@ -3,73 +3,46 @@
 // stops the merge's ffmpeg processes and leaves nothing behind.
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { statusChannel } from '../src/shared/types.js';
 import { INTERRUPTED_MESSAGE } from '../src/server/jobs/job-messages.js';
-import { makeTone, tempDir } from './support/audio-fixtures.js';
+import { tempDir } from './support/audio-fixtures.js';
+import { useMediaApp } from './support/media-app.js';
 import { listenStatus, type StatusListener } from './support/echo-client.js';
 import { job } from './support/job-kit.js';
 import { childrenNamed, waitUntilGone } from './support/processes.js';
 import { until } from './support/until.js';
-import {
-  listItems,
-  openSession,
-  postJson,
-  startTestApp,
-  upload,
-  type TestApp,
-  type TestSession,
-} from './support/server-harness.js';
+import { sessionHolding, startTestApp, type TestSession } from './support/server-harness.js';
 
-let app: TestApp;
-let media: { dir: string; cleanup: () => Promise<void> };
-const tone = (name: string) => path.join(media.dir, name);
-
-beforeAll(async () => {
-  media = await tempDir('merge-control-');
-  await Promise.all([
-    makeTone(tone('short.mp3'), { frequency: 300, seconds: 2 }),
-    makeTone(tone('mid.wav'), { frequency: 600, seconds: 20 }),
-    makeTone(tone('long.flac'), { frequency: 500, seconds: 300 }),
-  ]);
-  app = await startTestApp({ realtime: true, socketPort: 0, mergeConcurrency: 2 });
+const env = useMediaApp({
+  prefix: 'merge-control-',
+  tones: {
+    'short.mp3': { frequency: 300, seconds: 2 },
+    'mid.wav': { frequency: 600, seconds: 20 },
+    'long.flac': { frequency: 500, seconds: 300 },
+  },
+  config: { realtime: true, socketPort: 0, mergeConcurrency: 2 },
 });
-afterAll(async () => {
-  await app?.dispose();
-  await media?.cleanup();
-});
+const { file: tone, sessionWith } = env;
 
-async function sessionWith(names: string[]) {
-  const s = await openSession(app.app);
-  const res = await upload(
-    app.app,
-    s,
-    names.map((n) => ({ path: tone(n) })),
-  );
-  expect(res.statusCode, res.body).toBe(200);
-  return { s, items: await listItems(app.app, s) };
-}
 const merge = (s: TestSession, ids: string[], requestId?: string) =>
-  postJson(app.app, s, '/app/merge/mergemp3', {
-    items: ids.map((id) => ({ id })),
-    ...(requestId ? { requestId } : {}),
-  });
+  env.merge(s, ids, requestId ? { requestId } : {});
 const status = async (s: TestSession) =>
-  (await app.app.inject({ method: 'GET', url: '/app/merge/status', headers: { cookie: s.cookie } })).json();
+  (await env.inject({ method: 'GET', url: '/app/merge/status', headers: { cookie: s.cookie } })).json();
 async function listen(s: TestSession): Promise<StatusListener> {
-  const l = listenStatus(app.realtime.port, s.cookie, statusChannel(s.appid, s.sid));
+  const l = listenStatus(env.app.realtime.port, s.cookie, statusChannel(s.appid, s.sid));
   await l.ready;
   return l;
 }
 const of = (l: StatusListener, requestId: string) => l.payloads.filter((p) => p.requestId === requestId);
 const scratchJobs = async () =>
-  (await readdir(app.storage.tmpDir).catch(() => [])).filter((n) => n.startsWith('job-'));
+  (await readdir(env.app.storage.tmpDir).catch(() => [])).filter((n) => n.startsWith('job-'));
 
 describe('GET status and the requestId', () => {
   it('no merge yet: {"state":"none"}; no session: refused', async () => {
-    const s = await openSession(app.app);
+    const s = await env.session();
     expect(await status(s)).toEqual({ state: 'none' });
-    expect((await app.app.inject({ method: 'GET', url: '/app/merge/status' })).statusCode).toBe(403);
+    expect((await env.inject({ method: 'GET', url: '/app/merge/status' })).statusCode).toBe(403);
   });
 
   it('every status of a merge carries its requestId, state and percent; GET status tells how it ended', async () => {
@@ -97,7 +70,7 @@ describe('GET status and the requestId', () => {
     const { s, items } = await sessionWith(['short.mp3']);
     for (const bad of ['', 'x'.repeat(101), 'has space', 42]) {
       expect(
-        (await postJson(app.app, s, '/app/merge/mergemp3', { items: [{ id: items[0].id }], requestId: bad }))
+        (await env.post(s, '/app/merge/mergemp3', { items: [{ id: items[0].id }], requestId: bad }))
           .statusCode,
       ).toBe(400);
     }
@@ -141,10 +114,10 @@ describe('a merge lost to a restart', () => {
     const data = await tempDir('merge-control-restart-');
     try {
       const first = await startTestApp({ dataDir: data.dir, realtime: true, socketPort: 0 });
-      const s = await openSession(first.app);
-      const up = await upload(first.app, s, [{ path: tone('short.mp3') }]);
-      expect(up.statusCode).toBe(200);
-      const [item] = await listItems(first.app, s);
+      const {
+        s,
+        items: [item],
+      } = await sessionHolding(first.app, [tone('short.mp3')]);
       // What a process killed mid-merge leaves: a job row still "running".
       await first.store.addJob(
         job('killed', s.sid, [item.id], s.appid, {
@@ -208,14 +181,12 @@ describe('cancel', () => {
     };
     await ffmpegAtWork();
     // Another session cannot cancel it, even knowing its requestId.
-    const other = await openSession(app.app);
-    expect((await postJson(app.app, other, '/app/merge/cancel', { requestId: 'tab-c' })).statusCode).toBe(
-      404,
-    );
+    const other = await env.session();
+    expect((await env.post(other, '/app/merge/cancel', { requestId: 'tab-c' })).statusCode).toBe(404);
     expect(await status(s)).toMatchObject({ requestId: 'tab-c', state: 'running' });
     const pids = await ffmpegAtWork();
 
-    const cancel = await postJson(app.app, s, '/app/merge/cancel', { requestId: 'tab-c' });
+    const cancel = await env.post(s, '/app/merge/cancel', { requestId: 'tab-c' });
     expect(cancel.statusCode, cancel.body).toBe(200);
     expect(cancel.json()).toEqual({ ok: true });
     for (const pid of pids) expect(await waitUntilGone(pid)).toBe(true);
@@ -224,8 +195,8 @@ describe('cancel', () => {
     expect(res.statusCode).toBe(409);
     expect(res.json()).toMatchObject({ error: 'The merge was cancelled', code: 'cancelled' });
     expect(await scratchJobs()).toEqual([]);
-    expect(await readdir(path.join(app.dataDir, 'results', s.sid)).catch(() => [])).toEqual([]);
-    expect(await app.store.listResults(s.sid)).toEqual([]);
+    expect(await readdir(path.join(env.app.dataDir, 'results', s.sid)).catch(() => [])).toEqual([]);
+    expect(await env.app.store.listResults(s.sid)).toEqual([]);
     expect(await status(s)).toMatchObject({
       requestId: 'tab-c',
       state: 'cancelled',
@@ -245,14 +216,14 @@ describe('cancel', () => {
 
   it("{} cancels the session's merge that is waiting or running; with none, 404", async () => {
     const { s, items } = await sessionWith(['long.flac']);
-    expect((await postJson(app.app, s, '/app/merge/cancel', {})).statusCode).toBe(404);
+    expect((await env.post(s, '/app/merge/cancel', {})).statusCode).toBe(404);
     const answer = merge(s, [items[0].id]);
     await until(async () => (await status(s)).state === 'running', {
       timeoutMs: 20_000,
       intervalMs: 20,
       what: 'the merge running',
     });
-    expect((await postJson(app.app, s, '/app/merge/cancel', {})).statusCode).toBe(200);
+    expect((await env.post(s, '/app/merge/cancel', {})).statusCode).toBe(200);
     expect((await answer).statusCode).toBe(409);
     expect(await status(s)).toMatchObject({ requestId: null, state: 'cancelled' });
   });

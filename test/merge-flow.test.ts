@@ -1,60 +1,32 @@
 // The merge as a person meets it, through the real app: page, uploads, getDataJson, mergemp3,
 // progress on a stock laravel-echo client, the result on the page and in the ears.
 import { readdir, writeFile } from 'node:fs/promises';
-import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { statusChannel } from '../src/shared/types.js';
-import { decodePcm, dominantFrequency, makeTone, tempDir } from './support/audio-fixtures.js';
+import { decodePcm, dominantFrequency } from './support/audio-fixtures.js';
+import { useMediaApp } from './support/media-app.js';
 import { listenStatus } from './support/echo-client.js';
-import {
-  listItems,
-  openSession,
-  postJson,
-  startTestApp,
-  upload,
-  type TestApp,
-  type TestSession,
-} from './support/server-harness.js';
+import type { TestSession } from './support/server-harness.js';
 
-let app: TestApp;
-let media: { dir: string; cleanup: () => Promise<void> };
-const tone = (name: string) => path.join(media.dir, name);
-
-beforeAll(async () => {
-  media = await tempDir('merge-flow-media-');
-  await Promise.all([
-    makeTone(tone('low.mp3'), { frequency: 300, seconds: 2 }),
-    makeTone(tone('mid.wav'), { frequency: 600, seconds: 2, sampleRate: 22050, channels: 1 }),
-    makeTone(tone('high.flac'), { frequency: 1200, seconds: 2 }),
-    makeTone(tone('long.wav'), { frequency: 500, seconds: 60 }),
-  ]);
-  app = await startTestApp({ realtime: true, socketPort: 0, mergeConcurrency: 1 });
+const env = useMediaApp({
+  prefix: 'merge-flow-media-',
+  tones: {
+    'low.mp3': { frequency: 300, seconds: 2 },
+    'mid.wav': { frequency: 600, seconds: 2, sampleRate: 22050, channels: 1 },
+    'high.flac': { frequency: 1200, seconds: 2 },
+    'long.wav': { frequency: 500, seconds: 60 },
+  },
+  config: { realtime: true, socketPort: 0, mergeConcurrency: 1 },
 });
-
-afterAll(async () => {
-  await app?.dispose();
-  await media?.cleanup();
-});
-
-async function uploadAll(session: TestSession, names: string[]) {
-  const res = await upload(
-    app.app,
-    session,
-    names.map((n) => ({ path: tone(n) })),
-  );
-  expect(res.statusCode, res.body).toBe(200);
-  return listItems(app.app, session);
-}
-
-const merge = (session: TestSession, ids: string[]) =>
-  postJson(app.app, session, '/app/merge/mergemp3', { items: ids.map((id) => ({ id })) });
+const { uploadAll } = env;
+const merge = (session: TestSession, ids: string[]) => env.merge(session, ids);
 
 const tmpEntries = async () =>
-  (await readdir(app.storage.tmpDir).catch(() => [])).filter((n) => n.startsWith('job-'));
+  (await readdir(env.app.storage.tmpDir).catch(() => [])).filter((n) => n.startsWith('job-'));
 
 describe('merging through the app', () => {
   it('round trip: upload three tones, merge in a new order, watch progress to 100, hear the new order', async () => {
-    const s = await openSession(app.app);
+    const s = await env.session();
     const items = await uploadAll(s, ['low.mp3', 'mid.wav', 'high.flac']);
     expect(items.map((i) => i.filename)).toEqual(['low.mp3', 'mid.wav', 'high.flac']);
     for (const i of items)
@@ -62,7 +34,7 @@ describe('merging through the app', () => {
         expect.arrayContaining(['id', 'sid', 'newfilename', 'format', 'filename']),
       );
 
-    const status = listenStatus(app.realtime.port, s.cookie, statusChannel(s.appid, s.sid));
+    const status = listenStatus(env.app.realtime.port, s.cookie, statusChannel(s.appid, s.sid));
     await status.ready;
     const [low, mid, high] = items;
     const res = await merge(s, [high.id, low.id, mid.id]);
@@ -80,15 +52,15 @@ describe('merging through the app', () => {
     expect(status.data.at(-1)).toBe('100');
     expect(status.errors).toEqual([]);
 
-    const page = await app.app.inject({ method: 'GET', url: '/', headers: { cookie: s.cookie } });
-    const [result] = await app.store.listResults(s.sid);
+    const page = await env.inject({ method: 'GET', url: '/', headers: { cookie: s.cookie } });
+    const [result] = await env.app.store.listResults(s.sid);
     expect(result.sources).toEqual(['high.flac', 'low.mp3', 'mid.wav']);
     const href = `/results/${s.sid}/${result.id}.mp3`;
     expect(page.body).toContain(href);
 
-    const file = await app.app.inject({ method: 'GET', url: href, headers: { cookie: s.cookie } });
+    const file = await env.inject({ method: 'GET', url: href, headers: { cookie: s.cookie } });
     expect(file.statusCode).toBe(200);
-    const saved = path.join(media.dir, 'downloaded.mp3');
+    const saved = env.file('downloaded.mp3');
     await writeFile(saved, file.rawPayload);
     const pcm = await decodePcm(saved);
     expect(pcm.length / 8000).toBeGreaterThan(5.8);
@@ -104,8 +76,8 @@ describe('merging through the app', () => {
   });
 
   it('refuses foreign item ids with 403 and records no job', async () => {
-    const alice = await openSession(app.app);
-    const bob = await openSession(app.app);
+    const alice = await env.session();
+    const bob = await env.session();
     const [bobsItem] = await uploadAll(bob, ['low.mp3']);
     const [alicesItem] = await uploadAll(alice, ['mid.wav']);
     const res = await merge(alice, [alicesItem.id, bobsItem.id]);
@@ -114,7 +86,7 @@ describe('merging through the app', () => {
     const jobs = (
       await Promise.all(
         (['queued', 'running', 'succeeded', 'failed', 'cancelled'] as const).map((st) =>
-          app.store.jobsWithStatus(st),
+          env.app.store.jobsWithStatus(st),
         ),
       )
     ).flat();
@@ -122,31 +94,31 @@ describe('merging through the app', () => {
   });
 
   it("refuses a subscription to another session's channel, which then hears nothing", async () => {
-    const alice = await openSession(app.app);
-    const bob = await openSession(app.app);
+    const alice = await env.session();
+    const bob = await env.session();
     const bobsChannel = statusChannel(bob.appid, bob.sid);
-    const spy = listenStatus(app.realtime.port, alice.cookie, bobsChannel);
+    const spy = listenStatus(env.app.realtime.port, alice.cookie, bobsChannel);
     await spy.ready;
     expect(spy.errors).toEqual([[bobsChannel, 403]]);
     const [only] = await uploadAll(bob, ['low.mp3']);
-    const bobs = listenStatus(app.realtime.port, bob.cookie, bobsChannel);
+    const bobs = listenStatus(env.app.realtime.port, bob.cookie, bobsChannel);
     await bobs.ready;
     expect((await merge(bob, [only.id])).statusCode).toBe(200);
     await bobs.waitFor((d) => d === '100');
     // Bob's last event has reached Bob; a later round trip on Alice's socket shows none came to her.
-    const again = listenStatus(app.realtime.port, alice.cookie, statusChannel(alice.appid, alice.sid));
+    const again = listenStatus(env.app.realtime.port, alice.cookie, statusChannel(alice.appid, alice.sid));
     await again.ready;
     expect(spy.data).toEqual([]);
     for (const l of [spy, bobs, again]) l.close();
   });
 
   it('a second merge queued behind a first gets a "Waiting" status, then runs to 100', async () => {
-    const first = await openSession(app.app);
-    const second = await openSession(app.app);
+    const first = await env.session();
+    const second = await env.session();
     const [longItem] = await uploadAll(first, ['long.wav']);
     const [shortItem] = await uploadAll(second, ['low.mp3']);
-    const l1 = listenStatus(app.realtime.port, first.cookie, statusChannel(first.appid, first.sid));
-    const l2 = listenStatus(app.realtime.port, second.cookie, statusChannel(second.appid, second.sid));
+    const l1 = listenStatus(env.app.realtime.port, first.cookie, statusChannel(first.appid, first.sid));
+    const l2 = listenStatus(env.app.realtime.port, second.cookie, statusChannel(second.appid, second.sid));
     await Promise.all([l1.ready, l2.ready]);
     const r1 = merge(first, [longItem.id]);
     await l1.waitFor(() => true); // the first is running
@@ -171,11 +143,11 @@ describe('merging through the app', () => {
   });
 
   it('a job whose input was corrupted after upload fails naming the original file, leaving no result or temp file', async () => {
-    const s = await openSession(app.app);
+    const s = await env.session();
     const [a, b] = await uploadAll(s, ['low.mp3', 'mid.wav']);
-    const [row] = await app.store.itemsOwnedBy(s.sid, [b.id]);
-    await writeFile(app.storage.uploadPath(row), 'these are my notes, not audio\n'.repeat(50));
-    const status = listenStatus(app.realtime.port, s.cookie, statusChannel(s.appid, s.sid));
+    const [row] = await env.app.store.itemsOwnedBy(s.sid, [b.id]);
+    await writeFile(env.app.storage.uploadPath(row), 'these are my notes, not audio\n'.repeat(50));
+    const status = listenStatus(env.app.realtime.port, s.cookie, statusChannel(s.appid, s.sid));
     await status.ready;
     const res = await merge(s, [a.id, b.id]);
     expect(res.statusCode).toBe(422);
@@ -184,19 +156,19 @@ describe('merging through the app', () => {
     await status.waitFor((d) => d === error);
     expect(status.data.at(-1)).toBe(error);
     status.close();
-    expect(await app.store.listResults(s.sid)).toEqual([]);
-    expect(await readdir(app.storage.resultsDir(s.sid)).catch(() => [])).toEqual([]);
+    expect(await env.app.store.listResults(s.sid)).toEqual([]);
+    expect(await readdir(env.app.storage.resultsDir(s.sid)).catch(() => [])).toEqual([]);
     expect(await tmpEntries()).toEqual([]);
-    expect((await app.store.jobsWithStatus('failed')).find((j) => j.sid === s.sid)?.error).toBe(error);
+    expect((await env.app.store.jobsWithStatus('failed')).find((j) => j.sid === s.sid)?.error).toBe(error);
   });
 
   it('a failure about one input reads back from GET status with its code and file, to its own session only', async () => {
-    const s = await openSession(app.app);
-    const other = await openSession(app.app);
+    const s = await env.session();
+    const other = await env.session();
     const [a, b] = await uploadAll(s, ['low.mp3', 'mid.wav']);
-    const [row] = await app.store.itemsOwnedBy(s.sid, [b.id]);
-    await writeFile(app.storage.uploadPath(row), 'these are my notes, not audio\n'.repeat(50));
-    const res = await postJson(app.app, s, '/app/merge/mergemp3', {
+    const [row] = await env.app.store.itemsOwnedBy(s.sid, [b.id]);
+    await writeFile(env.app.storage.uploadPath(row), 'these are my notes, not audio\n'.repeat(50));
+    const res = await env.post(s, '/app/merge/mergemp3', {
       items: [{ id: a.id }, { id: b.id }],
       requestId: 'tab-bad',
     });
@@ -205,7 +177,7 @@ describe('merging through the app', () => {
     expect(answer.file).toBe('mid.wav');
     const status = async (session: TestSession) =>
       (
-        await app.app.inject({ method: 'GET', url: '/app/merge/status', headers: { cookie: session.cookie } })
+        await env.inject({ method: 'GET', url: '/app/merge/status', headers: { cookie: session.cookie } })
       ).json();
     // What a reloaded page reads: the same code, file and sentence as mergemp3's answer.
     expect(await status(s)).toEqual({

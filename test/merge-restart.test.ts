@@ -7,14 +7,7 @@ import { INTERRUPTED_MESSAGE, SHUTDOWN_MESSAGE } from '../src/server/jobs/job-me
 import { makeTone, tempDir } from './support/audio-fixtures.js';
 import { job } from './support/job-kit.js';
 import { until } from './support/until.js';
-import {
-  listItems,
-  openSession,
-  postJson,
-  startTestApp,
-  upload,
-  type TestApp,
-} from './support/server-harness.js';
+import { postJson, sessionHolding, startTestApp, type TestApp } from './support/server-harness.js';
 
 let data: { dir: string; cleanup: () => Promise<void> };
 const apps: TestApp[] = [];
@@ -39,10 +32,11 @@ const jobFiles = async (a: TestApp) =>
 describe('restart in the middle of a merge', () => {
   it('a job a dead process left running is failed with a clear message, its files gone, no result listed', async () => {
     const first = await boot();
-    const s = await openSession(first.app);
     const tone = await makeTone(path.join(data.dir, 'seg.mp3'), { seconds: 1 });
-    expect((await upload(first.app, s, [{ path: tone }])).statusCode).toBe(200);
-    const [item] = await listItems(first.app, s);
+    const {
+      s,
+      items: [item],
+    } = await sessionHolding(first.app, [tone]);
     // What a process killed mid-merge leaves: a running row, a half-written work folder, and a
     // result file moved into place but never recorded.
     await first.store.addJob(
@@ -74,10 +68,11 @@ describe('restart in the middle of a merge', () => {
 
   it('stopping the server mid-merge answers 503, and leaves no result or temp file across a restart', async () => {
     const first = await boot();
-    const s = await openSession(first.app);
     const long = await makeTone(path.join(data.dir, 'long.wav'), { seconds: 60 });
-    expect((await upload(first.app, s, [{ path: long }])).statusCode).toBe(200);
-    const [item] = await listItems(first.app, s);
+    const {
+      s,
+      items: [item],
+    } = await sessionHolding(first.app, [long]);
     const answer = postJson(first.app, s, '/app/merge/mergemp3', { items: [{ id: item.id }] });
     // Wait (by turns, not by time) until the job is running, then stop with no grace.
     await until(async () => (await first.store.jobsWithStatus('running')).length > 0, {

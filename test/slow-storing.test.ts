@@ -4,7 +4,6 @@
 // cut once the server's own work is done. The timeout is made short here and probing is held back by a wrapper around
 // the real probe.
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
@@ -40,8 +39,7 @@ beforeAll(async () => {
       },
     },
   );
-  await app.app.listen({ host: '127.0.0.1', port: 0 });
-  base = `http://127.0.0.1:${(app.app.server.address() as AddressInfo).port}`;
+  base = await app.listenLocally();
 });
 afterAll(async () => {
   await app?.dispose();

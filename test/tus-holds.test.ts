@@ -4,7 +4,6 @@
 // most SESSION_UPLOADING_FILES x MAX_FILE_MB together. The disk's free space and the clock are
 // the test's, so no byte of hundreds of megabytes is written and no minute is waited for.
 import { readFile, stat } from 'node:fs/promises';
-import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Clock } from '../src/shared/clock.js';
@@ -38,8 +37,7 @@ beforeAll(async () => {
     { maxFileBytes: MB, minFreeBytes: MIN_FREE },
     { clock, freeSpace: async () => MIN_FREE + room },
   );
-  await app.app.listen({ host: '127.0.0.1', port: 0 });
-  base = `http://127.0.0.1:${(app.app.server.address() as AddressInfo).port}`;
+  base = await app.listenLocally();
 });
 afterAll(async () => {
   await app?.dispose();

@@ -2,7 +2,6 @@
 // cut, however often a byte comes; the bytes that came are kept, and the upload resumes from them.
 // A PATCH whose last byte is in is not slow: it is answered however long storing the file takes.
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
@@ -30,8 +29,7 @@ beforeAll(async () => {
       },
     },
   );
-  await app.app.listen({ host: '127.0.0.1', port: 0 });
-  base = `http://127.0.0.1:${(app.app.server.address() as AddressInfo).port}`;
+  base = await app.listenLocally();
 });
 afterAll(async () => {
   await app?.dispose();

@@ -1,16 +1,13 @@
 // The book's details, cover and chapters file as a person gives them to `node bin/audio-merge.cjs`
 // (dist/ is built by npm test).
-import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { makeTone, tempDir, tools } from '../../test/support/audio-fixtures.js';
+import { makeTone, tempDir } from '../../test/support/audio-fixtures.js';
+import { makeImage } from '../../test/support/pictures.js';
 import { ffprobeChapters } from '../../test/support/chapter-readers.js';
 import { runCli } from '../../test/support/cli-run.js';
-
-const exec = promisify(execFile);
 
 let dir: string;
 let cleanup: () => Promise<void>;
@@ -84,18 +81,7 @@ describe('audio-merge with a book in mind', () => {
     r = await runCli(['-o', out, a, b, '--description', 'Two\nlines\tare fine', '--json']);
     expect(r.code, r.stderr).toBe(0);
     const huge = path.join(dir, 'huge.png');
-    await exec(tools.ffmpeg, [
-      '-v',
-      'error',
-      '-y',
-      '-f',
-      'lavfi',
-      '-i',
-      'color=c=blue:s=8x4200',
-      '-frames:v',
-      '1',
-      huge,
-    ]);
+    await makeImage(huge, { colour: 'blue', size: '8x4200' });
     const never = path.join(dir, 'never2.mp3');
     r = await runCli(['-o', never, a, b, '--cover', huge]);
     expect(r.code).toBe(2);

@@ -2,16 +2,9 @@
 import '@testing-library/jest-dom/vitest';
 import { act, fireEvent, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { fakeFetch, FakeSocket, item, json, stackRows } from '../../test/support/widget-fakes.js';
+import { fakeFetch, fakeIo, item, json, stackRows } from '../../test/support/widget-fakes.js';
 
-const sockets: FakeSocket[] = [];
-vi.mock('socket.io-client', () => ({
-  io: vi.fn(() => {
-    const s = new FakeSocket();
-    sockets.push(s);
-    return s;
-  }),
-}));
+vi.mock('socket.io-client', () => ({ io: vi.fn(() => fakeIo()) }));
 
 function hostPage() {
   document.head.innerHTML = '<meta name="csrf-token" content="tok-123">';

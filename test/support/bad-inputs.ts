@@ -1,11 +1,7 @@
 // Files that are not usable audio, made on the spot (an image by ffmpeg, noise by a seeded PRNG).
-import { execFile } from 'node:child_process';
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { promisify } from 'node:util';
-import { tools } from './audio-fixtures.js';
-
-const exec = promisify(execFile);
+import { makeImage } from './pictures.js';
 
 /** Deterministic bytes, so a failure can be reproduced. */
 export function noise(length: number, seed = 1): Buffer {
@@ -20,20 +16,8 @@ export function noise(length: number, seed = 1): Buffer {
   return buf;
 }
 
-export async function makeImage(file: string): Promise<string> {
-  await exec(tools.ffmpeg, [
-    '-hide_banner',
-    '-v',
-    'error',
-    '-y',
-    '-f',
-    'lavfi',
-    '-i',
-    'testsrc=size=64x48',
-    '-frames:v',
-    '1',
-    file,
-  ]);
+async function testImage(file: string): Promise<string> {
+  await makeImage(file, { source: 'testsrc=size=64x48' });
   return file;
 }
 
@@ -45,10 +29,10 @@ export const BAD_INPUTS: Record<string, (file: string) => Promise<string>> = {
     await writeFile(f, 'This is not audio at all, only words.\n'.repeat(40)),
     f
   ),
-  'cover.png': makeImage,
-  'photo.jpg': makeImage,
+  'cover.png': testImage,
+  'photo.jpg': testImage,
   'photo-renamed.wav': async (f) => {
-    await makeImage(`${f}.jpg`);
+    await testImage(`${f}.jpg`);
     const { rename } = await import('node:fs/promises');
     await rename(`${f}.jpg`, f);
     return f;

@@ -1,6 +1,7 @@
 // Inputs for merge tests, made with ffmpeg on the spot: one list of every kind the engine takes.
 import path from 'node:path';
 import { makeTone, type ToneOptions } from './audio-fixtures.js';
+import { makeToneWithArt } from './mp3-fixtures.js';
 
 export interface FixtureInput {
   name: string;
@@ -60,46 +61,12 @@ export async function makeInputs(dir: string, list: FixtureInput[], seconds = 2)
 }
 
 /** A 44.1 kHz stereo MP3 with an ID3v2.3 tag holding a cover picture (an APIC frame) and an ID3v1 tag. */
-export async function makeMp3WithCover(file: string, frequency: number, seconds = 2): Promise<string> {
-  const { execFile } = await import('node:child_process');
-  const { promisify } = await import('node:util');
-  const { tools } = await import('./audio-fixtures.js');
-  await promisify(execFile)(tools.ffmpeg, [
-    '-hide_banner',
-    '-v',
-    'error',
-    '-y',
-    '-f',
-    'lavfi',
-    '-i',
-    `sine=frequency=${frequency}:sample_rate=44100:duration=${seconds}`,
-    '-f',
-    'lavfi',
-    '-i',
-    'testsrc=size=64x64:duration=1',
-    '-map',
-    '0:a',
-    '-map',
-    '1:v',
-    '-frames:v',
-    '1',
-    '-c:v',
-    'png',
-    '-ac',
-    '2',
-    '-c:a',
-    'libmp3lame',
-    '-b:a',
-    '128k',
-    '-id3v2_version',
-    '3',
-    '-write_id3v1',
-    '1',
-    '-metadata',
-    'title=With cover',
-    '-metadata:s:v',
-    'comment=Cover (front)',
-    file,
-  ]);
-  return file;
+export function makeMp3WithCover(file: string, frequency: number, seconds = 2): Promise<string> {
+  return makeToneWithArt(file, {
+    seconds,
+    frequency,
+    title: 'With cover',
+    picture: 'testsrc=size=64x64:duration=1',
+    extraArgs: ['-write_id3v1', '1', '-metadata:s:v', 'comment=Cover (front)'],
+  });
 }

@@ -5,12 +5,20 @@ import { tools } from './audio-fixtures.js';
 
 const exec = promisify(execFile);
 
-/** A 128 kb/s tone with a title and a 64x64 PNG cover in an ID3v2.3 tag. */
-export async function makeToneWithArt(
-  file: string,
-  opts: { seconds?: number; frequency?: number; title?: string } = {},
-): Promise<string> {
+export interface ArtOptions {
+  seconds?: number;
+  frequency?: number;
+  title?: string;
+  /** The lavfi source of the picture; a red 64x64 square unless told. */
+  picture?: string;
+  /** Extra output arguments (tags, ID3v1). */
+  extraArgs?: string[];
+}
+
+/** A 128 kb/s tone with a title and a PNG cover (by default 64x64) in an ID3v2.3 tag. */
+export async function makeToneWithArt(file: string, opts: ArtOptions = {}): Promise<string> {
   const { seconds = 1, frequency = 440, title = 'With art' } = opts;
+  const picture = opts.picture ?? `color=c=red:s=64x64:d=${seconds}`;
   await exec(tools.ffmpeg, [
     '-hide_banner',
     '-loglevel',
@@ -23,7 +31,7 @@ export async function makeToneWithArt(
     '-f',
     'lavfi',
     '-i',
-    `color=c=red:s=64x64:d=${seconds}`,
+    picture,
     '-map',
     '0:a',
     '-map',
@@ -44,6 +52,7 @@ export async function makeToneWithArt(
     '3',
     '-metadata',
     `title=${title}`,
+    ...(opts.extraArgs ?? []),
     file,
   ]);
   return file;

@@ -2,7 +2,9 @@
 // keep its cookie and CSRF token, upload files as multipart, post JSON. Shared by server tests.
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
+import type { AddressInfo } from 'node:net';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
+import { expect } from 'vitest';
 import { createApp, type App, type AppDeps } from '../../src/server/http/app.js';
 import type { AppConfig } from '../../src/server/config.js';
 import { tempDir } from './audio-fixtures.js';
@@ -10,6 +12,8 @@ import { TEST_ORIGIN } from './test-origin.js';
 
 export interface TestApp extends App {
   dataDir: string;
+  /** Listen on a free port at 127.0.0.1, for clients that need a real socket; gives the base URL. */
+  listenLocally(): Promise<string>;
   /** close() the app and delete its DATA_DIR. */
   dispose(): Promise<void>;
 }
@@ -35,6 +39,10 @@ export async function startTestApp(config: Partial<AppConfig> = {}, deps: AppDep
   return {
     ...built,
     dataDir,
+    async listenLocally() {
+      await built.app.listen({ host: '127.0.0.1', port: 0 });
+      return `http://127.0.0.1:${(built.app.server.address() as AddressInfo).port}`;
+    },
     async dispose() {
       await built.close();
       await tmp?.cleanup();
@@ -147,13 +155,18 @@ export async function upload(
   });
 }
 
+export interface PostOptions {
+  csrf?: string | null;
+  cookie?: string | null;
+}
+
 /** POST a JSON body with the session's cookie and CSRF header (override or drop either). */
 export async function postJson(
   app: FastifyInstance,
   session: TestSession | null,
   url: string,
   body: unknown,
-  opts: { csrf?: string | null; cookie?: string | null } = {},
+  opts: PostOptions = {},
 ): Promise<LightMyRequestResponse> {
   const csrf = opts.csrf === undefined ? session?.csrf : opts.csrf;
   const cookie = opts.cookie === undefined ? session?.cookie : opts.cookie;
@@ -169,22 +182,44 @@ export async function postJson(
   });
 }
 
+/** An item as getDataJson lists it. */
+export interface ListedItem {
+  id: string;
+  sid: string;
+  newfilename: string;
+  format: string;
+  filename: string;
+  duration: number;
+  size: number;
+  channels: number;
+  start: number | null;
+  end: number | null;
+  chapterTitle: string | null;
+  defaultChapterTitle: string;
+}
+
 /** getDataJson for the session's appid, parsed. */
-export async function listItems(app: FastifyInstance, session: TestSession, appid = session.appid) {
+export async function listItems(
+  app: FastifyInstance,
+  session: TestSession,
+  appid = session.appid,
+): Promise<ListedItem[]> {
   const res = await postJson(app, session, '/app/merge/getDataJson', { appid });
   if (res.statusCode !== 200) throw new Error(`getDataJson answered ${res.statusCode}: ${res.body}`);
-  return JSON.parse(res.body) as Array<{
-    id: string;
-    sid: string;
-    newfilename: string;
-    format: string;
-    filename: string;
-    duration: number;
-    size: number;
-    channels: number;
-    start: number | null;
-    end: number | null;
-    chapterTitle: string | null;
-    defaultChapterTitle: string;
-  }>;
+  return JSON.parse(res.body) as ListedItem[];
+}
+
+/** A new session on `app` with these files uploaded (answered 200), and its items. */
+export async function sessionHolding(
+  app: FastifyInstance,
+  paths: string[],
+): Promise<{ s: TestSession; items: ListedItem[] }> {
+  const s = await openSession(app);
+  const res = await upload(
+    app,
+    s,
+    paths.map((p) => ({ path: p })),
+  );
+  expect(res.statusCode, res.body).toBe(200);
+  return { s, items: await listItems(app, s) };
 }

@@ -1,12 +1,14 @@
 // A sine timeline in PCM part files, and how far a decode of its encode strays from it, window by
 // window: what the parallel timeline encodes (AAC, MP3) are checked against at their seams.
 import { execFile } from 'node:child_process';
-import { writeFile } from 'node:fs/promises';
+import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { afterAll, beforeAll } from 'vitest';
 import { spawnRunner } from '../../src/engine/ffmpeg/runner.js';
 import type { PcmPart, TimelineContext } from '../../src/engine/timeline/timeline-encode.js';
 import type { Tools } from '../../src/engine/types.js';
+import { tempDir } from './audio-fixtures.js';
 
 const exec = promisify(execFile);
 
@@ -125,5 +127,27 @@ export function timelineContext(
     signal,
     abort,
     concurrency: 3,
+  };
+}
+
+/**
+ * A scratch folder for the tests around the call, made before them and removed after. The
+ * encoders read the parts through ffmpeg's concat and subfile protocols, whose separators are
+ * | , and : : it is named with them, which must not matter.
+ */
+export function oddlyNamedScratch(): { readonly dir: string } {
+  let made: { dir: string; cleanup: () => Promise<void> } | undefined;
+  let dir: string | undefined;
+  beforeAll(async () => {
+    made = await tempDir();
+    dir = path.join(made.dir, 'odd | name, with: separators');
+    await mkdir(dir);
+  });
+  afterAll(() => made?.cleanup());
+  return {
+    get dir() {
+      if (!dir) throw new Error('the scratch folder is made in beforeAll');
+      return dir;
+    },
   };
 }

@@ -36,6 +36,16 @@ export class FakeSocket {
   }
 }
 
+/** Every socket the mocked socket.io-client's io() made in this test file, oldest first. */
+export const sockets: FakeSocket[] = [];
+
+/** io() for vi.mock('socket.io-client'): a FakeSocket, kept in `sockets`. */
+export function fakeIo(): FakeSocket {
+  const s = new FakeSocket();
+  sockets.push(s);
+  return s;
+}
+
 export const item = (id: string, filename: string, extra: Partial<AudioItem> = {}): AudioItem => ({
   id,
   sid: 'sid-1',

@@ -3,14 +3,13 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { InputError } from '../errors.js';
-import { makeTone, tempDir, tools as fixtureTools } from '../../../test/support/audio-fixtures.js';
-import type { Tools } from './tools.js';
+import { makeTone, tempDir } from '../../../test/support/audio-fixtures.js';
+import { tools } from '../../../test/support/engine-kit.js';
 import { measureInput, parseEbur128Summary } from './loudness.js';
 import type { RunRequest, Runner } from './runner.js';
 import { SilenceLog } from './silence-log.js';
 
 const exec = promisify(execFile);
-const tools: Tools = { ...fixtureTools, ffmpegVersion: 'test' };
 
 // Captured from this project's ffmpeg (4.x static build) on a 440 Hz tone with silence around it.
 const CAPTURED = `Output #0, null, to 'pipe:':

@@ -3,16 +3,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { InputError, ToolError } from '../errors.js';
 import type { RunRequest, RunResult, Runner } from './runner.js';
 import { transcodeToMp3 } from './transcode.js';
-import type { Tools } from './tools.js';
-import {
-  decodeErrors,
-  ffprobeJson,
-  makeTone,
-  tempDir,
-  tools as fixtureTools,
-} from '../../../test/support/audio-fixtures.js';
+import { decodeErrors, ffprobeJson, makeTone, tempDir } from '../../../test/support/audio-fixtures.js';
+import { tools } from '../../../test/support/engine-kit.js';
 
-const tools: Tools = { ...fixtureTools, ffmpegVersion: 'test' };
 const target = { sampleRate: 44100, channels: 2 as const, bitRateKbps: 128 };
 
 function fakeRunner(

@@ -1,9 +1,10 @@
 import { execFile } from 'node:child_process';
-import { open, readFile, writeFile } from 'node:fs/promises';
+import { open, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { tempDir, tools } from '../../../test/support/audio-fixtures.js';
+import { tempDir } from '../../../test/support/audio-fixtures.js';
+import { makeImage } from '../../../test/support/pictures.js';
 import { checkCover, COVER_LIMITS, imageShape, readAtMost } from './cover.js';
 
 let dir: string;
@@ -12,13 +13,7 @@ beforeAll(async () => ({ dir, cleanup } = await tempDir('cover-')));
 afterAll(() => cleanup());
 
 /** A real image made by ffmpeg, `w` x `h`, as PNG or JPEG by the extension. */
-async function image(name: string, w: number, h: number): Promise<Buffer> {
-  const file = path.join(dir, name);
-  await promisify(execFile)(tools.ffmpeg, [
-    ...['-v', 'error', '-y', '-f', 'lavfi', '-i', `color=c=red:s=${w}x${h}`, '-frames:v', '1', file],
-  ]);
-  return readFile(file);
-}
+const image = (name: string, w: number, h: number) => makeImage(path.join(dir, name), { size: `${w}x${h}` });
 
 describe('covers', () => {
   it('takes real JPEGs and PNGs within 4096 x 4096, knowing their size', async () => {

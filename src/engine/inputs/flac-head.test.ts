@@ -3,14 +3,14 @@ import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { makeTone, tempDir, tools as fixtureTools } from '../../../test/support/audio-fixtures.js';
+import { makeTone, tempDir } from '../../../test/support/audio-fixtures.js';
+import { tools } from '../../../test/support/engine-kit.js';
+import { makeImage, withPicture } from '../../../test/support/pictures.js';
 import type { Runner } from '../ffmpeg/runner.js';
-import type { Tools } from '../types.js';
 import { readFlacHead } from './flac-head.js';
 import { probeInput } from './probe.js';
 
 const exec = promisify(execFile);
-const tools: Tools = { ...fixtureTools, ffmpegVersion: 'test' };
 
 interface Stated {
   format: { duration: string; bit_rate: string; tags?: Record<string, string> };
@@ -57,17 +57,7 @@ describe('FLAC inputs probed in-process', () => {
   beforeAll(async () => {
     ({ dir, cleanup } = await tempDir());
     cover = path.join(dir, 'cover.png');
-    await exec(tools.ffmpeg, [
-      '-v',
-      'error',
-      '-f',
-      'lavfi',
-      '-i',
-      'color=red:s=16x16',
-      '-frames:v',
-      '1',
-      cover,
-    ]);
+    await makeImage(cover, { size: '16x16' });
   });
   afterAll(() => cleanup());
 
@@ -81,8 +71,7 @@ describe('FLAC inputs probed in-process', () => {
     let file = tone;
     if ('cover' in opts) {
       file = path.join(dir, 'covered.flac');
-      const map = ['-map', '0', '-map', '1', '-c', 'copy', '-disposition:v', 'attached_pic'];
-      await exec(tools.ffmpeg, ['-v', 'error', '-y', '-i', tone, '-i', cover, ...map, file]);
+      await withPicture(tone, cover, file);
     }
     expect(readFlacHead(file)).toBeDefined();
     const spawned: string[] = [];

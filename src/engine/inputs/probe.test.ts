@@ -4,11 +4,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { InputError, ToolError } from '../errors.js';
 import { spawnRunner, type Runner } from '../ffmpeg/runner.js';
 import { probeFile } from './probe.js';
-import type { Tools } from '../types.js';
-import { makeTone, tempDir, tools as fixtureTools } from '../../../test/support/audio-fixtures.js';
+import { makeTone, tempDir } from '../../../test/support/audio-fixtures.js';
+import { tools } from '../../../test/support/engine-kit.js';
 import { BAD_INPUTS, makeBad } from '../../../test/support/bad-inputs.js';
-
-const tools: Tools = { ...fixtureTools, ffmpegVersion: 'test' };
 
 describe('probeFile', () => {
   let dir: string;

@@ -2,33 +2,22 @@
 // cuts exactly on the input's frame grid, and an input whose own edit list starts it mid-frame.
 // Each kept span is compared sample for sample with its input's own decode.
 import { execFile } from 'node:child_process';
-import path from 'node:path';
 import { promisify } from 'node:util';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  decodeErrors,
-  ffprobeJson,
-  tempDir,
-  tools as fixtureTools,
-} from '../../../test/support/audio-fixtures.js';
+import { describe, expect, it } from 'vitest';
+import { decodeErrors, ffprobeJson } from '../../../test/support/audio-fixtures.js';
 import { decodeFloat } from '../../../test/support/pcm-measure.js';
 import { makeToneWindow } from '../../../test/support/tone-edges.js';
-import type { Tools } from '../types.js';
 import { mergeFiles } from './merge.js';
+import { scratchFiles, tools } from '../../../test/support/engine-kit.js';
 import type { TrimRequest } from '../index.js';
 
 const exec = promisify(execFile);
-const tools: Tools = { ...fixtureTools, ffmpegVersion: 'test' };
 const RATE = 44100;
 const FRAME = 1024;
 const MS = 0.001;
 const AAC = ['-c:a', 'aac', '-b:a', '128k'];
 
-let dir: string;
-let cleanup: () => Promise<void>;
-beforeAll(async () => ({ dir, cleanup } = await tempDir()));
-afterAll(() => cleanup());
-const p = (name: string) => path.join(dir, name);
+const p = scratchFiles();
 
 /** A steady tone high enough that a span off by a sample or two differs from its source. */
 const tone = (name: string, seconds: number, frequency: number) =>
@@ -113,18 +102,7 @@ describe('trimmed copied AAC at its edges', () => {
   it('cuts an input whose own edit list starts it mid-frame, by the audio it plays', async () => {
     const whole = await tone('h-whole.m4a', 4, 1500);
     // Stream-copied from 0.3 s: the edit list skips into its first packet.
-    await exec(fixtureTools.ffmpeg, [
-      '-v',
-      'error',
-      '-y',
-      '-ss',
-      '0.3',
-      '-i',
-      whole,
-      '-c',
-      'copy',
-      p('h.m4a'),
-    ]);
+    await exec(tools.ffmpeg, ['-v', 'error', '-y', '-ss', '0.3', '-i', whole, '-c', 'copy', p('h.m4a')]);
     const inputs = [p('h.m4a'), await tone('i.m4a', 3, 2500)];
     await expectExact(
       inputs,

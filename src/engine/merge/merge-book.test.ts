@@ -4,19 +4,14 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { parseFile } from 'music-metadata';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  ffprobeJson,
-  makeTone,
-  tempDir,
-  tools as fixtureTools,
-} from '../../../test/support/audio-fixtures.js';
+import { ffprobeJson, makeTone, tempDir } from '../../../test/support/audio-fixtures.js';
+import { tools } from '../../../test/support/engine-kit.js';
 import { ffprobeChapters } from '../../../test/support/chapter-readers.js';
-import type { Tools } from '../types.js';
+import { makeImage } from '../../../test/support/pictures.js';
 import type { OutputFormat } from '../plan/formats.js';
 import { mergeFiles } from './merge.js';
 
 const exec = promisify(execFile);
-const tools: Tools = { ...fixtureTools, ffmpegVersion: 'test' };
 
 const DETAILS = {
   title: 'The Long Road',
@@ -31,18 +26,7 @@ const DETAILS = {
 };
 
 async function image(file: string, size: string): Promise<string> {
-  await exec(tools.ffmpeg, [
-    '-v',
-    'error',
-    '-y',
-    '-f',
-    'lavfi',
-    '-i',
-    `color=c=red:s=${size}`,
-    '-frames:v',
-    '1',
-    file,
-  ]);
+  await makeImage(file, { size });
   return file;
 }
 

@@ -2,15 +2,14 @@ import { copyFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parseFile } from 'music-metadata';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { decodePcm, tempDir, tools as fixtureTools } from '../../../test/support/audio-fixtures.js';
+import { decodePcm, tempDir } from '../../../test/support/audio-fixtures.js';
+import { tools } from '../../../test/support/engine-kit.js';
 import { ffprobeChapters } from '../../../test/support/chapter-readers.js';
 import { findOnsets, makeOnsetInput, makeOnsetInputs, ONSET_KINDS } from '../../../test/support/onsets.js';
-import type { Tools } from '../types.js';
 import { vorbisTime } from '../plan/chapters.js';
 import type { OutputFormat } from '../plan/formats.js';
 import { mergeFiles } from './merge.js';
 
-const tools: Tools = { ...fixtureTools, ffmpegVersion: 'test' };
 const COUNT = 60;
 
 describe('chapters land where each input starts', () => {

@@ -4,32 +4,22 @@ import { execFile } from 'node:child_process';
 import { mkdir, readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { fullDecodeCrossfade, likeness } from '../../../test/support/crossfade-reference.js';
-import {
-  decodeErrors,
-  makeTone,
-  tempDir,
-  tools as fixtureTools,
-} from '../../../test/support/audio-fixtures.js';
+import { decodeErrors, makeTone } from '../../../test/support/audio-fixtures.js';
 import { toneAtLoudness } from '../../../test/support/loudness-fixtures.js';
 import { decodeFloat, rmsDb } from '../../../test/support/pcm-measure.js';
 import { AbortError } from '../errors.js';
 import { splitFrames } from '../mp3/splice.js';
-import type { MergeReport, Tools } from '../types.js';
+import type { MergeReport } from '../types.js';
 import { mergeFiles } from './merge.js';
+import { scratchFiles, tools } from '../../../test/support/engine-kit.js';
 
 const exec = promisify(execFile);
-const tools: Tools = { ...fixtureTools, ffmpegVersion: 'test' };
 const RATE = 44100;
 const SPF = 1152;
 
-let dir: string;
-let cleanup: () => Promise<void>;
-beforeAll(async () => ({ dir, cleanup } = await tempDir()));
-afterAll(() => cleanup());
-
-const p = (name: string) => path.join(dir, name);
+const p = scratchFiles();
 const stereo = { version: 1, sampleRate: RATE, channels: 2 } as const;
 
 /** Per output frame (its Info frame left out): the input whose frame it is byte for byte, or -1. */

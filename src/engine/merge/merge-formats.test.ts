@@ -11,20 +11,19 @@ import {
   ffprobeJson,
   makeTone,
   tempDir,
-  tools as fixtureTools,
 } from '../../../test/support/audio-fixtures.js';
+import { tools } from '../../../test/support/engine-kit.js';
 import { ffprobeChapters } from '../../../test/support/chapter-readers.js';
 import { makeMp3WithCover } from '../../../test/support/merge-fixtures.js';
+import { makeImage } from '../../../test/support/pictures.js';
 import { childrenNamed } from '../../../test/support/processes.js';
 import { findOnsets, makeOnsetInput, makeOnsetInputs, ONSET_KINDS } from '../../../test/support/onsets.js';
 import { AbortError, InputError } from '../errors.js';
 import { fileArg, spawnRunner, type Runner } from '../ffmpeg/runner.js';
-import type { Tools } from '../types.js';
 import type { OutputFormat } from '../plan/formats.js';
 import { mergeFiles } from './merge.js';
 
 const exec = promisify(execFile);
-const tools: Tools = { ...fixtureTools, ffmpegVersion: 'test' };
 
 /** The whole file decoded to raw PCM at its own rate and channels. */
 async function rawPcm(file: string, fmt: 's16le' | 's32le'): Promise<Buffer> {
@@ -262,19 +261,7 @@ describe('output formats', () => {
 
   it('writes title, artist, album and cover in each format, as music-metadata reads them', async () => {
     const cover = path.join(dir, 'cover.png');
-    await exec(tools.ffmpeg, [
-      '-v',
-      'error',
-      '-y',
-      '-f',
-      'lavfi',
-      '-i',
-      'testsrc=size=32x32:duration=1',
-      '-frames:v',
-      '1',
-      cover,
-    ]);
-    const png = await readFile(cover);
+    const png = await makeImage(cover, { source: 'testsrc=size=32x32:duration=1' });
     for (const format of ['mp3', 'm4b', 'opus', 'ogg', 'flac'] as const) {
       const out = path.join(dir, `tagged.${format}`);
       await mergeFiles(mixed.slice(0, 2), out, {

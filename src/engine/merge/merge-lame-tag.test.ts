@@ -1,14 +1,14 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { makeTone, tempDir, tools as fixtureTools } from '../../../test/support/audio-fixtures.js';
+import { makeTone, tempDir } from '../../../test/support/audio-fixtures.js';
+import { tools } from '../../../test/support/engine-kit.js';
 import { readLameTag } from '../../../test/support/xing-read.js';
-import { mergeFiles, type Tools } from '../index.js';
+import { mergeFiles } from '../index.js';
 import { bitRateKbps, parseFrameHeader, readWord } from '../mp3/frames.js';
 import { crc16 } from '../mp3/lame.js';
 import { id3v2Size } from '../mp3/tags.js';
 
-const tools: Tools = { ...fixtureTools, ffmpegVersion: 'test' };
 let dir: string;
 let cleanup: () => Promise<void>;
 beforeAll(async () => ({ dir, cleanup } = await tempDir()));

@@ -2,13 +2,12 @@ import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { tempDir, tools as fixtureTools } from '../../../test/support/audio-fixtures.js';
+import { tempDir } from '../../../test/support/audio-fixtures.js';
+import { tools } from '../../../test/support/engine-kit.js';
 import { loudnessOf, toneAtLoudness } from '../../../test/support/loudness-fixtures.js';
-import type { Tools } from '../types.js';
 import { mergeFiles } from './merge.js';
 
 const exec = promisify(execFile);
-const tools: Tools = { ...fixtureTools, ffmpegVersion: 'test' };
 
 /**
  * A quiet voice-like tone (about -27 LUFS) with a loud 3 ms burst every 2 s (near 0 dBFS): the

@@ -2,19 +2,14 @@ import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  decodeErrors,
-  decodePcm,
-  tempDir,
-  tools as fixtureTools,
-} from '../../../test/support/audio-fixtures.js';
+import { decodeErrors, decodePcm, tempDir } from '../../../test/support/audio-fixtures.js';
+import { tools } from '../../../test/support/engine-kit.js';
 import { findOnsets, makeOnsetInput, ONSET_KINDS, type OnsetInput } from '../../../test/support/onsets.js';
 import { scanMp3 } from '../mp3/scan.js';
-import type { MergeReport, Tools } from '../types.js';
+import type { MergeReport } from '../types.js';
 import { mergeFiles } from './merge.js';
 
 const exec = promisify(execFile);
-const tools: Tools = { ...fixtureTools, ffmpegVersion: 'test' };
 const kind = (ext: string): OnsetInput => ONSET_KINDS.find((k) => k.ext === ext)!;
 
 /** Samples of `file` as decoded at `rate` (MP3 and Opus without their encoder delay and padding). */

@@ -1,28 +1,16 @@
 // Gaps in an M4B of copied AAC inputs (issue 11): packets of encoded silence between the copies,
 // which stay packet for packet what they were. Audio made here.
 import { closeSync, openSync, readSync } from 'node:fs';
-import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  decodeErrors,
-  makeTone,
-  tempDir,
-  tools as fixtureTools,
-} from '../../../test/support/audio-fixtures.js';
+import { describe, expect, it } from 'vitest';
+import { decodeErrors, makeTone } from '../../../test/support/audio-fixtures.js';
 import { decodeFloat, peakOf, rmsDb } from '../../../test/support/pcm-measure.js';
 import { readMp4Audio } from '../mp4/read.js';
-import type { Tools } from '../types.js';
 import { mergeFiles } from './merge.js';
+import { scratchFiles, tools } from '../../../test/support/engine-kit.js';
 
-const tools: Tools = { ...fixtureTools, ffmpegVersion: 'test' };
 const RATE = 44100;
 
-let dir: string;
-let cleanup: () => Promise<void>;
-beforeAll(async () => ({ dir, cleanup } = await tempDir()));
-afterAll(() => cleanup());
-
-const p = (name: string) => path.join(dir, name);
+const p = scratchFiles();
 
 /** Every AAC packet of the file's audio track, as bytes. */
 function packets(file: string): Buffer[] {

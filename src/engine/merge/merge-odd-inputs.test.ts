@@ -5,7 +5,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mergeFiles } from './merge.js';
 import { parseFrameHeader, readWord } from '../mp3/frames.js';
 import { scanMp3 } from '../mp3/scan.js';
-import type { Tools } from '../types.js';
 import {
   decodeErrors,
   decodePcm,
@@ -13,10 +12,8 @@ import {
   ffprobeJson,
   makeTone,
   tempDir,
-  tools as fixtureTools,
 } from '../../../test/support/audio-fixtures.js';
-
-const tools: Tools = { ...fixtureTools, ffmpegVersion: 'test' };
+import { tools } from '../../../test/support/engine-kit.js';
 
 describe('mergeFiles with odd inputs', () => {
   let dir: string;

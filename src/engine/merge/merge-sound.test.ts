@@ -1,30 +1,19 @@
 // The sound options end to end (issue 11 "Tests must show"): audio made here, the merged output
 // decoded and measured as a listener's player would.
 import { execFile } from 'node:child_process';
-import path from 'node:path';
 import { promisify } from 'node:util';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  decodeErrors,
-  makeTone,
-  tempDir,
-  tools as fixtureTools,
-} from '../../../test/support/audio-fixtures.js';
+import { describe, expect, it } from 'vitest';
+import { decodeErrors, makeTone } from '../../../test/support/audio-fixtures.js';
 import { loudnessOf, toneAtLoudness } from '../../../test/support/loudness-fixtures.js';
 import { decodeFloat, peakOf, rmsDb, roughness } from '../../../test/support/pcm-measure.js';
 import { toneSlices } from '../../../test/support/slices.js';
-import type { MergeReport, Tools } from '../types.js';
+import type { MergeReport } from '../types.js';
 import { mergeFiles } from './merge.js';
+import { scratchFiles, tools } from '../../../test/support/engine-kit.js';
 
 const exec = promisify(execFile);
-const tools: Tools = { ...fixtureTools, ffmpegVersion: 'test' };
 
-let dir: string;
-let cleanup: () => Promise<void>;
-beforeAll(async () => ({ dir, cleanup } = await tempDir()));
-afterAll(() => cleanup());
-
-const p = (name: string) => path.join(dir, name);
+const p = scratchFiles();
 
 /** Each chapter's stretch of the output, measured (a little inside its ends, past any fade). */
 async function segmentLoudness(out: string, report: MergeReport, margin = 0.3) {

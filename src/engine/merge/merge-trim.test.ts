@@ -3,14 +3,8 @@
 // shows as where a tone starts or stops. Copied MP3s stay copied but for the frames at the cuts.
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  decodeErrors,
-  ffprobeJson,
-  tempDir,
-  tools as fixtureTools,
-} from '../../../test/support/audio-fixtures.js';
+import { describe, expect, it } from 'vitest';
+import { decodeErrors, ffprobeJson } from '../../../test/support/audio-fixtures.js';
 import { decodeFloat } from '../../../test/support/pcm-measure.js';
 import { loudRuns, makeToneWindow } from '../../../test/support/tone-edges.js';
 import { TrimError } from '../errors.js';
@@ -18,21 +12,15 @@ import { spawnRunner, type Runner } from '../ffmpeg/runner.js';
 import { splitFrames } from '../mp3/splice.js';
 import { readMp4Audio } from '../mp4/read.js';
 import { ffprobeChapters } from '../../../test/support/chapter-readers.js';
-import type { Tools } from '../types.js';
 import { mergeFiles } from './merge.js';
+import { scratchFiles, tools } from '../../../test/support/engine-kit.js';
 
-const tools: Tools = { ...fixtureTools, ffmpegVersion: 'test' };
 const RATE = 44100;
 const SPF = 1152;
 /** What a cut may be off by, on the decoded audio. */
 const MS = 0.001;
 
-let dir: string;
-let cleanup: () => Promise<void>;
-beforeAll(async () => ({ dir, cleanup } = await tempDir()));
-afterAll(() => cleanup());
-
-const p = (name: string) => path.join(dir, name);
+const p = scratchFiles();
 
 /** Two inputs: tone A over 1..3 s of 4 s, tone B likewise; A kept 0.5..2 (cut in its tone), B 2.5..3.5. */
 async function pair(ext: string, codec?: string[]): Promise<string[]> {
@@ -67,6 +55,26 @@ function expectExactCuts(
 }
 
 /** The audio frames of an MP3 file (its Info frame left out). */
+/**
+ * Every unit (MP3 frame, AAC packet) of the inputs well inside its kept span is in the output, by
+ * its bytes (`kept`); none of A's after its cut is. `unitOf` says which unit a time decodes into.
+ */
+async function expectKeptUnits(
+  kept: Set<string>,
+  inputs: string[],
+  units: (file: string) => Promise<Buffer[]>,
+  unitOf: (seconds: number) => number,
+): Promise<void> {
+  for (const [i, t] of TRIMS.entries()) {
+    const far = (await units(inputs[i])).slice(unitOf(t.start) + 4, unitOf(t.end) - 3);
+    expect(far.length).toBeGreaterThan(30);
+    for (const f of far) expect(kept.has(f.toString('base64'))).toBe(true);
+  }
+  // Nothing else of the inputs: A's tone after its cut is not in the output.
+  const a = await units(inputs[0]);
+  expect(kept.has(a[unitOf(2.5)].toString('base64'))).toBe(false);
+}
+
 async function audioFrames(file: string): Promise<Buffer[]> {
   const all = splitFrames(await readFile(file), { version: 1, sampleRate: RATE, channels: 2 });
   const info = all[0].includes('Info') || all[0].includes('Xing');
@@ -91,15 +99,7 @@ describe('trimming copied MP3s', () => {
     const kept = new Set((await audioFrames(out)).map((f) => f.toString('base64')));
     // LAME's delay and the decoder's put decoded sample n in frame (n + 576 + 529) / 1152.
     const frameOf = (seconds: number) => Math.floor((Math.round(seconds * RATE) + 576 + 529) / SPF);
-    for (const [i, t] of TRIMS.entries()) {
-      const frames = await audioFrames(inputs[i]);
-      const far = frames.slice(frameOf(t.start) + 4, frameOf(t.end) - 3);
-      expect(far.length).toBeGreaterThan(30);
-      for (const f of far) expect(kept.has(f.toString('base64'))).toBe(true);
-    }
-    // Nothing else of the inputs: A's tone after its cut is not in the output.
-    const a = await audioFrames(inputs[0]);
-    expect(kept.has(a[frameOf(2.5)].toString('base64'))).toBe(false);
+    await expectKeptUnits(kept, inputs, audioFrames, frameOf);
   });
 
   it('cuts as exactly when the one-stream decode fails and each piece is decoded on its own', async () => {
@@ -225,15 +225,7 @@ describe('trimming copied AAC', () => {
       const kept = new Set((await aacPackets(p(out))).map((f) => f.toString('base64')));
       // Input packet n decodes samples from n * 1024 - 1024 (ffmpeg's AAC encoder primes one frame).
       const packetOf = (seconds: number) => Math.floor((Math.round(seconds * RATE) + AAC) / AAC);
-      for (const [i, t] of TRIMS.entries()) {
-        const packets = await aacPackets(inputs[i]);
-        const far = packets.slice(packetOf(t.start) + 4, packetOf(t.end) - 3);
-        expect(far.length).toBeGreaterThan(30);
-        for (const f of far) expect(kept.has(f.toString('base64'))).toBe(true);
-      }
-      // Nothing else of the inputs: A's tone after its cut is not in the output.
-      const aPackets = await aacPackets(inputs[0]);
-      expect(kept.has(aPackets[packetOf(2.5)].toString('base64'))).toBe(false);
+      await expectKeptUnits(kept, inputs, aacPackets, packetOf);
     });
   }
 

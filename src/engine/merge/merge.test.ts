@@ -15,12 +15,10 @@ import {
   ffprobeJson,
   makeTone,
   tempDir,
-  tools as fixtureTools,
 } from '../../../test/support/audio-fixtures.js';
+import { tools } from '../../../test/support/engine-kit.js';
 import { MIXED, makeInputs, makeMp3WithCover } from '../../../test/support/merge-fixtures.js';
 import { isRunning } from '../../../test/support/processes.js';
-
-const tools: Tools = { ...fixtureTools, ffmpegVersion: 'test' };
 
 /** Frequencies heard in the middle of each segment, given each segment's length in the output. */
 async function tonesAt(file: string, segmentSeconds: number[]): Promise<number[]> {

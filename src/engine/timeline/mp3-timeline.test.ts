@@ -1,15 +1,17 @@
 import { execFile } from 'node:child_process';
-import { mkdir, readdir, readFile, stat, writeFile } from 'node:fs/promises';
+import { readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { decodeErrors, tempDir, tools as fixtureTools } from '../../../test/support/audio-fixtures.js';
+import { describe, expect, it } from 'vitest';
+import { decodeErrors } from '../../../test/support/audio-fixtures.js';
+import { tools } from '../../../test/support/engine-kit.js';
 import { isRunning } from '../../../test/support/processes.js';
 import {
   cancelledEncode,
   decodeLeft,
   seamSplit,
   sineParts,
+  oddlyNamedScratch,
   timelineContext,
   windowErrors,
 } from '../../../test/support/sine-timeline.js';
@@ -18,11 +20,9 @@ import { probeInput } from '../inputs/probe.js';
 import { directLengths } from '../plan/chunks.js';
 import type { PcmTarget } from '../ffmpeg/transcode.js';
 import { joinMp3 } from '../mp3/join.js';
-import type { Tools } from '../types.js';
 import { encodeMp3Timeline } from './mp3-timeline.js';
 
 const exec = promisify(execFile);
-const tools: Tools = { ...fixtureTools, ffmpegVersion: 'test' };
 const RATE = 44100;
 const PCM: PcmTarget = { sampleRate: RATE, channels: 2, sampleFormat: 's16le' };
 
@@ -51,20 +51,17 @@ async function sineFlac(file: string, rate: number, samples: number, seconds: nu
 }
 
 describe('parallel MP3 encode of a PCM timeline', () => {
-  let dir: string;
-  let cleanup: () => Promise<void>;
-  beforeAll(async () => {
-    ({ dir, cleanup } = await tempDir());
-    dir = path.join(dir, 'odd | name, with: separators');
-    await mkdir(dir);
-  });
-  afterAll(() => cleanup());
+  const scratch = oddlyNamedScratch();
 
   it('joins three chunk encodes into one stream that decodes to the timeline, exactly as long, with no click at the seams', async () => {
     // 45 s in three part files whose joins fall inside frames: three chunks of 15 s.
-    const { parts, samples } = await sineParts(dir, RATE, [RATE * 14 + 311, RATE * 12 + 5, RATE * 19 + 17]);
+    const { parts, samples } = await sineParts(scratch.dir, RATE, [
+      RATE * 14 + 311,
+      RATE * 12 + 5,
+      RATE * 19 + 17,
+    ]);
     const total = samples.length;
-    const [encoded] = await encodeMp3Timeline(timelineContext(dir, tools, 'mp3'), [parts], PCM);
+    const [encoded] = await encodeMp3Timeline(timelineContext(scratch.dir, tools, 'mp3'), [parts], PCM);
     expect(encoded).toHaveLength(3);
     // LAME's delay ahead of the first chunk only; less than a frame of padding after the last (a LAME tag counts the decoder's 529 in it).
     expect(encoded.map((p) => p.delay)).toEqual([576, 0, 0]);
@@ -73,7 +70,7 @@ describe('parallel MP3 encode of a PCM timeline', () => {
     expect(last.padding).toBeLessThan(1152 + 529);
     const frames = encoded.reduce((n, p) => n + p.scan.frames, 0);
     expect(frames * 1152 - 576 - last.padding).toBe(total);
-    const out = path.join(dir, 'joined.mp3');
+    const out = path.join(scratch.dir, 'joined.mp3');
     await joinMp3(encoded, out, { gapless: { delay: 576, padding: last.padding } });
     expect(await decodeErrors(out)).toBe('');
 
@@ -90,13 +87,13 @@ describe('parallel MP3 encode of a PCM timeline', () => {
     // several times that.
     expect(elsewhere[Math.floor(elsewhere.length / 2)]).toBeLessThan(1e-2);
     expect(atSeams).toBeLessThanOrEqual(3 * elsewhere[Math.floor(elsewhere.length * 0.99)]);
-    expect((await readdir(dir)).filter((f) => f.endsWith('.pcm'))).toEqual([]);
+    expect((await readdir(scratch.dir)).filter((f) => f.endsWith('.pcm'))).toEqual([]);
   }, 60_000);
 
   it('carries the reservoir bytes the first frames of a chunk read across the seam: noise decodes cleanly, with no click', async () => {
     // Pink noise makes LAME lean on its bit reservoir: the first kept frames of a chunk read
     // hundreds of bytes from pre-roll frames that are dropped, and must find them before them.
-    const file = path.join(dir, 'noise.pcm');
+    const file = path.join(scratch.dir, 'noise.pcm');
     await exec(tools.ffmpeg, [
       '-v',
       'error',
@@ -114,12 +111,12 @@ describe('parallel MP3 encode of a PCM timeline', () => {
     const total = raw.length / 4;
     const source = Float32Array.from({ length: total }, (_, t) => raw.readInt16LE(4 * t) / 32768);
     const [encoded] = await encodeMp3Timeline(
-      timelineContext(dir, tools, 'mp3'),
+      timelineContext(scratch.dir, tools, 'mp3'),
       [[{ file, samples: total, input: 0 }]],
       PCM,
     );
     expect(encoded).toHaveLength(3);
-    const out = path.join(dir, 'noise.mp3');
+    const out = path.join(scratch.dir, 'noise.mp3');
     await joinMp3(encoded, out, { gapless: { delay: 576, padding: encoded[2].padding } });
     expect(await decodeErrors(out)).toBe('');
     const decoded = await decodeLeft(tools, out);
@@ -136,7 +133,7 @@ describe('parallel MP3 encode of a PCM timeline', () => {
     // 14.3 s at 44.1 kHz, then 31 s and one odd sample at 48 kHz: three chunks, the first seam moved to where the second input starts.
     const n0 = Math.round(RATE * 14.3);
     const n1 = 48000 * 31 + 7;
-    const files = [path.join(dir, 'one.flac'), path.join(dir, 'two.flac')];
+    const files = [path.join(scratch.dir, 'one.flac'), path.join(scratch.dir, 'two.flac')];
     await sineFlac(files[0], RATE, n0, 0);
     await sineFlac(files[1], 48000, n1, n0 / RATE);
     const probed = await Promise.all(files.map((f) => probeInput(f, { tools })));
@@ -148,12 +145,12 @@ describe('parallel MP3 encode of a PCM timeline', () => {
     )!;
     expect(lengths).toEqual([n0, Math.round((n1 * RATE) / 48000)]);
     const parts = files.map((file, i) => ({ file, samples: lengths[i], input: i, direct: true }));
-    const [encoded] = await encodeMp3Timeline(timelineContext(dir, tools, 'mp3'), [parts], PCM);
+    const [encoded] = await encodeMp3Timeline(timelineContext(scratch.dir, tools, 'mp3'), [parts], PCM);
     expect(encoded).toHaveLength(3);
     const total = lengths[0] + lengths[1];
     const last = encoded[2];
     expect(encoded.reduce((n, p) => n + p.scan.frames, 0) * 1152 - 576 - last.padding).toBe(total);
-    const out = path.join(dir, 'flacs.mp3');
+    const out = path.join(scratch.dir, 'flacs.mp3');
     await joinMp3(encoded, out, { gapless: { delay: 576, padding: last.padding } });
     expect(await decodeErrors(out)).toBe('');
     const decoded = await decodeLeft(tools, out);
@@ -175,14 +172,14 @@ describe('parallel MP3 encode of a PCM timeline', () => {
   }, 60_000);
 
   it('names a FLAC input that decodes to less than its header states', async () => {
-    const whole = path.join(dir, 'whole.flac');
-    const cut = path.join(dir, 'cut.flac');
+    const whole = path.join(scratch.dir, 'whole.flac');
+    const cut = path.join(scratch.dir, 'cut.flac');
     await sineFlac(whole, RATE, RATE * 20, 0);
     await sineFlac(cut, RATE, RATE * 20, 20);
     const bytes = await readFile(cut);
     await writeFile(cut, bytes.subarray(0, bytes.length >> 1));
     expect((await probeInput(cut, { tools })).samples).toBe(RATE * 20); // STREAMINFO still says 20 s
-    const ctx = { ...timelineContext(dir, tools, 'mp3'), inputs: [whole, cut], concurrency: 2 };
+    const ctx = { ...timelineContext(scratch.dir, tools, 'mp3'), inputs: [whole, cut], concurrency: 2 };
     const parts = [whole, cut].map((file, i) => ({ file, samples: RATE * 20, input: i, direct: true }));
     const err = await encodeMp3Timeline(ctx, [parts], PCM).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(InputError);
@@ -195,7 +192,7 @@ describe('parallel MP3 encode of a PCM timeline', () => {
   }, 60_000);
 
   it('stops every encoder when cancelled and says so', async () => {
-    const { err, pids } = await cancelledEncode(dir, tools, 'mp3', (ctx, parts) =>
+    const { err, pids } = await cancelledEncode(scratch.dir, tools, 'mp3', (ctx, parts) =>
       encodeMp3Timeline(ctx, [parts], PCM),
     );
     expect(err).toBeInstanceOf(AbortError);

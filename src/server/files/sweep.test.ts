@@ -1,13 +1,11 @@
 import { existsSync } from 'node:fs';
 import { mkdir, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { makeTone, tempDir } from '../../../test/support/audio-fixtures.js';
+import { describe, expect, it, vi } from 'vitest';
+import { makeTone } from '../../../test/support/audio-fixtures.js';
 import { listItems, openSession, startTestApp, upload } from '../../../test/support/server-harness.js';
-import { openSqliteStore } from '../data/sqlite/sqlite-store.js';
-import { createDiskStorage, type DiskStorage } from './disk/disk-storage.js';
-import type { Store } from '../data/store.js';
 import { job } from '../../../test/support/job-kit.js';
+import { diskScratch } from '../../../test/support/disk-scratch.js';
 import { clockAt } from '../../../test/support/clock-at.js';
 import { removeInside } from './disk/remove-inside.js';
 import { createSweeper } from './sweep.js';
@@ -15,32 +13,15 @@ import { createSweeper } from './sweep.js';
 const HOUR = 3600_000;
 const quiet = { info() {}, warn() {}, error() {} };
 
-let root: string;
-let cleanup: () => Promise<void>;
-let storage: DiskStorage;
-let store: Store;
-let outside: string;
+const disk = diskScratch('audio-merge-sweep-');
 
 async function sessionWithFiles(sid: string, lastSeenAt: number) {
-  await store.createSession(`hash-${sid}`, sid, 'csrf', lastSeenAt);
-  await mkdir(storage.uploadsDir(sid), { recursive: true });
-  await mkdir(storage.resultsDir(sid), { recursive: true });
-  await writeFile(path.join(storage.uploadsDir(sid), 'a.mp3'), 'audio');
-  await writeFile(path.join(storage.resultsDir(sid), 'r.mp3'), 'merged');
+  await disk.store.createSession(`hash-${sid}`, sid, 'csrf', lastSeenAt);
+  await mkdir(disk.storage.uploadsDir(sid), { recursive: true });
+  await mkdir(disk.storage.resultsDir(sid), { recursive: true });
+  await writeFile(path.join(disk.storage.uploadsDir(sid), 'a.mp3'), 'audio');
+  await writeFile(path.join(disk.storage.resultsDir(sid), 'r.mp3'), 'merged');
 }
-
-beforeEach(async () => {
-  ({ dir: root, cleanup } = await tempDir('audio-merge-sweep-'));
-  storage = createDiskStorage(path.join(root, 'data'));
-  store = openSqliteStore(path.join(storage.root, 'audio-merge.sqlite'));
-  outside = path.join(root, 'outside');
-  await mkdir(outside);
-  await writeFile(path.join(outside, 'keep.txt'), 'not ours');
-});
-afterEach(async () => {
-  await store.close();
-  await cleanup();
-});
 
 describe('the retention sweep', () => {
   it('deletes idle sessions with their files, and keeps live ones and ones with a merge under way', async () => {
@@ -48,10 +29,10 @@ describe('the retention sweep', () => {
     await sessionWithFiles('idle', now - 25 * HOUR);
     await sessionWithFiles('live', now - 1 * HOUR);
     await sessionWithFiles('busy', now - 30 * HOUR);
-    await store.addJob(job('j', 'busy', [], 'a', { status: 'running', startedAt: 0 }));
+    await disk.store.addJob(job('j', 'busy', [], 'a', { status: 'running', startedAt: 0 }));
     const sweeper = createSweeper({
-      store,
-      files: storage,
+      store: disk.store,
+      files: disk.storage,
       retentionHours: 24,
       intervalMs: 0,
       clock: { now: () => now },
@@ -59,15 +40,15 @@ describe('the retention sweep', () => {
     });
 
     expect(await sweeper.sweepOnce()).toEqual(['idle']);
-    expect(await store.sessionBySid('idle')).toBeUndefined();
-    expect(existsSync(storage.uploadsDir('idle'))).toBe(false);
-    expect(existsSync(storage.resultsDir('idle'))).toBe(false);
+    expect(await disk.store.sessionBySid('idle')).toBeUndefined();
+    expect(existsSync(disk.storage.uploadsDir('idle'))).toBe(false);
+    expect(existsSync(disk.storage.resultsDir('idle'))).toBe(false);
     for (const sid of ['live', 'busy']) {
-      expect(await store.sessionBySid(sid)).toBeDefined();
-      expect(existsSync(path.join(storage.uploadsDir(sid), 'a.mp3'))).toBe(true);
-      expect(existsSync(path.join(storage.resultsDir(sid), 'r.mp3'))).toBe(true);
+      expect(await disk.store.sessionBySid(sid)).toBeDefined();
+      expect(existsSync(path.join(disk.storage.uploadsDir(sid), 'a.mp3'))).toBe(true);
+      expect(existsSync(path.join(disk.storage.resultsDir(sid), 'r.mp3'))).toBe(true);
     }
-    expect(existsSync(path.join(storage.root, 'audio-merge.sqlite'))).toBe(true);
+    expect(existsSync(path.join(disk.storage.root, 'audio-merge.sqlite'))).toBe(true);
   });
 
   it('runs on its interval as the clock moves', async () => {
@@ -76,8 +57,8 @@ describe('the retention sweep', () => {
       let now = 0;
       await sessionWithFiles('s1', 0);
       const sweeper = createSweeper({
-        store,
-        files: storage,
+        store: disk.store,
+        files: disk.storage,
         retentionHours: 1,
         intervalMs: 10 * 60_000,
         clock: { now: () => now },
@@ -86,10 +67,10 @@ describe('the retention sweep', () => {
       sweeper.start();
       now = 30 * 60_000;
       await vi.advanceTimersByTimeAsync(10 * 60_000);
-      expect(await store.sessionBySid('s1')).toBeDefined();
+      expect(await disk.store.sessionBySid('s1')).toBeDefined();
       now = 2 * HOUR;
       await vi.advanceTimersByTimeAsync(10 * 60_000);
-      await vi.waitFor(async () => expect(await store.sessionBySid('s1')).toBeUndefined());
+      await vi.waitFor(async () => expect(await disk.store.sessionBySid('s1')).toBeUndefined());
       sweeper.stop();
     } finally {
       vi.useRealTimers();
@@ -97,13 +78,13 @@ describe('the retention sweep', () => {
   });
 
   it('removes a link in place of a session folder without following it out of DATA_DIR', async () => {
-    await store.createSession('h', 'linked', 'csrf', 0);
-    await symlink(outside, storage.uploadsDir('linked'));
-    await mkdir(storage.resultsDir('linked'), { recursive: true });
-    await symlink(path.join(outside, 'keep.txt'), path.join(storage.resultsDir('linked'), 'r.mp3'));
+    await disk.store.createSession('h', 'linked', 'csrf', 0);
+    await symlink(disk.outside, disk.storage.uploadsDir('linked'));
+    await mkdir(disk.storage.resultsDir('linked'), { recursive: true });
+    await symlink(path.join(disk.outside, 'keep.txt'), path.join(disk.storage.resultsDir('linked'), 'r.mp3'));
     const sweeper = createSweeper({
-      store,
-      files: storage,
+      store: disk.store,
+      files: disk.storage,
       retentionHours: 1,
       intervalMs: 0,
       clock: { now: () => 10 * HOUR },
@@ -111,47 +92,47 @@ describe('the retention sweep', () => {
     });
 
     expect(await sweeper.sweepOnce()).toEqual(['linked']);
-    expect(existsSync(storage.uploadsDir('linked'))).toBe(false);
-    expect(existsSync(storage.resultsDir('linked'))).toBe(false);
-    expect(existsSync(path.join(outside, 'keep.txt'))).toBe(true);
+    expect(existsSync(disk.storage.uploadsDir('linked'))).toBe(false);
+    expect(existsSync(disk.storage.resultsDir('linked'))).toBe(false);
+    expect(existsSync(path.join(disk.outside, 'keep.txt'))).toBe(true);
   });
 
   it('refuses to delete anything outside DATA_DIR, even through a linked parent', async () => {
-    await expect(removeInside(storage.root, outside)).rejects.toThrow(/not inside/);
-    await expect(removeInside(storage.root, storage.root)).rejects.toThrow(/not inside/);
-    await symlink(outside, path.join(storage.root, 'escape'));
-    await expect(removeInside(storage.root, path.join(storage.root, 'escape', 'keep.txt'))).rejects.toThrow(
-      /not inside/,
-    );
-    expect(existsSync(path.join(outside, 'keep.txt'))).toBe(true);
+    await expect(removeInside(disk.storage.root, disk.outside)).rejects.toThrow(/not inside/);
+    await expect(removeInside(disk.storage.root, disk.storage.root)).rejects.toThrow(/not inside/);
+    await symlink(disk.outside, path.join(disk.storage.root, 'escape'));
+    await expect(
+      removeInside(disk.storage.root, path.join(disk.storage.root, 'escape', 'keep.txt')),
+    ).rejects.toThrow(/not inside/);
+    expect(existsSync(path.join(disk.outside, 'keep.txt'))).toBe(true);
   });
 
   it('keeps a session that was used after the idle list was read', async () => {
     const now = 100 * HOUR;
     await sessionWithFiles('s1', 0);
-    const realIdle = store.idleSessions.bind(store);
-    store.idleSessions = async (before) => {
+    const realIdle = disk.store.idleSessions.bind(disk.store);
+    disk.store.idleSessions = async (before) => {
       const list = await realIdle(before);
-      await store.touchSession('s1', now);
+      await disk.store.touchSession('s1', now);
       return list;
     };
     const sweeper = createSweeper({
-      store,
-      files: storage,
+      store: disk.store,
+      files: disk.storage,
       retentionHours: 1,
       intervalMs: 0,
       clock: { now: () => now },
       log: quiet,
     });
     expect(await sweeper.sweepOnce()).toEqual([]);
-    expect(existsSync(path.join(storage.uploadsDir('s1'), 'a.mp3'))).toBe(true);
+    expect(existsSync(path.join(disk.storage.uploadsDir('s1'), 'a.mp3'))).toBe(true);
   });
 
   it('through the app: an idle session loses its uploads and its cookie; a session in use keeps everything', async () => {
     let clock = 1_000 * HOUR;
     const t = await startTestApp({ retentionHours: 24 }, { clock: clockAt(() => clock) });
     try {
-      const tone = await makeTone(path.join(root, 'tone.wav'), { seconds: 0.5 });
+      const tone = await makeTone(path.join(disk.root, 'tone.wav'), { seconds: 0.5 });
       const idle = await openSession(t.app);
       const busy = await openSession(t.app);
       await upload(t.app, idle, [{ path: tone }]);

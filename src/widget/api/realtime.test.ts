@@ -2,16 +2,9 @@
 import { io } from 'socket.io-client';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { subscribeStatus, socketUrl } from './realtime.js';
-import { FakeSocket } from '../../../test/support/widget-fakes.js';
+import { fakeIo, sockets } from '../../../test/support/widget-fakes.js';
 
-const sockets: FakeSocket[] = [];
-vi.mock('socket.io-client', () => ({
-  io: vi.fn(() => {
-    const s = new FakeSocket();
-    sockets.push(s);
-    return s;
-  }),
-}));
+vi.mock('socket.io-client', () => ({ io: vi.fn(() => fakeIo()) }));
 
 beforeEach(() => {
   sockets.length = 0;

@@ -2,11 +2,12 @@
 // Each row's chapter title field as a person uses it: the default title as placeholder, typing
 // saved, a refusal said on the row, and keys and pointers in the field never moving the row.
 import '@testing-library/jest-dom/vitest';
-import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { userEvent } from '@testing-library/user-event';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { AudioMergeTool } from '../components/AudioMergeTool.js';
 import { fakeFetch, FakeSocket, item, json } from '../../../test/support/widget-fakes.js';
+import { onWidgetPage } from '../../../test/support/widget-page.js';
 
 vi.mock('socket.io-client', () => ({ io: vi.fn(() => new FakeSocket()) }));
 
@@ -17,8 +18,9 @@ const rows = [
 let f: ReturnType<typeof fakeFetch>;
 let saveAnswer: () => Response;
 
+onWidgetPage();
+
 beforeEach(() => {
-  document.head.innerHTML = '<meta name="csrf-token" content="tok-123">';
   saveAnswer = () => json({ ok: true });
   f = fakeFetch({
     '/app/merge/getDataJson': () => json(rows),
@@ -26,11 +28,6 @@ beforeEach(() => {
     '/app/merge/saveItem': () => saveAnswer(),
   });
   vi.stubGlobal('fetch', f.fn);
-});
-afterEach(() => {
-  cleanup();
-  vi.unstubAllGlobals();
-  vi.restoreAllMocks();
 });
 
 async function renderTool() {

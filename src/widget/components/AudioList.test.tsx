@@ -1,11 +1,12 @@
 // @vitest-environment jsdom
 // The list view as a person uses it: rows, dragging by the row, the keyboard, removing and undoing.
 import '@testing-library/jest-dom/vitest';
-import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { userEvent } from '@testing-library/user-event';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { AudioMergeTool } from './AudioMergeTool.js';
 import { fakeFetch, FakeSocket, item, json, stackRows } from '../../../test/support/widget-fakes.js';
+import { onWidgetPage } from '../../../test/support/widget-page.js';
 
 vi.mock('socket.io-client', () => ({ io: vi.fn(() => new FakeSocket()) }));
 
@@ -18,8 +19,9 @@ const four = [
 let f: ReturnType<typeof fakeFetch>;
 let deleteAnswer: () => Response;
 
+onWidgetPage();
+
 beforeEach(() => {
-  document.head.innerHTML = '<meta name="csrf-token" content="tok-123">';
   deleteAnswer = () => json({ ok: true });
   f = fakeFetch({
     '/app/merge/getDataJson': () => json(four),
@@ -28,11 +30,6 @@ beforeEach(() => {
     '/app/merge/deleteItem': () => deleteAnswer(),
   });
   vi.stubGlobal('fetch', f.fn);
-});
-afterEach(() => {
-  cleanup();
-  vi.unstubAllGlobals();
-  vi.restoreAllMocks();
 });
 
 async function renderTool(undoMs = 5000) {

@@ -1,20 +1,14 @@
 // @vitest-environment jsdom
 // The widget through its HTTP and socket layers: make, the progress view, and every way a merge ends.
 import '@testing-library/jest-dom/vitest';
-import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { act, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { io } from 'socket.io-client';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { AudioMergeTool } from './AudioMergeTool.js';
-import { fakeFetch, FakeSocket, item, json, stackRows } from '../../../test/support/widget-fakes.js';
+import { fakeFetch, fakeIo, item, json, sockets, stackRows } from '../../../test/support/widget-fakes.js';
+import { onWidgetPage } from '../../../test/support/widget-page.js';
 
-const sockets: FakeSocket[] = [];
-vi.mock('socket.io-client', () => ({
-  io: vi.fn(() => {
-    const s = new FakeSocket();
-    sockets.push(s);
-    return s;
-  }),
-}));
+vi.mock('socket.io-client', () => ({ io: vi.fn(() => fakeIo()) }));
 
 const three = [
   item('a', 'alpha.wav', { duration: 65, format: 'wav' }),
@@ -29,9 +23,10 @@ let mergeAnswer: () => Response | Promise<Response>;
 let statusAnswer: () => Response;
 let f: ReturnType<typeof fakeFetch>;
 
+onWidgetPage();
+
 beforeEach(() => {
   sockets.length = 0;
-  document.head.innerHTML = '<meta name="csrf-token" content="tok-123">';
   reload = vi.fn();
   vi.stubGlobal('location', { ...window.location, protocol: 'http:', hostname: 'example.test', reload });
   vi.spyOn(window, 'scrollTo').mockImplementation(() => {});
@@ -45,11 +40,6 @@ beforeEach(() => {
     '/app/merge/cancel': () => json({ ok: true }),
   });
   vi.stubGlobal('fetch', f.fn);
-});
-afterEach(() => {
-  cleanup();
-  vi.unstubAllGlobals();
-  vi.restoreAllMocks();
 });
 
 async function renderTool() {

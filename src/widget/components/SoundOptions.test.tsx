@@ -4,10 +4,11 @@
 import '@testing-library/jest-dom/vitest';
 import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { userEvent } from '@testing-library/user-event';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { OutputFormat } from '../../shared/output-formats.js';
 import type { AudioItem } from '../../shared/types.js';
 import { fakeFetch, FakeSocket, item, json } from '../../../test/support/widget-fakes.js';
+import { onWidgetPage } from '../../../test/support/widget-page.js';
 import { AudioMergeTool } from './AudioMergeTool.js';
 
 vi.mock('socket.io-client', () => ({ io: vi.fn(() => new FakeSocket()) }));
@@ -19,8 +20,9 @@ let items: AudioItem[];
 let mergeAnswer: () => Response | Promise<Response>;
 let f: ReturnType<typeof fakeFetch>;
 
+onWidgetPage();
+
 beforeEach(() => {
-  document.head.innerHTML = '<meta name="csrf-token" content="tok-123">';
   vi.stubGlobal('location', {
     ...window.location,
     protocol: 'http:',
@@ -32,11 +34,6 @@ beforeEach(() => {
   mergeAnswer = () => new Promise<Response>(() => {});
   f = fakeFetch({ '/app/merge/getDataJson': () => json(items), '/app/merge/mergemp3': () => mergeAnswer() });
   vi.stubGlobal('fetch', f.fn);
-});
-afterEach(() => {
-  cleanup();
-  vi.unstubAllGlobals();
-  vi.restoreAllMocks();
 });
 
 async function renderTool(props: { formats?: OutputFormat[]; sound?: boolean } = { sound: true }) {

@@ -2,17 +2,19 @@
 // Trimming a row as a person does it, in the whole widget: the two sliders, the keys, the kept
 // length on the waveform's line, the reset, and the span saved with saveItem once the handle rests.
 import '@testing-library/jest-dom/vitest';
-import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { act, fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { AudioMergeTool } from '../components/AudioMergeTool.js';
 import { fakeFetch, FakeSocket, item, json } from '../../../test/support/widget-fakes.js';
+import { onWidgetPage } from '../../../test/support/widget-page.js';
 import { SAVE_DELAY_MS } from './trim-actions.js';
 
 vi.mock('socket.io-client', () => ({ io: vi.fn(() => new FakeSocket()) }));
 
 let f: ReturnType<typeof fakeFetch>;
+onWidgetPage();
+
 beforeEach(() => {
-  document.head.innerHTML = '<meta name="csrf-token" content="tok-123">';
   f = fakeFetch({
     '/app/merge/getDataJson': () =>
       json([
@@ -23,11 +25,6 @@ beforeEach(() => {
     '/app/merge/saveItem': () => json({ ok: true }),
   });
   vi.stubGlobal('fetch', f.fn);
-});
-afterEach(() => {
-  cleanup();
-  vi.unstubAllGlobals();
-  vi.restoreAllMocks();
 });
 
 async function renderTool() {

@@ -1,21 +1,15 @@
 import { existsSync } from 'node:fs';
 import { lutimes, mkdir, readdir, rm, symlink, utimes, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { makeTone, tempDir } from '../../../../test/support/audio-fixtures.js';
+import { describe, expect, it } from 'vitest';
+import { makeTone } from '../../../../test/support/audio-fixtures.js';
 import { listItems, openSession, startTestApp, upload } from '../../../../test/support/server-harness.js';
-import { openSqliteStore } from '../../data/sqlite/sqlite-store.js';
-import type { Store } from '../../data/store.js';
 import { removeOrphanFolders } from './orphans.js';
+import { diskScratch } from '../../../../test/support/disk-scratch.js';
 import { clockAt } from '../../../../test/support/clock-at.js';
-import { createDiskStorage, type DiskStorage } from './disk-storage.js';
 
 const HOUR = 3600_000;
-let root: string;
-let cleanup: () => Promise<void>;
-let storage: DiskStorage;
-let store: Store;
-let outside: string;
+const disk = diskScratch('audio-merge-orphans-');
 
 /** A session folder with a file, last changed `ageMs` ago. */
 async function folder(dir: string, ageMs: number): Promise<void> {
@@ -25,55 +19,46 @@ async function folder(dir: string, ageMs: number): Promise<void> {
   await utimes(dir, t, t);
 }
 
-beforeEach(async () => {
-  ({ dir: root, cleanup } = await tempDir('audio-merge-orphans-'));
-  storage = createDiskStorage(path.join(root, 'data'));
-  store = openSqliteStore(path.join(storage.root, 'audio-merge.sqlite'));
-  outside = path.join(root, 'outside');
-  await mkdir(outside);
-  await writeFile(path.join(outside, 'keep.txt'), 'not ours');
-});
-afterEach(async () => {
-  await store.close();
-  await cleanup();
-});
-
 describe('the sweep of folders that belong to no session', () => {
   it('removes old folders without a session row, and keeps those with one and those made just now', async () => {
-    await store.createSession('h', 'owned', 'csrf', 0);
-    await folder(storage.uploadsDir('owned'), 5 * HOUR);
-    await folder(storage.resultsDir('owned'), 5 * HOUR);
-    await folder(storage.uploadsDir('lost'), 5 * HOUR);
-    await folder(storage.resultsDir('lost'), 5 * HOUR);
-    await folder(storage.uploadsDir('fresh'), 60_000); // a session being made or deleted right now
-    await folder(path.join(storage.root, 'tus', 'lost'), 5 * HOUR); // resumable uploads: their own sweep's
+    await disk.store.createSession('h', 'owned', 'csrf', 0);
+    await folder(disk.storage.uploadsDir('owned'), 5 * HOUR);
+    await folder(disk.storage.resultsDir('owned'), 5 * HOUR);
+    await folder(disk.storage.uploadsDir('lost'), 5 * HOUR);
+    await folder(disk.storage.resultsDir('lost'), 5 * HOUR);
+    await folder(disk.storage.uploadsDir('fresh'), 60_000); // a session being made or deleted right now
+    await folder(path.join(disk.storage.root, 'tus', 'lost'), 5 * HOUR); // resumable uploads: their own sweep's
 
-    const removed = await removeOrphanFolders({ store, storage, clock: { now: Date.now } });
+    const removed = await removeOrphanFolders({
+      store: disk.store,
+      storage: disk.storage,
+      clock: { now: Date.now },
+    });
 
-    expect(removed.sort()).toEqual([storage.resultsDir('lost'), storage.uploadsDir('lost')].sort());
-    expect(await readdir(path.join(storage.root, 'uploads'))).toEqual(
+    expect(removed.sort()).toEqual([disk.storage.resultsDir('lost'), disk.storage.uploadsDir('lost')].sort());
+    expect(await readdir(path.join(disk.storage.root, 'uploads'))).toEqual(
       expect.arrayContaining(['owned', 'fresh']),
     );
-    expect(existsSync(path.join(storage.uploadsDir('owned'), 'a.mp3'))).toBe(true);
-    expect(existsSync(path.join(storage.resultsDir('owned'), 'a.mp3'))).toBe(true);
-    expect(existsSync(storage.uploadsDir('lost'))).toBe(false);
-    expect(existsSync(storage.resultsDir('lost'))).toBe(false);
-    expect(existsSync(path.join(storage.root, 'tus', 'lost', 'a.mp3'))).toBe(true);
+    expect(existsSync(path.join(disk.storage.uploadsDir('owned'), 'a.mp3'))).toBe(true);
+    expect(existsSync(path.join(disk.storage.resultsDir('owned'), 'a.mp3'))).toBe(true);
+    expect(existsSync(disk.storage.uploadsDir('lost'))).toBe(false);
+    expect(existsSync(disk.storage.resultsDir('lost'))).toBe(false);
+    expect(existsSync(path.join(disk.storage.root, 'tus', 'lost', 'a.mp3'))).toBe(true);
   });
 
   it('removes a link that stands in uploads/ without following it out of DATA_DIR', async () => {
-    const link = path.join(storage.root, 'uploads', 'linked');
-    await symlink(outside, link);
+    const link = path.join(disk.storage.root, 'uploads', 'linked');
+    await symlink(disk.outside, link);
     const old = (Date.now() - 5 * HOUR) / 1000;
     await lutimes(link, old, old);
-    await removeOrphanFolders({ store, storage, clock: { now: Date.now } });
+    await removeOrphanFolders({ store: disk.store, storage: disk.storage, clock: { now: Date.now } });
     expect(existsSync(link)).toBe(false);
-    expect(existsSync(path.join(outside, 'keep.txt'))).toBe(true);
+    expect(existsSync(path.join(disk.outside, 'keep.txt'))).toBe(true);
   });
 
   it('through the app: a lost database leaves no upload folder behind, and the new sessions keep theirs', async () => {
-    const tone = await makeTone(path.join(root, 'tone.wav'), { seconds: 0.5 });
-    const dataDir = path.join(root, 'app-data');
+    const tone = await makeTone(path.join(disk.root, 'tone.wav'), { seconds: 0.5 });
+    const dataDir = path.join(disk.root, 'app-data');
     const first = await startTestApp({ dataDir });
     const old = await openSession(first.app);
     await upload(first.app, old, [{ path: tone }]);

@@ -1,7 +1,6 @@
 // Resumable uploads (tus 1.0) against the real server on a real port, with real files.
 import { createHash } from 'node:crypto';
 import { readFile, readdir, stat, utimes, writeFile } from 'node:fs/promises';
-import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeTone, tempDir } from '../../../../test/support/audio-fixtures.js';
@@ -23,8 +22,7 @@ const LIMIT_MB = 40;
 beforeAll(async () => {
   ({ dir, cleanup } = await tempDir());
   t = await startTestApp({ maxFileBytes: LIMIT_MB * 1024 * 1024, maxFiles: 3 });
-  await t.app.listen({ host: '127.0.0.1', port: 0 });
-  base = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
+  base = await t.listenLocally();
   // ~30 MB of 16-bit stereo WAV.
   await makeTone(path.join(dir, 'chapter.wav'), { seconds: 178, frequency: 330 });
   await makeTone(path.join(dir, 'short.mp3'), { seconds: 1 });
@@ -195,8 +193,7 @@ describe('tus uploads at /app/merge/tus/', () => {
     const length = await size('short.mp3');
     const listening = async () => {
       const app = await startTestApp({ dataDir: data.dir });
-      await app.app.listen({ host: '127.0.0.1', port: 0 });
-      return { app, base: `http://127.0.0.1:${(app.app.server.address() as AddressInfo).port}` };
+      return { app, base: await app.listenLocally() };
     };
     try {
       const first = await listening();
