@@ -186,5 +186,6 @@ export async function listItems(app: FastifyInstance, session: TestSession, appi
     end: number | null;
     chapterTitle: string | null;
     defaultChapterTitle: string;
+    chapters?: number;
   }>;
 }
