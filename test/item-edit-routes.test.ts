@@ -6,7 +6,7 @@ import { access, readdir, readFile } from 'node:fs/promises';
 import { promisify } from 'node:util';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { makeTone, tools } from './support/audio-fixtures.js';
+import { makeChaptered, makeTone, tools } from './support/audio-fixtures.js';
 import { useMediaApp } from './support/media-app.js';
 import { decodeFloat } from './support/pcm-measure.js';
 import type { TestSession } from './support/server-harness.js';
@@ -16,6 +16,10 @@ const env = useMediaApp({
   media: async (file) => {
     await makeTone(file('a.wav'), { seconds: 2, frequency: 300 });
     await makeTone(file('b.flac'), { seconds: 1, frequency: 700 });
+    await makeChaptered(file('part.m4b'), [
+      ['Inner One', 0],
+      ['Inner Two', 2],
+    ]);
     // 5 s of silence, then 5 s of a tone peaking at 0.35: the sine source plays at 1/8, times 4, and
     // spread from mono to stereo at -3 dB.
     await promisify(execFile)(tools.ffmpeg, [
@@ -114,6 +118,32 @@ describe('saveItem', () => {
     const pcm = await decodeFloat(file);
     // 0.75 s of the first and 0.4 s of the second, within 1 ms.
     expect(Math.abs(pcm.length - 1.15 * 44100)).toBeLessThanOrEqual(44);
+  });
+});
+
+describe("a chapter title and a file's own chapters", () => {
+  // Why a row whose file has chapters shows their count rather than a title field.
+  it('a merge keeps the chapters the file carries, not the title saved for it, unless it flattens them', async () => {
+    const { s, items } = await sessionWith(['part.m4b', 'b.flac']);
+    expect(items.map((i) => i.chapters)).toEqual([2, 0]);
+    for (const [id, chapterTitle] of [
+      [items[0].id, 'Typed for the part'],
+      [items[1].id, 'Typed for b'],
+    ])
+      expect((await save(s, { id, chapterTitle })).statusCode).toBe(200);
+    const titlesOf = async (options: Record<string, unknown>) => {
+      const before = new Set((await env.app.store.listResults(s.sid)).map((r) => r.id));
+      const res = await env.post(s, '/app/merge/mergemp3', {
+        items: items.map((i) => ({ id: i.id })),
+        options: { format: 'wav', ...options },
+      });
+      expect(res.statusCode, res.body).toBe(200);
+      const made = (await env.app.store.listResults(s.sid)).filter((r) => !before.has(r.id));
+      expect(made).toHaveLength(1);
+      return made[0].chapters.map((c) => c.title);
+    };
+    expect(await titlesOf({})).toEqual(['Inner One', 'Inner Two', 'Typed for b']);
+    expect(await titlesOf({ inputChapters: 'flatten' })).toEqual(['Typed for the part', 'Typed for b']);
   });
 });
 

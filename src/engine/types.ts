@@ -24,6 +24,11 @@ export interface ProbeResult {
   tags: Record<string, string>;
   /** Bits per sample of a lossless or PCM stream, when ffprobe states it. */
   bitsPerSample?: number;
+  /**
+   * How many chapters the file carries of its own (MP4 chapter track or chpl, ID3 CHAP, Vorbis
+   * CHAPTERnnn): probeFile counts them. A merge keeps them in place of the input's one chapter.
+   */
+  chapterCount?: number;
   /** Present when the file was read by the in-process MP3 frame parser. */
   mp3?: {
     /** 1, 2 or 2.5 */

@@ -20,6 +20,12 @@ export interface AudioItem {
   chapterTitle?: string | null;
   /** The chapter title a merge gives the item when none is given: its title tag, else its file name. */
   defaultChapterTitle?: string;
+  /**
+   * How many chapters the file carries of its own (0: none). A merge keeps them, moved to where
+   * the item starts, instead of one chapter titled as above (unless its options flatten them).
+   * Absent when the server has not counted them.
+   */
+  chapters?: number;
 }
 
 export type MergeState = 'queued' | 'running' | 'succeeded' | 'failed' | 'cancelled';

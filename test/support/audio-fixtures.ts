@@ -1,6 +1,6 @@
 // Test audio made on the spot with ffmpeg's lavfi sources; nothing binary is committed.
 import { execFile } from 'node:child_process';
-import { mkdtemp, readdir, rm, stat } from 'node:fs/promises';
+import { mkdtemp, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -129,4 +129,33 @@ export async function bytesIn(dir: string): Promise<number> {
   const names = await readdir(dir).catch(() => [] as string[]);
   const sizes = await Promise.all(names.map(async (n) => (await stat(path.join(dir, n))).size));
   return sizes.reduce((a, b) => a + b, 0);
+}
+
+/**
+ * A tone carrying chapters of its own, written from an ffmetadata file: each `[title,
+ * startSeconds]` runs to the next one's start, the last to the end. An .m4a or .m4b is AAC in MP4
+ * (a chapter track), an .mp3 holds them as ID3 CHAP frames.
+ */
+export async function makeChaptered(
+  file: string,
+  chapters: [string, number][],
+  opts: { seconds?: number; frequency?: number } = {},
+): Promise<string> {
+  const { seconds = 4, frequency = 330 } = opts;
+  const ms = (s: number) => Math.round(s * 1000);
+  const meta = `${file}.ffmetadata`;
+  const blocks = chapters.map(
+    ([title, start], i) =>
+      `[CHAPTER]\nTIMEBASE=1/1000\nSTART=${ms(start)}\nEND=${ms(chapters[i + 1]?.[1] ?? seconds)}\ntitle=${title}\n`,
+  );
+  await writeFile(meta, `;FFMETADATA1\n${blocks.join('')}`);
+  await exec(tools.ffmpeg, [
+    ...['-v', 'error', '-y', '-f', 'lavfi'],
+    ...['-i', `sine=frequency=${frequency}:sample_rate=44100:duration=${seconds}`],
+    ...['-i', meta, '-map', '0:a', '-map_chapters', '1', '-ac', '2'],
+    ...(/\.m4[ab]$/i.test(file) ? ['-c:a', 'aac', '-f', 'mp4'] : defaultCodec(file)),
+    file,
+  ]);
+  await rm(meta, { force: true });
+  return file;
 }

@@ -196,6 +196,7 @@ export interface ListedItem {
   end: number | null;
   chapterTitle: string | null;
   defaultChapterTitle: string;
+  chapters?: number;
 }
 
 /** getDataJson for the session's appid, parsed. */

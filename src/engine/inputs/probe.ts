@@ -151,7 +151,8 @@ export async function decodedSeconds(
  * when the input has no usable audio.
  */
 export async function probeFile(file: string, opts: ProbeOptions = {}): Promise<ProbeResult> {
-  return (await probeInput(file, opts)).result;
+  const probed = await probeInput(file, opts);
+  return { ...probed.result, chapterCount: probed.chapters?.length ?? 0 };
 }
 
 export interface Probed {

@@ -25,6 +25,7 @@ export interface ItemRecord {
   trim_end?: number | null;
   chapter_title?: string | null;
   title_tag?: string | null;
+  chapter_count?: number | null;
 }
 export interface JobRecord {
   id: string;
@@ -85,6 +86,7 @@ export const toItem = (r: ItemRecord): ItemRow => ({
   end: r.trim_end ?? null,
   chapterTitle: r.chapter_title ?? null,
   titleTag: r.title_tag ?? null,
+  chapterCount: r.chapter_count ?? null,
 });
 
 export const toJob = (r: JobRecord): JobRow => ({

@@ -10,7 +10,7 @@ export function contractItem(id: string, over: Partial<ItemRow> = {}): ItemRow {
   return {
     id, sid: 's1', appid: 'app', newfilename: `n-${id}`, format: 'mp3', filename: `${id}.mp3`,
     size: 100, duration: 2.5, codec: 'mp3', sampleRate: 44100, channels: 2, createdAt: 1,
-    start: null, end: null, chapterTitle: null, titleTag: null, ...over,
+    start: null, end: null, chapterTitle: null, titleTag: null, chapterCount: null, ...over,
   };
 }
 
@@ -199,6 +199,14 @@ export function describeStoreContract(name: string, makeStore: StoreFactory): vo
         expect(await store.saveItem('s1', 'f', { start: 1, end: 2, chapterTitle: 'x' })).toBe(false);
         expect(await store.saveItem('s1', 'missing', { start: 1, end: 2, chapterTitle: 'x' })).toBe(false);
         expect(await store.itemById('f')).toMatchObject({ start: null, end: null, chapterTitle: null });
+      });
+
+      it("keeps how many chapters an item's file carries, 0 as none, and none known when not given", async () => {
+        await add(contractItem('a', { chapterCount: 2 }), contractItem('b', { chapterCount: 0 }), contractItem('c'));
+        expect((await store.listItems('s1', 'app')).map((i) => i.chapterCount ?? null)).toEqual([2, 0, null]);
+        expect((await store.itemById('a'))?.chapterCount).toBe(2);
+        expect(await store.saveItem('s1', 'a', { start: 1, end: null, chapterTitle: 'x' })).toBe(true);
+        expect((await store.itemsOwnedBy('s1', ['a', 'b']))?.map((i) => i.chapterCount)).toEqual([2, 0]);
       });
 
       it('a deleted item leaves the saved order of the rest intact', async () => {

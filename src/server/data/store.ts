@@ -38,6 +38,11 @@ export interface ItemRow {
   chapterTitle?: string | null;
   /** The file's own title tag, read at upload; null (or absent) when it has none. */
   titleTag?: string | null;
+  /**
+   * How many chapters the file carries of its own, counted at upload (0: none); null (or absent)
+   * for an item stored before they were counted.
+   */
+  chapterCount?: number | null;
 }
 
 /** What saveItem sets, all three at once (the caller merges a partial edit with the row first). */

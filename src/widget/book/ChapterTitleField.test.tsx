@@ -15,15 +15,17 @@ const rows = [
   item('a', 'alpha.mp3', { chapterTitle: 'Prologue', defaultChapterTitle: 'Opening credits' }),
   item('b', 'bravo.mp3', { chapterTitle: null, defaultChapterTitle: 'bravo' }),
 ];
+let listed: typeof rows;
 let f: ReturnType<typeof fakeFetch>;
 let saveAnswer: () => Response;
 
 onWidgetPage();
 
 beforeEach(() => {
+  listed = rows;
   saveAnswer = () => json({ ok: true });
   f = fakeFetch({
-    '/app/merge/getDataJson': () => json(rows),
+    '/app/merge/getDataJson': () => json(listed),
     '/app/merge/status': () => json({ state: 'none' }),
     '/app/merge/saveItem': () => saveAnswer(),
   });
@@ -32,7 +34,7 @@ beforeEach(() => {
 
 async function renderTool() {
   render(<AudioMergeTool appid="app-7" sid="sid-1" port="6123" makeLabel="Make MP3" title="T" />);
-  await screen.findByText('alpha.mp3');
+  await screen.findByText(listed[0].filename);
 }
 const saves = () => f.calls.filter((c) => c.url === '/app/merge/saveItem').map((c) => c.body);
 const names = () =>
@@ -109,5 +111,34 @@ describe("a row's chapter title field", () => {
     fireEvent.change(field('bravo.mp3'), { target: { value: 'Bells' } });
     await waitFor(() => expect(within(row).queryByRole('alert')).toBeNull());
     expect(field('bravo.mp3')).not.toHaveAttribute('aria-invalid');
+  });
+});
+
+describe('a row whose file carries chapters of its own', () => {
+  const row = (name: string) => screen.getByRole('listitem', { name: new RegExp(name.replace('.', '\\.')) });
+
+  it('says it keeps them, with their count, in place of a title field that would appear nowhere', async () => {
+    listed = [
+      item('p', 'part.m4b', { chapterTitle: null, defaultChapterTitle: 'Part Book', chapters: 2 }),
+      item('q', 'single.mp3', { chapterTitle: 'Typed before', defaultChapterTitle: 'single', chapters: 1 }),
+      item('z', 'plain.mp3', { chapterTitle: null, defaultChapterTitle: 'plain', chapters: 0 }),
+      // Stored before the server counted chapters: as before, the field.
+      item('o', 'older.mp3', { chapterTitle: null, defaultChapterTitle: 'older' }),
+    ];
+    await renderTool();
+    expect(within(row('part.m4b')).getByText('Keeps its 2 chapters')).toHaveAttribute(
+      'title',
+      'This file carries chapters of its own: the merge keeps them, with their titles, from where the file starts.',
+    );
+    expect(within(row('single.mp3')).getByText('Keeps its own chapter')).toBeVisible();
+    for (const name of ['part.m4b', 'single.mp3']) {
+      expect(within(row(name)).queryByRole('textbox')).toBeNull();
+      expect(screen.queryByRole('textbox', { name: `Chapter title of ${name}` })).toBeNull();
+    }
+    expect(document.querySelector('[placeholder="Part Book"]')).toBeNull();
+    expect(document.body.textContent).not.toMatch(/Typed before/);
+    expect(field('plain.mp3')).toHaveAttribute('placeholder', 'plain');
+    expect(field('older.mp3')).toHaveAttribute('placeholder', 'older');
+    expect(document.querySelectorAll('.audio-merge-own-chapters')).toHaveLength(2);
   });
 });

@@ -1,5 +1,7 @@
 // A row's chapter title: the title typed (empty shows the default one as the placeholder), and why
-// the server refused it, when it did. Keys and pointers stay the field's own: typing, Space
+// the server refused it, when it did. A file that carries chapters of its own gets a line saying
+// so instead: a merge keeps those chapters, with their own titles, so a title typed for the row
+// would appear nowhere. (An item the server has not counted chapters for keeps the field.) Keys and pointers stay the field's own: typing, Space
 // included, never lifts or moves the row. What is typed or pasted is kept to the server's rule
 // (the characters it refuses left out, at most 500 counted as it counts them: an HTML maxlength
 // would count an emoji twice).
@@ -18,8 +20,20 @@ export interface ChapterTitleFieldProps {
 
 const ownKeys = (e: KeyboardEvent<HTMLInputElement>) => e.stopPropagation();
 
+/** The row's chapter line for a file whose own `count` chapters the merge keeps. */
+function KeepsOwnChapters({ count }: { count: number }) {
+  return (
+    <div className="audio-merge-chapter audio-merge-own-chapters">
+      <span className="audio-merge-chapter-label" title={t().keepsOwnChaptersHint}>
+        {t().keepsOwnChapters(count)}
+      </span>
+    </div>
+  );
+}
+
 export function ChapterTitleField({ item, onChange, error }: ChapterTitleFieldProps) {
   const errorId = useId();
+  if (item.chapters) return <KeepsOwnChapters count={item.chapters} />;
   return (
     <>
       <label className="audio-merge-chapter">

@@ -62,6 +62,16 @@ const ar: Locale = {
   chapterTitle: 'الفصل',
   chapterTitleLabel: (name) => `عنوان الفصل لـ ${name}`,
   chapterTitleNotSaved: (reason) => `لم يُحفظ عنوان هذا الفصل: ${reason}.`,
+  keepsOwnChapters: (n) =>
+    f.plural(n, {
+      zero: 'يحتفظ بفصوله ({n})',
+      one: 'يحتفظ بفصله الوحيد',
+      two: 'يحتفظ بفصليه',
+      few: 'يحتفظ بفصوله الـ{n}',
+      many: 'يحتفظ بفصوله الـ{n}',
+      other: 'يحتفظ بفصوله الـ{n}',
+    }),
+  keepsOwnChaptersHint: 'يحمل هذا الملف فصوله الخاصة: يحتفظ بها الدمج بعناوينها بدءًا من موضع بداية الملف.',
 
   pickedUp: (name, position, count) => `التقطت ${name}. إنه في ${pos(position, count)}.`,
   movedTo: (name, position, count) => `نُقل ${name} إلى ${pos(position, count)}.`,

@@ -38,6 +38,10 @@ const de: Locale = {
   chapterTitle: 'Kapitel',
   chapterTitleLabel: (name) => `Kapiteltitel von ${name}`,
   chapterTitleNotSaved: (reason) => `Dieser Kapiteltitel wurde nicht gespeichert: ${reason}.`,
+  keepsOwnChapters: (n) =>
+    f.plural(n, { one: 'Behält ihr eigenes Kapitel', other: 'Behält ihre {n} Kapitel' }),
+  keepsOwnChaptersHint:
+    'Diese Datei hat eigene Kapitel: Beim Zusammenfügen bleiben sie mit ihren Titeln erhalten, ab der Stelle, an der die Datei beginnt.',
 
   pickedUp: (name, position, count) => `${name} aufgenommen. Die Datei steht auf ${pos(position, count)}.`,
   movedTo: (name, position, count) => `${name} ist jetzt auf ${pos(position, count)}.`,

@@ -43,6 +43,11 @@ export const en = {
   chapterTitle: 'Chapter',
   chapterTitleLabel: (name: string) => `Chapter title of ${name}`,
   chapterTitleNotSaved: (reason: string) => `This chapter title was not saved: ${reason}.`,
+  /** In place of the field, for a file whose own chapters the merge keeps (n > 0). */
+  keepsOwnChapters: (n: number) =>
+    f.plural(n, { one: 'Keeps its own chapter', other: 'Keeps its {n} chapters' }),
+  keepsOwnChaptersHint:
+    'This file carries chapters of its own: the merge keeps them, with their titles, from where the file starts.',
 
   // Dragging, spoken by the live region
   pickedUp: (name: string, position: number, count: number) =>

@@ -38,6 +38,10 @@ const es: Locale = {
   chapterTitle: 'Capítulo',
   chapterTitleLabel: (name) => `Título del capítulo de ${name}`,
   chapterTitleNotSaved: (reason) => `Este título de capítulo no se guardó: ${reason}.`,
+  keepsOwnChapters: (n) =>
+    f.plural(n, { one: 'Conserva su propio capítulo', other: 'Conserva sus {n} capítulos' }),
+  keepsOwnChaptersHint:
+    'Este archivo trae sus propios capítulos: la unión los conserva, con sus títulos, desde donde empieza el archivo.',
 
   pickedUp: (name, position, count) => `Has tomado ${name}. Está en la ${pos(position, count)}.`,
   movedTo: (name, position, count) => `${name} pasó a la ${pos(position, count)}.`,

@@ -37,6 +37,10 @@ const fr: Locale = {
   chapterTitle: 'Chapitre',
   chapterTitleLabel: (name) => `Titre du chapitre de ${name}`,
   chapterTitleNotSaved: (reason) => `Ce titre de chapitre n’a pas été enregistré : ${reason}.`,
+  keepsOwnChapters: (n) =>
+    f.plural(n, { one: 'Garde son propre chapitre', other: 'Garde ses {n} chapitres' }),
+  keepsOwnChaptersHint:
+    'Ce fichier porte ses propres chapitres : l’assemblage les garde, avec leurs titres, à partir de l’endroit où il commence.',
 
   pickedUp: (name, position, count) => `${name} saisi. Il est en ${pos(position, count)}.`,
   movedTo: (name, position, count) => `${name} est maintenant en ${pos(position, count)}.`,

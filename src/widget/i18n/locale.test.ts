@@ -109,6 +109,30 @@ describe('counts', () => {
     expect(de.batchSummary(2, 3)).toBe('2 von 3 Dateien hochgeladen. Sie stehen am Ende der Liste.');
   });
 
+  it("a file's own chapters kept, in each language's forms", async () => {
+    expect([1, 2].map((n) => en.keepsOwnChapters(n))).toEqual([
+      'Keeps its own chapter',
+      'Keeps its 2 chapters',
+    ]);
+    const ru = await loadLocale('ru');
+    expect([1, 2, 5, 21].map((n) => ru.keepsOwnChapters(n))).toEqual([
+      'Сохраняет свою 1 главу',
+      'Сохраняет свои 2 главы',
+      'Сохраняет свои 5 глав',
+      'Сохраняет свою 21 главу',
+    ]);
+    const ar = await loadLocale('ar');
+    const n = (v: number) => new Intl.NumberFormat('ar').format(v);
+    expect([1, 2, 3, 11].map((v) => ar.keepsOwnChapters(v))).toEqual([
+      'يحتفظ بفصله الوحيد',
+      'يحتفظ بفصليه',
+      `يحتفظ بفصوله الـ${n(3)}`,
+      `يحتفظ بفصوله الـ${n(11)}`,
+    ]);
+    for (const code of ['de', 'fr', 'es'] as const)
+      expect((await loadLocale(code)).keepsOwnChapters(3)).toMatch(/ 3 /);
+  });
+
   it('numbers, durations, sizes and percentages as each language writes them', async () => {
     const [de, fr, ar] = await Promise.all([loadLocale('de'), loadLocale('fr'), loadLocale('ar')]);
     expect([en.duration(65), en.duration(3725), en.fileSize(1536), en.percent(35)]).toEqual([

@@ -51,6 +51,15 @@ const ru: Locale = {
   chapterTitle: 'Глава',
   chapterTitleLabel: (name) => `Глава: название для файла ${name}`,
   chapterTitleNotSaved: (reason) => `Название главы не сохранено: ${reason}.`,
+  keepsOwnChapters: (n) =>
+    f.plural(n, {
+      one: 'Сохраняет свою {n} главу',
+      few: 'Сохраняет свои {n} главы',
+      many: 'Сохраняет свои {n} глав',
+      other: 'Сохраняет свои {n} главы',
+    }),
+  keepsOwnChaptersHint:
+    'В этом файле есть свои главы: при объединении они сохраняются со своими названиями, начиная с места, где начинается файл.',
 
   pickedUp: (name, position, count) => `${name} взят. Сейчас это ${pos(position, count)}.`,
   movedTo: (name, position, count) => `${name} перемещён: ${pos(position, count)}.`,

@@ -48,12 +48,12 @@ async function insertRows(c: pg.PoolClient, rows: { sessions: Row[]; items: Row[
   for (const i of rows.items) {
     await c.query(
       `INSERT INTO items (id, sid, appid, newfilename, format, filename, size, duration, codec, sample_rate, channels, created_at, position,
-                          trim_start, trim_end, chapter_title, title_tag)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17) ON CONFLICT DO NOTHING`,
+                          trim_start, trim_end, chapter_title, title_tag, chapter_count)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18) ON CONFLICT DO NOTHING`,
       [
         i.id, i.sid, i.appid, i.newfilename, i.format, i.filename, i.size, i.duration, i.codec, i.sample_rate, i.channels, i.created_at,
         i.position ?? null, i.trim_start ?? null, i.trim_end ?? null, i.chapter_title ?? null,
-        i.title_tag ?? null,
+        i.title_tag ?? null, i.chapter_count ?? null,
       ],
     );
   }

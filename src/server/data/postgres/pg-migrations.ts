@@ -136,6 +136,11 @@ export const PG_MIGRATIONS: PgMigration[] = [
       ALTER TABLE jobs ADD COLUMN error_file TEXT;
     `,
   },
+  {
+    version: 8,
+    name: "how many chapters an item's file carries",
+    sql: `ALTER TABLE items ADD COLUMN chapter_count INTEGER;`,
+  },
 ];
 
 async function appliedVersions(client: PoolClient): Promise<Set<number>> {

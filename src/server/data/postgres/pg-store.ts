@@ -22,9 +22,9 @@ const NAME_TRIES = 10;
 /** Every change to a session's items bumps its version, in the same transaction. */
 const BUMP_ITEMS = 'UPDATE sessions SET items_version = items_version + 1 WHERE sid = $1';
 
-const ITEM_INSERT = `INSERT INTO items (id, sid, appid, newfilename, format, filename, size, duration, codec, sample_rate, channels, created_at, title_tag)`;
+const ITEM_INSERT = `INSERT INTO items (id, sid, appid, newfilename, format, filename, size, duration, codec, sample_rate, channels, created_at, title_tag, chapter_count)`;
 const itemValues = (i: ItemRow) => [
-  i.id, i.sid, i.appid, i.newfilename, i.format, i.filename, i.size, i.duration, i.codec, i.sampleRate, i.channels, i.createdAt, i.titleTag ?? null,
+  i.id, i.sid, i.appid, i.newfilename, i.format, i.filename, i.size, i.duration, i.codec, i.sampleRate, i.channels, i.createdAt, i.titleTag ?? null, i.chapterCount ?? null,
 ];
 
 export async function openPgStore(url: string, opts: PgStoreOptions = {}): Promise<Store & { pool: pg.Pool }> {
@@ -142,8 +142,8 @@ export async function openPgStore(url: string, opts: PgStoreOptions = {}): Promi
           const locked = await c.query('SELECT 1 FROM sessions WHERE sid = $1 FOR NO KEY UPDATE', [item.sid]);
           if (locked.rowCount === 0) throw new Error(`No session ${item.sid}`);
           const inserted = await c.query(
-            `${ITEM_INSERT} SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13
-             WHERE (SELECT COUNT(*) FROM items WHERE sid = $2) < $14`,
+            `${ITEM_INSERT} SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14
+             WHERE (SELECT COUNT(*) FROM items WHERE sid = $2) < $15`,
             [...itemValues(item), limit],
           );
           if (inserted.rowCount === 1) await c.query(BUMP_ITEMS, [item.sid]);

@@ -183,3 +183,16 @@ describe('migration 6', () => {
     expect(db.prepare('SELECT title_tag FROM items').get()).toEqual({ title_tag: null });
   });
 });
+
+describe('migration 8', () => {
+  it('gives items a chapter count, unknown for the items already there', () => {
+    const db = new Database(':memory:');
+    migrate(db, MIGRATIONS.filter((m) => m.version < 8));
+    db.prepare("INSERT INTO sessions VALUES ('s1', 'h', 't', 1, 1)").run();
+    db.prepare(
+      "INSERT INTO items (id, seq, sid, appid, newfilename, format, filename, size, duration, codec, sample_rate, channels, created_at) VALUES ('a', 1, 's1', 'app', 'n', 'mp3', 'a.mp3', 1, 2.5, 'mp3', 44100, 2, 1)",
+    ).run();
+    expect(migrate(db, MIGRATIONS.filter((m) => m.version <= 8))).toBe(8);
+    expect(db.prepare('SELECT chapter_count FROM items').get()).toEqual({ chapter_count: null });
+  });
+});

@@ -166,6 +166,13 @@ export const MIGRATIONS: Migration[] = [
       `);
     },
   },
+  {
+    version: 8,
+    name: "how many chapters an item's file carries",
+    up(db) {
+      db.exec('ALTER TABLE items ADD COLUMN chapter_count INTEGER');
+    },
+  },
 ];
 
 /** "name (suffix).ext" */

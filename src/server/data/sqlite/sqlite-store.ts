@@ -26,9 +26,9 @@ function statements(db: Database.Database) {
     deleteSession: db.prepare('DELETE FROM sessions WHERE sid = ?'),
     // The count and the insert are one statement: SQLite runs it atomically.
     addItemIfUnder: db.prepare(
-      `INSERT INTO items (id, seq, sid, appid, newfilename, format, filename, size, duration, codec, sample_rate, channels, created_at, title_tag)
+      `INSERT INTO items (id, seq, sid, appid, newfilename, format, filename, size, duration, codec, sample_rate, channels, created_at, title_tag, chapter_count)
        SELECT @id, (SELECT COALESCE(MAX(seq), 0) + 1 FROM items), @sid, @appid, @newfilename, @format, @filename,
-              @size, @duration, @codec, @sampleRate, @channels, @createdAt, @titleTag
+              @size, @duration, @codec, @sampleRate, @channels, @createdAt, @titleTag, @chapterCount
        WHERE (SELECT COUNT(*) FROM items WHERE sid = @sid) < @limit`,
     ),
     listItems: db.prepare<[string, string], ItemRecord>(
@@ -133,7 +133,7 @@ export function openSqliteStore(file: string): Store & { db: Database.Database }
       q.deleteSession.run(sid);
     },
 
-    addItemIfUnder: async (item, limit) => q.addItemIfUnder.run({ ...item, titleTag: item.titleTag ?? null, limit }).changes === 1,
+    addItemIfUnder: async (item, limit) => q.addItemIfUnder.run({ ...item, titleTag: item.titleTag ?? null, chapterCount: item.chapterCount ?? null, limit }).changes === 1,
     listItems: async (sid, appid) => q.listItems.all(sid, appid).map(toItem),
     countItems: async (sid) => q.countItems.get(sid)?.n ?? 0,
     itemsOwnedBy: async (sid, ids) => ids.flatMap((id) => maybe(q.ownedItem.get(id, sid), toItem) ?? []),

@@ -37,6 +37,8 @@ export function toAudioItem(row: ItemRow): AudioItem {
     end: row.end ?? null,
     chapterTitle: row.chapterTitle ?? null,
     defaultChapterTitle: defaultChapterTitle(row.filename, row.titleTag),
+    // Left out while unknown (an item stored before they were counted).
+    ...(typeof row.chapterCount === 'number' ? { chapters: row.chapterCount } : {}),
   };
 }
 

@@ -127,6 +127,12 @@ export const audioItem = {
       description:
         'The chapter title a merge gives the item when none is saved: its title tag, else its file name without the extension',
     },
+    chapters: {
+      type: 'integer',
+      minimum: 0,
+      description:
+        "How many chapters the file carries of its own (0: none). A merge keeps them, moved to where the item starts, instead of one chapter titled by chapterTitle (unless the merge's inputChapters is flatten). Absent for an item stored before the server counted them",
+    },
   },
 };
 

@@ -175,6 +175,8 @@ export async function keepUpload(
     createdAt: deps.clock.now(),
     // Kept for the default chapter title the page shows.
     titleTag: keptTitleTag(p.probe.tags.title),
+    // A merge keeps a file's own chapters in place of the one the item's title would name.
+    chapterCount: p.probe.chapterCount ?? null,
   };
   const ref = uploadRef(item);
   let added = false;

@@ -2,7 +2,13 @@ import { readdir, readFile, writeFile } from 'node:fs/promises';
 import net from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { decodePcm, dominantFrequency, makeTone, tempDir } from '../../../../test/support/audio-fixtures.js';
+import {
+  decodePcm,
+  dominantFrequency,
+  makeChaptered,
+  makeTone,
+  tempDir,
+} from '../../../../test/support/audio-fixtures.js';
 import {
   listItems,
   multipartBody,
@@ -67,6 +73,7 @@ describe('POST /app/merge/upload', () => {
       expect(Object.keys(item).sort()).toEqual([
         'channels',
         'chapterTitle',
+        'chapters',
         'defaultChapterTitle',
         'duration',
         'end',
@@ -92,6 +99,33 @@ describe('POST /app/merge/upload', () => {
     expect(path.dirname(stored)).toBe(path.join(t.dataDir, 'uploads', s.sid));
     expect(dominantFrequency(await decodePcm(stored), 0.2, 0.8)).toBeCloseTo(880, -1);
     expect(await filesIn('tmp')).toEqual([]);
+  });
+
+  it('getDataJson counts the chapters each file carries of its own: an M4B part, an MP3 with ID3 CHAP frames, none', async () => {
+    const part = await makeChaptered(path.join(dir, 'part.m4b'), [
+      ['Inner One', 0],
+      ['Inner Two', 2],
+    ]);
+    const tagged = await makeChaptered(
+      path.join(dir, 'tagged.mp3'),
+      [
+        ['Intro', 0],
+        ['Middle', 1],
+        ['Outro', 2],
+      ],
+      { seconds: 3 },
+    );
+    const s = await openSession(t.app);
+    const res = await upload(t.app, s, [{ path: part }, { path: tagged }, f('one.mp3'), f('two.wav')]);
+    expect(res.json().errors).toEqual([]);
+    const items = await listItems(t.app, s);
+    expect(items.map((i) => [i.filename, i.chapters])).toEqual([
+      ['part.m4b', 2],
+      ['tagged.mp3', 3],
+      ['one.mp3', 0],
+      ['two.wav', 0],
+    ]);
+    expect(res.json().items.map((i: { chapters: number }) => i.chapters)).toEqual([2, 3, 0, 0]);
   });
 
   it("getDataJson answers only this session's items for that appid", async () => {
