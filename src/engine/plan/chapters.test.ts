@@ -73,6 +73,29 @@ describe('chapters', () => {
     ]);
   });
 
+  it("make an input's own titles one readable line and leave out own chapters that last no time", () => {
+    const made = chaptersWithOwn(
+      ['Book'],
+      [
+        [
+          { start: 0, title: 'Bad\u0001 one\u202e' },
+          { start: 1, title: 'x'.repeat(20_000) },
+          { start: 2, title: 'Empty' },
+          { start: 2.0005, title: 'Two' },
+          { start: 3, title: '\u0007' },
+        ],
+      ],
+      { starts: [0], lengths: [4], total: 4 },
+      255,
+    );
+    expect(made).toEqual([
+      { title: 'Bad one', start: 0, end: 1 },
+      { title: 'x'.repeat(500), start: 1, end: 2.0005 },
+      { title: 'Two', start: 2.0005, end: 3 },
+      { title: 'Book 4', start: 3, end: 4 },
+    ]);
+  });
+
   it("fall back to one chapter per input when the inputs' own would pass the limit", () => {
     const own = Array.from({ length: 4 }, (_, k) => ({ start: k, title: `c${k}` }));
     const made = chaptersWithOwn(['a', 'b'], [own, own], { starts: [0, 4], lengths: [4, 4], total: 8 }, 5);
