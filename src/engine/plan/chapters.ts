@@ -76,6 +76,21 @@ export interface OwnChapter {
 }
 
 /**
+ * An input's own chapters (sorted by start) as seen from `from` seconds into it (a trim's start):
+ * the one `from` falls inside and those after, counted from there. Each lasts until the next
+ * begins; the end a file gives is not trusted (some say a chapter ends before it starts).
+ */
+export function ownChaptersFrom<T extends OwnChapter & { end: number }>(own: T[], from: number): T[] {
+  const inside = own.filter((c) => c.start <= from + 0.001).at(-1);
+  const after = own.filter((c) => c.start > from + 0.001);
+  return [...(inside ? [inside] : []), ...after].map((c) => ({
+    ...c,
+    start: c.start - from,
+    end: c.end - from,
+  }));
+}
+
+/**
  * An input's own chapters that hold some of its audio: those starting before its end, less any
  * that starts where the next one does (within a millisecond), which would last no time at all.
  */
