@@ -34,6 +34,11 @@ export const CHAPTER_TITLE_MAX = 500;
 /** A chapter title a person gives (saveItem, the widget's field, a chapters file). */
 export const CHAPTER_TITLE: TypedTextRule = { max: CHAPTER_TITLE_MAX, lines: false };
 const MAX_CHAPTERS = 999;
+/**
+ * The most of a chapters file that is read: 999 chapters of 500 characters (4 bytes each at most)
+ * take under 2 MB, so anything past 4 MB is not a chapters file (and /dev/zero ends here).
+ */
+export const CHAPTERS_FILE_MAX_BYTES = 4 * 1024 * 1024;
 
 /** Read a chapters file's text; the first line that cannot be read is named. */
 export function parseChaptersFile(text: string): ChaptersFileResult {
