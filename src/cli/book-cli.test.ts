@@ -70,6 +70,11 @@ describe('audio-merge with a book in mind', () => {
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('line 3');
     expect(r.stderr).toContain("past the output's end");
+    const latin1 = path.join(dir, 'latin1.txt');
+    await writeFile(latin1, Buffer.from('0:00 Opening\n0:01 Caf\u00e9\n', 'latin1'));
+    r = await runCli(['-o', out, a, b, '--chapters', latin1]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('latin1.txt, line 2: is not UTF-8 text');
     expect(existsSync(out)).toBe(false);
   });
 

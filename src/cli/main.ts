@@ -6,7 +6,12 @@ import path from 'node:path';
 import { HELP, USAGE, parseArgs, type CliArgs } from './args.js';
 import { expandFolders, type FolderReader } from './folders.js';
 import { progressBar, secondsLeft } from './progress-bar.js';
-import { CHAPTERS_FILE_MAX_BYTES, parseChaptersFile, type ChapterLine } from '../shared/chapters-file.js';
+import {
+  CHAPTERS_FILE_MAX_BYTES,
+  chaptersFileText,
+  parseChaptersFile,
+  type ChapterLine,
+} from '../shared/chapters-file.js';
 import { DETAIL_NAMES, type Details } from '../shared/details.js';
 
 const SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
@@ -63,7 +68,9 @@ async function readChapters(file: string): Promise<ChapterLine[] | string> {
     const data = await readAtMost(file, CHAPTERS_FILE_MAX_BYTES);
     if (data.length > CHAPTERS_FILE_MAX_BYTES)
       return `the chapters file ${file} is larger than ${CHAPTERS_FILE_MAX_BYTES / (1024 * 1024)} MB`;
-    text = data.toString('utf8');
+    const decoded = chaptersFileText(data);
+    if (!decoded.ok) return `${file}, line ${decoded.line}: ${decoded.message}`;
+    text = decoded.text;
   } catch (err) {
     return `the chapters file ${file} cannot be read (${(err as NodeJS.ErrnoException).code ?? String(err)})`;
   }

@@ -40,6 +40,22 @@ const MAX_CHAPTERS = 999;
  */
 export const CHAPTERS_FILE_MAX_BYTES = 4 * 1024 * 1024;
 
+/**
+ * A chapters file's bytes as text (its byte order mark dropped), when they are UTF-8; else the first
+ * line that is not, named: a file saved as Latin-1 would otherwise give titles with U+FFFD in them.
+ */
+export function chaptersFileText(
+  bytes: Uint8Array,
+): { ok: true; text: string } | { ok: false; line: number; message: string } {
+  try {
+    return { ok: true, text: new TextDecoder('utf-8', { fatal: true }).decode(bytes) };
+  } catch {
+    const lines = new TextDecoder('utf-8').decode(bytes).split(/\r?\n/);
+    const line = lines.findIndex((l) => l.includes('\uFFFD')) + 1;
+    return { ok: false, line: Math.max(1, line), message: 'is not UTF-8 text (save the file as UTF-8)' };
+  }
+}
+
 /** Read a chapters file's text; the first line that cannot be read is named. */
 export function parseChaptersFile(text: string): ChaptersFileResult {
   const chapters: ChapterLine[] = [];
