@@ -66,6 +66,14 @@ describe("the session's cover", () => {
       code: 'badCover',
       error: expect.stringMatching(/notes\.txt.*not a JPEG or PNG/),
     });
+    // A PNG's header and end with no image between: no FLAC could carry it, so no merge should try.
+    const headerOnly = Buffer.concat([png.subarray(0, 33), png.subarray(png.length - 12)]);
+    const empty = await postCover(s, headerOnly, 'empty.png');
+    expect(empty.statusCode).toBe(400);
+    expect(empty.json()).toMatchObject({
+      code: 'badCover',
+      error: expect.stringMatching(/empty\.png.*not a JPEG or PNG/),
+    });
     const big = Buffer.concat([png, Buffer.alloc(10 * 1024 * 1024)]);
     const large = await postCover(s, big, 'big.png');
     expect(large.json()).toMatchObject({

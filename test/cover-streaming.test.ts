@@ -24,7 +24,7 @@ afterAll(async () => {
   await app?.dispose();
 });
 
-/** A PNG of exactly `bytes`: its header, a private chunk of noise, its end. */
+/** A PNG of exactly `bytes`: its header, a private chunk of noise, image data, its end. */
 function bigPng(bytes: number): Buffer {
   const chunk = (type: string, data: Buffer) => {
     const length = Buffer.alloc(4);
@@ -39,7 +39,7 @@ function bigPng(bytes: number): Buffer {
     Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
     chunk('IHDR', ihdr),
   ]);
-  const end = chunk('IEND', Buffer.alloc(0));
+  const end = Buffer.concat([chunk('IDAT', Buffer.alloc(1)), chunk('IEND', Buffer.alloc(0))]);
   return Buffer.concat([head, chunk('prVt', randomBytes(bytes - head.length - end.length - 12)), end]);
 }
 

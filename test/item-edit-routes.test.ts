@@ -73,6 +73,8 @@ describe('saveItem', () => {
       [{ id, chapterTitle: 'two\nlines' }, 'chapterTitle'],
       [{ id, chapterTitle: 'x'.repeat(501) }, 'chapterTitle'],
       [{ id, chapterTitle: '\u{1F3B5}'.repeat(501) }, 'chapterTitle'],
+      // A lone surrogate would come back from the store as U+FFFD: not what was saved.
+      [{ id, chapterTitle: 'half \ud83c' }, 'chapterTitle'],
       ...['\u202a', '\u202b', '\u202c', '\u202d', '\u202e', '\u2066', '\u2067', '\u2068', '\u2069'].map(
         (bidi) => [{ id, chapterTitle: `gpj${bidi}.exe` }, 'chapterTitle'] as const,
       ),

@@ -7,6 +7,7 @@ import { readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { crc16 } from '../src/engine/mp3/lame.js';
 import { ffprobeJson, makeTone, tools } from './support/audio-fixtures.js';
 import { useMediaApp } from './support/media-app.js';
 import {
@@ -63,6 +64,27 @@ async function flacClaiming(src: string, out: string, totalSamples: number): Pro
   await writeFile(out, bytes);
 }
 
+/**
+ * Rewrite the frame count in an MP3's Xing header to a twentieth of the truth, and its LAME tag's
+ * CRC to match: the header then claims 30 s of a 600 s file, and every check of the tag holds.
+ */
+async function mp3Claiming(src: string, out: string): Promise<void> {
+  const bytes = await readFile(src);
+  const tagEnd =
+    bytes.toString('latin1', 0, 3) === 'ID3'
+      ? 10 + ((bytes[6] << 21) | (bytes[7] << 14) | (bytes[8] << 7) | bytes[9])
+      : 0;
+  // MPEG 2.5 mono (8 kHz): 4 header bytes and 9 of side information, then "Xing", its flags,
+  // the frame count, the byte count, a 100-byte table and a quality word (as LAME writes them).
+  const xing = tagEnd + 4 + 9;
+  expect(bytes.toString('latin1', xing, xing + 4)).toBe('Xing');
+  expect(bytes.readUInt32BE(xing + 4)).toBe(0x0f);
+  bytes.writeUInt32BE(Math.ceil(bytes.readUInt32BE(xing + 8) / 20), xing + 8);
+  const crcAt = xing + 8 + 4 + 4 + 100 + 4 + 34;
+  bytes.writeUInt16BE(crc16(bytes, tagEnd, crcAt), crcAt);
+  await writeFile(out, bytes);
+}
+
 const env = useMediaApp({
   prefix: 'merge-budget-',
   media: async (file) => {
@@ -74,6 +96,12 @@ const env = useMediaApp({
     await silence(file('long.flac'), 600, 8000, 'mono');
     await flacClaiming(file('long.flac'), file('claims-one-second.flac'), 8000);
     await silence(file('hi-res.flac'), 2, 192000, '7.1');
+    // Ten minutes of an 8 kHz tone as LAME's smallest VBR MP3 (about 600 KB), then claiming 30 s.
+    await exec(tools.ffmpeg, [
+      ...['-v', 'error', '-y', '-f', 'lavfi', '-i', 'sine=f=440:r=8000:d=600', '-ac', '1'],
+      ...['-c:a', 'libmp3lame', '-q:a', '9', file('long.mp3')],
+    ]);
+    await mp3Claiming(file('long.mp3'), file('claims-thirty-seconds.mp3'));
     await makeTone(file('twenty-seconds.mp3'), { seconds: 20 });
   },
   config: { maxFiles: 600 },
@@ -118,6 +146,17 @@ describe('the merge budget (MAX_MERGE_HOURS 24)', () => {
     expect(item.duration).toBeCloseTo(600, 0);
     // 500 uses of a "1 s" file would pass a budget taken from its header; 500 x 600 s do not.
     await expectRefusedBeforeWork(await merge(s, Array(500).fill(item.id)));
+  });
+
+  it('budgets an MP3 by its frames, every one counted, not by the count its LAME tag states', async () => {
+    const s = await env.session();
+    const item = await uploaded(s, 'claims-thirty-seconds.mp3');
+    expect(Number((await ffprobeJson(file('claims-thirty-seconds.mp3'))).format.duration)).toBeLessThan(31);
+    // What it plays, and the encoder's delay and padding: under three frames (216 ms at 8 kHz).
+    expect(item.duration).toBeGreaterThanOrEqual(600);
+    expect(item.duration).toBeLessThan(600.216);
+    // 200 uses of a "30 s" file would pass (under 2 h); 200 x 600 s (33 h) do not.
+    await expectRefusedBeforeWork(await merge(s, Array(200).fill(item.id)));
   });
 });
 

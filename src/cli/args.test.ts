@@ -58,6 +58,18 @@ describe('the command line arguments', () => {
     });
     expect(parseArgs(['-o', 'b.mp3', '--channels', '3', 'a.mp3'])).toMatchObject({ kind: 'usage' });
     expect(parseArgs(['-o', 'b.mp3', '--sample-rate', '7999', 'a.mp3'])).toMatchObject({ kind: 'usage' });
+    // Whole numbers in decimal only: what Number() also reads is not what a person meant.
+    for (const [flag, value] of [
+      ['--sample-rate', '0x1F40'],
+      ['--sample-rate', '8e3'],
+      ['--sample-rate', ' 8000'],
+      ['--channels', '0b10'],
+      ['--bitrate', '1e2'],
+      ['--bitrate', '0x80k'],
+    ])
+      expect(parseArgs(['-o', 'b.mp3', flag, value, 'a.mp3']), `${flag} ${value}`).toMatchObject({
+        kind: 'usage',
+      });
   });
 
   it('takes everything after -- as an input', () => {

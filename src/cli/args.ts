@@ -59,6 +59,9 @@ const detailSetters: [string, Setter][] = DETAIL_NAMES.map((name) => [
   },
 ]);
 
+/** A whole number as a person writes one in decimal (`128`, not `1e2`, `0x80` or ` 128`); NaN otherwise. */
+const wholeNumber = (text: string): number => (/^\d{1,9}$/.test(text) ? Number(text) : NaN);
+
 const VALUED: Record<string, Setter> = {
   '-o': (d, v) =>
     d.output !== undefined
@@ -73,7 +76,7 @@ const VALUED: Record<string, Setter> = {
       ? void (d.formatName = v.toLowerCase())
       : `--format must be one of ${OUTPUT_FORMATS.join(', ')} (not ${JSON.stringify(v)})`,
   '--bitrate': (d, v) => {
-    const n = Number(v.replace(/k$/i, ''));
+    const n = wholeNumber(v.replace(/k$/i, ''));
     if (!Number.isInteger(n) || n < BITRATE_RANGE.min || n > BITRATE_RANGE.max)
       return `--bitrate must be a whole number of kb/s from ${BITRATE_RANGE.min} to ${BITRATE_RANGE.max} (not ${JSON.stringify(v)})`;
     d.bitRateKbps = n;
@@ -93,12 +96,12 @@ const VALUED: Record<string, Setter> = {
       : `--input-chapters must be keep or flatten (not ${JSON.stringify(v)})`,
   '--chapters': (d, v) => (v ? void (d.chaptersFile = v) : '--chapters needs a file'),
   '--channels': (d, v) => {
-    const n = Number(v);
-    if (v.trim() === '' || !isChannelChoice(n)) return `--channels must be 1 or 2 (not ${JSON.stringify(v)})`;
+    const n = wholeNumber(v);
+    if (!isChannelChoice(n)) return `--channels must be 1 or 2 (not ${JSON.stringify(v)})`;
     d.channels = n;
   },
   '--sample-rate': (d, v) => {
-    const n = Number(v.replace(/hz$/i, ''));
+    const n = wholeNumber(v.replace(/hz$/i, ''));
     if (!isSampleRate(n))
       return `--sample-rate must be a whole number of Hz from ${SAMPLE_RATE_RANGE.min} to ${SAMPLE_RATE_RANGE.max} (not ${JSON.stringify(v)})`;
     d.sampleRate = n;

@@ -67,7 +67,24 @@ describe('audio-merge with a book in mind', () => {
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('line 3');
     expect(r.stderr).toContain("past the output's end");
+    const latin1 = path.join(dir, 'latin1.txt');
+    await writeFile(latin1, Buffer.from('0:00 Opening\n0:01 Caf\u00e9\n', 'latin1'));
+    r = await runCli(['-o', out, a, b, '--chapters', latin1]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('latin1.txt, line 2: is not UTF-8 text');
     expect(existsSync(out)).toBe(false);
+  });
+
+  it('exits 2 for a chapters file over 4 MB, reading no further: a long comment, or /dev/zero', async () => {
+    const out = path.join(dir, 'never.mp3');
+    const long = path.join(dir, 'long.txt');
+    await writeFile(long, `0:00 Opening\n# ${'x'.repeat(5 * 1024 * 1024)}\n`);
+    for (const file of [long, '/dev/zero']) {
+      const r = await runCli(['-o', out, a, b, '--chapters', file]);
+      expect(r.code, r.stderr).toBe(2);
+      expect(r.stderr).toContain(`the chapters file ${file} is larger than 4 MB`);
+      expect(existsSync(out)).toBe(false);
+    }
   });
 
   it('exits 2 for a detail with control characters, and for a cover beyond its limits', async () => {

@@ -1,12 +1,17 @@
 // The audio-merge command line. Start-up is a visible share of a short merge, so the engine is
 // imported only once the arguments are known to be good, and the tools are not test-run first.
-import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { HELP, USAGE, parseArgs, type CliArgs } from './args.js';
 import { expandFolders, type FolderReader } from './folders.js';
 import { progressBar, secondsLeft } from './progress-bar.js';
-import { parseChaptersFile, type ChapterLine } from '../shared/chapters-file.js';
+import {
+  CHAPTERS_FILE_MAX_BYTES,
+  chaptersFileText,
+  parseChaptersFile,
+  type ChapterLine,
+} from '../shared/chapters-file.js';
 import { DETAIL_NAMES, type Details } from '../shared/details.js';
 
 const SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
@@ -55,11 +60,17 @@ async function coverProblem(file: string): Promise<string | undefined> {
   }
 }
 
-/** The chapters file's chapters, or why it cannot be used (naming the line). */
-function readChapters(file: string): ChapterLine[] | string {
+/** The chapters file's chapters, or why it cannot be used (naming the line); reads no more than its limit. */
+async function readChapters(file: string): Promise<ChapterLine[] | string> {
+  const { readAtMost } = await import('../engine/index.js');
   let text: string;
   try {
-    text = readFileSync(file, 'utf8');
+    const data = await readAtMost(file, CHAPTERS_FILE_MAX_BYTES);
+    if (data.length > CHAPTERS_FILE_MAX_BYTES)
+      return `the chapters file ${file} is larger than ${CHAPTERS_FILE_MAX_BYTES / (1024 * 1024)} MB`;
+    const decoded = chaptersFileText(data);
+    if (!decoded.ok) return `${file}, line ${decoded.line}: ${decoded.message}`;
+    text = decoded.text;
   } catch (err) {
     return `the chapters file ${file} cannot be read (${(err as NodeJS.ErrnoException).code ?? String(err)})`;
   }
@@ -72,7 +83,7 @@ async function checkNamedFiles(args: CliArgs): Promise<{ chapters?: ChapterLine[
   const cover = args.cover !== undefined ? await coverProblem(args.cover) : undefined;
   if (cover) return { problem: cover };
   if (args.chaptersFile === undefined) return {};
-  const chapters = readChapters(args.chaptersFile);
+  const chapters = await readChapters(args.chaptersFile);
   return typeof chapters === 'string' ? { problem: chapters } : { chapters };
 }
 

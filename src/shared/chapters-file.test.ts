@@ -1,7 +1,18 @@
 import { describe, expect, it } from 'vitest';
-import { parseChaptersFile, parseTimestamp } from './chapters-file.js';
+import { chaptersFileText, parseChaptersFile, parseTimestamp } from './chapters-file.js';
 
 describe('a chapters file', () => {
+  it('is UTF-8 text, or the first line that is not is named (a file saved as Latin-1)', () => {
+    const utf8 = Buffer.from('\uFEFF0:00 Caf\u00e9\n1:00 \u{1F3B5}\n');
+    expect(chaptersFileText(utf8)).toEqual({ ok: true, text: '0:00 Caf\u00e9\n1:00 \u{1F3B5}\n' });
+    const latin1 = Buffer.from('0:00 One\r\n1:00 Caf\u00e9\n', 'latin1');
+    expect(chaptersFileText(latin1)).toEqual({
+      ok: false,
+      line: 2,
+      message: 'is not UTF-8 text (save the file as UTF-8)',
+    });
+  });
+
   it('reads START TITLE lines, skipping comments and empty lines', () => {
     const text = '# my book\n\n0:00 Opening\n\t62.25   Part Two  \r\n1:02:03.5 Three # not a comment\n';
     expect(parseChaptersFile(text)).toEqual({

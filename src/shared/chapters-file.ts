@@ -34,6 +34,27 @@ export const CHAPTER_TITLE_MAX = 500;
 /** A chapter title a person gives (saveItem, the widget's field, a chapters file). */
 export const CHAPTER_TITLE: TypedTextRule = { max: CHAPTER_TITLE_MAX, lines: false };
 const MAX_CHAPTERS = 999;
+/**
+ * The most of a chapters file that is read: 999 chapters of 500 characters (4 bytes each at most)
+ * take under 2 MB, so anything past 4 MB is not a chapters file (and /dev/zero ends here).
+ */
+export const CHAPTERS_FILE_MAX_BYTES = 4 * 1024 * 1024;
+
+/**
+ * A chapters file's bytes as text (its byte order mark dropped), when they are UTF-8; else the first
+ * line that is not, named: a file saved as Latin-1 would otherwise give titles with U+FFFD in them.
+ */
+export function chaptersFileText(
+  bytes: Uint8Array,
+): { ok: true; text: string } | { ok: false; line: number; message: string } {
+  try {
+    return { ok: true, text: new TextDecoder('utf-8', { fatal: true }).decode(bytes) };
+  } catch {
+    const lines = new TextDecoder('utf-8').decode(bytes).split(/\r?\n/);
+    const line = lines.findIndex((l) => l.includes('\uFFFD')) + 1;
+    return { ok: false, line: Math.max(1, line), message: 'is not UTF-8 text (save the file as UTF-8)' };
+  }
+}
 
 /** Read a chapters file's text; the first line that cannot be read is named. */
 export function parseChaptersFile(text: string): ChaptersFileResult {

@@ -29,11 +29,20 @@ describe('text a person gives the book', () => {
     expect(typedTextProblem(7, CHAPTER_TITLE)).toBe('notText');
   });
 
+  it('refuses a lone surrogate (it cannot be stored as it was given) and keeps pairs', () => {
+    for (const t of ['a\ud800b', '\udc00', 'end\ud83c', `${note.slice(1)}${note.slice(0, 1)}`])
+      expect(typedTextProblem(t, CHAPTER_TITLE), JSON.stringify(t)).toBe('refusedCharacter');
+    expect(typedTextProblem(`a${note}b`, CHAPTER_TITLE)).toBeUndefined();
+    expect(fitTypedText(`a\ud800${note}\udc00b`, CHAPTER_TITLE)).toBe(`a${note}b`);
+  });
+
   it('gives the schema the same rule, as JSON Schema reads it, and a field what the check keeps', () => {
     const pattern = new RegExp(typedTextPattern(CHAPTER_TITLE), 'u');
     expect(pattern.test('Chapter \u200f1')).toBe(true);
     expect(pattern.test('gpj\u202e.exe')).toBe(false);
     expect(pattern.test('two\nlines')).toBe(false);
+    expect(pattern.test(`a${note}b`)).toBe(true);
+    expect(pattern.test('a\ud800b')).toBe(false);
     const fitted = fitTypedText(`\u202e${note.repeat(501)}`, CHAPTER_TITLE);
     expect(fitted).toBe(note.repeat(500));
     expect(typedTextProblem(fitted, CHAPTER_TITLE)).toBeUndefined();

@@ -3,7 +3,8 @@
 // widget's fields. Control characters (C0, DEL, C1) cut a tag short or garble a header;
 // bidirectional embeddings, overrides and isolates (U+202A-U+202E, U+2066-U+2069) make a title
 // show other than it reads. The invisible direction marks right-to-left text uses (U+200E,
-// U+200F, U+061C) are kept. Lengths are counted in characters (Unicode code points): an emoji is
+// U+200F, U+061C) are kept. A lone UTF-16 surrogate is no character at all: stored as UTF-8 it
+// comes back as U+FFFD, so what was saved is not what is read. Lengths are counted in characters (Unicode code points): an emoji is
 // one, as a person counts it.
 
 export interface TypedTextRule {
@@ -20,13 +21,20 @@ const REFUSED = {
 };
 
 const refusedClass = (rule: Pick<TypedTextRule, 'lines'>) => (rule.lines ? REFUSED.lines : REFUSED.line);
+/** A high surrogate with no low one after it, or a low one with no high one before it. */
+const LONE_SURROGATE = '[\\ud800-\\udbff](?![\\udc00-\\udfff])|(?<![\\ud800-\\udbff])[\\udc00-\\udfff]';
 
-/** The characters `rule` refuses, as a global expression (to find or take them out). */
+/** The characters `rule` refuses (lone surrogates too), as a global expression (to find or take them out). */
 export const refusedCharacters = (rule: Pick<TypedTextRule, 'lines'>): RegExp =>
-  new RegExp(`[${refusedClass(rule)}]`, 'g');
+  new RegExp(`[${refusedClass(rule)}]|${LONE_SURROGATE}`, 'g');
 
-/** The rule's characters as a JSON Schema `pattern` (its length is the schema's `maxLength`). */
-export const typedTextPattern = (rule: Pick<TypedTextRule, 'lines'>): string => `^[^${refusedClass(rule)}]*$`;
+/**
+ * The rule's characters as a JSON Schema `pattern` (its length is the schema's `maxLength`). JSON
+ * Schema reads it as Unicode, where a pair of surrogates is one character outside the surrogate
+ * range and only a lone one falls in it.
+ */
+export const typedTextPattern = (rule: Pick<TypedTextRule, 'lines'>): string =>
+  `^[^${refusedClass(rule)}\\ud800-\\udfff]*$`;
 
 /** How many characters (code points) `text` holds. */
 export function codePoints(text: string): number {

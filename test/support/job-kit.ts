@@ -86,11 +86,13 @@ export interface MergeCall {
   opts: MergeOptions;
 }
 
-/** The smallest PNG a cover's shape is read from: its signature, a 1 x 1 IHDR, and IEND. */
+/** The smallest whole PNG: its signature, a 1 x 1 IHDR, one red pixel's IDAT, and IEND. */
 export const TINY_PNG = Buffer.concat([
   Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13]),
   Buffer.from('IHDR'),
-  Buffer.from([0, 0, 0, 1, 0, 0, 0, 1, 8, 2, 0, 0, 0, 0x90, 0x77, 0x53, 0xde, 0, 0, 0, 0]),
+  Buffer.from([0, 0, 0, 1, 0, 0, 0, 1, 8, 2, 0, 0, 0, 0x90, 0x77, 0x53, 0xde]),
+  Buffer.from([0, 0, 0, 12, 0x49, 0x44, 0x41, 0x54, 0x78, 0x9c, 0x63, 0xf8, 0xcf, 0xc0, 0, 0]),
+  Buffer.from([0x03, 0x01, 0x01, 0x00, 0xc9, 0xfe, 0x92, 0xef, 0, 0, 0, 0]),
   Buffer.from('IEND'),
   Buffer.from([0xae, 0x42, 0x60, 0x82]),
 ]);

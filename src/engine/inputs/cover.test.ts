@@ -31,6 +31,39 @@ describe('covers', () => {
       expect(checkCover(junk)).toEqual({ ok: false, reason: 'cover is not a JPEG or PNG image' });
   });
 
+  it('refuses a PNG that is a header and no picture, which no FLAC can carry', async () => {
+    const png = await image('whole.png', 16, 16);
+    const chunks: { type: string; data: Buffer }[] = [];
+    for (let at = 8; at < png.length; at += 12 + png.readUInt32BE(at))
+      chunks.push({
+        type: png.toString('latin1', at + 4, at + 8),
+        data: png.subarray(at + 8, at + 8 + png.readUInt32BE(at)),
+      });
+    const build = (list: { type: string; data: Buffer }[]) =>
+      Buffer.concat([
+        png.subarray(0, 8),
+        ...list.map(({ type, data }) => {
+          const length = Buffer.alloc(4);
+          length.writeUInt32BE(data.length);
+          return Buffer.concat([length, Buffer.from(type, 'latin1'), data, Buffer.alloc(4)]);
+        }),
+      ]);
+    expect(imageShape(build(chunks))).toEqual({ mime: 'image/png', width: 16, height: 16 });
+    const ihdr = chunks[0];
+    const iend = chunks[chunks.length - 1];
+    const badDepth = { type: 'IHDR', data: Buffer.from(ihdr.data) };
+    badDepth.data[8] = 77;
+    const lying = build(chunks);
+    lying.writeUInt32BE(1 << 30, 8 + 25);
+    for (const [what, junk] of [
+      ['no image data', build([ihdr, iend])],
+      ['noise for image data', build([ihdr, { type: 'zzZz', data: Buffer.alloc(100) }, iend])],
+      ['a depth no PNG has', build([badDepth, ...chunks.slice(1)])],
+      ['a chunk longer than the file', lying],
+    ] as const)
+      expect(checkCover(junk), what).toEqual({ ok: false, reason: 'cover is not a JPEG or PNG image' });
+  });
+
   it('refuses a picture over 4096 pixels a side or over 10 MB', async () => {
     expect(checkCover(await image('wide.png', 5000, 8))).toEqual({
       ok: false,

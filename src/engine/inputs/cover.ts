@@ -22,14 +22,48 @@ const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0
 /** Pure: the image's kind and size, from its header; undefined when it is neither a whole PNG nor a JPEG. */
 export function imageShape(data: Buffer): { mime: Cover['mime']; width: number; height: number } | undefined {
   if (data.length >= 45 && data.subarray(0, 8).equals(PNG_SIGNATURE)) {
-    // The IHDR chunk comes first; the file ends with an IEND chunk.
-    if (data.readUInt32BE(8) !== 13 || data.toString('latin1', 12, 16) !== 'IHDR') return undefined;
-    if (data.toString('latin1', data.length - 8, data.length - 4) !== 'IEND') return undefined;
-    return { mime: 'image/png', width: data.readUInt32BE(16), height: data.readUInt32BE(20) };
+    const size = pngSize(data);
+    return size && { mime: 'image/png', ...size };
   }
   if (data.length >= 4 && data[0] === 0xff && data[1] === 0xd8 && data[2] === 0xff) {
     const size = jpegSize(data);
     return size && { mime: 'image/jpeg', ...size };
+  }
+  return undefined;
+}
+
+/** The bit depths PNG allows for each colour type. */
+const PNG_DEPTHS: Record<number, number[]> = {
+  0: [1, 2, 4, 8, 16],
+  2: [8, 16],
+  3: [1, 2, 4, 8],
+  4: [8, 16],
+  6: [8, 16],
+};
+
+/**
+ * A PNG's size from its IHDR, when the file is built as a PNG is: IHDR first (a depth its colour
+ * type allows), chunks whose lengths fit the file, image data (IDAT), and IEND at the very end.
+ * A header alone is no picture: ffmpeg cannot write one into FLAC, so the merge would fail late.
+ */
+function pngSize(data: Buffer): { width: number; height: number } | undefined {
+  if (data.readUInt32BE(8) !== 13 || data.toString('latin1', 12, 16) !== 'IHDR') return undefined;
+  const [depth, colour, compression, filter, interlace] = data.subarray(24, 29);
+  if (!PNG_DEPTHS[colour]?.includes(depth) || compression !== 0 || filter !== 0 || interlace > 1)
+    return undefined;
+  let at = 8;
+  let imageData = false;
+  while (at + 12 <= data.length) {
+    const length = data.readUInt32BE(at);
+    const type = data.toString('latin1', at + 4, at + 8);
+    const next = at + 12 + length;
+    if (next > data.length) return undefined;
+    if (type === 'IDAT') imageData = length > 0 || imageData;
+    if (type === 'IEND')
+      return imageData && next === data.length
+        ? { width: data.readUInt32BE(16), height: data.readUInt32BE(20) }
+        : undefined;
+    at = next;
   }
   return undefined;
 }

@@ -29,6 +29,11 @@ export interface ProbeOptions {
    * does not decode is still refused by name when its decode fails.
    */
   headDecode?: boolean;
+  /**
+   * Count every frame of an MP3, never taking the count its LAME tag states. The tag's CRC proves
+   * nothing of a file made to lie: it can claim a twentieth of what the file plays.
+   */
+  countEveryFrame?: boolean;
 }
 
 // Synchronous: a few small reads per input, where thread-pool round trips cost more (sync-io.ts).
@@ -211,8 +216,8 @@ interface ScanTry {
   formatChange: boolean;
 }
 
-async function tryScan(file: string, signal: AbortSignal | undefined): Promise<ScanTry> {
-  const outcome = await scanMp3(file, { signal });
+async function tryScan(file: string, opts: ProbeOptions): Promise<ScanTry> {
+  const outcome = await scanMp3(file, { signal: opts.signal, fullWalk: opts.countEveryFrame });
   if (outcome.ok)
     return {
       done: {
@@ -319,7 +324,7 @@ export async function probeInput(file: string, opts: ProbeOptions = {}): Promise
   // input is re-encoded; the decode errors at each joint are no reason to refuse it.
   let scanned: ScanTry = { formatChange: false };
   if (looksLikeMp3(file, first)) {
-    scanned = await tryScan(file, opts.signal);
+    scanned = await tryScan(file, opts);
     if (scanned.done) return scanned.done;
   }
 
@@ -335,7 +340,7 @@ export async function probeInput(file: string, opts: ProbeOptions = {}): Promise
   // An MP3 without the usual first bytes (junk or padding ahead of the frames): the parser may
   // still read it, and then its frames can be copied rather than re-encoded.
   if (scanned.reason === undefined && (json.format?.format_name ?? '').split(',').includes('mp3')) {
-    scanned = await tryScan(file, opts.signal);
+    scanned = await tryScan(file, opts);
     if (scanned.done) return scanned.done;
   }
   const stream = json.streams?.find((s) => s.codec_type === 'audio');

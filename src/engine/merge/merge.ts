@@ -12,6 +12,7 @@ import {
   chapterTitles,
   chaptersFromList,
   chaptersWithOwn,
+  ownChaptersFrom,
   type Chapter,
 } from '../plan/chapters.js';
 import { formatFromPath, routeOf, type OutputFormat, type Route } from '../plan/formats.js';
@@ -138,10 +139,7 @@ function chapterMaker(job: Job, probed: Probed[], trims: ReadonlyArray<KeepRange
 
 /** An input's own chapters within its trim, moved to the trim's start (the one it starts inside kept). */
 function ownWithin(own: Probed['chapters'], trim: KeepRange | undefined): Probed['chapters'] {
-  if (!own || !trim) return own;
-  return own
-    .filter((c) => c.end > trim.start + 0.001)
-    .map((c) => ({ ...c, start: c.start - trim.start, end: c.end - trim.start }));
+  return own && trim ? ownChaptersFrom(own, trim.start) : own;
 }
 
 function listedChapters(list: ChapterMark[], total: number): Chapter[] {

@@ -3,6 +3,7 @@ import {
   chapterTitles,
   chaptersFromList,
   chaptersWithOwn,
+  ownChaptersFrom,
   chaptersFromStarts,
   defaultChapterTitle,
   fileTitle,
@@ -70,6 +71,46 @@ describe('chapters', () => {
       { title: 'Two', start: 15, end: 25 },
       { title: 'Book 3', start: 25, end: 35 },
       { title: 'Outro', start: 35, end: 39 },
+    ]);
+  });
+
+  it("make an input's own titles one readable line and leave out own chapters that last no time", () => {
+    const made = chaptersWithOwn(
+      ['Book'],
+      [
+        [
+          { start: 0, title: 'Bad\u0001 one\u202e' },
+          { start: 1, title: 'x'.repeat(20_000) },
+          { start: 2, title: 'Empty' },
+          { start: 2.0005, title: 'Two' },
+          { start: 3, title: '\u0007' },
+        ],
+      ],
+      { starts: [0], lengths: [4], total: 4 },
+      255,
+    );
+    expect(made).toEqual([
+      { title: 'Bad one', start: 0, end: 1 },
+      { title: 'x'.repeat(500), start: 1, end: 2.0005 },
+      { title: 'Two', start: 2.0005, end: 3 },
+      { title: 'Book 4', start: 3, end: 4 },
+    ]);
+  });
+
+  it("seen from a trim's start: the chapter it falls inside and those after, whatever ends the file claims", () => {
+    const own = [
+      { start: 0, end: 10, title: 'One' },
+      { start: 5, end: 1, title: 'Ends before it starts' },
+      { start: 8, end: 0, title: 'Ends at zero' },
+    ];
+    expect(ownChaptersFrom(own, 6).map((c) => [c.title, c.start])).toEqual([
+      ['Ends before it starts', -1],
+      ['Ends at zero', 2],
+    ]);
+    expect(ownChaptersFrom(own, 0).map((c) => c.title)).toEqual([
+      'One',
+      'Ends before it starts',
+      'Ends at zero',
     ]);
   });
 

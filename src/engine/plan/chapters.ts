@@ -76,10 +76,35 @@ export interface OwnChapter {
 }
 
 /**
+ * An input's own chapters (sorted by start) as seen from `from` seconds into it (a trim's start):
+ * the one `from` falls inside and those after, counted from there. Each lasts until the next
+ * begins; the end a file gives is not trusted (some say a chapter ends before it starts).
+ */
+export function ownChaptersFrom<T extends OwnChapter & { end: number }>(own: T[], from: number): T[] {
+  const inside = own.filter((c) => c.start <= from + 0.001).at(-1);
+  const after = own.filter((c) => c.start > from + 0.001);
+  return [...(inside ? [inside] : []), ...after].map((c) => ({
+    ...c,
+    start: c.start - from,
+    end: c.end - from,
+  }));
+}
+
+/**
+ * An input's own chapters that hold some of its audio: those starting before its end, less any
+ * that starts where the next one does (within a millisecond), which would last no time at all.
+ */
+function heldChapters(own: OwnChapter[], length: number): OwnChapter[] {
+  const within = own.filter((c) => c.start < length - 0.001);
+  return within.filter((c, k) => k + 1 === within.length || within[k + 1].start - c.start > 0.001);
+}
+
+/**
  * The inputs' chapters in the output: an input that carries chapters of its own gives them, moved
- * to where it starts (those starting past its length dropped, one without a title named by the
- * input's title and its place); any other input gives one chapter titled `titles[i]`. Over
- * `limit` in all, one chapter per input (grouped as chaptersFromStarts does).
+ * to where it starts (those starting past its length or lasting no time dropped; titles made one
+ * readable line as tags are, one without a title named by the input's title and its place); any
+ * other input gives one chapter titled `titles[i]`. Over `limit` in all, one chapter per input
+ * (grouped as chaptersFromStarts does).
  */
 export function chaptersWithOwn(
   titles: string[],
@@ -90,13 +115,13 @@ export function chaptersWithOwn(
   const { starts, lengths, total } = placed;
   const marks: { start: number; title: string }[] = [];
   starts.forEach((at, i) => {
-    const kept = (own[i] ?? []).filter((c) => c.start < lengths[i] - 0.001);
+    const kept = heldChapters(own[i] ?? [], lengths[i]);
     if (kept.length === 0) return void marks.push({ start: at, title: titles[i] });
     // Audio ahead of an input's first chapter still belongs to it: the first chapter starts with the input.
     kept.forEach((c, k) =>
       marks.push({
         start: k === 0 ? at : at + c.start,
-        title: c.title.trim() || `${titles[i]} ${k + 1}`,
+        title: oneLineTag(c.title) || `${titles[i]} ${k + 1}`,
       }),
     );
   });

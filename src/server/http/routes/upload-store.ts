@@ -23,7 +23,10 @@ import { randomId } from '../session.js';
 import { toAudioItem } from './items.js';
 import { keepPeaks, type Peaks } from './peaks.js';
 
-export type Prober = (file: string, opts: { tools?: Tools; displayName?: string }) => Promise<ProbeResult>;
+export type Prober = (
+  file: string,
+  opts: { tools?: Tools; displayName?: string; countEveryFrame?: boolean },
+) => Promise<ProbeResult>;
 
 export interface UploadStoreDeps {
   store: Store;
@@ -136,7 +139,8 @@ export async function probeUpload(
   filename: string,
 ): Promise<Probed | Refusal> {
   try {
-    const probe = await deps.probe(tmp, { tools: deps.tools, displayName: filename });
+    // An MP3's length is its frames, every one counted: an upload's LAME tag may state any count.
+    const probe = await deps.probe(tmp, { tools: deps.tools, displayName: filename, countEveryFrame: true });
     if (!SAFE_FORMAT.test(probe.format)) {
       throw new InputError(filename, 'not-audio', `its container (${probe.format}) is not supported`);
     }
