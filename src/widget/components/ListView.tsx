@@ -116,6 +116,7 @@ export function ListView({
             disabled={empty}
             onMake={actions.make}
             keepFor={keepFor}
+            onKeep={actions.keepChoices}
           />
         </div>
       </div>

@@ -17,6 +17,7 @@ let leave: (() => void) | null;
 let errors: ReturnType<typeof vi.spyOn>;
 
 let titleSaves: Array<[string, string | null]>;
+let choiceSaves: Array<[string, Record<string, unknown>, { keepalive?: boolean } | undefined]>;
 let answerTitle: () => void;
 
 function makeStore() {
@@ -29,6 +30,9 @@ function makeStore() {
           titleSaves.push([id, title]);
           return new Promise<void>((resolve) => (answerTitle = resolve));
         },
+      },
+      choicesApi: {
+        saveChoices: async (appid, choices, opts) => void choiceSaves.push([appid, choices, opts]),
       },
       subscribe: socket.subscribe,
       undoMs: 5000,
@@ -60,6 +64,7 @@ beforeEach(() => {
   reload = vi.fn<() => void>();
   leave = null;
   titleSaves = [];
+  choiceSaves = [];
   errors = vi.spyOn(console, 'error').mockImplementation(() => {});
 });
 afterEach(() => {
@@ -214,6 +219,25 @@ describe('the widget store: the merge', () => {
     answerTitle();
     await flush();
     expect(api.requestMerge).toHaveBeenCalledTimes(1);
+  });
+
+  it('make first sends the choices still waiting to be kept, once, the latest only', async () => {
+    const store = await started();
+    store.actions.keepChoices({ bitrate: 128 });
+    store.actions.keepChoices({ bitrate: 192 });
+    void store.actions.make({ bitrate: 192 });
+    expect(choiceSaves).toEqual([['app-7', { bitrate: 192 }, { keepalive: false }]]);
+    await flush();
+    expect(api.requestMerge).toHaveBeenCalledTimes(1);
+    await vi.advanceTimersByTimeAsync(10_000);
+    expect(choiceSaves).toHaveLength(1);
+  });
+
+  it('leaving the page sends the choices still waiting, with keepalive', async () => {
+    const store = await started();
+    store.actions.keepChoices({ trimSilence: true });
+    leave!();
+    expect(choiceSaves).toEqual([['app-7', { trimSilence: true }, { keepalive: true }]]);
   });
 
   it('the answer "success" shows 100% for a moment, then reloads', async () => {

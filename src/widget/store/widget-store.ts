@@ -9,6 +9,12 @@ import type { WidgetState } from './state.js';
 import { createTrimActions, type TrimActions } from '../trim/trim-actions.js';
 import { trimApi, type TrimApi } from '../trim/trim-api.js';
 import { createTitleActions, titleApi, type TitleActions, type TitleApi } from '../book/chapter-titles.js';
+import {
+  createChoiceActions,
+  saveChoices,
+  type ChoiceActions,
+  type ChoicesApi,
+} from '../book/kept-choices.js';
 
 export interface WidgetStoreConfig {
   appid: string;
@@ -20,6 +26,7 @@ export interface WidgetStoreDeps {
   api?: WidgetApi;
   trimApi?: TrimApi;
   titleApi?: TitleApi;
+  choicesApi?: ChoicesApi;
   subscribe?: Subscribe;
   env?: Partial<WidgetEnv>;
   undoMs?: number;
@@ -30,6 +37,7 @@ export interface WidgetStoreDeps {
 export type WidgetActions = ListActions &
   Omit<TrimActions, 'flushSpans'> &
   Omit<TitleActions, 'flushTitles'> &
+  Omit<ChoiceActions, 'flushChoices'> &
   Pick<TrimApi, 'fetchPeaks'> &
   Omit<MergeActions, 'close'> & {
     /** Load the list and look for a merge under way. */
@@ -61,8 +69,15 @@ export function createWidgetStore(config: WidgetStoreConfig, deps: WidgetStoreDe
   const trimCalls = deps.trimApi ?? trimApi;
   const trim = createTrimActions(container, { api: trimCalls, env });
   const titles = createTitleActions(container, { api: deps.titleApi ?? titleApi, env });
+  const choices = createChoiceActions({
+    appid: config.appid,
+    api: deps.choicesApi ?? { saveChoices },
+    env,
+  });
+  // The one rule for every save still waiting (spans, titles, choices): a merge is asked for only
+  // once they are answered, and leaving the page sends them with keepalive.
   const flushEdits = async (opts?: { keepalive?: boolean }) => {
-    await Promise.all([trim.flushSpans(opts), titles.flushTitles(opts)]);
+    await Promise.all([trim.flushSpans(opts), titles.flushTitles(opts), choices.flushChoices(opts)]);
   };
   const merge = createMergeActions(container, {
     ...config,
@@ -84,6 +99,7 @@ export function createWidgetStore(config: WidgetStoreConfig, deps: WidgetStoreDe
   const { close, ...mergeActions } = merge;
   const { flushSpans: _spans, ...trimActions } = trim;
   const { flushTitles: _titles, ...titleActions } = titles;
+  const { flushChoices: _choices, ...choiceActions } = choices;
 
   return {
     getState: container.getState,
@@ -92,6 +108,7 @@ export function createWidgetStore(config: WidgetStoreConfig, deps: WidgetStoreDe
       ...list,
       ...trimActions,
       ...titleActions,
+      ...choiceActions,
       fetchPeaks: trimCalls.fetchPeaks,
       ...mergeActions,
       async start() {
