@@ -247,6 +247,40 @@ describe('removing a row', () => {
     }
   });
 
+  it("a double click on one × removes that row only, though the next row's × slid under it", async () => {
+    await renderTool();
+    const now = vi.spyOn(performance, 'now');
+    now.mockReturnValue(1000);
+    fireEvent.click(screen.getByRole('button', { name: 'Remove bravo.mp3' }), { detail: 1 });
+    now.mockReturnValue(1200);
+    fireEvent.click(screen.getByRole('button', { name: 'Remove charlie.ogg' }), { detail: 2 });
+    expect(names()).toEqual(['alpha.wav', 'charlie.ogg', 'delta.flac']);
+    // A click of its own, later, removes it; so does a key at any time.
+    now.mockReturnValue(2000);
+    fireEvent.click(screen.getByRole('button', { name: 'Remove charlie.ogg' }), { detail: 1 });
+    fireEvent.click(screen.getByRole('button', { name: 'Remove delta.flac' }), { detail: 0 });
+    expect(names()).toEqual(['alpha.wav']);
+  });
+
+  it('the undo line stays while focus is on it, and runs its window again once focus leaves', async () => {
+    await renderTool(200);
+    vi.useFakeTimers();
+    try {
+      fireEvent.click(screen.getByRole('button', { name: 'Remove alpha.wav' }));
+      await act(() => vi.advanceTimersByTimeAsync(0)); // focus goes to the next row, then to Undo
+      const undo = screen.getByRole('button', { name: 'Undo removing alpha.wav' });
+      act(() => undo.focus());
+      await act(() => vi.advanceTimersByTimeAsync(10 * 200));
+      expect(calls('/app/merge/deleteItem')).toHaveLength(0);
+      expect(document.querySelector('.audio-merge-removals')).toHaveTextContent('Removed alpha.wav.');
+      act(() => undo.blur());
+      await act(() => vi.advanceTimersByTimeAsync(200));
+      expect(calls('/app/merge/deleteItem')).toHaveLength(1);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
   it('a delete the server refuses brings the row back and says why', async () => {
     deleteAnswer = () => json({ error: 'Something went wrong on the server' }, 500);
     vi.spyOn(console, 'error').mockImplementation(() => {});

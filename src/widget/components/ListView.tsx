@@ -105,6 +105,7 @@ export function ListView({
             notice={state.notice}
             onUndo={actions.undo}
             onDismiss={actions.dismissNotice}
+            onHold={actions.holdRemovals}
           />
         </div>
         <div className="audio-merge-side-column">

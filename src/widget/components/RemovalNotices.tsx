@@ -1,4 +1,7 @@
 // "Removed NAME. Undo" for each row whose delete waits out its undo window, and the list's notice.
+// They stick to the bottom of the window while the list runs past it, so a removal from a long
+// list is seen; while the pointer or the focus is on them, no undo window runs out.
+import type { FocusEvent } from 'react';
 import type { PendingRemoval } from '../store/state.js';
 import { t } from '../i18n/locale.js';
 
@@ -7,13 +10,28 @@ export interface RemovalNoticesProps {
   notice: string | null;
   onUndo: (id: string) => void;
   onDismiss: () => void;
+  /** True while the person is on the undo lines, false when they leave them. */
+  onHold?: (held: boolean) => void;
 }
 
-export function RemovalNotices({ removals, notice, onUndo, onDismiss }: RemovalNoticesProps) {
+export function RemovalNotices({ removals, notice, onUndo, onDismiss, onHold }: RemovalNoticesProps) {
+  const hold = (held: boolean) => onHold?.(held);
+  const blurred = (e: FocusEvent<HTMLElement>) => {
+    if (!e.currentTarget.contains(e.relatedTarget as Node | null)) hold(false);
+  };
   return (
-    <>
+    <div className="audio-merge-notices">
       {/* Always in the page, so a screen reader hears each line as it is added. */}
-      <div className="audio-merge-removals" role="status">
+      <div
+        className="audio-merge-removals"
+        role="status"
+        onPointerEnter={() => hold(true)}
+        onPointerLeave={(e) => {
+          if (!e.currentTarget.contains(document.activeElement)) hold(false);
+        }}
+        onFocus={() => hold(true)}
+        onBlur={blurred}
+      >
         {removals.map(({ item }) => (
           <p key={item.id} className="audio-merge-removal">
             <span>{t().removed(item.filename)}</span>
@@ -36,6 +54,6 @@ export function RemovalNotices({ removals, notice, onUndo, onDismiss }: RemovalN
           </button>
         </p>
       )}
-    </>
+    </div>
   );
 }

@@ -34,7 +34,8 @@ export interface SortableRowProps {
   count: number;
   /** The id of the one-line keyboard hint, so a focused row points to it. */
   hintId?: string;
-  onRemove: (id: string) => void;
+  /** `byPointer`: a mouse or touch click, not a key. */
+  onRemove: (id: string, byPointer?: boolean) => void;
   onListen?: ListenHandler;
   listenInterval?: number;
   trim?: RowTrim;
@@ -201,7 +202,7 @@ export function SortableRow({
             className="audio-merge-remove"
             aria-label={t().remove(item.filename)}
             title={t().remove(item.filename)}
-            onClick={() => onRemove(item.id)}
+            onClick={(e) => onRemove(item.id, e.detail > 0)}
           >
             <svg viewBox="0 0 12 12" width="12" height="12" focusable="false" aria-hidden="true">
               <path d="M2 2l8 8M10 2l-8 8" stroke="currentColor" strokeWidth="1.8" strokeLinecap="round" />

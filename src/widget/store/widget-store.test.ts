@@ -147,6 +147,31 @@ describe('the widget store: the list', () => {
     expect(ids(store)).toEqual(['a', 'c']);
   });
 
+  it('no undo window runs out while the person is on the undo lines; leaving them gives it whole again', async () => {
+    const store = await started();
+    store.actions.remove('b');
+    await vi.advanceTimersByTimeAsync(4000);
+    store.actions.holdRemovals(true);
+    store.actions.remove('c');
+    await vi.advanceTimersByTimeAsync(60_000);
+    expect(api.deleteItem).not.toHaveBeenCalled();
+    store.actions.holdRemovals(false);
+    await vi.advanceTimersByTimeAsync(4999);
+    expect(api.deleteItem).not.toHaveBeenCalled();
+    await vi.advanceTimersByTimeAsync(1);
+    expect(api.deleteItem.mock.calls.map((call) => call[0])).toEqual(['b', 'c']);
+  });
+
+  it('the hold ends with the last undo line, so the next removal has its window', async () => {
+    const store = await started();
+    store.actions.remove('b');
+    store.actions.holdRemovals(true);
+    store.actions.undo('b'); // the line goes from under the pointer: no leave comes
+    store.actions.remove('c');
+    await vi.advanceTimersByTimeAsync(5000);
+    expect(api.deleteItem).toHaveBeenCalledWith('c', { keepalive: false });
+  });
+
   it('undo brings the row back where it was and nothing is deleted', async () => {
     const store = await started();
     store.actions.remove('a');
