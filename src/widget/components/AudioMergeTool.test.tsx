@@ -48,6 +48,7 @@ beforeEach(() => {
 });
 afterEach(() => {
   cleanup();
+  sessionStorage.clear();
   vi.unstubAllGlobals();
   vi.restoreAllMocks();
 });
@@ -243,6 +244,17 @@ describe('make', () => {
     const cancel = f.calls.find((c) => c.url === '/app/merge/cancel')!;
     expect(cancel.body).toEqual({ requestId });
     expect((cancel.init.headers as Record<string, string>)['X-CSRF-TOKEN']).toBe('tok-123');
+
+    // The page the reload brings says so, politely, until the person's next action.
+    cleanup();
+    await renderTool();
+    const said = await screen.findByText('The merge was cancelled.');
+    expect(said.closest('[role="status"]')).not.toBeNull();
+    fireEvent.click(screen.getByRole('button', { name: 'Remove bravo.mp3' }));
+    expect(screen.queryByText('The merge was cancelled.')).toBeNull();
+    cleanup();
+    await renderTool();
+    expect(screen.queryByText('The merge was cancelled.')).toBeNull();
   });
 });
 

@@ -103,6 +103,7 @@ export function ListView({
           <RemovalNotices
             removals={state.removals}
             notice={state.notice}
+            info={state.info}
             onUndo={actions.undo}
             onDismiss={actions.dismissNotice}
             onHold={actions.holdRemovals}

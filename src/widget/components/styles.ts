@@ -112,12 +112,14 @@ ${AREAS} {
 /* Sticks to the window's bottom while the list runs past it: a removal is seen where it happened. */
 .audio-merge-root .audio-merge-notices { position: sticky; bottom: 8px; z-index: 3; }
 .audio-merge-root .audio-merge-removals { display: grid; gap: 6px; margin: 0 0 12px; }
-.audio-merge-root .audio-merge-removals:empty { display: none; }
-.audio-merge-root .audio-merge-removal, .audio-merge-root .audio-merge-notice {
+.audio-merge-root .audio-merge-removals:empty, .audio-merge-root .audio-merge-info-region:empty { display: none; }
+.audio-merge-root .audio-merge-info-region { margin: 0 0 12px; }
+.audio-merge-root .audio-merge-removal, .audio-merge-root .audio-merge-notice, .audio-merge-root .audio-merge-info {
   display: flex; align-items: center; justify-content: space-between; gap: 12px; margin: 0;
   padding-block: 8px; padding-inline: 12px 8px;
   border-radius: 10px; font-size: 14px; overflow-wrap: anywhere;
 }
+.audio-merge-root .audio-merge-info { background: var(--am-accent-soft); border: 1px solid var(--am-line); }
 .audio-merge-root .audio-merge-removal { background: var(--am-bg-soft); border: 1px solid var(--am-line); box-shadow: 0 4px 14px rgb(0 0 0 / 0.18); }
 .audio-merge-root .audio-merge-notice { margin: 0 0 12px; color: var(--am-danger); background: var(--am-danger-soft); border: 1px solid var(--am-danger-line); }
 .audio-merge-root .audio-merge-undo, .audio-merge-root .audio-merge-dismiss {

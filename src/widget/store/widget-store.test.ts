@@ -14,6 +14,8 @@ let api: ReturnType<typeof fakeApi>;
 let socket: ReturnType<typeof fakeSubscribe>;
 let reload: ReturnType<typeof vi.fn<() => void>>;
 let leave: (() => void) | null;
+/** The tab's marks for its next page: kept across the stores of one test, as across a reload. */
+let marks: Set<string>;
 let errors: ReturnType<typeof vi.spyOn>;
 
 let titleSaves: Array<[string, string | null]>;
@@ -47,6 +49,10 @@ function makeStore() {
           leave = fn;
           return () => (leave = null);
         },
+        carryOver: {
+          mark: (key) => void marks.add(key),
+          take: (key) => marks.delete(key),
+        },
       },
     },
   );
@@ -63,6 +69,7 @@ beforeEach(() => {
   socket = fakeSubscribe();
   reload = vi.fn<() => void>();
   leave = null;
+  marks = new Set();
   titleSaves = [];
   choiceSaves = [];
   errors = vi.spyOn(console, 'error').mockImplementation(() => {});
@@ -366,10 +373,37 @@ describe('the widget store: the merge', () => {
     await store.actions.cancel();
     expect(api.cancelMerge).toHaveBeenCalledWith('req-1');
     expect(reload).toHaveBeenCalledTimes(1);
-    // The merge call answers 409; the page is already going.
+    // The merge call answers 409, then its last status comes; the page is already going.
     answer(new ApiError('/app/merge/mergemp3', 409, 'The merge was cancelled', 'cancelled'));
     await made;
     expect(store.getState().phase).toBe('merging');
+    emit({ data: 'The merge was cancelled', requestId: 'req-1', state: 'cancelled', code: 'cancelled' });
+    // That 409 is the answer a cancel expects: nothing is logged as an error.
+    expect(errors).not.toHaveBeenCalled();
+  });
+
+  it('the list the cancel reloads to says the merge was cancelled, once, until the next action', async () => {
+    const store = await started();
+    void store.actions.make();
+    await flush();
+    await store.actions.cancel();
+    expect(store.getState().info).toBeNull();
+
+    const after = await started(); // the page the reload brings
+    expect(after.getState().info).toBe(en.mergeCancelled);
+    after.actions.reorder('c', 'a');
+    expect(after.getState().info).toBeNull();
+    expect((await started()).getState().info).toBeNull();
+  });
+
+  it('a cancel that found no merge to stop leaves nothing to say', async () => {
+    api.cancelMerge.mockRejectedValue(new ApiError('/app/merge/cancel', 404, 'No merge', 'noMerge'));
+    const store = await started();
+    void store.actions.make();
+    await flush();
+    await store.actions.cancel();
+    expect(reload).toHaveBeenCalledTimes(1);
+    expect((await started()).getState().info).toBeNull();
   });
 
   it('on load, a merge under way shows in the progress view and reloads when it succeeds', async () => {

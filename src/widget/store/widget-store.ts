@@ -4,8 +4,9 @@ import { httpApi, type WidgetApi } from '../api/http.js';
 import { subscribeStatus, type Subscribe } from '../api/realtime.js';
 import { browserEnv, createContainer, type WidgetEnv } from './container.js';
 import { createListActions, type ListActions } from './list-actions.js';
-import { createMergeActions, type MergeActions } from './merge-actions.js';
-import type { WidgetState } from './state.js';
+import { cancelledMark, createMergeActions, type MergeActions } from './merge-actions.js';
+import { t } from '../i18n/locale.js';
+import { inList, type WidgetState } from './state.js';
 import { createTrimActions, type TrimActions } from '../trim/trim-actions.js';
 import { trimApi, type TrimApi } from '../trim/trim-api.js';
 import { createTitleActions, titleApi, type TitleActions, type TitleApi } from '../book/chapter-titles.js';
@@ -108,11 +109,17 @@ export function createWidgetStore(config: WidgetStoreConfig, deps: WidgetStoreDe
       ...list,
       ...trimActions,
       ...titleActions,
-      ...choiceActions,
+      keepChoices(kept) {
+        choiceActions.keepChoices(kept);
+        container.dispatch({ type: 'info', text: null });
+      },
       fetchPeaks: trimCalls.fetchPeaks,
       ...mergeActions,
       async start() {
         await Promise.all([list.load(), merge.attachToRunning()]);
+        // Said once the list is shown, so its live region is in the page to announce it.
+        if (env.carryOver.take(cancelledMark(config.appid)) && inList(container.getState()))
+          container.dispatch({ type: 'info', text: t().mergeCancelled });
       },
       dispose() {
         stopLeaving();
