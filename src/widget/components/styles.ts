@@ -264,8 +264,13 @@ ${AREAS} {
   display: flex; flex-wrap: wrap; align-items: center; gap: 8px 12px; padding: 10px;
   border: 2px dashed var(--am-field-line); border-radius: 8px; background: var(--am-bg);
 }
-.audio-merge-root .audio-merge-cover label { display: grid; grid-template-columns: minmax(0, 1fr); gap: 4px; min-width: 0; max-width: 100%; font-weight: 600; }
-.audio-merge-root .audio-merge-cover input[type="file"] { min-width: 0; max-width: 100%; min-height: 32px; font: inherit; font-weight: 400; color: var(--am-text); }
+.audio-merge-root .audio-merge-cover-pick { position: relative; display: inline-flex; align-items: center; gap: 8px 12px; min-width: 0; max-width: 100%; font-weight: 600; }
+.audio-merge-root .audio-merge-cover-choose {
+  display: inline-flex; align-items: center; min-height: 36px; padding: 0 12px; cursor: pointer;
+  border: 1px solid var(--am-field-line); border-radius: 6px; color: var(--am-accent-dark); background: var(--am-bg);
+}
+.audio-merge-root .audio-merge-cover-pick:hover .audio-merge-cover-choose { background: var(--am-accent-soft); }
+.audio-merge-root .audio-merge-cover-pick input:focus-visible + .audio-merge-cover-choose { outline: 3px solid var(--am-accent-dark); outline-offset: 2px; }
 .audio-merge-root .audio-merge-cover-hint { color: var(--am-muted); font-size: 13px; }
 .audio-merge-root .audio-merge-cover-preview { inline-size: 96px; block-size: 96px; object-fit: contain; background: var(--am-bg-soft); border-radius: 6px; border: 1px solid var(--am-line); }
 .audio-merge-root .audio-merge-cover-remove { min-height: 36px; min-width: 36px; padding: 0 10px; border: 1px solid var(--am-field-line); border-radius: 6px; font: inherit; cursor: pointer; color: var(--am-text); background: var(--am-bg); }
