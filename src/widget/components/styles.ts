@@ -300,6 +300,10 @@ ${AREAS} {
 .audio-merge-root .audio-merge-loudness-target { min-height: 32px; padding: 0 6px; border: 1px solid var(--am-field-line); border-radius: 6px; font: inherit; color: var(--am-text); background: var(--am-bg); }
 .audio-merge-root .audio-merge-sound-help { flex: 1 1 100%; margin: 0; color: var(--am-muted); font-size: 13px; }
 .audio-merge-root .audio-merge-sound-error { flex: 1 1 100%; margin: 0; color: var(--am-danger); font-size: 13px; font-weight: 600; }
+/* A field that cannot be used looks it, in both themes: muted words on the soft surface, no pointer. */
+.audio-merge-root :is(input, select, textarea):disabled {
+  cursor: not-allowed; color: var(--am-muted); background: var(--am-bg-soft); border-color: var(--am-line); opacity: 0.75;
+}
 .audio-merge-root .audio-merge-visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
 
 /* The progress view */
