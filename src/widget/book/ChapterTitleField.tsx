@@ -22,7 +22,7 @@ export function ChapterTitleField({ item, onChange, error }: ChapterTitleFieldPr
   const errorId = useId();
   return (
     <>
-      <label className="audio-merge-chapter">
+      <label className="audio-merge-row-chapter">
         <span className="audio-merge-chapter-label" aria-hidden="true">
           {t().chapterTitle}
         </span>

@@ -97,6 +97,22 @@ describe('the list view', () => {
     expect(first.getAttribute('aria-describedby')).toContain(hint.id);
   });
 
+  it('an audiobook (.m4b, probed as m4a) reads M4B on its row; an .m4a stays M4A', async () => {
+    f = fakeFetch({
+      '/app/merge/getDataJson': () =>
+        json([
+          item('a', 'Book One.M4B', { duration: 101.74, format: 'm4a' }),
+          item('b', 'song.m4a', { duration: 5, format: 'm4a' }),
+        ]),
+    });
+    vi.stubGlobal('fetch', f.fn);
+    render(<AudioMergeTool appid="app-7" sid="sid-1" port="6123" makeLabel="Make MP3" title="T" />);
+    const book = await screen.findByRole('listitem', { name: /Book One\.M4B/ });
+    expect(within(book).getByText('1:41 · M4B')).toBeInTheDocument();
+    const song = screen.getByRole('listitem', { name: /song\.m4a/ });
+    expect(within(song).getByText('0:05 · M4A')).toBeInTheDocument();
+  });
+
   it('while loading it says so, and a failed load says it failed instead of "Nothing to merge yet"', async () => {
     let answer!: (r: Response) => void;
     f = fakeFetch({

@@ -42,12 +42,18 @@ export interface SortableRowProps {
   title?: RowTitle;
 }
 
+/**
+ * The container the server found, as a person calls it: an audiobook (.m4b) is probed as the MP4
+ * audio it is, m4a, but its owner knows it as M4B.
+ */
+function formatLabel(item: Pick<AudioItem, 'format' | 'filename'>): string {
+  if (item.format === 'm4a' && /\.m4b$/i.test(item.filename)) return 'M4B';
+  return item.format.toUpperCase();
+}
+
 /** The small line under the name: "2:05 · MP3", in the language's digits. */
 function rowMeta(item: AudioItem): string {
-  const parts = [
-    typeof item.duration === 'number' ? t().duration(item.duration) : '',
-    item.format.toUpperCase(),
-  ];
+  const parts = [typeof item.duration === 'number' ? t().duration(item.duration) : '', formatLabel(item)];
   return parts.filter(Boolean).join(' · ');
 }
 

@@ -211,7 +211,7 @@ ${AREAS} {
 .audio-merge-root .audio-merge-kept svg { display: block; flex: none; width: 12px; height: 12px; }
 .audio-merge-root .audio-merge-player { display: block; width: 100%; height: 30px; margin-top: auto; }
 /* The chapter title line: a short visible word, then the field (the default title as placeholder). */
-.audio-merge-root .audio-merge-chapter { display: flex; align-items: center; gap: 6px; min-width: 0; height: 24px; padding-inline-start: 32px; }
+.audio-merge-root .audio-merge-row-chapter { display: flex; align-items: center; gap: 6px; min-width: 0; height: 24px; padding-inline-start: 32px; }
 .audio-merge-root .audio-merge-chapter-label { flex: 0 0 auto; color: var(--am-muted); font-size: 12px; }
 .audio-merge-root .audio-merge-chapter-title {
   flex: 1 1 auto; min-width: 0; height: 24px; margin: 0; padding: 0 6px; box-sizing: border-box;
