@@ -37,10 +37,11 @@ describe('choosing a format in the widget', () => {
     expect(await result.locator('.audio-merge-format').textContent()).toBe('M4B');
     expect(await result.locator('audio').getAttribute('src')).toMatch(/\.m4b$/);
     const chapters = result.locator('.audio-merge-chapter');
-    expect(await chapters.allTextContents()).toEqual(['0:00 Opening', '0:03 Second part']);
     const start = Number(await chapters.nth(1).getAttribute('data-start'));
     expect(start).toBeGreaterThan(2.9);
     expect(start).toBeLessThan(3.1);
+    // Truncated to the second, as the player shows the moment the chapter starts.
+    expect(await chapters.allTextContents()).toEqual(['0:00 Opening', `0:0${Math.floor(start)} Second part`]);
 
     await chapters.nth(1).click();
     await poll(() =>

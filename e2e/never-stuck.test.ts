@@ -215,6 +215,21 @@ describe('a person is never stuck', () => {
     // Every drop was saved: the server's order is the one on screen.
     const order = await rowNames(page);
     await poll(() => serverNames(page)).toEqual(order);
+
+    // A removal from the top of the long list: its undo line is in the window, not below the list.
+    await page.evaluate(() =>
+      window.scrollTo(
+        0,
+        document.querySelector('.audio-merge-list')!.getBoundingClientRect().top + window.scrollY - 20,
+      ),
+    );
+    await page.getByRole('button', { name: `Remove ${order[0]}` }).click();
+    const undo = page.getByRole('button', { name: `Undo removing ${order[0]}` });
+    const box = (await undo.boundingBox())!;
+    expect(box.y).toBeGreaterThanOrEqual(0);
+    expect(box.y + box.height).toBeLessThanOrEqual(600);
+    await undo.click();
+    expect(await rowNames(page)).toEqual(order);
   });
 
   it("two merges of one session at once: each tab's bar rises monotonically to its own end", async () => {
@@ -272,6 +287,10 @@ describe('a person is never stuck', () => {
     await poll(() => reloaded(page)).toBe(true);
     await page.waitForSelector('.audio-merge-row >> nth=1');
     expect(await page.locator('.audio-merge-progress').count()).toBe(0);
+    // The list says what happened, in a polite live region.
+    await poll(() => page.locator('[role="status"] .audio-merge-info').textContent()).toBe(
+      'The merge was cancelled.',
+    );
     for (const pid of pids) expect(await waitUntilGone(pid)).toBe(true);
     expect(childrenNamed('ffmpeg', work().server.pid)).toEqual([]);
     expect((await readdir(path.join(dataDir(), 'tmp'))).filter((n) => n.startsWith('job-'))).toEqual([]);

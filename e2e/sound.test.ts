@@ -34,7 +34,21 @@ describe('the sound options in the widget', () => {
     expect(await toggle.getAttribute('aria-expanded')).toBe('true');
     await page.getByRole('switch', { name: 'Match loudness' }).check();
     expect(await page.getByLabel('Loudness target').inputValue()).toBe(String(TARGET));
+    // With nothing between files the Seconds box cannot be used, and looks it.
+    const seconds = page.getByLabel('Seconds');
+    const look = () =>
+      seconds.evaluate((e) => {
+        const s = getComputedStyle(e);
+        return { color: s.color, background: s.backgroundColor, cursor: s.cursor };
+      });
+    await page.getByRole('radio', { name: 'Nothing' }).check();
+    expect(await seconds.isDisabled()).toBe(true);
+    const disabled = await look();
+    expect(disabled.cursor).toBe('not-allowed');
     await page.getByRole('radio', { name: 'Silence' }).check();
+    const enabled = await look();
+    expect(disabled.background).not.toBe(enabled.background);
+    expect(disabled.color).not.toBe(enabled.color);
     await page.getByLabel('Seconds').fill(String(GAP));
     await page.getByRole('button', { name: 'Make MP3' }).click();
     await page.waitForSelector('.audio-merge-result', { timeout: 120_000 });

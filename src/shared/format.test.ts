@@ -2,10 +2,12 @@ import { describe, expect, it } from 'vitest';
 import { formatDuration, formatSize, formatUtcMinute, megabytes } from './format.js';
 
 describe('formatting for people', () => {
-  it('durations read as m:ss or h:mm:ss', () => {
+  it('durations read as m:ss or h:mm:ss, the seconds truncated as a media player shows them', () => {
     expect(formatDuration(0)).toBe('0:00');
     expect(formatDuration(75.4)).toBe('1:15');
-    expect(formatDuration(59.6)).toBe('1:00');
+    expect(formatDuration(59.6)).toBe('0:59');
+    expect(formatDuration(101.74)).toBe('1:41');
+    expect(formatDuration(3599.99)).toBe('59:59');
     expect(formatDuration(3725)).toBe('1:02:05');
     expect(formatDuration(Number.NaN)).toBe('');
   });

@@ -1,13 +1,22 @@
 // Durations, sizes and times for people, as the server writes them (host page, messages). The
 // widget writes its own in the reader's language (src/widget/i18n/format.ts).
 
-/** 75.4 -> "1:15", 3725 -> "1:02:05". */
+/**
+ * A duration's hours, minutes and whole seconds, as a media player shows it: the seconds are
+ * truncated (101.74 s is 1:41, as the player beside it says), never rounded up. Null when the
+ * value is no duration. The one rule for every h:mm:ss the server or the widget writes.
+ */
+export function clockParts(seconds: number): { h: number; m: number; s: number } | null {
+  if (!Number.isFinite(seconds) || seconds < 0) return null;
+  const total = Math.floor(seconds);
+  return { h: Math.floor(total / 3600), m: Math.floor((total % 3600) / 60), s: total % 60 };
+}
+
+/** 75.9 -> "1:15", 3725 -> "1:02:05". */
 export function formatDuration(seconds: number): string {
-  if (!Number.isFinite(seconds) || seconds < 0) return '';
-  const total = Math.round(seconds);
-  const h = Math.floor(total / 3600);
-  const m = Math.floor((total % 3600) / 60);
-  const s = total % 60;
+  const parts = clockParts(seconds);
+  if (!parts) return '';
+  const { h, m, s } = parts;
   const ss = String(s).padStart(2, '0');
   return h > 0 ? `${h}:${String(m).padStart(2, '0')}:${ss}` : `${m}:${ss}`;
 }

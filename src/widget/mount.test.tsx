@@ -119,6 +119,33 @@ describe('mounting', () => {
     expect(screen.getByRole('link', { name: /^Download merged MP3 of intro\.mp3/ })).toBeInTheDocument();
   });
 
+  it('a choice made just before make is kept: saveChoices is sent before the merge is asked for', async () => {
+    hostPage();
+    document.getElementById('audio-merge-tool')!.dataset.sound = 'on';
+    const f = fakeFetch({
+      '/app/merge/getDataJson': () => json([item('1', 'intro.mp3')]),
+      '/app/merge/saveChoices': () => json({ ok: true }),
+      '/app/merge/mergemp3': () => new Promise<Response>(() => {}),
+    });
+    vi.stubGlobal('fetch', f.fn);
+    await act(async () => {
+      await import('./main.js');
+    });
+    await screen.findByText('intro.mp3');
+    fireEvent.click(screen.getByRole('button', { name: 'Sound options' }));
+    fireEvent.click(screen.getByRole('switch', { name: 'Trim silence' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Join them' }));
+    await waitFor(() => expect(f.calls.map((c) => c.url)).toContain('/app/merge/mergemp3'));
+    const urls = f.calls.map((c) => c.url);
+    const saved = urls.indexOf('/app/merge/saveChoices');
+    expect(saved).toBeGreaterThanOrEqual(0);
+    expect(saved).toBeLessThan(urls.indexOf('/app/merge/mergemp3'));
+    expect(f.calls[saved].body).toEqual({ appid: 'app-7', choices: { trimSilence: true } });
+    expect(f.calls.find((c) => c.url === '/app/merge/mergemp3')!.body).toMatchObject({
+      options: { trimSilence: true },
+    });
+  });
+
   it('a page without the element gets nothing and no errors', async () => {
     document.body.innerHTML = '<main><p>Unrelated page</p></main>';
     const f = fakeFetch({});

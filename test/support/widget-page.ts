@@ -1,5 +1,6 @@
 // The page a mounted widget test runs in: the host page's CSRF meta tag before each test; after
-// it, the rendered tree unmounted and every stubbed global and spy put back.
+// it, the rendered tree unmounted, the page's storage emptied and every stubbed global and spy put
+// back.
 import { cleanup } from '@testing-library/react';
 import { afterEach, beforeEach, vi } from 'vitest';
 
@@ -13,6 +14,9 @@ export function onWidgetPage(): void {
   });
   afterEach(() => {
     cleanup();
+    // What a page leaves for the next (a cancel's note, the cover mark) stays with its test.
+    sessionStorage.clear();
+    localStorage.clear();
     vi.unstubAllGlobals();
     vi.restoreAllMocks();
   });

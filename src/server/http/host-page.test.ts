@@ -83,7 +83,7 @@ describe('the host page', () => {
     expect(html).toContain('src="/results/SID/book.m4b"');
     expect(html).toContain('<span class="audio-merge-format">M4B</span>');
     expect(html).toContain(
-      '<button type="button" class="audio-merge-chapter" data-start="61.5"><span class="audio-merge-chapter-time">1:02</span> Two</button>',
+      '<button type="button" class="audio-merge-chapter" data-start="61.5"><span class="audio-merge-chapter-time">1:01</span> Two</button>',
     );
     expect(html).toContain('One &lt;1&gt;');
     // The chapters sit under a heading of their own.

@@ -146,11 +146,6 @@ export async function fetchChoices(appid: string): Promise<Record<string, unknow
     : {};
 }
 
-/** POST saveChoices {appid, choices}. */
-export async function saveChoices(appid: string, choices: Record<string, unknown>): Promise<void> {
-  await postJson(API.saveChoices, { appid, choices });
-}
-
 /** POST the session's cover (multipart, one part `file`); rejects with the server's reason. */
 export async function uploadCover(file: Blob, name: string): Promise<void> {
   const form = new FormData();

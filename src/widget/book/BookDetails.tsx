@@ -8,6 +8,7 @@ import { fitTypedText } from '../../shared/typed-text.js';
 import { API } from '../../shared/types.js';
 import { t } from '../i18n/locale.js';
 import { PANEL_DETAILS, type BookChoice, type PanelDetail } from './book-choice.js';
+import { coverMaybeSet, markCover } from './cover-mark.js';
 
 type Details = BookChoice['details'];
 
@@ -59,13 +60,21 @@ function CoverArea() {
   const [version, setVersion] = useState<number | null>(null);
   const [error, setError] = useState<string | null>(null);
   useEffect(() => {
-    void hasCover().then((has) => setVersion((v) => (has ? (v ?? Date.now()) : v)));
+    if (!coverMaybeSet()) return;
+    void hasCover().then(
+      (has) => {
+        markCover(has);
+        setVersion((v) => (has ? (v ?? Date.now()) : v));
+      },
+      () => undefined,
+    );
   }, []);
 
   async function take(file: File | undefined): Promise<void> {
     if (!file) return;
     try {
       await uploadCover(file, file.name);
+      markCover(true);
       setError(null);
       setVersion(Date.now());
     } catch (err) {
@@ -73,7 +82,10 @@ function CoverArea() {
     }
   }
   async function remove(): Promise<void> {
-    await removeCover().catch((err: unknown) => setError(t().coverFailed(reasonOf(err))));
+    await removeCover().then(
+      () => markCover(false),
+      (err: unknown) => setError(t().coverFailed(reasonOf(err))),
+    );
     setVersion(null);
   }
   const onDrop = (e: DragEvent) => {
@@ -82,9 +94,21 @@ function CoverArea() {
   };
   return (
     <div className="audio-merge-cover" onDragOver={(e) => e.preventDefault()} onDrop={onDrop}>
-      <label>
+      {/* The browser's own file button speaks the browser's language and says "No file chosen"
+          beside a cover that is set: it is hidden but kept focusable, and this label, in the
+          page's words, opens it. */}
+      <label className="audio-merge-cover-pick">
         <span>{t().cover}</span>
-        <input type="file" accept="image/jpeg,image/png" onChange={(e) => void take(e.target.files?.[0])} />
+        <input
+          type="file"
+          className="audio-merge-visually-hidden"
+          accept="image/jpeg,image/png"
+          onChange={(e) => {
+            void take(e.target.files?.[0]);
+            e.target.value = ''; // the same image chosen again is taken again
+          }}
+        />
+        <span className="audio-merge-cover-choose">{t().coverChoose}</span>
       </label>
       <span className="audio-merge-cover-hint">{t().coverDrop}</span>
       {version !== null && (

@@ -51,6 +51,13 @@ describe("a row's chapter title field", () => {
     expect(field('bravo.mp3')).toHaveClass('audio-merge-chapter-title');
   });
 
+  it("is no result's chapter link: the page underlines those on hover and seeks a player on a click", async () => {
+    await renderTool();
+    // `.audio-merge-chapter` is the results' chapter button (host page styles, enableChapterSeek).
+    expect(field('alpha.mp3').closest('.audio-merge-chapter')).toBeNull();
+    expect(document.querySelector('.audio-merge-row .audio-merge-chapter')).toBeNull();
+  });
+
   it('saves what is typed once the typing rests, and null when emptied', async () => {
     await renderTool();
     const user = userEvent.setup();

@@ -36,7 +36,7 @@ export function ChapterTitleField({ item, onChange, error }: ChapterTitleFieldPr
   if (item.chapters) return <KeepsOwnChapters count={item.chapters} />;
   return (
     <>
-      <label className="audio-merge-chapter">
+      <label className="audio-merge-row-chapter">
         <span className="audio-merge-chapter-label" aria-hidden="true">
           {t().chapterTitle}
         </span>

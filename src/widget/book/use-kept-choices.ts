@@ -1,22 +1,24 @@
-// The person's choices kept on the server (saveChoices) and brought back (choices): on a reload,
-// and whenever the make area comes back after a merge or a cancel. The last ones are also kept
-// here, so the area comes back as it was without waiting for the server.
-import { useEffect, useRef, useState } from 'react';
-import { fetchChoices, saveChoices } from '../api/http.js';
+// The person's choices brought back (choices): on a reload, and whenever the make area comes back
+// after a merge or a cancel. The last ones are also kept here, so the area comes back as it was
+// without waiting for the server. Sending them is the store's (kept-choices.ts), so a merge or
+// the page being left never drops one still waiting.
+import { useEffect, useState } from 'react';
+import { fetchChoices } from '../api/http.js';
 
 const lastKept = new Map<string, Record<string, unknown>>();
-const SAVE_DELAY_MS = 400;
 
 export interface KeptChoices {
   /** The choices as last kept; undefined until the server has answered on a fresh page. */
   saved: Record<string, unknown> | undefined;
-  /** Keep these (sent after a short pause; `now` sends at once, as before a merge). */
-  keep: (choices: Record<string, unknown>, now?: boolean) => void;
+  /** Keep these: handed to `send` when they differ from the last kept. */
+  keep: (choices: Record<string, unknown>) => void;
 }
 
-export function useKeptChoices(appid: string | undefined): KeptChoices {
+export function useKeptChoices(
+  appid: string | undefined,
+  send: (choices: Record<string, unknown>) => void = () => undefined,
+): KeptChoices {
   const [saved, setSaved] = useState(() => (appid === undefined ? {} : lastKept.get(appid)));
-  const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
   useEffect(() => {
     if (appid === undefined || lastKept.has(appid)) return;
     let live = true;
@@ -31,17 +33,13 @@ export function useKeptChoices(appid: string | undefined): KeptChoices {
       live = false;
     };
   }, [appid]);
-  useEffect(() => () => clearTimeout(timer.current), []);
 
-  function keep(choices: Record<string, unknown>, now = false): void {
+  function keep(choices: Record<string, unknown>): void {
     if (appid === undefined) return;
     const before = lastKept.get(appid);
     if (before && JSON.stringify(before) === JSON.stringify(choices)) return;
     lastKept.set(appid, choices);
-    clearTimeout(timer.current);
-    const send = () => void saveChoices(appid, choices).catch(() => undefined);
-    if (now) send();
-    else timer.current = setTimeout(send, SAVE_DELAY_MS);
+    send(choices);
   }
   return { saved, keep };
 }

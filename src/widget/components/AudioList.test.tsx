@@ -94,6 +94,22 @@ describe('the list view', () => {
     expect(first.getAttribute('aria-describedby')).toContain(hint.id);
   });
 
+  it('an audiobook (.m4b, probed as m4a) reads M4B on its row; an .m4a stays M4A', async () => {
+    f = fakeFetch({
+      '/app/merge/getDataJson': () =>
+        json([
+          item('a', 'Book One.M4B', { duration: 101.74, format: 'm4a' }),
+          item('b', 'song.m4a', { duration: 5, format: 'm4a' }),
+        ]),
+    });
+    vi.stubGlobal('fetch', f.fn);
+    render(<AudioMergeTool appid="app-7" sid="sid-1" port="6123" makeLabel="Make MP3" title="T" />);
+    const book = await screen.findByRole('listitem', { name: /Book One\.M4B/ });
+    expect(within(book).getByText('1:41 · M4B')).toBeInTheDocument();
+    const song = screen.getByRole('listitem', { name: /song\.m4a/ });
+    expect(within(song).getByText('0:05 · M4A')).toBeInTheDocument();
+  });
+
   it('while loading it says so, and a failed load says it failed instead of "Nothing to merge yet"', async () => {
     let answer!: (r: Response) => void;
     f = fakeFetch({
@@ -239,6 +255,40 @@ describe('removing a row', () => {
       // Well past the undo window: the removal it would have committed never comes.
       await act(() => vi.advanceTimersByTimeAsync(10 * 200));
       expect(calls('/app/merge/deleteItem')).toHaveLength(0);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it("a double click on one × removes that row only, though the next row's × slid under it", async () => {
+    await renderTool();
+    const now = vi.spyOn(performance, 'now');
+    now.mockReturnValue(1000);
+    fireEvent.click(screen.getByRole('button', { name: 'Remove bravo.mp3' }), { detail: 1 });
+    now.mockReturnValue(1200);
+    fireEvent.click(screen.getByRole('button', { name: 'Remove charlie.ogg' }), { detail: 2 });
+    expect(names()).toEqual(['alpha.wav', 'charlie.ogg', 'delta.flac']);
+    // A click of its own, later, removes it; so does a key at any time.
+    now.mockReturnValue(2000);
+    fireEvent.click(screen.getByRole('button', { name: 'Remove charlie.ogg' }), { detail: 1 });
+    fireEvent.click(screen.getByRole('button', { name: 'Remove delta.flac' }), { detail: 0 });
+    expect(names()).toEqual(['alpha.wav']);
+  });
+
+  it('the undo line stays while focus is on it, and runs its window again once focus leaves', async () => {
+    await renderTool(200);
+    vi.useFakeTimers();
+    try {
+      fireEvent.click(screen.getByRole('button', { name: 'Remove alpha.wav' }));
+      await act(() => vi.advanceTimersByTimeAsync(0)); // focus goes to the next row, then to Undo
+      const undo = screen.getByRole('button', { name: 'Undo removing alpha.wav' });
+      act(() => undo.focus());
+      await act(() => vi.advanceTimersByTimeAsync(10 * 200));
+      expect(calls('/app/merge/deleteItem')).toHaveLength(0);
+      expect(document.querySelector('.audio-merge-removals')).toHaveTextContent('Removed alpha.wav.');
+      act(() => undo.blur());
+      await act(() => vi.advanceTimersByTimeAsync(200));
+      expect(calls('/app/merge/deleteItem')).toHaveLength(1);
     } finally {
       vi.useRealTimers();
     }

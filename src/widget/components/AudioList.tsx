@@ -26,7 +26,8 @@ export interface AudioListProps {
   titleId: string;
   hintId?: string;
   onReorder: (activeId: string, overId: string) => void;
-  onRemove: (id: string) => void;
+  /** `byPointer`: a mouse or touch click, not a key. */
+  onRemove: (id: string, byPointer?: boolean) => void;
   /** Trimming each row on its waveform; without it rows show no handles. */
   trim?: RowTrim;
   /** Each row's chapter title field; without it rows show none. */
@@ -68,6 +69,9 @@ function useAnnouncements(items: AudioItem[]) {
   }, [items]);
 }
 
+/** Within this of a remove click, a click on another × is taken for the second half of a double click. */
+export const SECOND_CLICK_MS = 500;
+
 export function AudioList({
   items,
   titleId,
@@ -91,8 +95,17 @@ export function AudioList({
     if (over && active.id !== over.id) onReorder(String(active.id), String(over.id));
   };
 
+  // The next row's × slides under the pointer: the second click of a double click on one × must
+  // not remove that row too. Keys and clicks further apart still remove.
+  const lastClick = useRef(-Infinity);
   // The button that had focus is gone with its row: focus the row that takes its place.
-  const removeRow = (id: string) => {
+  const removeRow = (id: string, byPointer = false) => {
+    if (byPointer) {
+      const at = performance.now();
+      const tooSoon = at - lastClick.current < SECOND_CLICK_MS;
+      lastClick.current = at;
+      if (tooSoon) return;
+    }
     const index = items.findIndex((i) => i.id === id);
     const neighbour = items[index + 1] ?? items[index - 1];
     onRemove(id);

@@ -1,7 +1,7 @@
 // @vitest-environment jsdom
 // The widget through its HTTP and socket layers: make, the progress view, and every way a merge ends.
 import '@testing-library/jest-dom/vitest';
-import { act, fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { io } from 'socket.io-client';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { AudioMergeTool } from './AudioMergeTool.js';
@@ -233,6 +233,17 @@ describe('make', () => {
     const cancel = f.calls.find((c) => c.url === '/app/merge/cancel')!;
     expect(cancel.body).toEqual({ requestId });
     expect((cancel.init.headers as Record<string, string>)['X-CSRF-TOKEN']).toBe('tok-123');
+
+    // The page the reload brings says so, politely, until the person's next action.
+    cleanup();
+    await renderTool();
+    const said = await screen.findByText('The merge was cancelled.');
+    expect(said.closest('[role="status"]')).not.toBeNull();
+    fireEvent.click(screen.getByRole('button', { name: 'Remove bravo.mp3' }));
+    expect(screen.queryByText('The merge was cancelled.')).toBeNull();
+    cleanup();
+    await renderTool();
+    expect(screen.queryByText('The merge was cancelled.')).toBeNull();
   });
 });
 

@@ -103,8 +103,10 @@ export function ListView({
           <RemovalNotices
             removals={state.removals}
             notice={state.notice}
+            info={state.info}
             onUndo={actions.undo}
             onDismiss={actions.dismissNotice}
+            onHold={actions.holdRemovals}
           />
         </div>
         <div className="audio-merge-side-column">
@@ -116,6 +118,7 @@ export function ListView({
             disabled={empty}
             onMake={actions.make}
             keepFor={keepFor}
+            onKeep={actions.keepChoices}
           />
         </div>
       </div>

@@ -31,6 +31,8 @@ export interface MakeAreaProps {
   onMake: (options?: Record<string, unknown>) => Promise<void>;
   /** The page's appid, when the server keeps the person's choices and the session's cover. */
   keepFor?: string;
+  /** Sends the choices to be kept (the store's, so a merge flushes them first). */
+  onKeep?: (choices: Record<string, unknown>) => void;
 }
 
 function MakeButton({
@@ -65,10 +67,19 @@ function MakeButton({
   );
 }
 
-export function MakeArea({ items, makeLabel, formats, sound, disabled, onMake, keepFor }: MakeAreaProps) {
+export function MakeArea({
+  items,
+  makeLabel,
+  formats,
+  sound,
+  disabled,
+  onMake,
+  keepFor,
+  onKeep,
+}: MakeAreaProps) {
   const panelId = useId();
   const secondsRef = useRef<HTMLInputElement>(null);
-  const kept = useKeptChoices(keepFor);
+  const kept = useKeptChoices(keepFor, onKeep);
   const restored = kept.saved && restoreChoices(kept.saved, formats);
   const [output, setOutput] = useState<BookChoice>(() => restored?.book ?? initialBookChoice(formats[0]));
   const [choice, setChoice] = useState<SoundChoice>(() => restored?.sound ?? initialSoundChoice);
@@ -106,7 +117,8 @@ export function MakeArea({ items, makeLabel, formats, sound, disabled, onMake, k
       return;
     }
     const options = { ...(choosing ? bookOptionsOf(output) : {}), ...checked.options };
-    if (shown !== null && JSON.stringify(options) !== shown) kept.keep(options, true);
+    // Kept before make: the store sends every waiting save before it asks for the merge.
+    if (shown !== null && JSON.stringify(options) !== shown) kept.keep(options);
     // make never rejects: its failures are shown and logged by the store.
     void (Object.keys(options).length > 0 ? onMake(options) : onMake());
   }

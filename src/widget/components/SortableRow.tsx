@@ -34,19 +34,26 @@ export interface SortableRowProps {
   count: number;
   /** The id of the one-line keyboard hint, so a focused row points to it. */
   hintId?: string;
-  onRemove: (id: string) => void;
+  /** `byPointer`: a mouse or touch click, not a key. */
+  onRemove: (id: string, byPointer?: boolean) => void;
   onListen?: ListenHandler;
   listenInterval?: number;
   trim?: RowTrim;
   title?: RowTitle;
 }
 
+/**
+ * The container the server found, as a person calls it: an audiobook (.m4b) is probed as the MP4
+ * audio it is, m4a, but its owner knows it as M4B.
+ */
+function formatLabel(item: Pick<AudioItem, 'format' | 'filename'>): string {
+  if (item.format === 'm4a' && /\.m4b$/i.test(item.filename)) return 'M4B';
+  return item.format.toUpperCase();
+}
+
 /** The small line under the name: "2:05 · MP3", in the language's digits. */
 function rowMeta(item: AudioItem): string {
-  const parts = [
-    typeof item.duration === 'number' ? t().duration(item.duration) : '',
-    item.format.toUpperCase(),
-  ];
+  const parts = [typeof item.duration === 'number' ? t().duration(item.duration) : '', formatLabel(item)];
   return parts.filter(Boolean).join(' · ');
 }
 
@@ -201,7 +208,7 @@ export function SortableRow({
             className="audio-merge-remove"
             aria-label={t().remove(item.filename)}
             title={t().remove(item.filename)}
-            onClick={() => onRemove(item.id)}
+            onClick={(e) => onRemove(item.id, e.detail > 0)}
           >
             <svg viewBox="0 0 12 12" width="12" height="12" focusable="false" aria-hidden="true">
               <path d="M2 2l8 8M10 2l-8 8" stroke="currentColor" strokeWidth="1.8" strokeLinecap="round" />

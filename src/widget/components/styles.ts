@@ -109,14 +109,18 @@ ${AREAS} {
 .audio-merge-root .audio-merge-title { margin: 0 0 6px; font-size: 17px; font-weight: 600; }
 .audio-merge-root .audio-merge-hint { margin: 0 0 12px; color: var(--am-muted); font-size: 13px; }
 .audio-merge-root .audio-merge-uploading { margin: 0 0 12px; color: var(--am-muted); font-size: 14px; }
+/* Sticks to the window's bottom while the list runs past it: a removal is seen where it happened. */
+.audio-merge-root .audio-merge-notices { position: sticky; bottom: 8px; z-index: 3; }
 .audio-merge-root .audio-merge-removals { display: grid; gap: 6px; margin: 0 0 12px; }
-.audio-merge-root .audio-merge-removals:empty { display: none; }
-.audio-merge-root .audio-merge-removal, .audio-merge-root .audio-merge-notice {
+.audio-merge-root .audio-merge-removals:empty, .audio-merge-root .audio-merge-info-region:empty { display: none; }
+.audio-merge-root .audio-merge-info-region { margin: 0 0 12px; }
+.audio-merge-root .audio-merge-removal, .audio-merge-root .audio-merge-notice, .audio-merge-root .audio-merge-info {
   display: flex; align-items: center; justify-content: space-between; gap: 12px; margin: 0;
   padding-block: 8px; padding-inline: 12px 8px;
   border-radius: 10px; font-size: 14px; overflow-wrap: anywhere;
 }
-.audio-merge-root .audio-merge-removal { background: var(--am-bg-soft); border: 1px solid var(--am-line); }
+.audio-merge-root .audio-merge-info { background: var(--am-accent-soft); border: 1px solid var(--am-line); }
+.audio-merge-root .audio-merge-removal { background: var(--am-bg-soft); border: 1px solid var(--am-line); box-shadow: 0 4px 14px rgb(0 0 0 / 0.18); }
 .audio-merge-root .audio-merge-notice { margin: 0 0 12px; color: var(--am-danger); background: var(--am-danger-soft); border: 1px solid var(--am-danger-line); }
 .audio-merge-root .audio-merge-undo, .audio-merge-root .audio-merge-dismiss {
   flex: none; min-height: 32px; padding: 0 12px; border: 1px solid var(--am-line); border-radius: 8px; cursor: pointer;
@@ -207,7 +211,7 @@ ${AREAS} {
 .audio-merge-root .audio-merge-kept svg { display: block; flex: none; width: 12px; height: 12px; }
 .audio-merge-root .audio-merge-player { display: block; width: 100%; height: 30px; margin-top: auto; }
 /* The chapter title line: a short visible word, then the field (the default title as placeholder). */
-.audio-merge-root .audio-merge-chapter { display: flex; align-items: center; gap: 6px; min-width: 0; height: 24px; padding-inline-start: 32px; }
+.audio-merge-root .audio-merge-row-chapter { display: flex; align-items: center; gap: 6px; min-width: 0; height: 24px; padding-inline-start: 32px; }
 .audio-merge-root .audio-merge-chapter-label { flex: 0 0 auto; color: var(--am-muted); font-size: 12px; }
 .audio-merge-root .audio-merge-chapter-title {
   flex: 1 1 auto; min-width: 0; height: 24px; margin: 0; padding: 0 6px; box-sizing: border-box;
@@ -260,8 +264,13 @@ ${AREAS} {
   display: flex; flex-wrap: wrap; align-items: center; gap: 8px 12px; padding: 10px;
   border: 2px dashed var(--am-field-line); border-radius: 8px; background: var(--am-bg);
 }
-.audio-merge-root .audio-merge-cover label { display: grid; grid-template-columns: minmax(0, 1fr); gap: 4px; min-width: 0; max-width: 100%; font-weight: 600; }
-.audio-merge-root .audio-merge-cover input[type="file"] { min-width: 0; max-width: 100%; min-height: 32px; font: inherit; font-weight: 400; color: var(--am-text); }
+.audio-merge-root .audio-merge-cover-pick { position: relative; display: inline-flex; align-items: center; gap: 8px 12px; min-width: 0; max-width: 100%; font-weight: 600; }
+.audio-merge-root .audio-merge-cover-choose {
+  display: inline-flex; align-items: center; min-height: 36px; padding: 0 12px; cursor: pointer;
+  border: 1px solid var(--am-field-line); border-radius: 6px; color: var(--am-accent-dark); background: var(--am-bg);
+}
+.audio-merge-root .audio-merge-cover-pick:hover .audio-merge-cover-choose { background: var(--am-accent-soft); }
+.audio-merge-root .audio-merge-cover-pick input:focus-visible + .audio-merge-cover-choose { outline: 3px solid var(--am-accent-dark); outline-offset: 2px; }
 .audio-merge-root .audio-merge-cover-hint { color: var(--am-muted); font-size: 13px; }
 .audio-merge-root .audio-merge-cover-preview { inline-size: 96px; block-size: 96px; object-fit: contain; background: var(--am-bg-soft); border-radius: 6px; border: 1px solid var(--am-line); }
 .audio-merge-root .audio-merge-cover-remove { min-height: 36px; min-width: 36px; padding: 0 10px; border: 1px solid var(--am-field-line); border-radius: 6px; font: inherit; cursor: pointer; color: var(--am-text); background: var(--am-bg); }
@@ -291,6 +300,10 @@ ${AREAS} {
 .audio-merge-root .audio-merge-loudness-target { min-height: 32px; padding: 0 6px; border: 1px solid var(--am-field-line); border-radius: 6px; font: inherit; color: var(--am-text); background: var(--am-bg); }
 .audio-merge-root .audio-merge-sound-help { flex: 1 1 100%; margin: 0; color: var(--am-muted); font-size: 13px; }
 .audio-merge-root .audio-merge-sound-error { flex: 1 1 100%; margin: 0; color: var(--am-danger); font-size: 13px; font-weight: 600; }
+/* A field that cannot be used looks it, in both themes: muted words on the soft surface, no pointer. */
+.audio-merge-root :is(input, select, textarea):disabled {
+  cursor: not-allowed; color: var(--am-muted); background: var(--am-bg-soft); border-color: var(--am-line); opacity: 0.75;
+}
 .audio-merge-root .audio-merge-visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
 
 /* The progress view */

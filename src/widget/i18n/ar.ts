@@ -119,6 +119,7 @@ const ar: Locale = {
   },
   cover: 'الغلاف',
   coverDrop: 'أفلت صورة JPEG أو PNG هنا، أو اختر واحدة',
+  coverChoose: 'اختر صورة',
   coverRemove: 'إزالة الغلاف',
   coverFailed: (reason) => `تعذّر استخدام الغلاف: ${reason}`,
 

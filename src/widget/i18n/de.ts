@@ -90,6 +90,7 @@ const de: Locale = {
   },
   cover: 'Cover',
   coverDrop: 'Zieh ein JPEG oder PNG hierher oder wähle eines aus',
+  coverChoose: 'Bild auswählen',
   coverRemove: 'Cover entfernen',
   coverFailed: (reason) => `Das Cover konnte nicht verwendet werden: ${reason}`,
 

@@ -105,6 +105,7 @@ export const en = {
   },
   cover: 'Cover',
   coverDrop: 'Drop a JPEG or PNG here, or choose one',
+  coverChoose: 'Choose an image',
   coverRemove: 'Remove the cover',
   coverFailed: (reason: string) => `The cover could not be used: ${reason}`,
 

@@ -90,6 +90,7 @@ const es: Locale = {
   },
   cover: 'Portada',
   coverDrop: 'Suelta aquí un JPEG o PNG, o elige uno',
+  coverChoose: 'Elegir una imagen',
   coverRemove: 'Quitar la portada',
   coverFailed: (reason) => `No se pudo usar la portada: ${reason}`,
 

@@ -1,5 +1,6 @@
 // Numbers, percentages, durations, sizes, dates and plurals for one language, with Intl: each
 // locale table formats with its own language's rules and digits.
+import { clockParts } from '../../shared/format.js';
 import type { LocaleCode } from '../../shared/locales.js';
 
 /** The forms a count takes in a language (Intl.PluralRules' categories); `{n}` is the number. */
@@ -10,9 +11,9 @@ export interface Formats {
   number(n: number): string;
   /** 0-100 -> "35%" as the language writes it ("35 %", "٣٥٪"). */
   percent(p: number): string;
-  /** Seconds as "1:05" or "1:02:05" in the language's digits. */
+  /** Seconds as "1:05" or "1:02:05" in the language's digits, truncated as a player shows them. */
   duration(seconds: number): string;
-  /** Bytes in binary units: "1.5 MB", "1,5 MB". */
+  /** Bytes in binary units: "19 bytes", "1.5 MB", "1,5 MB". */
   size(bytes: number): string;
   /** A moment to the minute, in the reader's time zone. */
   dateTime(at: Date): string;
@@ -40,11 +41,10 @@ export function formatsFor(code: LocaleCode): Formats {
     number: (n) => whole.format(n),
     percent: (p) => percent.format(p / 100),
     duration(seconds) {
-      if (!Number.isFinite(seconds) || seconds < 0) return '';
-      const total = Math.round(seconds);
-      const h = Math.floor(total / 3600);
-      const m = Math.floor((total % 3600) / 60);
-      const s = two.format(total % 60);
+      const parts = clockParts(seconds);
+      if (!parts) return '';
+      const { h, m } = parts;
+      const s = two.format(parts.s);
       return h > 0 ? `${plain.format(h)}:${two.format(m)}:${s}` : `${plain.format(m)}:${s}`;
     },
     size(bytes) {
@@ -59,6 +59,9 @@ export function formatsFor(code: LocaleCode): Formats {
       return new Intl.NumberFormat(code, {
         style: 'unit',
         unit: SIZE_UNITS[u],
+        // Bytes by name, in the count's plural ("19 bytes", "1 byte"; "19 byte" is no English);
+        // the larger units keep their short symbols.
+        unitDisplay: u === 0 ? 'long' : 'short',
         maximumFractionDigits: digits,
         minimumFractionDigits: digits,
       }).format(v);

@@ -88,6 +88,7 @@ const fr: Locale = {
   },
   cover: 'Couverture',
   coverDrop: 'Déposez ici une image JPEG ou PNG, ou choisissez-en une',
+  coverChoose: 'Choisir une image',
   coverRemove: 'Retirer la couverture',
   coverFailed: (reason) => `La couverture n’a pas pu être utilisée : ${reason}`,
 

@@ -146,6 +146,36 @@ describe('counts', () => {
     const n = new Intl.NumberFormat('ar', { minimumIntegerDigits: 2 });
     expect(ar.duration(65)).toBe(`${new Intl.NumberFormat('ar').format(1)}:${n.format(5)}`);
   });
+
+  it('durations truncate to the second, as the player beside them shows', async () => {
+    const ar = await loadLocale('ar');
+    expect([en.duration(101.74), en.duration(59.6), en.duration(3725.9)]).toEqual([
+      '1:41',
+      '0:59',
+      '1:02:05',
+    ]);
+    const n = new Intl.NumberFormat('ar', { minimumIntegerDigits: 2 });
+    expect(ar.duration(101.74)).toBe(`${new Intl.NumberFormat('ar').format(1)}:${n.format(41)}`);
+  });
+
+  it("sizes under a kilobyte name their bytes in the count's plural, in every language", async () => {
+    const [de, fr, es, ru, ar] = await Promise.all(
+      (['de', 'fr', 'es', 'ru', 'ar'] as const).map((code) => loadLocale(code)),
+    );
+    // Intl puts a no-break space between number and unit in some languages.
+    const sized = (table: Locale, n: number) => table.fileSize(n).replace(/\s/gu, ' ');
+    expect([en.fileSize(0), en.fileSize(1), en.fileSize(19)]).toEqual(['0 bytes', '1 byte', '19 bytes']);
+    expect([sized(de, 1), sized(de, 19)]).toEqual(['1 Byte', '19 Byte']);
+    expect([sized(fr, 1), sized(fr, 19)]).toEqual(['1 octet', '19 octets']);
+    expect([sized(es, 1), sized(es, 19)]).toEqual(['1 byte', '19 bytes']);
+    const ruDigits = new Intl.NumberFormat('ru');
+    expect([sized(ru, 2), sized(ru, 19)]).toEqual([
+      `${ruDigits.format(2)} байта`,
+      `${ruDigits.format(19)} байт`,
+    ]);
+    expect(ar.fileSize(19)).toContain('بايت');
+    expect(en.fileSize(1536)).toBe('1.5 kB');
+  });
 });
 
 describe("a host's own words (data-strings)", () => {

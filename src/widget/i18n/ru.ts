@@ -108,6 +108,7 @@ const ru: Locale = {
   },
   cover: 'Обложка',
   coverDrop: 'Перетащите сюда JPEG или PNG или выберите файл',
+  coverChoose: 'Выбрать изображение',
   coverRemove: 'Убрать обложку',
   coverFailed: (reason) => `Не удалось использовать обложку: ${reason}`,
 

@@ -35,6 +35,8 @@ export interface WidgetEnv extends Pick<Clock, 'setTimeout' | 'clearTimeout'> {
   newRequestId(): string;
   /** Run `fn` when the person leaves the page; returns the unregister. */
   onLeave(fn: () => void): () => void;
+  /** Marks kept for this tab's next page (the reload after a cancel): `take` reads one and forgets it. */
+  carryOver: { mark(key: string): void; take(key: string): boolean };
 }
 
 function randomId(): string {
@@ -43,6 +45,15 @@ function randomId(): string {
   return Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, '0')).join(
     '',
   );
+}
+
+// Storage can be refused (a private window, a sandboxed frame): the mark is a nicety, never a failure.
+function tabStorage(): Storage | null {
+  try {
+    return window.sessionStorage;
+  } catch {
+    return null;
+  }
 }
 
 export const browserEnv: WidgetEnv = {
@@ -54,5 +65,20 @@ export const browserEnv: WidgetEnv = {
   onLeave(fn) {
     window.addEventListener('pagehide', fn);
     return () => window.removeEventListener('pagehide', fn);
+  },
+  carryOver: {
+    mark(key) {
+      try {
+        tabStorage()?.setItem(`audio-merge:${key}`, '1');
+      } catch {
+        // Full or refused: the next page just does not say it.
+      }
+    },
+    take(key) {
+      const storage = tabStorage();
+      const marked = storage?.getItem(`audio-merge:${key}`) === '1';
+      if (marked) storage?.removeItem(`audio-merge:${key}`);
+      return marked;
+    },
   },
 };

@@ -11,6 +11,11 @@ export interface ListActions {
   reorder(activeId: string, overId: string): void;
   remove(id: string): void;
   undo(id: string): void;
+  /**
+   * While true (the person is on the undo lines: pointer over them or focus in them) no undo
+   * window runs out; false gives each waiting removal its whole window again.
+   */
+  holdRemovals(held: boolean): void;
   /** Send every waiting delete now (make is pressed, or the page is left). */
   flushRemovals(opts?: { keepalive?: boolean }): void;
   dismissNotice(): void;
@@ -26,6 +31,19 @@ export interface ListDeps {
 
 export function createListActions(c: Container, { appid, api, env, undoMs }: ListDeps): ListActions {
   const timers = new Map<string, unknown>();
+  let held = false;
+
+  function startWindow(id: string): void {
+    env.clearTimeout(timers.get(id));
+    timers.set(id, held ? undefined : env.setTimeout(() => commitRemoval(id, false), undoMs));
+  }
+
+  function forget(id: string): void {
+    env.clearTimeout(timers.get(id));
+    timers.delete(id);
+    // The lines are gone with the last removal, so no leave will come to end the hold.
+    if (timers.size === 0) held = false;
+  }
 
   function refused(err: unknown, otherwise: () => void): void {
     console.error('Error', err);
@@ -56,8 +74,7 @@ export function createListActions(c: Container, { appid, api, env, undoMs }: Lis
   }
 
   function commitRemoval(id: string, keepalive: boolean): void {
-    env.clearTimeout(timers.get(id));
-    timers.delete(id);
+    forget(id);
     api.deleteItem(id, { keepalive }).then(
       () => c.dispatch({ type: 'removalDone', id }),
       (err: unknown) => {
@@ -87,18 +104,19 @@ export function createListActions(c: Container, { appid, api, env, undoMs }: Lis
     remove(id) {
       if (!inList(c.getState()) || timers.has(id)) return;
       c.dispatch({ type: 'removed', id });
-      timers.set(
-        id,
-        env.setTimeout(() => commitRemoval(id, false), undoMs),
-      );
+      startWindow(id);
     },
     undo(id) {
       if (!timers.has(id)) return;
-      env.clearTimeout(timers.get(id));
-      timers.delete(id);
+      forget(id);
       c.dispatch({ type: 'removalUndone', id });
       // A drop while the row was away saved an order without it.
       void saveOrder();
+    },
+    holdRemovals(hold) {
+      if (hold === held || (hold && timers.size === 0)) return;
+      held = hold;
+      for (const id of [...timers.keys()]) startWindow(id);
     },
     flushRemovals({ keepalive = false } = {}) {
       for (const id of [...timers.keys()]) commitRemoval(id, keepalive);

@@ -34,6 +34,9 @@ export interface MergeDeps {
   subscribeWaitMs: number;
 }
 
+/** The mark a cancel leaves for the page its reload brings. */
+export const cancelledMark = (appid: string) => `cancelled:${appid}`;
+
 export function createMergeActions(c: Container, deps: MergeDeps): MergeActions {
   const { api, env } = deps;
   let subscription: StatusSubscription | null = null;
@@ -60,7 +63,7 @@ export function createMergeActions(c: Container, deps: MergeDeps): MergeActions 
     if (after.phase === before) return;
     // Our own call's "success" answer reloads (docs/api.md section 4); a merge found on load has no call to wait for.
     if (after.phase === 'done' && !callPending) succeed();
-    if (after.phase === 'failed') console.error('Error', after.message);
+    if (after.phase === 'failed' && !after.cancelling) console.error('Error', after.message);
   }
 
   function follow(): StatusSubscription {
@@ -73,9 +76,10 @@ export function createMergeActions(c: Container, deps: MergeDeps): MergeActions 
   }
 
   function callFailed(err: unknown): void {
-    console.error('Error', err);
     const state = c.getState();
-    if (state.cancelling) return; // the cancel reloads
+    // A cancelled merge's call answers 409: the answer the cancel asked for; the cancel reloads.
+    if (state.cancelling) return;
+    console.error('Error', err);
     if (isExpired(err)) c.dispatch({ type: 'expired' });
     else if (err instanceof ApiError)
       c.dispatch({ type: 'failed', message: mergeFailure(err.code, err.reason, err.file) });
@@ -134,8 +138,11 @@ export function createMergeActions(c: Container, deps: MergeDeps): MergeActions 
       c.dispatch({ type: 'cancelRequested' });
       try {
         await api.cancelMerge(state.requestId);
+        // The list the reload brings says the merge was cancelled (answered: it has stopped).
+        env.carryOver.mark(cancelledMark(deps.appid));
       } catch (err) {
-        console.error('Error', err);
+        // 404: the merge ended before the cancel reached it; the reload shows how.
+        if (!(err instanceof ApiError && err.status === 404)) console.error('Error', err);
       }
       reload();
     },

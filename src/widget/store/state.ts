@@ -36,6 +36,8 @@ export interface WidgetState {
   loadError: string | null;
   /** Something the list could not do (remove a file, save the order), for a person. */
   notice: string | null;
+  /** A word on what just happened (a merge was cancelled), until the person's next action. */
+  info: string | null;
   removals: PendingRemoval[];
   /** The followed merge's requestId (null when it was made without one). */
   requestId: string | null;
@@ -56,6 +58,7 @@ export type WidgetAction =
   | { type: 'removalDone'; id: string }
   | { type: 'removalFailed'; id: string; reason: string }
   | { type: 'notice'; text: string | null }
+  | { type: 'info'; text: string | null }
   | { type: 'spanChanged'; id: string; start: number | null; end: number | null }
   | { type: 'chapterTitleChanged'; id: string; chapterTitle: string | null }
   | { type: 'chapterTitleSaved'; id: string; refused: string | null }
@@ -77,6 +80,7 @@ export const initialState: WidgetState = {
   load: 'loading',
   loadError: null,
   notice: null,
+  info: null,
   removals: [],
   requestId: null,
   message: null,
@@ -172,7 +176,23 @@ function chapterTitleReducer(
   return { ...state, items };
 }
 
+/** What a person does to the list; each ends the word on what happened before. */
+const PERSON_ACTIONS: ReadonlySet<WidgetAction['type']> = new Set([
+  'reordered',
+  'removed',
+  'removalUndone',
+  'spanChanged',
+  'chapterTitleChanged',
+  'makePressed',
+] as const);
+
 export function widgetReducer(state: WidgetState, action: WidgetAction): WidgetState {
+  const next = reduce(state, action);
+  if (next === state || next.info === null || !PERSON_ACTIONS.has(action.type)) return next;
+  return { ...next, info: null };
+}
+
+function reduce(state: WidgetState, action: WidgetAction): WidgetState {
   switch (action.type) {
     case 'loaded': {
       const hidden = new Set(state.removals.map((r) => r.item.id));
@@ -199,6 +219,8 @@ export function widgetReducer(state: WidgetState, action: WidgetAction): WidgetS
       return removalsReducer(state, action);
     case 'notice':
       return { ...state, notice: action.text };
+    case 'info':
+      return state.info === action.text ? state : { ...state, info: action.text };
     case 'spanChanged': {
       if (!inList(state)) return state;
       const { id, start, end } = action;

@@ -14,9 +14,12 @@ let api: ReturnType<typeof fakeApi>;
 let socket: ReturnType<typeof fakeSubscribe>;
 let reload: ReturnType<typeof vi.fn<() => void>>;
 let leave: (() => void) | null;
+/** The tab's marks for its next page: kept across the stores of one test, as across a reload. */
+let marks: Set<string>;
 let errors: ReturnType<typeof vi.spyOn>;
 
 let titleSaves: Array<[string, string | null]>;
+let choiceSaves: Array<[string, Record<string, unknown>, { keepalive?: boolean } | undefined]>;
 let answerTitle: () => void;
 
 function makeStore() {
@@ -30,6 +33,9 @@ function makeStore() {
           return new Promise<void>((resolve) => (answerTitle = resolve));
         },
       },
+      choicesApi: {
+        saveChoices: async (appid, choices, opts) => void choiceSaves.push([appid, choices, opts]),
+      },
       subscribe: socket.subscribe,
       undoMs: 5000,
       successPauseMs: 800,
@@ -42,6 +48,10 @@ function makeStore() {
         onLeave(fn) {
           leave = fn;
           return () => (leave = null);
+        },
+        carryOver: {
+          mark: (key) => void marks.add(key),
+          take: (key) => marks.delete(key),
         },
       },
     },
@@ -59,7 +69,9 @@ beforeEach(() => {
   socket = fakeSubscribe();
   reload = vi.fn<() => void>();
   leave = null;
+  marks = new Set();
   titleSaves = [];
+  choiceSaves = [];
   errors = vi.spyOn(console, 'error').mockImplementation(() => {});
 });
 afterEach(() => {
@@ -142,6 +154,31 @@ describe('the widget store: the list', () => {
     expect(ids(store)).toEqual(['a', 'c']);
   });
 
+  it('no undo window runs out while the person is on the undo lines; leaving them gives it whole again', async () => {
+    const store = await started();
+    store.actions.remove('b');
+    await vi.advanceTimersByTimeAsync(4000);
+    store.actions.holdRemovals(true);
+    store.actions.remove('c');
+    await vi.advanceTimersByTimeAsync(60_000);
+    expect(api.deleteItem).not.toHaveBeenCalled();
+    store.actions.holdRemovals(false);
+    await vi.advanceTimersByTimeAsync(4999);
+    expect(api.deleteItem).not.toHaveBeenCalled();
+    await vi.advanceTimersByTimeAsync(1);
+    expect(api.deleteItem.mock.calls.map((call) => call[0])).toEqual(['b', 'c']);
+  });
+
+  it('the hold ends with the last undo line, so the next removal has its window', async () => {
+    const store = await started();
+    store.actions.remove('b');
+    store.actions.holdRemovals(true);
+    store.actions.undo('b'); // the line goes from under the pointer: no leave comes
+    store.actions.remove('c');
+    await vi.advanceTimersByTimeAsync(5000);
+    expect(api.deleteItem).toHaveBeenCalledWith('c', { keepalive: false });
+  });
+
   it('undo brings the row back where it was and nothing is deleted', async () => {
     const store = await started();
     store.actions.remove('a');
@@ -214,6 +251,25 @@ describe('the widget store: the merge', () => {
     answerTitle();
     await flush();
     expect(api.requestMerge).toHaveBeenCalledTimes(1);
+  });
+
+  it('make first sends the choices still waiting to be kept, once, the latest only', async () => {
+    const store = await started();
+    store.actions.keepChoices({ bitrate: 128 });
+    store.actions.keepChoices({ bitrate: 192 });
+    void store.actions.make({ bitrate: 192 });
+    expect(choiceSaves).toEqual([['app-7', { bitrate: 192 }, { keepalive: false }]]);
+    await flush();
+    expect(api.requestMerge).toHaveBeenCalledTimes(1);
+    await vi.advanceTimersByTimeAsync(10_000);
+    expect(choiceSaves).toHaveLength(1);
+  });
+
+  it('leaving the page sends the choices still waiting, with keepalive', async () => {
+    const store = await started();
+    store.actions.keepChoices({ trimSilence: true });
+    leave!();
+    expect(choiceSaves).toEqual([['app-7', { trimSilence: true }, { keepalive: true }]]);
   });
 
   it('the answer "success" shows 100% for a moment, then reloads', async () => {
@@ -317,10 +373,37 @@ describe('the widget store: the merge', () => {
     await store.actions.cancel();
     expect(api.cancelMerge).toHaveBeenCalledWith('req-1');
     expect(reload).toHaveBeenCalledTimes(1);
-    // The merge call answers 409; the page is already going.
+    // The merge call answers 409, then its last status comes; the page is already going.
     answer(new ApiError('/app/merge/mergemp3', 409, 'The merge was cancelled', 'cancelled'));
     await made;
     expect(store.getState().phase).toBe('merging');
+    emit({ data: 'The merge was cancelled', requestId: 'req-1', state: 'cancelled', code: 'cancelled' });
+    // That 409 is the answer a cancel expects: nothing is logged as an error.
+    expect(errors).not.toHaveBeenCalled();
+  });
+
+  it('the list the cancel reloads to says the merge was cancelled, once, until the next action', async () => {
+    const store = await started();
+    void store.actions.make();
+    await flush();
+    await store.actions.cancel();
+    expect(store.getState().info).toBeNull();
+
+    const after = await started(); // the page the reload brings
+    expect(after.getState().info).toBe(en.mergeCancelled);
+    after.actions.reorder('c', 'a');
+    expect(after.getState().info).toBeNull();
+    expect((await started()).getState().info).toBeNull();
+  });
+
+  it('a cancel that found no merge to stop leaves nothing to say', async () => {
+    api.cancelMerge.mockRejectedValue(new ApiError('/app/merge/cancel', 404, 'No merge', 'noMerge'));
+    const store = await started();
+    void store.actions.make();
+    await flush();
+    await store.actions.cancel();
+    expect(reload).toHaveBeenCalledTimes(1);
+    expect((await started()).getState().info).toBeNull();
   });
 
   it('on load, a merge under way shows in the progress view and reloads when it succeeds', async () => {

@@ -4,11 +4,18 @@ import { httpApi, type WidgetApi } from '../api/http.js';
 import { subscribeStatus, type Subscribe } from '../api/realtime.js';
 import { browserEnv, createContainer, type WidgetEnv } from './container.js';
 import { createListActions, type ListActions } from './list-actions.js';
-import { createMergeActions, type MergeActions } from './merge-actions.js';
-import type { WidgetState } from './state.js';
+import { cancelledMark, createMergeActions, type MergeActions } from './merge-actions.js';
+import { t } from '../i18n/locale.js';
+import { inList, type WidgetState } from './state.js';
 import { createTrimActions, type TrimActions } from '../trim/trim-actions.js';
 import { trimApi, type TrimApi } from '../trim/trim-api.js';
 import { createTitleActions, titleApi, type TitleActions, type TitleApi } from '../book/chapter-titles.js';
+import {
+  createChoiceActions,
+  saveChoices,
+  type ChoiceActions,
+  type ChoicesApi,
+} from '../book/kept-choices.js';
 
 export interface WidgetStoreConfig {
   appid: string;
@@ -20,6 +27,7 @@ export interface WidgetStoreDeps {
   api?: WidgetApi;
   trimApi?: TrimApi;
   titleApi?: TitleApi;
+  choicesApi?: ChoicesApi;
   subscribe?: Subscribe;
   env?: Partial<WidgetEnv>;
   undoMs?: number;
@@ -30,6 +38,7 @@ export interface WidgetStoreDeps {
 export type WidgetActions = ListActions &
   Omit<TrimActions, 'flushSpans'> &
   Omit<TitleActions, 'flushTitles'> &
+  Omit<ChoiceActions, 'flushChoices'> &
   Pick<TrimApi, 'fetchPeaks'> &
   Omit<MergeActions, 'close'> & {
     /** Load the list and look for a merge under way. */
@@ -61,8 +70,15 @@ export function createWidgetStore(config: WidgetStoreConfig, deps: WidgetStoreDe
   const trimCalls = deps.trimApi ?? trimApi;
   const trim = createTrimActions(container, { api: trimCalls, env });
   const titles = createTitleActions(container, { api: deps.titleApi ?? titleApi, env });
+  const choices = createChoiceActions({
+    appid: config.appid,
+    api: deps.choicesApi ?? { saveChoices },
+    env,
+  });
+  // The one rule for every save still waiting (spans, titles, choices): a merge is asked for only
+  // once they are answered, and leaving the page sends them with keepalive.
   const flushEdits = async (opts?: { keepalive?: boolean }) => {
-    await Promise.all([trim.flushSpans(opts), titles.flushTitles(opts)]);
+    await Promise.all([trim.flushSpans(opts), titles.flushTitles(opts), choices.flushChoices(opts)]);
   };
   const merge = createMergeActions(container, {
     ...config,
@@ -84,6 +100,7 @@ export function createWidgetStore(config: WidgetStoreConfig, deps: WidgetStoreDe
   const { close, ...mergeActions } = merge;
   const { flushSpans: _spans, ...trimActions } = trim;
   const { flushTitles: _titles, ...titleActions } = titles;
+  const { flushChoices: _choices, ...choiceActions } = choices;
 
   return {
     getState: container.getState,
@@ -92,10 +109,17 @@ export function createWidgetStore(config: WidgetStoreConfig, deps: WidgetStoreDe
       ...list,
       ...trimActions,
       ...titleActions,
+      keepChoices(kept) {
+        choiceActions.keepChoices(kept);
+        container.dispatch({ type: 'info', text: null });
+      },
       fetchPeaks: trimCalls.fetchPeaks,
       ...mergeActions,
       async start() {
         await Promise.all([list.load(), merge.attachToRunning()]);
+        // Said once the list is shown, so its live region is in the page to announce it.
+        if (env.carryOver.take(cancelledMark(config.appid)) && inList(container.getState()))
+          container.dispatch({ type: 'info', text: t().mergeCancelled });
       },
       dispose() {
         stopLeaving();

@@ -1,0 +1,99 @@
+// @vitest-environment jsdom
+// The cover picker as a person sees it: the page's words on a button-like label, never the
+// browser's own "Choose File / No file chosen", and still a file input a keyboard reaches.
+import '@testing-library/jest-dom/vitest';
+import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { json } from '../../../test/support/widget-fakes.js';
+import { en } from '../i18n/en.js';
+import { applyLocale, loadLocale } from '../i18n/locale.js';
+import { BookDetails } from './BookDetails.js';
+
+/** The session's cover on the server: POST cover sets it, GET answers it, or 404 without one. */
+let stored: boolean;
+let calls: Array<{ url: string; method: string; body: unknown }>;
+
+beforeEach(() => {
+  stored = false;
+  calls = [];
+  vi.stubGlobal(
+    'fetch',
+    vi.fn(async (input: RequestInfo | URL, init: RequestInit = {}) => {
+      const method = init.method ?? 'GET';
+      calls.push({ url: String(input), method, body: init.body });
+      if (method === 'POST') stored = true;
+      if (method === 'POST' || stored) return method === 'POST' ? json({ ok: true }) : new Response('png');
+      return json({ error: 'No cover' }, 404);
+    }),
+  );
+});
+afterEach(() => {
+  cleanup();
+  localStorage.clear();
+  applyLocale('en', en);
+  vi.unstubAllGlobals();
+});
+
+async function openCover() {
+  render(<BookDetails value={{}} onChange={() => {}} withCover />);
+  fireEvent.click(screen.getByRole('button', { name: en.detailsToggle }));
+  await act(() => Promise.resolve());
+  return document.querySelector<HTMLInputElement>('.audio-merge-cover input[type="file"]')!;
+}
+
+describe('the cover picker', () => {
+  it("hides the browser's file button and offers the page's words, on a label that opens it", async () => {
+    const input = await openCover();
+    expect(input).toHaveClass('audio-merge-visually-hidden');
+    // Hidden to the eye only: focusable, named by its label, which a click on opens.
+    expect(input).not.toHaveAttribute('tabindex');
+    expect(input).not.toHaveAttribute('hidden');
+    const label = input.closest('label')!;
+    expect(label).toHaveTextContent('CoverChoose an image');
+    expect(screen.getByLabelText(/Cover/)).toBe(input);
+    input.focus();
+    expect(input).toHaveFocus();
+
+    const image = new File([new Uint8Array([0x89, 0x50, 0x4e, 0x47])], 'front.png', { type: 'image/png' });
+    fireEvent.change(input, { target: { files: [image] } });
+    await waitFor(() => expect(document.querySelector('.audio-merge-cover-preview')).not.toBeNull());
+    const post = calls.find((c) => c.url === '/app/merge/cover' && c.method === 'POST')!;
+    expect((post.body as FormData).get('file')).toBeInstanceOf(File);
+  });
+
+  it('a page whose session never had a cover set here does not ask for one (no 404 in the console)', async () => {
+    await openCover();
+    expect(calls).toEqual([]);
+    expect(document.querySelector('.audio-merge-cover-preview')).toBeNull();
+  });
+
+  it('a cover set here is asked for on the next page and shown; one gone from the server is forgotten', async () => {
+    const input = await openCover();
+    const image = new File([new Uint8Array([1])], 'front.png', { type: 'image/png' });
+    fireEvent.change(input, { target: { files: [image] } });
+    await waitFor(() => expect(document.querySelector('.audio-merge-cover-preview')).not.toBeNull());
+    cleanup();
+    await openCover();
+    await waitFor(() => expect(document.querySelector('.audio-merge-cover-preview')).not.toBeNull());
+    expect(calls.filter((c) => c.method === 'GET')).toHaveLength(1);
+
+    // The session was swept: one 404, then no more asking.
+    cleanup();
+    stored = false;
+    calls = [];
+    await openCover();
+    await waitFor(() => expect(calls).toHaveLength(1));
+    await act(() => Promise.resolve());
+    cleanup();
+    await openCover();
+    expect(calls).toHaveLength(1);
+  });
+
+  it("speaks the page's language on a German page", async () => {
+    applyLocale('de', await loadLocale('de'));
+    render(<BookDetails value={{}} onChange={() => {}} withCover />);
+    fireEvent.click(screen.getByRole('button', { name: 'Angaben zum Buch' }));
+    await act(() => Promise.resolve());
+    expect(document.querySelector('.audio-merge-cover-choose')).toHaveTextContent('Bild auswählen');
+  });
+});
