@@ -9,6 +9,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { crc16 } from '../src/engine/mp3/lame.js';
 import { ffprobeJson, makeTone, tools } from './support/audio-fixtures.js';
+import { flacClaiming } from './support/flac-claims.js';
 import { useMediaApp } from './support/media-app.js';
 import {
   postJson,
@@ -54,15 +55,6 @@ const silence = (out: string, seconds: number, rate: number, layout: string) =>
     'flac',
     out,
   ]);
-
-/** Rewrite a FLAC's STREAMINFO total-samples field: its header then claims another length. */
-async function flacClaiming(src: string, out: string, totalSamples: number): Promise<void> {
-  const bytes = await readFile(src);
-  // "fLaC", a 4-byte block header, then STREAMINFO: total samples are its bits 108-143.
-  bytes[21] = (bytes[21] & 0xf0) | Math.floor(totalSamples / 2 ** 32);
-  bytes.writeUInt32BE(totalSamples % 2 ** 32, 22);
-  await writeFile(out, bytes);
-}
 
 /**
  * Rewrite the frame count in an MP3's Xing header to a twentieth of the truth, and its LAME tag's
