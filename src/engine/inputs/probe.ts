@@ -167,7 +167,7 @@ export interface Probed {
   mp4?: Mp4Audio;
   /** The file carries a picture (cover art) that ffmpeg can extract. */
   hasCover?: boolean;
-  /** The exact length in samples at its own rate, where the container states it (FLAC's STREAMINFO). */
+  /** The exact length in samples at its own rate, where it is known before a decode (a FLAC's last frame). */
   samples?: number;
   /** The chapters the file carries (MP4 chapter track or chpl, ID3 CHAP, Vorbis CHAPTERnnn), by start. */
   chapters?: InputChapter[];
