@@ -9,6 +9,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { crc16 } from '../src/engine/mp3/lame.js';
 import { ffprobeJson, makeTone, tools } from './support/audio-fixtures.js';
+import { flacClaiming } from './support/flac-claims.js';
 import { useMediaApp } from './support/media-app.js';
 import {
   postJson,
@@ -55,15 +56,6 @@ const silence = (out: string, seconds: number, rate: number, layout: string) =>
     out,
   ]);
 
-/** Rewrite a FLAC's STREAMINFO total-samples field: its header then claims another length. */
-async function flacClaiming(src: string, out: string, totalSamples: number): Promise<void> {
-  const bytes = await readFile(src);
-  // "fLaC", a 4-byte block header, then STREAMINFO: total samples are its bits 108-143.
-  bytes[21] = (bytes[21] & 0xf0) | Math.floor(totalSamples / 2 ** 32);
-  bytes.writeUInt32BE(totalSamples % 2 ** 32, 22);
-  await writeFile(out, bytes);
-}
-
 /**
  * Rewrite the frame count in an MP3's Xing header to a twentieth of the truth, and its LAME tag's
  * CRC to match: the header then claims 30 s of a 600 s file, and every check of the tag holds.
@@ -95,6 +87,7 @@ const env = useMediaApp({
     // Ten minutes at 8 kHz whose header says one second.
     await silence(file('long.flac'), 600, 8000, 'mono');
     await flacClaiming(file('long.flac'), file('claims-one-second.flac'), 8000);
+    await flacClaiming(file('long.flac'), file('claims-unknown.flac'), 0);
     await silence(file('hi-res.flac'), 2, 192000, '7.1');
     // Ten minutes of an 8 kHz tone as LAME's smallest VBR MP3 (about 600 KB), then claiming 30 s.
     await exec(tools.ffmpeg, [
@@ -157,6 +150,42 @@ describe('the merge budget (MAX_MERGE_HOURS 24)', () => {
     expect(item.duration).toBeLessThan(600.216);
     // 200 uses of a "30 s" file would pass (under 2 h); 200 x 600 s (33 h) do not.
     await expectRefusedBeforeWork(await merge(s, Array(200).fill(item.id)));
+  });
+});
+
+describe('a FLAC whose STREAMINFO misstates its length merges as long as it decodes', () => {
+  const resultSeconds = async (s: TestSession) => {
+    const [result] = await env.app.store.listResults(s.sid);
+    const probed = await ffprobeJson(path.join(env.app.dataDir, 'results', s.sid, result.file));
+    return { listed: result.duration, probed: Number(probed.format.duration) };
+  };
+
+  it('keeps a span of 10-20 s of the 600 s file that says 1 s', async () => {
+    const s = await env.session();
+    const flac = await uploaded(s, 'claims-one-second.flac');
+    const tone = await uploaded(s, 'twenty-seconds.mp3');
+    const kept = await env.post(s, '/app/merge/saveItem', { id: flac.id, start: 10, end: 20 });
+    expect(kept.statusCode, kept.body).toBe(200);
+    const res = await merge(s, [flac.id, tone.id], { format: 'mp3' });
+    expect(res.statusCode, res.body).toBe(200);
+    // 10 s kept of it, then the tone's 20 s.
+    const { listed, probed } = await resultSeconds(s);
+    expect(probed).toBeCloseTo(30, 0);
+    expect(listed).toBeCloseTo(probed, 1);
+  });
+
+  it('keeps all 600 s of it, and of one that states 0 (unknown), merged whole', async () => {
+    const s = await env.session();
+    const ids = [
+      (await uploaded(s, 'claims-one-second.flac')).id,
+      (await uploaded(s, 'claims-unknown.flac')).id,
+    ];
+    const res = await merge(s, ids, { format: 'mp3' });
+    expect(res.statusCode, res.body).toBe(200);
+    // An MP3 made of FLAC is encoded as one timeline: its length within one frame (72 ms at 8 kHz).
+    const { listed, probed } = await resultSeconds(s);
+    expect(Math.abs(probed - 1200)).toBeLessThan(0.072);
+    expect(Math.abs(listed - 1200)).toBeLessThan(0.072);
   });
 });
 

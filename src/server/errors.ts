@@ -132,10 +132,14 @@ const ENGINE_ERRORS = {
   'output-unwritable': { status: 500, message: 'The server could not write the merged file' },
   'disk-full': { status: 507, message: "The server's disk is full" },
   'tool-missing': { status: 500, message: 'The server cannot run its audio tools' },
-  'bad-trim': { status: 400, message: "A file's kept span does not fit the file" },
+  'bad-trim': {
+    status: 400,
+    message: "A file's kept span does not fit the file",
+    named: (name: string) => `the kept span of ${name} does not fit the file`,
+  },
   cancelled: { status: 409, message: 'The merge was cancelled' },
   'chapter-past-end': { status: 400, message: 'A chapter starts past the end of the merged file' },
-} as const satisfies Record<Exclude<EngineErrorCode, InputErrorCode>, ErrorEntry>;
+} as const satisfies Record<Exclude<EngineErrorCode, InputErrorCode>, ErrorEntry & Partial<InputEntry>>;
 
 /** Why the server refuses to start (a request never meets them; the table keeps every code in one place). */
 const START_ERRORS = {
@@ -164,6 +168,9 @@ export const isErrorCode = (code: unknown): code is ErrorCode =>
 
 /** The sentence a person reads about an input that cannot be used, naming it: chosen by code alone. */
 export const inputSentence = (code: InputErrorCode, name: string): string => INPUT_ERRORS[code].named(name);
+
+/** The sentence about a trim that does not fit its input, naming the input. */
+export const trimSentence = (name: string): string => ENGINE_ERRORS['bad-trim'].named(name);
 
 /** The file system's and SQLite's codes for a full disk (or a spent quota), and the engine's. */
 const DISK_FULL_CODES = new Set([...DISK_FULL_ERRNOS, 'SQLITE_FULL', 'disk-full']);

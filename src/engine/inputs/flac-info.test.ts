@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { FLAC_BLOCK, FLAC_HEAD_BYTES, flacHead, flacTotalSamples, vorbisTags } from './flac-info.js';
+import { FLAC_BLOCK, flacHead, streamInfo, vorbisTags } from './flac-info.js';
+
+/** "fLaC", a metadata block header, and the 34 bytes of STREAMINFO. */
+const FLAC_HEAD_BYTES = 42;
 
 /** "fLaC" and a STREAMINFO block stating this rate, stereo 16-bit, and this total. */
 function flacHeadBytes(rate: number, total: number, last = true): Buffer {
@@ -20,21 +23,20 @@ function flacHeadBytes(rate: number, total: number, last = true): Buffer {
 }
 
 describe('FLAC STREAMINFO', () => {
-  it('reads the total samples, up to 36 bits', () => {
-    expect(flacTotalSamples(flacHeadBytes(44100, 5292000), 44100)).toBe(5292000);
-    expect(flacTotalSamples(flacHeadBytes(48000, 48001, false), 48000)).toBe(48001);
-    expect(flacTotalSamples(flacHeadBytes(96000, 2 ** 33 + 5), 96000)).toBe(2 ** 33 + 5);
+  const info = (rate: number, total: number) => streamInfo(flacHeadBytes(rate, total).subarray(8));
+
+  it('reads the stated total, up to 36 bits, 0 when the encoder did not know it', () => {
+    expect(info(44100, 5292000)?.stated).toBe(5292000);
+    expect(info(96000, 2 ** 33 + 5)?.stated).toBe(2 ** 33 + 5);
+    expect(info(44100, 0)?.stated).toBe(0);
   });
 
-  it('says nothing when the total is unknown, the rate differs, or the file does not start with STREAMINFO', () => {
-    expect(flacTotalSamples(flacHeadBytes(44100, 0), 44100)).toBeUndefined();
-    expect(flacTotalSamples(flacHeadBytes(44100, 1000), 48000)).toBeUndefined();
-    const tagged = Buffer.concat([Buffer.from('ID3'), flacHeadBytes(44100, 1000)]);
-    expect(flacTotalSamples(tagged, 44100)).toBeUndefined();
-    const padding = flacHeadBytes(44100, 1000);
-    padding[4] = 1;
-    expect(flacTotalSamples(padding, 44100)).toBeUndefined();
-    expect(flacTotalSamples(flacHeadBytes(44100, 1000).subarray(0, 20), 44100)).toBeUndefined();
+  it('refuses a block of another length, no rate, or block sizes out of order', () => {
+    expect(streamInfo(flacHeadBytes(44100, 1000).subarray(8, 40))).toBeUndefined();
+    expect(info(0, 1000)).toBeUndefined();
+    const body = Buffer.from(flacHeadBytes(44100, 1000).subarray(8));
+    body.writeUInt16BE(8192, 0);
+    expect(streamInfo(body)).toBeUndefined();
   });
 });
 
@@ -73,16 +75,19 @@ describe('FLAC metadata blocks as ffmpeg reads them', () => {
     return flacHeadBytes(44100, total).subarray(8);
   }
 
-  it('states the shape and length from STREAMINFO', () => {
+  it('states the shape and the stated length from STREAMINFO', () => {
     expect(flacHead([info])).toEqual({
       sampleRate: 44100,
       channels: 2,
       bitsPerSample: 16,
-      samples: 1000,
+      stated: 1000,
+      minBlockSize: 4096,
+      maxBlockSize: 4096,
+      maxFrameSize: 0,
       tags: {},
       hasPicture: false,
     });
-    expect(flacHead([{ ...info, body: flacHead44(0) }])).toBeUndefined();
+    expect(flacHead([{ ...info, body: flacHead44(0) }])?.stated).toBe(0);
   });
 
   it('keys comments as ffmpeg does: renamed, case kept, those without key or value skipped', () => {

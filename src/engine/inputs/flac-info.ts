@@ -1,23 +1,5 @@
-// Pure: the sample count a FLAC file states in its STREAMINFO block, which the encoder writes
-// after the last frame, so it is the exact length of the stream (0 when the encoder did not know).
-
-/** "fLaC", a metadata block header, and the 34 bytes of STREAMINFO (always the first block). */
-export const FLAC_HEAD_BYTES = 42;
-
-/**
- * The total samples (per channel) of a FLAC stream from its first bytes, when the file starts
- * with STREAMINFO at `sampleRate` and states a total; undefined otherwise (a tag before "fLaC",
- * an unknown total, another rate).
- */
-export function flacTotalSamples(head: Buffer, sampleRate: number): number | undefined {
-  if (head.length < FLAC_HEAD_BYTES || head.toString('latin1', 0, 4) !== 'fLaC') return undefined;
-  if ((head[4] & 0x7f) !== 0 || head.readUIntBE(5, 3) < 34) return undefined; // not STREAMINFO
-  const info = head.subarray(8);
-  const rate = (info[10] << 12) | (info[11] << 4) | (info[12] >> 4);
-  if (rate !== sampleRate) return undefined;
-  const total = (info[13] & 0x0f) * 2 ** 32 + info.readUInt32BE(14);
-  return total > 0 ? total : undefined;
-}
+// Pure: what a FLAC file's metadata blocks say: the stream's shape, its stated length (which the
+// frames, not this, settle: flac-frames.ts), its Vorbis comments and pictures as ffmpeg reads them.
 
 /** A metadata block of a FLAC file: its type and length, and its body (of a PICTURE, the head). */
 export interface FlacBlock {
@@ -26,13 +8,21 @@ export interface FlacBlock {
   body: Buffer;
 }
 
-/** What a probe needs of a FLAC file, read from its metadata blocks as ffmpeg reads them. */
-export interface FlacHead {
+/** What STREAMINFO says of the stream. */
+export interface StreamInfo {
   sampleRate: number;
   channels: number;
   bitsPerSample: number;
-  /** Samples per channel, as STREAMINFO states (never 0 here). */
-  samples: number;
+  /** Samples per channel, as STREAMINFO states (0: unknown); the frames may say otherwise. */
+  stated: number;
+  minBlockSize: number;
+  maxBlockSize: number;
+  /** The largest frame in bytes, as stated (0: unknown). */
+  maxFrameSize: number;
+}
+
+/** What a probe needs of a FLAC file, read from its metadata blocks as ffmpeg reads them. */
+export interface FlacHead extends StreamInfo {
   /** The Vorbis comments, keyed as ffmpeg keys them. */
   tags: Record<string, string>;
   /** A JPEG or PNG picture block, which ffmpeg shows as an attached picture. */
@@ -50,26 +40,37 @@ const KEY_RENAMES: Record<string, string> = {
 };
 
 /**
- * The stream's shape, length, tags and cover from its metadata blocks; undefined for anything
- * whose reading by ffmpeg depends on more than these rules (no stated total, a key twice,
+ * The stream's shape, stated length, tags and cover from its metadata blocks; undefined for anything
+ * whose reading by ffmpeg depends on more than these rules (a key twice,
  * chapters or pictures in comments, a picture of another type, malformed blocks): ffprobe reads
  * those.
  */
 export function flacHead(blocks: FlacBlock[]): FlacHead | undefined {
   const [info, ...rest] = blocks;
-  if (info?.type !== FLAC_BLOCK.streaminfo || info.body.length !== 34) return undefined;
-  const b = info.body;
-  const sampleRate = (b[10] << 12) | (b[11] << 4) | (b[12] >> 4);
-  const channels = ((b[12] >> 1) & 0x07) + 1;
-  const bitsPerSample = (((b[12] & 0x01) << 4) | (b[13] >> 4)) + 1;
-  const samples = (b[13] & 0x0f) * 2 ** 32 + b.readUInt32BE(14);
-  if (sampleRate === 0 || samples === 0) return undefined;
+  const stream = info?.type === FLAC_BLOCK.streaminfo ? streamInfo(info.body) : undefined;
+  if (!stream) return undefined;
   const comments = rest.filter((k) => k.type === FLAC_BLOCK.vorbisComment);
   if (comments.length > 1) return undefined;
   const tags = comments.length ? vorbisTags(comments[0].body) : {};
   const pictures = rest.filter((k) => k.type === FLAC_BLOCK.picture).map(pictureIsImage);
   if (!tags || pictures.includes(undefined)) return undefined;
-  return { sampleRate, channels, bitsPerSample, samples, tags, hasPicture: pictures.length > 0 };
+  return { ...stream, tags, hasPicture: pictures.length > 0 };
+}
+
+/** The body of a STREAMINFO block read; undefined when it is malformed. */
+export function streamInfo(b: Buffer): StreamInfo | undefined {
+  if (b.length !== 34) return undefined;
+  const sampleRate = (b[10] << 12) | (b[11] << 4) | (b[12] >> 4);
+  const channels = ((b[12] >> 1) & 0x07) + 1;
+  const bitsPerSample = (((b[12] & 0x01) << 4) | (b[13] >> 4)) + 1;
+  const stated = (b[13] & 0x0f) * 2 ** 32 + b.readUInt32BE(14);
+  const [minBlockSize, maxBlockSize, maxFrameSize] = [
+    b.readUInt16BE(0),
+    b.readUInt16BE(2),
+    b.readUIntBE(7, 3),
+  ];
+  if (sampleRate === 0 || maxBlockSize < 16 || minBlockSize > maxBlockSize) return undefined;
+  return { sampleRate, channels, bitsPerSample, stated, minBlockSize, maxBlockSize, maxFrameSize };
 }
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });

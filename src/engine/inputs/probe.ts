@@ -5,8 +5,7 @@ import { closeSync, lstatSync, openSync, statSync } from 'node:fs';
 import { InputError, type InputErrorCode } from '../errors.js';
 import { fileArg, lastLine, spawnRunner, type Runner, QUIET } from '../ffmpeg/runner.js';
 import { fsReason } from '../io/fs-reason.js';
-import { readFlacHead } from './flac-head.js';
-import { FLAC_HEAD_BYTES, flacTotalSamples } from './flac-info.js';
+import { readFlacHead, readFlacSamples } from './flac-head.js';
 import { formatFromProbe, type FfprobeJson, type FfprobeStream } from '../ffmpeg/probe-format.js';
 import { Mp4Error, readMp4Audio, type Mp4Audio } from '../mp4/read.js';
 import { scanMp3, type Mp3Scan } from '../mp3/scan.js';
@@ -168,7 +167,7 @@ export interface Probed {
   mp4?: Mp4Audio;
   /** The file carries a picture (cover art) that ffmpeg can extract. */
   hasCover?: boolean;
-  /** The exact length in samples at its own rate, where the container states it (FLAC's STREAMINFO). */
+  /** The exact length in samples at its own rate, where it is known before a decode (a FLAC's last frame). */
   samples?: number;
   /** The chapters the file carries (MP4 chapter track or chpl, ID3 CHAP, Vorbis CHAPTERnnn), by start. */
   chapters?: InputChapter[];
@@ -350,7 +349,12 @@ export async function probeInput(file: string, opts: ProbeOptions = {}): Promise
   if (!(sampleRate > 0) || !(channels > 0))
     throw refuse('not audio (no sample rate or channel count)', 'not-audio');
 
-  let duration = Number(stream.duration ?? json.format?.duration);
+  const format = formatFromProbe(json.format?.format_name ?? '', stream.codec_name ?? '');
+  // A FLAC's stated length is only a claim (0 or any other number): its frames say what it decodes
+  // to, or else the decode measures it.
+  const samples = format === 'flac' ? readFlacSamples(file) : undefined;
+  let duration =
+    format === 'flac' ? (samples ?? 0) / sampleRate : Number(stream.duration ?? json.format?.duration);
   const skipDecode = opts.headDecode === false && duration > 0 && stream.codec_name !== 'mp3';
   const decoded = skipDecode
     ? { seconds: duration, stderrTail: '' }
@@ -359,7 +363,8 @@ export async function probeInput(file: string, opts: ProbeOptions = {}): Promise
     throw refuse(`not a readable MP3 (${scanned.reason})`, 'bad-mp3');
   }
   if (!(duration > 0)) {
-    // No stated length (some raw streams): the decode measures it, whole if the head was not.
+    // No stated length (some raw streams, a FLAC whose frames do not tell it): the decode
+    // measures it, whole if the head was not.
     duration =
       decoded.seconds < HEAD_SECONDS
         ? decoded.seconds
@@ -367,7 +372,6 @@ export async function probeInput(file: string, opts: ProbeOptions = {}): Promise
   }
   if (!(duration > 0)) throw refuse('zero duration', 'not-audio');
 
-  const format = formatFromProbe(json.format?.format_name ?? '', stream.codec_name ?? '');
   const codec = stream.codec_name ?? 'unknown';
   const bits = Number(stream.bits_per_raw_sample) || Number(stream.bits_per_sample) || undefined;
   const result: ProbeResult = {
@@ -384,7 +388,6 @@ export async function probeInput(file: string, opts: ProbeOptions = {}): Promise
   const hasCover = (json.streams ?? []).some(
     (s) => s.codec_type === 'video' && s.disposition?.attached_pic === 1,
   );
-  const samples = format === 'flac' ? flacTotalSamples(head(file, FLAC_HEAD_BYTES), sampleRate) : undefined;
   return {
     result,
     mp4: aacTrack(file, format, codec),

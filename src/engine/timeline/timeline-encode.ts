@@ -1,7 +1,7 @@
 // A parallel, sample-exact encode of PCM timelines (each a list of consecutive parts), whatever
 // the codec: every timeline is cut into frame-aligned chunks (plan/chunks.ts), each encoded by its
 // own ffmpeg with real audio before and after the chunk. That ffmpeg reads its feed itself: byte
-// ranges of PCM part files decoded beforehand, or, when every input states its exact length, the
+// ranges of PCM part files decoded beforehand, or, when every input's exact length is known, the
 // inputs themselves, decoded in the same process (no PCM on disk, one process start per chunk
 // instead of one more per input). The codec's own step (aac-timeline.ts, mp3-timeline.ts) keeps
 // of each encode the frames that decode to the chunk's own samples.

@@ -1,7 +1,7 @@
 // What a person reads about a job: the queue and progress texts, failure messages (from the one
 // error table, ../errors.ts), the download name.
 import type { InputErrorCode } from '../../engine/index.js';
-import { ERRORS, inputSentence } from '../errors.js';
+import { ERRORS, inputSentence, trimSentence } from '../errors.js';
 
 export function waitingText(ahead: number): string {
   return `Waiting: ${ahead} merge${ahead === 1 ? '' : 's'} ahead of yours`;
@@ -29,6 +29,11 @@ export interface RefusedInput {
  */
 export function inputFailureMessage(err: RefusedInput, originalNames: string[]): string {
   return INPUT_PREFIX + inputSentence(err.code, refusedName(err, originalNames));
+}
+
+/** A kept span the engine found outside its input (`input`, its position), naming that input. */
+export function trimFailureMessage(err: { input: number }, originalNames: string[]): string {
+  return INPUT_PREFIX + trimSentence(originalNames[err.input] ?? `file ${err.input + 1}`);
 }
 
 /** The person's own name of the refused input. */

@@ -5,6 +5,8 @@ import { tempDir } from '../../../test/support/audio-fixtures.js';
 import { diskStorage, fakeTools, item, job, scriptedMerge } from '../../../test/support/job-kit.js';
 import { MemoryStore } from '../../../test/support/memory-store.js';
 import { clockAt } from '../../../test/support/clock-at.js';
+import { TrimError } from '../../engine/index.js';
+import { JobFailure } from './job-errors.js';
 import { createMergeProcessor } from './merge-processor.js';
 
 let dir: { dir: string; cleanup: () => Promise<void> };
@@ -64,6 +66,37 @@ describe('the merge processor', () => {
     expect((await store.listResults('s2')).map((r) => r.downloadName)).toEqual([
       'merged-2026-11-22-1430.mp3',
     ]);
+  });
+
+  it('names the file whose kept span the engine finds outside it, and does not retry', async () => {
+    const store = new MemoryStore();
+    await store.createSession('hash-s1', 's1', 'csrf', 0);
+    const [a, b] = [item('s1', 1, 'intro.mp3'), item('s1', 2, 'long book.flac')];
+    for (const one of [a, b]) await store.addItemIfUnder(one, 10);
+    await mkdir(path.join(dir.dir, 'uploads', 's1'), { recursive: true });
+    for (const n of [1, 2]) await writeFile(path.join(dir.dir, 'uploads', 's1', `stored${n}.mp3`), 'x');
+    await store.addJob(job('j1', 's1', [a.id, b.id]));
+    // The engine's words name the stored path and the command line's trim: neither reaches the person.
+    const { merge } = scriptedMerge({ failWith: () => new TrimError('--trim 1', 'ends past 1 s', 0, 1) });
+    const processor = createMergeProcessor({
+      store,
+      files: diskStorage(dir.dir),
+      tools: fakeTools,
+      merge,
+      engineConcurrency: 1,
+    });
+    const failed = await processor(
+      { jobId: 'j1', sid: 's1', appid: 'app', itemIds: [a.id, b.id], options: {}, requestId: null },
+      () => {},
+      new AbortController().signal,
+    ).catch((err: unknown) => err);
+    expect(failed).toBeInstanceOf(JobFailure);
+    expect(failed).toMatchObject({
+      code: 'bad-trim',
+      message: 'Could not merge: the kept span of long book.flac does not fit the file',
+      file: 'long book.flac',
+      retryable: false,
+    });
   });
 
   it("leaves no cover behind when the result's file cannot be stored", async () => {

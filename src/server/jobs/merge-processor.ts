@@ -6,7 +6,14 @@ import { randomBytes } from 'node:crypto';
 import { mkdir, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { AbortError, COVER_LIMITS, imageShape, InputError, readAtMost } from '../../engine/index.js';
+import {
+  AbortError,
+  COVER_LIMITS,
+  imageShape,
+  InputError,
+  readAtMost,
+  TrimError,
+} from '../../engine/index.js';
 import type { MergeOptions, MergeReport, Tools, TrimRequest } from '../../engine/index.js';
 import { systemClock, type Clock } from '../../shared/clock.js';
 import { OUTPUT_FORMATS } from '../../shared/output-formats.js';
@@ -14,7 +21,13 @@ import type { ItemRow, ResultRow, Store } from '../data/store.js';
 import { coverRef, resultRef, uploadRef, type FileStorage } from '../files/storage.js';
 import { DiskFullError, estimateMergeBytes, type DiskBudget } from '../files/disk-budget.js';
 import { inputFailure } from './job-errors.js';
-import { describedDownloadName, diskFullMessage, inputFailureMessage, refusedName } from './job-messages.js';
+import {
+  describedDownloadName,
+  diskFullMessage,
+  inputFailureMessage,
+  refusedName,
+  trimFailureMessage,
+} from './job-messages.js';
 import { engineOptions, type MergeOptionsData } from './merge-options.js';
 import type { MergeJobData, Processor } from './queue.js';
 
@@ -168,6 +181,8 @@ export function createMergeProcessor(deps: MergeProcessorDeps): Processor {
       // The same inputs would fail again: worded for a person, and never retried.
       if (err instanceof InputError)
         throw inputFailure(err.code, inputFailureMessage(err, names), refusedName(err, names));
+      if (err instanceof TrimError)
+        throw inputFailure(err.code, trimFailureMessage(err, names), names[err.input]);
       throw err;
     }
   }
