@@ -10,7 +10,7 @@ import { PeakAccumulator, type PeakTable } from '../../shared/peaks.js';
 import { foldOnWorker } from './peaks-worker.js';
 
 export interface PeaksJob {
-  tools?: Tools;
+  tools?: Pick<Tools, 'ffmpeg'>;
   signal?: AbortSignal;
   /** Runs ffmpeg here, folding on this thread (tests' fakes); without one, all of it runs on a worker. */
   runner?: Runner;
