@@ -53,6 +53,14 @@ export interface FoldResult {
   folded: FoldedPeaks;
 }
 
+function killQuietly(pid: number): void {
+  try {
+    process.kill(pid, 'SIGKILL');
+  } catch {
+    // Gone already.
+  }
+}
+
 type WorkerMessage =
   | { pid: number }
   | { spawnError: { code?: string; message: string } }
@@ -96,6 +104,8 @@ export function foldOnWorker(req: FoldRequest): Promise<FoldResult> {
     });
     worker.on('error', (err) => {
       failure = err;
+      // A worker that failed cannot end its ffmpeg any more.
+      if (pid !== undefined) killQuietly(pid);
     });
     worker.on('exit', () => {
       req.signal?.removeEventListener('abort', onAbort);
