@@ -42,4 +42,4 @@ export { defaultChapterTitle, oneLineTag } from './plan/chapters.js';
 export type { SoundOptions, SoundOptionName } from '../shared/sound-options.js';
 export type { TrimRequest, TrimSpan } from '../shared/trim-span.js';
 // The waveform of an input: one decode into peak bins (src/shared/peaks.ts serves them).
-export { decodePeaks } from './inputs/peaks.js';
+export { decodePeaks, decodeTimeoutMs } from './inputs/peaks.js';

@@ -25,76 +25,108 @@ export interface PeakTable {
   bins: Uint16Array;
 }
 
+/** The bins so far, as a folder hands them over. */
+export interface FoldedPeaks {
+  samplesPerBin: number;
+  samples: number;
+  bins: Uint16Array;
+}
+
+export interface PeakFolder {
+  /** Little-endian signed 16-bit interleaved samples; a chunk may end mid-sample or mid-frame. */
+  push(chunk: Uint8Array): void;
+  finish(): FoldedPeaks;
+}
+
+/**
+ * The one fold of samples into bins. It names nothing outside itself (its constants come as
+ * arguments), because its source text is also what a worker thread runs (engine/inputs/peaks-worker.ts).
+ */
+export function peakFolder(channels: number, firstBin: number, capacity: number): PeakFolder {
+  const bins = new Uint16Array(capacity);
+  let count = 0;
+  let perBin = firstBin;
+  let inBin = 0;
+  let current = 0;
+  let samples = 0;
+  let channelPos = 0;
+  let carry = -1;
+  // 32768 (full scale negative) reads as 1. Neighbours are merged in pairs when the bins are full.
+  const closeBin = (): void => {
+    if (count === capacity) {
+      const half = count >> 1;
+      for (let i = 0; i < half; i++) bins[i] = Math.max(bins[2 * i], bins[2 * i + 1]);
+      count = half;
+      perBin *= 2;
+    }
+    bins[count++] = Math.min(65535, Math.round((current / 32768) * 65535));
+    current = 0;
+    inBin = 0;
+  };
+  return {
+    push(chunk) {
+      let bytes = chunk;
+      if (carry >= 0) {
+        bytes = new Uint8Array(chunk.length + 1);
+        bytes[0] = carry;
+        bytes.set(chunk, 1);
+        carry = -1;
+      }
+      const n = bytes.length >> 1;
+      // A view without copying when the bytes are aligned (samples are little-endian, as the machine).
+      const view =
+        (bytes.byteOffset & 1) === 0
+          ? new Int16Array(bytes.buffer, bytes.byteOffset, n)
+          : new Int16Array(bytes.slice(0, n * 2).buffer);
+      // The hot loop works on locals; the closure's are written back at the end.
+      let max = current;
+      let pos = channelPos;
+      let fill = inBin;
+      for (let k = 0; k < n; k++) {
+        const v = view[k];
+        const a = v < 0 ? -v : v;
+        if (a > max) max = a;
+        if (++pos === channels) {
+          pos = 0;
+          samples++;
+          if (++fill === perBin) {
+            current = max;
+            closeBin();
+            max = 0;
+            fill = 0;
+          }
+        }
+      }
+      current = max;
+      channelPos = pos;
+      inBin = fill;
+      if (bytes.length & 1) carry = bytes[bytes.length - 1];
+    },
+    finish() {
+      // A last, shorter bin; should it fill the table, the pairs merged are twice as long.
+      if (inBin > 0) closeBin();
+      return { samplesPerBin: perBin, samples, bins: bins.slice(0, count) };
+    },
+  };
+}
+
 /** Fills the bins from interleaved 16-bit samples, chunk by chunk (a chunk may end mid-frame). */
 export class PeakAccumulator {
-  private bins = new Uint16Array(2 * MIN_BINS);
-  private count = 0;
-  private perBin = FIRST_BIN;
-  private inBin = 0;
-  private current = 0;
-  private samples = 0;
-  private channelPos = 0;
-  private carry: number | undefined;
+  private readonly folder: PeakFolder;
 
   constructor(
-    private readonly channels: number,
+    channels: number,
     private readonly sampleRate: number,
-  ) {}
-
-  /** Little-endian signed 16-bit interleaved samples. */
-  push(chunk: Buffer): void {
-    let bytes = chunk;
-    if (this.carry !== undefined) {
-      bytes = Buffer.concat([Buffer.from([this.carry]), chunk]);
-      this.carry = undefined;
-    }
-    const n = bytes.length >> 1;
-    // A view without copying when the bytes are aligned (samples are little-endian, as the machine).
-    const view =
-      (bytes.byteOffset & 1) === 0
-        ? new Int16Array(bytes.buffer, bytes.byteOffset, n)
-        : new Int16Array(Uint8Array.from(bytes.subarray(0, n * 2)).buffer);
-    for (let k = 0; k < n; k++) {
-      const v = view[k];
-      const a = v < 0 ? -v : v;
-      if (a > this.current) this.current = a;
-      if (++this.channelPos === this.channels) {
-        this.channelPos = 0;
-        this.samples++;
-        if (++this.inBin === this.perBin) this.closeBin();
-      }
-    }
-    if (bytes.length & 1) this.carry = bytes[bytes.length - 1];
+  ) {
+    this.folder = peakFolder(channels, FIRST_BIN, 2 * MIN_BINS);
   }
 
-  private closeBin(): void {
-    if (this.count === this.bins.length) this.halve();
-    // 32768 (full scale negative) reads as 1.
-    this.bins[this.count++] = Math.min(65535, Math.round((this.current / 32768) * 65535));
-    this.current = 0;
-    this.inBin = 0;
-  }
-
-  /** Merge neighbours in pairs: half the bins, each twice as long. */
-  private halve(): void {
-    const half = this.count >> 1;
-    for (let i = 0; i < half; i++) this.bins[i] = Math.max(this.bins[2 * i], this.bins[2 * i + 1]);
-    this.count = half;
-    this.perBin *= 2;
+  push(chunk: Uint8Array): void {
+    this.folder.push(chunk);
   }
 
   finish(): PeakTable {
-    if (this.inBin > 0) {
-      const perBin = this.perBin;
-      this.closeBin();
-      this.perBin = perBin;
-    }
-    return {
-      sampleRate: this.sampleRate,
-      samplesPerBin: this.perBin,
-      samples: this.samples,
-      bins: this.bins.slice(0, this.count),
-    };
+    return { sampleRate: this.sampleRate, ...this.folder.finish() };
   }
 }
 

@@ -83,7 +83,9 @@ function installExitHook(): void {
   });
 }
 
-function lowerPriority(pid: number): void {
+/** Lower a tool's priority to the niceness set for tools (nothing at 0). */
+export function lowerPriority(pid: number): void {
+  if (niceness === 0) return;
   try {
     os.setPriority(pid, niceness);
   } catch {
@@ -148,7 +150,7 @@ export const spawnRunner: Runner = (req) =>
     const pid = child.pid;
     if (pid !== undefined) {
       watchTool(pid);
-      if (niceness > 0) lowerPriority(pid);
+      lowerPriority(pid);
       req.onSpawn?.(pid);
     }
 
@@ -187,16 +189,8 @@ export const spawnRunner: Runner = (req) =>
       if (pid !== undefined) unwatchTool(pid);
       req.signal?.removeEventListener('abort', onAbort);
       if (aborted) reject(new AbortError());
-      else if (spawnError) {
-        const code = (spawnError as NodeJS.ErrnoException).code;
-        const why =
-          code === 'ENOENT' ? 'no such file' : code === 'EACCES' ? 'not executable' : spawnError.message;
-        reject(
-          new ToolError(
-            `cannot run ${req.bin} (${why}); set FFMPEG_PATH and FFPROBE_PATH to working binaries`,
-          ),
-        );
-      } else resolve({ code, signal, stdout, stderrTail });
+      else if (spawnError) reject(cannotRun(req.bin, spawnError as NodeJS.ErrnoException));
+      else resolve({ code, signal, stdout, stderrTail });
     };
     child.on('error', (err) => {
       spawnError = err;
@@ -206,6 +200,12 @@ export const spawnRunner: Runner = (req) =>
     // 'close' comes after the child is reaped, so its pid is gone when we settle.
     child.on('close', settle);
   });
+
+/** A tool that could not be started, and what to do. */
+export function cannotRun(bin: string, err: { code?: string; message: string }): ToolError {
+  const why = err.code === 'ENOENT' ? 'no such file' : err.code === 'EACCES' ? 'not executable' : err.message;
+  return new ToolError(`cannot run ${bin} (${why}); set FFMPEG_PATH and FFPROBE_PATH to working binaries`);
+}
 
 /** The last meaningful line of a tool's stderr, for a one-line error message. */
 export function lastLine(stderrTail: string): string {

@@ -1,16 +1,21 @@
 // One decode of an input for its waveform: its first audio stream as 16-bit samples on a pipe,
-// folded into peak bins as they come (src/shared/peaks.ts), never held whole in memory. The
+// folded into peak bins as they come (src/shared/peaks.ts), never held whole in memory, on a
+// worker thread (peaks-worker.ts) unless a runner is given. The
 // count of samples it decoded is the input's true duration, whatever its header says.
 import { InputError } from '../errors.js';
-import { fileArg, lastLine, spawnRunner, type Runner, QUIET } from '../ffmpeg/runner.js';
+import { fileArg, lastLine, type Runner, QUIET } from '../ffmpeg/runner.js';
 import { locateTools } from '../ffmpeg/tools.js';
 import type { Tools } from '../types.js';
 import { PeakAccumulator, type PeakTable } from '../../shared/peaks.js';
+import { foldOnWorker } from './peaks-worker.js';
 
 export interface PeaksJob {
-  tools?: Tools;
+  tools?: Pick<Tools, 'ffmpeg'>;
   signal?: AbortSignal;
+  /** Runs ffmpeg here, folding on this thread (tests' fakes); without one, all of it runs on a worker. */
   runner?: Runner;
+  /** The ffmpeg child's pid as soon as it exists. */
+  onSpawn?: (pid: number) => void;
   /** The stream's channels and rate (the probe's); kept as they are, so every channel's peak counts. */
   channels: number;
   sampleRate: number;
@@ -19,34 +24,71 @@ export interface PeaksJob {
   limitSeconds?: number;
 }
 
+/** The floor of a decode's time: ffmpeg's start on a busy machine, and a short file's decode. */
+const DECODE_FLOOR_MS = 60_000;
+/**
+ * Per sample (per channel) the file may hold: about ten times what this fold and ffmpeg's decode
+ * of 16-bit PCM take together on a small, busy machine (2 s for 921 million samples).
+ */
+const DECODE_NS_PER_SAMPLE = 20;
+
+/**
+ * How long a decode of at most `limitSeconds` of `channels` x `sampleRate` audio may take before
+ * it is given up: proportional to what the file may hold, not to what its header claims.
+ */
+export function decodeTimeoutMs(limitSeconds: number, sampleRate: number, channels: number): number {
+  return Math.ceil(DECODE_FLOOR_MS + (limitSeconds * sampleRate * channels * DECODE_NS_PER_SAMPLE) / 1e6);
+}
+
 export async function decodePeaks(file: string, job: PeaksJob): Promise<PeakTable> {
   const tools = job.tools ?? (await locateTools());
-  const peaks = new PeakAccumulator(job.channels, job.sampleRate);
-  const r = await (job.runner ?? spawnRunner)({
-    bin: tools.ffmpeg,
-    args: [
-      ...QUIET,
-      '-i',
-      fileArg(file),
-      ...(job.limitSeconds !== undefined ? ['-t', String(job.limitSeconds)] : []),
-      '-map',
-      '0:a:0',
-      '-ac',
-      String(job.channels),
-      '-ar',
-      String(job.sampleRate),
-      '-f',
-      's16le',
-      'pipe:1',
-    ],
-    signal: job.signal,
-    onStdoutBytes: (chunk) => peaks.push(chunk),
-  });
-  if (r.code !== 0)
+  const args = [
+    ...QUIET,
+    '-i',
+    fileArg(file),
+    ...(job.limitSeconds !== undefined ? ['-t', String(job.limitSeconds)] : []),
+    '-map',
+    '0:a:0',
+    '-ac',
+    String(job.channels),
+    '-ar',
+    String(job.sampleRate),
+    '-f',
+    's16le',
+    'pipe:1',
+  ];
+  const { code, stderrTail, table } = await fold(tools.ffmpeg, args, job);
+  if (code !== 0)
     throw new InputError(
       job.displayName ?? file,
       'not-audio',
-      `could not be decoded (${lastLine(r.stderrTail)})`,
+      `could not be decoded (${lastLine(stderrTail)})`,
     );
-  return peaks.finish();
+  return table;
+}
+
+async function fold(
+  bin: string,
+  args: string[],
+  job: PeaksJob,
+): Promise<{ code: number | null; stderrTail: string; table: PeakTable }> {
+  if (!job.runner) {
+    const r = await foldOnWorker({
+      bin,
+      args,
+      channels: job.channels,
+      signal: job.signal,
+      onSpawn: job.onSpawn,
+    });
+    return { code: r.code, stderrTail: r.stderrTail, table: { sampleRate: job.sampleRate, ...r.folded } };
+  }
+  const peaks = new PeakAccumulator(job.channels, job.sampleRate);
+  const r = await job.runner({
+    bin,
+    args,
+    signal: job.signal,
+    onSpawn: job.onSpawn,
+    onStdoutBytes: (chunk) => peaks.push(chunk),
+  });
+  return { code: r.code, stderrTail: r.stderrTail, table: peaks.finish() };
 }

@@ -29,16 +29,27 @@ export function holdIdleTimeout(socket: Socket | null | undefined, idleTimeoutMs
   };
 }
 
-/** Run `work` with the connection's idle timeout held. */
+/**
+ * Run `work` with the connection's idle timeout held; its signal is aborted when the connection
+ * closes (the client is gone), so work it alone waits for can stop.
+ */
 export async function whileServerWorks<T>(
   socket: Socket | null | undefined,
   idleTimeoutMs: number,
-  work: () => Promise<T>,
+  work: (signal: AbortSignal) => Promise<T>,
 ): Promise<T> {
   const release = holdIdleTimeout(socket, idleTimeoutMs);
+  const gone = new AbortController();
+  const onClose = () => gone.abort();
+  // Injected requests (tests) have no real connection to lose.
+  if (socket instanceof Socket) {
+    if (socket.destroyed) gone.abort();
+    else socket.once('close', onClose);
+  }
   try {
-    return await work();
+    return await work(gone.signal);
   } finally {
+    if (socket instanceof Socket) socket.off('close', onClose);
     release();
   }
 }

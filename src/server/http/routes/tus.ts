@@ -111,12 +111,13 @@ export async function tusRoutes(app: FastifyInstance, deps: TusRouteDeps): Promi
     uploads.release(u.id);
     try {
       const socket = (nodeRequest(req) as IncomingMessage).socket;
-      const outcome = await whileServerWorks(socket, config.idleTimeoutMs, () =>
+      const outcome = await whileServerWorks(socket, config.idleTimeoutMs, (signal) =>
         deps.storeUpload({
           sid: u.sid,
           appid: u.appid,
           filename: u.filename,
           localPath: uploads.dataPath(u.id),
+          signal,
         }),
       );
       if (!outcome.ok) throw tusError(outcome.status, outcome.error, outcome.code);

@@ -3,8 +3,10 @@
 // file is removed; nothing is half-stored.
 import { stat, unlink } from 'node:fs/promises';
 import {
+  AbortError,
   decodedSeconds,
   decodePeaks,
+  decodeTimeoutMs,
   InputError,
   oneLineTag,
   type ProbeResult,
@@ -41,6 +43,8 @@ export interface UploadStoreDeps {
   disk: DiskBudget;
   /** The one decode of an upload (its waveform and true length); the engine's decodePeaks unless a test's needs another. */
   measure?: typeof decodePeaks;
+  /** The measuring decode's time limit; by default what the merge limit's worth of its audio may take. */
+  measureTimeoutMs?: number;
   /** Makes the waveform of an item stored without one (an MP3), once it is stored. */
   peaks?: Pick<Peaks, 'prepare'>;
 }
@@ -68,6 +72,8 @@ export type StoreUpload = (input: {
   appid: string;
   filename: string;
   localPath: string;
+  /** Aborted when the client is gone: the decode ends, nothing is stored, and this rejects. */
+  signal?: AbortSignal;
 }) => Promise<StoreOutcome>;
 
 const SAFE_FORMAT = /^[a-z0-9]{1,10}$/;
@@ -108,28 +114,41 @@ export async function refuseIfDiskLow(deps: Pick<UploadStoreDeps, 'disk'>, incom
  * that is not what it holds, and that one decode gives its waveform too. The decode stops at the
  * merge limit: a file that long can only be refused anyway. A file that does not decode to the
  * end has no waveform yet, and is measured as far as it decodes (its probed length when that is
- * nothing).
+ * nothing). The decode ends when `signal` does (the client is gone), and a file that takes longer
+ * than it could to decode at the merge limit is refused.
  */
 async function measureUpload(
   deps: UploadStoreDeps,
   file: string,
   probe: ProbeResult,
+  signal?: AbortSignal,
 ): Promise<{ durationSeconds: number; peaks?: PeakTable }> {
   if (probe.mp3) return { durationSeconds: probe.durationSeconds };
   const limitSeconds = deps.config.maxMergeHours * 3600 + 1;
-  const peaks = await (deps.measure ?? decodePeaks)(file, {
+  const timeout = AbortSignal.timeout(
+    deps.measureTimeoutMs ?? decodeTimeoutMs(limitSeconds, probe.sampleRate, probe.channels),
+  );
+  const job = {
     tools: deps.tools,
-    channels: probe.channels,
-    sampleRate: probe.sampleRate,
     limitSeconds,
-  }).catch((err: unknown) => {
-    if (err instanceof InputError) return undefined;
+    signal: signal ? AbortSignal.any([signal, timeout]) : timeout,
+  };
+  try {
+    const peaks = await (deps.measure ?? decodePeaks)(file, {
+      ...job,
+      channels: probe.channels,
+      sampleRate: probe.sampleRate,
+    }).catch((err: unknown) => {
+      if (err instanceof InputError) return undefined;
+      throw err;
+    });
+    const decoded = peaks ? peaksDuration(peaks) : await decodedSeconds(file, job);
+    return { durationSeconds: decoded > 0 ? decoded : probe.durationSeconds, peaks };
+  } catch (err) {
+    if (timeout.aborted && !signal?.aborted)
+      throw new InputError(file, 'not-audio', 'took too long to decode');
     throw err;
-  });
-  const decoded = peaks
-    ? peaksDuration(peaks)
-    : await decodedSeconds(file, { tools: deps.tools, limitSeconds });
-  return { durationSeconds: decoded > 0 ? decoded : probe.durationSeconds, peaks };
+  }
 }
 
 /** Phase 1: is it audio we can use? Kept for storing, or the reason it is refused. Other failures are thrown. */
@@ -137,6 +156,8 @@ export async function probeUpload(
   deps: UploadStoreDeps,
   tmp: string,
   filename: string,
+  /** The client is gone: the decode ends, and this rejects with an AbortError. */
+  signal?: AbortSignal,
 ): Promise<Probed | Refusal> {
   try {
     // An MP3's length is its frames, every one counted: an upload's LAME tag may state any count.
@@ -144,7 +165,7 @@ export async function probeUpload(
     if (!SAFE_FORMAT.test(probe.format)) {
       throw new InputError(filename, 'not-audio', `its container (${probe.format}) is not supported`);
     }
-    const { durationSeconds, peaks } = await measureUpload(deps, tmp, probe);
+    const { durationSeconds, peaks } = await measureUpload(deps, tmp, probe, signal);
     return { tmp, filename, probe: { ...probe, durationSeconds }, size: (await stat(tmp)).size, peaks };
   } catch (err) {
     if (!(err instanceof InputError)) throw err;
@@ -201,8 +222,10 @@ export async function keepUpload(
 }
 
 export function createStoreUpload(deps: UploadStoreDeps): StoreUpload {
-  return async ({ sid, appid, filename, localPath }) => {
-    const probed = await probeUpload(deps, localPath, filename);
+  return async ({ sid, appid, filename, localPath, signal }) => {
+    const probed = await probeUpload(deps, localPath, filename, signal);
+    // Gone while it was probed: nothing is stored for nobody.
+    if (signal?.aborted) throw new AbortError('The client is gone');
     const kept = isRefusal(probed) ? probed : await keepUpload(deps, sid, appid, probed);
     if (isRefusal(kept)) return { ok: false, status: ERRORS[kept.code].status, ...kept };
     return { ok: true, item: toAudioItem(kept) };

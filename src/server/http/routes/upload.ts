@@ -51,7 +51,7 @@ interface Upload {
   /** Scratch files not yet stored or removed: removed whatever happens. */
   inFlight: Set<string>;
   /** Runs the server's own work (probing, storing) with the connection's idle timeout held. */
-  atWork: <T>(work: () => Promise<T>) => Promise<T>;
+  atWork: <T>(work: (signal: AbortSignal) => Promise<T>) => Promise<T>;
 }
 
 const BROKEN_MULTIPART = 'The upload is not valid multipart/form-data (cut short or malformed)';
@@ -171,7 +171,7 @@ async function probeReceived(
   filename: string,
   deps: UploadRouteDeps,
 ): Promise<Refusal | undefined> {
-  const p = await upload.atWork(() => probeUpload(deps, tmp, filename));
+  const p = await upload.atWork((signal) => probeUpload(deps, tmp, filename, signal));
   if (isRefusal(p)) return p;
   upload.probed.push(p);
   return undefined;
