@@ -20,7 +20,7 @@ let manyChannels: string;
 async function silenceThenTone(file: string, seconds: number): Promise<string> {
   await exec(tools.ffmpeg, [
     ...['-hide_banner', '-v', 'error', '-y'],
-    ...['-f', 'lavfi', '-i', `anullsrc=r=8000:cl=stereo:d=${seconds}`],
+    ...['-f', 'lavfi', '-t', String(seconds), '-i', 'anullsrc=r=8000:cl=stereo'],
     ...['-f', 'lavfi', '-i', `sine=frequency=440:sample_rate=8000:duration=${seconds}`],
     ...['-filter_complex', '[1]volume=6,aformat=channel_layouts=stereo[t];[0][t]concat=n=2:v=0:a=1'],
     ...['-c:a', 'pcm_s16le', file],
@@ -32,7 +32,7 @@ async function silenceThenTone(file: string, seconds: number): Promise<string> {
 async function longSilence(file: string, seconds: number): Promise<string> {
   await exec(tools.ffmpeg, [
     ...['-hide_banner', '-v', 'error', '-y'],
-    ...['-f', 'lavfi', '-i', `anullsrc=r=96000:cl=7.1:d=${seconds}`],
+    ...['-f', 'lavfi', '-t', String(seconds), '-i', 'anullsrc=r=96000:cl=7.1'],
     ...['-c:a', 'flac', file],
   ]);
   return file;
