@@ -3,6 +3,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { tempDir } from '../../../test/support/audio-fixtures.js';
 import { diskStorage, fakeTools, item, job, scriptedMerge } from '../../../test/support/job-kit.js';
+import type { ItemRow } from '../data/store.js';
 import { MemoryStore } from '../../../test/support/memory-store.js';
 import { clockAt } from '../../../test/support/clock-at.js';
 import { TrimError } from '../../engine/index.js';
@@ -17,15 +18,37 @@ afterEach(async () => {
   await dir.cleanup();
 });
 
+/** Session `sid` holding uploads of these names (stored as stored1.mp3, stored2.mp3, ...): its items. */
+async function sessionHolding(store: MemoryStore, sid: string, names: string[]): Promise<ItemRow[]> {
+  await store.createSession(`hash-${sid}`, sid, 'csrf', 0);
+  await mkdir(path.join(dir.dir, 'uploads', sid), { recursive: true });
+  const items = names.map((name, i) => item(sid, i + 1, name));
+  for (const one of items) {
+    await store.addItemIfUnder(one, 10);
+    await writeFile(path.join(dir.dir, 'uploads', sid, `${one.newfilename}.mp3`), 'x');
+  }
+  return items;
+}
+
+const jobData = (jobId: string, sid: string, itemIds: string[]) => ({
+  jobId,
+  sid,
+  appid: 'app',
+  itemIds,
+  options: {},
+  requestId: null,
+});
+
+/** One run of the processor on that job, unwatched and never aborted. */
+const runOn = (processor: ReturnType<typeof createMergeProcessor>, data: ReturnType<typeof jobData>) =>
+  processor(data, () => {}, new AbortController().signal);
+
 describe('the merge processor', () => {
   it('gives each result of a session its own download name, also for merges that end together', async () => {
     const store = new MemoryStore();
     const files = diskStorage(dir.dir);
-    for (const sid of ['s1', 's2']) await store.createSession(`hash-${sid}`, sid, 'csrf', 0);
-    const a = item('s1', 1, 'a.mp3');
-    await store.addItemIfUnder(a, 10);
-    await mkdir(path.join(dir.dir, 'uploads', 's1'), { recursive: true });
-    await writeFile(path.join(dir.dir, 'uploads', 's1', 'stored1.mp3'), 'x');
+    const [a] = await sessionHolding(store, 's1', ['a.mp3']);
+    const [b] = await sessionHolding(store, 's2', ['b.mp3']);
     const { merge } = scriptedMerge();
     // Every merge ends in the same minute.
     const processor = createMergeProcessor({
@@ -37,13 +60,8 @@ describe('the merge processor', () => {
       engineConcurrency: 1,
     });
     for (const id of ['j1', 'j2', 'j3', 'j4']) await store.addJob(job(id, 's1', [a.id]));
-    await store.addJob(job('k1', 's2', ['item-s2-1']));
-    const run = (jobId: string) =>
-      processor(
-        { jobId, sid: 's1', appid: 'app', itemIds: [a.id], options: {}, requestId: null },
-        () => {},
-        new AbortController().signal,
-      );
+    await store.addJob(job('k1', 's2', [b.id]));
+    const run = (jobId: string) => runOn(processor, jobData(jobId, 's1', [a.id]));
     await Promise.all([run('j1'), run('j2'), run('j3')]);
     await run('j4');
     const names = (await store.listResults('s1')).map((r) => r.downloadName).sort();
@@ -54,15 +72,7 @@ describe('the merge processor', () => {
       'merged-2026-11-22-1430.mp3',
     ]);
     // Another session may use the plain name.
-    const b = item('s2', 1, 'b.mp3');
-    await store.addItemIfUnder(b, 10);
-    await mkdir(path.join(dir.dir, 'uploads', 's2'), { recursive: true });
-    await writeFile(path.join(dir.dir, 'uploads', 's2', 'stored1.mp3'), 'x');
-    await processor(
-      { jobId: 'k1', sid: 's2', appid: 'app', itemIds: [b.id], options: {}, requestId: null },
-      () => {},
-      new AbortController().signal,
-    );
+    await runOn(processor, jobData('k1', 's2', [b.id]));
     expect((await store.listResults('s2')).map((r) => r.downloadName)).toEqual([
       'merged-2026-11-22-1430.mp3',
     ]);
@@ -70,11 +80,7 @@ describe('the merge processor', () => {
 
   it('names the file whose kept span the engine finds outside it, and does not retry', async () => {
     const store = new MemoryStore();
-    await store.createSession('hash-s1', 's1', 'csrf', 0);
-    const [a, b] = [item('s1', 1, 'intro.mp3'), item('s1', 2, 'long book.flac')];
-    for (const one of [a, b]) await store.addItemIfUnder(one, 10);
-    await mkdir(path.join(dir.dir, 'uploads', 's1'), { recursive: true });
-    for (const n of [1, 2]) await writeFile(path.join(dir.dir, 'uploads', 's1', `stored${n}.mp3`), 'x');
+    const [a, b] = await sessionHolding(store, 's1', ['intro.mp3', 'long book.flac']);
     await store.addJob(job('j1', 's1', [a.id, b.id]));
     // The engine's words name the stored path and the command line's trim: neither reaches the person.
     const { merge } = scriptedMerge({ failWith: () => new TrimError('--trim 1', 'ends past 1 s', 0, 1) });
@@ -85,11 +91,7 @@ describe('the merge processor', () => {
       merge,
       engineConcurrency: 1,
     });
-    const failed = await processor(
-      { jobId: 'j1', sid: 's1', appid: 'app', itemIds: [a.id, b.id], options: {}, requestId: null },
-      () => {},
-      new AbortController().signal,
-    ).catch((err: unknown) => err);
+    const failed = await runOn(processor, jobData('j1', 's1', [a.id, b.id])).catch((err: unknown) => err);
     expect(failed).toBeInstanceOf(JobFailure);
     expect(failed).toMatchObject({
       code: 'bad-trim',
@@ -102,11 +104,7 @@ describe('the merge processor', () => {
   it("leaves no cover behind when the result's file cannot be stored", async () => {
     const store = new MemoryStore();
     const disk = diskStorage(dir.dir);
-    await store.createSession('hash-s1', 's1', 'csrf', 0);
-    const a = item('s1', 1, 'a.mp3');
-    await store.addItemIfUnder(a, 10);
-    await mkdir(path.join(dir.dir, 'uploads', 's1'), { recursive: true });
-    await writeFile(path.join(dir.dir, 'uploads', 's1', 'stored1.mp3'), 'x');
+    const [a] = await sessionHolding(store, 's1', ['a.mp3']);
     await store.addJob(job('j1', 's1', [a.id]));
     // The engine embedded a cover and left its copy where it was asked to.
     const { merge } = scriptedMerge({ cover: true });
@@ -121,13 +119,7 @@ describe('the merge processor', () => {
       },
     };
     const processor = createMergeProcessor({ store, files, tools: fakeTools, merge, engineConcurrency: 1 });
-    await expect(
-      processor(
-        { jobId: 'j1', sid: 's1', appid: 'app', itemIds: [a.id], options: {}, requestId: null },
-        () => {},
-        new AbortController().signal,
-      ),
-    ).rejects.toThrow('the bucket is gone');
+    await expect(runOn(processor, jobData('j1', 's1', [a.id]))).rejects.toThrow('the bucket is gone');
     expect(stored).toEqual(['j1-cover.png', 'j1.mp3']);
     expect(await store.listResults('s1')).toEqual([]);
     expect(await readdir(path.join(dir.dir, 'results', 's1')).catch(() => [])).toEqual([]);
@@ -136,14 +128,10 @@ describe('the merge processor', () => {
   it('removes what a run killed between storing and recording left, once a later run records the result', async () => {
     const store = new MemoryStore();
     const files = diskStorage(dir.dir);
-    await store.createSession('hash-s1', 's1', 'csrf', 0);
-    const a = item('s1', 1, 'a.mp3');
-    await store.addItemIfUnder(a, 10);
-    await mkdir(path.join(dir.dir, 'uploads', 's1'), { recursive: true });
-    await writeFile(path.join(dir.dir, 'uploads', 's1', 'stored1.mp3'), 'x');
+    const [a] = await sessionHolding(store, 's1', ['a.mp3']);
     await store.addJob(job('j1', 's1', [a.id]));
     const { merge } = scriptedMerge({ cover: true });
-    const data = { jobId: 'j1', sid: 's1', appid: 'app', itemIds: [a.id], options: {}, requestId: null };
+    const data = jobData('j1', 's1', [a.id]);
     const processorWith = (s: MemoryStore) =>
       createMergeProcessor({
         store: s,
@@ -164,7 +152,7 @@ describe('the merge processor', () => {
         return new Promise<never>(() => {});
       },
     });
-    void processorWith(dying)(data, () => {}, new AbortController().signal);
+    void runOn(processorWith(dying), data);
     await reachedRecord;
     const dead = await readdir(resultsDir);
     expect(dead).toHaveLength(2);
@@ -172,7 +160,7 @@ describe('the merge processor', () => {
     await writeFile(path.join(resultsDir, 'j10-0badf00d.mp3'), 'x');
 
     // BullMQ runs the merge again: it records its own file and cover, and the dead run's go.
-    await processorWith(store)(data, () => {}, new AbortController().signal);
+    await runOn(processorWith(store), data);
     const [result] = await store.listResults('s1');
     expect(result.cover).toBeTruthy();
     expect((await readdir(resultsDir)).sort()).toEqual(
