@@ -141,6 +141,15 @@ export const PG_MIGRATIONS: PgMigration[] = [
     name: "how many chapters an item's file carries",
     sql: `ALTER TABLE items ADD COLUMN chapter_count INTEGER;`,
   },
+  {
+    // Versions are applied by the set here, so 5 is never passed by; 9 keeps the two lists alike.
+    version: 9,
+    name: "a result's details and its cover, where migration 5 was passed by",
+    sql: `
+      ALTER TABLE results ADD COLUMN IF NOT EXISTS details JSONB NOT NULL DEFAULT '{}';
+      ALTER TABLE results ADD COLUMN IF NOT EXISTS cover TEXT;
+    `,
+  },
 ];
 
 async function appliedVersions(client: PoolClient): Promise<Set<number>> {

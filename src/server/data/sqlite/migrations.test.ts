@@ -196,3 +196,26 @@ describe('migration 8', () => {
     expect(db.prepare('SELECT chapter_count FROM items').get()).toEqual({ chapter_count: null });
   });
 });
+
+describe('migration 9', () => {
+  it('gives a database released at version 6, which passed migration 5 by, its results details and cover', () => {
+    const db = new Database(':memory:');
+    migrate(db, MIGRATIONS.filter((m) => m.version <= 6 && m.version !== 5));
+    expect(schemaVersion(db)).toBe(6);
+    db.prepare("INSERT INTO sessions VALUES ('s1', 'h', 't', 1, 1)").run();
+    db.prepare("INSERT INTO jobs (id, sid, appid, item_ids, status, created_at) VALUES ('j1', 's1', 'app', '[]', 'succeeded', 1)").run();
+    db.prepare(
+      "INSERT INTO results (id, sid, job_id, file, download_name, duration, size, sources, created_at) VALUES ('r1', 's1', 'j1', 'j1.mp3', 'old.mp3', 2, 10, '[]', 1)",
+    ).run();
+    expect(migrate(db)).toBe(9);
+    expect(db.prepare('SELECT details, cover FROM results').get()).toEqual({ details: '{}', cover: null });
+  });
+
+  it('leaves a database that ran migration 5 as it was', () => {
+    const db = new Database(':memory:');
+    migrate(db, MIGRATIONS.filter((m) => m.version <= 8));
+    expect(migrate(db)).toBe(9);
+    const columns = (db.pragma('table_info(results)') as { name: string }[]).map((c) => c.name);
+    expect(columns.filter((c) => c === 'details' || c === 'cover')).toEqual(['details', 'cover']);
+  });
+});

@@ -173,6 +173,17 @@ export const MIGRATIONS: Migration[] = [
       db.exec('ALTER TABLE items ADD COLUMN chapter_count INTEGER');
     },
   },
+  {
+    // Migration 6 was released before 5 was written: a database made then is at version 6 and
+    // passed 5 by. What 5 adds is added here where it is missing.
+    version: 9,
+    name: "a result's details and its cover, where migration 5 was passed by",
+    up(db) {
+      const columns = new Set((db.pragma('table_info(results)') as { name: string }[]).map((c) => c.name));
+      if (!columns.has('details')) db.exec("ALTER TABLE results ADD COLUMN details TEXT NOT NULL DEFAULT '{}'");
+      if (!columns.has('cover')) db.exec('ALTER TABLE results ADD COLUMN cover TEXT');
+    },
+  },
 ];
 
 /** "name (suffix).ext" */
