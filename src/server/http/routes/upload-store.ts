@@ -211,7 +211,9 @@ export async function keepUpload(
     await files.put(ref, p.tmp);
     added = await store.addItemIfUnder(item, roomFor(deps, sid));
     if (!added) return tooMany(p.filename, deps.config.maxFiles);
-    if (!p.peaks) deps.peaks?.prepare(item);
+    // An MP3's waveform is made after the answer; any other file's came with its measuring decode,
+    // or that decode failed and another would too.
+    if (!p.peaks && p.probe.mp3) deps.peaks?.prepare(item);
     return item;
   } finally {
     if (!added) {
