@@ -23,7 +23,7 @@ const ownKeys = (e: KeyboardEvent<HTMLInputElement>) => e.stopPropagation();
 /** The row's chapter line for a file whose own `count` chapters the merge keeps. */
 function KeepsOwnChapters({ count }: { count: number }) {
   return (
-    <div className="audio-merge-chapter audio-merge-own-chapters">
+    <div className="audio-merge-row-chapter audio-merge-own-chapters">
       <span className="audio-merge-chapter-label" title={t().keepsOwnChaptersHint}>
         {t().keepsOwnChapters(count)}
       </span>
