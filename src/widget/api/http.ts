@@ -158,9 +158,10 @@ export async function uploadCover(file: Blob, name: string): Promise<void> {
 }
 
 /** Whether the session has a cover (GET cover answers 404 without one). */
-export async function hasCover(): Promise<boolean> {
+export async function hasCover(): Promise<boolean | null> {
   const res = await fetch(API.cover, { method: 'GET', credentials: 'same-origin' });
-  return res.ok;
+  // Only a 404 says there is none; any other failure says nothing either way.
+  return res.ok ? true : res.status === 404 ? false : null;
 }
 
 /** POST deleteCover. */

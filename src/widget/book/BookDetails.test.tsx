@@ -61,10 +61,15 @@ describe('the cover picker', () => {
     expect((post.body as FormData).get('file')).toBeInstanceOf(File);
   });
 
-  it('a page whose session never had a cover set here does not ask for one (no 404 in the console)', async () => {
+  it('asks once on a page that knows nothing of a cover; after its 404, later pages do not ask', async () => {
     await openCover();
-    expect(calls).toEqual([]);
+    await waitFor(() => expect(calls.filter((c) => c.method === 'GET')).toHaveLength(1));
+    await act(() => Promise.resolve());
     expect(document.querySelector('.audio-merge-cover-preview')).toBeNull();
+    cleanup();
+    await openCover();
+    await act(() => Promise.resolve());
+    expect(calls).toHaveLength(1);
   });
 
   it('a cover set here is asked for on the next page and shown; one gone from the server is forgotten', async () => {
@@ -73,6 +78,7 @@ describe('the cover picker', () => {
     fireEvent.change(input, { target: { files: [image] } });
     await waitFor(() => expect(document.querySelector('.audio-merge-cover-preview')).not.toBeNull());
     cleanup();
+    calls = [];
     await openCover();
     await waitFor(() => expect(document.querySelector('.audio-merge-cover-preview')).not.toBeNull());
     expect(calls.filter((c) => c.method === 'GET')).toHaveLength(1);
@@ -87,6 +93,31 @@ describe('the cover picker', () => {
     cleanup();
     await openCover();
     expect(calls).toHaveLength(1);
+  });
+
+  it('a failed answer other than 404 forgets nothing: a set cover is asked for again on the next page', async () => {
+    const input = await openCover();
+    fireEvent.change(input, { target: { files: [new File([new Uint8Array([1])], 'front.png')] } });
+    await waitFor(() => expect(document.querySelector('.audio-merge-cover-preview')).not.toBeNull());
+    cleanup();
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => json({ error: 'Busy' }, 503)),
+    );
+    await openCover();
+    await act(() => Promise.resolve());
+    cleanup();
+    calls = [];
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async (input: RequestInfo | URL, init: RequestInit = {}) => {
+        calls.push({ url: String(input), method: init.method ?? 'GET', body: init.body });
+        return new Response('png');
+      }),
+    );
+    await openCover();
+    await waitFor(() => expect(document.querySelector('.audio-merge-cover-preview')).not.toBeNull());
+    expect(calls.filter((c) => c.method === 'GET')).toHaveLength(1);
   });
 
   it("speaks the page's language on a German page", async () => {

@@ -63,6 +63,7 @@ function CoverArea() {
     if (!coverMaybeSet()) return;
     void hasCover().then(
       (has) => {
+        if (has === null) return;
         markCover(has);
         setVersion((v) => (has ? (v ?? Date.now()) : v));
       },

@@ -1,7 +1,6 @@
-// Whether this browser set the session's cover, so a page without one never asks GET cover only
-// to be answered 404 (the browser logs every such answer as an error). The session lives in this
-// browser's cookie, so its cover can only have been set from here. Where storage is refused the
-// widget asks, as it must.
+// Whether this browser knows the session has no cover, so a page need not ask GET cover only to be
+// answered 404 again (the browser logs every such answer as an error). Without a mark (a first
+// page, a cover set before the mark existed, storage refused) the widget asks.
 const KEY = 'audio-merge:cover-set';
 
 function storage(): Storage | null {
@@ -15,8 +14,7 @@ function storage(): Storage | null {
 /** False only when this browser knows the session has no cover. */
 export function coverMaybeSet(): boolean {
   try {
-    const s = storage();
-    return s === null || s.getItem(KEY) === '1';
+    return storage()?.getItem(KEY) !== '0';
   } catch {
     return true;
   }
@@ -25,8 +23,7 @@ export function coverMaybeSet(): boolean {
 /** Note that the session's cover was set (true) or removed, or found missing (false). */
 export function markCover(set: boolean): void {
   try {
-    if (set) storage()?.setItem(KEY, '1');
-    else storage()?.removeItem(KEY);
+    storage()?.setItem(KEY, set ? '1' : '0');
   } catch {
     // Refused: the next page asks the server instead.
   }
