@@ -95,6 +95,14 @@ describe('a FLAC stream length from its frames', () => {
     }
   });
 
+  it('looks past an ID3v1 tag after the frames', async () => {
+    const bytes = await readFile(file('tone.flac'));
+    const tag = Buffer.alloc(128);
+    tag.write('TAGA title', 'latin1');
+    await writeFile(file('id3v1.flac'), Buffer.concat([bytes, tag]));
+    expect(readFlacSamples(file('id3v1.flac'))).toBe(321_930);
+  });
+
   it('is unknown when the last frame is cut short or bytes follow it: the file must be decoded', async () => {
     const bytes = await readFile(file('tone.flac'));
     await writeFile(file('cut.flac'), bytes.subarray(0, Math.floor(bytes.length * 0.6)));

@@ -125,13 +125,20 @@ function agrees(h: FrameHeader, shape: StreamShape): boolean {
 export function framesLength(head: Uint8Array, tail: Uint8Array, shape: StreamShape): number | undefined {
   const first = frameHeader(head, 0);
   if (!first || first.number !== 0 || !agrees(first, shape)) return undefined;
-  const last = lastFrame(tail, shape);
+  const last = lastFrame(withoutId3v1(tail), shape);
   if (!last || last.variable !== first.variable) return undefined;
   if (last.variable) return last.number + last.blockSize;
   // Fixed: every frame but the last holds the stream's one block size, which the first shows.
   if (last.number === 0) return last.blockSize;
   if (shape.minBlockSize !== shape.maxBlockSize || first.blockSize !== shape.maxBlockSize) return undefined;
   return last.number * shape.maxBlockSize + last.blockSize;
+}
+
+/** The tail without the 128-byte ID3v1 tag ("TAG" ...) some taggers still append to FLAC files. */
+function withoutId3v1(tail: Uint8Array): Uint8Array {
+  const at = tail.length - 128;
+  const tagged = at >= 8 && tail[at] === 0x54 && tail[at + 1] === 0x41 && tail[at + 2] === 0x47;
+  return tagged ? tail.subarray(0, at) : tail;
 }
 
 /** The header of the frame that ends the tail (its CRC-16 is the tail's last two bytes). */
