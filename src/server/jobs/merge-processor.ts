@@ -95,6 +95,21 @@ export async function removeUnrecordedRuns(
     if (!keep.has(file)) await files.remove(resultRef({ sid: job.sid, file }));
 }
 
+/** removeUnrecordedRuns where there is storage to clean, a failure logged: the job's end stands. */
+export async function forgetDeadRuns(
+  deps: {
+    store: Pick<Store, 'getResult'>;
+    files?: FileStorage;
+    log: { warn(obj: object, msg: string): void };
+  },
+  job: Pick<MergeJobData, 'sid' | 'jobId'>,
+): Promise<void> {
+  if (!deps.files) return;
+  await removeUnrecordedRuns(deps.store, deps.files, job).catch((err: unknown) =>
+    deps.log.warn({ err, job: job.jobId }, "could not remove a dead run's stored files"),
+  );
+}
+
 /** The job's items in merge order, duplicates kept; a JobFailure when one is gone. */
 export async function orderedItems(
   store: Store,

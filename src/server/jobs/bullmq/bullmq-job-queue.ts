@@ -16,7 +16,7 @@ import type { BullQueue, QueueEnd, QueueEvent } from './bullmq-queue.js';
 import { fileOf, JobFailure, QueueClosedError } from '../job-errors.js';
 import { endedRow } from '../job-status.js';
 import type { FileStorage } from '../../files/storage.js';
-import { removeUnrecordedRuns } from '../merge-processor.js';
+import { forgetDeadRuns } from '../merge-processor.js';
 import {
   CANCELLED_MESSAGE,
   DONE_TEXT,
@@ -94,7 +94,7 @@ export function createBullJobQueue(deps: BullJobQueueDeps): JobQueue & { ping():
     if (!(await store.endJob(data.jobId, { ...patch, finishedAt: now() }))) return false;
     told.emit(event);
     if (pending.has(data.jobId)) events.emit(event);
-    await forgetDeadRuns(data);
+    await forgetDeadRunsOf(data);
     return true;
   }
 
@@ -124,12 +124,8 @@ export function createBullJobQueue(deps: BullJobQueueDeps): JobQueue & { ping():
   }
 
   /** A run whose worker died after storing its file and before recording it left objects behind. */
-  async function forgetDeadRuns(job: Pick<MergeJobData, 'sid' | 'jobId'>): Promise<void> {
-    if (!deps.files) return;
-    await removeUnrecordedRuns(store, deps.files, job).catch((err: unknown) =>
-      log.warn({ err, job: job.jobId }, "could not remove a dead run's stored files"),
-    );
-  }
+  const forgetDeadRunsOf = (job: Pick<MergeJobData, 'sid' | 'jobId'>) =>
+    forgetDeadRuns({ store, files: deps.files, log }, job);
 
   async function onQueueEvent(e: QueueEvent): Promise<void> {
     for (const w of endWaiters.get(e.jobId) ?? []) w(e);

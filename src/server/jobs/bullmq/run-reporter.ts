@@ -20,7 +20,7 @@ import { createJobEvents, type JobEvent, type JobRef, type MergeJobData } from '
 import { fileOf, JobFailure } from '../job-errors.js';
 import { endedRow } from '../job-status.js';
 import type { FileStorage } from '../../files/storage.js';
-import { removeUnrecordedRuns } from '../merge-processor.js';
+import { forgetDeadRuns } from '../merge-processor.js';
 
 export interface RunReporterDeps {
   store: Store;
@@ -87,12 +87,7 @@ export function createRunReporter(deps: RunReporterDeps): RunReporter & { close(
   }
 
   /** What earlier runs of an ended merge stored and never recorded (their process died) goes. */
-  async function forgetDeadRuns(data: MergeJobData): Promise<void> {
-    if (!deps.files) return;
-    await removeUnrecordedRuns(store, deps.files, data).catch((err: unknown) =>
-      log.warn({ err, job: data.jobId }, "could not remove a dead run's stored files"),
-    );
-  }
+  const forgetDeadRunsOf = (data: MergeJobData) => forgetDeadRuns({ store, files: deps.files, log }, data);
 
   /** The run's pending progress is dropped and its writes settled; the run is forgotten. */
   async function finish(data: MergeJobData): Promise<Run> {
@@ -182,7 +177,7 @@ export function createRunReporter(deps: RunReporterDeps): RunReporter & { close(
               ...fileOf(ending.failure),
             };
       await report(run, data, patch, event);
-      await forgetDeadRuns(data);
+      await forgetDeadRunsOf(data);
     },
     close() {
       for (const run of runs.values()) run.throttle.cancel();
