@@ -60,7 +60,8 @@ export const QUIET: readonly string[] = ['-hide_banner', '-nostdin', '-v', 'erro
 /** QUIET for a run that writes files: each output is a name of its own, claimed before the run. */
 export const QUIET_WRITE: readonly string[] = [...QUIET, '-y'];
 
-const STDERR_TAIL = 4096;
+/** How much of a tool's stderr is kept for its failure's words. */
+export const STDERR_TAIL = 4096;
 /** The niceness tools run at: 0 (as this process) unless a server lowers it (toolNiceness). */
 let niceness = 0;
 

@@ -6,10 +6,9 @@
 import { Worker } from 'node:worker_threads';
 import { FIRST_BIN, MIN_BINS, peakFolder, type FoldedPeaks } from '../../shared/peaks.js';
 import { AbortError, ToolError } from '../errors.js';
-import { cannotRun, lowerPriority } from '../ffmpeg/runner.js';
+import { cannotRun, lowerPriority, STDERR_TAIL } from '../ffmpeg/runner.js';
 import { unwatchTool, watchTool } from '../ffmpeg/watchdog.js';
 
-const STDERR_TAIL = 4096;
 
 const WORKER_SOURCE = `
 const { parentPort, workerData } = require('node:worker_threads');
