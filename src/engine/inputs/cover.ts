@@ -19,15 +19,23 @@ export type CoverCheck = { ok: true; cover: Cover } | { ok: false; reason: strin
 
 const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 
+/** Pure: PNG or JPEG by a file's first bytes (8 are enough), undefined for anything else. */
+export function imageMime(head: Buffer): Cover['mime'] | undefined {
+  if (head.length >= 8 && head.subarray(0, 8).equals(PNG_SIGNATURE)) return 'image/png';
+  if (head.length >= 3 && head[0] === 0xff && head[1] === 0xd8 && head[2] === 0xff) return 'image/jpeg';
+  return undefined;
+}
+
 /** Pure: the image's kind and size, from its header; undefined when it is neither a whole PNG nor a JPEG. */
 export function imageShape(data: Buffer): { mime: Cover['mime']; width: number; height: number } | undefined {
-  if (data.length >= 45 && data.subarray(0, 8).equals(PNG_SIGNATURE)) {
+  const mime = imageMime(data);
+  if (mime === 'image/png' && data.length >= 45) {
     const size = pngSize(data);
-    return size && { mime: 'image/png', ...size };
+    return size && { mime, ...size };
   }
-  if (data.length >= 4 && data[0] === 0xff && data[1] === 0xd8 && data[2] === 0xff) {
+  if (mime === 'image/jpeg' && data.length >= 4) {
     const size = jpegSize(data);
-    return size && { mime: 'image/jpeg', ...size };
+    return size && { mime, ...size };
   }
   return undefined;
 }

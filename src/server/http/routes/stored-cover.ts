@@ -4,23 +4,12 @@
 import { once } from 'node:events';
 import type { Readable } from 'node:stream';
 import type { FastifyReply } from 'fastify';
-import { COVER_LIMITS } from '../../../engine/index.js';
+import { COVER_LIMITS, imageMime } from '../../../engine/index.js';
 import type { FileRef, FileStorage } from '../../files/storage.js';
 import { fail } from '../errors.js';
 
-type CoverMime = 'image/jpeg' | 'image/png';
-
 /** Enough of the start of a file to tell a JPEG from a PNG. */
 const SNIFF_BYTES = 8;
-const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
-
-// Every cover was checked as a whole JPEG or PNG when it was stored (the cover route, a merge):
-// its first bytes are enough to name its type again.
-function coverMime(head: Buffer): CoverMime | undefined {
-  if (head.length >= PNG_SIGNATURE.length && head.subarray(0, 8).equals(PNG_SIGNATURE)) return 'image/png';
-  if (head.length >= 3 && head[0] === 0xff && head[1] === 0xd8 && head[2] === 0xff) return 'image/jpeg';
-  return undefined;
-}
 
 /**
  * The first bytes of `stream`, given back to it (unshifted) so it still holds the whole file; a
@@ -50,11 +39,12 @@ async function peek(stream: Readable, bytes: number): Promise<Buffer> {
 async function openCover(
   files: FileStorage,
   ref: FileRef,
-): Promise<{ stream: Readable; mime: CoverMime } | undefined> {
+): Promise<{ stream: Readable; mime: 'image/jpeg' | 'image/png' } | undefined> {
   let stream: Readable | undefined;
   try {
     stream = await files.read(ref);
-    const mime = coverMime(await peek(stream, SNIFF_BYTES));
+    // Every cover was checked whole when it was stored: its first bytes name its type again.
+    const mime = imageMime(await peek(stream, SNIFF_BYTES));
     if (mime) return { stream, mime };
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
