@@ -62,8 +62,8 @@ export function gapOnly(o: SoundSettings): boolean {
  * cut, a fade) goes through the encoder, so every input of a splice counts as transcoded.
  */
 export function replanForSound(plan: OutputPlan, o: SoundSettings): OutputPlan {
-  if (splicesFades(plan, o)) return { ...plan, transcoded: plan.copy.map((_, i) => i) };
-  if (splicesAacTrims(plan, o)) return { ...plan, transcoded: plan.copy.map((_, i) => i) };
+  if (splicesFades(plan, o) || splicesAacTrims(plan, o))
+    return { ...plan, transcoded: plan.copy.map((_, i) => i) };
   const decodeAll = decodesEverything(o) || (plan.route === 'mp4-packets' && soundActive(o) && !gapOnly(o));
   if (decodeAll && plan.copy.some(Boolean)) {
     const all = plan.copy.map((_, i) => i);
@@ -104,7 +104,8 @@ export function splicesFades(plan: OutputPlan, o: SoundSettings): boolean {
  * Whether copied AAC is cut at the sample with its packets kept (sound/mp4-splice.ts): MP4 output
  * whose inputs are all copied AAC, trimmed, and no other sound option (a gain, a fade, a gap or a
  * silence trim changes more than the frames at the cuts, so those inputs are re-encoded whole).
- * Only the frames at the cuts pass through the encoder: the inputs count as copied.
+ * Only the frames at the cuts pass through the encoder: the inputs stay copies, reported as
+ * transcoded as a fade splice's are (replanForSound).
  */
 export function splicesAacTrims(plan: OutputPlan, o: SoundSettings): boolean {
   if (plan.route !== 'mp4-packets' || !plan.copy.every(Boolean) || !trimmed(o)) return false;
