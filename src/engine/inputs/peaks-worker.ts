@@ -9,7 +9,6 @@ import { AbortError, ToolError } from '../errors.js';
 import { cannotRun, lowerPriority, STDERR_TAIL } from '../ffmpeg/runner.js';
 import { unwatchTool, watchTool } from '../ffmpeg/watchdog.js';
 
-
 const WORKER_SOURCE = `
 const { parentPort, workerData } = require('node:worker_threads');
 const { spawn } = require('node:child_process');
