@@ -5,7 +5,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { HELP, USAGE, parseArgs, type CliArgs } from './args.js';
 import { expandFolders, type FolderReader } from './folders.js';
-import { progressBar, secondsLeft } from './progress-bar.js';
+import { progressBar } from './progress-bar.js';
+import { TimeLeft } from '../shared/eta.js';
 import {
   CHAPTERS_FILE_MAX_BYTES,
   chaptersFileText,
@@ -138,7 +139,7 @@ export async function main(argv: string[]): Promise<number> {
   // the partial file, the temporary folder and orphaned ffmpegs writing into it.
   for (const sig of SIGNALS) process.on(sig, stop);
   const bar = !args.quiet && process.stderr.isTTY === true;
-  const started = Date.now();
+  const timeLeft = new TimeLeft(Date.now);
   try {
     // Found on first use and unchecked: a missing or broken ffmpeg surfaces as a ToolError when
     // it is first needed, and a merge of matching MP3s never needs it.
@@ -161,9 +162,7 @@ export async function main(argv: string[]): Promise<number> {
       ...args.sound,
       trims: args.trims,
       signal: controller.signal,
-      onProgress: bar
-        ? (p) => process.stderr.write(progressBar(p, secondsLeft(Date.now() - started, p)))
-        : undefined,
+      onProgress: bar ? (p, where) => process.stderr.write(progressBar(p, timeLeft.at(p), where)) : undefined,
     });
     if (bar) process.stderr.write('\n');
     for (const note of report.notes ?? []) process.stderr.write(`audio-merge: ${note}\n`);

@@ -36,6 +36,7 @@ export {
 } from './plan/formats.js';
 export type { OutputFormat } from './plan/formats.js';
 export type { Chapter, ChapterTitleSource } from './plan/chapters.js';
+export type { OnProgress, ProgressWhere } from './plan/progress.js';
 // An input's chapter title by default, for a caller that shows it before a merge.
 export { defaultChapterTitle, oneLineTag } from './plan/chapters.js';
 // The sound options and their one check live in src/shared/sound-options.ts, for every caller.

@@ -1,6 +1,7 @@
 // The engine's public shapes. The server and the CLI program against these only.
 import type { Chapter, ChapterTitleSource } from './plan/chapters.js';
 import type { OutputFormat } from './plan/formats.js';
+import type { OnProgress } from './plan/progress.js';
 import type { LoudnessEntry } from './plan/sound-plan.js';
 import type { SoundOptions } from '../shared/sound-options.js';
 import type { Details } from '../shared/details.js';
@@ -83,8 +84,12 @@ export interface MergeOptions extends SoundOptions, Details {
   /** The output's channels (1 or 2) and sample rate; by default what most inputs have. */
   channels?: 1 | 2;
   sampleRate?: number;
-  /** Whole-number percentage 0..100, never decreasing; 100 only when the output is complete. */
-  onProgress?: (percent: number) => void;
+  /**
+   * Whole-number percentage 0..100, never decreasing; 100 only when the output is complete. With
+   * it, where the work stands (stage, input being worked on); called again with the same
+   * percentage when only that changes.
+   */
+  onProgress?: OnProgress;
   signal?: AbortSignal;
   /** Parallel transcodes; defaults to the number of CPU cores. */
   concurrency?: number;

@@ -30,8 +30,33 @@ export interface AudioItem {
 
 export type MergeState = 'queued' | 'running' | 'succeeded' | 'failed' | 'cancelled';
 
+/**
+ * What a merge is doing: waiting in line, reading its inputs (probing, measuring loudness),
+ * encoding or joining them, writing the output's index and tags, storing the finished file.
+ */
+export type MergeStage = 'waiting' | 'reading' | 'encoding' | 'writing' | 'storing';
+
+/** Where a running merge stands, besides its percentage: the stage, the input, the time left. */
+export interface ProgressDetail {
+  stage: MergeStage;
+  /** The input being worked on, 1-based (null while waiting). */
+  file: number | null;
+  /** How many inputs the merge has (null while waiting). */
+  files: number | null;
+  /** Seconds left at the pace measured so far; null until that pace is known. */
+  secondsLeft: number | null;
+}
+
+/** The fields a status carries while a merge waits or runs (`file` is a failure's file name otherwise). */
+export interface ProgressFields {
+  stage?: MergeStage;
+  file?: number | string;
+  files?: number | null;
+  secondsLeft?: number | null;
+}
+
 /** Payload of the realtime NewStatus event. */
-export interface StatusPayload {
+export interface StatusPayload extends ProgressFields {
   /** A whole-number percentage "0" to "100" while running and when done, else words for a person. */
   data: string;
   /** The merge's own id, when the client gave one. */
@@ -46,23 +71,24 @@ export interface StatusPayload {
   code?: string;
   /** While waiting: how many merges are ahead of this one, when the queue knows. */
   ahead?: number;
-  /** A failure about one input (its `code` says which way): the person's own name of that file. */
-  file?: string;
+  /**
+   * A failure about one input (its `code` says which way): the person's own name of that file.
+   * While the merge runs: the input being worked on, 1-based.
+   */
+  file?: string | number;
 }
 
 /** GET /app/merge/status: the session's latest merge. */
 export type MergeStatusAnswer =
   | { state: 'none' }
-  | {
+  | ({
       requestId: string | null;
       state: MergeState;
       percent: number | null;
       text: string;
       code?: string;
       ahead?: number;
-      /** A failure about one input: the person's name of that file. */
-      file?: string;
-    };
+    } & ProgressFields);
 
 /** An error answer: `{"error": message}`, with the error's code from the server's table. */
 export interface ErrorAnswer {

@@ -117,7 +117,11 @@ export function scriptedMerge(
     calls.push(call);
     await mkdir(opts.tmpDir ?? path.dirname(output), { recursive: true });
     await writeFile(path.join(opts.tmpDir ?? path.dirname(output), 'part-0.mp3'), 'partial');
-    for (const p of script.steps ?? [0, 25, 50, 75, 100]) opts.onProgress?.(p);
+    const files = inputs.length;
+    for (const p of script.steps ?? [0, 25, 50, 75, 100]) {
+      const file = Math.min(files, Math.max(1, Math.ceil((p / 100) * files)));
+      opts.onProgress?.(p, { stage: p >= 100 ? 'writing' : 'encoding', file, files });
+    }
     if (script.gate) {
       await Promise.race([
         script.gate(),

@@ -64,11 +64,25 @@ function probeAll(job: Job, tools: Tools): Promise<Probed[]> {
   const { inputs, names, signal, abort } = job;
   const runner = job.opts.runner;
   const all = inputs.map((_, i) => i);
+  // Reading a book of hundreds of files takes a while: say how far it has come.
+  let read = 0;
+  const told = (p: Probed) => {
+    read = Math.min(read + 1, all.length);
+    job.opts.onProgress?.(0, { stage: 'reading', file: read, files: all.length });
+    return p;
+  };
   return runPool(
     all,
     PROBE_LIMIT,
     (i) =>
-      probeInput(inputs[i], { tools, signal, displayName: names[i], index: i, runner, headDecode: false }),
+      probeInput(inputs[i], {
+        tools,
+        signal,
+        displayName: names[i],
+        index: i,
+        runner,
+        headDecode: false,
+      }).then(told),
     abort,
   ).then((m) => all.map((i) => m.get(i)!));
 }

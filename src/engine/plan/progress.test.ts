@@ -116,3 +116,54 @@ describe('progress of crossfades spliced into copies', () => {
     expect(t.percent).toBe(Math.floor(((2.3 + 30) / total) * 100));
   });
 });
+
+describe('where the work stands', () => {
+  function follow(durations: number[], transcoded: number[], measured: number[] = []) {
+    const seen: string[] = [];
+    const t = new ProgressTracker({
+      durations,
+      transcoded,
+      weights,
+      measured,
+      onPercent: (p, w) => seen.push(`${p} ${w.stage} ${w.file}/${w.files}`),
+    });
+    return { t, seen };
+  }
+
+  it('reads while measuring, encodes input by input, writes once the audio is made', () => {
+    const { t, seen } = follow([10, 10, 10], [0, 1, 2], [0, 1, 2]);
+    t.start();
+    expect(seen.at(-1)).toMatch(/^0 reading 1\/3$/);
+    for (const i of [0, 1, 2]) t.measure(i, 1);
+    expect(seen.at(-1)).toMatch(/ encoding 1\/3$/);
+    t.transcode(0, 1);
+    expect(seen.at(-1)).toMatch(/ encoding 2\/3$/);
+    t.transcode(1, 1);
+    t.transcode(2, 1);
+    // Every transcode done: the join is what is left, and it is at its first input.
+    expect(seen.at(-1)).toMatch(/ encoding 1\/3$/);
+    t.join(1, 1);
+    expect(seen.at(-1)).toBe('99 writing 3/3');
+    t.complete();
+    expect(seen.at(-1)).toBe('100 writing 3/3');
+  });
+
+  it('follows a copy join through its inputs by their share of the audio', () => {
+    const { t, seen } = follow([60, 20, 20], []);
+    t.start();
+    t.join(50, 100); // half the bytes: still inside the first minute-long input
+    expect(seen.at(-1)).toBe('50 encoding 1/3');
+    t.join(70, 100);
+    expect(seen.at(-1)).toBe('70 encoding 2/3');
+    t.join(90, 100);
+    expect(seen.at(-1)).toBe('90 encoding 3/3');
+  });
+
+  it('tells a move to the next file even when the percentage stays, and never the same twice', () => {
+    const { t, seen } = follow([1, 1000], [0, 1]);
+    t.start();
+    t.transcode(0, 1); // 1 of ~1051 units: still 0 %
+    t.transcode(0, 1);
+    expect(seen).toEqual(['0 encoding 1/2', '0 encoding 2/2']);
+  });
+});

@@ -1,7 +1,22 @@
 // Pure progress arithmetic: each input weighs by its duration, once for transcoding (when it is
 // re-encoded) and once for joining; the percentage is whole, never goes back, and is 100 only
-// when the caller says the output is complete.
+// when the caller says the output is complete. Beside it, where the work stands: the stage and
+// the input being worked on.
 import type { ProgressWeights } from './progress-weights.js';
+
+/**
+ * Where a merge stands: `reading` its inputs (probing, measuring loudness), `encoding` (decoding,
+ * encoding, joining: the audio is being made), `writing` (the audio is made; the index, tags and
+ * chapters go in). `file` is the input being worked on, 1-based: the first one not done yet.
+ */
+export interface ProgressWhere {
+  stage: 'reading' | 'encoding' | 'writing';
+  file: number;
+  files: number;
+}
+
+/** Called with the whole percentage, and where the work stands, whenever either changes. */
+export type OnProgress = (percent: number, where: ProgressWhere) => void;
 
 export interface ProgressTrackerOptions {
   /** Seconds per input, in input order. */
@@ -14,8 +29,8 @@ export interface ProgressTrackerOptions {
    * it, copying frames a sliver.
    */
   weights: ProgressWeights;
-  /** Called only when the whole-number percentage changes. */
-  onPercent?: (percent: number) => void;
+  /** Called only when the whole-number percentage, the stage or the file changes. */
+  onPercent?: OnProgress;
   /** Indexes of the inputs measured first (the sound options). */
   measured?: readonly number[];
   /**
@@ -31,9 +46,12 @@ export class ProgressTracker {
   private readonly joinTotal: number;
   private readonly measureWeight: number[];
   private readonly measureDone: number[];
-  private readonly onPercent: (percent: number) => void;
+  private readonly onPercent: OnProgress;
+  /** Where each input's join share ends, as a fraction of the whole join (cumulative durations). */
+  private readonly joinEnds: number[];
   private joinDone = 0;
   private last = -1;
+  private lastWhere = '';
   private finished = false;
 
   constructor({
@@ -53,6 +71,23 @@ export class ProgressTracker {
     const m = new Set(measured);
     this.measureWeight = safe.map((d, i) => (m.has(i) ? d * weights.measure : 0));
     this.measureDone = safe.map(() => 0);
+    const sum = safe.reduce((a, b) => a + b, 0);
+    let acc = 0;
+    this.joinEnds = safe.map((d) => (acc += d) / (sum || 1));
+  }
+
+  /** Where the work stands now (pure: reads the counters). */
+  where(): ProgressWhere {
+    const files = this.joinEnds.length;
+    const unfinished = (done: number[], weight: number[]) => weight.findIndex((w, i) => done[i] < w);
+    const measuring = unfinished(this.measureDone, this.measureWeight);
+    if (measuring >= 0) return { stage: 'reading', file: measuring + 1, files };
+    if (this.finished || this.remaining() <= 0) return { stage: 'writing', file: files, files };
+    const encoding = unfinished(this.transcodeDone, this.transcodeWeight);
+    if (encoding >= 0) return { stage: 'encoding', file: encoding + 1, files };
+    const joined = this.joinTotal > 0 ? this.joinDone / this.joinTotal : 1;
+    const at = this.joinEnds.findIndex((end) => end > joined);
+    return { stage: 'encoding', file: at >= 0 ? at + 1 : files, files };
   }
 
   /** `fraction` (0..1) of input `index`'s measuring decode is done. */
@@ -94,19 +129,35 @@ export class ProgressTracker {
     this.emit(100);
   }
 
+  private totals(): { total: number; done: number } {
+    const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
+    return {
+      total: sum(this.measureWeight) + sum(this.transcodeWeight) + this.joinTotal,
+      done: sum(this.measureDone) + sum(this.transcodeDone) + this.joinDone,
+    };
+  }
+
+  /** Weighted work not done yet (0 once every counter is full). */
+  private remaining(): number {
+    const { total, done } = this.totals();
+    return total - done;
+  }
+
   private update(): void {
     if (this.finished) return;
-    const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
-    const total = sum(this.measureWeight) + sum(this.transcodeWeight) + this.joinTotal;
-    const done = sum(this.measureDone) + sum(this.transcodeDone) + this.joinDone;
+    const { total, done } = this.totals();
     const raw = total > 0 ? Math.floor((done / total) * 100) : 0;
     this.emit(Math.min(raw, 99));
   }
 
+  /** Tells the percentage when it grows, or the same one when the stage or the file moves on. */
   private emit(p: number): void {
-    if (p <= this.last) return;
+    const where = this.where();
+    const key = `${where.stage}:${where.file}`;
+    if (p < this.last || (p === this.last && key === this.lastWhere)) return;
     this.last = p;
-    this.onPercent(p);
+    this.lastWhere = key;
+    this.onPercent(p, where);
   }
 }
 

@@ -23,6 +23,7 @@ import { killLeftoverTools } from '../files/leftover-tools.js';
 import type { MergeFn } from '../jobs/merge-processor.js';
 import { startJobs, type StartedJobs } from '../jobs/start-jobs.js';
 import type { JobQueue } from '../jobs/queue.js';
+import { liveProgress, type LiveDetail, type LiveProgress } from '../jobs/job-status.js';
 import { redisAdapter, type RedisAdapterHandle } from '../realtime/redis/redis-fanout.js';
 import { createRealtime, nullRealtime, type Realtime } from '../realtime/server.js';
 import { latestStatusWelcome } from '../realtime/status-broadcasts.js';
@@ -110,8 +111,16 @@ export async function createApp(partial: Partial<AppConfig> = {}, deps: AppDeps 
     // earlier, a stale "running" could arrive after the "interrupted" broadcast and stay.
     let markRecovered = () => {};
     const recovered = new Promise<void>((resolve) => (markRecovered = resolve));
+    // The running merges' stages, as their events tell them (made once the queue is).
+    const live: { progress?: LiveProgress } = {};
+    const liveDetail: LiveDetail = (jobId) => live.progress?.get(jobId);
     if (config.realtime)
-      started.realtime = await startRealtime(app, config, { store, adapter: started.adapter, recovered });
+      started.realtime = await startRealtime(app, config, {
+        store,
+        adapter: started.adapter,
+        recovered,
+        liveDetail,
+      });
     // Anything left in scratch belongs to a process that is gone. Cleared before the jobs start:
     // with REDIS_URL this process's worker may take a waiting merge at once, in scratch.
     const leftovers = await killLeftoverTools(storage.tmpDir);
@@ -143,6 +152,7 @@ export async function createApp(partial: Partial<AppConfig> = {}, deps: AppDeps 
       },
       started,
     );
+    live.progress = liveProgress(jobs.events);
     await jobs.recover().finally(markRecovered);
 
     if (config.apiDocs) await registerApiDocs(app);
@@ -199,7 +209,7 @@ export async function createApp(partial: Partial<AppConfig> = {}, deps: AppDeps 
     await app.register(bookRoutes, { files });
     await app.register(filesRoutes, { store, files });
     await app.register(async (scope) => mergeRoutes(scope, { store, jobs, config, clock }));
-    await app.register(mergeControlRoutes, { store, jobs });
+    await app.register(mergeControlRoutes, { store, jobs, liveDetail });
 
     const sweeper = createSweeper({
       store,
@@ -293,9 +303,19 @@ async function findTools(app: FastifyInstance, config: AppConfig): Promise<Tools
 function startRealtime(
   app: FastifyInstance,
   config: AppConfig,
-  { store, adapter, recovered }: { store: Store; adapter?: RedisAdapterHandle; recovered: Promise<void> },
+  {
+    store,
+    adapter,
+    recovered,
+    liveDetail,
+  }: {
+    store: Store;
+    adapter?: RedisAdapterHandle;
+    recovered: Promise<void>;
+    liveDetail: LiveDetail;
+  },
 ): Promise<Realtime> {
-  const latest = latestStatusWelcome(store);
+  const latest = latestStatusWelcome(store, liveDetail);
   return createRealtime({
     host: config.host,
     port: config.socketPort,

@@ -1,6 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { job } from '../../../test/support/job-kit.js';
-import { endedRow, statusOfEvent, statusOfJob, statusPayload } from './job-status.js';
+import { createJobEvents } from './queue.js';
+import {
+  endedRow,
+  liveProgress,
+  statusAnswer,
+  statusOfEvent,
+  statusOfJob,
+  statusPayload,
+} from './job-status.js';
 
 const ref = { jobId: 'J1', sid: 'S1', appid: 'app', requestId: 'req-1' };
 
@@ -24,6 +32,9 @@ describe('job status', () => {
       percent: null,
       code: 'queued',
       ahead: 1,
+      stage: 'waiting',
+      files: null,
+      secondsLeft: null,
     });
     expect(
       statusPayload(
@@ -70,6 +81,9 @@ describe('job status', () => {
       state: 'queued',
       percent: null,
       code: 'queued',
+      stage: 'waiting',
+      files: null,
+      secondsLeft: null,
     });
     expect(row({ status: 'running', percent: 7, statusText: 'Merging: 7%' })).toMatchObject({
       data: '7',
@@ -130,5 +144,51 @@ describe('job status', () => {
     );
     expect(cancelled).toMatchObject({ state: 'cancelled', code: 'cancelled' });
     expect(cancelled).not.toHaveProperty('file');
+  });
+});
+
+describe('where a running merge stands', () => {
+  const encoding = { stage: 'encoding', file: 37, files: 500, secondsLeft: 312 } as const;
+
+  it('an event carries its stage, file, files and time left in the payload', () => {
+    const payload = statusPayload(
+      statusOfEvent({ ...ref, type: 'progress', state: 'running', percent: 40, text: '', detail: encoding }),
+    );
+    expect(payload).toEqual({
+      data: '40',
+      requestId: 'req-1',
+      state: 'running',
+      percent: 40,
+      stage: 'encoding',
+      file: 37,
+      files: 500,
+      secondsLeft: 312,
+    });
+  });
+
+  it('a row read later takes the latest detail its events told, until the merge ends', () => {
+    const events = createJobEvents(() => undefined);
+    const live = liveProgress(events);
+    const running = job('J1', 'S1', [], 'app', { requestId: 'req-1', status: 'running', percent: 40 });
+    events.emit({ ...ref, type: 'progress', state: 'running', percent: 40, text: '', detail: encoding });
+    expect(statusAnswer(statusOfJob(running, live.get('J1')))).toMatchObject({
+      state: 'running',
+      percent: 40,
+      stage: 'encoding',
+      file: 37,
+      files: 500,
+      secondsLeft: 312,
+    });
+    events.emit({ ...ref, type: 'completed', resultId: 'R1', text: 'Done' });
+    expect(live.get('J1')).toBeUndefined();
+    // A row that has ended shows no stage, whatever was told before.
+    const done = job('J1', 'S1', [], 'app', { status: 'succeeded', percent: 100 });
+    expect(statusAnswer(statusOfJob(done, encoding))).not.toHaveProperty('stage');
+  });
+
+  it("a failure's file stays its name; a running merge's file is the input's number", () => {
+    const failed = job('J1', 'S1', [], 'app', { status: 'failed', errorCode: 'empty', errorFile: 'a.mp3' });
+    expect(statusAnswer(statusOfJob(failed))).toMatchObject({ state: 'failed', file: 'a.mp3' });
+    expect(statusAnswer(statusOfJob(failed))).not.toHaveProperty('stage');
   });
 });

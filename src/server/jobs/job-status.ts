@@ -1,9 +1,9 @@
 // Where a merge stands, told the same way whether it comes from a job event as it happens or
 // from the job's row later (a late subscriber, a reloaded page, GET /app/merge/status).
-import type { MergeState, StatusPayload } from '../../shared/types.js';
+import type { MergeState, MergeStatusAnswer, ProgressDetail, StatusPayload } from '../../shared/types.js';
 import type { JobPatch, JobRow } from '../data/store.js';
 import type { ErrorCode } from '../errors.js';
-import type { JobEvent } from './queue.js';
+import type { JobEvent, JobEvents } from './queue.js';
 
 export interface JobStatusView {
   requestId: string | null;
@@ -17,6 +17,21 @@ export interface JobStatusView {
   ahead?: number;
   /** A failure about one input: the person's name of that file. */
   file?: string;
+  /** While waiting or running: the stage, the input being worked on, the time left. */
+  detail?: ProgressDetail;
+}
+
+/** Where a waiting merge stands. */
+export const WAITING: ProgressDetail = { stage: 'waiting', file: null, files: null, secondsLeft: null };
+
+/** Where a merge stands the moment it starts: reading its first input. */
+export function startedDetail(data: { itemIds: readonly string[] }): ProgressDetail {
+  return { stage: 'reading', file: 1, files: data.itemIds.length, secondsLeft: null };
+}
+
+/** An event's or a view's detail field, left out when there is none. */
+export function detailOf(detail: ProgressDetail | undefined): { detail?: ProgressDetail } {
+  return detail ? { detail } : {};
 }
 
 /** The code of a waiting merge's words. */
@@ -36,8 +51,15 @@ export function statusOfEvent(event: JobEvent): JobStatusView {
           text: event.text,
           code: QUEUED_CODE,
           ahead: event.ahead,
+          detail: event.detail ?? WAITING,
         };
-      return { requestId, state: event.state, percent: event.percent, text: event.text };
+      return {
+        requestId,
+        state: event.state,
+        percent: event.percent,
+        text: event.text,
+        ...detailOf(event.detail),
+      };
     case 'completed':
       return { requestId, state: 'succeeded', percent: 100, text: event.text };
     case 'failed':
@@ -85,9 +107,10 @@ function codeOfJob(job: JobRow): string | undefined {
  * had them (a row from before codes were kept has the words alone; its state still tells a
  * waiting or cancelled merge).
  */
-export function statusOfJob(job: JobRow): JobStatusView {
+export function statusOfJob(job: JobRow, live?: ProgressDetail): JobStatusView {
   const code = codeOfJob(job);
   const file = job.status === 'failed' && job.errorFile !== null ? job.errorFile : undefined;
+  const detail = job.status === 'queued' ? WAITING : job.status === 'running' ? live : undefined;
   return {
     requestId: job.requestId,
     state: job.status,
@@ -95,7 +118,35 @@ export function statusOfJob(job: JobRow): JobStatusView {
     text: job.statusText ?? job.error ?? '',
     ...(code ? { code } : {}),
     ...(file === undefined ? {} : { file }),
+    ...detailOf(detail),
   };
+}
+
+/** The latest detail of a running merge, by its id. */
+export type LiveDetail = (jobId: string) => ProgressDetail | undefined;
+export interface LiveProgress {
+  get: LiveDetail;
+}
+
+/** GET /app/merge/status's answer: the view with its progress fields as the API spells them. */
+export function statusAnswer(view: JobStatusView): MergeStatusAnswer {
+  const { detail, ...rest } = view;
+  return { ...rest, ...(detail ? progressFields(detail) : {}) };
+}
+
+/**
+ * The latest detail of each running merge, as the job events told it: a job row keeps the
+ * percentage and the words, not the stage, so a status read from the row (GET status, a new
+ * subscriber) takes the detail from here. Forgotten when the merge ends; a process that started
+ * after the last event has none until the next one, a second or so later.
+ */
+export function liveProgress(events: JobEvents): LiveProgress {
+  const live = new Map<string, ProgressDetail>();
+  events.on((event) => {
+    if (event.type !== 'progress') live.delete(event.jobId);
+    else if (event.state === 'running' && event.detail) live.set(event.jobId, event.detail);
+  });
+  return { get: (jobId) => live.get(jobId) };
 }
 
 /** The NewStatus payload: `data` is the percentage while a merge runs or once it is done, else the words. */
@@ -109,5 +160,16 @@ export function statusPayload(view: JobStatusView): StatusPayload {
     ...(view.code === undefined ? {} : { code: view.code }),
     ...(view.ahead === undefined ? {} : { ahead: view.ahead }),
     ...(view.file === undefined ? {} : { file: view.file }),
+    ...(view.detail ? progressFields(view.detail) : {}),
+  };
+}
+
+/** A status's progress fields as the API spells them (`file` a number here: the input being worked on). */
+function progressFields(d: ProgressDetail): Pick<StatusPayload, 'stage' | 'file' | 'files' | 'secondsLeft'> {
+  return {
+    stage: d.stage,
+    ...(d.file === null ? {} : { file: d.file }),
+    files: d.files,
+    secondsLeft: d.secondsLeft,
   };
 }

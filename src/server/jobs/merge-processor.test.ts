@@ -169,3 +169,52 @@ describe('the merge processor', () => {
     expect(dead).not.toContain(result.file);
   });
 });
+
+describe('where a merge stands, as the processor tells it', () => {
+  it('passes the engine stage and file on, adds a time left that falls at a steady pace, then stores', async () => {
+    const store = new MemoryStore();
+    const files = diskStorage(dir.dir);
+    const items = await sessionHolding(store, 's1', ['a.mp3', 'b.mp3', 'c.mp3', 'd.mp3']);
+    const { merge } = scriptedMerge({ steps: [0, 10, 20, 30, 40, 50, 60, 70, 80, 90, 100] });
+    // Each reading of the clock is a second later: the engine's steps come at 10 % a second.
+    let now = 0;
+    const processor = createMergeProcessor({
+      store,
+      files,
+      tools: fakeTools,
+      merge,
+      clock: clockAt(() => (now += 1000)),
+      engineConcurrency: 1,
+    });
+    await store.addJob(
+      job(
+        'J1',
+        's1',
+        items.map((i) => i.id),
+      ),
+    );
+    const told: string[] = [];
+    const lefts: Array<number | null> = [];
+    await processor(
+      jobData(
+        'J1',
+        's1',
+        items.map((i) => i.id),
+      ),
+      (percent, _text, d) => {
+        told.push(`${percent} ${d?.stage} ${d?.file}/${d?.files}`);
+        if (d?.stage === 'encoding') lefts.push(d.secondsLeft);
+      },
+      new AbortController().signal,
+    );
+    expect(told[0]).toBe('0 encoding 1/4');
+    expect(told.at(-2)).toBe('100 writing 4/4');
+    expect(told.at(-1)).toBe('100 storing 4/4');
+    // Unknown at the first reading; then at 10 % a second, 9, 8, ... seconds left.
+    expect(lefts[0]).toBeNull();
+    const known = lefts.slice(1) as number[];
+    expect(known.length).toBeGreaterThan(5);
+    for (let i = 1; i < known.length; i++) expect(known[i]).toBeLessThan(known[i - 1]);
+    expect(known.at(-1)).toBeLessThanOrEqual(2);
+  });
+});

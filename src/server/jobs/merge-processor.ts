@@ -14,8 +14,9 @@ import {
   readAtMost,
   TrimError,
 } from '../../engine/index.js';
-import type { MergeOptions, MergeReport, Tools, TrimRequest } from '../../engine/index.js';
+import type { MergeOptions, MergeReport, OnProgress, Tools, TrimRequest } from '../../engine/index.js';
 import { systemClock, type Clock } from '../../shared/clock.js';
+import { TimeLeft } from '../../shared/eta.js';
 import { OUTPUT_FORMATS } from '../../shared/output-formats.js';
 import type { ItemRow, ResultRow, Store } from '../data/store.js';
 import { coverRef, resultRef, uploadRef, type FileStorage } from '../files/storage.js';
@@ -166,7 +167,7 @@ export function createMergeProcessor(deps: MergeProcessorDeps): Processor {
     data: MergeJobData,
     items: ItemRow[],
     work: string,
-    progress: (p: number) => void,
+    progress: OnProgress,
     signal: AbortSignal,
   ) {
     const names = items.map((i) => i.filename);
@@ -318,7 +319,16 @@ export function createMergeProcessor(deps: MergeProcessorDeps): Processor {
     try {
       await mkdir(work, { recursive: true });
       if (signal.aborted) throw new AbortError();
-      const made = await runEngine(data, items, work, (p) => progress(p), signal);
+      const timeLeft = new TimeLeft(clock.now);
+      const made = await runEngine(
+        data,
+        items,
+        work,
+        (p, where) => progress(p, undefined, { ...where, secondsLeft: timeLeft.at(p) }),
+        signal,
+      );
+      const files = items.length;
+      progress(100, undefined, { stage: 'storing', file: files, files, secondsLeft: null });
       const result = await storeResult(data, items, made, { run, clear: clearScratch });
       return { resultId: result.id, durationSeconds: result.duration, inputs: items.length };
     } finally {

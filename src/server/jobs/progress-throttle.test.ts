@@ -84,4 +84,32 @@ describe('progress throttle', () => {
     advance(1000);
     expect(sent).toEqual([10]);
   });
+
+  it('sends the same percentage again when the merge moves to another stage or file, with the latest detail', () => {
+    const { clock, advance } = fakeClock();
+    const sent: string[] = [];
+    const th = createProgressThrottle(
+      (p, d) => sent.push(`${p} ${d?.stage}:${d?.file} ${d?.secondsLeft}`),
+      20,
+      clock,
+    );
+    const at = (stage: 'encoding' | 'storing', file: number, secondsLeft: number | null) => ({
+      stage,
+      file,
+      files: 3,
+      secondsLeft,
+    });
+    th.update(40, at('encoding', 1, 30));
+    advance(100);
+    th.update(40, at('encoding', 1, 29)); // only the time left changed: nothing to tell
+    advance(100);
+    th.update(40, at('encoding', 2, 28)); // the next file
+    th.update(40, at('encoding', 3, 27)); // inside the interval: waits, then goes out as the latest
+    advance(100);
+    th.update(99, at('storing', 3, null));
+    advance(100);
+    th.update(99, at('storing', 3, null));
+    advance(100);
+    expect(sent).toEqual(['40 encoding:1 30', '40 encoding:2 28', '40 encoding:3 27', '99 storing:3 null']);
+  });
 });

@@ -2,6 +2,7 @@
 // a result, and a queue that runs processors and tells what happened through events kept apart
 // from the worker. Implementations: in this process (in-process/in-process-queue.ts), or BullMQ on
 // Redis with worker processes (bullmq/), chosen by start-jobs.ts.
+import type { ProgressDetail } from '../../shared/types.js';
 import type { JobRow } from '../data/store.js';
 import type { ErrorCode } from '../errors.js';
 import { QUEUED_TEXT } from './job-messages.js';
@@ -47,8 +48,11 @@ export interface MergeJobResult {
   inputs: number;
 }
 
-/** Reports progress: a percentage (0-100, any number), and optionally words for a person. */
-export type ProgressFn = (percent: number, text?: string) => void;
+/**
+ * Reports progress: a percentage (0-100, any number), optionally words for a person, and where the
+ * merge stands (stage, file, time left).
+ */
+export type ProgressFn = (percent: number, text?: string, detail?: ProgressDetail) => void;
 
 /** Runs one merge. Throws a JobFailure for a reason a person should read, an AbortError when stopped. */
 export type Processor = (
@@ -69,6 +73,8 @@ export type JobEvent = JobRef &
         text: string;
         /** While queued: merges ahead of this one, when the queue knows. */
         ahead?: number;
+        /** Where the merge stands; absent where the process that ran it did not say. */
+        detail?: ProgressDetail;
       }
     | { type: 'completed'; resultId: string; text: string }
     | {

@@ -3,7 +3,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { MergeStatusAnswer } from '../../../shared/types.js';
 import type { JobRow, Store } from '../../data/store.js';
-import { statusOfJob } from '../../jobs/job-status.js';
+import { statusAnswer, statusOfJob, type LiveDetail } from '../../jobs/job-status.js';
 import type { JobQueue } from '../../jobs/queue.js';
 import { fail } from '../errors.js';
 import { requireSession } from '../session.js';
@@ -12,6 +12,8 @@ import { cancelSchema, documented, mergeStatusSchema } from './schemas.js';
 export interface MergeControlDeps {
   store: Store;
   jobs: JobQueue;
+  /** The running merges' stages, which their rows do not keep. */
+  liveDetail?: LiveDetail;
 }
 
 /** The session's merge that is waiting or running: the one named, else the newest. */
@@ -28,7 +30,7 @@ export async function activeJob(
 
 export async function mergeControlRoutes(
   app: FastifyInstance,
-  { store, jobs }: MergeControlDeps,
+  { store, jobs, liveDetail = () => undefined }: MergeControlDeps,
 ): Promise<void> {
   app.get(
     '/app/merge/status',
@@ -37,7 +39,7 @@ export async function mergeControlRoutes(
       const session = requireSession(request);
       void reply.header('cache-control', 'no-store');
       const job = await store.latestJob(session.sid);
-      return job ? statusOfJob(job) : { state: 'none' };
+      return job ? statusAnswer(statusOfJob(job, liveDetail(job.id))) : { state: 'none' };
     },
   );
 

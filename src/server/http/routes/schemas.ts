@@ -532,9 +532,28 @@ export const mergeStatusSchema: FastifySchema = {
           description: 'While queued: how many merges are ahead of this one, when the queue knows',
         },
         file: {
-          type: 'string',
+          type: ['string', 'integer'],
           description:
-            "A failure about one input: the person's own name of that file, which the code's sentence names",
+            "A failure about one input: the person's own name of that file, which the code's sentence names. While " +
+            'the merge runs: the input being worked on, 1-based',
+        },
+        stage: {
+          type: 'string',
+          enum: ['waiting', 'reading', 'encoding', 'writing', 'storing'],
+          description:
+            'While queued or running: waiting in line, reading the inputs (probing, measuring), encoding or joining, ' +
+            'writing the index and tags, storing the finished file',
+        },
+        files: {
+          type: 'integer',
+          nullable: true,
+          description: 'While running: how many inputs the merge has',
+        },
+        secondsLeft: {
+          type: 'number',
+          nullable: true,
+          description:
+            'While running: seconds left at the pace measured so far; null until that pace is known',
         },
       },
     }),

@@ -14,7 +14,7 @@ import type { Broadcaster } from '../../realtime/broadcaster.js';
 import { broadcastJobStatus } from '../../realtime/status-broadcasts.js';
 import type { BullQueue, QueueEnd, QueueEvent } from './bullmq-queue.js';
 import { fileOf, JobFailure, QueueClosedError } from '../job-errors.js';
-import { endedRow } from '../job-status.js';
+import { detailOf, endedRow, WAITING } from '../job-status.js';
 import type { FileStorage } from '../../files/storage.js';
 import { forgetDeadRuns } from '../merge-processor.js';
 import {
@@ -143,6 +143,7 @@ export function createBullJobQueue(deps: BullJobQueueDeps): JobQueue & { ping():
         state: 'running',
         percent: Math.min(e.percent, 99),
         text: e.text ?? '',
+        ...detailOf(e.detail),
       });
     } else if (e.type === 'completed') {
       events.emit({ ...ref, type: 'completed', resultId: e.result.resultId, text: DONE_TEXT });
@@ -177,7 +178,14 @@ export function createBullJobQueue(deps: BullJobQueueDeps): JobQueue & { ping():
         placeTold.set(jobId, text);
         await store.updateJob(jobId, { statusText: text, percent: null });
       }
-      told.emit({ ...refOf(own.data), type: 'progress', state: 'queued', percent: null, text });
+      told.emit({
+        ...refOf(own.data),
+        type: 'progress',
+        state: 'queued',
+        percent: null,
+        text,
+        detail: WAITING,
+      });
     }
   }
   const tellPlacesNow = () => {

@@ -7,6 +7,7 @@ import type { Redis } from 'ioredis';
 import { ERRORS, isErrorCode, type ErrorCode } from '../../errors.js';
 import { fileOf, type JobFailure } from '../job-errors.js';
 import type { MergeJobData, MergeJobResult } from '../queue.js';
+import type { ProgressDetail } from '../../../shared/types.js';
 import { checkNoEviction, openRedis } from './redis-connection.js';
 
 export const QUEUE_NAME = 'merges';
@@ -42,7 +43,7 @@ export const cancelChannel = (q: QueueNames) => `${q.prefix}:${q.name}:cancel`;
 export const cancelFlag = (q: QueueNames, jobId: string) => `${q.prefix}:${q.name}:cancelled:${jobId}`;
 
 export type QueueEvent =
-  | { type: 'progress'; jobId: string; percent: number; text?: string }
+  | { type: 'progress'; jobId: string; percent: number; text?: string; detail?: ProgressDetail }
   | { type: 'completed'; jobId: string; result: MergeJobResult }
   | { type: 'failed'; jobId: string; message: string; code: ErrorCode; file?: string }
   | { type: 'cancelled'; jobId: string }
@@ -108,8 +109,10 @@ export async function openBullQueue(opts: BullQueueOptions): Promise<BullQueue> 
   const listeners = new Set<(e: QueueEvent) => void>();
   const emit = (e: QueueEvent) => listeners.forEach((l) => l(e));
   events.on('progress', ({ jobId, data }) => {
-    const p = data as { percent?: number; text?: string };
-    if (typeof p?.percent === 'number') emit({ type: 'progress', jobId, percent: p.percent, text: p.text });
+    const p = data as { percent?: number; text?: string; detail?: ProgressDetail };
+    if (typeof p?.percent !== 'number') return;
+    const detail = typeof p.detail?.stage === 'string' ? { detail: p.detail } : {};
+    emit({ type: 'progress', jobId, percent: p.percent, text: p.text, ...detail });
   });
   events.on('completed', ({ jobId, returnvalue }) => {
     const result = (

@@ -11,7 +11,8 @@ import { UnrecoverableError, WaitingError, Worker, type Job } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { asJobFailure, type JobFailure } from '../job-errors.js';
 import { CANCELLED_MESSAGE } from '../job-messages.js';
-import type { MergeJobData, MergeJobResult, Processor as MergeProcessor } from '../queue.js';
+import type { MergeJobData, MergeJobResult, ProgressFn, Processor as MergeProcessor } from '../queue.js';
+import type { ProgressDetail } from '../../../shared/types.js';
 import {
   CANCELLED_REASON,
   MERGE_ATTEMPTS,
@@ -46,7 +47,7 @@ export type RunEnding = { state: 'cancelled'; message: string } | { state: 'fail
 /** What the worker tells about a run, at each step; each promise settles before the step after it. */
 export interface RunReporter {
   started(data: MergeJobData, attempt: number): Promise<void>;
-  progress(data: MergeJobData, percent: number, text?: string): void;
+  progress(data: MergeJobData, percent: number, text?: string, detail?: ProgressDetail): void;
   succeeded(data: MergeJobData, result: MergeJobResult): Promise<void>;
   /** This run stopped and the merge goes on elsewhere (retried, handed back, taken over). */
   interrupted(data: MergeJobData): Promise<void>;
@@ -69,15 +70,22 @@ export interface BullWorker {
   close(graceMs?: number): Promise<void>;
 }
 
-/** Calls `report` only when the whole percentage or the text changes: each call is a Redis write. */
-function progressReporter(job: Job<MergeJobData>): (percent: number, text?: string) => void {
+/**
+ * Calls `report` only when the whole percentage, the text, the stage or the file changes: each call
+ * is a Redis write.
+ */
+function progressReporter(job: Job<MergeJobData>): ProgressFn {
   let last = '';
-  return (percent, text) => {
-    const key = `${Math.floor(percent)}|${text ?? ''}`;
+  return (percent, text, detail) => {
+    const key = `${Math.floor(percent)}|${text ?? ''}|${detail?.stage ?? ''}|${detail?.file ?? ''}`;
     if (key === last) return;
     last = key;
     void job
-      .updateProgress({ percent: Math.floor(percent), ...(text === undefined ? {} : { text }) })
+      .updateProgress({
+        percent: Math.floor(percent),
+        ...(text === undefined ? {} : { text }),
+        ...(detail === undefined ? {} : { detail }),
+      })
       .catch(() => undefined);
   };
 }
@@ -108,9 +116,9 @@ export async function startBullWorker(
       const tell = progressReporter(job);
       const result = await processor(
         job.data,
-        (percent, text) => {
-          reporter.progress(job.data, percent, text);
-          tell(percent, text);
+        (percent, text, detail) => {
+          reporter.progress(job.data, percent, text, detail);
+          tell(percent, text, detail);
         },
         abort,
       );

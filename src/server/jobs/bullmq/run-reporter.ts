@@ -18,7 +18,8 @@ import { systemClock, type Clock } from '../../../shared/clock.js';
 import { createProgressThrottle, type ProgressThrottle } from '../progress-throttle.js';
 import { createJobEvents, type JobEvent, type JobRef, type MergeJobData } from '../queue.js';
 import { fileOf, JobFailure } from '../job-errors.js';
-import { endedRow } from '../job-status.js';
+import { detailOf, endedRow, startedDetail } from '../job-status.js';
+import type { ProgressDetail } from '../../../shared/types.js';
 import type { FileStorage } from '../../files/storage.js';
 import { forgetDeadRuns } from '../merge-processor.js';
 
@@ -106,13 +107,20 @@ export function createRunReporter(deps: RunReporterDeps): RunReporter & { close(
       await finish(data);
       const run: Run = { last: Promise.resolve(), throttle: createProgressThrottle(send, 20, clock) };
       runs.set(data.jobId, run);
-      function send(percent: number) {
+      function send(percent: number, detail?: ProgressDetail) {
         const statusText = run.text ?? runningText(percent);
         void report(
           run,
           data,
           { percent, statusText },
-          { ...refOf(data), type: 'progress', state: 'running', percent, text: statusText },
+          {
+            ...refOf(data),
+            type: 'progress',
+            state: 'running',
+            percent,
+            text: statusText,
+            ...detailOf(detail),
+          },
         );
       }
       const starting = recordStart(data, {
@@ -130,13 +138,13 @@ export function createRunReporter(deps: RunReporterDeps): RunReporter & { close(
         runs.delete(data.jobId);
         throw err;
       }
-      run.throttle.update(0);
+      run.throttle.update(0, startedDetail(data));
     },
-    progress(data, percent, text) {
+    progress(data, percent, text, detail) {
       const run = runs.get(data.jobId);
       if (!run) return;
       run.text = text;
-      run.throttle.update(Math.min(percent, 99));
+      run.throttle.update(Math.min(percent, 99), detail);
     },
     async succeeded(data, result) {
       const run = await finish(data);

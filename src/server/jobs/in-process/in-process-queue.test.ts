@@ -130,7 +130,19 @@ describe('the in-process job queue', () => {
     const bytes = await readFile(storage.resultPath(result));
     expect(bytes.length).toBe(result.size);
     expect(bytes.toString()).toBe(calls[0].inputs.join('\n'));
-    expect(broadcaster.dataOn(chan)).toEqual(['0', '25', '50', '75', '99', '100']);
+    // The same percentage again only where the merge moved on: from reading to encoding, from
+    // writing the file to storing it.
+    expect(broadcaster.dataOn(chan)).toEqual(['0', '0', '25', '50', '75', '99', '99', '100']);
+    expect(broadcaster.payloadsOn(chan).map((p) => p.stage && `${p.stage} ${p.file}/${p.files}`)).toEqual([
+      'reading 1/3',
+      'encoding 1/3',
+      'encoding 1/3',
+      'encoding 2/3',
+      'encoding 3/3',
+      'writing 3/3',
+      'storing 3/3',
+      undefined,
+    ]);
     expect(await filesUnder(storage.tmpDir)).toEqual([]);
   });
 
@@ -143,14 +155,18 @@ describe('the in-process job queue', () => {
     });
     await run(q, 'J1', ['item-S1-0'], { requestId: 'req-1' });
     expect(store.jobHistory.filter((h) => h.patch.percent !== undefined).map((h) => h.patch.percent)).toEqual(
-      [0, 0, 25, 50, 75, 99, 100],
+      [0, 0, 0, 25, 50, 75, 99, 99, 100],
     );
-    expect(seen).toEqual([0, 25, 50, 75, 99]);
-    expect(broadcaster.payloadsOn(chan).at(1)).toEqual({
+    expect(seen).toEqual([0, 0, 25, 50, 75, 99, 99]);
+    expect(broadcaster.payloadsOn(chan).at(2)).toEqual({
       data: '25',
       requestId: 'req-1',
       state: 'running',
       percent: 25,
+      stage: 'encoding',
+      file: 1,
+      files: 1,
+      secondsLeft: null,
     });
     expect(broadcaster.payloadsOn(chan).at(-1)).toEqual({
       data: '100',

@@ -7,7 +7,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { JobPatch, Store } from '../../data/store.js';
 import { resultRef, type FileStorage } from '../../files/storage.js';
 import { asJobFailure, fileOf, JobFailure, QueueClosedError } from '../job-errors.js';
-import { endedRow } from '../job-status.js';
+import { detailOf, endedRow, startedDetail, WAITING } from '../job-status.js';
 import {
   CANCELLED_MESSAGE,
   DONE_TEXT,
@@ -18,6 +18,7 @@ import {
 import { jobScratchName, resultFileNames } from '../merge-processor.js';
 import { systemClock, type Clock } from '../../../shared/clock.js';
 import { createProgressThrottle } from '../progress-throttle.js';
+import type { ProgressDetail } from '../../../shared/types.js';
 import {
   createJobEvents,
   type JobEvent,
@@ -137,11 +138,18 @@ export function createInProcessQueue(deps: InProcessQueueDeps): JobQueue {
     report: Report,
   ): Promise<JobOutcome> {
     let text: string | undefined;
-    const sendProgress = (percent: number) => {
+    const sendProgress = (percent: number, detail?: ProgressDetail) => {
       const statusText = text ?? runningText(percent);
       void report(
         { percent, statusText },
-        { ...refOf(data), type: 'progress', state: 'running', percent, text: statusText },
+        {
+          ...refOf(data),
+          type: 'progress',
+          state: 'running',
+          percent,
+          text: statusText,
+          ...detailOf(detail),
+        },
       );
     };
     const throttle = createProgressThrottle(sendProgress, 20, clock);
@@ -153,13 +161,13 @@ export function createInProcessQueue(deps: InProcessQueueDeps): JobQueue {
       );
       // A job the database cannot mark as running (a full disk) is not started: it fails, saying why.
       if (unrecorded !== undefined) throw unrecorded;
-      throttle.update(0);
+      throttle.update(0, startedDetail(data));
       const result = await deps.processor(
         data,
-        (percent, words) => {
+        (percent, words, detail) => {
           text = words;
           // 100 is kept back until the result is stored: the last event of a success is "completed".
-          throttle.update(Math.min(percent, 99));
+          throttle.update(Math.min(percent, 99), detail);
         },
         run.controller.signal,
       );
@@ -208,7 +216,15 @@ export function createInProcessQueue(deps: InProcessQueueDeps): JobQueue {
     let place: number | undefined;
     let repeat: unknown = null;
     const tell = (patch: JobPatch | null) =>
-      report(patch, { ...refOf(data), type: 'progress', state: 'queued', percent: null, text, ahead: place });
+      report(patch, {
+        ...refOf(data),
+        type: 'progress',
+        state: 'queued',
+        percent: null,
+        text,
+        ahead: place,
+        detail: WAITING,
+      });
     const stopRepeat = () => {
       if (repeat !== null) clock.clearTimeout(repeat);
       repeat = null;
