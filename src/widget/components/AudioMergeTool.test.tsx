@@ -152,6 +152,76 @@ describe('make', () => {
     expect(fill.style.width).toBe('80%');
   });
 
+  it("says the stage, the file being worked on and the time left, in the page's language", async () => {
+    await renderTool();
+    await pressMake();
+    const requestId = (mergeCall()!.body as { requestId: string }).requestId;
+    const stage = () => document.querySelector('.audio-merge-stage')?.textContent ?? null;
+    event({
+      data: 'Waiting to start',
+      requestId,
+      state: 'queued',
+      percent: null,
+      code: 'queued',
+      stage: 'waiting',
+    });
+    expect(stage()).toBeNull();
+    event({
+      data: '0',
+      requestId,
+      state: 'running',
+      percent: 0,
+      stage: 'reading',
+      file: 2,
+      files: 500,
+      secondsLeft: null,
+    });
+    expect(stage()).toBe('Reading the files · file 2 of 500');
+    event({
+      data: '41',
+      requestId,
+      state: 'running',
+      percent: 41,
+      stage: 'encoding',
+      file: 37,
+      files: 500,
+      secondsLeft: 172,
+    });
+    expect(statusText()).toBe('41%');
+    expect(stage()).toBe('Encoding · file 37 of 500 · about 3 minutes left');
+    event({
+      data: '60',
+      requestId,
+      state: 'running',
+      percent: 60,
+      stage: 'encoding',
+      file: 310,
+      files: 500,
+      secondsLeft: 3900,
+    });
+    expect(stage()).toBe('Encoding · file 310 of 500 · about 1 hour, 5 minutes left');
+    event({
+      data: '99',
+      requestId,
+      state: 'running',
+      percent: 99,
+      stage: 'storing',
+      file: 500,
+      files: 500,
+      secondsLeft: null,
+    });
+    expect(stage()).toBe('Storing the result');
+    // A failure's file is a name, never taken for a position.
+    event({
+      data: 'Could not merge: x.wav is not audio',
+      requestId,
+      state: 'failed',
+      percent: null,
+      file: 'x.wav',
+    });
+    expect(stage()).toBeNull();
+  });
+
   it('the answer "success" shows 100% for a moment, then reloads the page', async () => {
     mergeAnswer = () => json('success');
     await renderTool();

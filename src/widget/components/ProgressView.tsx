@@ -1,11 +1,11 @@
 // The progress view (docs/api.md section 4): a determinate bar, the status text and a spinner; a cancel
 // button while the merge runs, and when it ends otherwise than in success, its message and a reload.
 import { useEffect, useRef } from 'react';
-import { statusLine, type WidgetState } from '../store/state.js';
+import { stageLine, statusLine, type WidgetState } from '../store/state.js';
 import { t } from '../i18n/locale.js';
 
 export interface ProgressViewProps {
-  state: Pick<WidgetState, 'phase' | 'progress' | 'percent' | 'message' | 'cancelling'>;
+  state: Pick<WidgetState, 'phase' | 'progress' | 'percent' | 'message' | 'cancelling' | 'where'>;
   onCancel: () => void;
   onReload: () => void;
 }
@@ -50,6 +50,10 @@ export function ProgressView({ state, onCancel, onReload }: ProgressViewProps) {
       <p className="audio-merge-status" aria-live={ended ? 'assertive' : 'polite'}>
         {statusLine(state)}
       </p>
+      {stageLine(state) !== '' && (
+        // Not live: it changes with every file, and the percentage above is what is spoken.
+        <p className="audio-merge-stage">{stageLine(state)}</p>
+      )}
       {state.phase === 'merging' && (
         <button type="button" className="audio-merge-cancel" disabled={state.cancelling} onClick={onCancel}>
           {state.cancelling ? t().cancelling : t().cancel}

@@ -328,6 +328,10 @@ ${AREAS} {
   overflow-wrap: anywhere;
 }
 .audio-merge-root .audio-merge-progress--failed .audio-merge-status { color: var(--am-danger); font-size: 16px; max-width: 480px; }
+.audio-merge-root .audio-merge-stage {
+  margin: 0; color: var(--am-muted); font-size: 14px; text-align: center; font-variant-numeric: tabular-nums;
+  overflow-wrap: anywhere;
+}
 .audio-merge-root .audio-merge-spinner--stopped { animation: none; border-color: var(--am-line); }
 .audio-merge-root .audio-merge-progress--failed .audio-merge-spinner--stopped { border-color: var(--am-danger-line); border-top-color: var(--am-danger); }
 .audio-merge-root .audio-merge-cancel {

@@ -156,6 +156,15 @@ const ar: Locale = {
   progressFailedGroup: 'لم يكتمل الدمج',
   progressBar: 'تقدم الدمج',
   percent: (p) => f.percent(p),
+  stages: {
+    waiting: 'في الانتظار',
+    reading: 'قراءة الملفات',
+    encoding: 'الترميز',
+    writing: 'كتابة الملف',
+    storing: 'حفظ النتيجة',
+  },
+  fileOf: (file, files) => `الملف ${f.number(file)} من ${f.number(files)}`,
+  timeLeft: (seconds) => `الوقت المتبقي: حوالي ${f.roughDuration(seconds)}`,
   waitingToStart: 'في انتظار البدء',
   waitingAhead: (ahead) =>
     f.plural(ahead, {

@@ -119,6 +119,15 @@ const de: Locale = {
   progressFailedGroup: 'Das Zusammenfügen wurde nicht abgeschlossen',
   progressBar: 'Fortschritt',
   percent: (p) => f.percent(p),
+  stages: {
+    waiting: 'Wartet',
+    reading: 'Dateien werden gelesen',
+    encoding: 'Kodierung',
+    writing: 'Datei wird geschrieben',
+    storing: 'Ergebnis wird gespeichert',
+  },
+  fileOf: (file, files) => `Datei ${f.number(file)} von ${f.number(files)}`,
+  timeLeft: (seconds) => `noch etwa ${f.roughDuration(seconds)}`,
   waitingToStart: 'Wartet auf den Start',
   waitingAhead: (ahead) =>
     f.plural(ahead, {

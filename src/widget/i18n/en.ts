@@ -135,6 +135,17 @@ export const en = {
   progressFailedGroup: 'The merge did not finish',
   progressBar: 'Merge progress',
   percent: (p: number) => f.percent(p),
+  stages: {
+    waiting: 'Waiting',
+    reading: 'Reading the files',
+    encoding: 'Encoding',
+    writing: 'Writing the file',
+    storing: 'Storing the result',
+  },
+  /** The input being worked on: "file 37 of 500". */
+  fileOf: (file: number, files: number) => `file ${f.number(file)} of ${f.number(files)}`,
+  /** An estimate of the time left, from the pace so far. */
+  timeLeft: (seconds: number) => `about ${f.roughDuration(seconds)} left`,
   waitingToStart: 'Waiting to start',
   waitingAhead: (ahead: number) =>
     f.plural(ahead, {

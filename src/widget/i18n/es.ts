@@ -119,6 +119,15 @@ const es: Locale = {
   progressFailedGroup: 'La unión no terminó',
   progressBar: 'Progreso',
   percent: (p) => f.percent(p),
+  stages: {
+    waiting: 'En espera',
+    reading: 'Leyendo los archivos',
+    encoding: 'Codificando',
+    writing: 'Escribiendo el archivo',
+    storing: 'Guardando el resultado',
+  },
+  fileOf: (file, files) => `archivo ${f.number(file)} de ${f.number(files)}`,
+  timeLeft: (seconds) => `tiempo restante: aprox. ${f.roughDuration(seconds)}`,
   waitingToStart: 'Esperando para empezar',
   waitingAhead: (ahead) =>
     f.plural(ahead, {

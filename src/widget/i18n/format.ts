@@ -18,6 +18,11 @@ export interface Formats {
   /** A moment to the minute, in the reader's time zone. */
   dateTime(at: Date): string;
   plural(n: number, forms: PluralForms): string;
+  /**
+   * A time left, roughly, in the language's words for its units: "40 seconds", "3 minutes",
+   * "1 hour, 5 minutes" (rounded up: an estimate that says less than is left misleads).
+   */
+  roughDuration(seconds: number): string;
 }
 
 /** A moment to the minute: the results' times. */
@@ -70,6 +75,17 @@ export function formatsFor(code: LocaleCode): Formats {
     plural(n, forms) {
       const form = forms[rules.select(n)] ?? forms.other;
       return form.replaceAll('{n}', whole.format(n));
+    },
+    roughDuration(seconds) {
+      const unit = (n: number, u: 'second' | 'minute' | 'hour') =>
+        new Intl.NumberFormat(code, { style: 'unit', unit: u, unitDisplay: 'long' }).format(n);
+      const s = Math.max(1, Math.ceil(seconds));
+      if (s < 60) return unit(s < 10 ? s : Math.ceil(s / 5) * 5, 'second');
+      const m = Math.ceil(s / 60);
+      if (m < 60) return unit(m, 'minute');
+      const h = Math.floor(m / 60);
+      const parts = [unit(h, 'hour'), ...(m % 60 > 0 ? [unit(m % 60, 'minute')] : [])];
+      return new Intl.ListFormat(code, { type: 'unit', style: 'long' }).format(parts);
     },
   };
 }

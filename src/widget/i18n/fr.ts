@@ -117,6 +117,15 @@ const fr: Locale = {
   progressFailedGroup: 'L’assemblage n’a pas abouti',
   progressBar: 'Progression',
   percent: (p) => f.percent(p),
+  stages: {
+    waiting: 'En attente',
+    reading: 'Lecture des fichiers',
+    encoding: 'Encodage',
+    writing: 'Écriture du fichier',
+    storing: 'Enregistrement du résultat',
+  },
+  fileOf: (file, files) => `fichier ${f.number(file)} sur ${f.number(files)}`,
+  timeLeft: (seconds) => `encore environ ${f.roughDuration(seconds)}`,
   waitingToStart: 'En attente de démarrage',
   waitingAhead: (ahead) =>
     f.plural(ahead, {

@@ -242,3 +242,30 @@ describe("the server's codes in the person's language", () => {
     );
   });
 });
+
+describe('where a merge stands, in every language', () => {
+  it("names every stage, the file of how many, and a rough time left in the language's own units", async () => {
+    const tables = await Promise.all(
+      LOCALES.map(
+        async (code) =>
+          [code, code === 'en' ? en : ((await import(`./${code}.ts`)).default as Locale)] as const,
+      ),
+    );
+    const minutes: Record<string, RegExp> = {
+      en: /3 minutes/,
+      de: /3 Minuten/,
+      fr: /3 minutes/,
+      es: /3 minutos/,
+      ru: /3 минуты/,
+      ar: /3 دقائق/,
+    };
+    for (const [code, table] of tables) {
+      const stages = Object.values(table.stages);
+      expect(new Set(stages).size, code).toBe(5);
+      expect(table.fileOf(37, 500), code).toMatch(/37\D+500/);
+      expect(table.timeLeft(172), code).toMatch(minutes[code]);
+      // An hour and more says hours, and rounds the minutes up.
+      expect(table.timeLeft(3900), code).toMatch(/5/);
+    }
+  });
+});

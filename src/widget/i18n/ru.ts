@@ -137,6 +137,15 @@ const ru: Locale = {
   progressFailedGroup: 'Объединение не завершилось',
   progressBar: 'Ход объединения',
   percent: (p) => f.percent(p),
+  stages: {
+    waiting: 'Ожидание',
+    reading: 'Чтение файлов',
+    encoding: 'Кодирование',
+    writing: 'Запись файла',
+    storing: 'Сохранение результата',
+  },
+  fileOf: (file, files) => `файл ${f.number(file)} из ${f.number(files)}`,
+  timeLeft: (seconds) => `осталось примерно ${f.roughDuration(seconds)}`,
   waitingToStart: 'Ожидает запуска',
   waitingAhead: (ahead) =>
     f.plural(ahead, {

@@ -1,6 +1,6 @@
 // The widget's state and its rules, as a plain reducer tested without a browser (docs/api.md section 4).
 // Side effects (calls, timers, the socket) live in widget-store.ts; this file only decides.
-import type { AudioItem } from '../../shared/types.js';
+import type { AudioItem, ProgressDetail } from '../../shared/types.js';
 import { activeLocale, t } from '../i18n/locale.js';
 import { mergeFailure } from '../i18n/server-words.js';
 import { insertAt, keepOrder, moveItem } from './order.js';
@@ -31,6 +31,8 @@ export interface WidgetState {
   progress: string;
   /** Where the bar stands, 0-100; it never moves backwards. */
   percent: number;
+  /** The followed merge's stage, file and time left, as its latest status told them. */
+  where: ProgressDetail | null;
   load: LoadState;
   /** Why the list could not be loaded, when load is 'failed'. */
   loadError: string | null;
@@ -77,6 +79,7 @@ export const initialState: WidgetState = {
   items: [],
   progress: '0',
   percent: 0,
+  where: null,
   load: 'loading',
   loadError: null,
   notice: null,
@@ -105,7 +108,7 @@ function progressWords(status: MergeStatus): string {
 
 function withStatus(state: WidgetState, status: MergeStatus): WidgetState {
   const percent = Math.max(state.percent, status.percent ?? state.percent);
-  const next = { ...state, progress: progressWords(status), percent };
+  const next = { ...state, progress: progressWords(status), percent, where: status.where ?? null };
   if (status.state === 'succeeded') return { ...next, phase: 'done', percent: 100 };
   if (status.state === 'failed' || status.state === 'cancelled') {
     const fallback = status.state === 'failed' ? t().mergeFailed : t().mergeCancelled;
@@ -268,6 +271,21 @@ function reduce(state: WidgetState, action: WidgetAction): WidgetState {
 export function statusLine(state: Pick<WidgetState, 'phase' | 'progress' | 'percent' | 'message'>): string {
   if ((state.phase === 'failed' || state.phase === 'expired') && state.message) return state.message;
   return percentOf(state.progress) === null ? state.progress : t().percent(state.percent);
+}
+
+/**
+ * Where the followed merge stands, in words: "Encoding · file 37 of 500 · about 3 minutes left".
+ * Empty once it has ended, and while waiting (the status line already says so), and the file is
+ * left out for a merge of one file or while its output is written or stored.
+ */
+export function stageLine(state: Pick<WidgetState, 'phase' | 'where'>): string {
+  const w = state.where;
+  if (state.phase !== 'merging' || !w || w.stage === 'waiting') return '';
+  const perFile = w.stage === 'reading' || w.stage === 'encoding';
+  const parts = [t().stages[w.stage]];
+  if (perFile && w.file !== null && w.files !== null && w.files > 1) parts.push(t().fileOf(w.file, w.files));
+  if (w.secondsLeft !== null && w.secondsLeft > 0) parts.push(t().timeLeft(w.secondsLeft));
+  return parts.join(' · ');
 }
 
 /**

@@ -1,5 +1,5 @@
 // Merge status as the widget follows it: which events are its own, and where the bar may stand.
-import type { MergeState, MergeStatusAnswer } from '../../shared/types.js';
+import type { MergeStage, MergeState, MergeStatusAnswer, ProgressDetail } from '../../shared/types.js';
 
 /** A NewStatus payload as received; fields the server did not send are left undefined. */
 export interface MergeStatus {
@@ -14,6 +14,24 @@ export interface MergeStatus {
   ahead?: number;
   /** A failure about one input: the person's name of that file (StatusPayload.file). */
   file?: string;
+  /** While waiting or running: the stage, the input being worked on, the time left. */
+  where?: ProgressDetail;
+}
+
+const STAGES: readonly string[] = ['waiting', 'reading', 'encoding', 'writing', 'storing'];
+const count = (v: unknown): number | null =>
+  typeof v === 'number' && Number.isInteger(v) && v > 0 ? v : null;
+
+/** The progress fields of a payload, when it has a stage this widget knows. */
+function whereOf(p: Record<string, unknown>): ProgressDetail | undefined {
+  if (typeof p.stage !== 'string' || !STAGES.includes(p.stage)) return undefined;
+  const left = p.secondsLeft;
+  return {
+    stage: p.stage as MergeStage,
+    file: count(p.file),
+    files: count(p.files),
+    secondsLeft: typeof left === 'number' && Number.isFinite(left) && left >= 0 ? left : null,
+  };
 }
 
 const STATES: readonly string[] = ['queued', 'running', 'succeeded', 'failed', 'cancelled'];
@@ -45,6 +63,8 @@ export function parseStatus(raw: unknown): MergeStatus | null {
   if (typeof p.code === 'string') status.code = p.code;
   if (typeof p.ahead === 'number' && Number.isInteger(p.ahead) && p.ahead >= 0) status.ahead = p.ahead;
   if (typeof p.file === 'string' && p.file !== '') status.file = p.file;
+  const where = whereOf(p);
+  if (where) status.where = where;
   return status;
 }
 
@@ -60,6 +80,10 @@ export function runningMerge(answer: MergeStatusAnswer): (MergeStatus & { reques
     percent: answer.percent,
     code: answer.code,
     ahead: answer.ahead,
+    stage: answer.stage,
+    file: answer.file,
+    files: answer.files,
+    secondsLeft: answer.secondsLeft,
   });
   return parsed && { ...parsed, requestId: parsed.requestId ?? null };
 }
