@@ -7,7 +7,8 @@ import { fileArg, lastLine, spawnRunner, type Runner, QUIET } from '../ffmpeg/ru
 import { fsReason } from '../io/fs-reason.js';
 import { readFlacHead, readFlacSamples } from './flac-head.js';
 import { formatFromProbe, type FfprobeJson, type FfprobeStream } from '../ffmpeg/probe-format.js';
-import { Mp4Error, readMp4Audio, type Mp4Audio } from '../mp4/read.js';
+import { Mp4Error, readMp4, readMp4Audio, type Mp4Audio } from '../mp4/read.js';
+import { mp4Meta } from '../mp4/meta.js';
 import { scanMp3, type Mp3Scan } from '../mp3/scan.js';
 import { readFullSync } from '../io/sync-io.js';
 import { assertToolWorks } from '../ffmpeg/tool-check.js';
@@ -200,7 +201,7 @@ function openHead(file: string, refuse: Refuse): Buffer {
     const st = statSync(file);
     if (!st.isFile()) throw refuse('not a file', 'unreadable');
     size = st.size;
-    first = head(file, 4);
+    first = head(file, 12);
   } catch (err) {
     if (err instanceof InputError) throw err;
     throw refuse(`cannot be read (${unreadable(file, err)})`, 'unreadable');
@@ -313,6 +314,41 @@ function fromFlacHead(file: string, first: Buffer): Probed | undefined {
   return { result, hasCover: flac.hasPicture, samples: flac.samples };
 }
 
+/**
+ * An AAC-in-MP4 input read in-process from its index, as ffprobe would describe it (a book of
+ * hundreds of M4A files costs no process per file); undefined to ask ffprobe: not MP4, AAC this
+ * engine cannot copy, or something in the index only ffprobe reads right (mp4/meta.ts).
+ */
+function fromMp4Head(file: string, first: Buffer): Probed | undefined {
+  if (first.length < 8 || first.toString('latin1', 4, 8) !== 'ftyp') return undefined;
+  let read: ReturnType<typeof readMp4>;
+  try {
+    read = readMp4(file);
+  } catch {
+    return undefined; // damaged or unusual: ffprobe says what it is, or why not
+  }
+  const meta = mp4Meta(read.moov);
+  const { audio } = read;
+  if (!meta || !(audio.sampleRate > 0) || !(audio.channels > 0) || audio.audioSamples <= 0) return undefined;
+  const durationSeconds = audio.audioSamples / audio.sampleRate;
+  const bytes = audio.sizes.reduce((a, b) => a + b, 0);
+  const result: ProbeResult = {
+    path: file,
+    format: 'm4a',
+    codec: 'aac',
+    sampleRate: audio.sampleRate,
+    channels: audio.channels,
+    durationSeconds,
+    bitRate: Math.round((bytes * 8) / durationSeconds),
+    tags: meta.tags,
+  };
+  const starts = meta.chapters.filter((c) => Number.isFinite(c.start) && c.start >= 0);
+  const chapters = starts
+    .sort((a, b) => a.start - b.start)
+    .map((c, i) => ({ start: c.start, end: starts[i + 1]?.start ?? durationSeconds, title: c.title.trim() }));
+  return { result, mp4: audio, hasCover: meta.hasCover, chapters };
+}
+
 /** probeFile, keeping the frame scan (MP3) or packet index (AAC in MP4) that a copy needs. */
 export async function probeInput(file: string, opts: ProbeOptions = {}): Promise<Probed> {
   const name = opts.displayName ?? file;
@@ -327,13 +363,13 @@ export async function probeInput(file: string, opts: ProbeOptions = {}): Promise
     if (scanned.done) return scanned.done;
   }
 
-  const flac = fromFlacHead(file, first);
-  if (flac && opts.headDecode === false) return flac;
+  const own = fromFlacHead(file, first) ?? fromMp4Head(file, first);
+  if (own && opts.headDecode === false) return own;
   const tools = opts.tools ?? (await locateTools());
   const runner = opts.runner ?? spawnRunner;
-  if (flac) {
+  if (own) {
     await checkDecodes(runner, tools, file, opts, refuse);
-    return flac;
+    return own;
   }
   const json = await ffprobe(runner, tools, file, opts.signal, refuse);
   // An MP3 without the usual first bytes (junk or padding ahead of the frames): the parser may

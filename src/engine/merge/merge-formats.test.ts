@@ -205,10 +205,24 @@ describe('output formats', () => {
     );
     const out = path.join(dir, 'all-encoded.m4b');
     const seen: number[] = [];
-    const report = await mergeFiles(inputs, out, { tools, concurrency: 2, onProgress: (p) => seen.push(p) });
+    const places: string[] = [];
+    const report = await mergeFiles(inputs, out, {
+      tools,
+      concurrency: 2,
+      onProgress: (p, where) => {
+        seen.push(p);
+        places.push(`${p} ${where.stage} ${where.file}/${where.files}`);
+      },
+    });
     expect(report.transcoded).toEqual(inputs.map((_, i) => i));
-    // The bar moves through the decodes and the chunk encodes, never back.
-    expect(seen.every((p, i) => i === 0 || p > seen[i - 1])).toBe(true);
+    // The bar moves through the decodes and the chunk encodes, never back; it is told again at the
+    // same percentage only when the work moves to another stage or file.
+    expect(seen.every((p, i) => i === 0 || p >= seen[i - 1])).toBe(true);
+    expect(places.every((w, i) => i === 0 || w !== places[i - 1])).toBe(true);
+    // Reading the inputs first, then encoding from the first file, writing at the end.
+    expect(places[0]).toMatch(/^0 reading \d+\/12$/);
+    expect(places.find((w) => w.includes('encoding'))).toMatch(/ encoding 1\/12$/);
+    expect(places.at(-1)).toBe('100 writing 12/12');
     expect(seen.filter((p) => p > 20 && p < 90).length).toBeGreaterThan(3);
     expect(seen.at(-1)).toBe(100);
     expect(report.sampleRate).toBe(48000);

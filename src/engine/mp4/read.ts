@@ -188,16 +188,24 @@ function edits(
 
 /** Read the AAC track; throws Mp4Error saying why it cannot be copied. */
 export function readMp4Audio(file: string): Mp4Audio {
+  return readMp4(file).audio;
+}
+
+/**
+ * Read the AAC track, and keep the whole index (moov) for what else it holds (tags, cover,
+ * chapters: mp4/meta.ts); throws Mp4Error saying why the track cannot be copied.
+ */
+export function readMp4(file: string): { audio: Mp4Audio; moov: Buffer } {
   try {
-    return readAacTrack(file);
+    const moov = readMoov(file);
+    return { audio: readAacTrack(moov), moov };
   } catch (err) {
     if (err instanceof Unusable) throw new Mp4Error(file, err.message);
     throw err;
   }
 }
 
-function readAacTrack(file: string): Mp4Audio {
-  const moovBuf = readMoov(file);
+function readAacTrack(moovBuf: Buffer): Mp4Audio {
   const moov = { type: 'moov', start: 8, end: moovBuf.length };
   const trak = soundTrack(moovBuf);
   const stbl = path(moovBuf, trak, 'mdia', 'minf', 'stbl');
