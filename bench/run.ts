@@ -10,6 +10,7 @@ import { formatFigures } from './format-figures.js';
 import { limitsFigures } from './limits-figures.js';
 import { machineLine, pinTools, tableRows, type Figure } from './report.js';
 import { scaledFigures } from './scaled-figures.js';
+import { shelfFigures } from './shelf-figures.js';
 import { serverFigures } from './server-figures.js';
 import { crossfadeFigures, soundFigures } from './sound-figures.js';
 import { trimFigures } from './trim-figures.js';
@@ -18,7 +19,7 @@ import { widgetFigures } from './widget-figures.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const rounds = Number(process.env.BENCH_ROUNDS ?? 5);
-const only = process.env.BENCH_ONLY; // 'engine' | 'transcode' | 'formats' | 'sound' | 'fades' | 'trim' | 'server' | 'tus' | 'limits' | 'book' | 'widget' | 'scaled' (needs redis-server, PostgreSQL)
+const only = process.env.BENCH_ONLY; // 'engine' | 'transcode' | 'formats' | 'sound' | 'fades' | 'trim' | 'server' | 'tus' | 'limits' | 'book' | 'shelf' | 'widget' | 'scaled' (needs redis-server, PostgreSQL)
 
 const progress = (msg: string) => {
   if (process.stderr.isTTY) process.stderr.write(`\r\x1b[2K${msg}`);
@@ -48,6 +49,7 @@ try {
       figures.push(...(await tusFigures(corpus, work, rounds, progress)));
     if (!only || only === 'limits') figures.push(...(await limitsFigures(corpus, work, rounds, progress)));
     if (!only || only === 'book') figures.push(...(await bookFigures(corpus, work, rounds, progress)));
+    if (!only || only === 'shelf') figures.push(...(await shelfFigures(corpus, work, rounds, progress)));
     if (!only) figures.push(...(await widgetFigures(rounds, progress)));
   }
 } finally {
