@@ -61,6 +61,26 @@ describe('the run reporter on a worker', () => {
     reporter.close();
   });
 
+  it("tells a worker's merge's stage, file and time left on its channel, as the in-process queue does", async () => {
+    const store = await storeWithJob(0);
+    const reporter = createRunReporter({ store, broadcaster, log: silentLog, startRetryDelaysMs: [5, 5] });
+    await reporter.started(data, 1);
+    await vi.waitFor(() => expect(broadcaster.events.length).toBeGreaterThan(0));
+    expect(broadcaster.events[0].payload).toMatchObject({ data: '0', stage: 'reading', file: 1, files: 1 });
+    reporter.progress(data, 40, undefined, { stage: 'encoding', file: 1, files: 1, secondsLeft: 12 });
+    await vi.waitFor(() =>
+      expect(broadcaster.events.at(-1)?.payload).toMatchObject({
+        data: '40',
+        state: 'running',
+        stage: 'encoding',
+        file: 1,
+        files: 1,
+        secondsLeft: 12,
+      }),
+    );
+    reporter.close();
+  });
+
   it('keeps a failure about one input in the row with its code and file, as the browser was told', async () => {
     const store = await storeWithJob(0);
     const reporter = createRunReporter({ store, broadcaster, log: silentLog, startRetryDelaysMs: [5, 5] });
