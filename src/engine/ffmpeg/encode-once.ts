@@ -33,7 +33,9 @@ function codecArgs(job: EncodeOnceJob): string[] {
     case 'flac':
       return ['-c:a', 'flac', '-sample_fmt', job.bitDepth === 24 ? 's32' : 's16', '-f', 'flac'];
     case 'wav':
-      return ['-c:a', job.bitDepth === 24 ? 'pcm_s24le' : 'pcm_s16le', '-f', 'wav'];
+      // RIFF sizes are 32 bits: a WAV past 4 GiB (about 6.7 hours of 16-bit stereo at 44.1 kHz)
+      // is written as RF64, which players read, instead of a header whose sizes wrap.
+      return ['-c:a', job.bitDepth === 24 ? 'pcm_s24le' : 'pcm_s16le', '-f', 'wav', '-rf64', 'auto'];
   }
 }
 
