@@ -58,12 +58,12 @@ export function gapOnly(o: SoundSettings): boolean {
  * crossfade that cannot be spliced into copies, AAC packet copies whenever an option other than a
  * gap changes their sound (only MP3 frames can take a gain without a decode; AAC copies keep trims
  * alone by splicing, when every input is a copy), and a trimmed copy that cannot be spliced (the
- * other inputs are not all copies). A splice keeps copies copied, but some audio of each input (a
- * cut, a fade) goes through the encoder, so every input of a splice counts as transcoded.
+ * other inputs are not all copies). A splice keeps copies copied: only the frames next to a cut or
+ * a fade go through the encoder, so no input of a splice counts as transcoded (the report lists an
+ * input whose own audio was encoded beyond those; a copy whose neighbour is trimmed is not one).
  */
 export function replanForSound(plan: OutputPlan, o: SoundSettings): OutputPlan {
-  if (splicesFades(plan, o) || splicesAacTrims(plan, o))
-    return { ...plan, transcoded: plan.copy.map((_, i) => i) };
+  if (splicesFades(plan, o) || splicesAacTrims(plan, o)) return plan;
   const decodeAll = decodesEverything(o) || (plan.route === 'mp4-packets' && soundActive(o) && !gapOnly(o));
   if (decodeAll && plan.copy.some(Boolean)) {
     const all = plan.copy.map((_, i) => i);
@@ -91,8 +91,8 @@ export function withSoundCopies(plan: OutputPlan, sound: SoundPlan): OutputPlan 
  * Whether copied MP3s are re-encoded only around each fade or cut, every other frame copied: MP3
  * output whose inputs are all copied MP3 frames, crossfaded (without --trim-silence, which cuts
  * copies at whole frames) or trimmed (cut at the sample, --trim-silence inside the trims), and
- * nothing that needs them decoded. Every input then still counts as transcoded: some of its audio
- * (a fade, a cut) goes through the encoder.
+ * nothing that needs them decoded. No input then counts as transcoded: only the frames at a fade or
+ * a cut go through the encoder.
  */
 export function splicesFades(plan: OutputPlan, o: SoundSettings): boolean {
   if (o.gapless === true || plan.route !== 'mp3-frames' || !plan.copy.every(Boolean)) return false;
@@ -104,8 +104,8 @@ export function splicesFades(plan: OutputPlan, o: SoundSettings): boolean {
  * Whether copied AAC is cut at the sample with its packets kept (sound/mp4-splice.ts): MP4 output
  * whose inputs are all copied AAC, trimmed, and no other sound option (a gain, a fade, a gap or a
  * silence trim changes more than the frames at the cuts, so those inputs are re-encoded whole).
- * Only the frames at the cuts pass through the encoder: the inputs stay copies, reported as
- * transcoded as a fade splice's are (replanForSound).
+ * Only the frames at the cuts pass through the encoder: the inputs stay copies, not reported as
+ * transcoded, as a fade splice's are not (replanForSound).
  */
 export function splicesAacTrims(plan: OutputPlan, o: SoundSettings): boolean {
   if (plan.route !== 'mp4-packets' || !plan.copy.every(Boolean) || !trimmed(o)) return false;
