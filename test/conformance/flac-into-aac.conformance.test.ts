@@ -5,7 +5,8 @@ import { execFile, spawn } from 'node:child_process';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { tempDir, tools } from '../support/audio-fixtures.js';
+import { tempDir } from '../support/audio-fixtures.js';
+import { tools } from '../support/engine-kit.js';
 import { ffprobeChapters } from '../support/chapter-readers.js';
 import { mergeFiles } from '../../src/engine/index.js';
 
