@@ -1,7 +1,7 @@
 // The single encode of the Opus, Vorbis, FLAC and WAV outputs: every part's raw PCM, in order,
 // read as one stream (ffmpeg's concat protocol joins the bytes), tags from an ffmetadata file.
 import { OutputError } from '../errors.js';
-import type { OutputFormat } from '../plan/formats.js';
+import { opusKbps, vorbisQuality, type OutputFormat } from '../plan/formats.js';
 import type { Tools } from './tools.js';
 import { fileArg, lastLine, machineFault, spawnRunner, type Runner, QUIET_WRITE } from './runner.js';
 import { assertToolWorks } from './tool-check.js';
@@ -27,9 +27,17 @@ export interface EncodeOnceJob {
 function codecArgs(job: EncodeOnceJob): string[] {
   switch (job.format) {
     case 'opus':
-      return ['-c:a', 'libopus', '-b:a', `${job.bitRateKbps}k`, '-f', 'opus'];
+      return ['-c:a', 'libopus', '-b:a', `${opusKbps(job.bitRateKbps!, job.pcm.channels)}k`, '-f', 'opus'];
     case 'ogg':
-      return ['-c:a', 'libvorbis', '-b:a', `${job.bitRateKbps}k`, '-f', 'ogg'];
+      // A quality level: libvorbis refuses most bit rates away from 44.1 and 48 kHz (plan/formats.ts).
+      return [
+        '-c:a',
+        'libvorbis',
+        '-q:a',
+        String(vorbisQuality(job.bitRateKbps!, job.pcm.channels)),
+        '-f',
+        'ogg',
+      ];
     case 'flac':
       return ['-c:a', 'flac', '-sample_fmt', job.bitDepth === 24 ? 's32' : 's16', '-f', 'flac'];
     case 'wav':

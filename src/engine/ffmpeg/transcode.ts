@@ -55,11 +55,6 @@ export interface TranscodeJob<T = TranscodeTarget> {
 export interface DecodedSources {
   pcm: PcmTarget;
   ranges: { file: string; from: number; to: number }[];
-  /**
-   * Timestamps from the samples that came out: a damaged frame the decoder drops leaves a gap in
-   * the input's timestamps, so only a count of samples tells that the feed came out short.
-   */
-  restamp?: boolean;
 }
 
 /** What every per-input ffmpeg reads, and how: a cut at a trusted end, the sound filters, raw PCM. */
@@ -182,9 +177,15 @@ const RESAMPLER_SLACK = 4;
 
 /**
  * The head of an encoder that decodes its own feed: each range of each file resampled to the
- * timeline's shape, followed by a few samples of silence, cut to the range by sample count, joined.
+ * timeline's shape, followed by a few samples of silence, cut to the range by sample count, joined,
+ * and stamped from the samples that came out. `atrim` and `concat` keep the source's timestamps, so
+ * a feed cut from sample 16 of an input would start at 16/rate: the MP4 muxer then writes that as
+ * an edit (the AAC encode's priming reads 1008, not 1024, or an empty edit comes first) and the
+ * chunks no longer stitch. Stamped by count, the feed starts at 0 whatever it was cut from, and a
+ * damaged frame the decoder drops leaves no gap in the timestamps, so ffmpeg's out_time counts the
+ * samples that came out (a feed that came out short shows it).
  */
-export function sourcesArgs({ pcm, ranges, restamp }: DecodedSources): string[] {
+export function sourcesArgs({ pcm, ranges }: DecodedSources): string[] {
   if (pcm.channels > 2) throw new Error('internal: decoded sources are mono or stereo');
   const shape =
     `aresample=${pcm.sampleRate},aformat=sample_fmts=${SAMPLE_FMT[pcm.sampleFormat]}` +
@@ -198,7 +199,7 @@ export function sourcesArgs({ pcm, ranges, restamp }: DecodedSources): string[] 
     ...QUIET_WRITE,
     ...ranges.flatMap((r) => ['-i', fileArg(r.file)]),
     '-filter_complex',
-    `${chains.join(';')};${labels}concat=n=${ranges.length}:v=0:a=1${restamp ? ',asetpts=N/SR/TB' : ''}[feed]`,
+    `${chains.join(';')};${labels}concat=n=${ranges.length}:v=0:a=1,asetpts=N/SR/TB[feed]`,
     '-map',
     '[feed]',
     '-map_metadata',

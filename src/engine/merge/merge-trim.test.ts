@@ -102,6 +102,24 @@ describe('trimming copied MP3s', () => {
     await expectKeptUnits(kept, inputs, audioFrames, frameOf);
   });
 
+  it('reports no input transcoded when only a neighbour is trimmed: its frames are copied byte for byte', async () => {
+    const [a, b] = await pair('mp3');
+    const c = await makeToneWindow(p('c.mp3'), { seconds: 4, from: 1, to: 3, frequency: 660 });
+    const out = p('middle-trimmed.mp3');
+    const report = await mergeFiles([a, b, c], out, { tools, trims: [{ input: 1, start: 0.5, end: 3.5 }] });
+    // Only the frames at B's cuts went through the encoder: no input's own audio beyond those.
+    expect(report.transcoded).toEqual([]);
+    const kept = new Set((await audioFrames(out)).map((f) => f.toString('base64')));
+    for (const [file, far] of [
+      [a, (f: Buffer[]) => f.slice(0, -3)],
+      [c, (f: Buffer[]) => f.slice(3)],
+    ] as const) {
+      const frames = far(await audioFrames(file));
+      expect(frames.length).toBeGreaterThan(100);
+      for (const f of frames) expect(kept.has(f.toString('base64'))).toBe(true);
+    }
+  });
+
   it('cuts as exactly when the one-stream decode fails and each piece is decoded on its own', async () => {
     const inputs = await pair('mp3');
     const out = p('batched.mp3');
@@ -185,7 +203,7 @@ describe('trimming copied AAC', () => {
       const inputs = await pair('m4a', ['-c:a', 'aac', '-b:a', '128k']);
       const report = await mergeFiles(inputs, p(out), { tools, trims: TRIMS });
       expect(report.trims).toEqual(TRIMS);
-      expect(report.transcoded).toEqual([0, 1]);
+      expect(report.transcoded).toEqual([]);
       expect(await decodeErrors(p(out))).toBe('');
       // The copies keep their own frame grid: B starts within a frame after A ends (silence between), never over it.
       const bStart = report.chapters[1].start;
@@ -245,7 +263,7 @@ describe('trimming copied AAC', () => {
     ];
     const out = p('short-middle.m4b');
     const report = await mergeFiles([a, b, c], out, { tools, trims });
-    expect(report.transcoded).toEqual([0, 1, 2]);
+    expect(report.transcoded).toEqual([]);
     const [, bStart, cStart] = report.chapters.map((x) => x.start);
     // B lies inside the re-encoded stretch: it starts where A ends; C waits for its own frame grid.
     expect(Math.abs(bStart - 1.5)).toBeLessThan(MS);
@@ -286,7 +304,7 @@ describe('trimming copied AAC', () => {
       ],
     });
     expect(report.trims).toEqual(trims);
-    expect(report.transcoded).toEqual([0, 1, 2]);
+    expect(report.transcoded).toEqual([]);
     const [, bStart, cStart] = report.chapters.map((c) => c.start);
     // Each next input starts within a frame after the one before ends, never over it.
     expect(bStart - 2).toBeGreaterThanOrEqual(0);

@@ -45,6 +45,34 @@ export function defaultBitRateKbps(format: OutputFormat, channels: number): numb
 /** Bit rates --bitrate accepts (kb/s): what every lossy encoder here takes at some setting. */
 export const BITRATE_RANGE = { min: 8, max: 320 } as const;
 
+/**
+ * libvorbis' nominal bit rates (kb/s, 44.1 kHz stereo) of its quality levels -1 to 10. Its
+ * managed (bit rate) mode takes only what its tables hold for the input's rate and channels
+ * (8 kHz mono: 8-42 kb/s; 22.05 kHz mono: 16-90; above 50 kHz nothing at all), so a bit rate that
+ * suits 44.1 kHz stereo is refused elsewhere; a quality level is taken at every rate and channel
+ * count, and at 44.1 kHz its bit rate is the managed mode's (160 kb/s stereo measured the same).
+ */
+const VORBIS_NOMINAL_KBPS = [45, 64, 80, 96, 112, 128, 160, 192, 224, 256, 320, 500];
+
+/**
+ * The Vorbis quality level (-1 to 10, one decimal) whose nominal bit rate is `kbps` for `channels`
+ * channels: each channel's share, counted as one of a stereo pair, interpolated in libvorbis' table.
+ */
+export function vorbisQuality(kbps: number, channels: number): number {
+  const stereo = (kbps / Math.max(1, channels)) * 2;
+  const table = VORBIS_NOMINAL_KBPS;
+  if (stereo <= table[0]) return -1;
+  if (stereo >= table[table.length - 1]) return 10;
+  const k = table.findIndex((v) => v >= stereo) - 1;
+  const q = k - 1 + (stereo - table[k]) / (table[k + 1] - table[k]);
+  return Math.round(q * 10) / 10;
+}
+
+/** libopus takes at most 256 kb/s a channel (320 kb/s mono is refused). */
+export function opusKbps(kbps: number, channels: number): number {
+  return Math.min(kbps, 256 * Math.max(1, channels));
+}
+
 /** Lines for --help: each lossy format's default bit rate. */
 export function bitRateDefaultsText(): string {
   return (Object.keys(DEFAULT_KBPS) as (keyof typeof DEFAULT_KBPS)[])

@@ -36,8 +36,8 @@ describe("choosing each input's gain", () => {
   });
 
   it('leaves more headroom for inputs that a lossy encoder will see', () => {
-    expect(peakLimit(-4, true)).toBe(2.5);
-    expect(chooseGain({ integratedLufs: -18.8, truePeakDb: -4 }, -16, encoded)).toEqual({
+    expect(peakLimit(-6, true)).toBe(2.5);
+    expect(chooseGain({ integratedLufs: -18.8, truePeakDb: -6 }, -16, encoded)).toEqual({
       gainDb: 2.5,
       limited: true,
     });

@@ -8,10 +8,12 @@ import { GAIN_STEP_DB, stepsFor } from '../mp3/gain.js';
 /** No sample of the output above this (dBTP), as --loudness promises (docs/api.md section 2). */
 export const TRUE_PEAK_CEILING_DB = -1;
 /**
- * A lossy encoder's ringing can lift the true peak a little above the decoded input's; inputs
- * that go through one aim this much lower, so the written file still keeps the ceiling.
+ * A lossy encoder's ringing lifts the true peak above the decoded input's; inputs that go through
+ * one aim this much lower, so the written file still keeps the ceiling. Measured on limited
+ * transients (noise bursts, drums, clicks) against the encoders' output: AAC up to 2.3 dB over
+ * (128 kb/s), LAME 2.0, Opus 0.9, Vorbis 0.6; 0.5 left a drum-like FLAC into M4B at +0.1 dBTP.
  */
-export const LOSSY_HEADROOM_DB = 0.5;
+export const LOSSY_HEADROOM_DB = 2.5;
 
 export interface LoudnessInput {
   integratedLufs: number | null;
@@ -21,8 +23,9 @@ export interface LoudnessInput {
 /** How far short of the target the ceiling may hold a plain gain before a limiter takes over. */
 export const LIMITER_SLACK_DB = 0.5;
 /**
- * The limiter works on samples; the peaks between samples (true peak) can stand up to about a
- * decibel above them, so it holds the samples this far under the true-peak ceiling.
+ * The limiter works at 4 times the rate (ffmpeg/sound-filters.ts); going back to the audio's rate
+ * rings up to 0.7 dB over it on noisy transients (measured), so it holds this far under the
+ * true-peak ceiling.
  */
 export const INTERSAMPLE_MARGIN_DB = 1;
 /** The limiter's look-ahead (its attack), milliseconds. */

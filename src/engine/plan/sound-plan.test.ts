@@ -74,7 +74,7 @@ describe('planning the sound of a merge', () => {
   });
 
   it('still limits the gain a little where that is within half a decibel, saying so', () => {
-    const plan = planSound([wavIn('c.wav', 10)], [measured(-18.8, -4, 10)], { loudness: -16 });
+    const plan = planSound([wavIn('c.wav', 10)], [measured(-18.8, -6, 10)], { loudness: -16 });
     expect(plan.inputs[0].gain).toEqual({ gainDb: 2.5, limited: true });
     expect(plan.messages).toEqual([
       'c.wav: gain limited to 2.5 dB (0.3 dB short of -16 LUFS) to keep peaks under -1 dBTP',

@@ -8,6 +8,7 @@ import { joinMp3 } from '../mp3/join.js';
 import type { Chapter } from '../plan/chapters.js';
 import { id3Of, joinFailure, LAME_DELAY, type Mp3Part } from '../output/mp3-output.js';
 import { encodeMp3Timeline } from '../timeline/mp3-timeline.js';
+import { DECODER_DELAY } from '../plan/fade-splice.js';
 import type { RouteContext, RouteResult } from '../output/route-context.js';
 import { framesPerInput, soundParts } from '../sound/mp3-sound-parts.js';
 import { encodeRuns } from '../timeline/timeline-encode.js';
@@ -26,6 +27,7 @@ function copiedPart(ctx: RouteContext, i: number): Mp3Part {
 /**
  * Where each part's audio starts once a player has skipped the first part's delay (and the
  * decoder's own 529 samples, which every part has alike): frames before it, plus its own delay.
+ * The total is what a decode of the output holds.
  */
 export function mp3Starts(
   frames: number[],
@@ -40,7 +42,9 @@ export function mp3Starts(
     starts.push((before * samplesPerFrame + delays[k] - delays[0]) / sampleRate);
     before += frames[k];
   }
-  const total = (before * samplesPerFrame - delays[0] - lastPadding) / sampleRate;
+  // A decoder holds back its own 529 samples, so a padding shorter than that leaves the last
+  // (529 - padding) samples of audio in it, never played: the output ends where its decode does.
+  const total = (before * samplesPerFrame - delays[0] - Math.max(lastPadding, DECODER_DELAY)) / sampleRate;
   return { starts, total };
 }
 

@@ -58,12 +58,12 @@ export function gapOnly(o: SoundSettings): boolean {
  * crossfade that cannot be spliced into copies, AAC packet copies whenever an option other than a
  * gap changes their sound (only MP3 frames can take a gain without a decode; AAC copies keep trims
  * alone by splicing, when every input is a copy), and a trimmed copy that cannot be spliced (the
- * other inputs are not all copies). A splice keeps copies copied, but some audio of each input (a
- * cut, a fade) goes through the encoder, so every input of a splice counts as transcoded.
+ * other inputs are not all copies). A splice keeps copies copied: only the frames next to a cut or
+ * a fade go through the encoder, so no input of a splice counts as transcoded (the report lists an
+ * input whose own audio was encoded beyond those; a copy whose neighbour is trimmed is not one).
  */
 export function replanForSound(plan: OutputPlan, o: SoundSettings): OutputPlan {
-  if (splicesFades(plan, o) || splicesAacTrims(plan, o))
-    return { ...plan, transcoded: plan.copy.map((_, i) => i) };
+  if (splicesFades(plan, o) || splicesAacTrims(plan, o)) return plan;
   const decodeAll = decodesEverything(o) || (plan.route === 'mp4-packets' && soundActive(o) && !gapOnly(o));
   if (decodeAll && plan.copy.some(Boolean)) {
     const all = plan.copy.map((_, i) => i);
@@ -91,8 +91,8 @@ export function withSoundCopies(plan: OutputPlan, sound: SoundPlan): OutputPlan 
  * Whether copied MP3s are re-encoded only around each fade or cut, every other frame copied: MP3
  * output whose inputs are all copied MP3 frames, crossfaded (without --trim-silence, which cuts
  * copies at whole frames) or trimmed (cut at the sample, --trim-silence inside the trims), and
- * nothing that needs them decoded. Every input then still counts as transcoded: some of its audio
- * (a fade, a cut) goes through the encoder.
+ * nothing that needs them decoded. No input then counts as transcoded: only the frames at a fade or
+ * a cut go through the encoder.
  */
 export function splicesFades(plan: OutputPlan, o: SoundSettings): boolean {
   if (o.gapless === true || plan.route !== 'mp3-frames' || !plan.copy.every(Boolean)) return false;
@@ -104,8 +104,8 @@ export function splicesFades(plan: OutputPlan, o: SoundSettings): boolean {
  * Whether copied AAC is cut at the sample with its packets kept (sound/mp4-splice.ts): MP4 output
  * whose inputs are all copied AAC, trimmed, and no other sound option (a gain, a fade, a gap or a
  * silence trim changes more than the frames at the cuts, so those inputs are re-encoded whole).
- * Only the frames at the cuts pass through the encoder: the inputs stay copies, reported as
- * transcoded as a fade splice's are (replanForSound).
+ * Only the frames at the cuts pass through the encoder: the inputs stay copies, not reported as
+ * transcoded, as a fade splice's are not (replanForSound).
  */
 export function splicesAacTrims(plan: OutputPlan, o: SoundSettings): boolean {
   if (plan.route !== 'mp4-packets' || !plan.copy.every(Boolean) || !trimmed(o)) return false;
@@ -206,10 +206,16 @@ export async function soundStage(job: SoundStageJob): Promise<SoundPlan | undefi
   return sound;
 }
 
+/** Measures of a limited input at most, and the correction under which it counts as settled (LU). */
+const SETTLE_PASSES = 3;
+const SETTLED_LU = 0.5;
+
 /**
- * A limiter takes a little loudness with the peaks it lowers. Each limited input is measured once
- * more through its gain and limiter (within its trim), and its gain corrected by what is missing,
- * so it ends at the target (the limiter keeps the ceiling whatever the gain).
+ * A limiter takes loudness with the peaks it lowers. Each limited input is measured again through
+ * its gain and limiter (within its trim), and its gain corrected by what is missing, so it ends at
+ * the target (the limiter keeps the ceiling whatever the gain). More gain is partly limited away
+ * too, so where a correction was large (the loudness lies in the transients: a drum-like FLAC was
+ * 1.8 LU short after one) the input is measured again, until a correction is small.
  */
 async function settleLimited(job: SoundStageJob, sound: SoundPlan, target: number): Promise<void> {
   const limited = sound.inputs.flatMap((p, i) => (p.gain?.limiter ? [i] : []));
@@ -226,21 +232,25 @@ async function settleLimited(job: SoundStageJob, sound: SoundPlan, target: numbe
     limited,
     job.concurrency,
     async (i) => {
-      const m = await measureInput({
-        input: job.inputs[i],
-        tools: job.tools,
-        runner: job.runner,
-        signal: job.signal,
-        displayName: job.names[i],
-        index: i,
-        keep: job.options.trims?.[i],
-        preFilter: chain(i),
-      });
-      if (m.integratedLufs === null) return;
       const gain = sound.inputs[i].gain!;
-      gain.gainDb = Math.round((gain.gainDb + target - m.integratedLufs) * 100) / 100;
-      const entry = sound.loudness?.find((e) => e.input === i);
-      if (entry) entry.gainDb = gain.gainDb;
+      for (let pass = 0; pass < SETTLE_PASSES; pass++) {
+        const m = await measureInput({
+          input: job.inputs[i],
+          tools: job.tools,
+          runner: job.runner,
+          signal: job.signal,
+          displayName: job.names[i],
+          index: i,
+          keep: job.options.trims?.[i],
+          preFilter: chain(i),
+        });
+        if (m.integratedLufs === null) return;
+        const missing = target - m.integratedLufs;
+        gain.gainDb = Math.round((gain.gainDb + missing) * 100) / 100;
+        const entry = sound.loudness?.find((e) => e.input === i);
+        if (entry) entry.gainDb = gain.gainDb;
+        if (Math.abs(missing) <= SETTLED_LU) return;
+      }
     },
     job.abort,
   );

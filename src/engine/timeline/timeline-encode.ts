@@ -132,7 +132,7 @@ async function undecodable(ctx: TimelineContext, sources: DecodedSources): Promi
     const result = await (ctx.runner ?? spawnRunner)({
       bin: ctx.tools.ffmpeg,
       args: [
-        ...sourcesArgs({ pcm: sources.pcm, ranges: [range], restamp: true }),
+        ...sourcesArgs({ pcm: sources.pcm, ranges: [range] }),
         ...['-progress', 'pipe:1', '-f', 'null', '-'],
       ],
       signal: ctx.signal,
