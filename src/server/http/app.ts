@@ -34,7 +34,9 @@ import { createFlash } from './flash.js';
 import { filesRoutes } from './routes/files.js';
 import { healthRoutes, type ReadinessCheck } from './routes/health.js';
 import { itemsRoutes } from './routes/items.js';
-import { createPeaks, peaksRoutes, type Peaks } from './routes/peaks.js';
+import { peaksRoutes } from './routes/peaks.js';
+import { createPeaks, type Peaks } from '../uploads/waveforms.js';
+import { createUploadWork } from '../uploads/upload-work.js';
 import { mergeRoutes } from './routes/merge.js';
 import { mergeControlRoutes } from './routes/merge-control.js';
 import { bookRoutes } from './routes/book.js';
@@ -45,7 +47,7 @@ import { AppLogController } from './log-lines.js';
 import { requireSessionAndCsrf, sessionHook, sidForCookieHeader } from './session.js';
 import { createTusUploads } from '../files/tus-uploads.js';
 import { tusRoutes } from './routes/tus.js';
-import { createStoreUpload } from './routes/upload-store.js';
+import { createStoreUpload } from '../uploads/upload-store.js';
 import { trackUploads, type UploadsInFlight } from './uploads-in-flight.js';
 
 /** The package root, from src/server/http or dist/server/http alike. */
@@ -164,10 +166,13 @@ export async function createApp(partial: Partial<AppConfig> = {}, deps: AppDeps 
     if (started.queueCheck) checks.push(started.queueCheck);
     await app.register(healthRoutes, { checks });
     await app.register(pageRoutes, { store, config, socketPort: () => realtime.port, flash, clock });
+    // Everything an upload costs after its bytes, in one pool sized to the machine.
+    const uploadWork = createUploadWork(config.uploadConcurrency);
     const peaks = createPeaks({
       store,
       files,
       tools,
+      work: uploadWork,
       limitSeconds: config.maxMergeHours * 3600 + 1,
       log: app.log.child({ component: 'peaks' }),
     });
@@ -183,6 +188,7 @@ export async function createApp(partial: Partial<AppConfig> = {}, deps: AppDeps 
       clock,
       heldElsewhere: tusUploads.countFor,
       disk,
+      work: uploadWork,
     };
     await app.register(uploadRoutes, { ...uploadDeps, flash });
     await app.register(tusRoutes, {
@@ -233,6 +239,7 @@ export async function createApp(partial: Partial<AppConfig> = {}, deps: AppDeps 
           sweeper.stop();
           await peaks.close();
           await stopAll(app, started, clock, config.shutdownGraceMs);
+          uploadWork.close();
         })();
         return closePromise;
       },

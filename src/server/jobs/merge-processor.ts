@@ -125,19 +125,18 @@ export async function orderedItems(
   });
 }
 
-/** Each item's saved span, as the engine's trims (an item used twice is trimmed alike both times). */
+/**
+ * Each item's saved span, as the engine's trims (an item used twice is trimmed alike both times).
+ * A saved end at or past the item's length is its end: an item stored before lengths were the
+ * decoded ones may hold an end a few frames past what the engine finds in the file.
+ */
 export function savedTrims(items: readonly ItemRow[]): TrimRequest[] {
-  return items.flatMap((item, input) =>
-    item.start == null && item.end == null
+  return items.flatMap((item, input) => {
+    const end = item.end != null && item.end < item.duration ? item.end : undefined;
+    return item.start == null && end === undefined
       ? []
-      : [
-          {
-            input,
-            ...(item.start != null ? { start: item.start } : {}),
-            ...(item.end != null ? { end: item.end } : {}),
-          },
-        ],
-  );
+      : [{ input, ...(item.start != null ? { start: item.start } : {}), ...(end !== undefined ? { end } : {}) }];
+  });
 }
 
 /** What the engine made: the output file, its report, and a copy of the cover it embedded (a local path). */

@@ -22,7 +22,7 @@ import { csrfMatches, CSRF_HEADER, randomId, requireSession } from '../session.j
 import { APPID_PATTERN, documented, tusCreateSchema, tusOptionsSchema, tusUploadSchema } from './schemas.js';
 import { megabytes } from '../../../shared/format.js';
 import { displayName } from './upload-names.js';
-import { refuseIfDiskLow, type StoreUpload, type UploadStoreDeps } from './upload-store.js';
+import { refuseIfDiskLow, type StoreUpload, type UploadStoreDeps } from '../../uploads/upload-store.js';
 
 export const TUS_PATH = '/app/merge/tus';
 /**
