@@ -36,7 +36,8 @@ import { healthRoutes, type ReadinessCheck } from './routes/health.js';
 import { itemsRoutes } from './routes/items.js';
 import { peaksRoutes } from './routes/peaks.js';
 import { createPeaks, type Peaks } from '../uploads/waveforms.js';
-import { createUploadWork } from '../uploads/upload-work.js';
+import { createUploadWork, type UploadWork } from '../uploads/upload-work.js';
+import { createTusFinisher, type TusFinisher } from '../uploads/tus-finish.js';
 import { mergeRoutes } from './routes/merge.js';
 import { mergeControlRoutes } from './routes/merge-control.js';
 import { bookRoutes } from './routes/book.js';
@@ -94,6 +95,9 @@ interface Started extends StartedJobs {
   realtime: Realtime;
   adapter?: RedisAdapterHandle;
   uploads?: UploadsInFlight;
+  /** Finishes of tus uploads under way: stopped (their bytes kept) before the store closes. */
+  tusFinisher?: Pick<TusFinisher, 'close'>;
+  uploadWork?: Pick<UploadWork, 'close'>;
 }
 
 export async function createApp(partial: Partial<AppConfig> = {}, deps: AppDeps = {}): Promise<App> {
@@ -191,14 +195,16 @@ export async function createApp(partial: Partial<AppConfig> = {}, deps: AppDeps 
       work: uploadWork,
     };
     await app.register(uploadRoutes, { ...uploadDeps, flash });
-    await app.register(tusRoutes, {
-      store,
-      config,
+    const finisher = createTusFinisher({
       uploads: tusUploads,
+      store,
       storeUpload: createStoreUpload(uploadDeps),
-      freeSpace,
-      disk,
+      closing: () => closing,
+      log: app.log.child({ component: 'tus' }),
     });
+    started.tusFinisher = finisher;
+    started.uploadWork = uploadWork;
+    await app.register(tusRoutes, { store, config, uploads: tusUploads, finisher, freeSpace, disk });
     await app.register(itemsRoutes, { store, files, config });
     await app.register(peaksRoutes, { store, peaks });
     await app.register(resultsRoutes, { store, files });
@@ -219,6 +225,9 @@ export async function createApp(partial: Partial<AppConfig> = {}, deps: AppDeps 
     });
     sweeper.start();
     await app.ready();
+    // Uploads a previous run received whole but did not store (it died in between) become items
+    // now, in the upload pool like any other, or are refused.
+    void finisher.recover();
 
     let closePromise: Promise<void> | undefined;
     return {
@@ -239,7 +248,6 @@ export async function createApp(partial: Partial<AppConfig> = {}, deps: AppDeps 
           sweeper.stop();
           await peaks.close();
           await stopAll(app, started, clock, config.shutdownGraceMs);
-          uploadWork.close();
         })();
         return closePromise;
       },
@@ -422,6 +430,8 @@ async function stopAll(app: FastifyInstance, started: Started, clock: Clock, gra
   } finally {
     clock.clearTimeout(timer);
   }
+  started.uploadWork?.close();
+  await started.tusFinisher?.close();
   await started.backends.close();
 }
 
