@@ -16,6 +16,9 @@ export interface TusOutcome {
   body: string;
 }
 
+/** An outcome with the upload's length, for the headers of a HEAD. */
+export type SizedOutcome = TusOutcome & { size: number };
+
 export interface TusFinisherDeps {
   uploads: TusUploads;
   store: Pick<Store, 'itemById'>;
@@ -31,11 +34,13 @@ export interface TusFinisher {
    * client's: when it goes before the work ends, nothing is stored and the bytes go, unless the
    * server is shutting down.
    */
-  finish(id: string, signal?: AbortSignal): Promise<TusOutcome>;
+  finish(id: string, signal?: AbortSignal): Promise<SizedOutcome>;
+  /** Whether a finish of the upload is under way. */
+  isFinishing(id: string): boolean;
   /** The session a finish under way or a finished upload belongs to; undefined when neither. */
   ownerOf(id: string): Promise<string | undefined>;
   /** What a finished upload answered (its item as it is now), or undefined when it is not one. */
-  finished(id: string): Promise<(TusOutcome & { size: number }) | undefined>;
+  finished(id: string): Promise<SizedOutcome | undefined>;
   /** Finish the uploads a previous run left complete but not stored (in the background). */
   recover(): Promise<void>;
   /** Stop: finishes under way end, keeping their bytes. */
@@ -46,7 +51,7 @@ const json = (status: number, body: object): TusOutcome => ({ status, body: JSON
 
 export function createTusFinisher(deps: TusFinisherDeps): TusFinisher {
   const { uploads } = deps;
-  const running = new Map<string, { sid: string; done: Promise<TusOutcome> }>();
+  const running = new Map<string, { sid: string; done: Promise<SizedOutcome> }>();
   const stop = new AbortController();
 
   /** The upload's outcome, and whether it settled (its bytes may go) or is to be tried again. */
@@ -90,8 +95,11 @@ export function createTusFinisher(deps: TusFinisherDeps): TusFinisher {
     const under = running.get(id);
     if (under) return under.done;
     const u = uploads.get(id);
-    if (!u) return Promise.resolve(json(404, { error: ERRORS.notFound.message, code: 'notFound' }));
-    const done = attempt(u, signal).finally(() => running.delete(id));
+    if (!u)
+      return Promise.resolve({ ...json(404, { error: ERRORS.notFound.message, code: 'notFound' }), size: 0 });
+    const done = attempt(u, signal)
+      .then((o) => ({ ...o, size: u.size }))
+      .finally(() => running.delete(id));
     running.set(id, { sid: u.sid, done });
     return done;
   };
@@ -107,6 +115,7 @@ export function createTusFinisher(deps: TusFinisherDeps): TusFinisher {
 
   return {
     finish,
+    isFinishing: (id) => running.has(id),
     async ownerOf(id) {
       return running.get(id)?.sid ?? uploads.get(id)?.sid ?? (await uploads.storedAs(id))?.sid;
     },

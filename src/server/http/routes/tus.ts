@@ -17,7 +17,7 @@ import type { AppConfig } from '../../config.js';
 import type { Store } from '../../data/store.js';
 import { TUS_ID, type TusUploads } from '../../files/tus-uploads.js';
 import { errorCodeOf, isDiskFull } from '../../errors.js';
-import type { TusFinisher, TusOutcome } from '../../uploads/tus-finish.js';
+import type { SizedOutcome, TusFinisher, TusOutcome } from '../../uploads/tus-finish.js';
 import { wouldCrossWatermark, type FreeSpace } from '../../files/disk-space.js';
 import { AppError, ERRORS, fail, type ErrorCode } from '../errors.js';
 import { whileServerWorks } from '../server-at-work.js';
@@ -128,14 +128,16 @@ export async function tusRoutes(app: FastifyInstance, deps: TusRouteDeps): Promi
    * (finished now if no request had finished it, the server having died in between); undefined
    * for an upload still receiving bytes, which tus answers.
    */
-  async function completeOutcome(id: string): Promise<(TusOutcome & { size: number }) | undefined> {
+  async function completeOutcome(id: string): Promise<SizedOutcome | undefined> {
     const done = await deps.finisher.finished(id);
     if (done) return done;
-    const u = uploads.get(id);
-    if (!u || !(await uploads.isComplete(id))) return undefined;
+    const size = uploads.get(id)?.size ?? 0;
+    if (!deps.finisher.isFinishing(id) && !(await uploads.isComplete(id))) return undefined;
     // No client signal: a HEAD that goes away does not undo a store under way.
-    const outcome = await deps.finisher.finish(id).catch(outcomeOfError);
-    return { ...outcome, size: u.size };
+    // A failed store counts the upload as in progress again, its length known once more.
+    return deps.finisher
+      .finish(id)
+      .catch((err: unknown) => ({ ...outcomeOfError(err), size: uploads.get(id)?.size ?? size }));
   }
 
   /**
@@ -144,7 +146,7 @@ export async function tusRoutes(app: FastifyInstance, deps: TusRouteDeps): Promi
    * `Upload-Outcome-Status`: 200 with the upload complete once it is settled, 423 (ask again
    * later) while storing it fails and its bytes wait.
    */
-  function sendOutcome(request: FastifyRequest, reply: FastifyReply, o: TusOutcome & { size: number }) {
+  function sendOutcome(request: FastifyRequest, reply: FastifyReply, o: SizedOutcome) {
     void reply.header('Tus-Resumable', '1.0.0').header('Cache-Control', 'no-store');
     if (request.method === 'PATCH') {
       if (o.status < 300) void reply.header('Upload-Offset', String(o.size));
