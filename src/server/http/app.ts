@@ -86,6 +86,8 @@ export interface App {
   sweeper: Sweeper;
   /** Waveforms: made at upload, kept beside each upload. */
   peaks: Pick<Peaks, 'idle'>;
+  /** The upload pool: what runs and what waits of the work uploads cost after their bytes. */
+  uploadWork: Pick<UploadWork, 'active' | 'waiting'>;
   close(): Promise<void>;
 }
 
@@ -241,6 +243,7 @@ export async function createApp(partial: Partial<AppConfig> = {}, deps: AppDeps 
       tools,
       sweeper,
       peaks,
+      uploadWork,
       close() {
         // Once close() has begun, new requests are turned away while running merges finish.
         closing = true;
