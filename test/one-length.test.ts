@@ -87,7 +87,7 @@ describe('a trim end at the end of an MP3', () => {
     expect(res.body).toMatch(/end/);
   });
 
-  it('an item kept with the longer length of before (its frames whole), its end there: the merge holds the whole file', async () => {
+  it('an item kept with the longer length of before (its frames whole), its end there: the merge holds the whole file, and its length is fixed', async () => {
     const { s, items } = await env.sessionWith(['cbr.mp3']);
     const [item] = items;
     // The frames' length, delay and padding included: what the server kept for an MP3 before.
@@ -96,5 +96,9 @@ describe('a trim end at the end of an MP3', () => {
     const db = (env.app.store as unknown as { db: Database.Database }).db;
     db.prepare('UPDATE items SET duration = ?, trim_end = ? WHERE id = ?').run(old, old, item.id);
     expect(Math.abs((await mergedSeconds(s, [item.id])) - item.duration)).toBeLessThanOrEqual(MP3_FRAME);
+    // Its length fixed by that use: the decoded one, and its end the end.
+    const [after] = (await env.items(s)) as Array<{ duration: number; end?: number | null }>;
+    expect(after.duration).toBeCloseTo(item.duration, 9);
+    expect(after.end).toBeNull();
   });
 });

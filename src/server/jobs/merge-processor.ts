@@ -21,6 +21,7 @@ import type { ItemRow, ResultRow, Store } from '../data/store.js';
 import { coverRef, resultRef, uploadRef, type FileStorage } from '../files/storage.js';
 import { DiskFullError, estimateMergeBytes, type DiskBudget } from '../files/disk-budget.js';
 import { inputFailure } from './job-errors.js';
+import { fixLegacyLengths } from './legacy-lengths.js';
 import {
   describedDownloadName,
   diskFullMessage,
@@ -135,7 +136,13 @@ export function savedTrims(items: readonly ItemRow[]): TrimRequest[] {
     const end = item.end != null && item.end < item.duration ? item.end : undefined;
     return item.start == null && end === undefined
       ? []
-      : [{ input, ...(item.start != null ? { start: item.start } : {}), ...(end !== undefined ? { end } : {}) }];
+      : [
+          {
+            input,
+            ...(item.start != null ? { start: item.start } : {}),
+            ...(end !== undefined ? { end } : {}),
+          },
+        ];
   });
 }
 
@@ -170,6 +177,8 @@ export function createMergeProcessor(deps: MergeProcessorDeps): Processor {
   ) {
     const names = items.map((i) => i.filename);
     const inputs = await Promise.all(items.map((i) => files.localPath(uploadRef(i), work)));
+    // An item stored with an MP3's older, longer length gets its decoded one now.
+    const measured = await fixLegacyLengths(store, items, inputs, deps.tools);
     const options = data.options as MergeOptionsData;
     const chosen = engineOptions(options);
     const output = path.join(work, `merged.${chosen.format}`);
@@ -185,7 +194,7 @@ export function createMergeProcessor(deps: MergeProcessorDeps): Processor {
         signal,
         tmpDir: work,
         displayNames: names,
-        trims: savedTrims(items),
+        trims: savedTrims(measured),
         tools: deps.tools,
         concurrency: deps.engineConcurrency,
         ...deps.outputCaps,
