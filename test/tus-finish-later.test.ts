@@ -5,7 +5,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { once } from 'node:events';
-import { readFile, readdir, stat } from 'node:fs/promises';
+import { readFile, readdir, stat, writeFile } from 'node:fs/promises';
+import http from 'node:http';
 import path from 'node:path';
 import readline from 'node:readline';
 import { fileURLToPath } from 'node:url';
@@ -204,6 +205,109 @@ describe('a tus upload complete but not stored', () => {
         const listed = await listItems(second.app, s);
         expect(listed).toHaveLength(1);
         await expectStoredWhole(second, s, listed[0]);
+      } finally {
+        await second.dispose();
+      }
+    } finally {
+      release();
+      await data.cleanup();
+    }
+  });
+
+  it('a shutdown mid-PATCH keeps the bytes so far: the upload resumes from there after the restart', async () => {
+    const data = await tempDir('tus-shutdown-partial-');
+    try {
+      const first = await startTestApp({ dataDir: data.dir, shutdownGraceMs: 50 });
+      const base = await first.listenLocally();
+      const s = await openSession(first.app);
+      const created = await tusClient(base, s).create(length, { filename: 'tone.mp3', appid: s.appid });
+      const location = String(created.headers.location);
+      const bytes = await readFile(tone);
+      const half = Math.floor(length / 2);
+      // Half the file sent, the request left open: the shutdown has to cut it.
+      const req = http.request(new URL(location, base), {
+        method: 'PATCH',
+        agent: false,
+        headers: {
+          'tus-resumable': '1.0.0',
+          cookie: s.cookie,
+          'x-csrf-token': s.csrf,
+          'upload-offset': '0',
+          'content-type': 'application/offset+octet-stream',
+          'content-length': String(length),
+        },
+      });
+      const cut = new Promise<void>((resolve) => {
+        req.on('error', () => resolve());
+        req.on('close', () => resolve());
+      });
+      req.write(bytes.subarray(0, half));
+      const data0 = path.join(data.dir, 'tus', location.split('/').pop()!);
+      await until(async () => ((await stat(data0).catch(() => undefined))?.size ?? 0) === half, {
+        timeoutMs: 10_000,
+        what: 'half the upload on disk',
+      });
+      await first.close();
+      await cut;
+
+      const second = await startTestApp({ dataDir: data.dir });
+      try {
+        const tus = tusClient(await second.listenLocally(), s);
+        expect(Number((await tus.head(location)).headers['upload-offset'])).toBe(half);
+        const rest = await tus.patch(location, tone, half, length);
+        expect(rest.status).toBe(200);
+        const listed = await listItems(second.app, s);
+        expect(listed).toHaveLength(1);
+        await expectStoredWhole(second, s, listed[0]);
+      } finally {
+        await second.dispose();
+      }
+    } finally {
+      await data.cleanup();
+    }
+  });
+
+  it('refused after the restart: the next HEAD says why, naming the file, and nothing is kept', async () => {
+    const data = await tempDir('tus-refused-later-');
+    const notes = path.join(media.dir, 'notes.mp3');
+    await writeFile(notes, 'these are meeting notes, not audio\n'.repeat(100));
+    let release = () => {};
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    let reached = () => {};
+    const probing = new Promise<void>((resolve) => (reached = resolve));
+    try {
+      const first = await startTestApp(
+        { dataDir: data.dir, shutdownGraceMs: 50 },
+        {
+          probe: async (file, opts) => {
+            reached();
+            await gate;
+            return probeFile(file, opts);
+          },
+        },
+      );
+      const s = await openSession(first.app);
+      const base = await first.listenLocally();
+      const size = (await stat(notes)).size;
+      const created = await tusClient(base, s).create(size, { filename: 'notes.mp3', appid: s.appid });
+      const location = String(created.headers.location);
+      const answer = tusClient(base, s)
+        .patch(location, notes, 0, size)
+        .catch(() => ({ status: 0 }));
+      await probing;
+      const closed = first.close();
+      await answer;
+      release();
+      await closed;
+
+      const second = await startTestApp({ dataDir: data.dir });
+      try {
+        const head = await tusClient(await second.listenLocally(), s).head(location);
+        const told = outcomeOf(head);
+        expect(told.status).toBe(422);
+        expect(told.body.error).toBe('notes.mp3 is not usable audio; it was not stored');
+        expect(await listItems(second.app, s)).toEqual([]);
+        expect(await tusFiles(data.dir)).toEqual([]);
       } finally {
         await second.dispose();
       }

@@ -26,12 +26,15 @@ export interface TusUpload {
   size: number;
 }
 
-/** A finished upload that became an item: kept so a client whose answer was lost learns it. */
+/** A finished upload, an item or a refusal: kept so a client whose answer was lost learns it. */
 export interface StoredUpload {
   sid: string;
   /** Its length in bytes. */
   size: number;
-  itemId: string;
+  /** The item it became; absent when it was refused. */
+  itemId?: string;
+  /** The refusal's status and JSON body, when it was refused. */
+  refusal?: { status: number; body: string };
 }
 
 export interface TusUploads {
@@ -71,9 +74,9 @@ export interface TusUploads {
   completeOnes(): Promise<TusUpload[]>;
   /** Count a released upload as in progress again (storing it failed; its bytes wait for a retry). */
   restore(upload: TusUpload): void;
-  /** Remember that the upload became an item (its own files are gone by then). */
+  /** Remember what the upload became, an item or a refusal (its own files are gone by then). */
   recordStored(id: string, stored: StoredUpload): Promise<void>;
-  /** The item a finished upload became, if it did. */
+  /** What a finished upload became, if it finished. */
   storedAs(id: string): Promise<StoredUpload | undefined>;
   /** Remove uploads with no byte since `before`, and those of sessions that are gone. */
   sweep(before: number, sessionExists: (sid: string) => Promise<boolean>): Promise<number>;
@@ -226,9 +229,12 @@ export function createTusUploads(dataDir: string, opts: TusUploadsOptions = {}):
       if (!TUS_ID.test(id)) return undefined;
       const info = await readFile(donePath(id), 'utf8').then(JSON.parse, () => undefined);
       const s = info as Partial<StoredUpload> | undefined;
-      if (typeof s?.sid !== 'string' || typeof s.itemId !== 'string' || typeof s.size !== 'number')
-        return undefined;
-      return { sid: s.sid, itemId: s.itemId, size: s.size };
+      if (typeof s?.sid !== 'string' || typeof s.size !== 'number') return undefined;
+      const refusal = s.refusal;
+      if (typeof s.itemId === 'string') return { sid: s.sid, size: s.size, itemId: s.itemId };
+      if (typeof refusal?.status === 'number' && typeof refusal.body === 'string')
+        return { sid: s.sid, size: s.size, refusal: { status: refusal.status, body: refusal.body } };
+      return undefined;
     },
     async discard(id) {
       forget(id);

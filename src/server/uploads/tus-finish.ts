@@ -69,13 +69,17 @@ export function createTusFinisher(deps: TusFinisherDeps): TusFinisher {
         signal: cut,
       });
       settled = true;
-      if (!outcome.ok) return json(outcome.status, { error: outcome.error, code: outcome.code });
+      const answer = outcome.ok
+        ? json(200, { items: [outcome.item], errors: [] })
+        : json(outcome.status, { error: outcome.error, code: outcome.code });
+      // Remembered, so a client whose answer was lost (or a HEAD after a restart) learns it.
+      const record = outcome.ok ? { itemId: outcome.item.id } : { refusal: answer };
       await uploads
-        .recordStored(u.id, { sid: u.sid, size: u.size, itemId: outcome.item.id })
+        .recordStored(u.id, { sid: u.sid, size: u.size, ...record })
         .catch((err: unknown) =>
-          deps.log?.error({ err, upload: u.id }, 'a stored tus upload was not recorded'),
+          deps.log?.error({ err, upload: u.id }, 'a finished tus upload was not recorded'),
         );
-      return json(200, { items: [outcome.item], errors: [] });
+      return answer;
     } catch (err) {
       // The client gone while the server goes on: nothing is stored for nobody, as with multipart.
       settled = Boolean(signal?.aborted) && !stop.signal.aborted && !deps.closing();
@@ -107,7 +111,8 @@ export function createTusFinisher(deps: TusFinisherDeps): TusFinisher {
   async function finished(id: string) {
     const stored = await uploads.storedAs(id);
     if (!stored) return undefined;
-    const item = await deps.store.itemById(stored.itemId);
+    if (stored.refusal) return { ...stored.refusal, size: stored.size };
+    const item = stored.itemId ? await deps.store.itemById(stored.itemId) : undefined;
     // An item removed since: the upload is over, and nothing of it is left to show.
     if (!item) return undefined;
     return { ...json(200, { items: [toAudioItem(item)], errors: [] }), size: stored.size };
