@@ -1,6 +1,8 @@
 // The engine's public surface: what the server and the CLI may use.
 export { decodedSeconds, probeFile } from './inputs/probe.js';
 export { mergeFiles } from './merge/merge.js';
+// An input's one length (decoded, without encoder delay and padding), and how far past it an end may be.
+export { decodedLength, END_SLACK_SECONDS } from './inputs/length.js';
 // What a cover may be (JPEG or PNG within 10 MB and 4096 x 4096), for every caller that takes one.
 export { checkCover, COVER_LIMITS, imageMime, imageShape, readAtMost } from './inputs/cover.js';
 export type { Cover, CoverCheck } from './inputs/cover.js';

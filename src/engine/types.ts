@@ -39,6 +39,8 @@ export interface ProbeResult {
     audioBytes: number;
     vbr: boolean;
     samplesPerFrame: number;
+    /** Encoder delay and padding its LAME (or Lavc) tag states, in samples; absent without one. */
+    gapless?: { delay: number; padding: number };
   };
 }
 

@@ -37,6 +37,11 @@ export interface AppConfig {
   dbCheckTimeoutMs: number;
   /** Merges that run at once; more wait in order. */
   mergeConcurrency: number;
+  /**
+   * Upload work (probe, measuring decode, waveform) that runs at once, each one ffmpeg or ffprobe
+   * at a time; more waits, taken round-robin across sessions.
+   */
+  uploadConcurrency: number;
   /** Requests per minute per session. */
   uploadRateLimit: number;
   mergeRateLimit: number;
@@ -113,6 +118,7 @@ export const DEFAULT_CONFIG: AppConfig = {
   sweepIntervalMs: 10 * 60 * 1000,
   dbCheckTimeoutMs: 10_000,
   mergeConcurrency: os.availableParallelism(),
+  uploadConcurrency: os.availableParallelism(),
   uploadRateLimit: 120,
   mergeRateLimit: 20,
   sessionRateLimit: 300,
@@ -169,6 +175,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv): Partial<AppConfig> {
   set('minFreeBytes', freeMb === undefined ? undefined : Math.floor(freeMb * 1024 * 1024));
   set('retentionHours', num('RETENTION_HOURS'));
   set('mergeConcurrency', num('MERGE_CONCURRENCY'));
+  set('uploadConcurrency', num('UPLOAD_CONCURRENCY'));
   const grace = num('SHUTDOWN_GRACE_SECONDS');
   set('shutdownGraceMs', grace === undefined ? undefined : Math.round(grace * 1000));
   set('maxMergeHours', num('MAX_MERGE_HOURS'));
@@ -295,7 +302,12 @@ export function describeConfig(c: AppConfig): Record<string, unknown> {
     if (u.password) u.password = '***';
     return u.toString();
   };
-  const shared = { role: c.role, dataDir: c.dataDir, mergeConcurrency: c.mergeConcurrency };
+  const shared = {
+    role: c.role,
+    dataDir: c.dataDir,
+    mergeConcurrency: c.mergeConcurrency,
+    uploadConcurrency: c.uploadConcurrency,
+  };
   return {
     ...shared,
     ...(c.role === 'worker'

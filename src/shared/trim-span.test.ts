@@ -69,8 +69,10 @@ describe('a span against its input', () => {
     expect(checkSpan(10, undefined, 10)).toEqual({ ok: false, problem: 'empty' });
   });
 
-  it('forgives an end a millisecond past the length a player rounds to', () => {
+  it('takes an end up to 50 ms past the length as the end, and no further', () => {
     expect(checkSpan(0, 10.0005, 10)).toEqual({ ok: true, start: 0, end: 10 });
+    expect(checkSpan(2, 10.05, 10)).toEqual({ ok: true, start: 2, end: 10 });
+    expect(checkSpan(2, 10.051, 10)).toEqual({ ok: false, problem: 'end' });
   });
 
   it('resolves every trim in input order, naming the one that does not fit', () => {

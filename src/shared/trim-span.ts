@@ -77,19 +77,26 @@ export function keptSeconds(i: { duration: number; start?: number | null; end?: 
   return Math.max(0, end - (i.start ?? 0));
 }
 
+/**
+ * A span's end past its input's length by at most this much (seconds) means the input's end: the
+ * length a page or a player shows is rounded, and a handle moved to the end must never make a
+ * merge fail.
+ */
+export const END_SLACK_SECONDS = 0.05;
+
 /** What is wrong with a span of an input lasting `duration` seconds. */
 export type SpanProblem = 'start' | 'end' | 'empty';
 
 /**
  * The span [start, end) of an input of `duration` seconds, or which end does not fit: a start past
  * the end of the input, an end past it, or nothing kept. `slack` forgives an end a hair past the
- * duration (a player's rounding of the length it shows).
+ * duration (END_SLACK_SECONDS): the span then ends at the input's end.
  */
 export function checkSpan(
   start: number | undefined,
   end: number | undefined,
   duration: number,
-  slack = 0.001,
+  slack = END_SLACK_SECONDS,
 ): { ok: true; start: number; end: number } | { ok: false; problem: SpanProblem } {
   const s = start ?? 0;
   const e = end ?? duration;

@@ -117,6 +117,13 @@ export class MemoryStore implements Store {
     Object.assign(i, edit);
     return true;
   }
+  async fixItemLength(sid: string, id: string, duration: number) {
+    const i = this.items.find((x) => x.id === id && x.sid === sid);
+    if (!i) return false;
+    i.duration = duration;
+    if (i.end != null && i.end >= duration) i.end = null;
+    return true;
+  }
   async saveOrder(sid: string, appid: string, ids: string[]) {
     const mine = this.items.filter((i) => i.sid === sid && i.appid === appid);
     for (const i of mine) i.position = null;

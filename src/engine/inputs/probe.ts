@@ -80,6 +80,7 @@ function fromScan(file: string, scan: Mp3Scan): ProbeResult {
       audioBytes: scan.audioBytes,
       vbr: scan.vbr,
       samplesPerFrame: scan.samplesPerFrame,
+      ...(scan.gapless ? { gapless: { delay: scan.gapless.delay, padding: scan.gapless.padding } } : {}),
     },
   };
 }

@@ -32,7 +32,6 @@ import { mixedRoute } from '../routes/route-mixed.js';
 import { mp3FadeRoute } from '../routes/route-mp3-fade.js';
 import { needsMeasuring, type SoundPlan } from '../plan/sound-plan.js';
 import {
-  decodedSeconds,
   needsMixing,
   replanForSound,
   soundOptionsOf,
@@ -44,6 +43,7 @@ import {
 import type { SoundSettings } from '../plan/sound-plan.js';
 import type { KeepRange } from '../plan/trim-silence.js';
 import { resolveTrims, trimLabel, type TrimSpan } from '../../shared/trim-span.js';
+import { decodedLength } from '../inputs/length.js';
 
 export interface MergeDeps {
   /** Injected ffmpeg/ffprobe runner (tests watch what it is asked). */
@@ -177,7 +177,7 @@ function trimsOf(job: Job, probed: Probed[]): { spans: TrimSpan[]; ranges: Array
   const asked = job.opts.trims ?? [];
   const check = resolveTrims(
     asked,
-    probed.map((p) => decodedSeconds(p)),
+    probed.map((p) => decodedLength(p.result)),
   );
   if (!check.ok) throw new TrimError(trimLabel(check.trim), check.reason, check.index, check.trim.input);
   const ranges: Array<KeepRange | undefined> = probed.map(() => undefined);

@@ -201,6 +201,21 @@ export function describeStoreContract(name: string, makeStore: StoreFactory): vo
         expect(await store.itemById('f')).toMatchObject({ start: null, end: null, chapterTitle: null });
       });
 
+      it("fixItemLength sets an item's length, listed at once; an end at or past it becomes the end; never another session's", async () => {
+        await add(contractItem('a'), contractItem('b'), contractItem('f', { sid: 's2' }));
+        expect(await store.saveItem('s1', 'a', { start: 0.5, end: 2.05, chapterTitle: null })).toBe(true);
+        expect(await store.saveItem('s1', 'b', { start: null, end: 1, chapterTitle: null })).toBe(true);
+        expect(await store.listItems('s1', 'app')).toHaveLength(2);
+        expect(await store.fixItemLength('s1', 'a', 2.04)).toBe(true);
+        expect(await store.fixItemLength('s1', 'b', 2.04)).toBe(true);
+        expect(await store.listItems('s1', 'app')).toMatchObject([
+          { id: 'a', duration: 2.04, start: 0.5, end: null },
+          { id: 'b', duration: 2.04, end: 1 },
+        ]);
+        expect(await store.fixItemLength('s1', 'f', 1)).toBe(false);
+        expect(await store.itemById('f')).not.toMatchObject({ duration: 1 });
+      });
+
       it("keeps how many chapters an item's file carries, 0 as none, and none known when not given", async () => {
         await add(contractItem('a', { chapterCount: 2 }), contractItem('b', { chapterCount: 0 }), contractItem('c'));
         expect((await store.listItems('s1', 'app')).map((i) => i.chapterCount ?? null)).toEqual([2, 0, null]);

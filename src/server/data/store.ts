@@ -149,6 +149,12 @@ export interface Store {
   deleteItem(sid: string, id: string): Promise<ItemRow | undefined>;
   /** Set the item's kept span and chapter title; false when `id` is not one of this session's items. */
   saveItem(sid: string, id: string, edit: ItemEdit): Promise<boolean>;
+  /**
+   * Set the item's length (its decoded one, measured again for an item stored before lengths were
+   * the decoded ones); a kept end at or past it becomes the end itself (null). False when `id` is
+   * not one of this session's items.
+   */
+  fixItemLength(sid: string, id: string, duration: number): Promise<boolean>;
   /** Remember this order for the session's items of `appid`; ids that are not those items are ignored. */
   saveOrder(sid: string, appid: string, ids: string[]): Promise<void>;
 

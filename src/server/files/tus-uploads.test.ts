@@ -97,3 +97,31 @@ describe('resumable uploads on disk', () => {
     expect(() => uploads.dataPath('../../etc/passwd')).toThrow(/unsafe/);
   });
 });
+
+describe('finished uploads remembered', () => {
+  it('the item or the refusal a finished upload became, by id, until the sweep after retention', async () => {
+    await leave(1, 'alice', 0);
+    const uploads = createTusUploads(dir);
+    await uploads.load();
+    expect(await uploads.isComplete(id(1))).toBe(false);
+    await writeFile(path.join(dir, 'tus', id(1)), 'x'.repeat(100));
+    expect(await uploads.isComplete(id(1))).toBe(true);
+    expect((await uploads.completeOnes()).map((u) => u.id)).toEqual([id(1)]);
+
+    await uploads.recordStored(id(1), { sid: 'alice', size: 100, itemId: 'item-1' });
+    await uploads.recordStored(id(2), {
+      sid: 'bob',
+      size: 5,
+      refusal: { status: 422, body: '{"error":"f2.mp3 is not usable audio","code":"not-audio"}' },
+    });
+    expect(await uploads.storedAs(id(1))).toEqual({ sid: 'alice', size: 100, itemId: 'item-1' });
+    expect((await uploads.storedAs(id(2)))?.refusal?.status).toBe(422);
+    expect(await uploads.storedAs('../../etc/passwd')).toBeUndefined();
+
+    await uploads.sweep(Date.now() - HOUR, async () => true);
+    expect(await uploads.storedAs(id(1))).toBeDefined();
+    await uploads.sweep(Date.now() + HOUR, async () => true);
+    expect(await uploads.storedAs(id(1))).toBeUndefined();
+    expect(await readdir(path.join(dir, 'tus-done'))).toEqual([]);
+  });
+});

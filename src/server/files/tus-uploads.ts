@@ -1,7 +1,7 @@
 // Resumable uploads in progress: their bytes and tus info files under DATA_DIR/tus (kept across a
 // restart, so an upload resumes after one), and which session each belongs to. Every id here was
 // made by the server; a client's id is only ever looked up, never joined into a path unchecked.
-import { readdir, readFile, rm, stat } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { FileStore } from '@tus/file-store';
 import { systemClock, type Clock } from '../../shared/clock.js';
@@ -24,6 +24,17 @@ export interface TusUpload {
   filename: string;
   /** Declared Upload-Length, bytes. */
   size: number;
+}
+
+/** A finished upload, an item or a refusal: kept so a client whose answer was lost learns it. */
+export interface StoredUpload {
+  sid: string;
+  /** Its length in bytes. */
+  size: number;
+  /** The item it became; absent when it was refused. */
+  itemId?: string;
+  /** The refusal's status and JSON body, when it was refused. */
+  refusal?: { status: number; body: string };
 }
 
 export interface TusUploads {
@@ -57,6 +68,16 @@ export interface TusUploads {
   release(id: string): void;
   /** Forget an upload and remove its files (the bytes may already have been moved away). */
   discard(id: string): Promise<void>;
+  /** Whether every declared byte of the upload is in (it only waits to be stored). */
+  isComplete(id: string): Promise<boolean>;
+  /** Uploads whose bytes are all in: left by a run that died before it stored them. */
+  completeOnes(): Promise<TusUpload[]>;
+  /** Count a released upload as in progress again (storing it failed; its bytes wait for a retry). */
+  restore(upload: TusUpload): void;
+  /** Remember what the upload became, an item or a refusal (its own files are gone by then). */
+  recordStored(id: string, stored: StoredUpload): Promise<void>;
+  /** What a finished upload became, if it finished. */
+  storedAs(id: string): Promise<StoredUpload | undefined>;
   /** Remove uploads with no byte since `before`, and those of sessions that are gone. */
   sweep(before: number, sessionExists: (sid: string) => Promise<boolean>): Promise<number>;
 }
@@ -80,6 +101,8 @@ export function createTusUploads(dataDir: string, opts: TusUploadsOptions = {}):
   const clock = opts.clock ?? systemClock;
   const idleMs = opts.holdIdleMs ?? UPLOAD_HOLD_IDLE_MS;
   const dir = path.join(path.resolve(dataDir), 'tus');
+  // Beside the uploads' own folder, so that folder holds only uploads in progress.
+  const doneDir = path.join(path.resolve(dataDir), 'tus-done');
   const datastore = new FileStore({ directory: dir });
   // What this server speaks (docs/api.md section 7): a length is always declared (MAX_FILE_MB is
   // checked before any byte), and abandoned uploads go by the sweep, not by tus's expiration.
@@ -114,6 +137,20 @@ export function createTusUploads(dataDir: string, opts: TusUploadsOptions = {}):
   /** The data file's last change: when the last byte arrived (or creation). */
   const lastByteAt = async (id: string): Promise<number | undefined> =>
     (await stat(dataPath(id)).catch(() => undefined))?.mtimeMs;
+  const received = async (id: string) => (await stat(dataPath(id)).catch(() => undefined))?.size;
+  const isComplete = async (id: string) => {
+    const u = uploads.get(id);
+    return u !== undefined && (await received(id)) === u.size;
+  };
+  const donePath = (id: string) => path.join(doneDir, `${dataPath(id).slice(dir.length + 1)}.json`);
+  /** Records of stored uploads older than `before` go: by then the client has long asked. */
+  const sweepDone = async (before: number) => {
+    for (const name of await readdir(doneDir).catch(() => [] as string[])) {
+      const file = path.join(doneDir, name);
+      const at = (await stat(file).catch(() => undefined))?.mtimeMs;
+      if (at !== undefined && at < before) await rm(file, { force: true });
+    }
+  };
 
   return {
     dir,
@@ -175,6 +212,30 @@ export function createTusUploads(dataDir: string, opts: TusUploadsOptions = {}):
     },
     dataPath,
     release: forget,
+    isComplete,
+    async completeOnes() {
+      const done: TusUpload[] = [];
+      for (const u of [...uploads.values()]) if (await isComplete(u.id)) done.push(u);
+      return done;
+    },
+    restore(u) {
+      if (!uploads.has(u.id)) add(u);
+    },
+    async recordStored(id, stored) {
+      await mkdir(doneDir, { recursive: true });
+      await writeFile(donePath(id), JSON.stringify(stored));
+    },
+    async storedAs(id) {
+      if (!TUS_ID.test(id)) return undefined;
+      const info = await readFile(donePath(id), 'utf8').then(JSON.parse, () => undefined);
+      const s = info as Partial<StoredUpload> | undefined;
+      if (typeof s?.sid !== 'string' || typeof s.size !== 'number') return undefined;
+      const refusal = s.refusal;
+      if (typeof s.itemId === 'string') return { sid: s.sid, size: s.size, itemId: s.itemId };
+      if (typeof refusal?.status === 'number' && typeof refusal.body === 'string')
+        return { sid: s.sid, size: s.size, refusal: { status: refusal.status, body: refusal.body } };
+      return undefined;
+    },
     async discard(id) {
       forget(id);
       await removeFiles(id);
@@ -196,6 +257,7 @@ export function createTusUploads(dataDir: string, opts: TusUploadsOptions = {}):
           await removeFiles(id);
         }
       }
+      await sweepDone(before);
       return removed;
     },
   };

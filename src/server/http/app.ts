@@ -35,7 +35,10 @@ import { createFlash } from './flash.js';
 import { filesRoutes } from './routes/files.js';
 import { healthRoutes, type ReadinessCheck } from './routes/health.js';
 import { itemsRoutes } from './routes/items.js';
-import { createPeaks, peaksRoutes, type Peaks } from './routes/peaks.js';
+import { peaksRoutes } from './routes/peaks.js';
+import { createPeaks, type Peaks } from '../uploads/waveforms.js';
+import { createUploadWork, type UploadWork } from '../uploads/upload-work.js';
+import { createTusFinisher, type TusFinisher } from '../uploads/tus-finish.js';
 import { mergeRoutes } from './routes/merge.js';
 import { mergeControlRoutes } from './routes/merge-control.js';
 import { bookRoutes } from './routes/book.js';
@@ -46,7 +49,7 @@ import { AppLogController } from './log-lines.js';
 import { requireSessionAndCsrf, sessionHook, sidForCookieHeader } from './session.js';
 import { createTusUploads } from '../files/tus-uploads.js';
 import { tusRoutes } from './routes/tus.js';
-import { createStoreUpload } from './routes/upload-store.js';
+import { createStoreUpload } from '../uploads/upload-store.js';
 import { trackUploads, type UploadsInFlight } from './uploads-in-flight.js';
 
 /** The package root, from src/server/http or dist/server/http alike. */
@@ -84,6 +87,8 @@ export interface App {
   sweeper: Sweeper;
   /** Waveforms: made at upload, kept beside each upload. */
   peaks: Pick<Peaks, 'idle'>;
+  /** The upload pool: what runs and what waits of the work uploads cost after their bytes. */
+  uploadWork: Pick<UploadWork, 'active' | 'waiting'>;
   close(): Promise<void>;
 }
 
@@ -93,6 +98,9 @@ interface Started extends StartedJobs {
   realtime: Realtime;
   adapter?: RedisAdapterHandle;
   uploads?: UploadsInFlight;
+  /** Finishes of tus uploads under way: stopped (their bytes kept) before the store closes. */
+  tusFinisher?: Pick<TusFinisher, 'close'>;
+  uploadWork?: Pick<UploadWork, 'close'>;
 }
 
 export async function createApp(partial: Partial<AppConfig> = {}, deps: AppDeps = {}): Promise<App> {
@@ -174,10 +182,13 @@ export async function createApp(partial: Partial<AppConfig> = {}, deps: AppDeps 
     if (started.queueCheck) checks.push(started.queueCheck);
     await app.register(healthRoutes, { checks });
     await app.register(pageRoutes, { store, config, socketPort: () => realtime.port, flash, clock });
+    // Everything an upload costs after its bytes, in one pool sized to the machine.
+    const uploadWork = createUploadWork(config.uploadConcurrency);
     const peaks = createPeaks({
       store,
       files,
       tools,
+      work: uploadWork,
       limitSeconds: config.maxMergeHours * 3600 + 1,
       log: app.log.child({ component: 'peaks' }),
     });
@@ -193,16 +204,19 @@ export async function createApp(partial: Partial<AppConfig> = {}, deps: AppDeps 
       clock,
       heldElsewhere: tusUploads.countFor,
       disk,
+      work: uploadWork,
     };
     await app.register(uploadRoutes, { ...uploadDeps, flash });
-    await app.register(tusRoutes, {
-      store,
-      config,
+    const finisher = createTusFinisher({
       uploads: tusUploads,
+      store,
       storeUpload: createStoreUpload(uploadDeps),
-      freeSpace,
-      disk,
+      closing: () => closing,
+      log: app.log.child({ component: 'tus' }),
     });
+    started.tusFinisher = finisher;
+    started.uploadWork = uploadWork;
+    await app.register(tusRoutes, { store, config, uploads: tusUploads, finisher, freeSpace, disk });
     await app.register(itemsRoutes, { store, files, config });
     await app.register(peaksRoutes, { store, peaks });
     await app.register(resultsRoutes, { store, files });
@@ -223,6 +237,9 @@ export async function createApp(partial: Partial<AppConfig> = {}, deps: AppDeps 
     });
     sweeper.start();
     await app.ready();
+    // Uploads a previous run received whole but did not store (it died in between) become items
+    // now, in the upload pool like any other, or are refused.
+    void finisher.recover();
 
     let closePromise: Promise<void> | undefined;
     return {
@@ -236,6 +253,7 @@ export async function createApp(partial: Partial<AppConfig> = {}, deps: AppDeps 
       tools,
       sweeper,
       peaks,
+      uploadWork,
       close() {
         // Once close() has begun, new requests are turned away while running merges finish.
         closing = true;
@@ -435,6 +453,8 @@ async function stopAll(app: FastifyInstance, started: Started, clock: Clock, gra
   } finally {
     clock.clearTimeout(timer);
   }
+  started.uploadWork?.close();
+  await started.tusFinisher?.close();
   await started.backends.close();
 }
 

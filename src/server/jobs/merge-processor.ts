@@ -22,6 +22,7 @@ import type { ItemRow, ResultRow, Store } from '../data/store.js';
 import { coverRef, resultRef, uploadRef, type FileStorage } from '../files/storage.js';
 import { DiskFullError, estimateMergeBytes, type DiskBudget } from '../files/disk-budget.js';
 import { inputFailure } from './job-errors.js';
+import { fixLegacyLengths } from './legacy-lengths.js';
 import {
   describedDownloadName,
   diskFullMessage,
@@ -126,19 +127,24 @@ export async function orderedItems(
   });
 }
 
-/** Each item's saved span, as the engine's trims (an item used twice is trimmed alike both times). */
+/**
+ * Each item's saved span, as the engine's trims (an item used twice is trimmed alike both times).
+ * A saved end at or past the item's length is its end: an item stored before lengths were the
+ * decoded ones may hold an end a few frames past what the engine finds in the file.
+ */
 export function savedTrims(items: readonly ItemRow[]): TrimRequest[] {
-  return items.flatMap((item, input) =>
-    item.start == null && item.end == null
+  return items.flatMap((item, input) => {
+    const end = item.end != null && item.end < item.duration ? item.end : undefined;
+    return item.start == null && end === undefined
       ? []
       : [
           {
             input,
             ...(item.start != null ? { start: item.start } : {}),
-            ...(item.end != null ? { end: item.end } : {}),
+            ...(end !== undefined ? { end } : {}),
           },
-        ],
-  );
+        ];
+  });
 }
 
 /** What the engine made: the output file, its report, and a copy of the cover it embedded (a local path). */
@@ -172,6 +178,8 @@ export function createMergeProcessor(deps: MergeProcessorDeps): Processor {
   ) {
     const names = items.map((i) => i.filename);
     const inputs = await Promise.all(items.map((i) => files.localPath(uploadRef(i), work)));
+    // An item stored with an MP3's older, longer length gets its decoded one now.
+    const measured = await fixLegacyLengths(store, items, inputs, deps.tools);
     const options = data.options as MergeOptionsData;
     const chosen = engineOptions(options);
     const output = path.join(work, `merged.${chosen.format}`);
@@ -187,7 +195,7 @@ export function createMergeProcessor(deps: MergeProcessorDeps): Processor {
         signal,
         tmpDir: work,
         displayNames: names,
-        trims: savedTrims(items),
+        trims: savedTrims(measured),
         tools: deps.tools,
         concurrency: deps.engineConcurrency,
         ...deps.outputCaps,

@@ -1,7 +1,14 @@
 // One file sent with tus (docs/api.md section 7): resumable across dropped connections (retries with
 // back-off, resuming at the server's offset) and page reloads (tus-js-client's fingerprint and
 // URL storage). A 429 waits for the server's Retry-After and goes on; it is never a failure.
-import { Upload, type DetailedError, type HttpRequest, type UploadOptions } from 'tus-js-client';
+import {
+  Upload,
+  type DetailedError,
+  type HttpRequest,
+  type HttpResponse,
+  type UploadOptions,
+} from 'tus-js-client';
+import { t } from '../i18n/locale.js';
 import { API } from '../../shared/types.js';
 import { uploadOutcome, type UploadOutcome } from './upload-request.js';
 
@@ -45,8 +52,33 @@ const statusOf = (err: Error): number => (err as DetailedError).originalResponse
 function shouldRetry(err: DetailedError): boolean {
   const status = statusOf(err);
   if (status === 0 || status >= 500) return true;
-  // An offset conflict or a locked upload: tus asks the offset again and resumes.
-  return (status === 409 || status === 423) && err.originalRequest?.getMethod() === 'PATCH';
+  // A whole file the server could not store yet (HEAD 423): asked again, it finishes it then.
+  if (status === 423) return true;
+  // An offset conflict: tus asks the offset again and resumes.
+  return status === 409 && err.originalRequest?.getMethod() === 'PATCH';
+}
+
+/**
+ * What the server answered for the file: the body of the request that carried its last byte, or,
+ * when a HEAD found it complete (a resumed upload the server had whole), the outcome the server
+ * puts in that HEAD's headers. A success that names no item is a failure said as one: the file
+ * would otherwise silently never appear.
+ */
+export function tusOutcome(res: HttpResponse | null | undefined, filename: string): UploadOutcome {
+  let status = res?.getStatus() ?? 0;
+  let body = res?.getBody() ?? '';
+  const told = res?.getHeader('Upload-Outcome');
+  if (told && !body) {
+    try {
+      body = decodeURIComponent(told);
+      status = Number(res?.getHeader('Upload-Outcome-Status')) || status;
+    } catch {
+      // Not ours to read: the answer as it came.
+    }
+  }
+  const outcome = uploadOutcome(status, body, filename);
+  if (outcome.ok && outcome.items.length === 0) return { ok: false, message: t().uploadNoItem(filename) };
+  return outcome;
 }
 
 /**
@@ -76,7 +108,7 @@ export function startTusUpload(r: TusUploadRequest): TusUploadHandle {
         rateTimer = setTimeout(() => upload?.start(), retryAfterMs(res.getHeader('Retry-After')));
         return;
       }
-      resolve(uploadOutcome(res?.getStatus() ?? 0, res?.getBody() ?? '', r.file.name));
+      resolve(tusOutcome(res, r.file.name));
     };
     upload = new Upload(r.file, {
       endpoint: `${API.tus}/`,
@@ -91,8 +123,7 @@ export function startTusUpload(r: TusUploadRequest): TusUploadHandle {
       onProgress: (sent, total) => {
         if (total > 0) r.onProgress?.(sent / total);
       },
-      onSuccess: ({ lastResponse }) =>
-        resolve(uploadOutcome(lastResponse.getStatus(), lastResponse.getBody(), r.file.name)),
+      onSuccess: ({ lastResponse }) => resolve(tusOutcome(lastResponse, r.file.name)),
       onError: fail,
       ...r.tusOptions,
     });

@@ -263,6 +263,7 @@ const ar: Locale = {
   overPageLimit: (name, mb) => `${name} أكبر من الحد المسموح به وهو ${f.number(mb)} ميغابايت.`,
   uploadUnreached: (name) => `${name}: لم يصل الرفع إلى الخادم (خطأ في الشبكة).`,
   uploadNotStored: (name) => `لم يُحفظ ${name}.`,
+  uploadNoItem: (name) => `أُرسل ${name} كاملًا، لكن الخادم لم يُفِد بأنه حفظه. أضف الملف مرة أخرى.`,
   uploadTooLarge: (name) => `${name} أكبر مما يقبله الخادم.`,
   uploadHttpRefused: (name, status) => `${name}: رفض الخادم الرفع (HTTP ${status}).`,
   batchSummary: (stored, tried) =>

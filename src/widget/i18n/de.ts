@@ -225,6 +225,8 @@ const de: Locale = {
   overPageLimit: (name, mb) => `${name} ist größer als die erlaubten ${f.number(mb)} MB.`,
   uploadUnreached: (name) => `${name}: Der Upload hat den Server nicht erreicht (Netzwerkfehler).`,
   uploadNotStored: (name) => `${name} wurde nicht gespeichert.`,
+  uploadNoItem: (name) =>
+    `${name} wurde vollständig gesendet, aber der Server hat nicht gemeldet, dass er die Datei gespeichert hat. Füge die Datei erneut hinzu.`,
   uploadTooLarge: (name) => `${name} ist zu groß für den Server.`,
   uploadHttpRefused: (name, status) => `${name}: Der Server hat den Upload abgelehnt (HTTP ${status}).`,
   batchSummary: (stored, tried) =>

@@ -243,6 +243,8 @@ export const en = {
   overPageLimit: (name: string, mb: number) => `${name} is larger than the ${f.number(mb)} MB limit.`,
   uploadUnreached: (name: string) => `${name}: the upload did not reach the server (network error).`,
   uploadNotStored: (name: string) => `${name} was not stored.`,
+  uploadNoItem: (name: string) =>
+    `${name} was sent whole, but the server did not say it stored it. Add the file again.`,
   uploadTooLarge: (name: string) => `${name} is too large for the server.`,
   uploadHttpRefused: (name: string, status: number) =>
     `${name}: the server refused the upload (HTTP ${status}).`,

@@ -223,6 +223,8 @@ const es: Locale = {
   overPageLimit: (name, mb) => `${name} supera el límite de ${f.number(mb)} MB.`,
   uploadUnreached: (name) => `${name}: la subida no llegó al servidor (error de red).`,
   uploadNotStored: (name) => `${name} no se guardó.`,
+  uploadNoItem: (name) =>
+    `${name} se envió completo, pero el servidor no indicó que lo guardara. Añade el archivo de nuevo.`,
   uploadTooLarge: (name) => `${name} es demasiado grande para el servidor.`,
   uploadHttpRefused: (name, status) => `${name}: el servidor rechazó la subida (HTTP ${status}).`,
   batchSummary: (stored, tried) =>

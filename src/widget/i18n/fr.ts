@@ -221,6 +221,8 @@ const fr: Locale = {
   overPageLimit: (name, mb) => `${name} dépasse la limite de ${f.number(mb)} Mo.`,
   uploadUnreached: (name) => `${name} : l’envoi n’a pas atteint le serveur (erreur réseau).`,
   uploadNotStored: (name) => `${name} n’a pas été enregistré.`,
+  uploadNoItem: (name) =>
+    `${name} a été envoyé en entier, mais le serveur n’a pas indiqué l’avoir enregistré. Ajoutez le fichier à nouveau.`,
   uploadTooLarge: (name) => `${name} est trop volumineux pour le serveur.`,
   uploadHttpRefused: (name, status) => `${name} : le serveur a refusé l’envoi (HTTP ${status}).`,
   batchSummary: (stored, tried) =>

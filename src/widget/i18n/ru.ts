@@ -243,6 +243,8 @@ const ru: Locale = {
   overPageLimit: (name, mb) => `${name} больше допустимых ${f.number(mb)} МБ.`,
   uploadUnreached: (name) => `${name}: файл не дошёл до сервера (ошибка сети).`,
   uploadNotStored: (name) => `${name} не сохранён.`,
+  uploadNoItem: (name) =>
+    `${name} отправлен целиком, но сервер не сообщил, что сохранил его. Добавьте файл ещё раз.`,
   uploadTooLarge: (name) => `${name} слишком большой для сервера.`,
   uploadHttpRefused: (name, status) => `${name}: сервер отклонил загрузку (HTTP ${status}).`,
   batchSummary: (stored, tried) =>

@@ -184,6 +184,16 @@ export async function openPgStore(url: string, opts: PgStoreOptions = {}): Promi
       );
       return r !== undefined;
     },
+    fixItemLength: async (sid, id, duration) => {
+      const r = await one<{ id: string }>(
+        `WITH fixed AS (UPDATE items SET duration = $3, trim_end = CASE WHEN trim_end >= $3 THEN NULL ELSE trim_end END
+                        WHERE sid = $1 AND id = $2 RETURNING id),
+              bump AS (UPDATE sessions SET items_version = items_version + 1 WHERE sid = $1 AND EXISTS (SELECT 1 FROM fixed))
+         SELECT id FROM fixed`,
+        [sid, id, duration],
+      );
+      return r !== undefined;
+    },
     saveOrder: (sid, appid, ids) =>
       transaction(async (c) => {
         await c.query(

@@ -2,7 +2,7 @@
 // SQLite costs about 1.5 ms on this hardware: more than the rest of the request. So each
 // session's lists are kept until that session's items change. Only this process writes the
 // database, and items change only through the writes wrapped here (add, delete, saveOrder,
-// saveItem, deleteSession), so the cache cannot go stale. A read that overlaps a write is answered but
+// saveItem, fixItemLength, deleteSession), so the cache cannot go stale. A read that overlaps a write is answered but
 // not kept: the write may have landed after the read saw the table.
 import type { ItemRow, Store } from '../store.js';
 
@@ -43,6 +43,7 @@ export function withItemListCache(store: Store): Store {
     deleteItem: (sid, id) => writing(sid, () => store.deleteItem(sid, id)),
     saveOrder: (sid, appid, ids) => writing(sid, () => store.saveOrder(sid, appid, ids)),
     saveItem: (sid, id, edit) => writing(sid, () => store.saveItem(sid, id, edit)),
+    fixItemLength: (sid, id, duration) => writing(sid, () => store.fixItemLength(sid, id, duration)),
     deleteSession: (sid) => writing(sid, () => store.deleteSession(sid)),
     async listItems(sid, appid) {
       const lists = bySession.get(sid);

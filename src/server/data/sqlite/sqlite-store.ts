@@ -42,6 +42,9 @@ function statements(db: Database.Database) {
     saveItem: db.prepare<[number | null, number | null, string | null, string, string]>(
       'UPDATE items SET trim_start = ?, trim_end = ?, chapter_title = ? WHERE id = ? AND sid = ?',
     ),
+    fixItemLength: db.prepare<[number, number, string, string]>(
+      'UPDATE items SET duration = ?, trim_end = CASE WHEN trim_end >= ? THEN NULL ELSE trim_end END WHERE id = ? AND sid = ?',
+    ),
     clearOrder: db.prepare<[string, string]>('UPDATE items SET position = NULL WHERE sid = ? AND appid = ?'),
     setPosition: db.prepare<[number, string, string, string]>(
       'UPDATE items SET position = ? WHERE id = ? AND sid = ? AND appid = ?',
@@ -141,6 +144,7 @@ export function openSqliteStore(file: string): Store & { db: Database.Database }
     itemByStoredName: async (sid, newfilename) => maybe(q.itemByName.get(sid, newfilename), toItem),
     deleteItem: async (sid, id) => deleteItem(sid, id),
     saveItem: async (sid, id, e) => q.saveItem.run(e.start, e.end, e.chapterTitle, id, sid).changes === 1,
+    fixItemLength: async (sid, id, duration) => q.fixItemLength.run(duration, duration, id, sid).changes === 1,
     async saveOrder(sid, appid, ids) {
       saveOrder(sid, appid, ids);
     },

@@ -1,6 +1,7 @@
 // Pure: a saveItem body checked against the item it edits. Fields left out keep their saved
 // value; null puts one back to the default (the file's own start or end, the default title). The
-// span is checked whole (a new start against the saved end), on the item's decoded duration.
+// span is checked whole (a new start against the saved end), on the item's decoded duration; an
+// end within END_SLACK_SECONDS past it is the file's end.
 import { CHAPTER_TITLE, CHAPTER_TITLE_MAX } from '../../../shared/chapters-file.js';
 import { typedTextProblem } from '../../../shared/typed-text.js';
 import { checkSpan, spanProblemText } from '../../../shared/trim-span.js';
@@ -34,7 +35,7 @@ export function checkItemEdit(body: Record<string, unknown>, item: ItemRow): Ite
     values[field] = got.value;
   }
   const start = values.start ?? null;
-  const end = values.end ?? null;
+  let end = values.end ?? null;
   if (start !== null || end !== null) {
     const span = checkSpan(start ?? undefined, end ?? undefined, item.duration);
     if (!span.ok) {
@@ -47,6 +48,9 @@ export function checkItemEdit(body: Record<string, unknown>, item: ItemRow): Ite
         detail: `${field}: ${spanProblemText(span.problem, item.duration)}`,
       };
     }
+    // An end at the file's end (or a hair past it) is kept as the end itself, whatever length a
+    // merge later finds: a handle moved to the end keeps the whole rest of the file.
+    if (end !== null && end >= item.duration) end = null;
   }
   let chapterTitle = item.chapterTitle ?? null;
   if ('chapterTitle' in body) {

@@ -1,8 +1,7 @@
 // The session's list of items (docs/api.md section 3): getDataJson {"appid"} in the saved order,
 // deleteItem {"id"} (the row and its stored file), saveOrder {"appid", "ids"}.
 import type { FastifyInstance } from 'fastify';
-import { defaultChapterTitle } from '../../../engine/index.js';
-import type { AudioItem } from '../../../shared/types.js';
+import { toAudioItem } from '../../uploads/audio-item.js';
 import { requireSession } from '../session.js';
 import {
   deleteItemSchema,
@@ -21,25 +20,6 @@ export interface ItemsRouteDeps {
   store: Store;
   files: FileStorage;
   config: Pick<AppConfig, 'maxFiles'>;
-}
-
-export function toAudioItem(row: ItemRow): AudioItem {
-  return {
-    id: row.id,
-    sid: row.sid,
-    newfilename: row.newfilename,
-    format: row.format,
-    filename: row.filename,
-    duration: row.duration,
-    size: row.size,
-    channels: row.channels,
-    start: row.start ?? null,
-    end: row.end ?? null,
-    chapterTitle: row.chapterTitle ?? null,
-    defaultChapterTitle: defaultChapterTitle(row.filename, row.titleTag),
-    // Left out while unknown (an item stored before they were counted).
-    ...(typeof row.chapterCount === 'number' ? { chapters: row.chapterCount } : {}),
-  };
 }
 
 /** Another session's item is refused (403), one that does not exist is not found (404). */

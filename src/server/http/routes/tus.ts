@@ -2,7 +2,9 @@
 // multipart upload. Our own checks run first, as Fastify routes (a declared length over the limit
 // is refused before a byte is sent; MAX_FILES counts uploads in progress; an upload is its
 // session's only); then @tus/server takes the raw request and streams the bytes to disk. When the
-// last byte is in, the file is probed and stored like a multipart upload, or refused with a reason.
+// last byte is in, the file is probed and stored like a multipart upload, or refused with a reason
+// (uploads/tus-finish.ts); a HEAD or PATCH that finds the bytes complete and no answer given yet
+// finishes it then, and one for a stored upload learns its item.
 import { once } from 'node:events';
 import { stat } from 'node:fs/promises';
 import type { IncomingMessage } from 'node:http';
@@ -15,6 +17,7 @@ import type { AppConfig } from '../../config.js';
 import type { Store } from '../../data/store.js';
 import { TUS_ID, type TusUploads } from '../../files/tus-uploads.js';
 import { errorCodeOf, isDiskFull } from '../../errors.js';
+import type { SizedOutcome, TusFinisher, TusOutcome } from '../../uploads/tus-finish.js';
 import { wouldCrossWatermark, type FreeSpace } from '../../files/disk-space.js';
 import { AppError, ERRORS, fail, type ErrorCode } from '../errors.js';
 import { whileServerWorks } from '../server-at-work.js';
@@ -22,7 +25,7 @@ import { csrfMatches, CSRF_HEADER, randomId, requireSession } from '../session.j
 import { APPID_PATTERN, documented, tusCreateSchema, tusOptionsSchema, tusUploadSchema } from './schemas.js';
 import { megabytes } from '../../../shared/format.js';
 import { displayName } from './upload-names.js';
-import { refuseIfDiskLow, type StoreUpload, type UploadStoreDeps } from './upload-store.js';
+import { refuseIfDiskLow, type UploadStoreDeps } from '../../uploads/upload-store.js';
 
 export const TUS_PATH = '/app/merge/tus';
 /**
@@ -38,7 +41,8 @@ export interface TusRouteDeps {
   store: Store;
   config: AppConfig;
   uploads: TusUploads;
-  storeUpload: StoreUpload;
+  /** Makes a finished upload an item (or refuses it), once. */
+  finisher: TusFinisher;
   /** Free bytes on the disk of a folder, for the MIN_FREE_MB watermark. */
   freeSpace: FreeSpace;
   /** DATA_DIR's disk, shared with merges and the other uploads in progress. */
@@ -103,39 +107,64 @@ export async function tusRoutes(app: FastifyInstance, deps: TusRouteDeps): Promi
     return tusError(500, ERRORS.internal.message, 'internal');
   }
 
-  /** The last byte is in: probe and store as an item, or refuse; the tus files go either way. */
+  /**
+   * The last byte is in: probe and store as an item, or refuse. A refused file's bytes go; a
+   * store cut by a shutdown or a failure keeps them for the next request (tus-finish.ts).
+   */
   async function finish(req: TusRequest, upload: Upload) {
-    const u = uploads.get(upload.id);
-    if (!u) throw tusError(404, ERRORS.notFound.message, 'notFound');
-    // From here it is counted as an item (or refused), no longer as an upload in progress.
-    uploads.release(u.id);
-    try {
-      const socket = (nodeRequest(req) as IncomingMessage).socket;
-      const outcome = await whileServerWorks(socket, config.idleTimeoutMs, (signal) =>
-        deps.storeUpload({
-          sid: u.sid,
-          appid: u.appid,
-          filename: u.filename,
-          localPath: uploads.dataPath(u.id),
-          signal,
-        }),
-      );
-      if (!outcome.ok) throw tusError(outcome.status, outcome.error, outcome.code);
-      const body = JSON.stringify({ items: [outcome.item], errors: [] });
-      // A creation that carried all the bytes keeps its 201 (and Location); a PATCH says 200 with the item.
-      return req.method === 'POST'
-        ? { body }
-        : { status_code: 200, body, headers: { 'Content-Type': 'application/json' } };
-    } catch (err) {
-      if (err && typeof err === 'object' && 'status_code' in err) throw err;
-      // A code of the one table (a full disk) answers with its own status and words.
-      const code = errorCodeOf(err) ?? 'internal';
-      if (ERRORS[code].status >= 500)
-        app.log.error({ err, upload: u.id }, 'storing a finished tus upload failed');
-      throw tusError(ERRORS[code].status, ERRORS[code].message, code);
-    } finally {
-      await uploads.discard(u.id);
+    const socket = (nodeRequest(req) as IncomingMessage).socket;
+    const outcome = await whileServerWorks(socket, config.idleTimeoutMs, (signal) =>
+      deps.finisher.finish(upload.id, signal),
+    ).catch(outcomeOfError);
+    if (outcome.status >= 400) throw { status_code: outcome.status, body: outcome.body };
+    // A creation that carried all the bytes keeps its 201 (and Location); a PATCH says 200 with the item.
+    return req.method === 'POST'
+      ? { body: outcome.body }
+      : { status_code: 200, body: outcome.body, headers: { 'Content-Type': 'application/json' } };
+  }
+
+  /**
+   * HEAD or PATCH for an upload whose bytes are all in: its outcome, once it is stored or refused
+   * (finished now if no request had finished it, the server having died in between); undefined
+   * for an upload still receiving bytes, which tus answers.
+   */
+  async function completeOutcome(id: string): Promise<SizedOutcome | undefined> {
+    const done = await deps.finisher.finished(id);
+    if (done) return done;
+    const size = uploads.get(id)?.size ?? 0;
+    if (!deps.finisher.isFinishing(id) && !(await uploads.isComplete(id))) return undefined;
+    // No client signal: a HEAD that goes away does not undo a store under way.
+    // A failed store counts the upload as in progress again, its length known once more.
+    return deps.finisher
+      .finish(id)
+      .catch((err: unknown) => ({ ...outcomeOfError(err), size: uploads.get(id)?.size ?? size }));
+  }
+
+  /**
+   * A complete upload's answer. A PATCH gets the multipart upload's status and body. A HEAD has
+   * no body, so the outcome goes in `Upload-Outcome` (the JSON body, URI-encoded) and
+   * `Upload-Outcome-Status`: 200 with the upload complete once it is settled, 423 (ask again
+   * later) while storing it fails and its bytes wait.
+   */
+  function sendOutcome(request: FastifyRequest, reply: FastifyReply, o: SizedOutcome) {
+    void reply.header('Tus-Resumable', '1.0.0').header('Cache-Control', 'no-store');
+    if (request.method === 'PATCH') {
+      if (o.status < 300) void reply.header('Upload-Offset', String(o.size));
+      return reply.status(o.status).type('application/json').send(o.body);
     }
+    return reply
+      .status(o.status >= 500 ? 423 : 200)
+      .header('Upload-Offset', String(o.size))
+      .header('Upload-Length', String(o.size))
+      .header('Upload-Outcome-Status', String(o.status))
+      .header('Upload-Outcome', encodeURIComponent(o.body))
+      .send();
+  }
+
+  /** A thrown finish as the answer it gives: a code of the one table with its own status and words. */
+  function outcomeOfError(err: unknown): TusOutcome {
+    const code = errorCodeOf(err) ?? 'internal';
+    return { status: ERRORS[code].status, body: JSON.stringify({ error: ERRORS[code].message, code }) };
   }
 
   /** POST: the declared length and the session's count are checked before tus creates anything. */
@@ -177,11 +206,11 @@ export async function tusRoutes(app: FastifyInstance, deps: TusRouteDeps): Promi
   }
 
   /** HEAD, PATCH, DELETE: only the session that created the upload may reach it. */
-  function checkOwner(request: FastifyRequest): string {
+  async function checkOwner(request: FastifyRequest): Promise<string> {
     const session = requireSession(request);
     if (!csrfMatches(session, request.headers[CSRF_HEADER])) fail('csrf');
     const id = (request.params as { id?: string }).id ?? '';
-    if (!TUS_ID.test(id) || uploads.get(id)?.sid !== session.sid) fail('notFound');
+    if (!TUS_ID.test(id) || (await deps.finisher.ownerOf(id)) !== session.sid) fail('notFound');
     return id;
   }
 
@@ -258,7 +287,9 @@ export async function tusRoutes(app: FastifyInstance, deps: TusRouteDeps): Promi
     ...documented(tusUploadSchema),
     config: routeConfig,
     handler: async (request, reply) => {
-      const id = checkOwner(request);
+      const id = await checkOwner(request);
+      const complete = request.method === 'DELETE' ? undefined : await completeOutcome(id);
+      if (complete) return sendOutcome(request, reply, complete);
       if (request.method !== 'PATCH') await handOver(request, reply);
       else {
         await holdAgain(id);

@@ -13,7 +13,7 @@ import { csrfMatches, CSRF_HEADER, randomId, requireSession } from '../session.j
 import type { SessionRow } from '../../data/store.js';
 import { megabytes } from '../../../shared/format.js';
 import { displayName, wantsHtml } from './upload-names.js';
-import { toAudioItem } from './items.js';
+import { toAudioItem } from '../../uploads/audio-item.js';
 import { whileServerWorks } from '../server-at-work.js';
 import { APPID_PATTERN, documented, uploadSchema } from './schemas.js';
 import {
@@ -27,9 +27,9 @@ import {
   type Probed,
   type Refusal,
   type UploadStoreDeps,
-} from './upload-store.js';
+} from '../../uploads/upload-store.js';
 
-export type { Prober } from './upload-store.js';
+export type { Prober } from '../../uploads/upload-store.js';
 
 export interface UploadRouteDeps extends UploadStoreDeps {
   /** Where a plain form post's refusals wait for the page it is redirected to. */
@@ -171,7 +171,7 @@ async function probeReceived(
   filename: string,
   deps: UploadRouteDeps,
 ): Promise<Refusal | undefined> {
-  const p = await upload.atWork((signal) => probeUpload(deps, tmp, filename, signal));
+  const p = await upload.atWork((signal) => probeUpload(deps, tmp, filename, signal, upload.session.sid));
   if (isRefusal(p)) return p;
   upload.probed.push(p);
   return undefined;

@@ -4,6 +4,7 @@
 import { stat, unlink } from 'node:fs/promises';
 import {
   AbortError,
+  decodedLength,
   decodedSeconds,
   decodePeaks,
   decodeTimeoutMs,
@@ -11,19 +12,20 @@ import {
   oneLineTag,
   type ProbeResult,
   type Tools,
-} from '../../../engine/index.js';
-import { peaksDuration, type PeakTable } from '../../../shared/peaks.js';
-import type { Clock } from '../../../shared/clock.js';
-import type { AudioItem } from '../../../shared/types.js';
-import type { AppConfig } from '../../config.js';
-import type { ItemRow, Store } from '../../data/store.js';
-import type { DiskBudget } from '../../files/disk-budget.js';
-import { peaksRef, uploadRef, type FileStorage } from '../../files/storage.js';
-import { inputSentence } from '../../errors.js';
-import { ERRORS, fail, type ErrorCode } from '../errors.js';
-import { randomId } from '../session.js';
-import { toAudioItem } from './items.js';
-import { keepPeaks, type Peaks } from './peaks.js';
+} from '../../engine/index.js';
+import { peaksDuration, type PeakTable } from '../../shared/peaks.js';
+import type { Clock } from '../../shared/clock.js';
+import type { AudioItem } from '../../shared/types.js';
+import type { AppConfig } from '../config.js';
+import type { ItemRow, Store } from '../data/store.js';
+import type { DiskBudget } from '../files/disk-budget.js';
+import { peaksRef, uploadRef, type FileStorage } from '../files/storage.js';
+import { inputSentence } from '../errors.js';
+import { ERRORS, fail, type ErrorCode } from '../http/errors.js';
+import { randomId } from '../http/session.js';
+import { toAudioItem } from './audio-item.js';
+import { keepPeaks, type Peaks } from './waveforms.js';
+import { unpooled, type UploadWork } from './upload-work.js';
 
 export type Prober = (
   file: string,
@@ -47,6 +49,8 @@ export interface UploadStoreDeps {
   measureTimeoutMs?: number;
   /** Makes the waveform of an item stored without one (an MP3), once it is stored. */
   peaks?: Pick<Peaks, 'prepare'>;
+  /** The upload pool the probe and measuring decode take their turn in (none: at once). */
+  work?: UploadWork;
 }
 
 export interface Refusal {
@@ -123,7 +127,8 @@ async function measureUpload(
   probe: ProbeResult,
   signal?: AbortSignal,
 ): Promise<{ durationSeconds: number; peaks?: PeakTable }> {
-  if (probe.mp3) return { durationSeconds: probe.durationSeconds };
+  // An MP3's one length comes from its frames and LAME tag, the way the engine counts it.
+  if (probe.mp3) return { durationSeconds: decodedLength(probe) };
   const limitSeconds = deps.config.maxMergeHours * 3600 + 1;
   const timeout = AbortSignal.timeout(
     deps.measureTimeoutMs ?? decodeTimeoutMs(limitSeconds, probe.sampleRate, probe.channels),
@@ -143,7 +148,7 @@ async function measureUpload(
       throw err;
     });
     const decoded = peaks ? peaksDuration(peaks) : await decodedSeconds(file, job);
-    return { durationSeconds: decoded > 0 ? decoded : probe.durationSeconds, peaks };
+    return { durationSeconds: decodedLength(probe, decoded), peaks };
   } catch (err) {
     if (timeout.aborted && !signal?.aborted)
       throw new InputError(file, 'not-audio', 'took too long to decode');
@@ -151,12 +156,26 @@ async function measureUpload(
   }
 }
 
-/** Phase 1: is it audio we can use? Kept for storing, or the reason it is refused. Other failures are thrown. */
+/**
+ * Phase 1: is it audio we can use? Kept for storing, or the reason it is refused. Other failures
+ * are thrown. The probe and the measuring decode wait for their turn in the upload pool, under
+ * the session `sid`.
+ */
 export async function probeUpload(
   deps: UploadStoreDeps,
   tmp: string,
   filename: string,
-  /** The client is gone: the decode ends, and this rejects with an AbortError. */
+  /** The client is gone: the decode ends (or never starts), and this rejects with an AbortError. */
+  signal?: AbortSignal,
+  sid = '',
+): Promise<Probed | Refusal> {
+  return (deps.work ?? unpooled).run(sid, () => probeNow(deps, tmp, filename, signal), signal);
+}
+
+async function probeNow(
+  deps: UploadStoreDeps,
+  tmp: string,
+  filename: string,
   signal?: AbortSignal,
 ): Promise<Probed | Refusal> {
   try {
@@ -225,7 +244,7 @@ export async function keepUpload(
 
 export function createStoreUpload(deps: UploadStoreDeps): StoreUpload {
   return async ({ sid, appid, filename, localPath, signal }) => {
-    const probed = await probeUpload(deps, localPath, filename, signal);
+    const probed = await probeUpload(deps, localPath, filename, signal, sid);
     // Gone while it was probed: nothing is stored for nobody.
     if (signal?.aborted) throw new AbortError('The client is gone');
     const kept = isRefusal(probed) ? probed : await keepUpload(deps, sid, appid, probed);

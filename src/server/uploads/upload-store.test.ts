@@ -2,11 +2,11 @@ import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { tempDir, tools } from '../../../../test/support/audio-fixtures.js';
-import { childrenNamed } from '../../../../test/support/processes.js';
-import { until } from '../../../../test/support/until.js';
-import { decodeTimeoutMs, probeFile } from '../../../engine/index.js';
-import type { AppConfig } from '../../config.js';
+import { tempDir, tools } from '../../../test/support/audio-fixtures.js';
+import { childrenNamed } from '../../../test/support/processes.js';
+import { until } from '../../../test/support/until.js';
+import { decodeTimeoutMs, probeFile } from '../../engine/index.js';
+import type { AppConfig } from '../config.js';
 import { probeUpload, type UploadStoreDeps } from './upload-store.js';
 
 const exec = promisify(execFile);
