@@ -4,6 +4,7 @@ import type { OutputFormat } from './plan/formats.js';
 import type { LoudnessEntry } from './plan/sound-plan.js';
 import type { SoundOptions } from '../shared/sound-options.js';
 import type { Details } from '../shared/details.js';
+import type { ChapterOptions } from '../shared/chapter-options.js';
 import type { WrittenTags } from './plan/tags-plan.js';
 import type { Tools } from './ffmpeg/tools.js';
 import type { TrimRequest, TrimSpan } from '../shared/trim-span.js';
@@ -54,7 +55,7 @@ export interface ChapterMark {
  * artist, narrator, genre and year otherwise come from the first input that has them, and the
  * title from the album the inputs share, else the first input's title.
  */
-export interface MergeOptions extends SoundOptions, Details {
+export interface MergeOptions extends SoundOptions, Details, ChapterOptions {
   /** Output format; defaults to the output's extension, else MP3. */
   format?: OutputFormat;
   /** Bit rate of lossy encodes, kb/s; each format has its default (plan/formats.ts). */

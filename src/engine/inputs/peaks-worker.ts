@@ -40,6 +40,9 @@ export interface FoldRequest {
   bin: string;
   args: string[];
   channels: number;
+  /** Samples per bin and bins kept before neighbours merge (the waveform's by default). */
+  firstBin?: number;
+  capacity?: number;
   signal?: AbortSignal;
   /** The ffmpeg child's pid as soon as it exists (tests check nothing is left). */
   onSpawn?: (pid: number) => void;
@@ -77,8 +80,8 @@ export function foldOnWorker(req: FoldRequest): Promise<FoldResult> {
         bin: req.bin,
         args: req.args,
         channels: req.channels,
-        firstBin: FIRST_BIN,
-        capacity: 2 * MIN_BINS,
+        firstBin: req.firstBin ?? FIRST_BIN,
+        capacity: req.capacity ?? 2 * MIN_BINS,
       },
     });
     let pid: number | undefined;

@@ -44,6 +44,8 @@ import {
 import type { SoundSettings } from '../plan/sound-plan.js';
 import type { KeepRange } from '../plan/trim-silence.js';
 import { resolveTrims, trimLabel, type TrimSpan } from '../../shared/trim-span.js';
+import type { Envelope } from '../plan/silence-chapters.js';
+import { decodeEnvelopes, findsSilences, silenceChapters } from './book-silences.js';
 
 export interface MergeDeps {
   /** Injected ffmpeg/ffprobe runner (tests watch what it is asked). */
@@ -115,7 +117,12 @@ interface Job {
  * one; else each input's own chapters (unless flattened) or one titled by the rule; within the
  * format's limit. A trimmed input keeps the own chapters its kept span reaches, counted from its start.
  */
-function chapterMaker(job: Job, probed: Probed[], trims: ReadonlyArray<KeepRange | undefined>) {
+function chapterMaker(
+  job: Job,
+  probed: Probed[],
+  trims: ReadonlyArray<KeepRange | undefined>,
+  found?: { envelopes: Envelope[]; sound: SoundPlan | undefined },
+) {
   const { opts } = job;
   const titles = chapterTitles(
     job.names,
@@ -130,10 +137,19 @@ function chapterMaker(job: Job, probed: Probed[], trims: ReadonlyArray<KeepRange
     const t = trims[i];
     return t ? t.end - t.start : p.result.durationSeconds;
   });
+  const limit = CHAPTER_LIMIT[job.format];
+  const fileChapters = (starts: number[], total: number) =>
+    chaptersWithOwn(titles, own, { starts, lengths, total }, limit);
   return (starts: number[], total: number): Chapter[] => {
     if (opts.chapters === false) return [];
     if (opts.chapterList) return listedChapters(opts.chapterList, total);
-    return chaptersWithOwn(titles, own, { starts, lengths, total }, CHAPTER_LIMIT[job.format]);
+    if (!found) return fileChapters(starts, total);
+    const { envelopes, sound } = found;
+    return silenceChapters(
+      { envelopes, probed, trims, sound, options: opts, titles, fileChapters, limit },
+      starts,
+      total,
+    );
   };
 }
 
@@ -170,6 +186,10 @@ function trimsOf(job: Job, probed: Probed[]): { spans: TrimSpan[]; ranges: Array
   for (const s of check.spans) ranges[s.input] = { start: s.start, end: s.end };
   return { spans: check.spans, ranges };
 }
+
+/** Chapters are found in silences (or split in pauses) only when chapters are written and not given. */
+const silencesAsked = (opts: MergeOptions): boolean =>
+  opts.chapters !== false && !opts.chapterList && findsSilences(opts);
 
 /** Probe, plan, gather tags, run the sound stage, then the format's route writes the partial file. */
 async function runRoute(job: Job): Promise<{
@@ -215,6 +235,9 @@ async function runRoute(job: Job): Promise<{
   });
   // What measuring found may decode a copy after all (an MP3 that needs a limiter).
   if (sound) plan = withSoundCopies(plan, sound);
+  const envelopes = silencesAsked(opts)
+    ? await decodeEnvelopes({ ...job, probed, trims: trims.ranges, tools, runner: opts.runner, concurrency })
+    : undefined;
   const ctx: RouteContext = {
     ...job,
     probed,
@@ -224,7 +247,7 @@ async function runRoute(job: Job): Promise<{
     concurrency,
     tracker,
     meta,
-    chapters: chapterMaker(job, probed, trims.ranges),
+    chapters: chapterMaker(job, probed, trims.ranges, envelopes && { envelopes, sound }),
     sound,
     // Decoded inputs take their gap as silence in the decode (every route encodes decodes, the MP3
     // and MP4 routes as timelines); copied MP3 and AAC take it as silent frames or packets.
