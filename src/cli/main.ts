@@ -159,6 +159,7 @@ export async function main(argv: string[]): Promise<number> {
       channels: args.channels,
       sampleRate: args.sampleRate,
       ...args.sound,
+      ...args.chapterOptions,
       trims: args.trims,
       signal: controller.signal,
       onProgress: bar
