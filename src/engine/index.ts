@@ -23,7 +23,7 @@ export { FreeFormatError, FormatChangeError } from './mp3/walk.js';
 export { Mp4Error } from './mp4/read.js';
 export { DISK_FULL_ERRNOS } from './io/fs-reason.js';
 export { sweepLeftovers } from './io/leftovers.js';
-export type { Tools, ProbeResult, MergeOptions, MergeReport, ChapterMark } from './types.js';
+export type { Tools, ProbeResult, MergeOptions, MergeReport, ChapterMark, PartReport } from './types.js';
 // The output formats and their rules, for callers that check options before a merge.
 export {
   BITRATE_RANGE,

@@ -74,6 +74,8 @@ export interface MergeOptions extends SoundOptions, Details, ChapterOptions {
   inputChapters?: 'keep' | 'flatten';
   /** Chapters that replace all others (a chapters file), in order; a start past the end is refused. */
   chapterList?: ChapterMark[];
+  /** The output's place in a set (a book in parts): written as `track` N/M. */
+  track?: { number: number; of: number };
   /** A JPEG or PNG file for the cover (at most 10 MB, 4096 x 4096); defaults to the first input's embedded picture. */
   cover?: string;
   /**
@@ -101,6 +103,15 @@ export interface MergeOptions extends SoundOptions, Details, ChapterOptions {
   trims?: TrimRequest[];
 }
 
+/** One part of a book in parts: its file, its span of the book (seconds), and its own chapters. */
+export interface PartReport {
+  output: string;
+  start: number;
+  end: number;
+  durationSeconds: number;
+  chapters: Chapter[];
+}
+
 export interface MergeReport {
   output: string;
   format: OutputFormat;
@@ -121,6 +132,8 @@ export interface MergeReport {
   tags: WrittenTags;
   /** Whether a cover was embedded. */
   cover: boolean;
+  /** With --split: the parts written, in order (`output` is then the name they are made from). */
+  parts?: (PartReport & { bytes: number })[];
   /** Lines for a person about what the sound options could not do as asked (shortened fades, limited gains). */
   notes?: string[];
 }

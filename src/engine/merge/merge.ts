@@ -46,6 +46,7 @@ import type { KeepRange } from '../plan/trim-silence.js';
 import { resolveTrims, trimLabel, type TrimSpan } from '../../shared/trim-span.js';
 import type { Envelope } from '../plan/silence-chapters.js';
 import { decodeEnvelopes, findsSilences, silenceChapters } from './book-silences.js';
+import { mergeInParts } from './parts.js';
 
 export interface MergeDeps {
   /** Injected ffmpeg/ffprobe runner (tests watch what it is asked). */
@@ -304,6 +305,7 @@ export async function mergeFiles(
   opts: MergeOptions & MergeDeps = {},
 ): Promise<MergeReport> {
   if (inputs.length === 0) throw new Error('mergeFiles: no inputs');
+  if (opts.split !== undefined) return mergeInParts(mergeFiles, inputs, output, opts);
   const target = path.resolve(output);
   if (inputs.some((f) => path.resolve(f) === target))
     throw new Error('mergeFiles: the output is one of the inputs');
