@@ -6,6 +6,7 @@ import path from 'node:path';
 import { HELP, USAGE, parseArgs, type CliArgs } from './args.js';
 import { expandFolders, type FolderReader } from './folders.js';
 import { progressBar, secondsLeft } from './progress-bar.js';
+import { summaryLine } from './summary.js';
 import {
   CHAPTERS_FILE_MAX_BYTES,
   chaptersFileText,
@@ -169,6 +170,7 @@ export async function main(argv: string[]): Promise<number> {
     if (bar) process.stderr.write('\n');
     for (const note of report.notes ?? []) process.stderr.write(`audio-merge: ${note}\n`);
     if (args.json) process.stdout.write(`${JSON.stringify(report)}\n`);
+    else if (!args.quiet) process.stderr.write(`${summaryLine(report)}\n`);
     return 0;
   } catch (err) {
     if (bar) process.stderr.write('\n');
