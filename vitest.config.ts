@@ -17,7 +17,8 @@ export default defineConfig({
   test: {
     include: ['src/**/*.test.ts', 'src/**/*.test.tsx', 'test/**/*.test.ts'],
     // Those need real PostgreSQL, Redis and S3: `npm run test:scaled`.
-    exclude: [...configDefaults.exclude, '**/*.scaled.test.ts'],
+    // The conformance cases take minutes (a 30-minute book): their own script runs them.
+    exclude: [...configDefaults.exclude, '**/*.scaled.test.ts', 'test/conformance/**'],
     // ffmpeg-backed tests spawn real processes; give them room on a 2-core machine.
     testTimeout: 60_000,
     hookTimeout: 120_000,
