@@ -26,7 +26,14 @@ describe('the line a finished run prints', () => {
   });
 
   it('names the parts when the book was split', () => {
-    const part = (k: number) => ({ output: `/b/book-0${k}.m4b`, start: 0, end: 1, durationSeconds: 1, chapters: [], bytes: 1 });
+    const part = (k: number) => ({
+      output: `/b/book-0${k}.m4b`,
+      start: 0,
+      end: 1,
+      durationSeconds: 1,
+      chapters: [],
+      bytes: 1,
+    });
     expect(summaryLine(report({ parts: [part(1), part(2)] }))).toBe(
       'audio-merge: wrote 2 parts, /b/book-01.m4b to /b/book-02.m4b (1:02:05, 4.8 MB, 2 chapters)',
     );

@@ -85,7 +85,10 @@ describe('chapters at silences in a 30-minute book', () => {
   }, 600_000);
 
   it('writes the book in parts of at most ten minutes, each part the book at its place', async () => {
-    const unsplit = await mergeFiles([whole], path.join(dir, 'unsplit.m4b'), { tools, chaptersAt: 'silences' });
+    const unsplit = await mergeFiles([whole], path.join(dir, 'unsplit.m4b'), {
+      tools,
+      chaptersAt: 'silences',
+    });
     const report = await mergeFiles([whole], path.join(dir, 'parts.m4b'), {
       tools,
       chaptersAt: 'silences',
@@ -104,7 +107,8 @@ describe('chapters at silences in a 30-minute book', () => {
       const at = Math.round(p.start * RATE);
       let diff = 0;
       let n = 0;
-      for (let i = 0; i < Math.min(part.length, book.length - at); i += 11, n++) diff += Math.abs(part[i] - book[at + i]);
+      for (let i = 0; i < Math.min(part.length, book.length - at); i += 11, n++)
+        diff += Math.abs(part[i] - book[at + i]);
       expect(diff / n).toBeLessThan(0.02);
     }
     expect(end).toBeCloseTo(unsplit.durationSeconds, 6);

@@ -57,10 +57,9 @@ export function spokenBook(plan: SpokenBookPlan): SpokenBook {
     for (let i = Math.round(from * rate); i < Math.min(samples.length, Math.round(to * rate)); i++)
       samples[i] = (rnd() * 2 - 1) * ROOM;
   };
-  let t = 0;
   // A short lead-in of room noise, as recordings have.
   room(0, 0.2);
-  t = 0.2;
+  let t = 0.2;
   while (t < plan.seconds - 1) {
     const sentence = Math.min(2 + rnd() * 6, plan.seconds - 1 - t);
     t = speak(samples, rate, t, t + sentence, rnd, midSentence);
@@ -114,8 +113,20 @@ export async function writeSpoken(
   const a = Math.round(span.start * book.sampleRate);
   const b = Math.min(book.samples.length, Math.round(span.end * book.sampleRate));
   const pcm = new Int16Array(b - a);
-  for (let i = a; i < b; i++) pcm[i - a] = Math.max(-32768, Math.min(32767, Math.round(book.samples[i] * 32767)));
-  const args = ['-hide_banner', '-v', 'error', '-y', '-f', 's16le', '-ar', String(book.sampleRate), '-ac', '1'];
+  for (let i = a; i < b; i++)
+    pcm[i - a] = Math.max(-32768, Math.min(32767, Math.round(book.samples[i] * 32767)));
+  const args = [
+    '-hide_banner',
+    '-v',
+    'error',
+    '-y',
+    '-f',
+    's16le',
+    '-ar',
+    String(book.sampleRate),
+    '-ac',
+    '1',
+  ];
   args.push('-i', 'pipe:0', ...codecArgs, file);
   await new Promise<void>((resolve, reject) => {
     const child = spawn(tools.ffmpeg, args, { stdio: ['pipe', 'ignore', 'pipe'] });

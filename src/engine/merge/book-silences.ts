@@ -56,7 +56,12 @@ export async function decodeEnvelopes(d: EnvelopeDecodes): Promise<Envelope[]> {
 }
 
 /** Where input `i`'s kept audio starts in its own seconds (a trim, --trim-silence's span or frames). */
-function keptFrom(i: number, probed: Probed, trim: KeepRange | undefined, sound: SoundPlan | undefined): number {
+function keptFrom(
+  i: number,
+  probed: Probed,
+  trim: KeepRange | undefined,
+  sound: SoundPlan | undefined,
+): number {
   const s = sound?.inputs[i];
   if (s?.keep) return s.keep.start;
   const scan = probed.scan;
@@ -87,8 +92,15 @@ export function silenceChapters(c: SilenceChapterContext, starts: number[], tota
   const pieces: PlacedEnvelope[] = c.envelopes.map((envelope, i) => {
     const from = keptFrom(i, c.probed[i], c.trims[i], c.sound);
     const t = c.trims[i];
-    const length = c.sound?.inputs[i].durationSeconds ?? (t ? t.end - t.start : c.probed[i].result.durationSeconds);
-    return { envelope, from, to: from + length, at: starts[i], gainDb: c.sound?.loudness?.find((l) => l.input === i)?.gainDb };
+    const length =
+      c.sound?.inputs[i].durationSeconds ?? (t ? t.end - t.start : c.probed[i].result.durationSeconds);
+    return {
+      envelope,
+      from,
+      to: from + length,
+      at: starts[i],
+      gainDb: c.sound?.loudness?.find((l) => l.input === i)?.gainDb,
+    };
   });
   const amps = bookEnvelope(pieces, total);
   const o = c.options;

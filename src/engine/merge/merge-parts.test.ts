@@ -69,7 +69,9 @@ async function expectTheBook(whole: string, report: MergeReport): Promise<void> 
 
 async function trackAndTitle(out: string): Promise<{ track?: string; title?: string; pictures: number }> {
   const probed = await ffprobeJson(out);
-  const tags = Object.fromEntries(Object.entries(probed.format.tags ?? {}).map(([k, v]) => [k.toLowerCase(), v]));
+  const tags = Object.fromEntries(
+    Object.entries(probed.format.tags ?? {}).map(([k, v]) => [k.toLowerCase(), v]),
+  );
   return {
     track: tags.track,
     title: tags.title,
@@ -95,7 +97,11 @@ describe('a book in parts', () => {
         expect(p.chapters).toEqual([{ title: unsplit.chapters[k].title, start: 0, end: p.durationSeconds }]);
         const written = await ffprobeChapters(p.output);
         expect(written.map((c) => c.title)).toEqual([unsplit.chapters[k].title]);
-        expect(await trackAndTitle(p.output)).toEqual({ track: `${k + 1}/3`, title: 'The Book', pictures: 1 });
+        expect(await trackAndTitle(p.output)).toEqual({
+          track: `${k + 1}/3`,
+          title: 'The Book',
+          pictures: 1,
+        });
       }
       // Copied MP3 frames stay copied: nothing of the book went through an encoder for the parts.
       if (format === 'mp3') expect(report.transcoded).toEqual([]);

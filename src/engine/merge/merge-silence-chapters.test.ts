@@ -42,11 +42,18 @@ describe('chapters at silences', () => {
       const input = await writeSpoken(book, file(`book-${format}.mp3`), undefined, MP3);
       const out = file(`at-silences.${format}`);
       const report = await mergeFiles([input], out, { tools, concurrency: 2, chaptersAt: 'silences' });
-      expect(report.chapters.map((c) => c.title)).toEqual(['book-' + format, 'Chapter 2', 'Chapter 3', 'Chapter 4']);
+      expect(report.chapters.map((c) => c.title)).toEqual([
+        'book-' + format,
+        'Chapter 2',
+        'Chapter 3',
+        'Chapter 4',
+      ]);
       await expectInSilences(out, report.chapters, book.silences);
       const written = await ffprobeChapters(out);
       expect(written.map((c) => c.title)).toEqual(report.chapters.map((c) => c.title));
-      written.forEach((c, k) => expect(Math.abs(c.start - report.chapters[k].start)).toBeLessThanOrEqual(0.0011));
+      written.forEach((c, k) =>
+        expect(Math.abs(c.start - report.chapters[k].start)).toBeLessThanOrEqual(0.0011),
+      );
       // A copied MP3 stays copied: chapters are marks, not cuts.
       if (format === 'mp3') expect(report.transcoded).toEqual([]);
     },
@@ -56,12 +63,19 @@ describe('chapters at silences', () => {
     const m = book.midSentence;
     // Four tracks cut mid-word, and one cut 0.4 s before the sound that ends the second silence.
     const cutInSilence = book.silences[1].end - 0.4;
-    const cuts = [m[Math.floor(m.length * 0.2)], m[Math.floor(m.length * 0.4)], cutInSilence, m[Math.floor(m.length * 0.85)]];
+    const cuts = [
+      m[Math.floor(m.length * 0.2)],
+      m[Math.floor(m.length * 0.4)],
+      cutInSilence,
+      m[Math.floor(m.length * 0.85)],
+    ];
     const edges = [0, ...cuts, book.seconds];
     const tracks = await Promise.all(
-      edges.slice(1).map((end, k) =>
-        writeSpoken(book, file(`track-${k + 1}.wav`), { start: edges[k], end }, ['-c:a', 'pcm_s16le']),
-      ),
+      edges
+        .slice(1)
+        .map((end, k) =>
+          writeSpoken(book, file(`track-${k + 1}.wav`), { start: edges[k], end }, ['-c:a', 'pcm_s16le']),
+        ),
     );
     const out = file('tracks.flac');
     const report = await mergeFiles(tracks, out, { tools, concurrency: 2, chaptersAt: 'silences' });

@@ -91,7 +91,12 @@ async function longChapterSilences(
     durationSeconds: book.durationSeconds,
   });
   const amps = bookEnvelope([{ envelope, from: 0, to: book.durationSeconds, at: 0 }], book.durationSeconds);
-  return silenceRuns(amps, PAUSE_MIN_SECONDS, opts.silenceDb ?? CHAPTER_DEFAULTS.silenceDb, book.durationSeconds);
+  return silenceRuns(
+    amps,
+    PAUSE_MIN_SECONDS,
+    opts.silenceDb ?? CHAPTER_DEFAULTS.silenceDb,
+    book.durationSeconds,
+  );
 }
 
 interface PartsJob {
@@ -131,8 +136,12 @@ async function writeParts(merge: Merge, j: PartsJob): Promise<(PartReport & { by
         track: { number: k + 1, of: spans.length },
         trims: whole ? undefined : [{ input: 0, start: span.start, end: span.end }],
         chapters: opts.chapters,
-        chapterList: chapters.length > 0 ? chapters.map((c) => ({ start: c.start, title: c.title })) : undefined,
-        onProgress: j.progress(BOOK_SHARE + ((1 - BOOK_SHARE) * k) / spans.length, (1 - BOOK_SHARE) / spans.length),
+        chapterList:
+          chapters.length > 0 ? chapters.map((c) => ({ start: c.start, title: c.title })) : undefined,
+        onProgress: j.progress(
+          BOOK_SHARE + ((1 - BOOK_SHARE) * k) / spans.length,
+          (1 - BOOK_SHARE) / spans.length,
+        ),
       });
       done.push({
         output: r.output,

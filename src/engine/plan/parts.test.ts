@@ -2,7 +2,11 @@ import { describe, expect, it } from 'vitest';
 import { cutInside, partChapters, partPath, planParts } from './parts.js';
 
 const ch = (starts: number[], total: number) =>
-  starts.map((start, k) => ({ title: `C${k + 1}`, start, end: k + 1 < starts.length ? starts[k + 1] : total }));
+  starts.map((start, k) => ({
+    title: `C${k + 1}`,
+    start,
+    end: k + 1 < starts.length ? starts[k + 1] : total,
+  }));
 
 describe('a book in parts', () => {
   it('makes one part per chapter', () => {
@@ -38,7 +42,7 @@ describe('a book in parts', () => {
     expect(cutInside(0, 100, [{ start: 50, end: 52 }])).toBe(100);
   });
 
-  it("gives each part its chapters counted from its start, one it starts inside at 0", () => {
+  it('gives each part its chapters counted from its start, one it starts inside at 0', () => {
     const chapters = ch([0, 10, 40], 60);
     expect(partChapters(chapters, { start: 30, end: 60 })).toEqual([
       { title: 'C2', start: 0, end: 10 },

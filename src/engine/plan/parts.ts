@@ -25,9 +25,11 @@ export function planParts(
   split: 'chapters' | number,
   silences: readonly Silence[] = [],
 ): PartSpan[] {
-  if (chapters.length === 0) return split === 'chapters' ? [{ start: 0, end: total }] : bySeconds([0], total, split, silences);
+  if (chapters.length === 0)
+    return split === 'chapters' ? [{ start: 0, end: total }] : bySeconds([0], total, split, silences);
   const starts = chapters.map((c, k) => (k === 0 ? 0 : c.start));
-  if (split === 'chapters') return starts.map((start, k) => ({ start, end: k + 1 < starts.length ? starts[k + 1] : total }));
+  if (split === 'chapters')
+    return starts.map((start, k) => ({ start, end: k + 1 < starts.length ? starts[k + 1] : total }));
   return bySeconds(starts, total, split, silences);
 }
 

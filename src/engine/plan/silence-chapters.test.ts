@@ -30,7 +30,10 @@ const job = (over: Partial<SilenceChapterJob>): SilenceChapterJob => ({
 
 describe('the book envelope and its silences', () => {
   it('finds a silence inside an input and one made of two inputs with a gap between them', () => {
-    const a = envelope(10, [[4, 7], [9, 10]]);
+    const a = envelope(10, [
+      [4, 7],
+      [9, 10],
+    ]);
     const b = envelope(10, [[0, 0.5]]);
     const amps = bookEnvelope(
       [

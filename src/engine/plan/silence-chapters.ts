@@ -34,7 +34,11 @@ export interface PlacedEnvelope {
  * bin that overlaps it (so a bin is silent only when all it covers is), gaps silent, overlapping
  * inputs (crossfades) the louder of the two.
  */
-export function bookEnvelope(pieces: readonly PlacedEnvelope[], total: number, bin = BOOK_BIN_SECONDS): Float32Array {
+export function bookEnvelope(
+  pieces: readonly PlacedEnvelope[],
+  total: number,
+  bin = BOOK_BIN_SECONDS,
+): Float32Array {
   const out = new Float32Array(Math.max(0, Math.ceil(total / bin - 1e-9)));
   for (const p of pieces) {
     const { binSeconds: ib, peaks } = p.envelope;
@@ -123,7 +127,10 @@ export function chaptersAtSilences(job: SilenceChapterJob): Chapter[] {
       ? job.fileChapters.map((c) => ({ start: c.start, title: c.title, found: false, silence: Infinity }))
       : [{ start: 0, title: job.inputs[0]?.title, found: false, silence: Infinity }];
   const kept = job.mode === 'both' ? found.filter((m) => m.title === undefined) : found;
-  let marks = thin([...base, ...kept].sort((a, b) => a.start - b.start), job.min ?? 0);
+  let marks = thin(
+    [...base, ...kept].sort((a, b) => a.start - b.start),
+    job.min ?? 0,
+  );
   if (job.max !== undefined) marks = splitLong(marks, job.pauses, job.max, job.total);
   marks = withinLimit(marks, job.limit);
   return marks.map((m, k) => ({
