@@ -31,6 +31,8 @@ export interface EnvelopeDecodes {
   signal: AbortSignal;
   abort: () => void;
   concurrency: number;
+  /** Input `i`'s envelope is made (for the progress). */
+  onDone?: (i: number) => void;
 }
 
 /** Every input's envelope, in input order, `concurrency` decodes at a time. */
@@ -39,8 +41,8 @@ export async function decodeEnvelopes(d: EnvelopeDecodes): Promise<Envelope[]> {
   const done = await runPool(
     all,
     d.concurrency,
-    (i) =>
-      decodeEnvelope(d.inputs[i], {
+    async (i) => {
+      const envelope = await decodeEnvelope(d.inputs[i], {
         tools: d.tools,
         runner: d.runner,
         signal: d.signal,
@@ -49,7 +51,10 @@ export async function decodeEnvelopes(d: EnvelopeDecodes): Promise<Envelope[]> {
         durationSeconds: d.probed[i].result.durationSeconds,
         untilSeconds: d.trims[i]?.end,
         displayName: d.names[i],
-      }),
+      });
+      d.onDone?.(i);
+      return envelope;
+    },
     d.abort,
   );
   return all.map((i) => done.get(i)!);

@@ -78,8 +78,18 @@ describe('chapters at silences', () => {
         ),
     );
     const out = file('tracks.flac');
-    const report = await mergeFiles(tracks, out, { tools, concurrency: 2, chaptersAt: 'silences' });
+    const percents: number[] = [];
+    const report = await mergeFiles(tracks, out, {
+      tools,
+      concurrency: 2,
+      chaptersAt: 'silences',
+      onProgress: (p) => percents.push(p),
+    });
     expect(report.chapters.map((c) => c.title)).toEqual(['track-1', 'Chapter 2', 'track-4', 'Chapter 4']);
+    // The decodes that find the silences move the bar, input by input, never back.
+    expect(percents.filter((p) => p > 0 && p < 50).length).toBeGreaterThanOrEqual(3);
+    expect(percents.every((p, i) => i === 0 || p > percents[i - 1])).toBe(true);
+    expect(percents.at(-1)).toBe(100);
     await expectInSilences(out, report.chapters, book.silences);
     // The third track starts a chapter exactly where it starts (its sound 0.4 s later).
     expect(Math.abs(report.chapters[2].start - cutInSilence)).toBeLessThan(0.03);

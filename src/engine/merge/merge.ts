@@ -237,7 +237,15 @@ async function runRoute(job: Job): Promise<{
   // What measuring found may decode a copy after all (an MP3 that needs a limiter).
   if (sound) plan = withSoundCopies(plan, sound);
   const envelopes = silencesAsked(opts)
-    ? await decodeEnvelopes({ ...job, probed, trims: trims.ranges, tools, runner: opts.runner, concurrency })
+    ? await decodeEnvelopes({
+        ...job,
+        probed,
+        trims: trims.ranges,
+        tools,
+        runner: opts.runner,
+        concurrency,
+        onDone: (i) => tracker.measure(i, 1),
+      })
     : undefined;
   const ctx: RouteContext = {
     ...job,
@@ -278,7 +286,8 @@ function startTracker(
   // A splice decodes and encodes only a stretch around each fade or cut.
   const spliced = splicedWork(plan, probed, o);
   const decoded = plan.copy.flatMap((c, i) => (!c || spliced[i] > 0 ? [i] : []));
-  const measured = needsMeasuring(o) ? job.inputs.map((_, i) => i) : [];
+  // Finding silences decodes every input first, as measuring does.
+  const measured = needsMeasuring(o) || silencesAsked(job.opts) ? job.inputs.map((_, i) => i) : [];
   const durations = probed.map((p, i) => {
     const t = o.trims?.[i];
     return t ? t.end - t.start : p.result.durationSeconds;
