@@ -30,25 +30,26 @@ export interface PlacedEnvelope {
 }
 
 /**
- * The book's envelope, as amplitudes 0..1 per BOOK_BIN_SECONDS: each output bin the loudest input
- * bin that overlaps it (so a bin is silent only when all it covers is), gaps silent, overlapping
- * inputs (crossfades) the louder of the two.
+ * The book's envelope per BOOK_BIN_SECONDS, 0..65535 for 0..1 (two bytes a bin: 100 hours are 72
+ * MB): each output bin the loudest input bin that overlaps it (so a bin is silent only when all it
+ * covers is), gaps silent, overlapping inputs (crossfades) the louder of the two.
  */
 export function bookEnvelope(
   pieces: readonly PlacedEnvelope[],
   total: number,
   bin = BOOK_BIN_SECONDS,
-): Float32Array {
-  const out = new Float32Array(Math.max(0, Math.ceil(total / bin - 1e-9)));
+): Uint16Array {
+  const out = new Uint16Array(Math.max(0, Math.ceil(total / bin - 1e-9)));
   for (const p of pieces) {
     const { binSeconds: ib, peaks } = p.envelope;
-    const scale = 10 ** ((p.gainDb ?? 0) / 20) / 65535;
+    const scale = 10 ** ((p.gainDb ?? 0) / 20);
     const first = Math.max(0, Math.floor(p.from / ib));
     const last = Math.min(peaks.length, Math.ceil(p.to / ib - 1e-9));
     for (let k = first; k < last; k++) {
       const s = p.at + Math.max(k * ib, p.from) - p.from;
       const e = p.at + Math.min((k + 1) * ib, p.to) - p.from;
-      const amp = peaks[k] * scale;
+      // Above full scale only loudness is told, never silence: clamped.
+      const amp = Math.min(65535, Math.round(peaks[k] * scale));
       const j0 = Math.max(0, Math.floor(s / bin + 1e-9));
       const j1 = Math.min(out.length, Math.ceil(e / bin - 1e-9));
       for (let j = j0; j < j1; j++) if (amp > out[j]) out[j] = amp;
@@ -59,13 +60,13 @@ export function bookEnvelope(
 
 /** The runs of bins below `db` dBFS lasting at least `minSeconds`, in seconds, clipped to `total`. */
 export function silenceRuns(
-  amps: Float32Array,
+  amps: Uint16Array,
   minSeconds: number,
   db: number,
   total: number,
   bin = BOOK_BIN_SECONDS,
 ): Silence[] {
-  const level = 10 ** (db / 20);
+  const level = 65535 * 10 ** (db / 20);
   const runs: Silence[] = [];
   let open = -1;
   const close = (j: number) => {
