@@ -65,6 +65,15 @@ describe('audio-merge --chapters-at and --split', () => {
     );
   });
 
+  it('with --no-clobber, leaves the parts of an earlier run and exits 1', async () => {
+    const out = path.join(dir, 'story.m4b');
+    const first = await runCli(['-o', out, input, '--split', 'chapters', '--chapters-at', 'silences', '-q']);
+    expect(first.code).toBe(0);
+    const again = await runCli(['-o', out, input, '--split', 'chapters', '-n']);
+    expect(again.code).toBe(1);
+    expect(again.stderr).toContain('story-01.m4b exists; not overwritten (--no-clobber)');
+  });
+
   it('exits 2 naming a bad value, writing nothing', async () => {
     const out = path.join(dir, 'never.mp3');
     const r = await runCli(['-o', out, input, '--chapters-at', 'pauses']);

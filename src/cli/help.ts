@@ -35,7 +35,8 @@ itself are skipped. Nothing is re-encoded that can be copied:
 
 Options:
   -o, --output OUT        where to write (also --output=OUT); must not be one of the inputs
-  -n, --no-clobber        if OUT exists, leave it and exit 1 without writing anything
+  -n, --no-clobber        if OUT exists (with --split, its first part), leave it and exit 1
+                          without writing anything
   --format F              ${OUTPUT_FORMATS.join('|')}; wins over OUT's extension
   --bitrate K             kb/s of lossy encodes (8 to 320). Defaults, stereo (mono):
                           ${bitRateDefaultsText()};

@@ -88,6 +88,13 @@ async function checkNamedFiles(args: CliArgs): Promise<{ chapters?: ChapterLine[
   return typeof chapters === 'string' ? { problem: chapters } : { chapters };
 }
 
+/** OUT, or with --split its first part (two or three digits), when it exists. */
+async function existingTarget(args: CliArgs): Promise<string | undefined> {
+  if (args.chapterOptions?.split === undefined) return existsSync(args.output) ? args.output : undefined;
+  const { partPath } = await import('../engine/index.js');
+  return [partPath(args.output, 0, 2), partPath(args.output, 0, 100)].find((p) => existsSync(p));
+}
+
 const detailsOf = (args: CliArgs): Details =>
   Object.fromEntries(DETAIL_NAMES.flatMap((n) => (args[n] !== undefined ? [[n, args[n]]] : [])));
 
@@ -119,8 +126,9 @@ export async function main(argv: string[]): Promise<number> {
     return 2;
   }
 
-  if (args.noClobber && existsSync(args.output)) {
-    process.stderr.write(`audio-merge: ${args.output} exists; not overwritten (--no-clobber)\n`);
+  const clobbered = args.noClobber ? await existingTarget(args) : undefined;
+  if (clobbered !== undefined) {
+    process.stderr.write(`audio-merge: ${clobbered} exists; not overwritten (--no-clobber)\n`);
     return 1;
   }
 

@@ -43,3 +43,4 @@ export type { SoundOptions, SoundOptionName } from '../shared/sound-options.js';
 export type { TrimRequest, TrimSpan } from '../shared/trim-span.js';
 // The waveform of an input: one decode into peak bins (src/shared/peaks.ts serves them).
 export { decodePeaks, decodeTimeoutMs } from './inputs/peaks.js';
+export { partPath } from './plan/parts.js';
