@@ -22,6 +22,8 @@ export interface EnvelopeJob {
   /** Decode no further than this many seconds (a trim's end). */
   untilSeconds?: number;
   displayName?: string;
+  /** The share (0..1) of the input decoded so far, now and then. */
+  onFraction?: (fraction: number) => void;
 }
 
 /** Decodes `file` and folds it into an envelope of BOOK_BIN_SECONDS bins (as near as its rate allows). */
@@ -44,7 +46,9 @@ export async function decodeEnvelope(file: string, job: EnvelopeJob): Promise<En
     's16le',
     'pipe:1',
   ];
-  const fold = { bin: job.tools.ffmpeg, args, channels: job.channels, firstBin, capacity };
+  const expected = 2 * job.channels * job.sampleRate * length;
+  const onBytes = job.onFraction && ((b: number) => job.onFraction!(Math.min(1, b / expected)));
+  const fold = { bin: job.tools.ffmpeg, args, channels: job.channels, firstBin, capacity, onBytes };
   const r = job.runner
     ? await foldHere(job.runner, fold, job.signal)
     : await foldOnWorker({ ...fold, signal: job.signal });
@@ -59,10 +63,23 @@ export async function decodeEnvelope(file: string, job: EnvelopeJob): Promise<En
 
 async function foldHere(
   runner: Runner,
-  f: { bin: string; args: string[]; channels: number; firstBin: number; capacity: number },
+  f: {
+    bin: string;
+    args: string[];
+    channels: number;
+    firstBin: number;
+    capacity: number;
+    onBytes?: (bytes: number) => void;
+  },
   signal: AbortSignal | undefined,
 ): Promise<{ code: number | null; stderrTail: string; folded: FoldedPeaks }> {
   const folder = peakFolder(f.channels, f.firstBin, f.capacity);
-  const r = await runner({ bin: f.bin, args: f.args, signal, onStdoutBytes: (c) => folder.push(c) });
+  let bytes = 0;
+  const onStdoutBytes = (c: Buffer) => {
+    folder.push(c);
+    bytes += c.length;
+    f.onBytes?.(bytes);
+  };
+  const r = await runner({ bin: f.bin, args: f.args, signal, onStdoutBytes });
   return { code: r.code, stderrTail: r.stderrTail, folded: folder.finish() };
 }

@@ -31,8 +31,8 @@ export interface EnvelopeDecodes {
   signal: AbortSignal;
   abort: () => void;
   concurrency: number;
-  /** Input `i`'s envelope is made (for the progress). */
-  onDone?: (i: number) => void;
+  /** `fraction` (0..1) of input `i`'s decode is done (for the progress). */
+  onProgress?: (i: number, fraction: number) => void;
 }
 
 /** Every input's envelope, in input order, `concurrency` decodes at a time. */
@@ -51,8 +51,9 @@ export async function decodeEnvelopes(d: EnvelopeDecodes): Promise<Envelope[]> {
         durationSeconds: d.probed[i].result.durationSeconds,
         untilSeconds: d.trims[i]?.end,
         displayName: d.names[i],
+        onFraction: (f) => d.onProgress?.(i, f),
       });
-      d.onDone?.(i);
+      d.onProgress?.(i, 1);
       return envelope;
     },
     d.abort,

@@ -244,7 +244,7 @@ async function runRoute(job: Job): Promise<{
         tools,
         runner: opts.runner,
         concurrency,
-        onDone: (i) => tracker.measure(i, 1),
+        onProgress: (i, f) => tracker.measure(i, f),
       })
     : undefined;
   const ctx: RouteContext = {
