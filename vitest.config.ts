@@ -17,8 +17,8 @@ export default defineConfig({
   test: {
     include: ['src/**/*.test.ts', 'src/**/*.test.tsx', 'test/**/*.test.ts'],
     // Those need real PostgreSQL, Redis and S3 (`npm run test:scaled`); the conformance cases run
-    // for minutes each, in their own script.
-    exclude: [...configDefaults.exclude, '**/*.scaled.test.ts', '**/*.conformance.test.ts'],
+    // for minutes each (a 30-minute book, an hour of FLAC), in their own script.
+    exclude: [...configDefaults.exclude, '**/*.scaled.test.ts', 'test/conformance/**'],
     // ffmpeg-backed tests spawn real processes; give them room on a 2-core machine.
     testTimeout: 60_000,
     hookTimeout: 120_000,

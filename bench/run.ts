@@ -14,12 +14,13 @@ import { shelfFigures } from './shelf-figures.js';
 import { serverFigures } from './server-figures.js';
 import { crossfadeFigures, soundFigures } from './sound-figures.js';
 import { trimFigures } from './trim-figures.js';
+import { chapterFigures } from './chapter-figures.js';
 import { tusFigures } from './tus-figures.js';
 import { widgetFigures } from './widget-figures.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const rounds = Number(process.env.BENCH_ROUNDS ?? 5);
-const only = process.env.BENCH_ONLY; // 'engine' | 'transcode' | 'formats' | 'sound' | 'fades' | 'trim' | 'server' | 'tus' | 'limits' | 'book' | 'shelf' | 'widget' | 'scaled' (needs redis-server, PostgreSQL)
+const only = process.env.BENCH_ONLY; // 'engine' | 'transcode' | 'formats' | 'sound' | 'fades' | 'trim' | 'chapters' | 'server' | 'tus' | 'limits' | 'book' | 'shelf' | 'widget' | 'scaled' (needs redis-server, PostgreSQL)
 
 const progress = (msg: string) => {
   if (process.stderr.isTTY) process.stderr.write(`\r\x1b[2K${msg}`);
@@ -44,6 +45,7 @@ try {
     if (!only || only === 'sound') figures.push(...(await soundFigures(corpus, work, rounds, progress)));
     if (only === 'fades') figures.push(...(await crossfadeFigures(corpus, work, rounds, progress)));
     if (!only || only === 'trim') figures.push(...(await trimFigures(corpus, work, rounds, progress)));
+    if (!only || only === 'chapters') figures.push(...(await chapterFigures(corpus, work, rounds, progress)));
     if (!only || only === 'server') figures.push(...(await serverFigures(corpus, work, rounds, progress)));
     if (!only || only === 'server' || only === 'tus')
       figures.push(...(await tusFigures(corpus, work, rounds, progress)));

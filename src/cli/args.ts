@@ -9,6 +9,8 @@ import {
 import type { ChapterTitleSource } from '../engine/index.js';
 import type { SoundOptions } from '../engine/index.js';
 import { finishSound, SOUND_FLAGS, SOUND_VALUED, type SoundDraft } from './sound-args.js';
+import { CHAPTER_VALUED, finishChapters, type ChapterDraft } from './chapter-args.js';
+import type { ChapterOptions } from '../shared/chapter-options.js';
 import { parseTrimArg, type TrimRequest } from '../shared/trim-span.js';
 import { DETAIL_FLAGS, DETAIL_NAMES, detailProblem, type Details } from '../shared/details.js';
 import {
@@ -41,12 +43,19 @@ export interface CliArgs extends Details {
   sound?: SoundOptions;
   /** The --trim spans, as given (checked against the inputs once they are read). */
   trims?: TrimRequest[];
+  /** The chapter-finding and parts options given (absent when none was). */
+  chapterOptions?: ChapterOptions;
 }
 
 export type ParsedArgs =
   { kind: 'run'; args: CliArgs } | { kind: 'help' } | { kind: 'usage'; message: string };
 
-type Draft = Partial<CliArgs> & { inputs: string[]; formatName?: string; soundDraft: SoundDraft };
+type Draft = Partial<CliArgs> & {
+  inputs: string[];
+  formatName?: string;
+  soundDraft: SoundDraft;
+  chapterDraft: ChapterDraft;
+};
 /** Each option that takes a value: store it in the draft, or say what is wrong with it. */
 type Setter = (d: Draft, v: string) => string | undefined;
 
@@ -109,6 +118,7 @@ const VALUED: Record<string, Setter> = {
 };
 VALUED['--output'] = (d, v) => VALUED['-o'](d, v)?.replace('-o needs', '--output needs');
 for (const [name, set] of Object.entries(SOUND_VALUED)) VALUED[name] = (d, v) => set(d.soundDraft, v);
+for (const [name, set] of Object.entries(CHAPTER_VALUED)) VALUED[name] = (d, v) => set(d.chapterDraft, v);
 
 const FLAGS: Record<string, (d: Draft) => void> = {
   '--json': (d) => void (d.json = true),
@@ -148,8 +158,13 @@ function finish(d: Draft, isFolder: (p: string) => boolean): ParsedArgs {
   if (!isOutputFormat(format)) return { kind: 'usage', message: format };
   const sound = finishSound(d.soundDraft);
   if (!sound.ok) return { kind: 'usage', message: sound.usage };
-  const { formatName: _, soundDraft: __, ...rest } = d;
-  const given = Object.keys(sound.options).length > 0 ? { sound: sound.options } : {};
+  const chapters = finishChapters(d.chapterDraft);
+  if (!chapters.ok) return { kind: 'usage', message: chapters.usage };
+  const { formatName: _, soundDraft: __, chapterDraft: ___, ...rest } = d;
+  const given = {
+    ...(Object.keys(sound.options).length > 0 ? { sound: sound.options } : {}),
+    ...(Object.keys(chapters.options).length > 0 ? { chapterOptions: chapters.options } : {}),
+  };
   return {
     kind: 'run',
     args: {
@@ -170,7 +185,7 @@ export function parseArgs(
   argv: readonly string[],
   isFolder: (p: string) => boolean = () => false,
 ): ParsedArgs {
-  const d: Draft = { inputs: [], soundDraft: {} };
+  const d: Draft = { inputs: [], soundDraft: {}, chapterDraft: {} };
   let options = true;
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];

@@ -2,12 +2,15 @@
 import { bitRateDefaultsText, OUTPUT_FORMATS } from '../engine/index.js';
 import { AUDIO_EXTENSIONS } from './folders.js';
 import { SOUND_HELP } from './sound-args.js';
+import { CHAPTER_HELP } from './chapter-args.js';
 
 export const USAGE = [
   'usage: audio-merge -o OUT IN1 IN2 ... [--format F] [--bitrate K]',
   '         [--no-chapters] [--chapter-titles tags|files] [--input-chapters keep|flatten] [--chapters FILE]',
   '         [--title T] [--artist A] [--album-artist A] [--album A] [--narrator N] [--genre G] [--year Y]',
   '         [--description D] [--comment C] [--cover IMAGE] [--channels 1|2] [--sample-rate HZ]',
+  '         [--chapters-at files|silences|both] [--silence-min S] [--silence-db DB] [--chapter-min S]',
+  '         [--chapter-max S] [--split chapters|SECONDS]',
   '         [--trim N=START-END]... [--loudness LUFS] [--gap S | --crossfade S] [--trim-silence] [--gapless]',
   '         [--no-clobber] [--json] [--quiet] [--help]',
 ].join('\n');
@@ -32,7 +35,8 @@ itself are skipped. Nothing is re-encoded that can be copied:
 
 Options:
   -o, --output OUT        where to write (also --output=OUT); must not be one of the inputs
-  -n, --no-clobber        if OUT exists, leave it and exit 1 without writing anything
+  -n, --no-clobber        if OUT exists (with --split, its first part), leave it and exit 1
+                          without writing anything
   --format F              ${OUTPUT_FORMATS.join('|')}; wins over OUT's extension
   --bitrate K             kb/s of lossy encodes (8 to 320). Defaults, stereo (mono):
                           ${bitRateDefaultsText()};
@@ -81,6 +85,8 @@ Options:
   --                      everything after it is an input, even if it starts with "-"
 
 ${SOUND_HELP}
+
+${CHAPTER_HELP}
 
 Chapters: MP3 as ID3v2.3 CTOC + CHAP frames, M4B/M4A as a QuickTime chapter track and a Nero chpl
 box, Opus/Ogg/FLAC as CHAPTERnnn comments; WAV carries none. MP3 and M4B hold at most 255

@@ -6,6 +6,7 @@ import path from 'node:path';
 import { HELP, USAGE, parseArgs, type CliArgs } from './args.js';
 import { expandFolders, type FolderReader } from './folders.js';
 import { progressBar } from './progress-bar.js';
+import { summaryLine } from './summary.js';
 import { TimeLeft } from '../shared/eta.js';
 import {
   CHAPTERS_FILE_MAX_BYTES,
@@ -88,6 +89,13 @@ async function checkNamedFiles(args: CliArgs): Promise<{ chapters?: ChapterLine[
   return typeof chapters === 'string' ? { problem: chapters } : { chapters };
 }
 
+/** OUT, or with --split its first part (two or three digits), when it exists. */
+async function existingTarget(args: CliArgs): Promise<string | undefined> {
+  if (args.chapterOptions?.split === undefined) return existsSync(args.output) ? args.output : undefined;
+  const { partPath } = await import('../engine/index.js');
+  return [partPath(args.output, 0, 2), partPath(args.output, 0, 100)].find((p) => existsSync(p));
+}
+
 const detailsOf = (args: CliArgs): Details =>
   Object.fromEntries(DETAIL_NAMES.flatMap((n) => (args[n] !== undefined ? [[n, args[n]]] : [])));
 
@@ -119,8 +127,9 @@ export async function main(argv: string[]): Promise<number> {
     return 2;
   }
 
-  if (args.noClobber && existsSync(args.output)) {
-    process.stderr.write(`audio-merge: ${args.output} exists; not overwritten (--no-clobber)\n`);
+  const clobbered = args.noClobber ? await existingTarget(args) : undefined;
+  if (clobbered !== undefined) {
+    process.stderr.write(`audio-merge: ${clobbered} exists; not overwritten (--no-clobber)\n`);
     return 1;
   }
 
@@ -160,6 +169,7 @@ export async function main(argv: string[]): Promise<number> {
       channels: args.channels,
       sampleRate: args.sampleRate,
       ...args.sound,
+      ...args.chapterOptions,
       trims: args.trims,
       signal: controller.signal,
       onProgress: bar ? (p, where) => process.stderr.write(progressBar(p, timeLeft.at(p), where)) : undefined,
@@ -167,6 +177,7 @@ export async function main(argv: string[]): Promise<number> {
     if (bar) process.stderr.write('\n');
     for (const note of report.notes ?? []) process.stderr.write(`audio-merge: ${note}\n`);
     if (args.json) process.stdout.write(`${JSON.stringify(report)}\n`);
+    else if (!args.quiet) process.stderr.write(`${summaryLine(report)}\n`);
     return 0;
   } catch (err) {
     if (bar) process.stderr.write('\n');

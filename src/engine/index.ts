@@ -25,7 +25,7 @@ export { FreeFormatError, FormatChangeError } from './mp3/walk.js';
 export { Mp4Error } from './mp4/read.js';
 export { DISK_FULL_ERRNOS } from './io/fs-reason.js';
 export { sweepLeftovers } from './io/leftovers.js';
-export type { Tools, ProbeResult, MergeOptions, MergeReport, ChapterMark } from './types.js';
+export type { Tools, ProbeResult, MergeOptions, MergeReport, ChapterMark, PartReport } from './types.js';
 // The output formats and their rules, for callers that check options before a merge.
 export {
   BITRATE_RANGE,
@@ -46,3 +46,4 @@ export type { SoundOptions, SoundOptionName } from '../shared/sound-options.js';
 export type { TrimRequest, TrimSpan } from '../shared/trim-span.js';
 // The waveform of an input: one decode into peak bins (src/shared/peaks.ts serves them).
 export { decodePeaks, decodeTimeoutMs } from './inputs/peaks.js';
+export { partPath } from './plan/parts.js';

@@ -5,6 +5,7 @@ import type { OnProgress } from './plan/progress.js';
 import type { LoudnessEntry } from './plan/sound-plan.js';
 import type { SoundOptions } from '../shared/sound-options.js';
 import type { Details } from '../shared/details.js';
+import type { ChapterOptions } from '../shared/chapter-options.js';
 import type { WrittenTags } from './plan/tags-plan.js';
 import type { Tools } from './ffmpeg/tools.js';
 import type { TrimRequest, TrimSpan } from '../shared/trim-span.js';
@@ -57,7 +58,7 @@ export interface ChapterMark {
  * artist, narrator, genre and year otherwise come from the first input that has them, and the
  * title from the album the inputs share, else the first input's title.
  */
-export interface MergeOptions extends SoundOptions, Details {
+export interface MergeOptions extends SoundOptions, Details, ChapterOptions {
   /** Output format; defaults to the output's extension, else MP3. */
   format?: OutputFormat;
   /** Bit rate of lossy encodes, kb/s; each format has its default (plan/formats.ts). */
@@ -76,6 +77,8 @@ export interface MergeOptions extends SoundOptions, Details {
   inputChapters?: 'keep' | 'flatten';
   /** Chapters that replace all others (a chapters file), in order; a start past the end is refused. */
   chapterList?: ChapterMark[];
+  /** The output's place in a set (a book in parts): written as `track` N/M. */
+  track?: { number: number; of: number };
   /** A JPEG or PNG file for the cover (at most 10 MB, 4096 x 4096); defaults to the first input's embedded picture. */
   cover?: string;
   /**
@@ -107,6 +110,15 @@ export interface MergeOptions extends SoundOptions, Details {
   trims?: TrimRequest[];
 }
 
+/** One part of a book in parts: its file, its span of the book (seconds), and its own chapters. */
+export interface PartReport {
+  output: string;
+  start: number;
+  end: number;
+  durationSeconds: number;
+  chapters: Chapter[];
+}
+
 export interface MergeReport {
   output: string;
   format: OutputFormat;
@@ -127,6 +139,8 @@ export interface MergeReport {
   tags: WrittenTags;
   /** Whether a cover was embedded. */
   cover: boolean;
+  /** With --split: the parts written, in order (`output` is then the name they are made from). */
+  parts?: (PartReport & { bytes: number })[];
   /** Lines for a person about what the sound options could not do as asked (shortened fades, limited gains). */
   notes?: string[];
 }

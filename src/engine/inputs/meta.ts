@@ -102,7 +102,11 @@ function resolveDetails(c: MetaContext): Details & { title: string } {
 
 export async function resolveMeta(c: MetaContext): Promise<OutputMeta> {
   const details = resolveDetails(c);
-  const tags = { ...tagsFor(c.format, details), title: details.title.trim() || fileTitle(c.names[0]) };
+  const tags: OutputMeta['tags'] = {
+    ...tagsFor(c.format, details),
+    title: details.title.trim() || fileTitle(c.names[0]),
+  };
+  if (c.opts.track) tags.track = `${c.opts.track.number}/${c.opts.track.of}`;
   let cover: Cover | undefined;
   if (c.opts.cover) cover = await givenCover(c.opts.cover, c.signal);
   else {

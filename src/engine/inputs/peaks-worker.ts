@@ -27,7 +27,16 @@ const end = (message) => {
 };
 if (child.pid !== undefined) parentPort.postMessage({ pid: child.pid });
 parentPort.on('message', () => child.kill('SIGKILL'));
-child.stdout.on('data', (chunk) => folder.push(chunk));
+let bytes = 0;
+let told = 0;
+child.stdout.on('data', (chunk) => {
+  folder.push(chunk);
+  bytes += chunk.length;
+  if (workerData.tellEvery > 0 && bytes - told >= workerData.tellEvery) {
+    told = bytes;
+    parentPort.postMessage({ bytes });
+  }
+});
 child.stderr.setEncoding('utf8');
 child.stderr.on('data', (text) => { tail = (tail + text).slice(-${STDERR_TAIL}); });
 child.on('error', (err) => {
@@ -40,6 +49,11 @@ export interface FoldRequest {
   bin: string;
   args: string[];
   channels: number;
+  /** Samples per bin and bins kept before neighbours merge (the waveform's by default). */
+  firstBin?: number;
+  capacity?: number;
+  /** Told the bytes decoded so far, about every 8 MB (a long decode's progress). */
+  onBytes?: (bytes: number) => void;
   signal?: AbortSignal;
   /** The ffmpeg child's pid as soon as it exists (tests check nothing is left). */
   onSpawn?: (pid: number) => void;
@@ -59,7 +73,13 @@ function killQuietly(pid: number): void {
   }
 }
 
-type WorkerMessage =
+/** Bytes of samples between two progress messages: a few a second, none for a short file. */
+const TELL_EVERY = 8 << 20;
+
+/** What the worker says: its ffmpeg's pid, how far it is, and how it ended. */
+type WorkerMessage = Progress | Answer;
+type Progress = { bytes: number };
+type Answer =
   | { pid: number }
   | { spawnError: { code?: string; message: string } }
   | (FoldResult & { signal: NodeJS.Signals | null });
@@ -77,14 +97,15 @@ export function foldOnWorker(req: FoldRequest): Promise<FoldResult> {
         bin: req.bin,
         args: req.args,
         channels: req.channels,
-        firstBin: FIRST_BIN,
-        capacity: 2 * MIN_BINS,
+        firstBin: req.firstBin ?? FIRST_BIN,
+        capacity: req.capacity ?? 2 * MIN_BINS,
+        tellEvery: req.onBytes ? TELL_EVERY : 0,
       },
     });
     let pid: number | undefined;
     let aborted = false;
     let failure: Error | undefined;
-    let answer: WorkerMessage | undefined;
+    let answer: Answer | undefined;
     // The worker kills its ffmpeg; ending the worker alone would leave that child to run on.
     const onAbort = () => {
       aborted = true;
@@ -92,7 +113,8 @@ export function foldOnWorker(req: FoldRequest): Promise<FoldResult> {
     };
     req.signal?.addEventListener('abort', onAbort, { once: true });
     worker.on('message', (m: WorkerMessage) => {
-      if ('pid' in m) {
+      if ('bytes' in m) req.onBytes?.(m.bytes);
+      else if ('pid' in m) {
         pid = m.pid;
         // The watchdog kills it should this process die before the worker could.
         watchTool(pid);

@@ -44,6 +44,9 @@ import type { SoundSettings } from '../plan/sound-plan.js';
 import type { KeepRange } from '../plan/trim-silence.js';
 import { resolveTrims, trimLabel, type TrimSpan } from '../../shared/trim-span.js';
 import { decodedLength } from '../inputs/length.js';
+import type { Envelope } from '../plan/silence-chapters.js';
+import { decodeEnvelopes, findsSilences, silenceChapters } from './book-silences.js';
+import { mergeInParts } from './parts.js';
 
 export interface MergeDeps {
   /** Injected ffmpeg/ffprobe runner (tests watch what it is asked). */
@@ -129,7 +132,12 @@ interface Job {
  * one; else each input's own chapters (unless flattened) or one titled by the rule; within the
  * format's limit. A trimmed input keeps the own chapters its kept span reaches, counted from its start.
  */
-function chapterMaker(job: Job, probed: Probed[], trims: ReadonlyArray<KeepRange | undefined>) {
+function chapterMaker(
+  job: Job,
+  probed: Probed[],
+  trims: ReadonlyArray<KeepRange | undefined>,
+  found?: { envelopes: Envelope[]; sound: SoundPlan | undefined },
+) {
   const { opts } = job;
   const titles = chapterTitles(
     job.names,
@@ -144,10 +152,19 @@ function chapterMaker(job: Job, probed: Probed[], trims: ReadonlyArray<KeepRange
     const t = trims[i];
     return t ? t.end - t.start : p.result.durationSeconds;
   });
+  const limit = CHAPTER_LIMIT[job.format];
+  const fileChapters = (starts: number[], total: number) =>
+    chaptersWithOwn(titles, own, { starts, lengths, total }, limit);
   return (starts: number[], total: number): Chapter[] => {
     if (opts.chapters === false) return [];
     if (opts.chapterList) return listedChapters(opts.chapterList, total);
-    return chaptersWithOwn(titles, own, { starts, lengths, total }, CHAPTER_LIMIT[job.format]);
+    if (!found) return fileChapters(starts, total);
+    const { envelopes, sound } = found;
+    return silenceChapters(
+      { envelopes, probed, trims, sound, options: opts, titles, fileChapters, limit },
+      starts,
+      total,
+    );
   };
 }
 
@@ -184,6 +201,10 @@ function trimsOf(job: Job, probed: Probed[]): { spans: TrimSpan[]; ranges: Array
   for (const s of check.spans) ranges[s.input] = { start: s.start, end: s.end };
   return { spans: check.spans, ranges };
 }
+
+/** Chapters are found in silences (or split in pauses) only when chapters are written and not given. */
+const silencesAsked = (opts: MergeOptions): boolean =>
+  opts.chapters !== false && !opts.chapterList && findsSilences(opts);
 
 /** Probe, plan, gather tags, run the sound stage, then the format's route writes the partial file. */
 async function runRoute(job: Job): Promise<{
@@ -229,6 +250,17 @@ async function runRoute(job: Job): Promise<{
   });
   // What measuring found may decode a copy after all (an MP3 that needs a limiter).
   if (sound) plan = withSoundCopies(plan, sound);
+  const envelopes = silencesAsked(opts)
+    ? await decodeEnvelopes({
+        ...job,
+        probed,
+        trims: trims.ranges,
+        tools,
+        runner: opts.runner,
+        concurrency,
+        onProgress: (i, f) => tracker.measure(i, f),
+      })
+    : undefined;
   const ctx: RouteContext = {
     ...job,
     probed,
@@ -238,7 +270,7 @@ async function runRoute(job: Job): Promise<{
     concurrency,
     tracker,
     meta,
-    chapters: chapterMaker(job, probed, trims.ranges),
+    chapters: chapterMaker(job, probed, trims.ranges, envelopes && { envelopes, sound }),
     sound,
     // Decoded inputs take their gap as silence in the decode (every route encodes decodes, the MP3
     // and MP4 routes as timelines); copied MP3 and AAC take it as silent frames or packets.
@@ -268,7 +300,8 @@ function startTracker(
   // A splice decodes and encodes only a stretch around each fade or cut.
   const spliced = splicedWork(plan, probed, o);
   const decoded = plan.copy.flatMap((c, i) => (!c || spliced[i] > 0 ? [i] : []));
-  const measured = needsMeasuring(o) ? job.inputs.map((_, i) => i) : [];
+  // Finding silences decodes every input first, as measuring does.
+  const measured = needsMeasuring(o) || silencesAsked(job.opts) ? job.inputs.map((_, i) => i) : [];
   const durations = probed.map((p, i) => {
     const t = o.trims?.[i];
     return t ? t.end - t.start : p.result.durationSeconds;
@@ -295,6 +328,7 @@ export async function mergeFiles(
   opts: MergeOptions & MergeDeps = {},
 ): Promise<MergeReport> {
   if (inputs.length === 0) throw new Error('mergeFiles: no inputs');
+  if (opts.split !== undefined) return mergeInParts(mergeFiles, inputs, output, opts);
   const target = path.resolve(output);
   if (inputs.some((f) => path.resolve(f) === target))
     throw new Error('mergeFiles: the output is one of the inputs');

@@ -13,6 +13,8 @@ export interface Id3Text {
   year?: string;
   description?: string;
   comment?: string;
+  /** N/M: the place in a set (a book in parts). */
+  track?: string;
 }
 
 export interface Id3Chapter {
@@ -42,6 +44,7 @@ const IDS: [keyof Id3Text, string][] = [
   ['composer', 'TCOM'],
   ['genre', 'TCON'],
   ['year', 'TYER'],
+  ['track', 'TRCK'],
 ];
 
 /** Text frame body: ISO-8859-1 when every character fits, else UTF-16 with a byte-order mark. */

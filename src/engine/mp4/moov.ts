@@ -209,6 +209,13 @@ const ATOMS: Record<string, string> = {
   comment: '\xa9cmt',
 };
 
+/** The place in a set, N/M, as iTunes keeps it: two 16-bit numbers in a binary atom. */
+function trkn(track: string | undefined): Buffer[] {
+  const m = track ? /^(\d+)\/(\d+)$/.exec(track) : null;
+  if (!m) return [];
+  return [box('trkn', box('data', u32(0), u32(0), u16(0), u16(Number(m[1])), u16(Number(m[2])), u16(0)))];
+}
+
 function ilst(tags: Mp4Tags): Buffer {
   const text = (name: string, v?: string) =>
     v?.trim() ? [box(name, box('data', u32(1), u32(0), Buffer.from(v.trim(), 'utf8')))] : [];
@@ -216,7 +223,7 @@ function ilst(tags: Mp4Tags): Buffer {
     ? [box('covr', box('data', u32(tags.cover.mime === 'image/png' ? 14 : 13), u32(0), tags.cover.data))]
     : [];
   const texts = Object.entries(ATOMS).flatMap(([tag, atom]) => text(atom, tags.text?.[tag]));
-  return box('ilst', ...texts, ...text('ldes', tags.text?.description), ...cover);
+  return box('ilst', ...texts, ...text('ldes', tags.text?.description), ...trkn(tags.text?.track), ...cover);
 }
 
 function udta(l: MoovLayout): Buffer {

@@ -32,6 +32,7 @@ export function id3Of(meta: OutputMeta, chapters: Chapter[]): Buffer {
     year: t.date,
     description: t.description,
     comment: t.comment,
+    track: t.track,
     cover: meta.cover,
     chapters: ms,
   });

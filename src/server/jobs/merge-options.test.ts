@@ -99,3 +99,30 @@ describe('mergemp3 options', () => {
     if (!r.ok) expect(r.message).toMatch(message);
   });
 });
+
+describe('mergemp3 chapter-finding options', () => {
+  it('takes them by the command line rules and hands them to the engine', () => {
+    const finding = {
+      chaptersAt: 'silences',
+      silenceMin: 2.5,
+      silenceDb: -50,
+      chapterMin: 60,
+      chapterMax: 1800,
+    };
+    const checked = checkMergeOptions(finding);
+    expect(checked).toEqual({ ok: true, options: finding });
+    expect(engineOptions(checked.ok ? checked.options : {})).toMatchObject(finding);
+  });
+
+  it.each([
+    [{ chaptersAt: 'pauses' }, 'Option "chaptersAt" must be one of files, silences, both'],
+    [{ silenceMin: 0 }, 'Option "silenceMin" must be a number of seconds from 0.1 to 30'],
+    [{ silenceDb: -5 }, 'Option "silenceDb" must be a level in dBFS from -90 to -10'],
+    [{ chapterMax: '60' }, 'Option "chapterMax" must be'],
+    [{ split: 'chapters' }, 'Unknown option "split"'],
+  ])('refuses %j naming it', (raw, said) => {
+    const checked = checkMergeOptions(raw);
+    expect(checked.ok).toBe(false);
+    expect(checked.ok ? '' : checked.message).toContain(said);
+  });
+});

@@ -5,6 +5,7 @@ import { BITRATE_RANGE, isOutputFormat, type OutputFormat } from '../../engine/i
 import type { MergeOptions } from '../../engine/index.js';
 import { checkSoundOptions, SOUND_OPTION_NAMES, type SoundOptions } from '../../shared/sound-options.js';
 import { DETAIL_NAMES, detailProblem, type DetailName, type Details } from '../../shared/details.js';
+import { checkChapterOptions, type ChapterOptions } from '../../shared/chapter-options.js';
 import {
   isChannelChoice,
   isSampleRate,
@@ -13,7 +14,12 @@ import {
 } from '../../shared/output-shape.js';
 
 /** The options as stored with the job (plain JSON) and handed to the engine; a null loudness is off. */
-export interface MergeOptionsData extends Omit<SoundOptions, 'loudness'>, Details {
+/** The chapter-finding options a merge takes (a book in parts is the command line's only, so far). */
+export type FindingOptions = Omit<ChapterOptions, 'split'>;
+const FINDING_NAMES = ['chaptersAt', 'silenceMin', 'silenceDb', 'chapterMin', 'chapterMax'] as const;
+const isFindingOption = (key: string): boolean => (FINDING_NAMES as readonly string[]).includes(key);
+
+export interface MergeOptionsData extends Omit<SoundOptions, 'loudness'>, Details, FindingOptions {
   format?: OutputFormat;
   bitrate?: number;
   channels?: ChannelChoice;
@@ -43,7 +49,7 @@ const detail =
     detailProblem(name, v);
 
 /** The sound options are not here: checkSoundOptions checks them, together. */
-const CHECKS: Record<Exclude<keyof MergeOptionsData, keyof SoundOptions>, Check> = {
+const CHECKS: Record<Exclude<keyof MergeOptionsData, keyof SoundOptions | keyof FindingOptions>, Check> = {
   format: (v) =>
     typeof v === 'string' && isOutputFormat(v)
       ? undefined
@@ -72,7 +78,7 @@ export function checkMergeOptions(raw: unknown): OptionsCheck {
   if (typeof raw !== 'object' || Array.isArray(raw))
     return { ok: false, message: '"options" must be an object' };
   for (const [key, value] of Object.entries(raw)) {
-    if (isSoundOption(key)) continue;
+    if (isSoundOption(key) || isFindingOption(key)) continue;
     const check = Object.hasOwn(CHECKS, key) ? CHECKS[key as keyof typeof CHECKS] : undefined;
     if (!check) return { ok: false, message: `Unknown option "${key}"` };
     const wrong = check(value);
@@ -81,11 +87,17 @@ export function checkMergeOptions(raw: unknown): OptionsCheck {
   const sound = checkSoundOptions(raw as Record<string, unknown>, (o) => `"${o}"`);
   if (!sound.ok)
     return { ok: false, message: `${sound.problem === 'together' ? 'Options' : 'Option'} ${sound.message}` };
+  const finding = checkChapterOptions(raw as Record<string, unknown>, (o) => `"${o}"`);
+  if (!finding.ok) return { ok: false, message: `Option ${finding.message}` };
   return { ok: true, options: raw as MergeOptionsData };
 }
 
 /** The option keys mergemp3 takes (and saveChoices keeps). */
-export const MERGE_OPTION_NAMES: readonly string[] = [...Object.keys(CHECKS), ...SOUND_OPTION_NAMES];
+export const MERGE_OPTION_NAMES: readonly string[] = [
+  ...Object.keys(CHECKS),
+  ...SOUND_OPTION_NAMES,
+  ...FINDING_NAMES,
+];
 
 /**
  * The engine's options for a job's stored ones (the format defaulting to MP3, as before options).
@@ -104,6 +116,7 @@ export function engineOptions(
   | 'inputChapters'
   | DetailName
   | keyof SoundOptions
+  | keyof FindingOptions
 > {
   const details: Details = {};
   for (const n of DETAIL_NAMES) if (o[n]) details[n] = o[n];
@@ -121,5 +134,10 @@ export function engineOptions(
     crossfade: o.crossfade,
     trimSilence: o.trimSilence,
     gapless: o.gapless,
+    chaptersAt: o.chaptersAt,
+    silenceMin: o.silenceMin,
+    silenceDb: o.silenceDb,
+    chapterMin: o.chapterMin,
+    chapterMax: o.chapterMax,
   };
 }

@@ -11,6 +11,7 @@ import type { FastifySchema, RouteShorthandOptions } from 'fastify';
 import type {} from '@fastify/swagger';
 import { BITRATE_RANGE, OUTPUT_FORMATS } from '../../../engine/index.js';
 import { DETAIL_NAMES, DETAIL_TAGS, detailRule } from '../../../shared/details.js';
+import { CHAPTER_DEFAULTS, CHAPTER_LIMITS, CHAPTERS_AT } from '../../../shared/chapter-options.js';
 import { CHANNEL_CHOICES, SAMPLE_RATE_RANGE } from '../../../shared/output-shape.js';
 import {
   SOUND_OPTION_NAMES,
@@ -263,6 +264,39 @@ function soundSchema(option: SoundOptionName) {
 
 const soundOptions = Object.fromEntries(SOUND_OPTION_NAMES.map((o) => [o, soundSchema(o)]));
 
+const seconds = (r: { min: number; max: number }, description: string) => ({
+  type: 'number',
+  minimum: r.min,
+  maximum: r.max,
+  description,
+});
+
+/** The chapter-finding options, by the rules the command line checks them by. */
+const findingOptions = {
+  chaptersAt: {
+    type: 'string',
+    enum: [...CHAPTERS_AT],
+    description:
+      'Where chapters start: each item (files, the default), the silences inside and between items, or both',
+  },
+  silenceMin: seconds(
+    CHAPTER_LIMITS.silenceMin,
+    `A silence lasts at least this many seconds (default ${CHAPTER_DEFAULTS.silenceMin})`,
+  ),
+  silenceDb: seconds(
+    CHAPTER_LIMITS.silenceDb,
+    `A silence is below this level, dBFS (default ${CHAPTER_DEFAULTS.silenceDb})`,
+  ),
+  chapterMin: seconds(
+    CHAPTER_LIMITS.chapterMin,
+    'A chapter found in a silence less than this many seconds after the one before is not made',
+  ),
+  chapterMax: seconds(
+    CHAPTER_LIMITS.chapterMax,
+    'A chapter longer than this many seconds is split in a pause',
+  ),
+};
+
 /** mergemp3's "options" as src/server/jobs/merge-options.ts checks them (that check is what refuses). */
 const mergeOptions = {
   type: 'object',
@@ -312,6 +346,7 @@ const mergeOptions = {
       ]),
     ),
     ...soundOptions,
+    ...findingOptions,
   },
 };
 
