@@ -98,6 +98,8 @@ export interface AppConfig {
   maxMergesPerSession: number;
   /** Collect the routes' schemas into an OpenAPI document (`npm run docs:api`); off to start faster. */
   apiDocs: boolean;
+  /** Prometheus text at http://HOST:METRICS_PORT/metrics, on a listener of its own (0: any free port); off when unset. */
+  metricsPort?: number;
 }
 
 export const DEFAULT_CONFIG: AppConfig = {
@@ -175,6 +177,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv): Partial<AppConfig> {
   set('maxSampleRate', num('MAX_SAMPLE_RATE'));
   set('maxChannels', num('MAX_CHANNELS'));
   set('maxSocketsPerIp', num('MAX_SOCKETS_PER_IP'));
+  set('metricsPort', num('METRICS_PORT'));
   set('ffmpegPath', env.FFMPEG_PATH || undefined);
   set('ffprobePath', env.FFPROBE_PATH || undefined);
   const level = env.LOG_LEVEL as AppConfig['logLevel'] | undefined;
@@ -295,7 +298,12 @@ export function describeConfig(c: AppConfig): Record<string, unknown> {
     if (u.password) u.password = '***';
     return u.toString();
   };
-  const shared = { role: c.role, dataDir: c.dataDir, mergeConcurrency: c.mergeConcurrency };
+  const shared = {
+    role: c.role,
+    dataDir: c.dataDir,
+    mergeConcurrency: c.mergeConcurrency,
+    ...(c.metricsPort === undefined ? {} : { metricsPort: c.metricsPort }),
+  };
   return {
     ...shared,
     ...(c.role === 'worker'

@@ -45,8 +45,10 @@ import { AppLogController } from './log-lines.js';
 import { requireSessionAndCsrf, sessionHook, sidForCookieHeader } from './session.js';
 import { createTusUploads } from '../files/tus-uploads.js';
 import { tusRoutes } from './routes/tus.js';
-import { createStoreUpload } from './routes/upload-store.js';
+import { createStoreUpload, type StoreUpload } from './routes/upload-store.js';
 import { trackUploads, type UploadsInFlight } from './uploads-in-flight.js';
+import { startProcessMetrics, type ProcessMetrics } from '../ops/metrics-server.js';
+import type { Metrics } from '../ops/metrics.js';
 
 /** The package root, from src/server/http or dist/server/http alike. */
 const PACKAGE_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
@@ -83,6 +85,8 @@ export interface App {
   sweeper: Sweeper;
   /** Waveforms: made at upload, kept beside each upload. */
   peaks: Pick<Peaks, 'idle'>;
+  /** The metrics listener's port (METRICS_PORT, its own listener); null when off. */
+  metricsPort: number | null;
   close(): Promise<void>;
 }
 
@@ -92,6 +96,7 @@ interface Started extends StartedJobs {
   realtime: Realtime;
   adapter?: RedisAdapterHandle;
   uploads?: UploadsInFlight;
+  metrics?: ProcessMetrics;
 }
 
 export async function createApp(partial: Partial<AppConfig> = {}, deps: AppDeps = {}): Promise<App> {
@@ -102,6 +107,7 @@ export async function createApp(partial: Partial<AppConfig> = {}, deps: AppDeps 
   const { store, files, disk: storage } = started.backends;
   let closing = false;
   try {
+    const metrics = (started.metrics = await startProcessMetrics(config, app.log));
     const tools = await findTools(app, config);
     // Merges' encodes give way to requests: a page or a list is never slow behind them.
     toolNiceness(TOOL_NICENESS);
@@ -140,9 +146,15 @@ export async function createApp(partial: Partial<AppConfig> = {}, deps: AppDeps 
         clock,
         merge: deps.merge,
         disk,
+        metrics: metrics.recorder,
       },
       started,
     );
+    metrics.watch({
+      queueCounts: () => jobs.counts(),
+      diskFree: () => freeSpace(config.dataDir),
+      connections: () => started.realtime.connections(),
+    });
     await jobs.recover().finally(markRecovered);
 
     if (config.apiDocs) await registerApiDocs(app);
@@ -184,12 +196,12 @@ export async function createApp(partial: Partial<AppConfig> = {}, deps: AppDeps 
       heldElsewhere: tusUploads.countFor,
       disk,
     };
-    await app.register(uploadRoutes, { ...uploadDeps, flash });
+    await app.register(uploadRoutes, { ...uploadDeps, flash, metrics: metrics.recorder });
     await app.register(tusRoutes, {
       store,
       config,
       uploads: tusUploads,
-      storeUpload: createStoreUpload(uploadDeps),
+      storeUpload: countedUploads(createStoreUpload(uploadDeps), metrics.recorder),
       freeSpace,
       disk,
     });
@@ -226,6 +238,7 @@ export async function createApp(partial: Partial<AppConfig> = {}, deps: AppDeps 
       tools,
       sweeper,
       peaks,
+      metricsPort: metrics.port,
       close() {
         // Once close() has begun, new requests are turned away while running merges finish.
         closing = true;
@@ -415,7 +428,18 @@ async function stopAll(app: FastifyInstance, started: Started, clock: Clock, gra
   } finally {
     clock.clearTimeout(timer);
   }
+  await started.metrics?.close();
   await started.backends.close();
+}
+
+/** A finished tus upload's fate, counted where it is decided (multipart counts its own). */
+function countedUploads(storeUpload: StoreUpload, metrics: Pick<Metrics, 'upload'>): StoreUpload {
+  return async (input) => {
+    const outcome = await storeUpload(input);
+    if (outcome.ok) metrics.upload('accepted', outcome.item.size ?? 0);
+    else metrics.upload('refused', 0);
+    return outcome;
+  };
 }
 
 function listenPort(app: FastifyInstance, config: AppConfig): number {
