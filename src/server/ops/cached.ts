@@ -2,7 +2,11 @@
 // costs the source one call at most every `ms`, never one each.
 
 /** `read` at most once per `ms`; callers in between (or while it runs) share its answer. A failure is not kept. */
-export function cachedFor<T>(ms: number, read: () => Promise<T>, now: () => number = Date.now): () => Promise<T> {
+export function cachedFor<T>(
+  ms: number,
+  read: () => Promise<T>,
+  now: () => number = Date.now,
+): () => Promise<T> {
   let last: { at: number; value: Promise<T> } | undefined;
   return () => {
     const t = now();
