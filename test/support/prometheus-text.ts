@@ -21,9 +21,11 @@ const NAME = /^[a-zA-Z_:][a-zA-Z0-9_:]*/;
 const TYPES = new Set(['counter', 'gauge', 'histogram', 'summary', 'untyped']);
 
 function parseNumber(text: string, line: string): number {
-  if (text === '+Inf') return Number.POSITIVE_INFINITY;
-  if (text === '-Inf') return Number.NEGATIVE_INFINITY;
-  if (text === 'NaN') return Number.NaN;
+  // As Prometheus reads them (Go's ParseFloat): Inf and NaN in any case.
+  const word = text.toLowerCase();
+  if (word === '+inf' || word === 'inf') return Number.POSITIVE_INFINITY;
+  if (word === '-inf') return Number.NEGATIVE_INFINITY;
+  if (word === 'nan') return Number.NaN;
   const n = Number(text);
   if (text === '' || Number.isNaN(n)) throw new Error(`not a number in: ${line}`);
   return n;
