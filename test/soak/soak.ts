@@ -12,8 +12,11 @@ import { startCluster, type Cluster } from './soak-cluster.js';
 import { runPerson, type MediaFile, type PersonDeps } from './soak-person.js';
 import { exitCodeOf, formatReport, summarize, type MergeFate, type SoakFigures } from './soak-report.js';
 
-/** After the last arrival's window, how long merges may still take to end before they count as lost. */
-const GRACE_MS = 180_000;
+/**
+ * After the run's minutes, how long merges may still take to end before they count as lost: 3 min,
+ * or 3 s a person when more (a crowd's merges queue behind two single-merge workers).
+ */
+const graceMs = (people: number) => Math.max(180_000, people * 3000);
 
 const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -68,7 +71,7 @@ async function main(): Promise<number> {
   try {
     const durationMs = args.minutes * 60_000;
     const t0 = Date.now();
-    const deadline = t0 + durationMs + GRACE_MS;
+    const deadline = t0 + durationMs + graceMs(args.people);
     const faults: SoakFigures['faults'] = [];
     const stopped: string[] = [];
     const deps: PersonDeps = {

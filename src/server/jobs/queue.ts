@@ -4,8 +4,7 @@
 // Redis with worker processes (bullmq/), chosen by start-jobs.ts.
 import type { JobRow } from '../data/store.js';
 import type { ErrorCode } from '../errors.js';
-import type { QueueCounts } from '../ops/metrics.js';
-import type { MergeFallback } from '../ops/merge-end.js';
+import type { MergeFallback, QueueCounts } from '../ops/metrics.js';
 import { QUEUED_TEXT } from './job-messages.js';
 
 /** Everything a worker needs to run one merge; plain JSON, so it can cross a process boundary. */

@@ -3,33 +3,7 @@
 // the embedded server and a worker say it alike.
 import { OUTPUT_FORMATS } from '../../shared/output-formats.js';
 import type { MergeJobData, MergeJobResult } from '../jobs/queue.js';
-import type { Metrics } from './metrics.js';
-
-export type MergeOutcome = 'succeeded' | 'failed' | 'cancelled';
-
-/** A fast path that fell back to the plain way, as the engine's report lists it. */
-export interface MergeFallback {
-  stage: string;
-  reason: string;
-}
-
-export interface MergeEnd {
-  jobId: string;
-  requestId: string | null;
-  outcome: MergeOutcome;
-  /** The output format asked for (a label: one of the output formats, else "other"). */
-  format: string;
-  inputs: number;
-  /** The output's length in seconds; null when none was made. */
-  lengthSeconds: number | null;
-  /** From the run's start on this process to its end. */
-  seconds: number;
-  /** The engine's share of `seconds`; null when it did not finish. */
-  engineSeconds: number | null;
-  fallbacks: MergeFallback[];
-  /** The failure's code; null unless failed. */
-  code: string | null;
-}
+import type { MergeEnd, MergeFallback, Metrics } from './metrics.js';
 
 export type MergeEnds = (end: MergeEnd) => void;
 

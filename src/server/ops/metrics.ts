@@ -1,9 +1,33 @@
 // The metrics port: what the server tells an operator's Prometheus, recorded where it happens
 // (a merge ends, an upload is kept or refused). The processes hold one recorder each: Prometheus
 // when METRICS_PORT is set (prometheus.ts), else noMetrics, so the code that records never asks.
-import type { MergeEnd } from './merge-end.js';
-
 export type UploadOutcome = 'accepted' | 'refused';
+
+export type MergeOutcome = 'succeeded' | 'failed' | 'cancelled';
+
+/** A fast path that fell back to the plain way, as the engine's report lists it. */
+export interface MergeFallback {
+  stage: string;
+  reason: string;
+}
+
+export interface MergeEnd {
+  jobId: string;
+  requestId: string | null;
+  outcome: MergeOutcome;
+  /** The output format asked for (a label: one of the output formats, else "other"). */
+  format: string;
+  inputs: number;
+  /** The output's length in seconds; null when none was made. */
+  lengthSeconds: number | null;
+  /** From the run's start on this process to its end. */
+  seconds: number;
+  /** The engine's share of `seconds`; null when it did not finish. */
+  engineSeconds: number | null;
+  fallbacks: MergeFallback[];
+  /** The failure's code; null unless failed. */
+  code: string | null;
+}
 
 /** The events the server counts. Gauges (queue, disk, connections) are read at scrape time instead. */
 export interface Metrics {
