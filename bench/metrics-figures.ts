@@ -50,12 +50,14 @@ async function scraped<T>(url: string | null, work: () => Promise<T>): Promise<T
       .then((r) => r.text().then(() => (failed += r.ok ? 0 : 1)))
       .catch(() => failed++);
   }, 1000);
+  let value: T;
   try {
-    return await work();
+    value = await work();
   } finally {
     clearInterval(timer);
-    if (failed > 0) throw new Error(`${failed} scrapes of ${url} failed`);
   }
+  if (failed > 0) throw new Error(`${failed} scrapes of ${url} failed`);
+  return value;
 }
 
 export async function metricsFigures(

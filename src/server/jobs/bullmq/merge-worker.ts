@@ -117,7 +117,10 @@ export function observeEnds<R extends RunReporter>(reporter: R, ended: MergeEnds
     },
     async ended(data, ending) {
       await reporter.ended(data, ending);
-      const end = ending.state === 'cancelled' ? { outcome: 'cancelled' as const } : { outcome: 'failed' as const, code: ending.failure.code };
+      const end =
+        ending.state === 'cancelled'
+          ? { outcome: 'cancelled' as const }
+          : { outcome: 'failed' as const, code: ending.failure.code };
       ended(mergeEndOf(data, end, since(data.jobId)));
     },
   };
