@@ -1,4 +1,5 @@
 // npm run bench: the product side by side with ffmpeg, cat and curl on this machine, in one run.
+import { existsSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -18,6 +19,16 @@ import { tusFigures } from './tus-figures.js';
 import { widgetFigures } from './widget-figures.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
+
+/** Sections of RESULTS.md from other runs (the soak's), kept when a full run rewrites the table. */
+const KEPT_FROM = '## Figures from other runs';
+function keptSections(): string[] {
+  const old = existsSync(path.join(here, 'RESULTS.md'))
+    ? readFileSync(path.join(here, 'RESULTS.md'), 'utf8')
+    : '';
+  const at = old.indexOf(KEPT_FROM);
+  return at < 0 ? [] : [old.slice(at).trimEnd(), ''];
+}
 const rounds = Number(process.env.BENCH_ROUNDS ?? 5);
 const only = process.env.BENCH_ONLY; // 'engine' | 'transcode' | 'formats' | 'sound' | 'fades' | 'trim' | 'server' | 'tus' | 'limits' | 'metrics' | 'book' | 'widget' | 'scaled' (needs redis-server, PostgreSQL)
 
@@ -80,6 +91,7 @@ if (!only) {
     '',
     'How to read these figures: README.md. What they led to, with the profiles behind them: docs/decisions/.',
     '',
+    ...keptSections(),
   ];
   await writeFile(path.join(here, 'RESULTS.md'), md.join('\n'));
 }

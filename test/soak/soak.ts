@@ -63,6 +63,8 @@ async function makeFaults(cluster: Cluster, t0: number, durationMs: number, faul
 
 async function main(): Promise<number> {
   const args = parseSoakArgs(process.argv.slice(2));
+  // Ports of its own, away from the scaled suites' range (41700 and up), which may be running.
+  process.env.SCALED_PORT_BASE ??= '43700';
   const work = await mkdtemp(path.join(os.tmpdir(), 'am-soak-'));
   console.log(`soak: ${args.people} people, ${args.minutes} min; logs in ${work}`);
   const media = await makeMedia(work);
