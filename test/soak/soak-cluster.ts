@@ -96,7 +96,7 @@ async function makeSlot(
   env: Record<string, string>,
   logDir: string,
   cluster: Pick<Cluster, 'endLines' | 'peakRss'>,
-): Promise<Slot & { sample(): void }> {
+): Promise<Slot & { sample(): void; killNow(): void }> {
   const dataDir = await mkdtemp(path.join(os.tmpdir(), `am-soak-${name}-`));
   const [port, socketPort, metricsPort] = [await freePortFrom(), await freePortFrom(), await freePortFrom()];
   const log: WriteStream = createWriteStream(path.join(logDir, `${name}.log`), { flags: 'a' });
@@ -153,6 +153,7 @@ async function makeSlot(
     dataDir,
     sample,
     start,
+    killNow: () => child?.kill('SIGKILL'),
     async kill() {
       if (!child) return;
       sample();
@@ -254,6 +255,8 @@ export async function startCluster(logDir: string): Promise<Cluster> {
     await makeSlot('worker2', 'worker', env, logDir, shared),
   ];
   const all = [...webs, ...workers];
+  // However the soak ends (an uncaught error included), no server process outlives it.
+  process.once('exit', () => all.forEach((s) => s.killNow()));
   // The first one migrates the empty database alone.
   await webs[0].start();
   await Promise.all(all.slice(1).map((s) => s.start()));
