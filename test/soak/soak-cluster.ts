@@ -212,6 +212,18 @@ async function bucketLeftovers(databaseUrl: string, endpoint: string): Promise<s
   return left;
 }
 
+/** `work`, tried again twice a second apart (s3rver answers a listing 500 while it moves files). */
+async function retried<T>(work: () => Promise<T>): Promise<T> {
+  for (let tried = 0; ; tried++) {
+    try {
+      return await work();
+    } catch (err) {
+      if (tried >= 2) throw err;
+      await new Promise((r) => setTimeout(r, 1000));
+    }
+  }
+}
+
 /** Merge scratch folders left in a process's DATA_DIR once it has stopped. */
 async function scratchLeftovers(slot: Slot): Promise<string[]> {
   const names = await readdir(path.join(slot.dataDir, 'tmp')).catch(() => [] as string[]);
@@ -275,7 +287,9 @@ export async function startCluster(logDir: string): Promise<Cluster> {
       await Promise.all(all.map((s) => s.stop()));
       const left = [
         ...(await Promise.all(all.map(scratchLeftovers))).flat(),
-        ...(await bucketLeftovers(pgService.url, s3.url)),
+        ...(await retried(() => bucketLeftovers(pgService.url, s3.url)).catch((err: unknown) => [
+          `the bucket could not be listed: ${(err as Error).message}`,
+        ])),
       ];
       await stopServices();
       await removeData();
