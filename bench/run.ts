@@ -1,4 +1,5 @@
 // npm run bench: the product side by side with ffmpeg, cat and curl on this machine, in one run.
+import { existsSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -8,6 +9,7 @@ import { bookFigures } from './book-figures.js';
 import { engineFigures, transcodeFigures } from './engine-figures.js';
 import { formatFigures } from './format-figures.js';
 import { limitsFigures } from './limits-figures.js';
+import { metricsFigures } from './metrics-figures.js';
 import { machineLine, pinTools, tableRows, type Figure } from './report.js';
 import { scaledFigures } from './scaled-figures.js';
 import { shelfFigures } from './shelf-figures.js';
@@ -19,8 +21,18 @@ import { tusFigures } from './tus-figures.js';
 import { widgetFigures } from './widget-figures.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
+
+/** Sections of RESULTS.md from other runs (the soak's), kept when a full run rewrites the table. */
+const KEPT_FROM = '## Figures from other runs';
+function keptSections(): string[] {
+  const old = existsSync(path.join(here, 'RESULTS.md'))
+    ? readFileSync(path.join(here, 'RESULTS.md'), 'utf8')
+    : '';
+  const at = old.indexOf(KEPT_FROM);
+  return at < 0 ? [] : [old.slice(at).trimEnd(), ''];
+}
 const rounds = Number(process.env.BENCH_ROUNDS ?? 5);
-const only = process.env.BENCH_ONLY; // 'engine' | 'transcode' | 'formats' | 'sound' | 'fades' | 'trim' | 'chapters' | 'server' | 'tus' | 'limits' | 'book' | 'shelf' | 'widget' | 'scaled' (needs redis-server, PostgreSQL)
+const only = process.env.BENCH_ONLY; // 'engine' | 'transcode' | 'formats' | 'sound' | 'fades' | 'trim' | 'chapters' | 'server' | 'tus' | 'limits' | 'metrics' | 'book' | 'shelf' | 'widget' | 'scaled' (needs redis-server, PostgreSQL)
 
 const progress = (msg: string) => {
   if (process.stderr.isTTY) process.stderr.write(`\r\x1b[2K${msg}`);
@@ -50,6 +62,7 @@ try {
     if (!only || only === 'server' || only === 'tus')
       figures.push(...(await tusFigures(corpus, work, rounds, progress)));
     if (!only || only === 'limits') figures.push(...(await limitsFigures(corpus, work, rounds, progress)));
+    if (!only || only === 'metrics') figures.push(...(await metricsFigures(corpus, rounds, progress)));
     if (!only || only === 'book') figures.push(...(await bookFigures(corpus, work, rounds, progress)));
     if (!only || only === 'shelf') figures.push(...(await shelfFigures(corpus, work, rounds, progress)));
     if (!only) figures.push(...(await widgetFigures(rounds, progress)));
@@ -82,6 +95,7 @@ if (!only) {
     '',
     'How to read these figures: README.md. What they led to, with the profiles behind them: docs/decisions/.',
     '',
+    ...keptSections(),
   ];
   await writeFile(path.join(here, 'RESULTS.md'), md.join('\n'));
 }

@@ -41,7 +41,9 @@ async function startWeb(config: AppConfig): Promise<void> {
   }
   const address = app.server.address();
   const port = address && typeof address === 'object' ? address.port : config.port;
-  const realtimeNote = config.realtime ? `realtime on port ${realtime.port}` : 'realtime off';
+  const realtimeNote =
+    (config.realtime ? `realtime on port ${realtime.port}` : 'realtime off') +
+    (built.metricsPort === null ? '' : `; metrics on port ${built.metricsPort}`);
   app.log.info(
     { ...describeConfig(config), url: `http://${config.host}:${port}/`, socketPort: realtime.port },
     `audio-merge: http://${config.host}:${port}/ (${config.role}; ${realtimeNote}; data in ${config.dataDir})`,

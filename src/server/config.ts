@@ -103,6 +103,8 @@ export interface AppConfig {
   maxMergesPerSession: number;
   /** Collect the routes' schemas into an OpenAPI document (`npm run docs:api`); off to start faster. */
   apiDocs: boolean;
+  /** Prometheus text at http://HOST:METRICS_PORT/metrics, on a listener of its own (0: any free port); off when unset. */
+  metricsPort?: number;
 }
 
 export const DEFAULT_CONFIG: AppConfig = {
@@ -182,6 +184,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv): Partial<AppConfig> {
   set('maxSampleRate', num('MAX_SAMPLE_RATE'));
   set('maxChannels', num('MAX_CHANNELS'));
   set('maxSocketsPerIp', num('MAX_SOCKETS_PER_IP'));
+  set('metricsPort', num('METRICS_PORT'));
   set('ffmpegPath', env.FFMPEG_PATH || undefined);
   set('ffprobePath', env.FFPROBE_PATH || undefined);
   const level = env.LOG_LEVEL as AppConfig['logLevel'] | undefined;
@@ -307,6 +310,7 @@ export function describeConfig(c: AppConfig): Record<string, unknown> {
     dataDir: c.dataDir,
     mergeConcurrency: c.mergeConcurrency,
     uploadConcurrency: c.uploadConcurrency,
+    ...(c.metricsPort === undefined ? {} : { metricsPort: c.metricsPort }),
   };
   return {
     ...shared,

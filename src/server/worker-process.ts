@@ -5,9 +5,13 @@ import { locateTools } from '../engine/index.js';
 import { announceTools, openBackends } from './backends.js';
 import { describeConfig, type AppConfig } from './config.js';
 import { startMergeWorker } from './jobs/bullmq/merge-worker.js';
+import { statfsFreeSpace } from './files/disk-space.js';
+import { startProcessMetrics } from './ops/metrics-server.js';
 
 export interface WorkerProcess {
   log: Logger;
+  /** The metrics listener's port; null when METRICS_PORT is unset. */
+  metricsPort: number | null;
   close(): Promise<void>;
 }
 
@@ -15,6 +19,12 @@ export async function startWorkerProcess(config: AppConfig & { redisUrl: string 
   const log = pino({ level: config.logLevel });
   log.info(describeConfig(config), 'audio-merge: worker starting');
   const backends = await openBackends(config, log);
+  // A worker has no queue reader and no realtime: its own merges and disk are what it tells.
+  const metrics = await startProcessMetrics(config, log).catch(async (err: unknown) => {
+    await backends.close();
+    throw err;
+  });
+  metrics.watch({ diskFree: () => statfsFreeSpace(config.dataDir) });
   try {
     const tools = await locateTools(
       config.ffmpegPath && config.ffprobePath
@@ -30,16 +40,21 @@ export async function startWorkerProcess(config: AppConfig & { redisUrl: string 
       files: backends.files,
       tools,
       log,
+      metrics: metrics.recorder,
     });
     log.info({ concurrency: config.mergeConcurrency }, 'audio-merge: worker ready');
+    if (metrics.port !== null) log.info({ metricsPort: metrics.port }, 'audio-merge: metrics on /metrics');
     return {
       log,
+      metricsPort: metrics.port,
       async close() {
         await worker.close();
+        await metrics.close();
         await backends.close();
       },
     };
   } catch (err) {
+    await metrics.close();
     await backends.close();
     throw err;
   }

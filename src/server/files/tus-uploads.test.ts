@@ -45,6 +45,19 @@ describe('resumable uploads on disk', () => {
     expect(await readdir(path.join(dir, 'tus'))).not.toContain(id(4));
   });
 
+  it('starts over an info file cut short by a kill mid-write, removing that upload', async () => {
+    await leave(1, 'alice', 0);
+    await leave(2, 'alice', 0);
+    const cut = path.join(dir, 'tus', `${id(2)}.json`);
+    await writeFile(cut, JSON.stringify({ id: id(2), size: 100 }).slice(0, 12));
+    const uploads = createTusUploads(dir);
+    await uploads.load();
+    expect(uploads.get(id(1))).toMatchObject({ sid: 'alice' });
+    expect(uploads.get(id(2))).toBeUndefined();
+    expect(uploads.countFor('alice')).toBe(1);
+    expect((await readdir(path.join(dir, 'tus'))).sort()).toEqual([id(1), `${id(1)}.json`]);
+  });
+
   it('the sweep removes an upload with no byte since the cut-off and one whose session is gone, and keeps the rest', async () => {
     await leave(1, 'alice', 30); // abandoned
     await leave(2, 'alice', 1); // going on

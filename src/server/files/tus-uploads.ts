@@ -160,12 +160,17 @@ export function createTusUploads(dataDir: string, opts: TusUploadsOptions = {}):
       for (const name of names) {
         const id = name.endsWith('.json') ? name.slice(0, -5) : '';
         if (!TUS_ID.test(id) || uploads.has(id)) continue;
-        const info = await readFile(path.join(dir, name), 'utf8').then(JSON.parse, () => undefined);
-        const meta = (info as { metadata?: Record<string, string>; size?: number } | undefined)?.metadata;
-        if (meta?.sid && typeof info?.size === 'number') {
+        // An info file cut short by a kill -9 mid-write is no upload to resume: it goes, and the
+        // process starts (a parse error here once kept a killed web process from starting again).
+        const info = await readFile(path.join(dir, name), 'utf8')
+          .then((text) => JSON.parse(text) as unknown)
+          .catch(() => undefined);
+        const known = info as { metadata?: Record<string, string>; size?: number } | undefined;
+        const meta = known?.metadata;
+        if (meta?.sid && typeof known?.size === 'number') {
           // Left by another run: it holds nothing until it is resumed.
           const upload = { id, sid: meta.sid, appid: meta.appid ?? '', filename: meta.filename ?? '' };
-          add({ ...upload, size: info.size }, Number.NEGATIVE_INFINITY);
+          add({ ...upload, size: known.size }, Number.NEGATIVE_INFINITY);
         } else {
           await removeFiles(id);
         }

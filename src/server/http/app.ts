@@ -49,8 +49,10 @@ import { AppLogController } from './log-lines.js';
 import { requireSessionAndCsrf, sessionHook, sidForCookieHeader } from './session.js';
 import { createTusUploads } from '../files/tus-uploads.js';
 import { tusRoutes } from './routes/tus.js';
-import { createStoreUpload } from '../uploads/upload-store.js';
+import { createStoreUpload, type StoreUpload } from '../uploads/upload-store.js';
 import { trackUploads, type UploadsInFlight } from './uploads-in-flight.js';
+import { startProcessMetrics, type ProcessMetrics } from '../ops/metrics-server.js';
+import type { Metrics } from '../ops/metrics.js';
 
 /** The package root, from src/server/http or dist/server/http alike. */
 const PACKAGE_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
@@ -89,6 +91,8 @@ export interface App {
   peaks: Pick<Peaks, 'idle'>;
   /** The upload pool: what runs and what waits of the work uploads cost after their bytes. */
   uploadWork: Pick<UploadWork, 'active' | 'waiting'>;
+  /** The metrics listener's port (METRICS_PORT, its own listener); null when off. */
+  metricsPort: number | null;
   close(): Promise<void>;
 }
 
@@ -101,6 +105,7 @@ interface Started extends StartedJobs {
   /** Finishes of tus uploads under way: stopped (their bytes kept) before the store closes. */
   tusFinisher?: Pick<TusFinisher, 'close'>;
   uploadWork?: Pick<UploadWork, 'close'>;
+  metrics?: ProcessMetrics;
 }
 
 export async function createApp(partial: Partial<AppConfig> = {}, deps: AppDeps = {}): Promise<App> {
@@ -111,6 +116,7 @@ export async function createApp(partial: Partial<AppConfig> = {}, deps: AppDeps 
   const { store, files, disk: storage } = started.backends;
   let closing = false;
   try {
+    const metrics = (started.metrics = await startProcessMetrics(config, app.log));
     const tools = await findTools(app, config);
     // Merges' encodes give way to requests: a page or a list is never slow behind them.
     toolNiceness(TOOL_NICENESS);
@@ -157,9 +163,15 @@ export async function createApp(partial: Partial<AppConfig> = {}, deps: AppDeps 
         clock,
         merge: deps.merge,
         disk,
+        metrics: metrics.recorder,
       },
       started,
     );
+    metrics.watch({
+      queueCounts: () => jobs.counts(),
+      diskFree: () => freeSpace(config.dataDir),
+      connections: () => started.realtime.connections(),
+    });
     live.progress = liveProgress(jobs.events);
     await jobs.recover().finally(markRecovered);
 
@@ -206,11 +218,11 @@ export async function createApp(partial: Partial<AppConfig> = {}, deps: AppDeps 
       disk,
       work: uploadWork,
     };
-    await app.register(uploadRoutes, { ...uploadDeps, flash });
+    await app.register(uploadRoutes, { ...uploadDeps, flash, metrics: metrics.recorder });
     const finisher = createTusFinisher({
       uploads: tusUploads,
       store,
-      storeUpload: createStoreUpload(uploadDeps),
+      storeUpload: countedUploads(createStoreUpload(uploadDeps), metrics.recorder),
       closing: () => closing,
       log: app.log.child({ component: 'tus' }),
     });
@@ -254,6 +266,7 @@ export async function createApp(partial: Partial<AppConfig> = {}, deps: AppDeps 
       sweeper,
       peaks,
       uploadWork,
+      metricsPort: metrics.port,
       close() {
         // Once close() has begun, new requests are turned away while running merges finish.
         closing = true;
@@ -455,7 +468,18 @@ async function stopAll(app: FastifyInstance, started: Started, clock: Clock, gra
   }
   started.uploadWork?.close();
   await started.tusFinisher?.close();
+  await started.metrics?.close();
   await started.backends.close();
+}
+
+/** A finished tus upload's fate, counted where it is decided (multipart counts its own). */
+function countedUploads(storeUpload: StoreUpload, metrics: Pick<Metrics, 'upload'>): StoreUpload {
+  return async (input) => {
+    const outcome = await storeUpload(input);
+    if (outcome.ok) metrics.upload('accepted', outcome.item.size ?? 0);
+    else metrics.upload('refused', 0);
+    return outcome;
+  };
 }
 
 function listenPort(app: FastifyInstance, config: AppConfig): number {

@@ -32,6 +32,7 @@ import {
 } from './job-messages.js';
 import { engineOptions, type MergeOptionsData } from './merge-options.js';
 import type { MergeJobData, Processor } from './queue.js';
+import { reportedFallbacks, secondsSince } from '../ops/merge-end.js';
 
 export type MergeFn = (inputs: string[], output: string, opts: MergeOptions) => Promise<MergeReport>;
 
@@ -147,11 +148,12 @@ export function savedTrims(items: readonly ItemRow[]): TrimRequest[] {
   });
 }
 
-/** What the engine made: the output file, its report, and a copy of the cover it embedded (a local path). */
+/** What the engine made: the output file, its report, a copy of the cover it embedded (a local path), and its time. */
 interface Made {
   output: string;
   report: MergeReport;
   cover: string | undefined;
+  engineSeconds: number;
 }
 
 export function createMergeProcessor(deps: MergeProcessorDeps): Processor {
@@ -185,6 +187,7 @@ export function createMergeProcessor(deps: MergeProcessorDeps): Processor {
     const output = path.join(work, `merged.${chosen.format}`);
     const cover = options.cover === false ? undefined : await sessionCover(data.sid, work);
     const coverCopy = path.join(work, 'result-cover.img');
+    const started = performance.now();
     try {
       const report = await merge(inputs, output, {
         ...chosen,
@@ -200,7 +203,12 @@ export function createMergeProcessor(deps: MergeProcessorDeps): Processor {
         concurrency: deps.engineConcurrency,
         ...deps.outputCaps,
       });
-      return { output, report, cover: report.cover ? coverCopy : undefined };
+      return {
+        output,
+        report,
+        cover: report.cover ? coverCopy : undefined,
+        engineSeconds: secondsSince(started),
+      };
     } catch (err) {
       // The same inputs would fail again: worded for a person, and never retried.
       if (err instanceof InputError)
@@ -338,7 +346,14 @@ export function createMergeProcessor(deps: MergeProcessorDeps): Processor {
       const files = items.length;
       progress(100, undefined, { stage: 'storing', file: files, files, secondsLeft: null });
       const result = await storeResult(data, items, made, { run, clear: clearScratch });
-      return { resultId: result.id, durationSeconds: result.duration, inputs: items.length };
+      return {
+        resultId: result.id,
+        durationSeconds: result.duration,
+        inputs: items.length,
+        format: result.format,
+        engineSeconds: made.engineSeconds,
+        fallbacks: reportedFallbacks(made.report),
+      };
     } finally {
       // Already gone after a stored result (a no-op then); a failed or cancelled run's is removed here.
       await clearScratch();

@@ -5,6 +5,7 @@
 import type { ProgressDetail } from '../../shared/types.js';
 import type { JobRow } from '../data/store.js';
 import type { ErrorCode } from '../errors.js';
+import type { MergeFallback, QueueCounts } from '../ops/metrics.js';
 import { QUEUED_TEXT } from './job-messages.js';
 
 /** Everything a worker needs to run one merge; plain JSON, so it can cross a process boundary. */
@@ -46,6 +47,10 @@ export interface MergeJobResult {
   resultId: string;
   durationSeconds: number;
   inputs: number;
+  /** For the merge's log line and metrics: the output format, the engine's time, its fallbacks. */
+  format?: string;
+  engineSeconds?: number;
+  fallbacks?: MergeFallback[];
 }
 
 /**
@@ -118,6 +123,8 @@ export interface JobQueue {
   recover(): Promise<void>;
   /** Stop taking work; let running jobs finish, or stop them after `graceMs`. */
   shutdown(graceMs?: number): Promise<void>;
+  /** Merges waiting, running and delayed now (for metrics: one cheap read). */
+  counts(): Promise<QueueCounts>;
 }
 
 /** A tiny event hub for JobEvents: a throwing listener does not stop the others. */

@@ -16,6 +16,8 @@ import type { DiskBudget } from '../files/disk-budget.js';
 import { createMergeProcessor, engineConcurrencyFor, outputCapsOf, type MergeFn } from './merge-processor.js';
 import { startMergeWorker, type MergeWorker } from './bullmq/merge-worker.js';
 import type { JobQueue } from './queue.js';
+import { mergeEndReporter } from '../ops/merge-end.js';
+import { noMetrics, type Metrics } from '../ops/metrics.js';
 
 /** What has been started, filled in as it starts, so a failed start can stop it again. */
 export interface StartedJobs {
@@ -36,6 +38,8 @@ export interface StartJobsDeps {
   merge?: MergeFn;
   /** DATA_DIR's disk, shared with uploads: each merge reserves what it will write before it starts. */
   disk?: DiskBudget;
+  /** Where merges' ends are counted. */
+  metrics?: Metrics;
 }
 
 export async function startJobs(deps: StartJobsDeps, started: StartedJobs): Promise<JobQueue> {
@@ -59,6 +63,7 @@ export async function startJobs(deps: StartJobsDeps, started: StartedJobs): Prom
       concurrency: config.mergeConcurrency,
       log,
       clock,
+      ended: mergeEndReporter({ log, metrics: deps.metrics ?? noMetrics }),
     }));
     started.stopBroadcasts = broadcastJobStatus(jobs.events, deps.broadcaster);
     return jobs;
@@ -84,6 +89,7 @@ export async function startJobs(deps: StartJobsDeps, started: StartedJobs): Prom
       merge,
       clock,
       disk: deps.disk,
+      metrics: deps.metrics,
     });
   return jobs;
 }

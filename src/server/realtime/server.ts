@@ -12,6 +12,8 @@ import { channelOf, mayJoin } from './channels.js';
 export interface Realtime extends Broadcaster {
   /** The port actually listened on (useful when configured as 0). */
   readonly port: number;
+  /** Connections open on this process now. */
+  connections(): number;
   close(): Promise<void>;
 }
 
@@ -43,6 +45,7 @@ export interface RealtimeOptions {
 export const nullRealtime: Realtime = {
   broadcast() {},
   port: 0,
+  connections: () => 0,
   async close() {},
 };
 
@@ -150,6 +153,7 @@ export async function createRealtime(opts: RealtimeOptions): Promise<Realtime> {
 
   return {
     port,
+    connections: () => io.engine.clientsCount,
     broadcast(channel, event, payload) {
       io.to(channel).emit(event, channel, payload);
     },

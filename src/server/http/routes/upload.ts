@@ -16,6 +16,7 @@ import { displayName, wantsHtml } from './upload-names.js';
 import { toAudioItem } from '../../uploads/audio-item.js';
 import { whileServerWorks } from '../server-at-work.js';
 import { APPID_PATTERN, documented, uploadSchema } from './schemas.js';
+import type { Metrics } from '../../ops/metrics.js';
 import {
   isRefusal,
   keepUpload,
@@ -34,6 +35,8 @@ export type { Prober } from '../../uploads/upload-store.js';
 export interface UploadRouteDeps extends UploadStoreDeps {
   /** Where a plain form post's refusals wait for the page it is redirected to. */
   flash: Flash;
+  /** Counts each file kept or refused. */
+  metrics?: Pick<Metrics, 'upload'>;
 }
 
 /** Files one request may carry; more are refused as a whole (the session limit is MAX_FILES). */
@@ -95,6 +98,8 @@ export async function uploadRoutes(app: FastifyInstance, deps: UploadRouteDeps):
       } finally {
         await Promise.all([...upload.inFlight].map(removeQuietly));
       }
+      for (const item of stored) deps.metrics?.upload('accepted', item.size ?? 0);
+      upload.refused.forEach(() => deps.metrics?.upload('refused', 0));
       return respond(request, reply, deps.flash, upload, stored);
     },
   );

@@ -318,5 +318,6 @@ export function createBullJobQueue(deps: BullJobQueueDeps): JobQueue & { ping():
     },
 
     ping: () => queue.ping(),
+    counts: () => queue.counts(),
   };
 }

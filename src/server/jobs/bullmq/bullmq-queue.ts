@@ -6,6 +6,7 @@ import { Queue, QueueEvents } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { ERRORS, isErrorCode, type ErrorCode } from '../../errors.js';
 import { fileOf, type JobFailure } from '../job-errors.js';
+import type { QueueCounts } from '../../ops/metrics.js';
 import type { MergeJobData, MergeJobResult } from '../queue.js';
 import type { ProgressDetail } from '../../../shared/types.js';
 import { checkNoEviction, openRedis } from './redis-connection.js';
@@ -84,6 +85,8 @@ export interface BullQueue {
   line(): Promise<{ running: number; waiting: string[] }>;
   /** Throws unless Redis answers (for /readyz). */
   ping(): Promise<void>;
+  /** Merges by state, in one round trip (a length or a count per state, nothing listed). */
+  counts(): Promise<QueueCounts>;
   close(): Promise<void>;
 }
 
@@ -168,6 +171,14 @@ export async function openBullQueue(opts: BullQueueOptions): Promise<BullQueue> 
     },
     async ping() {
       await connection.ping();
+    },
+    async counts() {
+      const c = await queue.getJobCounts('waiting', 'prioritized', 'waiting-children', 'active', 'delayed');
+      return {
+        waiting: (c.waiting ?? 0) + (c.prioritized ?? 0) + (c['waiting-children'] ?? 0),
+        active: c.active ?? 0,
+        delayed: c.delayed ?? 0,
+      };
     },
     async close() {
       listeners.clear();

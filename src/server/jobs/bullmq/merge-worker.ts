@@ -18,6 +18,9 @@ import {
   type MergeFn,
 } from '../merge-processor.js';
 import { createRunReporter } from './run-reporter.js';
+import type { RunReporter } from './bullmq-worker.js';
+import { mergeEndOf, mergeEndReporter, secondsSince, type MergeEnds } from '../../ops/merge-end.js';
+import { noMetrics, type Metrics } from '../../ops/metrics.js';
 
 export interface MergeWorkerDeps {
   config: AppConfig & { redisUrl: string };
@@ -29,6 +32,8 @@ export interface MergeWorkerDeps {
   clock?: Clock;
   /** DATA_DIR's disk as this process shares it; one of its own unless given. */
   disk?: DiskBudget;
+  /** Where each merge's end is counted (its log line is written either way). */
+  metrics?: Metrics;
 }
 
 export interface MergeWorker {
@@ -39,7 +44,10 @@ export interface MergeWorker {
 export async function startMergeWorker(deps: MergeWorkerDeps): Promise<MergeWorker> {
   const { config, store, files, log } = deps;
   const broadcaster = emitterBroadcaster(config.redisUrl);
-  const reporter = createRunReporter({ store, files, broadcaster, log, clock: deps.clock });
+  const reporter = observeEnds(
+    createRunReporter({ store, files, broadcaster, log, clock: deps.clock }),
+    mergeEndReporter({ log, metrics: deps.metrics ?? noMetrics }),
+  );
   const processor = createMergeProcessor({
     store,
     files,
@@ -78,6 +86,42 @@ export async function startMergeWorker(deps: MergeWorkerDeps): Promise<MergeWork
       await worker.close(graceMs);
       reporter.close();
       broadcaster.close();
+    },
+  };
+}
+
+/**
+ * The run reporter, also telling each merge's end (not a run's: a run that is retried or taken
+ * over elsewhere ends nothing) to `ended`, timed from the run's start on this process.
+ */
+export function observeEnds<R extends RunReporter>(reporter: R, ended: MergeEnds): R {
+  const began = new Map<string, number>();
+  const since = (jobId: string) => {
+    const start = began.get(jobId);
+    began.delete(jobId);
+    return start === undefined ? 0 : secondsSince(start);
+  };
+  return {
+    ...reporter,
+    started(data, attempt) {
+      began.set(data.jobId, performance.now());
+      return reporter.started(data, attempt);
+    },
+    async succeeded(data, result) {
+      await reporter.succeeded(data, result);
+      ended(mergeEndOf(data, { outcome: 'succeeded', result }, since(data.jobId)));
+    },
+    async interrupted(data) {
+      began.delete(data.jobId);
+      await reporter.interrupted(data);
+    },
+    async ended(data, ending) {
+      await reporter.ended(data, ending);
+      const end =
+        ending.state === 'cancelled'
+          ? { outcome: 'cancelled' as const }
+          : { outcome: 'failed' as const, code: ending.failure.code };
+      ended(mergeEndOf(data, end, since(data.jobId)));
     },
   };
 }

@@ -29,6 +29,8 @@ import {
   type Processor,
 } from '../queue.js';
 import { WorkPool, type PoolTask } from './work-pool.js';
+import { mergeEndOf, mergeEndReporter, secondsSince, type MergeEnds } from '../../ops/merge-end.js';
+import { noMetrics } from '../../ops/metrics.js';
 
 export interface InProcessQueueDeps {
   store: Store;
@@ -39,6 +41,8 @@ export interface InProcessQueueDeps {
   log: Pick<FastifyBaseLogger, 'info' | 'warn' | 'error'>;
   /** Time and timers (tests drive their own). */
   clock?: Clock;
+  /** Told when a merge that ran here ends: its log line and metrics (a line only, by default). */
+  ended?: MergeEnds;
 }
 
 /**
@@ -81,6 +85,7 @@ export function createInProcessQueue(deps: InProcessQueueDeps): JobQueue {
   const { store, files, log } = deps;
   const clock = deps.clock ?? systemClock;
   const events = createJobEvents((err) => log.error({ err }, 'a job event listener failed'));
+  const ended = deps.ended ?? mergeEndReporter({ log, metrics: noMetrics });
   const pool = new WorkPool(Math.max(1, Math.floor(deps.concurrency) || 1));
   /** Jobs of this process not yet ended: their data, their place in line while waiting, and their end. */
   const jobs = new Map<
@@ -153,6 +158,7 @@ export function createInProcessQueue(deps: InProcessQueueDeps): JobQueue {
       );
     };
     const throttle = createProgressThrottle(sendProgress, 20, clock);
+    const began = performance.now();
     try {
       const attempts = ((await store.getJob(data.jobId))?.attempts ?? 0) + 1;
       const unrecorded = await report(
@@ -183,18 +189,18 @@ export function createInProcessQueue(deps: InProcessQueueDeps): JobQueue {
         },
         { ...refOf(data), type: 'completed', resultId: result.resultId, text: DONE_TEXT },
       );
-      log.info(
-        { job: data.jobId, inputs: result.inputs, seconds: result.durationSeconds },
-        'merge succeeded',
-      );
+      ended(mergeEndOf(data, { outcome: 'succeeded', result }, secondsSince(began)));
       return { state: 'succeeded', resultId: result.resultId };
     } catch (err) {
       throttle.cancel();
-      if (run.cancelled) return end(data, { state: 'cancelled', message: CANCELLED_MESSAGE }, report);
+      if (run.cancelled) {
+        ended(mergeEndOf(data, { outcome: 'cancelled' }, secondsSince(began)));
+        return end(data, { state: 'cancelled', message: CANCELLED_MESSAGE }, report);
+      }
       const failure = asJobFailure(err, run.controller.signal.aborted);
-      if (!failure.retryable)
-        log.info({ job: data.jobId, reason: failure.message }, 'merge refused an input');
-      else log.error({ job: data.jobId, err }, 'merge failed');
+      // An input refused is the person's business (the end line has its code); anything else has a stack to read.
+      if (failure.retryable) log.error({ job: data.jobId, err }, 'merge error');
+      ended(mergeEndOf(data, { outcome: 'failed', code: failure.code }, secondsSince(began)));
       return end(data, { state: 'failed', failure }, report);
     }
   }
@@ -316,6 +322,10 @@ export function createInProcessQueue(deps: InProcessQueueDeps): JobQueue {
       }
       // Work folders of jobs no longer in the store at all (none of this process's own is running yet).
       if (jobs.size === 0) await files.clearScratch('job-');
+    },
+
+    async counts() {
+      return { waiting: pool.waiting, active: pool.active, delayed: 0 };
     },
 
     async shutdown(graceMs = 30_000) {
