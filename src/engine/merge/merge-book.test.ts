@@ -121,6 +121,28 @@ describe("the book's details, cover and chapters", () => {
     },
   );
 
+  it.each<OutputFormat>(['flac', 'opus', 'ogg'])(
+    'keeps a detail that ends in a backslash from swallowing the next one in %s',
+    async (format) => {
+      const out = path.join(dir, `backslash.${format}`);
+      const details = {
+        title: 'Ends in \\',
+        artist: 'Next \\\\',
+        album: 'Third \\',
+        description: 'Line\\\nTwo \\',
+        comment: 'Last \\',
+      };
+      await mergeFiles(mp3s, out, { tools, ...details, chapters: false });
+      const tags = await probedTags(out);
+      expect(tags).toMatchObject({
+        title: details.title,
+        artist: details.artist,
+        album: details.album,
+        comment: `${details.description}\n\n${details.comment}`,
+      });
+    },
+  );
+
   it('takes the album the inputs share as the title, else the first input title', async () => {
     const a = await makeTone(path.join(dir, 'a.mp3'), {
       extraArgs: ['-metadata', 'title=Opening credits', '-metadata', 'album=Shared Book'],
