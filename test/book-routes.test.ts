@@ -87,17 +87,17 @@ describe("the session's cover", () => {
   it('asked for while it is being removed answers 404, not 500', async () => {
     const s = await env.session();
     expect((await postCover(s, await image(file('gone.png'), '8x8'))).statusCode).toBe(200);
-    // deleteCover landing between the look-up of the cover and the read of its bytes.
-    const read = env.app.files.read;
-    env.app.files.read = async (ref, range) => {
+    // deleteCover landing just before the one opening of the cover's file.
+    const open = env.app.files.open;
+    env.app.files.open = async (ref) => {
       await env.app.files.remove(ref);
-      return read(ref, range);
+      return open(ref);
     };
     try {
       const raced = await getCover(s);
       expect(raced.statusCode, raced.body).toBe(404);
     } finally {
-      env.app.files.read = read;
+      env.app.files.open = open;
     }
   });
 
@@ -321,18 +321,18 @@ describe("a merged result's details and cover", () => {
     });
     expect(traversal.statusCode).toBe(404);
 
-    // deleteResult landing between the look-up of the row and the read of its cover.
-    const read = env.app.files.read;
-    env.app.files.read = async (ref, range) => {
+    // deleteResult landing between the look-up of the row and the opening of its cover.
+    const open = env.app.files.open;
+    env.app.files.open = async (ref) => {
       await env.app.files.remove(ref);
-      return read(ref, range);
+      return open(ref);
     };
     try {
       const raced = await getResultCover(s, result.id);
       expect(raced.statusCode, raced.body).toBe(404);
       expect(raced.json()).toMatchObject({ code: 'notFound' });
     } finally {
-      env.app.files.read = read;
+      env.app.files.open = open;
     }
     // The row still names the cover, the file is gone: the same 404.
     expect((await getResultCover(s, result.id)).statusCode).toBe(404);
