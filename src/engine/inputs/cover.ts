@@ -76,9 +76,18 @@ function pngSize(data: Buffer): { width: number; height: number } | undefined {
   return undefined;
 }
 
-/** A JPEG's frame size from its first SOF marker, walking the marker segments. */
+/** Frame headers every output's muxer and every decoder take: baseline, extended and progressive Huffman. */
+const HUFFMAN_FRAMES = [0xc0, 0xc1, 0xc2];
+
+/**
+ * A JPEG's frame size, walking the marker segments to its first frame header and on to the scan
+ * that holds its picture. Only an 8-bit Huffman frame (SOF0-2) counts: an arithmetic-coded or
+ * lossless one (SOF3, SOF9...) is a JPEG that ffmpeg cannot put into FLAC, and a frame header with
+ * no scan after it is no picture.
+ */
 function jpegSize(data: Buffer): { width: number; height: number } | undefined {
   let at = 2;
+  let size: { width: number; height: number } | undefined;
   while (at + 4 <= data.length) {
     if (data[at] !== 0xff) return undefined;
     const marker = data[at + 1];
@@ -87,12 +96,15 @@ function jpegSize(data: Buffer): { width: number; height: number } | undefined {
       continue;
     }
     const length = data.readUInt16BE(at + 2);
+    if (length < 2) return undefined;
     // SOF0-SOF15, except DHT (C4), JPG (C8) and DAC (CC).
     if (marker >= 0xc0 && marker <= 0xcf && ![0xc4, 0xc8, 0xcc].includes(marker)) {
-      if (at + 9 > data.length) return undefined;
-      return { height: data.readUInt16BE(at + 5), width: data.readUInt16BE(at + 7) };
+      if (size || !HUFFMAN_FRAMES.includes(marker) || at + 10 > data.length || data[at + 4] !== 8)
+        return undefined;
+      size = { height: data.readUInt16BE(at + 5), width: data.readUInt16BE(at + 7) };
     }
-    if (marker === 0xda || length < 2) return undefined;
+    // The first scan: its header and at least one byte of coded data after it.
+    if (marker === 0xda) return size && at + 2 + length < data.length ? size : undefined;
     at += 2 + length;
   }
   return undefined;

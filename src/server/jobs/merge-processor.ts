@@ -3,9 +3,11 @@
 // that is in flight lives in the job's own scratch folder (removed whatever happens); the result
 // file is named after the job id, so a restart can tell a finished-but-unrecorded file apart.
 import { randomBytes } from 'node:crypto';
+import { createWriteStream } from 'node:fs';
 import { mkdir, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { pipeline } from 'node:stream/promises';
 import {
   AbortError,
   COVER_LIMITS,
@@ -156,10 +158,18 @@ export function createMergeProcessor(deps: MergeProcessorDeps): Processor {
       (await import('../../engine/index.js')).mergeFiles(inputs, output, opts));
   const clock = deps.clock ?? systemClock;
 
-  /** The session's cover as a local file for the engine (which checks it again), if it has one. */
+  /**
+   * The merge's own copy of the session's cover, taken at its start into its work folder (the
+   * engine checks it again), if the session has one: a cover replaced or removed while the merge
+   * runs leaves this merge as it began.
+   */
   async function sessionCover(sid: string, work: string): Promise<string | undefined> {
-    const ref = coverRef(sid);
-    return (await files.stat(ref)) ? files.localPath(ref, work) : undefined;
+    const opened = await files.open(coverRef(sid));
+    if (!opened) return undefined;
+    const copy = path.join(work, 'session-cover.img');
+    await mkdir(work, { recursive: true });
+    await pipeline(opened.stream, createWriteStream(copy));
+    return copy;
   }
 
   async function runEngine(
