@@ -141,19 +141,21 @@ describe("the person's choices", () => {
     });
     expect(bad.statusCode).toBe(400);
     expect(bad.json().error).toMatch(/Unknown option "volume"/);
-    // Every value valid on its own, the whole over 16 KB (a euro sign is three bytes).
+    // Every detail at its limit in characters mergemp3 takes (a euro sign is three bytes): kept.
     const long = (n: number) => '\u20ac'.repeat(n);
-    const many = await env.post(s, '/app/merge/saveChoices', {
+    const full = { description: long(4000), title: long(500), album: long(500), artist: long(500), comment: long(500) };
+    const many = await env.post(s, '/app/merge/saveChoices', { appid: s.appid, choices: full });
+    expect(many.statusCode, many.body).toBe(200);
+    expect((await getChoices(s)).json()).toEqual(full);
+    // Over 16 K characters: refused, and what was kept stays.
+    const over = await env.post(s, '/app/merge/saveChoices', {
       appid: s.appid,
-      choices: {
-        description: long(4000),
-        title: long(500),
-        album: long(500),
-        artist: long(500),
-        comment: long(500),
-      },
+      choices: { description: long(17_000) },
     });
-    expect(many.statusCode).toBe(413);
+    expect(over.statusCode).toBe(413);
+    expect(over.json()).toMatchObject({ code: 'choicesTooLarge' });
+    expect((await getChoices(s)).json()).toEqual(full);
+    expect((await env.post(s, '/app/merge/saveChoices', { appid: s.appid, choices })).statusCode).toBe(200);
     expect((await getChoices(s)).json()).toEqual(choices);
   });
 });

@@ -33,7 +33,7 @@ const REQUEST_ERRORS = {
     status: 400,
     message: 'The cover must be a JPEG or PNG image of at most 10 MB and 4096 x 4096 pixels',
   },
-  choicesTooLarge: { status: 413, message: 'The choices are more than 16 KB' },
+  choicesTooLarge: { status: 413, message: 'The choices are more than 16,384 characters' },
   bodyTooLarge: { status: 413, message: 'The request is too large' },
   unsupportedMediaType: { status: 415, message: 'The request body must be JSON or multipart/form-data' },
   rangeNotSatisfiable: { status: 416, message: 'Range not satisfiable' },

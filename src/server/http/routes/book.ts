@@ -7,6 +7,7 @@ import type { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { checkCover, COVER_LIMITS } from '../../../engine/index.js';
 import { choicesRef, coverRef, type FileRef, type FileStorage } from '../../files/storage.js';
+import { codePoints } from '../../../shared/typed-text.js';
 import { checkMergeOptions } from '../../jobs/merge-options.js';
 import { fail } from '../errors.js';
 import { requireSession } from '../session.js';
@@ -20,8 +21,11 @@ import {
   saveChoicesSchema,
 } from './schemas.js';
 
-/** What saveChoices keeps at most, as JSON text. */
-export const MAX_CHOICES_BYTES = 16 * 1024;
+/**
+ * What saveChoices keeps at most: characters (code points) of JSON text, counted as mergemp3
+ * counts the details, so choices mergemp3 takes (every detail at its limit, in any script) fit.
+ */
+export const MAX_CHOICES_CHARS = 16 * 1024;
 
 /** All of a stream, or undefined as soon as it passes `limit` bytes (the rest is drained, not kept). */
 async function readUpTo(stream: Readable, limit: number): Promise<Buffer | undefined> {
@@ -95,7 +99,7 @@ export async function bookRoutes(app: FastifyInstance, { files }: { files: FileS
       const session = requireSession(request);
       const { appid, choices } = request.body;
       const text = JSON.stringify(choices);
-      if (Buffer.byteLength(text) > MAX_CHOICES_BYTES) fail('choicesTooLarge');
+      if (codePoints(text) > MAX_CHOICES_CHARS) fail('choicesTooLarge');
       const checked = checkMergeOptions(choices);
       if (!checked.ok) fail('badRequest', checked.message);
       await putBytes(files, choicesRef(session.sid, appid), text);
