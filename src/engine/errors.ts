@@ -46,7 +46,9 @@ export type EngineErrorCode =
   /** The caller aborted the job. */
   | 'cancelled'
   /** A chapter of the given list (a chapters file) starts past the output's end. */
-  | 'chapter-past-end';
+  | 'chapter-past-end'
+  /** The given list (a chapters file) holds more chapters than the output format can. */
+  | 'too-many-chapters';
 
 export abstract class EngineError extends Error {
   abstract readonly code: EngineErrorCode;
@@ -111,13 +113,16 @@ export class AbortError extends EngineError {
   }
 }
 
-/** A chapter the caller gave starts past the output's end: a mistake in what was asked (`line` of its file, when known). */
+/**
+ * A chapter list the caller gave that cannot be written: a chapter past the output's end, or more
+ * chapters than the format holds. A mistake in what was asked (`line` of its file, when known).
+ */
 export class ChapterError extends EngineError {
   override name = 'ChapterError';
-  readonly code = 'chapter-past-end';
   constructor(
     message: string,
     readonly line?: number,
+    readonly code: 'chapter-past-end' | 'too-many-chapters' = 'chapter-past-end',
   ) {
     super(message);
   }

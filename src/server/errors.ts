@@ -139,6 +139,7 @@ const ENGINE_ERRORS = {
   },
   cancelled: { status: 409, message: 'The merge was cancelled' },
   'chapter-past-end': { status: 400, message: 'A chapter starts past the end of the merged file' },
+  'too-many-chapters': { status: 400, message: 'There are more chapters than the format holds' },
 } as const satisfies Record<Exclude<EngineErrorCode, InputErrorCode>, ErrorEntry & Partial<InputEntry>>;
 
 /** Why the server refuses to start (a request never meets them; the table keeps every code in one place). */
