@@ -69,6 +69,10 @@ describe('saveItem', () => {
       [{ id, start: -1 }, 'start'],
       [{ id, start: 1.2 }, 'start'],
       [{ id, start: 1, end: 1 }, 'end'],
+      // Less than a sample, or than one frame of any output: no format could hold it.
+      [{ id, start: 0, end: 5e-324 }, 'end'],
+      [{ id, start: 1.5, end: 1.5000000001 }, 'end'],
+      [{ id, start: 1, end: 1.001 }, 'end'],
       [{ id, end: 'soon' }, 'end'],
       [{ id, chapterTitle: 'two\nlines' }, 'chapterTitle'],
       [{ id, chapterTitle: 'x'.repeat(501) }, 'chapterTitle'],
