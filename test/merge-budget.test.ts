@@ -97,7 +97,7 @@ const env = useMediaApp({
     await mp3Claiming(file('long.mp3'), file('claims-thirty-seconds.mp3'));
     await makeTone(file('twenty-seconds.mp3'), { seconds: 20 });
   },
-  config: { maxFiles: 600 },
+  config: { maxFiles: 600, maxMergeHours: 24 },
 });
 const { file, allJobs } = env;
 

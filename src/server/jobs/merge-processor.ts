@@ -23,6 +23,7 @@ import type { ItemRow, ResultRow, Store } from '../data/store.js';
 import { coverRef, resultRef, uploadRef, type FileStorage } from '../files/storage.js';
 import { DiskFullError, estimateMergeBytes, type DiskBudget } from '../files/disk-budget.js';
 import { inputFailure } from './job-errors.js';
+import { budgetProblem } from './merge-budget.js';
 import {
   describedDownloadName,
   diskFullMessage,
@@ -50,6 +51,11 @@ export interface MergeProcessorDeps {
   disk?: DiskBudget;
   /** With a bucket, inputs are copied into scratch before a merge. */
   copiesInputs?: boolean;
+  /**
+   * MAX_MERGE_HOURS, checked again when the merge starts on the spans it reads then (they may have
+   * changed while it waited); none when not given.
+   */
+  maxMergeHours?: number;
   /**
    * Each run gets its own scratch folder and result file name (a merge may run twice, even at
    * once on two workers when one lost touch): the first run to record its result wins; the
@@ -319,8 +325,16 @@ export function createMergeProcessor(deps: MergeProcessorDeps): Processor {
     }
   }
 
+  /** The budget, on the items as this run reads them: a refusal is never retried. */
+  function checkBudget(data: MergeJobData, items: ItemRow[]): void {
+    if (deps.maxMergeHours === undefined) return;
+    const problem = budgetProblem(items, data.options as MergeOptionsData, deps.maxMergeHours);
+    if (problem) throw inputFailure('merge-too-long', problem);
+  }
+
   return async (data, progress, signal) => {
     const items = await orderedItems(store, data);
+    checkBudget(data, items);
     const release = await reserveDisk(data, items, signal);
     const run = deps.freshPerRun ? `-${randomBytes(4).toString('hex')}` : '';
     const work = files.scratchPath(`${jobScratchName(data.jobId)}${run}`);
