@@ -10,6 +10,8 @@ export const INPUT_ERROR_CODES = [
   'unreadable',
   /** No audio stream, or none that decodes. */
   'not-audio',
+  /** A sample rate no real audio has (a header that says 1 Hz): hours of "audio" from a few bytes. */
+  'bad-rate',
   /** MP3 frames the parser cannot read or join. */
   'bad-mp3',
   /** Free-format MP3 (no bit rate in the header): cannot be walked frame by frame. */

@@ -85,6 +85,11 @@ const INPUT_ERRORS = {
     message: 'A file is not usable audio',
     named: (name) => `${name} is not usable audio`,
   },
+  'bad-rate': {
+    status: 422,
+    message: 'A file claims a sample rate no real audio has',
+    named: (name) => `${name} claims a sample rate no real audio has (below 1,000 or above 768,000 Hz)`,
+  },
   'bad-mp3': {
     status: 422,
     message: 'An MP3 file is damaged',

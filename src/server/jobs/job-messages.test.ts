@@ -26,6 +26,7 @@ describe('job messages', () => {
     empty: 'notes.txt is empty',
     unreadable: 'notes.txt cannot be read',
     'not-audio': 'notes.txt is not usable audio',
+    'bad-rate': 'notes.txt claims a sample rate no real audio has (below 1,000 or above 768,000 Hz)',
     'bad-mp3': 'notes.txt is a damaged MP3 file',
     'free-format': 'notes.txt uses a free-format MP3 bit rate, which cannot be joined',
     'format-change': 'notes.txt changes its MP3 format part-way and cannot be joined',

@@ -169,6 +169,7 @@ export const en = {
     empty: 'The file is empty.',
     unreadable: 'The file cannot be read.',
     'not-audio': 'The file is not usable audio.',
+    'bad-rate': 'The file claims a sample rate no real audio has.',
     'bad-mp3': 'The MP3 file is damaged.',
     'free-format': 'The MP3 file uses a free-format bit rate, which cannot be joined.',
     'reencode-failed': 'The file could not be re-encoded.',
@@ -208,6 +209,7 @@ export const en = {
     empty: (file: string) => `Could not merge: ${file} is empty`,
     unreadable: (file: string) => `Could not merge: ${file} cannot be read`,
     'not-audio': (file: string) => `Could not merge: ${file} is not usable audio`,
+    'bad-rate': (file: string) => `Could not merge: ${file} claims a sample rate no real audio has`,
     'bad-mp3': (file: string) => `Could not merge: ${file} is a damaged MP3 file`,
     'free-format': (file: string) =>
       `Could not merge: ${file} uses a free-format MP3 bit rate, which cannot be joined`,
