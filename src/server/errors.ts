@@ -65,6 +65,11 @@ const JOB_ERRORS = {
     status: 429,
     message: 'This session already has 3 merges waiting or running; wait for one to end',
   },
+  endNotRecorded: {
+    status: 503,
+    message:
+      'The merge has ended, but the server could not record how; reload the page in a moment to see it',
+  },
   itemGone: {
     status: 422,
     message: 'Could not merge: a file in the list was deleted before the merge started',
