@@ -143,7 +143,13 @@ describe("the person's choices", () => {
     expect(bad.json().error).toMatch(/Unknown option "volume"/);
     // Every detail at its limit in characters mergemp3 takes (a euro sign is three bytes): kept.
     const long = (n: number) => '\u20ac'.repeat(n);
-    const full = { description: long(4000), title: long(500), album: long(500), artist: long(500), comment: long(500) };
+    const full = {
+      description: long(4000),
+      title: long(500),
+      album: long(500),
+      artist: long(500),
+      comment: long(500),
+    };
     const many = await env.post(s, '/app/merge/saveChoices', { appid: s.appid, choices: full });
     expect(many.statusCode, many.body).toBe(200);
     expect((await getChoices(s)).json()).toEqual(full);

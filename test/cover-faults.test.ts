@@ -41,9 +41,10 @@ describe('the cover under faults', () => {
     const res = await postCover(s, coded, 'coded.jpg');
     expect(res.statusCode).toBe(400);
     expect(res.json()).toMatchObject({ code: 'badCover', error: expect.stringMatching(/coded\.jpg/) });
-    expect((await env.inject({ method: 'GET', url: '/app/merge/cover', headers: { cookie: s.cookie } })).statusCode).toBe(
-      404,
-    );
+    expect(
+      (await env.inject({ method: 'GET', url: '/app/merge/cover', headers: { cookie: s.cookie } }))
+        .statusCode,
+    ).toBe(404);
   });
 
   it('embeds the cover a merge took at its start though the cover is removed while it runs', async () => {
@@ -64,8 +65,9 @@ describe('the cover under faults', () => {
     const [result] = (await env.app.store.listResults(s.sid)) as { cover: string | null }[];
     expect(result.cover).not.toBeNull();
     // And the session's cover really went while the merge ran.
-    expect((await env.inject({ method: 'GET', url: '/app/merge/cover', headers: { cookie: s.cookie } })).statusCode).toBe(
-      404,
-    );
+    expect(
+      (await env.inject({ method: 'GET', url: '/app/merge/cover', headers: { cookie: s.cookie } }))
+        .statusCode,
+    ).toBe(404);
   });
 });

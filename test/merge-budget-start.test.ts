@@ -22,7 +22,11 @@ const holding: MergeFn = async (inputs, output, opts) => {
 
 const env = useMediaApp({
   prefix: 'merge-budget-start-',
-  tones: { 'hold.mp3': { seconds: 1 }, 'twenty.mp3': { seconds: 20, frequency: 660 }, 'blip.mp3': { seconds: 1 } },
+  tones: {
+    'hold.mp3': { seconds: 1 },
+    'twenty.mp3': { seconds: 20, frequency: 660 },
+    'blip.mp3': { seconds: 1 },
+  },
   config: { maxMergeHours: 0.01, mergeConcurrency: 1 },
   deps: { merge: holding },
 });
@@ -35,10 +39,13 @@ describe('the budget checked on what the merge reads', () => {
       env.post(s, '/app/merge/saveItem', { id: tone.id, start, end });
     expect((await keep(5, 10)).statusCode).toBe(200);
     const first = env.merge(s, [hold.id], { requestId: 'first' });
-    await until(async () => (await env.allJobs()).some((j) => j.requestId === 'first' && j.status === 'running'), {
-      timeoutMs: 10_000,
-      what: 'the first merge running',
-    });
+    await until(
+      async () => (await env.allJobs()).some((j) => j.requestId === 'first' && j.status === 'running'),
+      {
+        timeoutMs: 10_000,
+        what: 'the first merge running',
+      },
+    );
     // Two uses of 5 s: 10 s fits the 36 s.
     const second = env.merge(s, [tone.id, tone.id], { requestId: 'second' });
     await until(async () => (await env.allJobs()).some((j) => j.requestId === 'second'), {
@@ -52,7 +59,10 @@ describe('the budget checked on what the merge reads', () => {
     expect((await first).statusCode).toBe(409);
     const refused = await second;
     expect(refused.statusCode, refused.body).toBe(413);
-    expect(refused.json()).toMatchObject({ code: 'merge-too-long', error: expect.stringMatching(/at most 0.01 hours/) });
+    expect(refused.json()).toMatchObject({
+      code: 'merge-too-long',
+      error: expect.stringMatching(/at most 0.01 hours/),
+    });
     expect(engineRuns.length).toBe(runsBefore);
     expect(await env.app.store.listResults(s.sid)).toEqual([]);
   });

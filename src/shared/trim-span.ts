@@ -114,7 +114,8 @@ export function spanProblemText(problem: SpanProblem, duration: number): string 
   const d = formatTime(duration);
   if (problem === 'start') return `starts outside the input (it lasts ${d})`;
   if (problem === 'end') return `ends past the input's end (it lasts ${d})`;
-  if (problem === 'short') return `keeps less than ${MIN_SPAN_SECONDS} s (its end must be at least that after its start)`;
+  if (problem === 'short')
+    return `keeps less than ${MIN_SPAN_SECONDS} s (its end must be at least that after its start)`;
   return 'keeps nothing (its end is not after its start)';
 }
 

@@ -77,7 +77,10 @@ describe('covers', () => {
       });
     }
     // A frame header with no scan after it is no picture either.
-    const headerOnly = Buffer.concat([jpg.subarray(0, sof + 2 + jpg.readUInt16BE(sof + 2)), Buffer.from([0xff, 0xd9])]);
+    const headerOnly = Buffer.concat([
+      jpg.subarray(0, sof + 2 + jpg.readUInt16BE(sof + 2)),
+      Buffer.from([0xff, 0xd9]),
+    ]);
     expect(checkCover(headerOnly)).toEqual({ ok: false, reason: 'cover is not a JPEG or PNG image' });
   });
 

@@ -147,7 +147,9 @@ describe('probeFile', () => {
     expect(err.message).toMatch(/^book\.wav: .*sample rate of 1 Hz/);
     const slow = path.join(dir, 'slow.wav');
     await writeFile(slow, wav(999, 999 * 4));
-    await expect(probeFile(slow, { tools })).rejects.toMatchObject({ reason: expect.stringMatching(/999 Hz/) });
+    await expect(probeFile(slow, { tools })).rejects.toMatchObject({
+      reason: expect.stringMatching(/999 Hz/),
+    });
     // The lowest rate kept: 1000 Hz (8 kHz telephone audio is far above it).
     const lowest = path.join(dir, 'lowest.wav');
     await writeFile(lowest, wav(1000, 4000));

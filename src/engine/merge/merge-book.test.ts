@@ -144,7 +144,11 @@ describe("the book's details, cover and chapters", () => {
   );
 
   it('refuses a chapter list longer than the format holds (255 in M4B and MP3), naming the first line past it, and writes nothing', async () => {
-    const list = Array.from({ length: 300 }, (_, i) => ({ start: i * 0.01, title: `Part ${i + 1}`, line: i + 3 }));
+    const list = Array.from({ length: 300 }, (_, i) => ({
+      start: i * 0.01,
+      title: `Part ${i + 1}`,
+      line: i + 3,
+    }));
     for (const format of ['m4b', 'mp3'] as const) {
       const out = path.join(dir, `too-many.${format}`);
       const refused = mergeFiles(mp3s, out, { tools, chapterList: list });

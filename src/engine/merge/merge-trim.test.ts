@@ -411,29 +411,32 @@ function zeroCrossingsPerSecond(pcm: Float32Array, from: number, to: number): nu
 }
 
 describe('the shortest span', () => {
-  it.each(['mp3', 'm4b'])('keeps a 0.05 s span of an MP3 between two others in %s, where its chapter says', async (ext) => {
-    const [a, c] = await pair('mp3', ['-c:a', 'libmp3lame', '-b:a', '128k']);
-    const b = await makeToneWindow(p('short-b.mp3'), {
-      seconds: 2,
-      from: 1,
-      to: 2,
-      frequency: 660,
-      codec: ['-c:a', 'libmp3lame', '-b:a', '128k'],
-    });
-    const out = p(`shortest.${ext}`);
-    const report = await mergeFiles([a, b, c], out, {
-      tools,
-      trims: [{ input: 1, start: 1.2, end: 1.25 }],
-    });
-    expect(report.chapters).toHaveLength(3);
-    const [, bChapter] = report.chapters;
-    // Each cut is exact to 1 ms; the chapter after it may wait for its frame grid (one frame).
-    const frame = (ext === 'mp3' ? SPF : 1024) / RATE;
-    expect(bChapter.end - bChapter.start).toBeGreaterThan(0.05 - MS);
-    expect(bChapter.end - bChapter.start).toBeLessThan(0.05 + frame + MS);
-    const { seconds } = await edges(out);
-    expect(seconds).toBeGreaterThan(8.05 - MS);
-  });
+  it.each(['mp3', 'm4b'])(
+    'keeps a 0.05 s span of an MP3 between two others in %s, where its chapter says',
+    async (ext) => {
+      const [a, c] = await pair('mp3', ['-c:a', 'libmp3lame', '-b:a', '128k']);
+      const b = await makeToneWindow(p('short-b.mp3'), {
+        seconds: 2,
+        from: 1,
+        to: 2,
+        frequency: 660,
+        codec: ['-c:a', 'libmp3lame', '-b:a', '128k'],
+      });
+      const out = p(`shortest.${ext}`);
+      const report = await mergeFiles([a, b, c], out, {
+        tools,
+        trims: [{ input: 1, start: 1.2, end: 1.25 }],
+      });
+      expect(report.chapters).toHaveLength(3);
+      const [, bChapter] = report.chapters;
+      // Each cut is exact to 1 ms; the chapter after it may wait for its frame grid (one frame).
+      const frame = (ext === 'mp3' ? SPF : 1024) / RATE;
+      expect(bChapter.end - bChapter.start).toBeGreaterThan(0.05 - MS);
+      expect(bChapter.end - bChapter.start).toBeLessThan(0.05 + frame + MS);
+      const { seconds } = await edges(out);
+      expect(seconds).toBeGreaterThan(8.05 - MS);
+    },
+  );
 });
 
 describe('trims that cannot be used', () => {

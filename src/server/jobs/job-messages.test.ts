@@ -52,11 +52,13 @@ describe('job messages', () => {
   it('never names a path on the server: a refused file that is none of the list is the cover or a file of the merge', () => {
     const dataDir = '/srv/audio-merge/data';
     const scratch = `${dataDir}/tmp/job-1a2b/part-0.mp3`;
-    expect(inputFailureMessage(new InputError(scratch, 'not-audio', `not audio (${scratch})`), ['a.mp3'])).toBe(
-      'Could not merge: a file made during the merge is not usable audio',
-    );
     expect(
-      inputFailureMessage(new InputError(`${dataDir}/uploads/s/session-cover.img`, 'not-image', 'x'), ['a.mp3']),
+      inputFailureMessage(new InputError(scratch, 'not-audio', `not audio (${scratch})`), ['a.mp3']),
+    ).toBe('Could not merge: a file made during the merge is not usable audio');
+    expect(
+      inputFailureMessage(new InputError(`${dataDir}/uploads/s/session-cover.img`, 'not-image', 'x'), [
+        'a.mp3',
+      ]),
     ).toBe('Could not merge: the cover is not a JPEG or PNG image');
     for (const code of INPUT_ERROR_CODES) {
       for (const file of [scratch, 'C:\\data\\tmp\\job-1\\part.mp3', `${dataDir}/uploads/s/x.mp3`]) {

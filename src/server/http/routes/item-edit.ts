@@ -40,7 +40,11 @@ export function checkItemEdit(body: Record<string, unknown>, item: ItemRow): Ite
     if (!span.ok) {
       // An empty span is the fault of the field this request changed (the end when it changed both).
       const field: SpanField =
-        span.problem === 'empty' || span.problem === 'short' ? ('end' in body ? 'end' : 'start') : span.problem;
+        span.problem === 'empty' || span.problem === 'short'
+          ? 'end' in body
+            ? 'end'
+            : 'start'
+          : span.problem;
       return {
         ok: false,
         field,

@@ -7,7 +7,10 @@ import type { FileRef, FileStorage } from '../../files/storage.js';
 import { sendStoredCover } from './stored-cover.js';
 
 const png = (bytes: number, fill: number) =>
-  Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.alloc(bytes - 8, fill)]);
+  Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    Buffer.alloc(bytes - 8, fill),
+  ]);
 
 /**
  * A storage holding one cover that is replaced the moment anyone looks at it: each look-up

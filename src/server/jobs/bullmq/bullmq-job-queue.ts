@@ -152,7 +152,10 @@ export function createBullJobQueue(deps: BullJobQueueDeps): JobQueue & { ping():
         return true;
       } catch (err) {
         if (tried >= delays.length) {
-          log.error({ err, job: e.jobId }, 'could not record the end of a merge: its request is answered 503');
+          log.error(
+            { err, job: e.jobId },
+            'could not record the end of a merge: its request is answered 503',
+          );
           return false;
         }
         log.warn({ err, job: e.jobId }, 'could not record the end of a merge; trying again');
@@ -356,7 +359,9 @@ export function createBullJobQueue(deps: BullJobQueueDeps): JobQueue & { ping():
           message: failure.message,
           code: failure.code,
           retryable: true,
-        }).catch((e: unknown) => log.error({ err: e, job: data.jobId }, 'could not record a merge not queued'));
+        }).catch((e: unknown) =>
+          log.error({ err: e, job: data.jobId }, 'could not record a merge not queued'),
+        );
         resolve({ state: 'failed', message: failure.message, code: failure.code });
         log.error({ err, job: data.jobId }, 'could not queue a merge');
       }
