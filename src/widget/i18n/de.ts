@@ -139,6 +139,8 @@ const de: Locale = {
     noMerge: 'Es wartet oder läuft gerade kein Auftrag von dir.',
     foreignItem: 'Eine Datei in der Liste gehört nicht zu dieser Seite.',
     itemInMerge: 'Diese Datei wird gerade zusammengefügt. Entferne sie, wenn der Vorgang beendet ist.',
+    endNotRecorded:
+      'Dein Zusammenfügen ist beendet, aber der Server konnte den Ausgang nicht festhalten; lade die Seite gleich neu, um ihn zu sehen.',
     tooLarge: 'Die Datei ist zu groß.',
     tooManyFiles: 'In dieser Liste sind zu viele Dateien.',
     noItems: 'Es gibt nichts zum Zusammenfügen.',

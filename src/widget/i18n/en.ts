@@ -156,6 +156,8 @@ export const en = {
     noMerge: 'No merge of yours is waiting or running.',
     foreignItem: 'A file in the list does not belong to this page.',
     itemInMerge: 'That file is in a merge under way; remove it when the merge has ended.',
+    endNotRecorded:
+      'Your merge has ended, but the server could not record how; reload the page in a moment to see it.',
     tooLarge: 'The file is too large.',
     tooManyFiles: 'There are too many files in this list.',
     noItems: 'There is nothing to merge.',

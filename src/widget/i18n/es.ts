@@ -139,6 +139,8 @@ const es: Locale = {
     noMerge: 'No tienes ninguna unión en espera ni en curso.',
     foreignItem: 'Un archivo de la lista no pertenece a esta página.',
     itemInMerge: 'Ese archivo forma parte de una unión en curso; quítalo cuando haya terminado.',
+    endNotRecorded:
+      'Tu unión ha terminado, pero el servidor no pudo registrar cómo; recarga la página en un momento para verlo.',
     tooLarge: 'El archivo es demasiado grande.',
     tooManyFiles: 'Hay demasiados archivos en esta lista.',
     noItems: 'No hay nada que unir.',

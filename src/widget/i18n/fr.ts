@@ -137,6 +137,8 @@ const fr: Locale = {
     noMerge: 'Aucun assemblage de votre part n’est en attente ou en cours.',
     foreignItem: 'Un fichier de la liste n’appartient pas à cette page.',
     itemInMerge: 'Ce fichier fait partie d’un assemblage en cours ; retirez-le une fois celui-ci terminé.',
+    endNotRecorded:
+      'Votre assemblage est terminé, mais le serveur n’a pas pu enregistrer son issue ; rechargez la page dans un instant pour la voir.',
     tooLarge: 'Le fichier est trop volumineux.',
     tooManyFiles: 'Cette liste contient trop de fichiers.',
     noItems: 'Il n’y a rien à assembler.',
