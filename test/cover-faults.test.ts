@@ -47,6 +47,25 @@ describe('the cover under faults', () => {
     ).toBe(404);
   });
 
+  it('refuses at upload a JPEG whose headers are right but whose picture does not decode', async () => {
+    const s = await env.session();
+    const jpg = await makeImage(env.file('whole.jpg'), { size: '16x16' });
+    // The headers as they were up to the scan's, then noise for the coded picture.
+    let sos = 2;
+    while (jpg[sos + 1] !== 0xda) sos += 2 + jpg.readUInt16BE(sos + 2);
+    const noise = Buffer.concat([
+      jpg.subarray(0, sos + 2 + jpg.readUInt16BE(sos + 2)),
+      Buffer.from([0x12, 0x34, 0x12, 0x34, 0x12, 0x34, 0x12, 0x34, 0xff, 0xd9]),
+    ]);
+    const res = await postCover(s, noise, 'noise.jpg');
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toMatchObject({
+      code: 'badCover',
+      error: expect.stringMatching(/noise\.jpg.*does not decode/),
+    });
+    expect((await postCover(s, jpg, 'whole.jpg')).statusCode).toBe(200);
+  });
+
   it('embeds the cover a merge took at its start though the cover is removed while it runs', async () => {
     const { s, items } = await env.sessionWith(['one.mp3', 'two.mp3']);
     const png = await makeImage(env.file('cover.png'), { size: '24x16' });

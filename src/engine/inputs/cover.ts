@@ -5,8 +5,11 @@
 import { constants, open as openFd } from 'node:fs';
 import { open, stat } from 'node:fs/promises';
 import { Socket } from 'node:net';
+import { Readable } from 'node:stream';
 import { promisify } from 'node:util';
 import { AbortError } from '../errors.js';
+import { QUIET, spawnRunner, type Runner } from '../ffmpeg/runner.js';
+import type { Tools } from '../types.js';
 
 export const COVER_LIMITS = { bytes: 10 * 1024 * 1024, side: 4096 } as const;
 
@@ -124,6 +127,24 @@ export function checkCover(data: Buffer): CoverCheck {
       reason: `cover is ${width} x ${height} pixels, more than ${COVER_LIMITS.side} x ${COVER_LIMITS.side}`,
     };
   return { ok: true, cover: { mime: shape.mime, data } };
+}
+
+/**
+ * Does ffmpeg decode this picture without an error? A header can be right and the picture not
+ * (a JPEG without its quantisation tables, an arithmetic-coded one): such a cover would make some
+ * output fail, or show as noise. One decode of one frame, the bytes on stdin.
+ */
+export async function coverDecodes(
+  data: Buffer,
+  opts: { tools: Pick<Tools, 'ffmpeg'>; runner?: Runner; signal?: AbortSignal },
+): Promise<boolean> {
+  const run = await (opts.runner ?? spawnRunner)({
+    bin: opts.tools.ffmpeg,
+    args: [...QUIET, '-f', 'image2pipe', '-i', 'pipe:0', '-frames:v', '1', '-f', 'null', '-'],
+    stdin: Readable.from([data]),
+    signal: opts.signal,
+  });
+  return run.code === 0 && run.stderrTail.trim() === '';
 }
 
 /**
