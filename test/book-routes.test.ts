@@ -87,17 +87,17 @@ describe("the session's cover", () => {
   it('asked for while it is being removed answers 404, not 500', async () => {
     const s = await env.session();
     expect((await postCover(s, await image(file('gone.png'), '8x8'))).statusCode).toBe(200);
-    // deleteCover landing between the look-up of the cover and the read of its bytes.
-    const read = env.app.files.read;
-    env.app.files.read = async (ref, range) => {
+    // deleteCover landing just before the one opening of the cover's file.
+    const open = env.app.files.open;
+    env.app.files.open = async (ref) => {
       await env.app.files.remove(ref);
-      return read(ref, range);
+      return open(ref);
     };
     try {
       const raced = await getCover(s);
       expect(raced.statusCode, raced.body).toBe(404);
     } finally {
-      env.app.files.read = read;
+      env.app.files.open = open;
     }
   });
 
@@ -141,19 +141,27 @@ describe("the person's choices", () => {
     });
     expect(bad.statusCode).toBe(400);
     expect(bad.json().error).toMatch(/Unknown option "volume"/);
-    // Every value valid on its own, the whole over 16 KB (a euro sign is three bytes).
+    // Every detail at its limit in characters mergemp3 takes (a euro sign is three bytes): kept.
     const long = (n: number) => '\u20ac'.repeat(n);
-    const many = await env.post(s, '/app/merge/saveChoices', {
+    const full = {
+      description: long(4000),
+      title: long(500),
+      album: long(500),
+      artist: long(500),
+      comment: long(500),
+    };
+    const many = await env.post(s, '/app/merge/saveChoices', { appid: s.appid, choices: full });
+    expect(many.statusCode, many.body).toBe(200);
+    expect((await getChoices(s)).json()).toEqual(full);
+    // Over 16 K characters: refused, and what was kept stays.
+    const over = await env.post(s, '/app/merge/saveChoices', {
       appid: s.appid,
-      choices: {
-        description: long(4000),
-        title: long(500),
-        album: long(500),
-        artist: long(500),
-        comment: long(500),
-      },
+      choices: { description: long(17_000) },
     });
-    expect(many.statusCode).toBe(413);
+    expect(over.statusCode).toBe(413);
+    expect(over.json()).toMatchObject({ code: 'choicesTooLarge' });
+    expect((await getChoices(s)).json()).toEqual(full);
+    expect((await env.post(s, '/app/merge/saveChoices', { appid: s.appid, choices })).statusCode).toBe(200);
     expect((await getChoices(s)).json()).toEqual(choices);
   });
 });
@@ -321,18 +329,18 @@ describe("a merged result's details and cover", () => {
     });
     expect(traversal.statusCode).toBe(404);
 
-    // deleteResult landing between the look-up of the row and the read of its cover.
-    const read = env.app.files.read;
-    env.app.files.read = async (ref, range) => {
+    // deleteResult landing between the look-up of the row and the opening of its cover.
+    const open = env.app.files.open;
+    env.app.files.open = async (ref) => {
       await env.app.files.remove(ref);
-      return read(ref, range);
+      return open(ref);
     };
     try {
       const raced = await getResultCover(s, result.id);
       expect(raced.statusCode, raced.body).toBe(404);
       expect(raced.json()).toMatchObject({ code: 'notFound' });
     } finally {
-      env.app.files.read = read;
+      env.app.files.open = open;
     }
     // The row still names the cover, the file is gone: the same 404.
     expect((await getResultCover(s, result.id)).statusCode).toBe(404);

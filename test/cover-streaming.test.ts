@@ -2,6 +2,7 @@
 // streamed from storage, so the server holds a stream's buffer per request, not the whole picture.
 import { createHash, randomBytes } from 'node:crypto';
 import { get, type IncomingMessage } from 'node:http';
+import { deflateSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { COVER_LIMITS } from '../src/engine/index.js';
 import {
@@ -24,7 +25,7 @@ afterAll(async () => {
   await app?.dispose();
 });
 
-/** A PNG of exactly `bytes`: its header, a private chunk of noise, image data, its end. */
+/** A PNG of exactly `bytes`: its header, a private chunk of noise, its image data, its end. */
 function bigPng(bytes: number): Buffer {
   const chunk = (type: string, data: Buffer) => {
     const length = Buffer.alloc(4);
@@ -39,7 +40,9 @@ function bigPng(bytes: number): Buffer {
     Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
     chunk('IHDR', ihdr),
   ]);
-  const end = Buffer.concat([chunk('IDAT', Buffer.alloc(1)), chunk('IEND', Buffer.alloc(0))]);
+  // A real picture (64 x 64 black, each row's filter byte then its pixels) that ffmpeg decodes.
+  const image = deflateSync(Buffer.alloc(64 * (1 + 64 * 3)));
+  const end = Buffer.concat([chunk('IDAT', image), chunk('IEND', Buffer.alloc(0))]);
   return Buffer.concat([head, chunk('prVt', randomBytes(bytes - head.length - end.length - 12)), end]);
 }
 

@@ -69,6 +69,10 @@ describe('saveItem', () => {
       [{ id, start: -1 }, 'start'],
       [{ id, start: 1.2 }, 'start'],
       [{ id, start: 1, end: 1 }, 'end'],
+      // Less than a sample, or than one frame of any output: no format could hold it.
+      [{ id, start: 0, end: 5e-324 }, 'end'],
+      [{ id, start: 1.5, end: 1.5000000001 }, 'end'],
+      [{ id, start: 1, end: 1.001 }, 'end'],
       [{ id, end: 'soon' }, 'end'],
       [{ id, chapterTitle: 'two\nlines' }, 'chapterTitle'],
       [{ id, chapterTitle: 'x'.repeat(501) }, 'chapterTitle'],
@@ -211,6 +215,27 @@ describe('peaks', () => {
     await access(stored);
     expect((await env.post(s, '/app/merge/deleteItem', { id: item.id })).statusCode).toBe(200);
     await expect(access(stored)).rejects.toThrow();
+  });
+
+  it('asked for while its item is deleted mid-decode answers 404, not a refusal of the file', async () => {
+    const { s, items } = await sessionWith(['quiet-loud.mp3']);
+    const item = items[0];
+    await env.app.peaks.idle();
+    await env.app.files.remove({ area: 'uploads', sid: s.sid, name: `${item.newfilename}-peaks.bin` });
+    // deleteItem landing after the decode has found the file and before it reads it.
+    const localPath = env.app.files.localPath;
+    env.app.files.localPath = async (ref, scratch) => {
+      const found = await localPath(ref, scratch);
+      expect((await env.post(s, '/app/merge/deleteItem', { id: item.id })).statusCode).toBe(200);
+      return found;
+    };
+    try {
+      const res = await peaks(s, item.id);
+      expect(res.statusCode, res.body).toBe(404);
+      expect(res.json()).toMatchObject({ code: 'notFound' });
+    } finally {
+      env.app.files.localPath = localPath;
+    }
   });
 
   it('an item deleted while its waveform is made at upload leaves no waveform behind', async () => {

@@ -13,9 +13,11 @@ import { postJson, type TestSession } from './support/server-harness.js';
 /** Merges of items named "hold*" wait until cancelled; the others run the real engine. */
 const holding: MergeFn = async (inputs, output, opts) => {
   if (opts.displayNames?.some((n) => n.startsWith('hold'))) {
-    return new Promise((_resolve, reject) =>
-      opts.signal?.addEventListener('abort', () => reject(new AbortError())),
-    );
+    // A cancel may come before the merge is called (a loaded machine): then it ends at once.
+    return new Promise((_resolve, reject) => {
+      if (opts.signal?.aborted) reject(new AbortError());
+      opts.signal?.addEventListener('abort', () => reject(new AbortError()));
+    });
   }
   return (await import('../src/engine/index.js')).mergeFiles(inputs, output, opts);
 };
@@ -112,6 +114,32 @@ describe('deleteItem', () => {
     expect((await env.post(s, '/app/merge/cancel', { requestId: 'held' })).statusCode).toBe(200);
     expect((await merging).statusCode).toBe(409);
     expect((await env.post(s, '/app/merge/deleteItem', { id: items[1].id })).statusCode).toBe(200);
+  });
+
+  it('an item an earlier merge uses stays while that merge waits or runs, whatever merge came after', async () => {
+    const { s, items } = await sessionWith(['hold.wav', 'a.mp3', 'b.wav']);
+    const [hold, a, b] = items;
+    const merge = (ids: { id: string }[], requestId: string) =>
+      env.post(s, '/app/merge/mergemp3', { items: ids.map((i) => ({ id: i.id })), requestId });
+    const first = merge([hold, a], 'first');
+    await until(async () => (await env.app.store.latestJob(s.sid))?.requestId === 'first', {
+      timeoutMs: 10_000,
+      what: 'the first merge being recorded',
+    });
+    const second = merge([hold, b], 'second');
+    await until(async () => (await env.app.store.latestJob(s.sid))?.requestId === 'second', {
+      timeoutMs: 10_000,
+      what: 'the second merge being recorded',
+    });
+    const res = await env.post(s, '/app/merge/deleteItem', { id: a.id });
+    expect(res.statusCode).toBe(409);
+    expect(res.json()).toMatchObject({ code: 'itemInMerge' });
+    expect(await exists(uploadPath(a))).toBe(true);
+    for (const requestId of ['second', 'first'])
+      expect((await env.post(s, '/app/merge/cancel', { requestId })).statusCode).toBe(200);
+    expect((await first).statusCode).toBe(409);
+    expect((await second).statusCode).toBe(409);
+    expect((await env.post(s, '/app/merge/deleteItem', { id: a.id })).statusCode).toBe(200);
   });
 });
 

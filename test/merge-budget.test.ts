@@ -82,6 +82,7 @@ const env = useMediaApp({
   media: async (file) => {
     // 882 KB whose header says 1 Hz: 220,500 s (61 h) of "audio".
     await writeFile(file('one-hertz.wav'), wavClaiming(1, 882_000));
+    await writeFile(file('one-hertz-small.wav'), wavClaiming(1, 176_000));
     // Ten minutes of 192 kHz 7.1 silence: about 250 KB.
     await silence(file('tiny-but-long.flac'), 600, 192000, '7.1');
     // Ten minutes at 8 kHz whose header says one second.
@@ -97,7 +98,7 @@ const env = useMediaApp({
     await mp3Claiming(file('long.mp3'), file('claims-thirty-seconds.mp3'));
     await makeTone(file('twenty-seconds.mp3'), { seconds: 20 });
   },
-  config: { maxFiles: 600 },
+  config: { maxFiles: 600, maxMergeHours: 24 },
 });
 const { file, allJobs } = env;
 
@@ -118,11 +119,19 @@ async function expectRefusedBeforeWork(res: Awaited<ReturnType<typeof merge>>) {
 }
 
 describe('the merge budget (MAX_MERGE_HOURS 24)', () => {
-  it('refuses the 882 KB WAV whose header says 1 Hz, before any work', async () => {
+  it('refuses at upload the 882 KB WAV whose header says 1 Hz, and the 176 KB one, naming each, storing nothing', async () => {
     const s = await env.session();
-    const item = await uploaded(s, 'one-hertz.wav');
-    expect(item.duration).toBeGreaterThan(24 * 3600);
-    await expectRefusedBeforeWork(await merge(s, [item.id], { format: 'm4b' }));
+    for (const name of ['one-hertz.wav', 'one-hertz-small.wav']) {
+      const res = await env.upload(s, [{ path: file(name) }]);
+      expect(res.statusCode, res.body).toBeGreaterThanOrEqual(400);
+      expect(res.statusCode).toBeLessThan(500);
+      expect(res.json()).toMatchObject({
+        code: 'bad-rate',
+        error: expect.stringMatching(new RegExp(`${name}.*sample rate no real audio has`)),
+      });
+    }
+    expect(await env.items(s)).toEqual([]);
+    expect(await readdir(path.join(env.app.dataDir, 'uploads', s.sid)).catch(() => [])).toEqual([]);
   });
 
   it('counts each use of an item: the tiny 192 kHz 7.1 FLAC repeated 500 times is refused', async () => {

@@ -1,6 +1,6 @@
 // The scaled mode keeps the limits of one process: real `node dist/main.js` web and worker
-// processes on PostgreSQL, Redis (BullMQ) and a bucket. A merge whose decoded inputs last too long
-// is refused before anything is queued; a session has at most 3 merges queued or running; the
+// processes on PostgreSQL, Redis (BullMQ) and a bucket. A file whose sample rate no real audio
+// has is refused at upload; a session has at most 3 merges queued or running; the
 // worker takes another session's first merge before a session's second, and each waiting merge
 // is told its own place; the realtime port refuses handshakes without a session.
 import { execFile } from 'node:child_process';
@@ -76,14 +76,12 @@ const jobsOf = (s: TestSession) =>
     [s.sid],
   );
 
-it('refuses the WAV whose header says 1 Hz before anything is queued', async () => {
-  const s = await withItem('one-hertz.wav');
-  const res = await merge(s, [s.item]);
-  expect(res.status, res.text).toBe(413);
-  expect(res.json()).toMatchObject({
-    code: 'merge-too-long',
-    error: expect.stringMatching(/at most 24 hours/),
-  });
+it('refuses at upload the WAV whose header says 1 Hz, naming it, and stores nothing', async () => {
+  const s = await openHttpSession(web.url);
+  const content = await readFile(file('one-hertz.wav'));
+  const res = await httpUpload(web.url, s, [{ filename: 'one-hertz.wav', content }]);
+  expect(res.status, res.text).toBe(422);
+  expect(res.json()).toMatchObject({ code: 'bad-rate', error: expect.stringContaining('one-hertz.wav') });
   expect(await jobsOf(s)).toEqual([]);
 });
 

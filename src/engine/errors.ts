@@ -10,6 +10,8 @@ export const INPUT_ERROR_CODES = [
   'unreadable',
   /** No audio stream, or none that decodes. */
   'not-audio',
+  /** A sample rate no real audio has (a header that says 1 Hz): hours of "audio" from a few bytes. */
+  'bad-rate',
   /** MP3 frames the parser cannot read or join. */
   'bad-mp3',
   /** Free-format MP3 (no bit rate in the header): cannot be walked frame by frame. */
@@ -46,7 +48,9 @@ export type EngineErrorCode =
   /** The caller aborted the job. */
   | 'cancelled'
   /** A chapter of the given list (a chapters file) starts past the output's end. */
-  | 'chapter-past-end';
+  | 'chapter-past-end'
+  /** The given list (a chapters file) holds more chapters than the output format can. */
+  | 'too-many-chapters';
 
 export abstract class EngineError extends Error {
   abstract readonly code: EngineErrorCode;
@@ -111,13 +115,16 @@ export class AbortError extends EngineError {
   }
 }
 
-/** A chapter the caller gave starts past the output's end: a mistake in what was asked (`line` of its file, when known). */
+/**
+ * A chapter list the caller gave that cannot be written: a chapter past the output's end, or more
+ * chapters than the format holds. A mistake in what was asked (`line` of its file, when known).
+ */
 export class ChapterError extends EngineError {
   override name = 'ChapterError';
-  readonly code = 'chapter-past-end';
   constructor(
     message: string,
     readonly line?: number,
+    readonly code: 'chapter-past-end' | 'too-many-chapters' = 'chapter-past-end',
   ) {
     super(message);
   }

@@ -4,7 +4,7 @@ export { mergeFiles } from './merge/merge.js';
 // An input's one length (decoded, without encoder delay and padding), and how far past it an end may be.
 export { decodedLength, END_SLACK_SECONDS } from './inputs/length.js';
 // What a cover may be (JPEG or PNG within 10 MB and 4096 x 4096), for every caller that takes one.
-export { checkCover, COVER_LIMITS, imageMime, imageShape, readAtMost } from './inputs/cover.js';
+export { checkCover, COVER_LIMITS, coverDecodes, imageMime, imageShape, readAtMost } from './inputs/cover.js';
 export type { Cover, CoverCheck } from './inputs/cover.js';
 export { locateTools, resolveToolPaths, lazyToolPaths, FALLBACK_NOTICE } from './ffmpeg/tools.js';
 export { toolNiceness } from './ffmpeg/runner.js';

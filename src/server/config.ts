@@ -138,7 +138,7 @@ export const DEFAULT_CONFIG: AppConfig = {
   publicOrigins: [],
   trustedProxies: [],
   apiDocs: false,
-  maxMergeHours: 24,
+  maxMergeHours: 100,
   maxSampleRate: 96000,
   maxChannels: 2,
   maxSocketsPerIp: 50,

@@ -33,7 +33,7 @@ const REQUEST_ERRORS = {
     status: 400,
     message: 'The cover must be a JPEG or PNG image of at most 10 MB and 4096 x 4096 pixels',
   },
-  choicesTooLarge: { status: 413, message: 'The choices are more than 16 KB' },
+  choicesTooLarge: { status: 413, message: 'The choices are more than 16,384 characters' },
   bodyTooLarge: { status: 413, message: 'The request is too large' },
   unsupportedMediaType: { status: 415, message: 'The request body must be JSON or multipart/form-data' },
   rangeNotSatisfiable: { status: 416, message: 'Range not satisfiable' },
@@ -65,6 +65,11 @@ const JOB_ERRORS = {
     status: 429,
     message: 'This session already has 3 merges waiting or running; wait for one to end',
   },
+  endNotRecorded: {
+    status: 503,
+    message:
+      'The merge has ended, but the server could not record how; reload the page in a moment to see it',
+  },
   itemGone: {
     status: 422,
     message: 'Could not merge: a file in the list was deleted before the merge started',
@@ -84,6 +89,11 @@ const INPUT_ERRORS = {
     status: 422,
     message: 'A file is not usable audio',
     named: (name) => `${name} is not usable audio`,
+  },
+  'bad-rate': {
+    status: 422,
+    message: 'A file claims a sample rate no real audio has',
+    named: (name) => `${name} claims a sample rate no real audio has (below 1,000 or above 768,000 Hz)`,
   },
   'bad-mp3': {
     status: 422,
@@ -139,6 +149,7 @@ const ENGINE_ERRORS = {
   },
   cancelled: { status: 409, message: 'The merge was cancelled' },
   'chapter-past-end': { status: 400, message: 'A chapter starts past the end of the merged file' },
+  'too-many-chapters': { status: 400, message: 'There are more chapters than the format holds' },
 } as const satisfies Record<Exclude<EngineErrorCode, InputErrorCode>, ErrorEntry & Partial<InputEntry>>;
 
 /** Why the server refuses to start (a request never meets them; the table keeps every code in one place). */

@@ -85,7 +85,14 @@ export function keptSeconds(i: { duration: number; start?: number | null; end?: 
 export const END_SLACK_SECONDS = 0.05;
 
 /** What is wrong with a span of an input lasting `duration` seconds. */
-export type SpanProblem = 'start' | 'end' | 'empty';
+export type SpanProblem = 'start' | 'end' | 'empty' | 'short';
+
+/**
+ * The shortest span kept: 50 ms, more than one frame of every output format at the usual rates
+ * (an MP3 frame is 26 ms at 44.1 kHz, an AAC one 23 ms). Anything shorter (a sample, a hair of a
+ * second) is nothing a format can hold: no part of it would be written, the input left out.
+ */
+export const MIN_SPAN_SECONDS = 0.05;
 
 /**
  * The span [start, end) of an input of `duration` seconds, or which end does not fit: a start past
@@ -103,7 +110,10 @@ export function checkSpan(
   if (!Number.isFinite(s) || s < 0 || s > duration) return { ok: false, problem: 'start' };
   if (!Number.isFinite(e) || e < 0 || e > duration + slack) return { ok: false, problem: 'end' };
   if (e <= s) return { ok: false, problem: 'empty' };
-  return { ok: true, start: s, end: Math.min(e, duration) };
+  const kept = Math.min(e, duration);
+  // A span of a file shorter than the least span is the whole file or nothing: a span of it is refused.
+  if (kept - s < MIN_SPAN_SECONDS) return { ok: false, problem: 'short' };
+  return { ok: true, start: s, end: kept };
 }
 
 /** The words for a span's problem, after the trim's name. */
@@ -111,6 +121,8 @@ export function spanProblemText(problem: SpanProblem, duration: number): string 
   const d = formatTime(duration);
   if (problem === 'start') return `starts outside the input (it lasts ${d})`;
   if (problem === 'end') return `ends past the input's end (it lasts ${d})`;
+  if (problem === 'short')
+    return `keeps less than ${MIN_SPAN_SECONDS} s (its end must be at least that after its start)`;
   return 'keeps nothing (its end is not after its start)';
 }
 

@@ -29,6 +29,7 @@ export function memoryObjects(): MemoryObjects {
       return {
         body: Readable.from([range ? bytes.subarray(range.start, range.end + 1) : bytes]),
         size: bytes.length,
+        modifiedAt: new Date(0),
       };
     },
     async head(key) {

@@ -24,7 +24,12 @@ export async function freshDatabase(serverUrl: string): Promise<TestDatabase> {
   return {
     url: url.toString(),
     async query<R extends pg.QueryResultRow>(sql: string, values: unknown[] = []) {
-      pool ??= new pg.Pool({ connectionString: url.toString(), max: 1 });
+      if (!pool) {
+        pool = new pg.Pool({ connectionString: url.toString(), max: 1 });
+        // An idle connection cut by a server stopped on purpose (a test of an outage): the next
+        // query opens another.
+        pool.on('error', () => {});
+      }
       return (await pool.query<R>(sql, values)).rows;
     },
     async drop() {

@@ -157,7 +157,15 @@ function runPg(bin: string, tool: string, args: string[]): void {
     throw new Error(`${tool} ${args.join(' ')} failed: ${r.stdout}${r.stderr}${r.error ?? ''}`);
 }
 
-export async function startPostgres(): Promise<Service & { port: number }> {
+export interface PostgresService extends Service {
+  port: number;
+  /** Stop the server at once (as a crash or an outage would), keeping its data. */
+  halt(): Promise<void>;
+  /** Start it again on the same port and data after halt(). */
+  resume(): Promise<void>;
+}
+
+export async function startPostgres(): Promise<PostgresService> {
   const bin = postgresBin();
   const base = mkdtempSync(path.join(os.tmpdir(), 'am-pg-'));
   const data = path.join(base, 'data');
@@ -198,7 +206,7 @@ export async function startPostgres(): Promise<Service & { port: number }> {
     rmSync(base, { recursive: true, force: true });
   };
   cleanups.add(cleanup);
-  try {
+  const startPg = () =>
     runPg(bin, 'pg_ctl', [
       '-D',
       data,
@@ -211,6 +219,8 @@ export async function startPostgres(): Promise<Service & { port: number }> {
       '60',
       'start',
     ]);
+  try {
+    startPg();
   } catch (err) {
     cleanup();
     cleanups.delete(cleanup);
@@ -219,6 +229,12 @@ export async function startPostgres(): Promise<Service & { port: number }> {
   return {
     url: `postgres://postgres@127.0.0.1:${port}/postgres`,
     port,
+    async halt() {
+      stopPg();
+    },
+    async resume() {
+      startPg();
+    },
     async stop() {
       cleanup();
       cleanups.delete(cleanup);

@@ -12,6 +12,15 @@ describe('ffmetadata', () => {
     ).toBe(';FFMETADATA1\ntitle=a\\=b\\;c\\#d\\\\e\\\nf\nCHAPTER001=00:00:01.000\n');
   });
 
+  it('ends a value that ends in a backslash with a NUL, so the next line stays its own', () => {
+    expect(
+      ffmetadata([
+        ['title', 'a\\'],
+        ['artist', 'b'],
+      ]),
+    ).toBe(';FFMETADATA1\ntitle=a\\\\\0\nartist=b\n');
+  });
+
   it('builds a FLAC picture block for Ogg covers', () => {
     const b = Buffer.from(pictureBlock('image/png', Buffer.from([1, 2])), 'base64');
     expect(b.readUInt32BE(0)).toBe(3);

@@ -6,8 +6,20 @@ export function escapeMeta(text: string): string {
   return text.replace(/[=;#\\\n]/g, (c) => `\\${c}`);
 }
 
+/**
+ * One `key=value` line. ffmpeg 5's line reader looks only at the character before a line end, so
+ * an escaped backslash at the end of a value (`\\` then a newline) reads as a continuation and
+ * swallows the next line. A NUL after it ends the line in every ffmpeg's reader (5's keeps reading
+ * to the newline but the value stops at the NUL; older ones stop at the NUL and skip the empty
+ * line after it), and no value can hold a NUL.
+ */
+function metaLine(key: string, value: string): string {
+  const line = `${escapeMeta(key)}=${escapeMeta(value)}`;
+  return value.endsWith('\\') ? `${line}\0` : line;
+}
+
 export function ffmetadata(pairs: [string, string][]): string {
-  const lines = pairs.filter(([, v]) => v !== '').map(([k, v]) => `${escapeMeta(k)}=${escapeMeta(v)}`);
+  const lines = pairs.filter(([, v]) => v !== '').map(([k, v]) => metaLine(k, v));
   return `;FFMETADATA1\n${lines.join('\n')}\n`;
 }
 

@@ -64,6 +64,26 @@ describe('covers', () => {
       expect(checkCover(junk), what).toEqual({ ok: false, reason: 'cover is not a JPEG or PNG image' });
   });
 
+  it('refuses a JPEG that is not baseline or progressive Huffman (arithmetic-coded, lossless), which FLAC cannot carry', async () => {
+    const jpg = await image('coded.jpg', 16, 16);
+    const sof = [...jpg.keys()].find((at) => jpg[at] === 0xff && [0xc0, 0xc1, 0xc2].includes(jpg[at + 1]))!;
+    expect(sof).toBeGreaterThan(0);
+    for (const marker of [0xc9, 0xca, 0xc3, 0xcb]) {
+      const coded = Buffer.from(jpg);
+      coded[sof + 1] = marker;
+      expect(checkCover(coded), marker.toString(16)).toEqual({
+        ok: false,
+        reason: 'cover is not a JPEG or PNG image',
+      });
+    }
+    // A frame header with no scan after it is no picture either.
+    const headerOnly = Buffer.concat([
+      jpg.subarray(0, sof + 2 + jpg.readUInt16BE(sof + 2)),
+      Buffer.from([0xff, 0xd9]),
+    ]);
+    expect(checkCover(headerOnly)).toEqual({ ok: false, reason: 'cover is not a JPEG or PNG image' });
+  });
+
   it('refuses a picture over 4096 pixels a side or over 10 MB', async () => {
     expect(checkCover(await image('wide.png', 5000, 8))).toEqual({
       ok: false,

@@ -5,8 +5,11 @@
 import { constants, open as openFd } from 'node:fs';
 import { open, stat } from 'node:fs/promises';
 import { Socket } from 'node:net';
+import { Readable } from 'node:stream';
 import { promisify } from 'node:util';
 import { AbortError } from '../errors.js';
+import { QUIET, spawnRunner, type Runner } from '../ffmpeg/runner.js';
+import type { Tools } from '../types.js';
 
 export const COVER_LIMITS = { bytes: 10 * 1024 * 1024, side: 4096 } as const;
 
@@ -76,9 +79,18 @@ function pngSize(data: Buffer): { width: number; height: number } | undefined {
   return undefined;
 }
 
-/** A JPEG's frame size from its first SOF marker, walking the marker segments. */
+/** Frame headers every output's muxer and every decoder take: baseline, extended and progressive Huffman. */
+const HUFFMAN_FRAMES = [0xc0, 0xc1, 0xc2];
+
+/**
+ * A JPEG's frame size, walking the marker segments to its first frame header and on to the scan
+ * that holds its picture. Only an 8-bit Huffman frame (SOF0-2) counts: an arithmetic-coded or
+ * lossless one (SOF3, SOF9...) is a JPEG that ffmpeg cannot put into FLAC, and a frame header with
+ * no scan after it is no picture.
+ */
 function jpegSize(data: Buffer): { width: number; height: number } | undefined {
   let at = 2;
+  let size: { width: number; height: number } | undefined;
   while (at + 4 <= data.length) {
     if (data[at] !== 0xff) return undefined;
     const marker = data[at + 1];
@@ -87,12 +99,15 @@ function jpegSize(data: Buffer): { width: number; height: number } | undefined {
       continue;
     }
     const length = data.readUInt16BE(at + 2);
+    if (length < 2) return undefined;
     // SOF0-SOF15, except DHT (C4), JPG (C8) and DAC (CC).
     if (marker >= 0xc0 && marker <= 0xcf && ![0xc4, 0xc8, 0xcc].includes(marker)) {
-      if (at + 9 > data.length) return undefined;
-      return { height: data.readUInt16BE(at + 5), width: data.readUInt16BE(at + 7) };
+      if (size || !HUFFMAN_FRAMES.includes(marker) || at + 10 > data.length || data[at + 4] !== 8)
+        return undefined;
+      size = { height: data.readUInt16BE(at + 5), width: data.readUInt16BE(at + 7) };
     }
-    if (marker === 0xda || length < 2) return undefined;
+    // The first scan: its header and at least one byte of coded data after it.
+    if (marker === 0xda) return size && at + 2 + length < data.length ? size : undefined;
     at += 2 + length;
   }
   return undefined;
@@ -112,6 +127,24 @@ export function checkCover(data: Buffer): CoverCheck {
       reason: `cover is ${width} x ${height} pixels, more than ${COVER_LIMITS.side} x ${COVER_LIMITS.side}`,
     };
   return { ok: true, cover: { mime: shape.mime, data } };
+}
+
+/**
+ * Does ffmpeg decode this picture without an error? A header can be right and the picture not
+ * (a JPEG without its quantisation tables, an arithmetic-coded one): such a cover would make some
+ * output fail, or show as noise. One decode of one frame, the bytes on stdin.
+ */
+export async function coverDecodes(
+  data: Buffer,
+  opts: { tools: Pick<Tools, 'ffmpeg'>; runner?: Runner; signal?: AbortSignal },
+): Promise<boolean> {
+  const run = await (opts.runner ?? spawnRunner)({
+    bin: opts.tools.ffmpeg,
+    args: [...QUIET, '-f', 'image2pipe', '-i', 'pipe:0', '-frames:v', '1', '-f', 'null', '-'],
+    stdin: Readable.from([data]),
+    signal: opts.signal,
+  });
+  return run.code === 0 && run.stderrTail.trim() === '';
 }
 
 /**

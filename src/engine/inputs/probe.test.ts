@@ -122,6 +122,40 @@ describe('probeFile', () => {
     });
   }
 
+  it('refuses a sample rate no real file has (a WAV whose header says 1 Hz, or 999 Hz), naming it', async () => {
+    const wav = (rate: number, bytes: number) => {
+      const h = Buffer.alloc(44);
+      h.write('RIFF', 0);
+      h.writeUInt32LE(36 + bytes, 4);
+      h.write('WAVEfmt ', 8);
+      h.writeUInt32LE(16, 16);
+      h.writeUInt16LE(1, 20);
+      h.writeUInt16LE(2, 22);
+      h.writeUInt32LE(rate, 24);
+      h.writeUInt32LE(rate * 4, 28);
+      h.writeUInt16LE(4, 32);
+      h.writeUInt16LE(16, 34);
+      h.write('data', 36);
+      h.writeUInt32LE(bytes, 40);
+      return Buffer.concat([h, Buffer.alloc(bytes)]);
+    };
+    const oneHertz = path.join(dir, 'one-hertz.wav');
+    await writeFile(oneHertz, wav(1, 176_000));
+    const err = await probeFile(oneHertz, { tools, displayName: 'book.wav', index: 2 }).catch((e) => e);
+    expect(err).toBeInstanceOf(InputError);
+    expect(err).toMatchObject({ code: 'bad-rate', file: 'book.wav', index: 2 });
+    expect(err.message).toMatch(/^book\.wav: .*sample rate of 1 Hz/);
+    const slow = path.join(dir, 'slow.wav');
+    await writeFile(slow, wav(999, 999 * 4));
+    await expect(probeFile(slow, { tools })).rejects.toMatchObject({
+      reason: expect.stringMatching(/999 Hz/),
+    });
+    // The lowest rate kept: 1000 Hz (8 kHz telephone audio is far above it).
+    const lowest = path.join(dir, 'lowest.wav');
+    await writeFile(lowest, wav(1000, 4000));
+    expect((await probeFile(lowest, { tools })).sampleRate).toBe(1000);
+  });
+
   it('says which reason applies', async () => {
     const reason = async (name: string) =>
       ((await probeFile(await makeBad(dir, name), { tools }).catch((e) => e)) as InputError).reason;

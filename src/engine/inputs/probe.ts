@@ -351,7 +351,28 @@ function fromMp4Head(file: string, first: Buffer): Probed | undefined {
 }
 
 /** probeFile, keeping the frame scan (MP3) or packet index (AAC in MP4) that a copy needs. */
+/**
+ * The sample rates an input may have: below 1 kHz is no audio anyone recorded (a WAV whose header
+ * says 1 Hz makes hours of "audio" of a few bytes, and resampling it to the output's rate makes
+ * ffmpeg's memory grow without end); above 768 kHz is past what any format or converter writes.
+ */
+export const INPUT_RATE_RANGE = { min: 1000, max: 768_000 } as const;
+
+/** Probe an input, refusing one whose sample rate no real file has (every caller, every path). */
 export async function probeInput(file: string, opts: ProbeOptions = {}): Promise<Probed> {
+  const probed = await probeAnyRate(file, opts);
+  const rate = probed.result.sampleRate;
+  if (rate < INPUT_RATE_RANGE.min || rate > INPUT_RATE_RANGE.max)
+    throw new InputError(
+      opts.displayName ?? file,
+      'bad-rate',
+      `not audio (a sample rate of ${rate} Hz; real audio has ${INPUT_RATE_RANGE.min} to ${INPUT_RATE_RANGE.max} Hz)`,
+      opts.index ?? -1,
+    );
+  return probed;
+}
+
+async function probeAnyRate(file: string, opts: ProbeOptions): Promise<Probed> {
   const name = opts.displayName ?? file;
   const refuse: Refuse = (reason, code) => new InputError(name, code, reason, opts.index ?? -1);
   const first = openHead(file, refuse);

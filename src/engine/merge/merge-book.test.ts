@@ -121,6 +121,45 @@ describe("the book's details, cover and chapters", () => {
     },
   );
 
+  it.each<OutputFormat>(['flac', 'opus', 'ogg'])(
+    'keeps a detail that ends in a backslash from swallowing the next one in %s',
+    async (format) => {
+      const out = path.join(dir, `backslash.${format}`);
+      const details = {
+        title: 'Ends in \\',
+        artist: 'Next \\\\',
+        album: 'Third \\',
+        description: 'Line\\\nTwo \\',
+        comment: 'Last \\',
+      };
+      await mergeFiles(mp3s, out, { tools, ...details, chapters: false });
+      const tags = await probedTags(out);
+      expect(tags).toMatchObject({
+        title: details.title,
+        artist: details.artist,
+        album: details.album,
+        comment: `${details.description}\n\n${details.comment}`,
+      });
+    },
+  );
+
+  it('refuses a chapter list longer than the format holds (255 in M4B and MP3), naming the first line past it, and writes nothing', async () => {
+    const list = Array.from({ length: 300 }, (_, i) => ({
+      start: i * 0.01,
+      title: `Part ${i + 1}`,
+      line: i + 3,
+    }));
+    for (const format of ['m4b', 'mp3'] as const) {
+      const out = path.join(dir, `too-many.${format}`);
+      const refused = mergeFiles(mp3s, out, { tools, chapterList: list });
+      await expect(refused).rejects.toMatchObject({ code: 'too-many-chapters', line: 258 });
+      await expect(refused).rejects.toThrow(/line 258: more than 255 chapters/);
+      await expect(ffprobeJson(out)).rejects.toThrow();
+    }
+    const flac = await mergeFiles(mp3s, path.join(dir, 'many.flac'), { tools, chapterList: list });
+    expect(flac.chapters).toHaveLength(300);
+  });
+
   it('takes the album the inputs share as the title, else the first input title', async () => {
     const a = await makeTone(path.join(dir, 'a.mp3'), {
       extraArgs: ['-metadata', 'title=Opening credits', '-metadata', 'album=Shared Book'],

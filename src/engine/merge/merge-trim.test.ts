@@ -428,6 +428,35 @@ function zeroCrossingsPerSecond(pcm: Float32Array, from: number, to: number): nu
   return n / (to - from);
 }
 
+describe('the shortest span', () => {
+  it.each(['mp3', 'm4b'])(
+    'keeps a 0.05 s span of an MP3 between two others in %s, where its chapter says',
+    async (ext) => {
+      const [a, c] = await pair('mp3', ['-c:a', 'libmp3lame', '-b:a', '128k']);
+      const b = await makeToneWindow(p('short-b.mp3'), {
+        seconds: 2,
+        from: 1,
+        to: 2,
+        frequency: 660,
+        codec: ['-c:a', 'libmp3lame', '-b:a', '128k'],
+      });
+      const out = p(`shortest.${ext}`);
+      const report = await mergeFiles([a, b, c], out, {
+        tools,
+        trims: [{ input: 1, start: 1.2, end: 1.25 }],
+      });
+      expect(report.chapters).toHaveLength(3);
+      const [, bChapter] = report.chapters;
+      // Each cut is exact to 1 ms; the chapter after it may wait for its frame grid (one frame).
+      const frame = (ext === 'mp3' ? SPF : 1024) / RATE;
+      expect(bChapter.end - bChapter.start).toBeGreaterThan(0.05 - MS);
+      expect(bChapter.end - bChapter.start).toBeLessThan(0.05 + frame + MS);
+      const { seconds } = await edges(out);
+      expect(seconds).toBeGreaterThan(8.05 - MS);
+    },
+  );
+});
+
 describe('trims that cannot be used', () => {
   it('refuses an input that does not exist, a span past the end, an empty one: naming the trim, writing nothing', async () => {
     const inputs = await pair('wav', ['-c:a', 'pcm_s16le']);
@@ -436,6 +465,10 @@ describe('trims that cannot be used', () => {
       [{ input: 2, start: 1 }, '--trim 3=1-: input 3 does not exist'],
       [{ input: 1, end: 5 }, "--trim 2=-5: ends past the input's end"],
       [{ input: 0, start: 2, end: 2 }, '--trim 1=2-2: keeps nothing'],
+      // Less than a sample, or less than one frame of any output: nothing a format can hold.
+      [{ input: 0, start: 0, end: 5e-324 }, 'keeps less than 0.05 s'],
+      [{ input: 0, start: 2.5, end: 2.5000000001 }, 'keeps less than 0.05 s'],
+      [{ input: 1, start: 1, end: 1.001 }, '--trim 2=1-1.001: keeps less than 0.05 s'],
     ] as const) {
       const err = await mergeFiles(inputs, out, { tools, trims: [trim] }).catch((e: unknown) => e);
       expect(err).toBeInstanceOf(TrimError);

@@ -173,6 +173,22 @@ function ownWithin(own: Probed['chapters'], trim: KeepRange | undefined): Probed
   return own && trim ? ownChaptersFrom(own, trim.start) : own;
 }
 
+/**
+ * A given chapter list over the format's limit is refused before any work, naming the first
+ * chapter past it (api.md: MP3 and M4B hold at most 255 chapters, the others 999).
+ */
+function checkListLength(list: ChapterMark[] | undefined, format: OutputFormat): void {
+  const limit = CHAPTER_LIMIT[format];
+  if (!list || list.length <= limit) return;
+  const c = list[limit];
+  const where = c.line !== undefined ? `line ${c.line}` : `chapter ${limit + 1}`;
+  throw new ChapterError(
+    `chapters file, ${where}: more than ${limit} chapters, the most ${format.toUpperCase()} holds`,
+    c.line,
+    'too-many-chapters',
+  );
+}
+
 function listedChapters(list: ChapterMark[], total: number): Chapter[] {
   const made = chaptersFromList(list, total);
   if (!Array.isArray(made)) {
@@ -334,6 +350,8 @@ export async function mergeFiles(
     throw new Error('mergeFiles: the output is one of the inputs');
   const outer = opts.signal;
   if (outer?.aborted) throw new AbortError();
+  const format = opts.format ?? formatFromPath(output) ?? 'mp3';
+  if (opts.chapters !== false) checkListLength(opts.chapterList, format);
 
   // One controller for the whole job, so a failure in one transcode stops the others.
   const controller = new AbortController();
@@ -345,7 +363,7 @@ export async function mergeFiles(
     output,
     target,
     partial: partialPath(target),
-    format: opts.format ?? formatFromPath(output) ?? 'mp3',
+    format,
     names: inputs.map((f, i) => opts.displayNames?.[i] ?? f),
     signal: controller.signal,
     abort,

@@ -25,6 +25,10 @@ export interface ByteRange {
   end: number;
 }
 
+export interface OpenedFile extends FileInfo {
+  stream: Readable;
+}
+
 export interface FileStorage {
   /** Move a finished local file (an upload's temp file, a merge's output) in under `ref`; the local file is gone after. */
   put(ref: FileRef, localPath: string): Promise<void>;
@@ -32,6 +36,11 @@ export interface FileStorage {
   stat(ref: FileRef): Promise<FileInfo | undefined>;
   /** The file's bytes, or only `range` of them. */
   read(ref: FileRef, range?: ByteRange): Promise<Readable>;
+  /**
+   * The whole file's bytes with the size and time of that very file (opened once, so a file
+   * replaced meanwhile cannot give one file's length and another's bytes); undefined when none.
+   */
+  open(ref: FileRef): Promise<OpenedFile | undefined>;
   /** A local path with the file's bytes, for the engine: the file itself on disk; in `scratchDir` a link of a local copy or a download elsewhere. */
   localPath(ref: FileRef, scratchDir: string): Promise<string>;
   /** Remove a stored file; no error when it is not there. */

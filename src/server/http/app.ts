@@ -232,7 +232,7 @@ export async function createApp(partial: Partial<AppConfig> = {}, deps: AppDeps 
     await app.register(itemsRoutes, { store, files, config });
     await app.register(peaksRoutes, { store, peaks });
     await app.register(resultsRoutes, { store, files });
-    await app.register(bookRoutes, { files });
+    await app.register(bookRoutes, { files, tools });
     await app.register(filesRoutes, { store, files });
     await app.register(async (scope) => mergeRoutes(scope, { store, jobs, config, clock }));
     await app.register(mergeControlRoutes, { store, jobs, liveDetail });

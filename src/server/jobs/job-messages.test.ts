@@ -26,6 +26,7 @@ describe('job messages', () => {
     empty: 'notes.txt is empty',
     unreadable: 'notes.txt cannot be read',
     'not-audio': 'notes.txt is not usable audio',
+    'bad-rate': 'notes.txt claims a sample rate no real audio has (below 1,000 or above 768,000 Hz)',
     'bad-mp3': 'notes.txt is a damaged MP3 file',
     'free-format': 'notes.txt uses a free-format MP3 bit rate, which cannot be joined',
     'format-change': 'notes.txt changes its MP3 format part-way and cannot be joined',
@@ -48,10 +49,32 @@ describe('job messages', () => {
     expect(inputFailureMessage(err, names)).toBe(`Could not merge: ${SENTENCES[code]}`);
   });
 
-  it('falls back to the engine display name when the index is unknown', () => {
-    expect(inputFailureMessage(new InputError('b.wav', 'not-audio', 'not audio (x)'), ['a.mp3'])).toBe(
-      'Could not merge: b.wav is not usable audio',
-    );
+  it('never names a path on the server: a refused file that is none of the list is the cover or a file of the merge', () => {
+    const dataDir = '/srv/audio-merge/data';
+    const scratch = `${dataDir}/tmp/job-1a2b/part-0.mp3`;
+    expect(
+      inputFailureMessage(new InputError(scratch, 'not-audio', `not audio (${scratch})`), ['a.mp3']),
+    ).toBe('Could not merge: a file made during the merge is not usable audio');
+    expect(
+      inputFailureMessage(new InputError(`${dataDir}/uploads/s/session-cover.img`, 'not-image', 'x'), [
+        'a.mp3',
+      ]),
+    ).toBe('Could not merge: the cover is not a JPEG or PNG image');
+    for (const code of INPUT_ERROR_CODES) {
+      for (const file of [scratch, 'C:\\data\\tmp\\job-1\\part.mp3', `${dataDir}/uploads/s/x.mp3`]) {
+        const message = inputFailureMessage(new InputError(file, code, `${code} (${file})`, -1), ['a.mp3']);
+        expect(message).not.toContain(dataDir);
+        expect(message).not.toMatch(/(^|\s)\/\w|[A-Za-z]:\\|\btmp\b|job-/);
+      }
+    }
+  });
+
+  it('has no path in any sentence of the error table', () => {
+    const sentences = Object.values(ERRORS).flatMap((e) => [
+      e.message,
+      ...('named' in e ? [(e.named as (n: string) => string)('a.mp3')] : []),
+    ]);
+    for (const sentence of sentences) expect(sentence).not.toMatch(/(^|\s)\/\w|[A-Za-z]:\\|DATA_DIR|\btmp\//);
   });
 
   it('keeps internal details out of the message, tells shutdown apart, and never retries bad input', () => {

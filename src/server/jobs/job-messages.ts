@@ -28,7 +28,7 @@ export interface RefusedInput {
  * "Could not merge: notes.txt is not usable audio".
  */
 export function inputFailureMessage(err: RefusedInput, originalNames: string[]): string {
-  return INPUT_PREFIX + inputSentence(err.code, refusedName(err, originalNames));
+  return INPUT_PREFIX + inputSentence(err.code, refusedName(err, originalNames) ?? unlistedName(err.code));
 }
 
 /** A kept span the engine found outside its input (`input`, its position), naming that input. */
@@ -36,9 +36,17 @@ export function trimFailureMessage(err: { input: number }, originalNames: string
   return INPUT_PREFIX + trimSentence(originalNames[err.input] ?? `file ${err.input + 1}`);
 }
 
-/** The person's own name of the refused input. */
-export const refusedName = (err: RefusedInput, originalNames: string[]): string =>
-  originalNames[err.index] ?? err.file;
+/**
+ * The person's own name of the refused input; undefined when it is none of the person's files
+ * (the cover, a file the merge made in its scratch folder): the engine's `file` is then a path
+ * on the server, which never reaches a person.
+ */
+export const refusedName = (err: RefusedInput, originalNames: string[]): string | undefined =>
+  originalNames[err.index];
+
+/** What a refused file that is not one of the list is called in a person's sentence. */
+const unlistedName = (code: InputErrorCode): string =>
+  code === 'not-image' ? 'the cover' : 'a file made during the merge';
 
 /** A merge that cannot fit on the server's disk, even once the others have ended. */
 export function diskFullMessage(bytes: number): string {

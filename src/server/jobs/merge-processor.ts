@@ -3,9 +3,11 @@
 // that is in flight lives in the job's own scratch folder (removed whatever happens); the result
 // file is named after the job id, so a restart can tell a finished-but-unrecorded file apart.
 import { randomBytes } from 'node:crypto';
+import { createWriteStream } from 'node:fs';
 import { mkdir, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { pipeline } from 'node:stream/promises';
 import {
   AbortError,
   COVER_LIMITS,
@@ -23,6 +25,7 @@ import { coverRef, resultRef, uploadRef, type FileStorage } from '../files/stora
 import { DiskFullError, estimateMergeBytes, type DiskBudget } from '../files/disk-budget.js';
 import { inputFailure } from './job-errors.js';
 import { fixLegacyLengths } from './legacy-lengths.js';
+import { budgetProblem } from './merge-budget.js';
 import {
   describedDownloadName,
   diskFullMessage,
@@ -51,6 +54,11 @@ export interface MergeProcessorDeps {
   disk?: DiskBudget;
   /** With a bucket, inputs are copied into scratch before a merge. */
   copiesInputs?: boolean;
+  /**
+   * MAX_MERGE_HOURS, checked again when the merge starts on the spans it reads then (they may have
+   * changed while it waited); none when not given.
+   */
+  maxMergeHours?: number;
   /**
    * Each run gets its own scratch folder and result file name (a merge may run twice, even at
    * once on two workers when one lost touch): the first run to record its result wins; the
@@ -165,10 +173,18 @@ export function createMergeProcessor(deps: MergeProcessorDeps): Processor {
       (await import('../../engine/index.js')).mergeFiles(inputs, output, opts));
   const clock = deps.clock ?? systemClock;
 
-  /** The session's cover as a local file for the engine (which checks it again), if it has one. */
+  /**
+   * The merge's own copy of the session's cover, taken at its start into its work folder (the
+   * engine checks it again), if the session has one: a cover replaced or removed while the merge
+   * runs leaves this merge as it began.
+   */
   async function sessionCover(sid: string, work: string): Promise<string | undefined> {
-    const ref = coverRef(sid);
-    return (await files.stat(ref)) ? files.localPath(ref, work) : undefined;
+    const opened = await files.open(coverRef(sid));
+    if (!opened) return undefined;
+    const copy = path.join(work, 'session-cover.img');
+    await mkdir(work, { recursive: true });
+    await pipeline(opened.stream, createWriteStream(copy));
+    return copy;
   }
 
   async function runEngine(
@@ -326,8 +342,16 @@ export function createMergeProcessor(deps: MergeProcessorDeps): Processor {
     }
   }
 
+  /** The budget, on the items as this run reads them: a refusal is never retried. */
+  function checkBudget(data: MergeJobData, items: ItemRow[]): void {
+    if (deps.maxMergeHours === undefined) return;
+    const problem = budgetProblem(items, data.options as MergeOptionsData, deps.maxMergeHours);
+    if (problem) throw inputFailure('merge-too-long', problem);
+  }
+
   return async (data, progress, signal) => {
     const items = await orderedItems(store, data);
+    checkBudget(data, items);
     const release = await reserveDisk(data, items, signal);
     const run = deps.freshPerRun ? `-${randomBytes(4).toString('hex')}` : '';
     const work = files.scratchPath(`${jobScratchName(data.jobId)}${run}`);

@@ -57,6 +57,7 @@ export async function startJobs(deps: StartJobsDeps, started: StartedJobs): Prom
         clock,
         engineConcurrency: engineConcurrencyFor(config.mergeConcurrency),
         outputCaps: outputCapsOf(config),
+        maxMergeHours: config.maxMergeHours,
         disk: deps.disk,
         copiesInputs: Boolean(config.s3),
       }),

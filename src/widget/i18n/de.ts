@@ -148,6 +148,8 @@ const de: Locale = {
     noMerge: 'Es wartet oder läuft gerade kein Auftrag von dir.',
     foreignItem: 'Eine Datei in der Liste gehört nicht zu dieser Seite.',
     itemInMerge: 'Diese Datei wird gerade zusammengefügt. Entferne sie, wenn der Vorgang beendet ist.',
+    endNotRecorded:
+      'Dein Zusammenfügen ist beendet, aber der Server konnte den Ausgang nicht festhalten; lade die Seite gleich neu, um ihn zu sehen.',
     tooLarge: 'Die Datei ist zu groß.',
     tooManyFiles: 'In dieser Liste sind zu viele Dateien.',
     noItems: 'Es gibt nichts zum Zusammenfügen.',
@@ -162,6 +164,7 @@ const de: Locale = {
     empty: 'Die Datei ist leer.',
     unreadable: 'Die Datei lässt sich nicht lesen.',
     'not-audio': 'Die Datei enthält kein verwendbares Audio.',
+    'bad-rate': 'Die Datei gibt eine Abtastrate an, die echtes Audio nie hat.',
     'bad-mp3': 'Die MP3-Datei ist beschädigt.',
     'free-format': 'Die MP3-Datei hat eine freie Bitrate und lässt sich nicht anfügen.',
     'reencode-failed': 'Die Datei konnte nicht neu kodiert werden.',
@@ -201,6 +204,8 @@ const de: Locale = {
     empty: (file) => `Zusammenfügen nicht möglich: ${file} ist leer.`,
     unreadable: (file) => `Zusammenfügen nicht möglich: ${file} lässt sich nicht lesen.`,
     'not-audio': (file) => `Zusammenfügen nicht möglich: ${file} enthält kein verwendbares Audio.`,
+    'bad-rate': (file) =>
+      `Zusammenfügen nicht möglich: ${file} gibt eine Abtastrate an, die echtes Audio nie hat.`,
     'bad-mp3': (file) => `Zusammenfügen nicht möglich: ${file} ist eine beschädigte MP3-Datei.`,
     'free-format': (file) =>
       `Zusammenfügen nicht möglich: ${file} hat eine freie MP3-Bitrate und lässt sich nicht anfügen.`,

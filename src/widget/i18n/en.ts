@@ -167,6 +167,8 @@ export const en = {
     noMerge: 'No merge of yours is waiting or running.',
     foreignItem: 'A file in the list does not belong to this page.',
     itemInMerge: 'That file is in a merge under way; remove it when the merge has ended.',
+    endNotRecorded:
+      'Your merge has ended, but the server could not record how; reload the page in a moment to see it.',
     tooLarge: 'The file is too large.',
     tooManyFiles: 'There are too many files in this list.',
     noItems: 'There is nothing to merge.',
@@ -180,6 +182,7 @@ export const en = {
     empty: 'The file is empty.',
     unreadable: 'The file cannot be read.',
     'not-audio': 'The file is not usable audio.',
+    'bad-rate': 'The file claims a sample rate no real audio has.',
     'bad-mp3': 'The MP3 file is damaged.',
     'free-format': 'The MP3 file uses a free-format bit rate, which cannot be joined.',
     'reencode-failed': 'The file could not be re-encoded.',
@@ -219,6 +222,7 @@ export const en = {
     empty: (file: string) => `Could not merge: ${file} is empty`,
     unreadable: (file: string) => `Could not merge: ${file} cannot be read`,
     'not-audio': (file: string) => `Could not merge: ${file} is not usable audio`,
+    'bad-rate': (file: string) => `Could not merge: ${file} claims a sample rate no real audio has`,
     'bad-mp3': (file: string) => `Could not merge: ${file} is a damaged MP3 file`,
     'free-format': (file: string) =>
       `Could not merge: ${file} uses a free-format MP3 bit rate, which cannot be joined`,

@@ -148,6 +148,8 @@ const es: Locale = {
     noMerge: 'No tienes ninguna unión en espera ni en curso.',
     foreignItem: 'Un archivo de la lista no pertenece a esta página.',
     itemInMerge: 'Ese archivo forma parte de una unión en curso; quítalo cuando haya terminado.',
+    endNotRecorded:
+      'Tu unión ha terminado, pero el servidor no pudo registrar cómo; recarga la página en un momento para verlo.',
     tooLarge: 'El archivo es demasiado grande.',
     tooManyFiles: 'Hay demasiados archivos en esta lista.',
     noItems: 'No hay nada que unir.',
@@ -162,6 +164,7 @@ const es: Locale = {
     empty: 'El archivo está vacío.',
     unreadable: 'No se puede leer el archivo.',
     'not-audio': 'El archivo no contiene audio utilizable.',
+    'bad-rate': 'El archivo declara una frecuencia de muestreo que ningún audio real tiene.',
     'bad-mp3': 'El archivo MP3 está dañado.',
     'free-format': 'El archivo MP3 usa una tasa de bits libre (free format) y no se puede unir.',
     'reencode-failed': 'No se pudo recodificar el archivo.',
@@ -201,6 +204,8 @@ const es: Locale = {
     empty: (file) => `No se pudo unir: ${file} está vacío.`,
     unreadable: (file) => `No se pudo unir: ${file} no se puede leer.`,
     'not-audio': (file) => `No se pudo unir: ${file} no contiene audio utilizable.`,
+    'bad-rate': (file) =>
+      `No se pudo unir: ${file} declara una frecuencia de muestreo que ningún audio real tiene.`,
     'bad-mp3': (file) => `No se pudo unir: ${file} es un archivo MP3 dañado.`,
     'free-format': (file) =>
       `No se pudo unir: ${file} usa una tasa de bits MP3 libre (free format) y no se puede unir.`,

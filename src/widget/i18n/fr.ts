@@ -146,6 +146,8 @@ const fr: Locale = {
     noMerge: 'Aucun assemblage de votre part n’est en attente ou en cours.',
     foreignItem: 'Un fichier de la liste n’appartient pas à cette page.',
     itemInMerge: 'Ce fichier fait partie d’un assemblage en cours ; retirez-le une fois celui-ci terminé.',
+    endNotRecorded:
+      'Votre assemblage est terminé, mais le serveur n’a pas pu enregistrer son issue ; rechargez la page dans un instant pour la voir.',
     tooLarge: 'Le fichier est trop volumineux.',
     tooManyFiles: 'Cette liste contient trop de fichiers.',
     noItems: 'Il n’y a rien à assembler.',
@@ -159,6 +161,7 @@ const fr: Locale = {
     empty: 'Le fichier est vide.',
     unreadable: 'Le fichier est illisible.',
     'not-audio': 'Le fichier ne contient pas d’audio exploitable.',
+    'bad-rate': 'Le fichier annonce une fréquence d’échantillonnage qu’aucun vrai son n’a.',
     'bad-mp3': 'Le fichier MP3 est endommagé.',
     'free-format': 'Le fichier MP3 utilise un débit libre (free format) et ne peut pas être assemblé.',
     'reencode-failed': 'Le fichier n’a pas pu être réencodé.',
@@ -198,6 +201,8 @@ const fr: Locale = {
     empty: (file) => `Assemblage impossible : ${file} est vide.`,
     unreadable: (file) => `Assemblage impossible : ${file} ne peut pas être lu.`,
     'not-audio': (file) => `Assemblage impossible : ${file} ne contient pas d’audio exploitable.`,
+    'bad-rate': (file) =>
+      `Assemblage impossible : ${file} annonce une fréquence d’échantillonnage qu’aucun vrai son n’a.`,
     'bad-mp3': (file) => `Assemblage impossible : ${file} est un fichier MP3 endommagé.`,
     'free-format': (file) =>
       `Assemblage impossible : ${file} utilise un débit MP3 libre (free format) et ne peut pas être assemblé.`,

@@ -2,7 +2,7 @@
 // scratch area). Paths are built only from ids and names the server made; every builder
 // re-checks its parts and that the result stays under the root.
 import { createReadStream, mkdirSync } from 'node:fs';
-import { copyFile, mkdir, readdir, rename, rm, stat, unlink } from 'node:fs/promises';
+import { copyFile, mkdir, open, readdir, rename, rm, stat, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import type { FileRef, FileStorage } from '../storage.js';
 import { isInside, removeInside } from './remove-inside.js';
@@ -77,6 +77,22 @@ export function createDiskStorage(dataDir: string): DiskStorage {
     },
     async read(ref, range) {
       return createReadStream(pathOf(ref), range && { start: range.start, end: range.end });
+    },
+    async open(ref) {
+      const handle = await open(pathOf(ref), 'r').catch((err: NodeJS.ErrnoException) => {
+        if (err.code === 'ENOENT') return undefined;
+        throw err;
+      });
+      if (!handle) return undefined;
+      const info = await handle.stat().catch(async (err: unknown) => {
+        await handle.close();
+        throw err;
+      });
+      if (!info.isFile()) {
+        await handle.close();
+        return undefined;
+      }
+      return { stream: handle.createReadStream(), size: info.size, modifiedAt: info.mtime };
     },
     async localPath(ref) {
       return pathOf(ref);

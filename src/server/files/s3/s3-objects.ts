@@ -36,6 +36,8 @@ export interface ObjectRead {
   body: Readable;
   /** The whole object's size. */
   size: number;
+  /** When the object read was stored. */
+  modifiedAt: Date;
 }
 
 export interface PutOptions {
@@ -129,7 +131,7 @@ export function createS3Objects(
           }),
         );
         const total = out.ContentRange ? Number(out.ContentRange.split('/')[1]) : Number(out.ContentLength);
-        return { body: out.Body as Readable, size: total };
+        return { body: out.Body as Readable, size: total, modifiedAt: out.LastModified ?? new Date(0) };
       } catch (err) {
         if (isMissing(err)) return undefined;
         throw err;

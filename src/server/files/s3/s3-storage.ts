@@ -73,6 +73,10 @@ export function createS3Storage(
         });
       return object.body;
     },
+    async open(ref) {
+      const object = await objects.read(objectKey(ref));
+      return object && { stream: object.body, size: object.size, modifiedAt: object.modifiedAt };
+    },
     async localPath(ref, scratchDir) {
       // The same upload may appear twice in one merge: one file each, under distinct names.
       await mkdir(scratchDir, { recursive: true });

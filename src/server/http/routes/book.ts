@@ -5,8 +5,9 @@ import { randomBytes } from 'node:crypto';
 import { rm, writeFile } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { checkCover, COVER_LIMITS } from '../../../engine/index.js';
+import { checkCover, COVER_LIMITS, coverDecodes, type Tools } from '../../../engine/index.js';
 import { choicesRef, coverRef, type FileRef, type FileStorage } from '../../files/storage.js';
+import { codePoints } from '../../../shared/typed-text.js';
 import { checkMergeOptions } from '../../jobs/merge-options.js';
 import { fail } from '../errors.js';
 import { requireSession } from '../session.js';
@@ -20,8 +21,11 @@ import {
   saveChoicesSchema,
 } from './schemas.js';
 
-/** What saveChoices keeps at most, as JSON text. */
-export const MAX_CHOICES_BYTES = 16 * 1024;
+/**
+ * What saveChoices keeps at most: characters (code points) of JSON text, counted as mergemp3
+ * counts the details, so choices mergemp3 takes (every detail at its limit, in any script) fit.
+ */
+export const MAX_CHOICES_CHARS = 16 * 1024;
 
 /** All of a stream, or undefined as soon as it passes `limit` bytes (the rest is drained, not kept). */
 async function readUpTo(stream: Readable, limit: number): Promise<Buffer | undefined> {
@@ -45,8 +49,12 @@ async function putBytes(files: FileStorage, ref: FileRef, data: Buffer | string)
   }
 }
 
-/** The one `file` part of a cover upload, checked as every cover is; a 400 saying why otherwise. */
-async function receivedCover(request: FastifyRequest): Promise<Buffer> {
+/**
+ * The one `file` part of a cover upload, checked as every cover is and decoded once by ffmpeg (a
+ * picture whose header is right but which does not decode would fail a merge later); a 400
+ * saying why otherwise.
+ */
+async function receivedCover(request: FastifyRequest, tools: Tools): Promise<Buffer> {
   if (!request.isMultipart()) fail('badRequest', 'Send the cover as multipart/form-data');
   const part = await request.file({ limits: { files: 1, fileSize: COVER_LIMITS.bytes + 1, fields: 0 } });
   if (!part || part.fieldname !== 'file') fail('badRequest', 'Send the cover as a part named "file"');
@@ -55,6 +63,7 @@ async function receivedCover(request: FastifyRequest): Promise<Buffer> {
   if (!data || part.file.truncated) fail('badCover', `${name}: cover is larger than 10 MB`);
   const checked = checkCover(data);
   if (!checked.ok) fail('badCover', `${name}: ${checked.reason}`);
+  if (!(await coverDecodes(data, { tools }))) fail('badCover', `${name}: cover does not decode as an image`);
   return data;
 }
 
@@ -63,10 +72,13 @@ async function readStored(files: FileStorage, ref: FileRef): Promise<Buffer | un
   return readUpTo(await files.read(ref), COVER_LIMITS.bytes);
 }
 
-export async function bookRoutes(app: FastifyInstance, { files }: { files: FileStorage }): Promise<void> {
+export async function bookRoutes(
+  app: FastifyInstance,
+  { files, tools }: { files: FileStorage; tools: Tools },
+): Promise<void> {
   app.post('/app/merge/cover', documented(coverUploadSchema), async (request) => {
     const session = requireSession(request);
-    await putBytes(files, coverRef(session.sid), await receivedCover(request));
+    await putBytes(files, coverRef(session.sid), await receivedCover(request, tools));
     request.log.info('cover set');
     return { ok: true };
   });
@@ -95,7 +107,7 @@ export async function bookRoutes(app: FastifyInstance, { files }: { files: FileS
       const session = requireSession(request);
       const { appid, choices } = request.body;
       const text = JSON.stringify(choices);
-      if (Buffer.byteLength(text) > MAX_CHOICES_BYTES) fail('choicesTooLarge');
+      if (codePoints(text) > MAX_CHOICES_CHARS) fail('choicesTooLarge');
       const checked = checkMergeOptions(choices);
       if (!checked.ok) fail('badRequest', checked.message);
       await putBytes(files, choicesRef(session.sid, appid), text);

@@ -40,7 +40,12 @@ export function checkItemEdit(body: Record<string, unknown>, item: ItemRow): Ite
     const span = checkSpan(start ?? undefined, end ?? undefined, item.duration);
     if (!span.ok) {
       // An empty span is the fault of the field this request changed (the end when it changed both).
-      const field: SpanField = span.problem === 'empty' ? ('end' in body ? 'end' : 'start') : span.problem;
+      const field: SpanField =
+        span.problem === 'empty' || span.problem === 'short'
+          ? 'end' in body
+            ? 'end'
+            : 'start'
+          : span.problem;
       return {
         ok: false,
         field,

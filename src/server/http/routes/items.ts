@@ -30,11 +30,13 @@ async function ownItem(store: Store, sid: string, id: string): Promise<ItemRow> 
   return item;
 }
 
-/** A merge waiting or running reads this item's file: it stays until that merge has ended. */
+/**
+ * Any merge of the session waiting or running reads this item's file (not only its latest): it
+ * stays until every such merge has ended.
+ */
 async function refuseIfInMerge(store: Store, item: ItemRow): Promise<void> {
-  const job = await store.latestJob(item.sid);
-  if (job && (job.status === 'queued' || job.status === 'running') && job.itemIds.includes(item.id))
-    fail('itemInMerge');
+  const open = [...(await store.jobsWithStatus('queued')), ...(await store.jobsWithStatus('running'))];
+  if (open.some((job) => job.sid === item.sid && job.itemIds.includes(item.id))) fail('itemInMerge');
 }
 
 export async function itemsRoutes(

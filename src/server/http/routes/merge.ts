@@ -6,7 +6,7 @@ import type { ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import type { Clock } from '../../../shared/clock.js';
-import { keptSeconds } from '../../../shared/trim-span.js';
+import { budgetProblem, type BudgetOptions } from '../../jobs/merge-budget.js';
 import { MERGE_SUCCESS } from '../../../shared/types.js';
 import type { AppConfig } from '../../config.js';
 import { AppError, fail } from '../errors.js';
@@ -57,23 +57,18 @@ export function mergeChoices(body: unknown): { options: MergeOptionsData; reques
 
 /**
  * Every use of every item counted, as long as it is kept once trimmed, from the durations measured
- * when it was uploaded: a merge longer in all than MAX_MERGE_HOURS is refused before anything is
- * queued or written.
+ * when it was uploaded, with the gaps between them and less the crossfades: a merge longer in all
+ * than MAX_MERGE_HOURS is refused before anything is queued or written (and again when it starts,
+ * from the spans it reads then).
  */
-export function checkMergeBudget(durations: number[], maxHours: number): void {
-  let total = 0;
-  for (const d of durations) total += d;
-  if (total <= maxHours * 3600) return;
-  fail(
-    'merge-too-long',
-    `The merge is too long: its files last ${hoursText(total)} in all, and this server merges at most ${maxHours} hours at once`,
-  );
+export function checkMergeBudget(
+  items: ReadonlyArray<{ duration: number; start?: number | null; end?: number | null }>,
+  options: BudgetOptions,
+  maxHours: number,
+): void {
+  const problem = budgetProblem(items, options, maxHours);
+  if (problem) fail('merge-too-long', problem);
 }
-
-const hoursText = (seconds: number) => {
-  const minutes = Math.ceil(seconds / 60);
-  return minutes < 60 ? `${minutes} min` : `${Math.floor(minutes / 60)} h ${minutes % 60} min`;
-};
 
 /** A job that did not succeed, as the HTTP answer it gets: the status follows the code. */
 export function outcomeError(outcome: Exclude<JobOutcome, { state: 'succeeded' }>): AppError {
@@ -121,7 +116,8 @@ export async function mergeRoutes(
       const appids = new Set(owned.map((i) => i.appid));
       if (appids.size !== 1) fail('badRequest', 'The items come from more than one widget (appid)');
       checkMergeBudget(
-        ids.map((id) => keptSeconds(byId.get(id)!)),
+        ids.map((id) => byId.get(id)!),
+        options,
         config.maxMergeHours,
       );
 

@@ -28,7 +28,11 @@ export async function peaksRoutes(app: FastifyInstance, deps: { store: Store; pe
       const item = await store.itemById(request.params.id);
       if (!item) fail('notFound');
       if (item.sid !== session.sid) fail('foreignItem');
-      const table = await peaks.of(item);
+      const table = await peaks.of(item).catch(async (err: unknown) => {
+        // A decode that failed because the item was deleted under it says nothing of the file.
+        if (!(await store.itemById(item.id))) fail('notFound');
+        throw err;
+      });
       return { duration: item.duration, peaks: poolPeaks(table, bins) };
     },
   );

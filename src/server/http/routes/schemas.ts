@@ -869,7 +869,7 @@ export const deleteCoverSchema: FastifySchema = {
 export const saveChoicesSchema: FastifySchema = {
   summary: "Keep the person's choices",
   description:
-    "The keys of mergemp3's options (format, quality, chapters, sound, details), at most 16 KB, kept for the " +
+    "The keys of mergemp3's options (format, quality, chapters, sound, details), at most 16,384 characters of JSON, kept for the " +
     'session and the appid: a reload, a finished merge or a cancel brings them back. Each is checked as mergemp3 ' +
     'checks it; an invalid one is a 400 naming it, nothing saved.',
   tags: ['book'],
@@ -883,7 +883,7 @@ export const saveChoicesSchema: FastifySchema = {
     200: ok,
     400: errorBody('No valid appid, or an invalid or unknown choice (named)'),
     403: common[403],
-    413: errorBody('The choices are more than 16 KB'),
+    413: errorBody('The choices are more than 16,384 characters'),
     503: common[503],
   },
 };

@@ -5,17 +5,13 @@ import { once } from 'node:events';
 import type { Readable } from 'node:stream';
 import type { FastifyReply } from 'fastify';
 import { COVER_LIMITS, imageMime } from '../../../engine/index.js';
-import type { FileRef, FileStorage } from '../../files/storage.js';
+import type { FileRef, FileStorage, OpenedFile } from '../../files/storage.js';
 import { fail } from '../errors.js';
 
 /** Enough of the start of a file to tell a JPEG from a PNG. */
 const SNIFF_BYTES = 8;
 
-/**
- * The first bytes of `stream`, given back to it (unshifted) so it still holds the whole file; a
- * file gone before its first byte (a delete racing this read) ends as ENOENT here, before any
- * header is sent.
- */
+/** The first bytes of `stream`, given back to it (unshifted) so it still holds the whole file. */
 async function peek(stream: Readable, bytes: number): Promise<Buffer> {
   const chunks: Buffer[] = [];
   let total = 0;
@@ -35,21 +31,26 @@ async function peek(stream: Readable, bytes: number): Promise<Buffer> {
   return head;
 }
 
-/** The stored file's stream with its type, or undefined when it is gone or is no cover. */
+/**
+ * The stored file opened once, with its size, time and type, or undefined when it is gone, over
+ * the limit or no cover. Everything sent comes from this one opening: a cover replaced meanwhile
+ * is either wholly the old file or wholly the new one.
+ */
 async function openCover(
   files: FileStorage,
   ref: FileRef,
-): Promise<{ stream: Readable; mime: 'image/jpeg' | 'image/png' } | undefined> {
-  let stream: Readable | undefined;
+): Promise<(OpenedFile & { mime: 'image/jpeg' | 'image/png' }) | undefined> {
+  const opened = await files.open(ref);
+  if (!opened) return undefined;
   try {
-    stream = await files.read(ref);
     // Every cover was checked whole when it was stored: its first bytes name its type again.
-    const mime = imageMime(await peek(stream, SNIFF_BYTES));
-    if (mime) return { stream, mime };
+    const mime = opened.size <= COVER_LIMITS.bytes ? imageMime(await peek(opened.stream, SNIFF_BYTES)) : null;
+    if (mime) return { ...opened, mime };
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+    opened.stream.destroy();
+    throw err;
   }
-  stream?.destroy();
+  opened.stream.destroy();
   return undefined;
 }
 
@@ -63,9 +64,9 @@ export interface CoverReply {
 }
 
 /**
- * Send the cover under `ref` with its type, length and validators; 404 when there is none
- * (removed between the look-up and the read included), it is over the limit, or it is no JPEG or
- * PNG. The ETag names the stored file by size and time: a new cover is a new file.
+ * Send the cover under `ref` with its type, length and validators, all of the one file opened;
+ * 404 when there is none, it is over the limit, or it is no JPEG or PNG. The ETag names the
+ * stored file by size and time: a new cover is a new file.
  */
 export async function sendStoredCover(
   reply: FastifyReply,
@@ -73,20 +74,17 @@ export async function sendStoredCover(
   ref: FileRef,
   { cacheControl, missing, ifNoneMatch }: CoverReply,
 ): Promise<FastifyReply> {
-  const info = await files.stat(ref);
-  if (!info || info.size > COVER_LIMITS.bytes) fail('notFound', missing);
-  const etag = `"${info.size.toString(36)}-${info.modifiedAt.getTime().toString(36)}"`;
-  const validated = () =>
-    reply
-      .header('cache-control', cacheControl)
-      .header('etag', etag)
-      .header('last-modified', info.modifiedAt.toUTCString())
-      .header('x-content-type-options', 'nosniff');
-  if (ifNoneMatch?.split(/\s*,\s*/).includes(etag)) return validated().status(304).send();
   const cover = await openCover(files, ref);
   if (!cover) fail('notFound', missing);
-  return validated()
-    .header('content-type', cover.mime)
-    .header('content-length', info.size)
-    .send(cover.stream);
+  const etag = `"${cover.size.toString(36)}-${cover.modifiedAt.getTime().toString(36)}"`;
+  void reply
+    .header('cache-control', cacheControl)
+    .header('etag', etag)
+    .header('last-modified', cover.modifiedAt.toUTCString())
+    .header('x-content-type-options', 'nosniff');
+  if (ifNoneMatch?.split(/\s*,\s*/).includes(etag)) {
+    cover.stream.destroy();
+    return reply.status(304).send();
+  }
+  return reply.header('content-type', cover.mime).header('content-length', cover.size).send(cover.stream);
 }

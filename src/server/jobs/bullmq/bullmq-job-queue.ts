@@ -13,6 +13,7 @@ import type { JobPatch, JobRow, Store } from '../../data/store.js';
 import type { Broadcaster } from '../../realtime/broadcaster.js';
 import { broadcastJobStatus } from '../../realtime/status-broadcasts.js';
 import type { BullQueue, QueueEnd, QueueEvent } from './bullmq-queue.js';
+import { ERRORS, isErrorCode } from '../../errors.js';
 import { fileOf, JobFailure, QueueClosedError } from '../job-errors.js';
 import { detailOf, endedRow, WAITING } from '../job-status.js';
 import type { FileStorage } from '../../files/storage.js';
@@ -42,7 +43,12 @@ export interface BullJobQueueDeps {
   clock?: Clock;
   /** Where runs store results: a merge that ends here without one loses what dead runs stored. */
   files?: FileStorage;
+  /** Pauses before the second, third... try of recording a merge's end, ms. */
+  settleRetryDelaysMs?: number[];
 }
+
+/** A database down for a moment when a merge ends: its end is tried again after these pauses. */
+const SETTLE_RETRY_DELAYS_MS = [200, 1000, 5000];
 
 /** A queued row younger than this may still be on its way into Redis: the sweep leaves it alone. */
 const RECOVER_AFTER_MS = 60_000;
@@ -62,6 +68,34 @@ const refOf = (d: MergeJobData): JobRef => ({
   appid: d.appid,
   requestId: d.requestId,
 });
+/** How a request waiting for a merge is answered, from how the merge ended as told. */
+function outcomeOfEvent(event: JobEvent): JobOutcome | undefined {
+  if (event.type === 'cancelled') return { state: 'cancelled', message: event.message };
+  if (event.type !== 'failed') return undefined;
+  return { state: 'failed', message: event.message, code: event.code, ...fileOf(event) };
+}
+
+/** How a request waiting for a merge is answered, from the merge's row once it has ended. */
+function outcomeOfRow(row: JobRow): JobOutcome | undefined {
+  if (row.status === 'succeeded' && row.resultId) return { state: 'succeeded', resultId: row.resultId };
+  if (row.status === 'cancelled') return { state: 'cancelled', message: row.error ?? CANCELLED_MESSAGE };
+  if (row.status !== 'failed') return undefined;
+  const code = isErrorCode(row.errorCode) ? row.errorCode : 'mergeFailed';
+  return {
+    state: 'failed',
+    message: row.error ?? ERRORS[code].message,
+    code,
+    ...(row.errorFile === null ? {} : { file: row.errorFile }),
+  };
+}
+
+/** The answer when a merge's end could not be recorded however often it was tried. */
+const NOT_RECORDED: JobOutcome = {
+  state: 'failed',
+  message: ERRORS.endNotRecorded.message,
+  code: 'endNotRecorded',
+};
+
 /** A merge's data as its row keeps it: for merges another process queued. */
 const dataOfRow = (row: JobRow): MergeJobData => ({
   jobId: row.id,
@@ -94,8 +128,40 @@ export function createBullJobQueue(deps: BullJobQueueDeps): JobQueue & { ping():
     if (!(await store.endJob(data.jobId, { ...patch, finishedAt: now() }))) return false;
     told.emit(event);
     if (pending.has(data.jobId)) events.emit(event);
+    // Whoever settles it (an end heard, a sweep) answers the request waiting for it here.
+    const outcome = outcomeOfEvent(event);
+    if (outcome) answer(data.jobId, outcome);
     await forgetDeadRunsOf(data);
     return true;
+  }
+
+  /** Answer this process's request waiting for the merge, if there is one (its entry goes with it). */
+  function answer(jobId: string, outcome: JobOutcome): void {
+    pending.get(jobId)?.resolve(outcome);
+  }
+
+  /**
+   * settleEnd, tried again while the database refuses it: false when it never took the write
+   * (the sweep records it later, from what BullMQ keeps).
+   */
+  async function settleEndRetrying(e: QueueEnd, data: MergeJobData): Promise<boolean> {
+    const delays = deps.settleRetryDelaysMs ?? SETTLE_RETRY_DELAYS_MS;
+    for (let tried = 0; ; tried++) {
+      try {
+        await settleEnd(e, data);
+        return true;
+      } catch (err) {
+        if (tried >= delays.length) {
+          log.error(
+            { err, job: e.jobId },
+            'could not record the end of a merge: its request is answered 503',
+          );
+          return false;
+        }
+        log.warn({ err, job: e.jobId }, 'could not record the end of a merge; trying again');
+        await new Promise((r) => setTimeout(r, delays[tried]));
+      }
+    }
   }
 
   /** Settle the row of a merge BullMQ ended, whichever process queued it; its data from its row if not given. */
@@ -148,12 +214,17 @@ export function createBullJobQueue(deps: BullJobQueueDeps): JobQueue & { ping():
     } else if (e.type === 'completed') {
       events.emit({ ...ref, type: 'completed', resultId: e.result.resultId, text: DONE_TEXT });
       own.resolve({ state: 'succeeded', resultId: e.result.resultId });
-    } else if (e.type === 'failed') {
-      await settleEnd(e, own.data);
-      own.resolve({ state: 'failed', message: e.message, code: e.code, ...fileOf(e) });
-    } else if (e.type === 'cancelled') {
-      await settleEnd(e, own.data);
-      own.resolve({ state: 'cancelled', message: CANCELLED_MESSAGE });
+    } else if (e.type === 'failed' || e.type === 'cancelled') {
+      // The request is answered however the database behaves: as the merge ended once that is
+      // recorded (here or by another process), else a 503 that says the end went unrecorded.
+      const recorded = await settleEndRetrying(e, own.data);
+      own.resolve(
+        !recorded
+          ? NOT_RECORDED
+          : e.type === 'failed'
+            ? { state: 'failed', message: e.message, code: e.code, ...fileOf(e) }
+            : { state: 'cancelled', message: CANCELLED_MESSAGE },
+      );
     }
   }
 
@@ -222,6 +293,20 @@ export function createBullJobQueue(deps: BullJobQueueDeps): JobQueue & { ping():
       if (end && (await settleEnd(end, dataOfRow(row))))
         log.warn({ job: row.id, state }, 'merge ended in the queue with its row unfinished: settled');
     }
+    await answerEnded();
+  }
+
+  /**
+   * The requests waiting here for merges whose rows have ended with no end heard here (the event
+   * lost, or the end recorded by a worker while this process could not hear it): answered from
+   * the row, so none waits for an event that will not come.
+   */
+  async function answerEnded(): Promise<void> {
+    for (const jobId of [...pending.keys()]) {
+      const row = await store.getJob(jobId);
+      const outcome = row && outcomeOfRow(row);
+      if (outcome) answer(jobId, outcome);
+    }
   }
   let sweepFrom = 0;
   let sweeping: Promise<void> | null = null;
@@ -282,7 +367,9 @@ export function createBullJobQueue(deps: BullJobQueueDeps): JobQueue & { ping():
           message: failure.message,
           code: failure.code,
           retryable: true,
-        });
+        }).catch((e: unknown) =>
+          log.error({ err: e, job: data.jobId }, 'could not record a merge not queued'),
+        );
         resolve({ state: 'failed', message: failure.message, code: failure.code });
         log.error({ err, job: data.jobId }, 'could not queue a merge');
       }

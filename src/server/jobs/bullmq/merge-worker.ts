@@ -56,6 +56,7 @@ export async function startMergeWorker(deps: MergeWorkerDeps): Promise<MergeWork
     clock: deps.clock,
     engineConcurrency: engineConcurrencyFor(config.mergeConcurrency),
     outputCaps: outputCapsOf(config),
+    maxMergeHours: config.maxMergeHours,
     disk:
       deps.disk ??
       createDiskBudget({

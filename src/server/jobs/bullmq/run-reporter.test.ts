@@ -4,6 +4,7 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { RefusingJobWrites } from '../../../../test/support/memory-store.js';
 import { job, RecordingBroadcaster, silentLog } from '../../../../test/support/job-kit.js';
+import { until } from '../../../../test/support/until.js';
 import { inputFailure, JobFailure } from '../job-errors.js';
 import type { MergeJobData } from '../queue.js';
 import { createRunReporter } from './run-reporter.js';
@@ -78,6 +79,32 @@ describe('the run reporter on a worker', () => {
         secondsLeft: 12,
       }),
     );
+    reporter.close();
+  });
+
+  it('starts a retried run from the percentage the run before reached: progress never goes back', async () => {
+    const store = await storeWithJob(0);
+    const reporter = createRunReporter({ store, broadcaster, log: silentLog, startRetryDelaysMs: [5, 5] });
+    await reporter.started(data, 1);
+    reporter.progress(data, 75);
+    await until(async () => (await store.getJob('j1'))?.percent === 75, {
+      timeoutMs: 5000,
+      what: 'the first run at 75%',
+    });
+    await reporter.interrupted(data);
+    await reporter.started(data, 2);
+    expect(await store.getJob('j1')).toMatchObject({ status: 'running', attempts: 2, percent: 75 });
+    reporter.progress(data, 10);
+    reporter.progress(data, 80);
+    await until(async () => (await store.getJob('j1'))?.percent === 80, {
+      timeoutMs: 5000,
+      what: 'the retry at 80%',
+    });
+    const told = broadcaster.events.map((e) => (e.payload as { percent: number | null }).percent);
+    expect(told.filter((p) => p !== null)).toEqual(
+      [...told.filter((p) => p !== null)].sort((a, b) => a! - b!),
+    );
+    expect(told).toContain(75);
     reporter.close();
   });
 

@@ -1,7 +1,8 @@
 // The worker's half of a scaled merge's story: each step is written to the job's row first and
 // then told on the session's channel (through Redis to every web process), the same discipline
 // as the in-process queue, so a late subscriber reading the row never sees the past. Progress is
-// throttled, and 100 is kept back until the result is stored.
+// throttled, 100 is kept back until the result is stored, and a run that retries a merge starts
+// from the percentage the runs before it reached (progress never goes back).
 //
 // A run starts only once its row says "running": a database that cannot take that write would
 // leave browsers reading "waiting" through the whole merge, and would refuse the result at the
@@ -41,6 +42,8 @@ interface Run {
   last: Promise<void>;
   throttle: ProgressThrottle;
   text?: string;
+  /** The highest percentage an earlier run of this merge told: a retry never tells less. */
+  floor: number;
 }
 
 const refOf = (d: MergeJobData): JobRef => ({
@@ -87,6 +90,16 @@ export function createRunReporter(deps: RunReporterDeps): RunReporter & { close(
     return run.last;
   }
 
+  /**
+   * How far earlier runs of the merge got, as its row says (0 for a first run, or a row that
+   * cannot be read: the "running" write that follows tries the database again).
+   */
+  async function highestSoFar(data: MergeJobData, attempt: number): Promise<number> {
+    if (attempt <= 1) return 0;
+    const row = await store.getJob(data.jobId).catch(() => undefined);
+    return Math.min(row?.percent ?? 0, 99);
+  }
+
   /** What earlier runs of an ended merge stored and never recorded (their process died) goes. */
   const forgetDeadRunsOf = (data: MergeJobData) => forgetDeadRuns({ store, files: deps.files, log }, data);
 
@@ -95,6 +108,7 @@ export function createRunReporter(deps: RunReporterDeps): RunReporter & { close(
     const run = runs.get(data.jobId) ?? {
       last: Promise.resolve(),
       throttle: createProgressThrottle(() => undefined, 1, clock),
+      floor: 0,
     };
     run.throttle.cancel();
     runs.delete(data.jobId);
@@ -105,7 +119,8 @@ export function createRunReporter(deps: RunReporterDeps): RunReporter & { close(
   return {
     async started(data, attempt) {
       await finish(data);
-      const run: Run = { last: Promise.resolve(), throttle: createProgressThrottle(send, 20, clock) };
+      const floor = await highestSoFar(data, attempt);
+      const run: Run = { last: Promise.resolve(), throttle: createProgressThrottle(send, 20, clock), floor };
       runs.set(data.jobId, run);
       function send(percent: number, detail?: ProgressDetail) {
         const statusText = run.text ?? runningText(percent);
@@ -127,8 +142,8 @@ export function createRunReporter(deps: RunReporterDeps): RunReporter & { close(
         status: 'running',
         startedAt: clock.now(),
         attempts: attempt,
-        percent: 0,
-        statusText: runningText(0),
+        percent: floor,
+        statusText: runningText(floor),
       });
       run.last = starting.catch(() => undefined);
       try {
@@ -138,13 +153,13 @@ export function createRunReporter(deps: RunReporterDeps): RunReporter & { close(
         runs.delete(data.jobId);
         throw err;
       }
-      run.throttle.update(0, startedDetail(data));
+      run.throttle.update(floor, startedDetail(data));
     },
     progress(data, percent, text, detail) {
       const run = runs.get(data.jobId);
       if (!run) return;
       run.text = text;
-      run.throttle.update(Math.min(percent, 99), detail);
+      run.throttle.update(Math.max(run.floor, Math.min(percent, 99)), detail);
     },
     async succeeded(data, result) {
       const run = await finish(data);
