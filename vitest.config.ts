@@ -16,8 +16,9 @@ export default defineConfig({
   },
   test: {
     include: ['src/**/*.test.ts', 'src/**/*.test.tsx', 'test/**/*.test.ts'],
-    // Those need real PostgreSQL, Redis and S3: `npm run test:scaled`.
-    exclude: [...configDefaults.exclude, '**/*.scaled.test.ts'],
+    // Those need real PostgreSQL, Redis and S3 (`npm run test:scaled`), and minutes of merges
+    // (`npm run test:conformance`).
+    exclude: [...configDefaults.exclude, '**/*.scaled.test.ts', '**/*.conformance.test.ts'],
     // ffmpeg-backed tests spawn real processes; give them room on a 2-core machine.
     testTimeout: 60_000,
     hookTimeout: 120_000,
