@@ -8,6 +8,7 @@ import { bookFigures } from './book-figures.js';
 import { engineFigures, transcodeFigures } from './engine-figures.js';
 import { formatFigures } from './format-figures.js';
 import { limitsFigures } from './limits-figures.js';
+import { matrixFigures } from './matrix-figures.js';
 import { machineLine, pinTools, tableRows, type Figure } from './report.js';
 import { scaledFigures } from './scaled-figures.js';
 import { serverFigures } from './server-figures.js';
@@ -18,7 +19,7 @@ import { widgetFigures } from './widget-figures.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const rounds = Number(process.env.BENCH_ROUNDS ?? 5);
-const only = process.env.BENCH_ONLY; // 'engine' | 'transcode' | 'formats' | 'sound' | 'fades' | 'trim' | 'server' | 'tus' | 'limits' | 'book' | 'widget' | 'scaled' (needs redis-server, PostgreSQL)
+const only = process.env.BENCH_ONLY; // 'engine' | 'transcode' | 'formats' | 'sound' | 'fades' | 'trim' | 'server' | 'tus' | 'limits' | 'book' | 'widget' | 'matrix' | 'scaled' (needs redis-server, PostgreSQL)
 
 const progress = (msg: string) => {
   if (process.stderr.isTTY) process.stderr.write(`\r\x1b[2K${msg}`);
@@ -36,6 +37,8 @@ try {
     figures.push(...(await transcodeFigures(await makeFlacCorpus(progress), work, rounds, progress)));
   } else if (only === 'widget') {
     figures.push(...(await widgetFigures(rounds, progress)));
+  } else if (only === 'matrix') {
+    figures.push(...(await matrixFigures(progress)));
   } else {
     const corpus = await makeCorpus(progress);
     if (!only || only === 'engine') figures.push(...(await engineFigures(corpus, work, rounds, progress)));
@@ -49,6 +52,7 @@ try {
     if (!only || only === 'limits') figures.push(...(await limitsFigures(corpus, work, rounds, progress)));
     if (!only || only === 'book') figures.push(...(await bookFigures(corpus, work, rounds, progress)));
     if (!only) figures.push(...(await widgetFigures(rounds, progress)));
+    if (!only) figures.push(...(await matrixFigures(progress)));
   }
 } finally {
   await rm(work, { recursive: true, force: true });

@@ -172,7 +172,14 @@ function mixedCases(): Case[] {
     id: `every kind mixed -> ${format}`,
     inputs,
     format,
-    paths: [...pathsOf(inputs.map((r) => r.kind), format), 'resample', 'input-chapters'],
+    paths: [
+      ...pathsOf(
+        inputs.map((r) => r.kind),
+        format,
+      ),
+      'resample',
+      'input-chapters',
+    ],
     engine: format === 'm4b' || format === 'flac',
   }));
 }
@@ -216,7 +223,11 @@ function optionCases(): Case[] {
       ],
       format,
       crossfade: 1,
-      paths: ['crossfade', 'direct-feed', format === 'mp3' ? 'mp3-encode' : format === 'm4b' ? 'aac-encode' : 'pcm-route'],
+      paths: [
+        'crossfade',
+        'direct-feed',
+        format === 'mp3' ? 'mp3-encode' : format === 'm4b' ? 'aac-encode' : 'pcm-route',
+      ],
       engine: format === 'm4b',
     });
   out.push({
@@ -261,7 +272,10 @@ function optionCases(): Case[] {
   return out;
 }
 
-/** Real lengths: FLAC books into M4B, under and far over where chunking starts. */
+/**
+ * Real lengths: FLAC books into M4B, far over where chunking starts (many chunks, each encoder
+ * decoding its stretch of the FLAC itself), an hour of it; and copied MP3 beside a chunked encode.
+ */
 function longCases(): Case[] {
   return [
     {
@@ -272,14 +286,20 @@ function longCases(): Case[] {
       engine: true,
     },
     {
-      id: 'FLAC 60 min -> m4b',
-      inputs: [{ kind: 'flac-16-44k', voice: 'A', seconds: 3600 }, { kind: 'lame-cbr128', voice: 'B', seconds: 6 }],
+      id: 'FLAC 60 min + 14 s -> m4b',
+      inputs: [
+        { kind: 'flac-16-44k', voice: 'A', seconds: 3600 },
+        { kind: 'flac-16-44k', voice: 'B', seconds: 14 },
+      ],
       format: 'm4b',
-      paths: ['aac-encode-chunked', 'pcm-parts', 'long'],
+      paths: ['aac-encode-chunked', 'direct-feed', 'long'],
     },
     {
-      id: 'MP3 30 min + FLAC -> mp3',
-      inputs: [{ kind: 'lame-cbr128', voice: 'A', seconds: 1800 }, { kind: 'flac-16-44k', voice: 'B', seconds: 300 }],
+      id: 'MP3 5 min + FLAC 5 min -> mp3',
+      inputs: [
+        { kind: 'lame-cbr128', voice: 'A', seconds: 300 },
+        { kind: 'flac-16-44k', voice: 'B', seconds: 300 },
+      ],
       format: 'mp3',
       paths: ['mp3-copy', 'mp3-encode-chunked', 'direct-feed', 'long'],
     },

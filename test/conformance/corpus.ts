@@ -118,19 +118,37 @@ async function chapterMeta(file: string, title: string, starts: number[], second
 }
 
 /** Three chapters of its own: at 0, a third and two thirds in (whole milliseconds). */
-const thirds = (seconds: number) => [0, seconds / 3, (2 * seconds) / 3].map((s) => Math.round(s * 1000) / 1000);
+const thirds = (seconds: number) =>
+  [0, seconds / 3, (2 * seconds) / 3].map((s) => Math.round(s * 1000) / 1000);
 
 const m4bWithChapters = async (src: string, out: string, x: Extras) => {
   const seconds = await sourceSeconds(src);
   const meta = `${out}.ffmeta`;
   await chapterMeta(meta, x.title, thirds(seconds), seconds);
-  await ffmpeg(['-i', src, '-i', meta, '-map', '0:a', '-map_metadata', '1', '-map_chapters', '1']
-    .concat(['-c:a', 'aac', '-b:a', '96k', '-f', 'ipod', out]));
+  await ffmpeg(
+    ['-i', src, '-i', meta, '-map', '0:a', '-map_metadata', '1', '-map_chapters', '1'].concat([
+      '-c:a',
+      'aac',
+      '-b:a',
+      '96k',
+      '-f',
+      'ipod',
+      out,
+    ]),
+  );
   await rm(meta, { force: true });
 };
 
 async function sourceSeconds(src: string): Promise<number> {
-  const { stdout } = await exec(refTools.ffprobe, ['-v', 'error', '-show_entries', 'format=duration', '-of', 'csv=p=0', src]);
+  const { stdout } = await exec(refTools.ffprobe, [
+    '-v',
+    'error',
+    '-show_entries',
+    'format=duration',
+    '-of',
+    'csv=p=0',
+    src,
+  ]);
   return Number(stdout.trim());
 }
 
@@ -140,8 +158,15 @@ const flacTool =
     run('flac', ['--silent', '--force', ...flags, `--tag=TITLE=${x.title}`, '-o', out, src]);
 
 const ffmpegFlacWithPicture = (src: string, out: string, x: Extras) =>
-  ffmpeg(['-i', src, '-i', x.cover, '-map', '0:a', '-map', '1:v', '-c:a', 'flac', '-c:v', 'copy']
-    .concat(['-disposition:v', 'attached_pic', '-metadata', `title=${x.title}`, out]));
+  ffmpeg(
+    ['-i', src, '-i', x.cover, '-map', '0:a', '-map', '1:v', '-c:a', 'flac', '-c:v', 'copy'].concat([
+      '-disposition:v',
+      'attached_pic',
+      '-metadata',
+      `title=${x.title}`,
+      out,
+    ]),
+  );
 
 const oggenc =
   (...flags: string[]) =>
@@ -187,35 +212,249 @@ export const KINDS: Kind[] = [
     encode: (src, out, x) => lame('-V', '2', '--ti', x.cover)(src, out, x),
   },
   // ffmpeg's AAC (what most M4A and M4B files of converters are), and ALAC.
-  { name: 'aac-44k', family: 'aac', ext: 'm4a', rate: 44100, channels: 2, made: 'ffmpeg -c:a aac -b:a 128k', encode: ff('-c:a', 'aac', '-b:a', '128k') },
-  { name: 'aac-48k', family: 'aac', ext: 'm4a', rate: 48000, channels: 2, made: 'ffmpeg aac 48 kHz 160k', encode: ff('-c:a', 'aac', '-b:a', '160k') },
-  { name: 'aac-22k-mono', family: 'aac', ext: 'm4a', rate: 22050, channels: 1, made: 'ffmpeg aac 22.05 kHz mono 48k', encode: ff('-c:a', 'aac', '-b:a', '48k') },
-  { name: 'aac-32k-mono', family: 'aac', ext: 'm4a', rate: 32000, channels: 1, made: 'ffmpeg aac 32 kHz mono 64k', encode: ff('-c:a', 'aac', '-b:a', '64k') },
-  { name: 'aac-24k', family: 'aac', ext: 'm4b', rate: 24000, channels: 2, made: 'ffmpeg aac 24 kHz 64k, m4b', encode: ff('-c:a', 'aac', '-b:a', '64k', '-f', 'ipod') },
-  { name: 'aac-m4b-chapters', family: 'aac', ext: 'm4b', rate: 44100, channels: 2, made: 'ffmpeg aac 96k m4b, 3 chapters', encode: m4bWithChapters, chapters: thirds },
-  { name: 'alac-44k', family: 'alac', ext: 'm4a', rate: 44100, channels: 2, made: 'ffmpeg -c:a alac', encode: ff('-c:a', 'alac') },
-  { name: 'alac-48k-mono', family: 'alac', ext: 'm4a', rate: 48000, channels: 1, made: 'ffmpeg alac 48 kHz mono', encode: ff('-c:a', 'alac') },
+  {
+    name: 'aac-44k',
+    family: 'aac',
+    ext: 'm4a',
+    rate: 44100,
+    channels: 2,
+    made: 'ffmpeg -c:a aac -b:a 128k',
+    encode: ff('-c:a', 'aac', '-b:a', '128k'),
+  },
+  {
+    name: 'aac-48k',
+    family: 'aac',
+    ext: 'm4a',
+    rate: 48000,
+    channels: 2,
+    made: 'ffmpeg aac 48 kHz 160k',
+    encode: ff('-c:a', 'aac', '-b:a', '160k'),
+  },
+  {
+    name: 'aac-22k-mono',
+    family: 'aac',
+    ext: 'm4a',
+    rate: 22050,
+    channels: 1,
+    made: 'ffmpeg aac 22.05 kHz mono 48k',
+    encode: ff('-c:a', 'aac', '-b:a', '48k'),
+  },
+  {
+    name: 'aac-32k-mono',
+    family: 'aac',
+    ext: 'm4a',
+    rate: 32000,
+    channels: 1,
+    made: 'ffmpeg aac 32 kHz mono 64k',
+    encode: ff('-c:a', 'aac', '-b:a', '64k'),
+  },
+  {
+    name: 'aac-24k',
+    family: 'aac',
+    ext: 'm4b',
+    rate: 24000,
+    channels: 2,
+    made: 'ffmpeg aac 24 kHz 64k, m4b',
+    encode: ff('-c:a', 'aac', '-b:a', '64k', '-f', 'ipod'),
+  },
+  {
+    name: 'aac-m4b-chapters',
+    family: 'aac',
+    ext: 'm4b',
+    rate: 44100,
+    channels: 2,
+    made: 'ffmpeg aac 96k m4b, 3 chapters',
+    encode: m4bWithChapters,
+    chapters: thirds,
+  },
+  {
+    name: 'alac-44k',
+    family: 'alac',
+    ext: 'm4a',
+    rate: 44100,
+    channels: 2,
+    made: 'ffmpeg -c:a alac',
+    encode: ff('-c:a', 'alac'),
+  },
+  {
+    name: 'alac-48k-mono',
+    family: 'alac',
+    ext: 'm4a',
+    rate: 48000,
+    channels: 1,
+    made: 'ffmpeg alac 48 kHz mono',
+    encode: ff('-c:a', 'alac'),
+  },
   // FLAC as CD rips and downloads come: the reference encoder and ffmpeg's, 16 and 24 bit.
-  { name: 'flac-16-44k', family: 'flac', ext: 'flac', rate: 44100, channels: 2, made: 'flac -5', encode: flacTool() },
-  { name: 'flac-16-48k-noseek', family: 'flac', ext: 'flac', rate: 48000, channels: 2, made: 'flac --no-seektable', encode: flacTool('--no-seektable') },
-  { name: 'flac-24-88k', family: 'flac', ext: 'flac', rate: 88200, channels: 2, made: 'flac -8, 24 bit 88.2 kHz', encode: flacTool('-8'), sourceFormat: 's32' },
-  { name: 'flac-24-96k-pic', family: 'flac', ext: 'flac', rate: 96000, channels: 2, made: 'flac --picture, 24 bit 96 kHz', encode: (src, out, x) => flacTool(`--picture=${x.cover}`)(src, out, x), sourceFormat: 's32' },
-  { name: 'ffflac-16-44k-pic', family: 'flac', ext: 'flac', rate: 44100, channels: 2, made: 'ffmpeg -c:a flac, a picture', encode: ffmpegFlacWithPicture },
-  { name: 'ffflac-24-48k-mono', family: 'flac', ext: 'flac', rate: 48000, channels: 1, made: 'ffmpeg flac 24 bit mono', encode: ff('-c:a', 'flac', '-sample_fmt', 's32'), sourceFormat: 's32' },
+  {
+    name: 'flac-16-44k',
+    family: 'flac',
+    ext: 'flac',
+    rate: 44100,
+    channels: 2,
+    made: 'flac -5',
+    encode: flacTool(),
+  },
+  {
+    name: 'flac-16-48k-noseek',
+    family: 'flac',
+    ext: 'flac',
+    rate: 48000,
+    channels: 2,
+    made: 'flac --no-seektable',
+    encode: flacTool('--no-seektable'),
+  },
+  {
+    name: 'flac-24-88k',
+    family: 'flac',
+    ext: 'flac',
+    rate: 88200,
+    channels: 2,
+    made: 'flac -8, 24 bit 88.2 kHz',
+    encode: flacTool('-8'),
+    sourceFormat: 's32',
+  },
+  {
+    name: 'flac-24-96k-pic',
+    family: 'flac',
+    ext: 'flac',
+    rate: 96000,
+    channels: 2,
+    made: 'flac --picture, 24 bit 96 kHz',
+    encode: (src, out, x) => flacTool(`--picture=${x.cover}`)(src, out, x),
+    sourceFormat: 's32',
+  },
+  {
+    name: 'ffflac-16-44k-pic',
+    family: 'flac',
+    ext: 'flac',
+    rate: 44100,
+    channels: 2,
+    made: 'ffmpeg -c:a flac, a picture',
+    encode: ffmpegFlacWithPicture,
+  },
+  {
+    name: 'ffflac-24-48k-mono',
+    family: 'flac',
+    ext: 'flac',
+    rate: 48000,
+    channels: 1,
+    made: 'ffmpeg flac 24 bit mono',
+    encode: ff('-c:a', 'flac', '-sample_fmt', 's32'),
+    sourceFormat: 's32',
+  },
   // WAV of every depth, and the extensible header (24 bit, more than two channels).
-  { name: 'wav-u8-mono-22k', family: 'wav', ext: 'wav', rate: 22050, channels: 1, made: '8-bit unsigned', encode: ff('-c:a', 'pcm_u8') },
-  { name: 'wav-16-44k', family: 'wav', ext: 'wav', rate: 44100, channels: 2, made: '16-bit', encode: ff('-c:a', 'pcm_s16le') },
-  { name: 'wav-24-48k-ext', family: 'wav', ext: 'wav', rate: 48000, channels: 2, made: '24-bit, WAVE_FORMAT_EXTENSIBLE', encode: ff('-c:a', 'pcm_s24le'), sourceFormat: 's32' },
-  { name: 'wav-f32-44k', family: 'wav', ext: 'wav', rate: 44100, channels: 2, made: '32-bit float', encode: ff('-c:a', 'pcm_f32le'), sourceFormat: 'flt' },
-  { name: 'wav-16-48k-5.1', family: 'wav', ext: 'wav', rate: 48000, channels: 6, made: '16-bit 5.1, extensible', encode: ff('-c:a', 'pcm_s16le') },
-  { name: 'wav-16-44k-quad', family: 'wav', ext: 'wav', rate: 44100, channels: 4, made: '16-bit quad, extensible', encode: ff('-c:a', 'pcm_s16le') },
+  {
+    name: 'wav-u8-mono-22k',
+    family: 'wav',
+    ext: 'wav',
+    rate: 22050,
+    channels: 1,
+    made: '8-bit unsigned',
+    encode: ff('-c:a', 'pcm_u8'),
+  },
+  {
+    name: 'wav-16-44k',
+    family: 'wav',
+    ext: 'wav',
+    rate: 44100,
+    channels: 2,
+    made: '16-bit',
+    encode: ff('-c:a', 'pcm_s16le'),
+  },
+  {
+    name: 'wav-24-48k-ext',
+    family: 'wav',
+    ext: 'wav',
+    rate: 48000,
+    channels: 2,
+    made: '24-bit, WAVE_FORMAT_EXTENSIBLE',
+    encode: ff('-c:a', 'pcm_s24le'),
+    sourceFormat: 's32',
+  },
+  {
+    name: 'wav-f32-44k',
+    family: 'wav',
+    ext: 'wav',
+    rate: 44100,
+    channels: 2,
+    made: '32-bit float',
+    encode: ff('-c:a', 'pcm_f32le'),
+    sourceFormat: 'flt',
+  },
+  {
+    name: 'wav-16-48k-5.1',
+    family: 'wav',
+    ext: 'wav',
+    rate: 48000,
+    channels: 6,
+    made: '16-bit 5.1, extensible',
+    encode: ff('-c:a', 'pcm_s16le'),
+  },
+  {
+    name: 'wav-16-44k-quad',
+    family: 'wav',
+    ext: 'wav',
+    rate: 44100,
+    channels: 4,
+    made: '16-bit quad, extensible',
+    encode: ff('-c:a', 'pcm_s16le'),
+  },
   // Vorbis and Opus from their reference encoders.
-  { name: 'oggenc-q3-44k', family: 'vorbis', ext: 'ogg', rate: 44100, channels: 2, made: 'oggenc -q 3', encode: oggenc('-q', '3') },
-  { name: 'oggenc-q0-22k-mono', family: 'vorbis', ext: 'ogg', rate: 22050, channels: 1, made: 'oggenc -q 0, 22.05 kHz mono', encode: oggenc('-q', '0') },
-  { name: 'oggenc-q6-48k', family: 'vorbis', ext: 'ogg', rate: 48000, channels: 2, made: 'oggenc -q 6, 48 kHz', encode: oggenc('-q', '6') },
-  { name: 'opusenc-96k', family: 'opus', ext: 'opus', rate: 48000, channels: 2, made: 'opusenc --bitrate 96', encode: opusenc('--bitrate', '96') },
-  { name: 'opusenc-44k-source', family: 'opus', ext: 'opus', rate: 44100, channels: 2, made: 'opusenc from a 44.1 kHz WAV', encode: opusenc('--bitrate', '64') },
-  { name: 'opusenc-mono-24k', family: 'opus', ext: 'opus', rate: 16000, channels: 1, made: 'opusenc --speech 24k from 16 kHz mono', encode: opusenc('--bitrate', '24', '--speech') },
+  {
+    name: 'oggenc-q3-44k',
+    family: 'vorbis',
+    ext: 'ogg',
+    rate: 44100,
+    channels: 2,
+    made: 'oggenc -q 3',
+    encode: oggenc('-q', '3'),
+  },
+  {
+    name: 'oggenc-q0-22k-mono',
+    family: 'vorbis',
+    ext: 'ogg',
+    rate: 22050,
+    channels: 1,
+    made: 'oggenc -q 0, 22.05 kHz mono',
+    encode: oggenc('-q', '0'),
+  },
+  {
+    name: 'oggenc-q6-48k',
+    family: 'vorbis',
+    ext: 'ogg',
+    rate: 48000,
+    channels: 2,
+    made: 'oggenc -q 6, 48 kHz',
+    encode: oggenc('-q', '6'),
+  },
+  {
+    name: 'opusenc-96k',
+    family: 'opus',
+    ext: 'opus',
+    rate: 48000,
+    channels: 2,
+    made: 'opusenc --bitrate 96',
+    encode: opusenc('--bitrate', '96'),
+  },
+  {
+    name: 'opusenc-44k-source',
+    family: 'opus',
+    ext: 'opus',
+    rate: 44100,
+    channels: 2,
+    made: 'opusenc from a 44.1 kHz WAV',
+    encode: opusenc('--bitrate', '64'),
+  },
+  {
+    name: 'opusenc-mono-24k',
+    family: 'opus',
+    ext: 'opus',
+    rate: 16000,
+    channels: 1,
+    made: 'opusenc --speech 24k from 16 kHz mono',
+    encode: opusenc('--bitrate', '24', '--speech'),
+  },
 ];
 
 export const kindByName = (name: string): Kind => {
@@ -249,7 +488,8 @@ export interface CorpusFile {
   title: string;
 }
 
-export const corpusDir = () => process.env.CORPUS_DIR ?? path.join(os.tmpdir(), 'audio-merge-conformance-corpus');
+export const corpusDir = () =>
+  process.env.CORPUS_DIR ?? path.join(os.tmpdir(), 'audio-merge-conformance-corpus');
 
 const fmtSeconds = (s: number) => String(s).replace('.', 'p');
 
@@ -286,13 +526,19 @@ async function makeSource(r: Recipe, kind: Kind, wav: string): Promise<void> {
     `afade=t=in:d=${EDGE_FADE}:curve=hsin`,
     `afade=t=out:st=${fadeOut}:d=${EDGE_FADE}:curve=hsin`,
   ].join(',');
-  const codec = kind.sourceFormat === 'flt' ? 'pcm_f32le' : kind.sourceFormat === 's32' ? 'pcm_s24le' : 'pcm_s16le';
+  const codec =
+    kind.sourceFormat === 'flt' ? 'pcm_f32le' : kind.sourceFormat === 's32' ? 'pcm_s24le' : 'pcm_s16le';
   await ffmpeg([
-    '-f', 'lavfi',
-    '-i', `sine=frequency=${VOICES[r.voice]}:sample_rate=${kind.rate}:duration=${r.seconds}`,
-    '-af', filter,
-    '-ac', String(kind.channels),
-    '-c:a', codec,
+    '-f',
+    'lavfi',
+    '-i',
+    `sine=frequency=${VOICES[r.voice]}:sample_rate=${kind.rate}:duration=${r.seconds}`,
+    '-af',
+    filter,
+    '-ac',
+    String(kind.channels),
+    '-c:a',
+    codec,
     // Above two channels ffmpeg needs a layout to write a WAV: the usual one of that count.
     ...(kind.channels > 2 ? ['-channel_layout', kind.channels === 6 ? '5.1' : 'quad'] : []),
     wav,
@@ -302,22 +548,42 @@ async function makeSource(r: Recipe, kind: Kind, wav: string): Promise<void> {
 async function cover(dir: string): Promise<string> {
   const file = path.join(dir, 'cover-v1.png');
   if (!(await exists(file)))
-    await ffmpeg(['-f', 'lavfi', '-i', 'color=c=0x3366aa:s=300x300', '-frames:v', '1', `${file}.tmp.png`]).then(() =>
-      rename(`${file}.tmp.png`, file),
-    );
+    await ffmpeg([
+      '-f',
+      'lavfi',
+      '-i',
+      'color=c=0x3366aa:s=300x300',
+      '-frames:v',
+      '1',
+      `${file}.tmp.png`,
+    ]).then(() => rename(`${file}.tmp.png`, file));
   return file;
 }
 
 /** The reference decode's length (samples at its own rate), rate and channels, streamed (no file in memory). */
-export async function referenceDecode(file: string): Promise<{ samples: number; rate: number; channels: number }> {
+export async function referenceDecode(
+  file: string,
+): Promise<{ samples: number; rate: number; channels: number }> {
   const { stdout } = await exec(refTools.ffprobe, [
-    '-v', 'error', '-select_streams', 'a:0', '-show_entries', 'stream=sample_rate,channels', '-of', 'json', file,
+    '-v',
+    'error',
+    '-select_streams',
+    'a:0',
+    '-show_entries',
+    'stream=sample_rate,channels',
+    '-of',
+    'json',
+    file,
   ]);
   const s = (JSON.parse(stdout) as { streams: { sample_rate: string; channels: number }[] }).streams[0];
   const bytes = await new Promise<number>((resolve, reject) => {
-    const child = spawn(refTools.ffmpeg, ['-v', 'error', '-i', file, '-map', '0:a:0', '-ac', '1', '-f', 'f32le', '-'], {
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const child = spawn(
+      refTools.ffmpeg,
+      ['-v', 'error', '-i', file, '-map', '0:a:0', '-ac', '1', '-f', 'f32le', '-'],
+      {
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
     let n = 0;
     let err = '';
     child.stdout.on('data', (c: Buffer) => (n += c.length));
@@ -363,7 +629,11 @@ export async function corpusFile(r: Recipe, dir = corpusDir()): Promise<CorpusFi
 }
 
 /** Many recipes, made `concurrency` at a time (each encoder is one process), in their order. */
-export async function corpusFiles(recipes: Recipe[], concurrency = 2, dir = corpusDir()): Promise<CorpusFile[]> {
+export async function corpusFiles(
+  recipes: Recipe[],
+  concurrency = 2,
+  dir = corpusDir(),
+): Promise<CorpusFile[]> {
   const out: CorpusFile[] = new Array(recipes.length);
   let next = 0;
   const worker = async () => {
@@ -378,9 +648,13 @@ export async function corpusFiles(recipes: Recipe[], concurrency = 2, dir = corp
 
 /** Run as a script: make every kind in voices A and B at 8 s, and list them. */
 if (process.argv[1] && path.resolve(process.argv[1]) === path.resolve(new URL(import.meta.url).pathname)) {
-  const recipes = KINDS.flatMap((k) => (['A', 'B'] as Voice[]).map((voice) => ({ kind: k.name, voice, seconds: 8 })));
+  const recipes = KINDS.flatMap((k) =>
+    (['A', 'B'] as Voice[]).map((voice) => ({ kind: k.name, voice, seconds: 8 })),
+  );
   const files = await corpusFiles(recipes);
   for (const f of files)
-    console.log(`${path.basename(f.file)}  ${f.seconds.toFixed(4)} s  ${f.rate} Hz  ${f.channels} ch  (${kindByName(f.recipe.kind).made})`);
+    console.log(
+      `${path.basename(f.file)}  ${f.seconds.toFixed(4)} s  ${f.rate} Hz  ${f.channels} ch  (${kindByName(f.recipe.kind).made})`,
+    );
   console.log(`corpus in ${corpusDir()}`);
 }

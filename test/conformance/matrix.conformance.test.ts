@@ -21,13 +21,15 @@
 // | crossfade 1 s                       | 5     | crossfade: the mixed route (FLAC) and fades spliced in copies  |
 // | loudness -16, inputs at -30 and -3  | 5     | loudness: gains in MP3 frames, true-peak limiter, each encoder |
 // | chapters file                       | 3     | chapters-file in ID3, MP4 and Vorbis comments                  |
-// | FLAC 5 min x2, 60 min, MP3+FLAC 5min| 3     | long: many chunks, direct feeds, an hour through AAC           |
+// | FLAC 5 min x2, 60 min; MP3+FLAC 5 m | 3     | long: many chunks, direct feeds, an hour through AAC           |
+import { execFile } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../support/cli-run.js';
-import { corpusFiles, kindByName, VOICES, type CorpusFile, type Recipe } from './corpus.js';
+import { corpusFiles, refTools, kindByName, VOICES, type CorpusFile, type Recipe } from './corpus.js';
 import {
   allCases,
   CHAPTER_TOLERANCE,
@@ -71,13 +73,19 @@ interface Report {
 }
 
 const cases = selectedCases();
+/** The pair the checks are tried on (below), made whatever the run's cases. */
+const flacPair = allCases().find((c) => c.id === 'flac-16-44k x2 -> wav')!;
+const exec = promisify(execFile);
+const ffmpegRef = (args: string[]) => exec(refTools.ffmpeg, ['-hide_banner', '-v', 'error', '-y', ...args]);
 const recipeKey = (r: Recipe) => JSON.stringify(r);
 const files = new Map<string, CorpusFile>();
 let work = '';
 
 beforeAll(async () => {
   work = await mkdtemp(path.join(os.tmpdir(), 'audio-merge-conformance-'));
-  const unique = [...new Map(cases.flatMap((c) => c.inputs).map((r) => [recipeKey(r), r])).values()];
+  const unique = [
+    ...new Map([...cases, flacPair].flatMap((c) => c.inputs).map((r) => [recipeKey(r), r])).values(),
+  ];
   const made = await corpusFiles(unique);
   made.forEach((f, i) => files.set(recipeKey(unique[i]), f));
 });
@@ -94,7 +102,8 @@ function expectedShape(c: Case, inputs: CorpusFile[]): { rate?: number; channels
   const rate = rates.size === 1 ? [...rates][0] : undefined;
   const channels = chans.size === 1 && [...chans][0] <= 2 ? [...chans][0] : undefined;
   if (c.format === 'opus') return { rate: 48000, channels };
-  const holds = c.format === 'mp3' ? MP3_RATES : c.format === 'm4a' || c.format === 'm4b' ? AAC_RATES : undefined;
+  const holds =
+    c.format === 'mp3' ? MP3_RATES : c.format === 'm4a' || c.format === 'm4b' ? AAC_RATES : undefined;
   return { rate: rate !== undefined && (!holds || holds.includes(rate)) ? rate : undefined, channels };
 }
 
@@ -146,7 +155,9 @@ function findStarts(c: Case, inputs: CorpusFile[], d: Decode, problems: string[]
       start = riseAfter(p, level, from, anchor + 0.5 * span);
     }
     if (start === undefined || !(level > 0)) {
-      problems.push(`input ${k + 1} (${f.recipe.kind}, ${f.frequency} Hz): its tone is not found near ${anchor.toFixed(3)} s`);
+      problems.push(
+        `input ${k + 1} (${f.recipe.kind}, ${f.frequency} Hz): its tone is not found near ${anchor.toFixed(3)} s`,
+      );
       start = anchor;
     }
     starts.push(start);
@@ -183,19 +194,39 @@ function checkLength(c: Case, inputs: CorpusFile[], d: Decode, report: Report, p
     problems.push(`the report says ${report.durationSeconds} s, the decode holds ${got.toFixed(5)} s`);
 }
 
-function checkShape(c: Case, inputs: CorpusFile[], report: Report, pr: { rate: number; channels: number }, problems: string[]) {
+function checkShape(
+  c: Case,
+  inputs: CorpusFile[],
+  report: Report,
+  pr: { rate: number; channels: number },
+  problems: string[],
+) {
   if (report.sampleRate !== pr.rate || report.channels !== pr.channels)
-    problems.push(`the report says ${report.sampleRate} Hz ${report.channels} ch, the file is ${pr.rate} Hz ${pr.channels} ch`);
+    problems.push(
+      `the report says ${report.sampleRate} Hz ${report.channels} ch, the file is ${pr.rate} Hz ${pr.channels} ch`,
+    );
   const want = expectedShape(c, inputs);
-  if (want.rate !== undefined && pr.rate !== want.rate) problems.push(`rate ${pr.rate}, expected ${want.rate}`);
+  if (want.rate !== undefined && pr.rate !== want.rate)
+    problems.push(`rate ${pr.rate}, expected ${want.rate}`);
   if (want.channels !== undefined && pr.channels !== want.channels)
     problems.push(`channels ${pr.channels}, expected ${want.channels}`);
   const everyCopied = inputs.every((f) => isCopied(c, f, pr.rate, pr.channels));
-  if ((everyCopied || c.format === 'flac' || c.format === 'wav') && c.loudness === undefined && report.transcoded.length)
+  if (
+    (everyCopied || c.format === 'flac' || c.format === 'wav') &&
+    c.loudness === undefined &&
+    report.transcoded.length
+  )
     problems.push(`transcoded ${JSON.stringify(report.transcoded)}, expected none`);
 }
 
-function checkChapters(c: Case, inputs: CorpusFile[], found: Found, report: Report, written: { start: number }[], problems: string[]) {
+function checkChapters(
+  c: Case,
+  inputs: CorpusFile[],
+  found: Found,
+  report: Report,
+  written: { start: number }[],
+  problems: string[],
+) {
   const want = expectedChapters(c, inputs, found.starts);
   // WAV has no chapters of its own: the report says where each input starts.
   const got = c.format === 'wav' ? report.chapters : written;
@@ -205,18 +236,32 @@ function checkChapters(c: Case, inputs: CorpusFile[], found: Found, report: Repo
   }
   want.forEach((s, i) => {
     if (Math.abs(got[i].start - s) > CHAPTER_TOLERANCE)
-      problems.push(`chapter ${i + 1} starts at ${got[i].start.toFixed(3)} s, its input's audio at ${s.toFixed(3)} s`);
+      problems.push(
+        `chapter ${i + 1} starts at ${got[i].start.toFixed(3)} s, its input's audio at ${s.toFixed(3)} s`,
+      );
   });
 }
 
 /** Mono samples at the output's rate over [from, from + seconds), from the kept decode or a decode of that window. */
-async function window(out: string, d: Decode, from: number, seconds: number): Promise<{ pcm: Float32Array; at: number }> {
+async function window(
+  out: string,
+  d: Decode,
+  from: number,
+  seconds: number,
+): Promise<{ pcm: Float32Array; at: number }> {
   if (d.native) return { pcm: d.native, at: 0 };
   return { pcm: await decodeWindow(out, from, seconds), at: Math.max(0, from) };
 }
 
 /** No click at any join of two whole inputs, nor inside any input's steady stretch. */
-async function checkClicks(c: Case, inputs: CorpusFile[], out: string, d: Decode, found: Found, problems: string[]) {
+async function checkClicks(
+  c: Case,
+  inputs: CorpusFile[],
+  out: string,
+  d: Decode,
+  found: Found,
+  problems: string[],
+) {
   const x = c.crossfade ?? 0;
   const own: number[] = [];
   for (const [k, f] of inputs.entries()) {
@@ -225,7 +270,12 @@ async function checkClicks(c: Case, inputs: CorpusFile[], out: string, d: Decode
     const w = await window(out, d, from, 0.1);
     own.push(edge(w.pcm, (from - w.at) * d.rate, (from - w.at + 0.1) * d.rate));
     if (d.native) {
-      const steady = worstBlock(d.native, d.rate, found.starts[k] + x + 0.05, found.starts[k] + span - x - 0.05);
+      const steady = worstBlock(
+        d.native,
+        d.rate,
+        found.starts[k] + x + 0.05,
+        found.starts[k] + span - x - 0.05,
+      );
       if (steady.worst > CLICK_RATIO * 1.5 * steady.median + CLICK_FLOOR)
         problems.push(
           `a click inside input ${k + 1} at ${steady.at.toFixed(3)} s (edge ${steady.worst.toFixed(4)}, its own ${steady.median.toFixed(4)})`,
@@ -242,7 +292,9 @@ async function checkClicks(c: Case, inputs: CorpusFile[], out: string, d: Decode
       const sharpest = edge(w.pcm, (from - w.at) * d.rate, (from - w.at + 0.06 + 2 * x) * d.rate);
       const limit = CLICK_RATIO * Math.max(own[k - 1], own[k]) + CLICK_FLOOR;
       if (sharpest > limit)
-        problems.push(`a click at the join before input ${k + 1} (${t.toFixed(3)} s): edge ${sharpest.toFixed(4)} > ${limit.toFixed(4)}`);
+        problems.push(
+          `a click at the join before input ${k + 1} (${t.toFixed(3)} s): edge ${sharpest.toFixed(4)} > ${limit.toFixed(4)}`,
+        );
     }
   }
 }
@@ -253,7 +305,14 @@ function checkCrossfades(c: Case, inputs: CorpusFile[], found: Found, problems: 
   for (let k = 1; k < inputs.length; k++) {
     const a = found.powers.get(inputs[k - 1].frequency)!;
     const b = found.powers.get(inputs[k].frequency)!;
-    const dip = lowestSum(a, found.levels[k - 1], b, found.levels[k], found.starts[k] + 0.02, found.starts[k] + x - 0.02);
+    const dip = lowestSum(
+      a,
+      found.levels[k - 1],
+      b,
+      found.levels[k],
+      found.starts[k] + 0.02,
+      found.starts[k] + x - 0.02,
+    );
     if (dip < -CROSSFADE_DIP_DB)
       problems.push(`the crossfade before input ${k + 1} dips to ${dip.toFixed(2)} dB of summed power`);
   }
@@ -284,8 +343,15 @@ async function runCase(c: Case): Promise<string[]> {
   }
   const res = await runCli(cliArgs(c, inputs, out, chaptersFile));
   if (res.code !== 0) return [`exit ${res.code}: ${res.stderr.trim().split('\n').slice(-3).join(' / ')}`];
-  const problems: string[] = [];
   const report = JSON.parse(res.stdout.trim().split('\n').at(-1)!) as Report;
+  const problems = await checkOutput(c, inputs, out, report);
+  await rm(dir, { recursive: true, force: true });
+  return problems;
+}
+
+/** Everything a person checks of one output, as a list of what is wrong (empty: all right). */
+async function checkOutput(c: Case, inputs: CorpusFile[], out: string, report: Report): Promise<string[]> {
+  const problems: string[] = [];
   if (report.fallbacks?.length) problems.push(`fallbacks: ${JSON.stringify(report.fallbacks)}`);
   const pr = await probe(out);
   checkShape(c, inputs, report, pr, problems);
@@ -297,7 +363,6 @@ async function runCase(c: Case): Promise<string[]> {
   await checkClicks(c, inputs, out, d, found, problems);
   checkCrossfades(c, inputs, found, problems);
   await checkLoudness(c, inputs, out, found, problems);
-  await rm(dir, { recursive: true, force: true });
   return problems;
 }
 
@@ -319,8 +384,24 @@ function pathsTaken(c: Case): Path[] {
 describe('the conformance matrix', () => {
   it('covers every path, and both sides of where encodes are chunked', () => {
     const taken = new Set(allCases().flatMap(pathsTaken));
-    const every: Path[] = ['mp3-copy', 'mp3-encode', 'mp3-encode-chunked', 'aac-copy', 'aac-encode', 'aac-encode-chunked']
-      .concat(['direct-feed', 'pcm-route', 'resample', 'trim', 'gap', 'crossfade', 'loudness', 'chapters-file'])
+    const every: Path[] = [
+      'mp3-copy',
+      'mp3-encode',
+      'mp3-encode-chunked',
+      'aac-copy',
+      'aac-encode',
+      'aac-encode-chunked',
+    ]
+      .concat([
+        'direct-feed',
+        'pcm-route',
+        'resample',
+        'trim',
+        'gap',
+        'crossfade',
+        'loudness',
+        'chapters-file',
+      ])
       .concat(['input-chapters', 'long']) as Path[];
     expect(every.filter((p) => !taken.has(p))).toEqual([]);
     console.log(
@@ -328,6 +409,70 @@ describe('the conformance matrix', () => {
         .map((c) => `${c.engine ? '*' : ' '} ${c.id.padEnd(46)} ${pathsTaken(c).join(', ')}`)
         .join('\n'),
     );
+  });
+
+  // The checks themselves, on outputs made wrong on purpose: a test that cannot fail is no test.
+  const pairFiles = () => flacPair.inputs.map((r) => files.get(recipeKey(r))!);
+
+  it('sees a lost stretch at a join: the length, a click, a chapter off its input', async () => {
+    const [a, b] = pairFiles();
+    const out = path.join(work, 'lost.wav');
+    // The pair joined, but 40 ms from the middle of the second's first second gone.
+    await ffmpegRef(
+      ['-i', a.file, '-i', b.file, '-filter_complex']
+        .concat([
+          '[1:a]atrim=end=0.5[h];[1:a]atrim=start=0.54,asetpts=PTS-STARTPTS[t];[0:a][h][t]concat=n=3:v=0:a=1',
+        ])
+        .concat(['-c:a', 'pcm_s16le', out]),
+    );
+    const whole = a.seconds + b.seconds;
+    const problems = await checkOutput(flacPair, [a, b], out, {
+      durationSeconds: whole,
+      transcoded: [],
+      sampleRate: 44100,
+      channels: 2,
+      chapters: [
+        { title: 'a', start: 0, end: a.seconds },
+        { title: 'b', start: a.seconds + 0.05, end: whole },
+      ],
+    });
+    expect(problems.join('\n')).toMatch(/decoded length/);
+    expect(problems.join('\n')).toMatch(/the report says/);
+    expect(problems.join('\n')).toMatch(/a click inside input 2/);
+    expect(problems.join('\n')).toMatch(/chapter 2 starts at/);
+  });
+
+  it('tells a constant-power crossfade from a linear one', async () => {
+    const [a, b] = pairFiles();
+    const faded = { ...flacPair, crossfade: 1 };
+    const report = (whole: number): Report => ({
+      durationSeconds: whole,
+      transcoded: [],
+      sampleRate: 44100,
+      channels: 2,
+      chapters: [
+        { title: 'a', start: 0, end: a.seconds - 1 },
+        { title: 'b', start: a.seconds - 1, end: whole },
+      ],
+    });
+    const dips: string[][] = [];
+    for (const curve of ['qsin', 'tri']) {
+      const out = path.join(work, `fade-${curve}.wav`);
+      await ffmpegRef(
+        ['-i', a.file, '-i', b.file, '-filter_complex', `acrossfade=d=1:c1=${curve}:c2=${curve}`].concat([
+          '-c:a',
+          'pcm_s16le',
+          out,
+        ]),
+      );
+      dips.push(
+        (await checkOutput(faded, [a, b], out, report(a.seconds + b.seconds - 1))).filter((p) =>
+          /dips/.test(p),
+        ),
+      );
+    }
+    expect(dips[0]).toEqual([]);
+    expect(dips[1].join()).toMatch(/dips to -[23]\./);
   });
 
   it.concurrent.each(cases.map((c) => [c.id, c] as const))('%s', async (_id, c) => {

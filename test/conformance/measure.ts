@@ -28,7 +28,18 @@ export interface Probe {
 export async function probe(file: string): Promise<Probe> {
   const { stdout } = await exec(
     refTools.ffprobe,
-    ['-v', 'error', '-show_streams', '-show_chapters', '-show_format', '-select_streams', 'a:0', '-of', 'json', file],
+    [
+      '-v',
+      'error',
+      '-show_streams',
+      '-show_chapters',
+      '-show_format',
+      '-select_streams',
+      'a:0',
+      '-of',
+      'json',
+      file,
+    ],
     { maxBuffer: 64 << 20 },
   );
   const j = JSON.parse(stdout) as {
@@ -79,24 +90,39 @@ export function decode(file: string, rate: number, seconds: number): Promise<Dec
   return new Promise((resolve, reject) => {
     const child = spawn(
       refTools.ffmpeg,
-      ['-v', 'error', '-i', file, '-map', '0:a:0', '-ac', '1', '-f', 'f32le', 'pipe:1']
-        .concat(['-map', '0:a:0', '-ac', '1', '-ar', String(MARKER_RATE), '-f', 'f32le', 'pipe:3']),
+      ['-v', 'error', '-i', file, '-map', '0:a:0', '-ac', '1', '-f', 'f32le', 'pipe:1'].concat([
+        '-map',
+        '0:a:0',
+        '-ac',
+        '1',
+        '-ar',
+        String(MARKER_RATE),
+        '-f',
+        'f32le',
+        'pipe:3',
+      ]),
       { stdio: ['ignore', 'pipe', 'pipe', 'pipe'] },
     );
     const native: Buffer[] = [];
     const low: Buffer[] = [];
     let bytes = 0;
     let errors = '';
-    child.stdout.on('data', (c: Buffer) => {
+    child.stdout!.on('data', (c: Buffer) => {
       bytes += c.length;
       if (keep) native.push(c);
     });
     (child.stdio[3] as NodeJS.ReadableStream).on('data', (c: Buffer) => low.push(c));
-    child.stderr.on('data', (c) => (errors += c));
+    child.stderr!.on('data', (c) => (errors += c));
     child.on('error', reject);
     child.on('close', (code) => {
       if (code !== 0) return reject(new Error(`the output does not decode (exit ${code}): ${errors.trim()}`));
-      resolve({ samples: bytes / 4, rate, native: keep ? concat(native) : undefined, low: concat(low), errors });
+      resolve({
+        samples: bytes / 4,
+        rate,
+        native: keep ? concat(native) : undefined,
+        low: concat(low),
+        errors,
+      });
     });
   });
 }
@@ -105,7 +131,21 @@ export function decode(file: string, rate: number, seconds: number): Promise<Dec
 export async function decodeWindow(file: string, from: number, seconds: number): Promise<Float32Array> {
   const { stdout } = await exec(
     refTools.ffmpeg,
-    ['-v', 'error', '-ss', String(Math.max(0, from)), '-i', file, '-t', String(seconds), '-ac', '1', '-f', 'f32le', '-'],
+    [
+      '-v',
+      'error',
+      '-ss',
+      String(Math.max(0, from)),
+      '-i',
+      file,
+      '-t',
+      String(seconds),
+      '-ac',
+      '1',
+      '-f',
+      'f32le',
+      '-',
+    ],
     { encoding: 'buffer', maxBuffer: 256 << 20 },
   );
   return concat([stdout as Buffer]);
@@ -116,7 +156,10 @@ export function tonePower(pcm: Float32Array, freq: number): Float32Array {
   const n = Math.max(0, Math.floor((pcm.length - WINDOW) / HOP) + 1);
   const out = new Float32Array(n);
   const coeff = 2 * Math.cos((2 * Math.PI * freq) / MARKER_RATE);
-  const hann = Float32Array.from({ length: WINDOW }, (_, i) => 0.5 - 0.5 * Math.cos((2 * Math.PI * i) / (WINDOW - 1)));
+  const hann = Float32Array.from(
+    { length: WINDOW },
+    (_, i) => 0.5 - 0.5 * Math.cos((2 * Math.PI * i) / (WINDOW - 1)),
+  );
   for (let k = 0; k < n; k++) {
     let s1 = 0;
     let s2 = 0;
@@ -163,7 +206,14 @@ export function crossing(a: Float32Array, la: number, b: Float32Array, lb: numbe
 }
 
 /** The lowest summed relative power of two tones over [from, to), in dB (0: constant power). */
-export function lowestSum(a: Float32Array, la: number, b: Float32Array, lb: number, from: number, to: number) {
+export function lowestSum(
+  a: Float32Array,
+  la: number,
+  b: Float32Array,
+  lb: number,
+  from: number,
+  to: number,
+) {
   let low = Infinity;
   for (let k = windowAt(from); k < Math.min(a.length, b.length, windowAt(to)); k++)
     low = Math.min(low, a[k] / la + b[k] / lb);
