@@ -484,6 +484,11 @@ export interface CorpusFile {
   channels: number;
   /** Chapters it carries of its own, seconds from its start. */
   chapters?: number[];
+  /**
+   * Seconds before its tone rises in the reference decode: what an encoder put ahead of the audio
+   * and the file does not say (a LAME file too small for its tag), else 0.
+   */
+  lead: number;
   /** Its title tag. */
   title: string;
 }
@@ -499,7 +504,8 @@ function cacheName(r: Recipe): string {
     v: GENERATOR_VERSION,
     r,
     made: kind.made,
-    encode: kind.encode.toString(),
+    // The encoder step's source without its layout: reformatting the code reuses the files.
+    encode: kind.encode.toString().replace(/\s+/g, ''),
     rate: kind.rate,
     channels: kind.channels,
     fmt: kind.sourceFormat,
@@ -594,6 +600,20 @@ export async function referenceDecode(
   return { samples: bytes / 4, rate: Number(s.sample_rate), channels: s.channels };
 }
 
+/** Where a file's tone first reaches half its level, in its first half second (an 8 kHz decode). */
+async function leadOf(file: string): Promise<number> {
+  const { stdout } = await exec(
+    refTools.ffmpeg,
+    ['-v', 'error', '-i', file, '-t', '0.5', '-ac', '1', '-ar', '8000', '-f', 'f32le', '-'],
+    { encoding: 'buffer', maxBuffer: 16 << 20 },
+  );
+  const buf = stdout as Buffer;
+  const pcm = new Float32Array(buf.buffer.slice(buf.byteOffset, buf.byteOffset + (buf.length & ~3)));
+  const peak = pcm.reduce((m, v) => Math.max(m, Math.abs(v)), 0);
+  const at = pcm.findIndex((v) => Math.abs(v) >= peak / 2);
+  return Math.max(0, at) / 8000;
+}
+
 /** The file of `recipe`, made now unless the cache holds it (its sidecar JSON is written last). */
 export async function corpusFile(r: Recipe, dir = corpusDir()): Promise<CorpusFile> {
   const kind = kindByName(r.kind);
@@ -622,6 +642,7 @@ export async function corpusFile(r: Recipe, dir = corpusDir()): Promise<CorpusFi
     rate: ref.rate,
     channels: ref.channels,
     chapters: kind.chapters?.(r.seconds),
+    lead: await leadOf(file),
     title,
   };
   await writeFile(sidecar, JSON.stringify(made, null, 1));

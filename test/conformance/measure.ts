@@ -258,7 +258,7 @@ export async function loudness(file: string, span?: { from: number; seconds: num
       '-i',
       file,
       '-af',
-      'ebur128=peak=true:framelog=quiet',
+      'ebur128=peak=true',
       '-f',
       'null',
       '-',
