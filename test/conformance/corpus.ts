@@ -6,7 +6,7 @@
 // Every file carries its markers (decision 0037): a steady sine of its voice's frequency (A 440 Hz,
 // B 660 Hz, C 880 Hz) from its first sample to its last, faded in and out over 4 ms. A case puts
 // inputs of different voices next to each other, so where each input lands in an output is where its
-// frequency rises (found by markers.ts on the decoded output), and the 4 ms fades make every join of
+// frequency rises (found by measure.ts on the decoded output), and the 4 ms fades make every join of
 // two whole inputs silent in the source: any jump there is the merger's.
 //
 // `npx tsx test/conformance/corpus.ts` makes the whole corpus and lists it.
