@@ -551,19 +551,26 @@ async function makeSource(r: Recipe, kind: Kind, wav: string): Promise<void> {
   ]);
 }
 
-async function cover(dir: string): Promise<string> {
+/** Scratch names of this process's own, so two runs (or two workers) making one file never meet. */
+const scratch = (base: string, ext: string) =>
+  `${base}.${process.pid}-${Math.random().toString(36).slice(2, 8)}.${ext}`;
+
+/** The cover the tagged kinds embed, made once per folder (the first caller's promise serves all). */
+const covers = new Map<string, Promise<string>>();
+function cover(dir: string): Promise<string> {
   const file = path.join(dir, 'cover-v1.png');
-  if (!(await exists(file)))
-    await ffmpeg([
-      '-f',
-      'lavfi',
-      '-i',
-      'color=c=0x3366aa:s=300x300',
-      '-frames:v',
-      '1',
-      `${file}.tmp.png`,
-    ]).then(() => rename(`${file}.tmp.png`, file));
-  return file;
+  if (!covers.has(dir))
+    covers.set(
+      dir,
+      (async () => {
+        if (await exists(file)) return file;
+        const tmp = scratch(file, 'png');
+        await ffmpeg(['-f', 'lavfi', '-i', 'color=c=0x3366aa:s=300x300', '-frames:v', '1', tmp]);
+        await rename(tmp, file);
+        return file;
+      })(),
+    );
+  return covers.get(dir)!;
 }
 
 /** The reference decode's length (samples at its own rate), rate and channels, streamed (no file in memory). */
@@ -623,8 +630,8 @@ export async function corpusFile(r: Recipe, dir = corpusDir()): Promise<CorpusFi
   const sidecar = `${base}.json`;
   if (await exists(sidecar)) return JSON.parse(await readFile(sidecar, 'utf8')) as CorpusFile;
   const title = `${r.kind} ${r.voice}`;
-  const wav = `${base}.src.wav`;
-  const partial = `${base}.partial.${kind.ext}`;
+  const wav = scratch(base, 'src.wav');
+  const partial = scratch(base, `partial.${kind.ext}`);
   try {
     await makeSource(r, kind, wav);
     await kind.encode(wav, partial, { title, cover: await cover(dir) });
@@ -645,7 +652,9 @@ export async function corpusFile(r: Recipe, dir = corpusDir()): Promise<CorpusFi
     lead: await leadOf(file),
     title,
   };
-  await writeFile(sidecar, JSON.stringify(made, null, 1));
+  const tmp = scratch(sidecar, 'json');
+  await writeFile(tmp, JSON.stringify(made, null, 1));
+  await rename(tmp, sidecar);
   return made;
 }
 
