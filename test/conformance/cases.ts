@@ -97,6 +97,11 @@ export const LOSSY_PEAK_SLACK = 0.3;
  * stay under the tones' own; a jump of a few percent of full scale is several times them.
  */
 export const CLICK_RATIO = 2;
+/**
+ * Inside an input's steady stretch, no 10 ms block's sharpest edge may pass this many times the
+ * blocks' median: a steady tone's blocks are alike, a click (a chunk seam, a lost packet) is not.
+ */
+export const STEADY_RATIO = 3;
 /** Floor of the click measure (lossy decodes of silence carry small noise). */
 export const CLICK_FLOOR = 0.004;
 /** A crossfade keeps constant power: the summed relative power of the two tones through it. */

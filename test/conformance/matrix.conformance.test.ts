@@ -44,6 +44,7 @@ import {
   reportTolerance,
   selectedCases,
   spanOf,
+  STEADY_RATIO,
   TRUE_PEAK_LIMIT,
   type Case,
   type Path,
@@ -290,7 +291,7 @@ async function checkClicks(
         found.starts[k] + x + 0.05,
         found.starts[k] + span - x - 0.05,
       );
-      if (steady.worst > CLICK_RATIO * 1.5 * steady.median + CLICK_FLOOR)
+      if (steady.worst > STEADY_RATIO * steady.median + CLICK_FLOOR)
         problems.push(
           `a click inside input ${k + 1} at ${steady.at.toFixed(3)} s (edge ${steady.worst.toFixed(4)}, its own ${steady.median.toFixed(4)})`,
         );
