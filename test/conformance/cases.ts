@@ -242,9 +242,10 @@ function optionCases(): Case[] {
     crossfade: 1,
     paths: ['crossfade', 'mp3-copy'],
   });
-  // Loudness: one quiet and one loud input of each kind, so the gains go both ways.
+  // Loudness: one quiet and one loud input of each kind, so the gains go both ways; the quiet one
+  // swells once to -1 dBFS, so its gain needs the true-peak limiter.
   const levels = (kind: string): Recipe[] => [
-    { kind, voice: 'A', seconds: 14, levelDb: -30 },
+    { kind, voice: 'A', seconds: 14, levelDb: -30, burstDb: -1 },
     { kind, voice: 'B', seconds: 14, levelDb: -3 },
   ];
   for (const [kind, format] of [

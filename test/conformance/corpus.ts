@@ -470,6 +470,11 @@ export interface Recipe {
   seconds: number;
   /** Peak level of the sine, dBFS. */
   levelDb?: number;
+  /**
+   * A 30 ms swell of the tone to this peak (dBFS) at 40% of the file (Hann-shaped, no edge): a
+   * peak far above the tone's level, which a loudness gain pushes past full scale.
+   */
+  burstDb?: number;
 }
 
 /** A made file, and what its reference decode holds. */
@@ -511,7 +516,7 @@ function cacheName(r: Recipe): string {
     fmt: kind.sourceFormat,
   });
   const hash = createHash('sha256').update(key).digest('hex').slice(0, 10);
-  return `${r.kind}-${r.voice}-${fmtSeconds(r.seconds)}s${r.levelDb !== undefined ? `-${-r.levelDb}dB` : ''}-${hash}`;
+  return `${r.kind}-${r.voice}-${fmtSeconds(r.seconds)}s${r.levelDb !== undefined ? `-${-r.levelDb}dB` : ''}${r.burstDb !== undefined ? '-burst' : ''}-${hash}`;
 }
 
 async function exists(f: string): Promise<boolean> {
@@ -527,8 +532,13 @@ async function makeSource(r: Recipe, kind: Kind, wav: string): Promise<void> {
   // lavfi's sine is at 1/8 of full scale (-18.06 dBFS): the volume brings it to `level`.
   const gain = 10 ** ((level + 18.0618) / 20);
   const fadeOut = Math.max(0, r.seconds - EDGE_FADE);
+  const burst = (at: number, peakDb: number) => {
+    const extra = 10 ** ((peakDb - level) / 20) - 1;
+    return `aeval='val(0)*(1+${extra.toFixed(4)}*0.5*(1-cos(2*PI*(t-${at})/0.03))*between(t,${at},${at + 0.03}))'`;
+  };
   const filter = [
     `volume=${gain.toFixed(6)}`,
+    ...(r.burstDb !== undefined ? [burst(Math.round(r.seconds * 400) / 1000, r.burstDb)] : []),
     `afade=t=in:d=${EDGE_FADE}:curve=hsin`,
     `afade=t=out:st=${fadeOut}:d=${EDGE_FADE}:curve=hsin`,
   ].join(',');
