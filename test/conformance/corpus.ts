@@ -192,12 +192,12 @@ const mp3 = (name: string, rate: number, channels: number, made: string, encode:
 export const KINDS: Kind[] = [
   // LAME, as most MP3s are made: CBR, VBR, ABR, mono, MPEG-2 and 2.5 rates, every tag kind.
   mp3('lame-cbr128', 44100, 2, 'lame -b 128', lame('-b', '128')),
-  mp3('lame-cbr64', 44100, 2, 'lame -b 64', lame('-b', '64')),
+  mp3('lame-cbr64', 44100, 2, 'lame -b 64 (LAME resamples to 24 kHz)', lame('-b', '64')),
   mp3('lame-cbr320', 44100, 2, 'lame -b 320', lame('-b', '320')),
   mp3('lame-v0', 44100, 2, 'lame -V 0', lame('-V', '0')),
   mp3('lame-v5', 48000, 2, 'lame -V 5 at 48 kHz', lame('-V', '5')),
-  mp3('lame-v9', 44100, 2, 'lame -V 9', lame('-V', '9')),
-  mp3('lame-abr96', 44100, 2, 'lame --abr 96', lame('--abr', '96')),
+  mp3('lame-v9', 44100, 2, 'lame -V 9 (LAME resamples to 22.05 kHz)', lame('-V', '9')),
+  mp3('lame-abr96', 44100, 2, 'lame --abr 96 (LAME resamples to 32 kHz)', lame('--abr', '96')),
   mp3('lame-mono64', 44100, 1, 'lame -m m -b 64', lame('-m', 'm', '-b', '64')),
   mp3('lame-mpeg2-22k', 22050, 1, 'lame -b 48, MPEG-2 22.05 kHz mono', lame('-m', 'm', '-b', '48')),
   mp3('lame-mpeg2-24k', 24000, 2, 'lame -V 4, MPEG-2 24 kHz', lame('-V', '4')),
