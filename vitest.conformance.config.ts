@@ -7,7 +7,7 @@ export default defineConfig({
   test: {
     include: ['test/conformance/**/*.conformance.test.ts'],
     testTimeout: 600_000,
-    hookTimeout: 900_000,
+    hookTimeout: 1_800_000,
     maxConcurrency: 2,
     pool: 'forks',
   },
