@@ -10,6 +10,7 @@ import { engineFigures, transcodeFigures } from './engine-figures.js';
 import { formatFigures } from './format-figures.js';
 import { limitsFigures } from './limits-figures.js';
 import { metricsFigures } from './metrics-figures.js';
+import { matrixFigures } from './matrix-figures.js';
 import { machineLine, pinTools, tableRows, type Figure } from './report.js';
 import { scaledFigures } from './scaled-figures.js';
 import { shelfFigures } from './shelf-figures.js';
@@ -32,7 +33,7 @@ function keptSections(): string[] {
   return at < 0 ? [] : [old.slice(at).trimEnd(), ''];
 }
 const rounds = Number(process.env.BENCH_ROUNDS ?? 5);
-const only = process.env.BENCH_ONLY; // 'engine' | 'transcode' | 'formats' | 'sound' | 'fades' | 'trim' | 'chapters' | 'server' | 'tus' | 'limits' | 'metrics' | 'book' | 'shelf' | 'widget' | 'scaled' (needs redis-server, PostgreSQL)
+const only = process.env.BENCH_ONLY; // 'engine' | 'transcode' | 'formats' | 'sound' | 'fades' | 'trim' | 'chapters' | 'server' | 'tus' | 'limits' | 'metrics' | 'book' | 'shelf' | 'widget' | 'matrix' | 'scaled' (needs redis-server, PostgreSQL)
 
 const progress = (msg: string) => {
   if (process.stderr.isTTY) process.stderr.write(`\r\x1b[2K${msg}`);
@@ -50,6 +51,8 @@ try {
     figures.push(...(await transcodeFigures(await makeFlacCorpus(progress), work, rounds, progress)));
   } else if (only === 'widget') {
     figures.push(...(await widgetFigures(rounds, progress)));
+  } else if (only === 'matrix') {
+    figures.push(...(await matrixFigures(progress)));
   } else {
     const corpus = await makeCorpus(progress);
     if (!only || only === 'engine') figures.push(...(await engineFigures(corpus, work, rounds, progress)));
@@ -66,6 +69,7 @@ try {
     if (!only || only === 'book') figures.push(...(await bookFigures(corpus, work, rounds, progress)));
     if (!only || only === 'shelf') figures.push(...(await shelfFigures(corpus, work, rounds, progress)));
     if (!only) figures.push(...(await widgetFigures(rounds, progress)));
+    if (!only) figures.push(...(await matrixFigures(progress)));
   }
 } finally {
   await rm(work, { recursive: true, force: true });
