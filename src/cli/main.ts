@@ -123,8 +123,17 @@ export async function main(argv: string[]): Promise<number> {
     return 1;
   }
 
-  const { mergeFiles, lazyToolPaths, AbortError, TrimError, ChapterError, sweepLeftovers, FALLBACK_NOTICE } =
-    await import('../engine/index.js');
+  const {
+    mergeFiles,
+    lazyToolPaths,
+    AbortError,
+    TrimError,
+    ChapterError,
+    sweepLeftovers,
+    FALLBACK_NOTICE,
+    fallbackLine,
+    isFallbackStage,
+  } = await import('../engine/index.js');
   // What a killed run left beside its output (its .partial file and temporary folder) goes now.
   await sweepLeftovers(path.dirname(path.resolve(args.output)));
 
@@ -160,6 +169,8 @@ export async function main(argv: string[]): Promise<number> {
       sampleRate: args.sampleRate,
       ...args.sound,
       trims: args.trims,
+      // Tests force a fast path's check to fail; read here, at the edge, and nowhere in the engine.
+      failChecks: (process.env.AUDIO_MERGE_FAIL_CHECKS ?? '').split(',').filter(isFallbackStage),
       signal: controller.signal,
       onProgress: bar
         ? (p) => process.stderr.write(progressBar(p, secondsLeft(Date.now() - started, p)))
@@ -167,6 +178,7 @@ export async function main(argv: string[]): Promise<number> {
     });
     if (bar) process.stderr.write('\n');
     for (const note of report.notes ?? []) process.stderr.write(`audio-merge: ${note}\n`);
+    for (const f of report.fallbacks) process.stderr.write(`${fallbackLine(f)}\n`);
     if (args.json) process.stdout.write(`${JSON.stringify(report)}\n`);
     return 0;
   } catch (err) {

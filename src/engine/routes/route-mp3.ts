@@ -4,7 +4,16 @@
 // however many inputs it holds. All joined behind one ID3v2.3 tag (chapters, cover) and one Info
 // frame with the gapless counts (output/mp3-output.ts). Chapter starts are counted frames, delays
 // and decoded samples.
-import { joinMp3 } from '../mp3/join.js';
+import { joinMp3, type JoinResult } from '../mp3/join.js';
+import { scanMp3 } from '../mp3/scan.js';
+import {
+  checkStage,
+  gainedFramesReason,
+  joinedFramesReason,
+  lengthReason,
+  type FallbackStage,
+} from '../plan/fallback.js';
+import { decodedSeconds } from '../sound/sound-stage.js';
 import type { Chapter } from '../plan/chapters.js';
 import { id3Of, joinFailure, LAME_DELAY, type Mp3Part } from '../output/mp3-output.js';
 import { encodeMp3Timeline } from '../timeline/mp3-timeline.js';
@@ -86,11 +95,69 @@ export async function mp3Route(ctx: RouteContext): Promise<RouteResult> {
     chapters = ctx.chapters(t.starts, t.total);
     return id3Of(meta, chapters);
   };
+  const gapless = { delay: parts[0].delay, padding: last.padding };
   const result = await joinMp3(parts, ctx.partial, {
     id3,
-    gapless: { delay: parts[0].delay, padding: last.padding },
+    gapless,
     signal: ctx.signal,
     onProgress: (done, total) => ctx.tracker.join(done, total),
   }).catch(joinFailure(ctx, parts, owner));
-  return { durationSeconds: timeline(result.partFrames).total, chapters };
+  const total = timeline(result.partFrames).total;
+  await checkJoin(ctx, { parts, result, gapless, seconds: total });
+  return { durationSeconds: total, chapters };
+}
+
+/** Frames a join may drop of a part (junk the scan counted) before the part counts as lost. */
+const JUNK_FRAMES = 2;
+
+/**
+ * The join's checks, on what it has in hand: each part's frames written, the gain in every frame of
+ * a part that has one, the output's head read back (its frames and gapless counts), and its length
+ * against the plan's (the inputs' decoded lengths, kept spans and gaps; copies keep their own
+ * delay and padding, so two frames an input, and one a gap).
+ */
+async function checkJoin(
+  ctx: RouteContext,
+  {
+    parts,
+    result,
+    gapless,
+    seconds,
+  }: { parts: Mp3Part[]; result: JoinResult; gapless: { delay: number; padding: number }; seconds: number },
+): Promise<void> {
+  const stage: FallbackStage = ctx.plan.copy.some(Boolean) ? 'mp3-join' : 'chunked-encode';
+  const steps = parts.map((p) => p.gainSteps);
+  if (steps.some(Boolean))
+    checkStage(ctx.failChecks, 'mp3-gain', () =>
+      gainedFramesReason(steps, result.partGained, result.partFrames),
+    );
+  const head = await scanMp3(ctx.partial, { signal: ctx.signal });
+  const { sampleRate: rate, samplesPerFrame: spf } = parts[0].scan;
+  const n = ctx.inputs.length;
+  checkStage(ctx.failChecks, stage, () => {
+    if (!head.ok) return `the joined output does not read back (${head.reason})`;
+    if (head.scan.frames !== result.frames || head.scan.gapless?.padding !== gapless.padding)
+      return `the joined output's header states ${head.scan.frames} frames, not ${result.frames}`;
+    return (
+      joinedFramesReason(
+        parts.map((p) => p.scan.frames),
+        result.partFrames,
+        JUNK_FRAMES,
+      ) ??
+      lengthReason(
+        'the joined MP3',
+        Math.round(seconds * rate),
+        Math.round(plannedSeconds(ctx) * rate),
+        (2 * n + 1) * spf,
+        rate,
+      )
+    );
+  });
+}
+
+/** The output's length as planned: each input's decoded length, or its kept span, and the gaps. */
+function plannedSeconds(ctx: RouteContext): number {
+  const { sound } = ctx;
+  const lengths = ctx.probed.map((p, i) => sound?.inputs[i].durationSeconds ?? decodedSeconds(p));
+  return lengths.reduce((a, b) => a + b, 0) + (sound?.gap ?? 0) * (lengths.length - 1);
 }

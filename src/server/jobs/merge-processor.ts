@@ -320,7 +320,9 @@ export function createMergeProcessor(deps: MergeProcessorDeps): Processor {
       if (signal.aborted) throw new AbortError();
       const made = await runEngine(data, items, work, (p) => progress(p), signal);
       const result = await storeResult(data, items, made, { run, clear: clearScratch });
-      return { resultId: result.id, durationSeconds: result.duration, inputs: items.length };
+      // The queue's end-of-merge log says which fast paths fell back (nothing more is stored).
+      const fallbacks = made.report.fallbacks ?? [];
+      return { resultId: result.id, durationSeconds: result.duration, inputs: items.length, fallbacks };
     } finally {
       // Already gone after a stored result (a no-op then); a failed or cancelled run's is removed here.
       await clearScratch();

@@ -45,6 +45,8 @@ export interface MergeJobResult {
   resultId: string;
   durationSeconds: number;
   inputs: number;
+  /** The engine's fast paths that fell back to the plain way (stage and reason), for the end-of-merge log. */
+  fallbacks?: { stage: string; reason: string }[];
 }
 
 /** Reports progress: a percentage (0-100, any number), and optionally words for a person. */

@@ -176,7 +176,12 @@ export function createInProcessQueue(deps: InProcessQueueDeps): JobQueue {
         { ...refOf(data), type: 'completed', resultId: result.resultId, text: DONE_TEXT },
       );
       log.info(
-        { job: data.jobId, inputs: result.inputs, seconds: result.durationSeconds },
+        {
+          job: data.jobId,
+          inputs: result.inputs,
+          seconds: result.durationSeconds,
+          fallbacks: result.fallbacks ?? [],
+        },
         'merge succeeded',
       );
       return { state: 'succeeded', resultId: result.resultId };
