@@ -281,14 +281,22 @@ async function withFallback(
   ctx: RouteContext,
   { route, stage }: FastPath,
 ): Promise<{ plan: OutputPlan; result: RouteResult; fallbacks: Fallback[] }> {
+  // The attempt stops its own tasks on a failure (a chunk's), not the job's: the plain way follows.
+  const attempt = new AbortController();
+  const stop = () => attempt.abort();
+  ctx.signal.addEventListener('abort', stop, { once: true });
   try {
-    return { plan: ctx.plan, result: await route(ctx), fallbacks: [] };
+    const result = await route({ ...ctx, signal: attempt.signal, abort: stop });
+    return { plan: ctx.plan, result, fallbacks: [] };
   } catch (err) {
     const fallback = stage && !ctx.signal.aborted ? fallbackOf(err, stage) : undefined;
     if (!fallback) throw err;
     await rm(ctx.partial, { force: true });
     const plain = await plainContext(ctx);
     return { plan: plain.plan, result: await mixedRoute(plain), fallbacks: [fallback] };
+  } finally {
+    ctx.signal.removeEventListener('abort', stop);
+    stop();
   }
 }
 

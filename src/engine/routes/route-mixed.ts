@@ -92,7 +92,9 @@ export async function mixedRoute(ctx: RouteContext): Promise<RouteResult> {
   const rate = plan.sampleRate;
   const raw: PcmTarget = { sampleRate: rate, channels: plan.channels, sampleFormat: 'f32le' };
   const { files, samples } = await decodeAll(ctx, raw);
-  const fades = fadeFrames(ctx.sound?.fades.map((f) => f.seconds) ?? [], samples, rate);
+  // The plain way without sound options joins its parts end to end: no fade at any join.
+  const asked = ctx.sound?.fades.map((f) => f.seconds) ?? samples.slice(1).map(() => 0);
+  const fades = fadeFrames(asked, samples, rate);
   const timeline = mixedStarts(samples, fades);
   const seconds = { starts: timeline.starts.map((s) => s / rate), total: timeline.total / rate };
   const mixed = path.join(await ctx.scratch(), 'mixed.f32');
