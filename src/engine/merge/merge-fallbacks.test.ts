@@ -4,7 +4,12 @@
 // `fallbacks` saying which. Without a fault the common paths report none. Audio made here.
 import { writeFile } from 'node:fs/promises';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { decodeErrors, decodePcm, dominantFrequency, makeTone } from '../../../test/support/audio-fixtures.js';
+import {
+  decodeErrors,
+  decodePcm,
+  dominantFrequency,
+  makeTone,
+} from '../../../test/support/audio-fixtures.js';
 import { decodeFloat, rmsDb } from '../../../test/support/pcm-measure.js';
 import { scratchFiles, tools } from '../../../test/support/engine-kit.js';
 import { InputError } from '../errors.js';
@@ -126,7 +131,10 @@ describe('fast paths that fall back', () => {
 
   it('AAC copies cut at the sample: a failed splice check decodes the kept spans', async () => {
     const out = p('aac-splice-fallback.m4a');
-    const trims = [{ input: 0, start: 0.5 }, { input: 1, end: 2 }];
+    const trims = [
+      { input: 0, start: 0.5 },
+      { input: 1, end: 2 },
+    ];
     const report = await mergeFiles(aacs, out, { tools, trims, failChecks: ['aac-splice'] });
     expectFellBack(report, 'aac-splice');
     expectChapters(report, [0, 1.5]);

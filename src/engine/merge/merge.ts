@@ -3,7 +3,7 @@
 import { mkdir, mkdtemp, rename, rm, stat, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { AbortError, ChapterError, EngineError, TrimError } from '../errors.js';
+import { AbortError, ChapterError, TrimError } from '../errors.js';
 import type { Runner } from '../ffmpeg/runner.js';
 import { locateTools } from '../ffmpeg/tools.js';
 import type { ChapterMark, MergeOptions, MergeReport, Tools } from '../types.js';
@@ -17,7 +17,7 @@ import {
 } from '../plan/chapters.js';
 import { formatFromPath, isLossy, routeOf, type OutputFormat, type Route } from '../plan/formats.js';
 import {
-  FastPathError,
+  fallbackOf,
   plainSound,
   type CopiedMp3,
   type FailChecks,
@@ -298,15 +298,6 @@ async function withFallback(
     ctx.signal.removeEventListener('abort', stop);
     stop();
   }
-}
-
-/** The fallback an error of a fast path asks for; undefined for an error that is not the path's own. */
-export function fallbackOf(err: unknown, stage: FallbackStage): Fallback | undefined {
-  if (err instanceof FastPathError) return { stage: err.stage, reason: err.reason };
-  if (err instanceof EngineError || !(err instanceof Error)) return undefined;
-  // A file-system error (a full disk) is the output's, whichever way it is written.
-  if ((err as NodeJS.ErrnoException).syscall !== undefined) return undefined;
-  return { stage, reason: err.message.replace(/^internal: /, '') };
 }
 
 /** The route's context for the plain way: nothing copied, every input decoded with its planned sound. */

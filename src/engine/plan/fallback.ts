@@ -2,6 +2,7 @@
 // (frames joined or spliced, packets copied or spliced, chunks encoded in parallel, gain changed in
 // frames) that fails its check, or throws an error of its own, is made again the plain way (every
 // input decoded, one encode: merge/merge.ts); the report names each such case.
+import { EngineError } from '../errors.js';
 import type { InputSoundPlan, SoundPlan } from './sound-plan.js';
 
 /** The fast paths that check themselves, by the stable word a report, a log and a metric use. */
@@ -50,6 +51,18 @@ export function checkStage(fail: FailChecks, stage: FallbackStage, check: () => 
   if (forced(fail, stage)) throw new FastPathError(stage, 'its check was made to fail (injected fault)');
   const reason = check();
   if (reason !== undefined) throw new FastPathError(stage, reason);
+}
+
+/**
+ * The fallback an error of a fast path asks for (`stage`: the path's, for an error it threw inside);
+ * undefined for an error that is not the path's own: an input's fault, the output's (a full disk),
+ * a cancel, a bad trim or chapter, all coded EngineErrors, fail the merge as they are.
+ */
+export function fallbackOf(err: unknown, stage: FallbackStage): Fallback | undefined {
+  if (err instanceof FastPathError) return { stage: err.stage, reason: err.reason };
+  if (err instanceof EngineError || !(err instanceof Error)) return undefined;
+  if ((err as NodeJS.ErrnoException).syscall !== undefined) return undefined;
+  return { stage, reason: err.message.replace(/^internal: /, '') };
 }
 
 /** What a person reads on stderr for one fallback. */

@@ -7,8 +7,8 @@
 // of each encode the frames that decode to the chunk's own samples.
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
-import { AbortError, EngineError, InputError } from '../errors.js';
-import { FastPathError } from '../plan/fallback.js';
+import { AbortError, InputError } from '../errors.js';
+import { fallbackOf, FastPathError } from '../plan/fallback.js';
 import { sourcesArgs, type DecodedSources, type PcmTarget, type TranscodeJob } from '../ffmpeg/transcode.js';
 import { lastLine, spawnRunner } from '../ffmpeg/runner.js';
 import {
@@ -271,9 +271,8 @@ const span = (c: Chunk) => c.feedEnd - c.feedStart;
  * cancel stays what it is.
  */
 function asFastPathError(err: unknown): never {
-  if (err instanceof EngineError || err instanceof FastPathError || !(err instanceof Error)) throw err;
-  if ((err as NodeJS.ErrnoException).syscall !== undefined) throw err;
-  throw new FastPathError('chunked-encode', err.message);
+  const fallback = fallbackOf(err, 'chunked-encode');
+  throw fallback ? new FastPathError(fallback.stage, fallback.reason) : err;
 }
 
 /** Where each part starts on its timeline. */
