@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { makeCorpus, makeFlacCorpus } from './corpus.js';
 import { bookFigures } from './book-figures.js';
 import { engineFigures, transcodeFigures } from './engine-figures.js';
+import { fallbackFigures } from './fallback-figures.js';
 import { formatFigures } from './format-figures.js';
 import { limitsFigures } from './limits-figures.js';
 import { machineLine, pinTools, tableRows, type Figure } from './report.js';
@@ -18,7 +19,7 @@ import { widgetFigures } from './widget-figures.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const rounds = Number(process.env.BENCH_ROUNDS ?? 5);
-const only = process.env.BENCH_ONLY; // 'engine' | 'transcode' | 'formats' | 'sound' | 'fades' | 'trim' | 'server' | 'tus' | 'limits' | 'book' | 'widget' | 'scaled' (needs redis-server, PostgreSQL)
+const only = process.env.BENCH_ONLY; // 'engine' | 'transcode' | 'formats' | 'sound' | 'fades' | 'fallbacks' | 'trim' | 'server' | 'tus' | 'limits' | 'book' | 'widget' | 'scaled' (needs redis-server, PostgreSQL)
 
 const progress = (msg: string) => {
   if (process.stderr.isTTY) process.stderr.write(`\r\x1b[2K${msg}`);
@@ -42,6 +43,8 @@ try {
     if (!only || only === 'formats') figures.push(...(await formatFigures(corpus, work, rounds, progress)));
     if (!only || only === 'sound') figures.push(...(await soundFigures(corpus, work, rounds, progress)));
     if (only === 'fades') figures.push(...(await crossfadeFigures(corpus, work, rounds, progress)));
+    if (!only || only === 'fallbacks')
+      figures.push(...(await fallbackFigures(corpus, work, rounds, progress)));
     if (!only || only === 'trim') figures.push(...(await trimFigures(corpus, work, rounds, progress)));
     if (!only || only === 'server') figures.push(...(await serverFigures(corpus, work, rounds, progress)));
     if (!only || only === 'server' || only === 'tus')

@@ -171,6 +171,8 @@ export async function main(argv: string[]): Promise<number> {
       trims: args.trims,
       // Tests force a fast path's check to fail; read here, at the edge, and nowhere in the engine.
       failChecks: (process.env.AUDIO_MERGE_FAIL_CHECKS ?? '').split(',').filter(isFallbackStage),
+      // The benchmark times the plain way alone, against a run whose check is made to fail.
+      plainOnly: process.env.AUDIO_MERGE_PLAIN_ONLY === '1',
       signal: controller.signal,
       onProgress: bar
         ? (p) => process.stderr.write(progressBar(p, secondsLeft(Date.now() - started, p)))

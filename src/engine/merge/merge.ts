@@ -60,6 +60,8 @@ export interface MergeDeps {
   runner?: Runner;
   /** Fast paths whose checks fail on purpose, to test their fallbacks (plan/fallback.ts). */
   failChecks?: FailChecks;
+  /** Only the plain way, no fast path tried: what a fallback costs after its attempt (benchmarks). */
+  plainOnly?: boolean;
 }
 
 // Probing MP3s is in-process file reading; a few at once keeps the disk busy without flooding it.
@@ -245,7 +247,7 @@ async function runRoute(job: Job): Promise<{
     failChecks: opts.failChecks,
   };
   const fastPath = pickRoute(plan, soundOptions, job.format);
-  const made = await withFallback(ctx, fastPath);
+  const made = opts.plainOnly && fastPath.stage ? await plainWay(ctx, []) : await withFallback(ctx, fastPath);
   if (signal.aborted) throw new AbortError();
   return { ...made, tracker, sound, trims: trims.spans, meta };
 }
@@ -292,12 +294,20 @@ async function withFallback(
     const fallback = stage && !ctx.signal.aborted ? fallbackOf(err, stage) : undefined;
     if (!fallback) throw err;
     await rm(ctx.partial, { force: true });
-    const plain = await plainContext(ctx);
-    return { plan: plain.plan, result: await mixedRoute(plain), fallbacks: [fallback] };
+    return await plainWay(ctx, [fallback]);
   } finally {
     ctx.signal.removeEventListener('abort', stop);
     stop();
   }
+}
+
+/** The whole output made the plain way, after `fallbacks`. */
+async function plainWay(
+  ctx: RouteContext,
+  fallbacks: Fallback[],
+): Promise<{ plan: OutputPlan; result: RouteResult; fallbacks: Fallback[] }> {
+  const plain = await plainContext(ctx);
+  return { plan: plain.plan, result: await mixedRoute(plain), fallbacks };
 }
 
 /** The route's context for the plain way: nothing copied, every input decoded with its planned sound. */
