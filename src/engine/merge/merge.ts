@@ -291,6 +291,7 @@ async function withFallback(
     const result = await route({ ...ctx, signal: attempt.signal, abort: stop });
     return { plan: ctx.plan, result, fallbacks: [] };
   } catch (err) {
+    stop(); // nothing of the attempt goes on writing beside the plain way
     const fallback = stage && !ctx.signal.aborted ? fallbackOf(err, stage) : undefined;
     if (!fallback) throw err;
     await rm(ctx.partial, { force: true });
