@@ -45,6 +45,9 @@ describe('fallbackOf', () => {
       stage: 'mp3-splice',
       reason: 'a region is short',
     });
+    expect(fallbackOf(new Error('the encode failed (\n  line one\nline two)'), 'aac-copy')?.reason).toBe(
+      'the encode failed ( line one line two)',
+    );
   });
 
   it("never for an input's fault, the output's, a full disk or a cancel", () => {

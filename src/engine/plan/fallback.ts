@@ -62,7 +62,8 @@ export function fallbackOf(err: unknown, stage: FallbackStage): Fallback | undef
   if (err instanceof FastPathError) return { stage: err.stage, reason: err.reason };
   if (err instanceof EngineError || !(err instanceof Error)) return undefined;
   if ((err as NodeJS.ErrnoException).syscall !== undefined) return undefined;
-  return { stage, reason: err.message.replace(/^internal: /, '') };
+  // One line for stderr and the log, whatever a tool's message held.
+  return { stage, reason: err.message.replace(/^internal: /, '').replace(/\s*\n\s*/g, ' ') };
 }
 
 /** What a person reads on stderr for one fallback. */
