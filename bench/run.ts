@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { makeCorpus, makeFlacCorpus } from './corpus.js';
 import { bookFigures } from './book-figures.js';
 import { engineFigures, transcodeFigures } from './engine-figures.js';
+import { fallbackFigures } from './fallback-figures.js';
 import { formatFigures } from './format-figures.js';
 import { limitsFigures } from './limits-figures.js';
 import { metricsFigures } from './metrics-figures.js';
@@ -33,7 +34,7 @@ function keptSections(): string[] {
   return at < 0 ? [] : [old.slice(at).trimEnd(), ''];
 }
 const rounds = Number(process.env.BENCH_ROUNDS ?? 5);
-const only = process.env.BENCH_ONLY; // 'engine' | 'transcode' | 'formats' | 'sound' | 'fades' | 'trim' | 'chapters' | 'server' | 'tus' | 'limits' | 'metrics' | 'book' | 'shelf' | 'widget' | 'matrix' | 'scaled' (needs redis-server, PostgreSQL)
+const only = process.env.BENCH_ONLY; // 'engine' | 'transcode' | 'formats' | 'sound' | 'fades' | 'fallbacks' | 'trim' | 'chapters' | 'server' | 'tus' | 'limits' | 'metrics' | 'book' | 'shelf' | 'widget' | 'matrix' | 'scaled' (needs redis-server, PostgreSQL)
 
 const progress = (msg: string) => {
   if (process.stderr.isTTY) process.stderr.write(`\r\x1b[2K${msg}`);
@@ -59,6 +60,8 @@ try {
     if (!only || only === 'formats') figures.push(...(await formatFigures(corpus, work, rounds, progress)));
     if (!only || only === 'sound') figures.push(...(await soundFigures(corpus, work, rounds, progress)));
     if (only === 'fades') figures.push(...(await crossfadeFigures(corpus, work, rounds, progress)));
+    if (!only || only === 'fallbacks')
+      figures.push(...(await fallbackFigures(corpus, work, rounds, progress)));
     if (!only || only === 'trim') figures.push(...(await trimFigures(corpus, work, rounds, progress)));
     if (!only || only === 'chapters') figures.push(...(await chapterFigures(corpus, work, rounds, progress)));
     if (!only || only === 'server') figures.push(...(await serverFigures(corpus, work, rounds, progress)));

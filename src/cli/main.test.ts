@@ -57,6 +57,28 @@ describe('audio-merge on the command line', () => {
   afterAll(() => cleanup());
   const leftovers = () => readdirSync(out).filter((n) => n.startsWith('.'));
 
+  it('says in one line, and in the JSON report, a fast path that fell back (its check made to fail)', async () => {
+    const inputs = await makeInputs(
+      dir,
+      MIXED.filter((f) => f.copied),
+    );
+    const target = path.join(out, 'fell-back.mp3');
+    const r = await runCli(['-o', target, ...inputs, '--json'], {
+      env: { ...process.env, AUDIO_MERGE_FAIL_CHECKS: 'mp3-join' },
+    });
+    expect(r.code).toBe(0);
+    const report = JSON.parse(r.stdout);
+    expect(report.fallbacks).toEqual([
+      { stage: 'mp3-join', reason: expect.stringMatching(/injected fault/) },
+    ]);
+    expect(report.transcoded).toEqual([0, 1, 2]);
+    expect(r.stderr.trim().split('\n')).toEqual([
+      `audio-merge: fell back to decoding and one encode for mp3-join: ${report.fallbacks[0].reason}`,
+    ]);
+    expect(await decodeErrors(target)).toBe('');
+    expect(Math.abs((await decodePcm(target)).length / 8000 - report.durationSeconds)).toBeLessThan(0.03);
+  });
+
   it('joins compatible MP3s without re-encoding, in the given order, and reports JSON', async () => {
     const list = MIXED.filter((f) => f.copied);
     const inputs = await makeInputs(dir, list);
@@ -69,6 +91,7 @@ describe('audio-merge on the command line', () => {
       output: target,
       inputs: 3,
       transcoded: [],
+      fallbacks: [],
       sampleRate: 44100,
       channels: 2,
     });

@@ -133,8 +133,17 @@ export async function main(argv: string[]): Promise<number> {
     return 1;
   }
 
-  const { mergeFiles, lazyToolPaths, AbortError, TrimError, ChapterError, sweepLeftovers, FALLBACK_NOTICE } =
-    await import('../engine/index.js');
+  const {
+    mergeFiles,
+    lazyToolPaths,
+    AbortError,
+    TrimError,
+    ChapterError,
+    sweepLeftovers,
+    FALLBACK_NOTICE,
+    fallbackLine,
+    isFallbackStage,
+  } = await import('../engine/index.js');
   // What a killed run left beside its output (its .partial file and temporary folder) goes now.
   await sweepLeftovers(path.dirname(path.resolve(args.output)));
 
@@ -171,11 +180,16 @@ export async function main(argv: string[]): Promise<number> {
       ...args.sound,
       ...args.chapterOptions,
       trims: args.trims,
+      // Tests force a fast path's check to fail; read here, at the edge, and nowhere in the engine.
+      failChecks: (process.env.AUDIO_MERGE_FAIL_CHECKS ?? '').split(',').filter(isFallbackStage),
+      // The benchmark times the plain way alone, against a run whose check is made to fail.
+      plainOnly: process.env.AUDIO_MERGE_PLAIN_ONLY === '1',
       signal: controller.signal,
       onProgress: bar ? (p, where) => process.stderr.write(progressBar(p, timeLeft.at(p), where)) : undefined,
     });
     if (bar) process.stderr.write('\n');
     for (const note of report.notes ?? []) process.stderr.write(`audio-merge: ${note}\n`);
+    for (const f of report.fallbacks) process.stderr.write(`${fallbackLine(f)}\n`);
     if (args.json) process.stdout.write(`${JSON.stringify(report)}\n`);
     else if (!args.quiet) process.stderr.write(`${summaryLine(report)}\n`);
     return 0;

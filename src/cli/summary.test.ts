@@ -17,6 +17,7 @@ const report = (over: Partial<MergeReport>): MergeReport => ({
   channels: 2,
   tags: {},
   cover: false,
+  fallbacks: [],
   ...over,
 });
 

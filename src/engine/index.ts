@@ -26,6 +26,10 @@ export { Mp4Error } from './mp4/read.js';
 export { DISK_FULL_ERRNOS } from './io/fs-reason.js';
 export { sweepLeftovers } from './io/leftovers.js';
 export type { Tools, ProbeResult, MergeOptions, MergeReport, ChapterMark, PartReport } from './types.js';
+export type { MergeDeps } from './merge/merge.js';
+// Fast paths that fell back to the plain way: the report's `fallbacks`, and their line for a person.
+export { FALLBACK_STAGES, fallbackLine, isFallbackStage } from './plan/fallback.js';
+export type { Fallback, FallbackStage } from './plan/fallback.js';
 // The output formats and their rules, for callers that check options before a merge.
 export {
   BITRATE_RANGE,

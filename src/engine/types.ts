@@ -9,6 +9,7 @@ import type { ChapterOptions } from '../shared/chapter-options.js';
 import type { WrittenTags } from './plan/tags-plan.js';
 import type { Tools } from './ffmpeg/tools.js';
 import type { TrimRequest, TrimSpan } from '../shared/trim-span.js';
+import type { Fallback } from './plan/fallback.js';
 
 export type { Tools };
 
@@ -143,4 +144,10 @@ export interface MergeReport {
   parts?: (PartReport & { bytes: number })[];
   /** Lines for a person about what the sound options could not do as asked (shortened fades, limited gains). */
   notes?: string[];
+  /**
+   * Each fast path that failed its check (or failed inside) and was made again the plain way:
+   * its stage (`mp3-join`, `mp3-splice`, `mp3-gain`, `aac-copy`, `aac-splice`, `chunked-encode`)
+   * and why. Empty when none did.
+   */
+  fallbacks: Fallback[];
 }

@@ -146,6 +146,7 @@ export function scriptedMerge(
       durationSeconds: inputs.length,
       inputs: inputs.length,
       transcoded: [],
+      fallbacks: [],
       chapters,
       tags: { title: opts.title ?? 'book' },
       cover: Boolean(script.cover && opts.coverCopy),

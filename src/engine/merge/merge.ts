@@ -1,6 +1,6 @@
 // The pipeline: probe, plan, then one route per output format (MP3 frames, MP4 packets, one PCM
 // encode), written to a hidden file beside the target and renamed into place.
-import { mkdtemp, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rename, rm, stat, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { AbortError, ChapterError, TrimError } from '../errors.js';
@@ -15,7 +15,15 @@ import {
   ownChaptersFrom,
   type Chapter,
 } from '../plan/chapters.js';
-import { formatFromPath, routeOf, type OutputFormat, type Route } from '../plan/formats.js';
+import { formatFromPath, isLossy, routeOf, type OutputFormat, type Route } from '../plan/formats.js';
+import {
+  fallbackOf,
+  plainSound,
+  type CopiedMp3,
+  type FailChecks,
+  type Fallback,
+  type FallbackStage,
+} from '../plan/fallback.js';
 import { claimOutput, outputError, partialPath } from '../output/output-file.js';
 import { resolveMeta, type OutputMeta } from '../inputs/meta.js';
 import { planOutput, type OutputPlan } from '../plan/output-plan.js';
@@ -37,9 +45,11 @@ import {
   soundOptionsOf,
   soundStage,
   splicedWork,
+  splicesAacTrims,
   splicesFades,
   withSoundCopies,
 } from '../sound/sound-stage.js';
+import { DECODER_DELAY } from '../plan/fade-splice.js';
 import type { SoundSettings } from '../plan/sound-plan.js';
 import type { KeepRange } from '../plan/trim-silence.js';
 import { resolveTrims, trimLabel, type TrimSpan } from '../../shared/trim-span.js';
@@ -51,6 +61,10 @@ import { mergeInParts } from './parts.js';
 export interface MergeDeps {
   /** Injected ffmpeg/ffprobe runner (tests watch what it is asked). */
   runner?: Runner;
+  /** Fast paths whose checks fail on purpose, to test their fallbacks (plan/fallback.ts). */
+  failChecks?: FailChecks;
+  /** Only the plain way, no fast path tried: what a fallback costs after its attempt (benchmarks). */
+  plainOnly?: boolean;
 }
 
 // Probing MP3s is in-process file reading; a few at once keeps the disk busy without flooding it.
@@ -226,6 +240,7 @@ const silencesAsked = (opts: MergeOptions): boolean =>
 async function runRoute(job: Job): Promise<{
   plan: OutputPlan;
   result: RouteResult;
+  fallbacks: Fallback[];
   tracker: ProgressTracker;
   sound: SoundPlan | undefined;
   trims: TrimSpan[];
@@ -291,15 +306,96 @@ async function runRoute(job: Job): Promise<{
     // Decoded inputs take their gap as silence in the decode (every route encodes decodes, the MP3
     // and MP4 routes as timelines); copied MP3 and AAC take it as silent frames or packets.
     gapInDecode: true,
+    failChecks: opts.failChecks,
   };
-  const route = needsMixing(plan, soundOptions)
-    ? mixedRoute
-    : splicesFades(plan, soundOptions)
-      ? mp3FadeRoute
-      : ROUTES[routeOf(job.format)];
-  const result = await route(ctx);
+  const fastPath = pickRoute(plan, soundOptions, job.format);
+  const made = opts.plainOnly && fastPath.stage ? await plainWay(ctx, []) : await withFallback(ctx, fastPath);
   if (signal.aborted) throw new AbortError();
-  return { plan, result, tracker, sound, trims: trims.spans, meta };
+  return { ...made, tracker, sound, trims: trims.spans, meta };
+}
+
+type RouteFn = (ctx: RouteContext) => Promise<RouteResult>;
+
+interface FastPath {
+  route: RouteFn;
+  /** The stage an error of the route's own is told as; none for a route that is the plain way. */
+  stage?: FallbackStage;
+}
+
+function pickRoute(plan: OutputPlan, o: SoundSettings, format: OutputFormat): FastPath {
+  if (needsMixing(plan, o))
+    return { route: mixedRoute, stage: plan.route === 'mp4-packets' ? 'chunked-encode' : undefined };
+  if (splicesFades(plan, o)) return { route: mp3FadeRoute, stage: 'mp3-splice' };
+  const route = ROUTES[routeOf(format)];
+  if (plan.route === 'mp3-frames')
+    return { route, stage: plan.copy.some(Boolean) ? 'mp3-join' : 'chunked-encode' };
+  if (plan.route === 'mp4-packets') return { route, stage: aacStage(plan, o) };
+  return { route };
+}
+
+const aacStage = (plan: OutputPlan, o: SoundSettings): FallbackStage =>
+  !plan.copy.some(Boolean) ? 'chunked-encode' : splicesAacTrims(plan, o) ? 'aac-splice' : 'aac-copy';
+
+/**
+ * The route, and when its fast path fails its check or fails inside, the whole output made again
+ * the plain way (every input decoded as planned, one encode). An input's fault, the output's, a
+ * cancel, or a failure of the plain way itself fails the merge as before.
+ */
+async function withFallback(
+  ctx: RouteContext,
+  { route, stage }: FastPath,
+): Promise<{ plan: OutputPlan; result: RouteResult; fallbacks: Fallback[] }> {
+  // The attempt stops its own tasks on a failure (a chunk's), not the job's: the plain way follows.
+  const attempt = new AbortController();
+  const stop = () => attempt.abort();
+  ctx.signal.addEventListener('abort', stop, { once: true });
+  try {
+    const result = await route({ ...ctx, signal: attempt.signal, abort: stop });
+    return { plan: ctx.plan, result, fallbacks: [] };
+  } catch (err) {
+    stop(); // nothing of the attempt goes on writing beside the plain way
+    const fallback = stage && !ctx.signal.aborted ? fallbackOf(err, stage) : undefined;
+    if (!fallback) throw err;
+    await rm(ctx.partial, { force: true });
+    return await plainWay(ctx, [fallback]);
+  } finally {
+    ctx.signal.removeEventListener('abort', stop);
+    stop();
+  }
+}
+
+/** The whole output made the plain way, after `fallbacks`. */
+async function plainWay(
+  ctx: RouteContext,
+  fallbacks: Fallback[],
+): Promise<{ plan: OutputPlan; result: RouteResult; fallbacks: Fallback[] }> {
+  const plain = await plainContext(ctx);
+  return { plan: plain.plan, result: await mixedRoute(plain), fallbacks };
+}
+
+/** The route's context for the plain way: nothing copied, every input decoded with its planned sound. */
+async function plainContext(ctx: RouteContext): Promise<RouteContext> {
+  const { plan } = ctx;
+  const all = ctx.inputs.map((_, i) => i);
+  const copied = ctx.probed.map((p, i): CopiedMp3 | undefined => {
+    const scan = p.scan;
+    if (!plan.copy[i] || !scan) return undefined;
+    const skipped = scan.gapless ? scan.gapless.delay + DECODER_DELAY : 0;
+    return { samplesPerFrame: scan.samplesPerFrame, sampleRate: scan.sampleRate, skipped };
+  });
+  const dir = path.join(await ctx.scratch(), 'plain');
+  await mkdir(dir, { recursive: true });
+  return {
+    ...ctx,
+    plan: {
+      ...plan,
+      copy: plan.copy.map(() => false),
+      transcoded: isLossy(plan.format) ? all : plan.transcoded,
+    },
+    sound: ctx.sound && plainSound(ctx.sound, copied),
+    scratch: () => Promise.resolve(dir),
+    plain: true,
+  };
 }
 
 /**
@@ -371,7 +467,7 @@ export async function mergeFiles(
     opts,
   };
   try {
-    const { plan, result, tracker, sound, trims, meta } = await runRoute(job);
+    const { plan, result, tracker, sound, trims, meta, fallbacks } = await runRoute(job);
     // Before the output takes its name: a copy that cannot be written fails the merge whole.
     if (opts.coverCopy && meta.cover) await writeFile(opts.coverCopy, meta.cover.data);
     await rename(job.partial, target);
@@ -389,6 +485,7 @@ export async function mergeFiles(
       channels: plan.channels,
       tags: meta.tags,
       cover: meta.cover !== undefined,
+      fallbacks,
       ...(sound?.loudness ? { loudness: sound.loudness } : {}),
       ...(opts.trims ? { trims } : {}),
       ...(sound && sound.messages.length > 0 ? { notes: sound.messages } : {}),

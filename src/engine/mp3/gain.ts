@@ -65,6 +65,8 @@ function writeBits8(buf: Uint8Array, at: number, bit: number, value: number): vo
 export class FrameGain {
   /** global_gain fields that hit 0 or 255 and could not move by the whole amount. */
   clamped = 0;
+  /** Frames whose gain was changed (every frame handed over, when steps is not 0). */
+  frames = 0;
   private readonly bits: number[];
   private readonly sideInfo: number;
 
@@ -82,6 +84,7 @@ export class FrameGain {
   /** Apply the gain to the frame whose header starts at buf[pos]; the whole frame must be in buf. */
   apply(buf: Uint8Array, pos: number): void {
     if (this.steps === 0) return;
+    this.frames++;
     const protectedFrame = (buf[pos + 1] & 1) === 0;
     const at = pos + 4 + (protectedFrame ? 2 : 0);
     for (const bit of this.bits) {

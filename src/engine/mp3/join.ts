@@ -23,6 +23,8 @@ export interface JoinResult {
   durationSeconds: number;
   /** Audio frames written from each part, in order. */
   partFrames: number[];
+  /** Frames of each part whose gain was changed (0 for a part without gainSteps). */
+  partGained: number[];
 }
 
 export interface JoinOptions {
@@ -82,6 +84,7 @@ function writeRuns(out: number, buf: Buffer, runs: number[], pos: number): Promi
 /** Where and how copyPart writes: the output file from `outPos`, through two buffers. */
 interface CopyTarget {
   out: number;
+  gain?: FrameGain;
   outPos: number;
   bufs: [Buffer, Buffer];
   signal?: AbortSignal;
@@ -97,12 +100,9 @@ interface CopyTarget {
 async function copyPart(
   part: JoinPart,
   walker: FrameWalker,
-  { out, outPos, bufs, signal, progress }: CopyTarget,
+  { out, outPos, bufs, signal, progress, gain }: CopyTarget,
 ): Promise<number> {
   const { audioStart, audioEnd } = part.scan;
-  const gain = part.gainSteps
-    ? new FrameGain(part.scan.mpegVersion, part.scan.channels, part.gainSteps)
-    : undefined;
   const lengthOf = (w: number) => walker.lengthOf(w);
   let [buf, spare] = bufs;
   const fd = openSync(part.file, 'r');
@@ -193,6 +193,7 @@ export async function joinMp3(
   const plan = planXingFrame(format, allCbr ? first.bitRate : undefined, quality !== undefined);
   const id3 = opts.id3?.(parts.map((p) => p.scan.frames)) ?? Buffer.alloc(0);
   const partFrames: number[] = [];
+  const partGained: number[] = [];
   const totalBytes = parts.reduce((n, p) => n + (p.scan.audioEnd - p.scan.audioStart), 0);
   const offsets = new OffsetLog(parts.reduce((n, p) => n + p.scan.frames, 0));
   let frames = 0;
@@ -215,8 +216,12 @@ export async function joinMp3(
         offsets,
         audioBytes,
       );
+      const gain = part.gainSteps
+        ? new FrameGain(part.scan.mpegVersion, part.scan.channels, part.gainSteps)
+        : undefined;
       outPos = await copyPart(part, walker, {
         out,
+        gain,
         outPos,
         bufs,
         signal: opts.signal,
@@ -227,6 +232,7 @@ export async function joinMp3(
       });
       frames += walker.frames;
       partFrames.push(walker.frames);
+      partGained.push(gain?.frames ?? 0);
       audioBytes += walker.audioBytes;
       mask |= walker.bitRateMask;
       modes |= walker.channelModeMask;
@@ -264,6 +270,7 @@ export async function joinMp3(
       frames,
       durationSeconds: (frames * first.samplesPerFrame) / first.sampleRate,
       partFrames,
+      partGained,
     };
   } finally {
     closeSync(out);

@@ -12,6 +12,7 @@ import { runPool } from '../io/pool.js';
 import type { Probed } from '../inputs/probe.js';
 import type { ProgressTracker } from '../plan/progress.js';
 import type { SoundPlan } from '../plan/sound-plan.js';
+import type { FailChecks } from '../plan/fallback.js';
 
 export interface RouteContext {
   inputs: string[];
@@ -39,6 +40,10 @@ export interface RouteContext {
   sound?: SoundPlan;
   /** The route puts each gap inside the decode before it (the MP3 and MP4 routes add parts of silence instead). */
   gapInDecode?: boolean;
+  /** Fast paths whose checks fail on purpose (tests' injected faults, plan/fallback.ts). */
+  failChecks?: FailChecks;
+  /** The plain way: no fast path, every input decoded and the output encoded in one run. */
+  plain?: boolean;
 }
 
 export interface RouteResult {

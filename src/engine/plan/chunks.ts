@@ -4,7 +4,7 @@ import type { PcmFormat, PcmTarget } from '../ffmpeg/transcode.js';
 import { isLosslessCodec } from './output-plan.js';
 
 /** Samples per AAC-LC frame (packet). */
-const AAC_FRAME = 1024;
+export const AAC_FRAME = 1024;
 /** ffmpeg's AAC encoder puts one frame of priming ahead of the audio (measured: aac-timeline.test.ts). */
 export const AAC_PRIMING = 1024;
 /** Real audio fed before and after a chunk, so the encoder's state and overlap match its neighbours'. */

@@ -1,4 +1,4 @@
-// Crossfades and gapless joins: every input decoded to float PCM (in parallel, each through its
+// The plain way, and crossfades and gapless joins: every input decoded to float PCM (in parallel, each through its
 // sound filters), the parts mixed into one stream with their fades, and that stream encoded once
 // in the output format (M4B/M4A: in parallel chunks that join seamlessly, timeline/aac-timeline.ts), so no
 // part brings encoder delay or padding of its own into the joins.
@@ -8,7 +8,7 @@ import path from 'node:path';
 import { transcodeToMp3, type PcmTarget, type TranscodeTarget } from '../ffmpeg/transcode.js';
 import { joinMp3 } from '../mp3/join.js';
 import { scanMp3 } from '../mp3/scan.js';
-import { encodeAacTimeline } from '../timeline/aac-timeline.js';
+import { encodeAacOnce, encodeAacTimeline } from '../timeline/aac-timeline.js';
 import type { Chapter } from '../plan/chapters.js';
 import { fadeFrames } from '../plan/crossfade.js';
 import { mixParts } from '../sound/pcm-mix.js';
@@ -67,7 +67,10 @@ async function writeMp3(
   });
 }
 
-/** The mixed stream encoded in parallel chunks (one timeline), joined in the MP4. */
+/**
+ * The mixed stream encoded in parallel chunks (one timeline), joined in the MP4; the plain way
+ * (a fallback) encodes it in one run.
+ */
 async function writeMp4(
   ctx: RouteContext,
   mixed: string,
@@ -75,10 +78,13 @@ async function writeMp4(
   samples: number,
   chapters: Chapter[],
 ): Promise<void> {
-  const [parts] = await encodeAacTimeline(ctx, [[{ file: mixed, samples }]], raw, (_, [f]) =>
-    ctx.tracker.join(f, 1),
-  );
-  await writeMp4Output(ctx, parts, chapters);
+  const feed = { file: mixed, samples };
+  if (ctx.plain) {
+    const part = await encodeAacOnce(ctx, feed, raw, (f) => ctx.tracker.join(f, 1));
+    return writeMp4Output(ctx, [part], chapters);
+  }
+  const [parts] = await encodeAacTimeline(ctx, [[feed]], raw, (_, [f]) => ctx.tracker.join(f, 1));
+  await writeMp4Output(ctx, parts, chapters, { check: { stage: 'chunked-encode', samples } });
 }
 
 export async function mixedRoute(ctx: RouteContext): Promise<RouteResult> {
@@ -86,7 +92,9 @@ export async function mixedRoute(ctx: RouteContext): Promise<RouteResult> {
   const rate = plan.sampleRate;
   const raw: PcmTarget = { sampleRate: rate, channels: plan.channels, sampleFormat: 'f32le' };
   const { files, samples } = await decodeAll(ctx, raw);
-  const fades = fadeFrames(ctx.sound?.fades.map((f) => f.seconds) ?? [], samples, rate);
+  // The plain way without sound options joins its parts end to end: no fade at any join.
+  const asked = ctx.sound?.fades.map((f) => f.seconds) ?? samples.slice(1).map(() => 0);
+  const fades = fadeFrames(asked, samples, rate);
   const timeline = mixedStarts(samples, fades);
   const seconds = { starts: timeline.starts.map((s) => s / rate), total: timeline.total / rate };
   const mixed = path.join(await ctx.scratch(), 'mixed.f32');

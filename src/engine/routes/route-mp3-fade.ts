@@ -7,7 +7,8 @@ import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { PipeRunFailed } from '../ffmpeg/pipe-run.js';
 import { frameOffsets, readFrames } from '../mp3/frame-index.js';
-import { joinMp3, type JoinPart } from '../mp3/join.js';
+import { joinMp3, type JoinPart, type JoinResult } from '../mp3/join.js';
+import { checkStage, joinedFramesReason, lengthReason } from '../plan/fallback.js';
 import { scanOf } from '../mp3/sound-parts.js';
 import { carryReservoir, reservoirBytes } from '../mp3/splice.js';
 import {
@@ -156,7 +157,7 @@ async function sourcesOf(ctx: RouteContext): Promise<Source[]> {
  * The splice of the sound plan's fades, gap and kept spans, each fade fitted to the inputs as kept.
  * A kept span is in samples of the input as decoded (its LAME tag's delay and padding removed).
  */
-function spliceOf(ctx: RouteContext, sources: Source[]): SplicePlan {
+function spliceOf(ctx: RouteContext, sources: Source[]): SplicePlan & { kept: number[] } {
   const spf = sources[0].scan.samplesPerFrame;
   const rate = ctx.plan.sampleRate;
   const inputs = sources.map((s, i) => {
@@ -172,23 +173,56 @@ function spliceOf(ctx: RouteContext, sources: Source[]): SplicePlan {
     const end = Math.max(start + 1, Math.min(length, Math.round(keep.end * rate)));
     return { ...input, keep: { start, end } };
   });
-  const fades = fadeFrames(
-    ctx.sound?.fades.map((f) => f.seconds) ?? [],
-    inputs.map((p) => {
-      const k = keptSamples(p, spf);
-      return k.end - k.start;
-    }),
-    rate,
-  );
-  return planSplice(inputs, fades, spf, 2, Math.round((ctx.sound?.gap ?? 0) * rate));
+  const kept = inputs.map((p) => {
+    const k = keptSamples(p, spf);
+    return k.end - k.start;
+  });
+  const fades = fadeFrames(ctx.sound?.fades.map((f) => f.seconds) ?? [], kept, rate);
+  return { ...planSplice(inputs, fades, spf, 2, Math.round((ctx.sound?.gap ?? 0) * rate)), kept };
 }
+
+/**
+ * The splice's checks, on what it has in hand: the frames the join wrote (each part's, and all of
+ * them against the plan's), and the length the placements give against the kept spans less the
+ * fades and plus the gaps (each join placed at a whole frame: one frame an input).
+ */
+function checkSplice(
+  ctx: RouteContext,
+  {
+    splice,
+    parts,
+    result,
+    total,
+  }: { splice: SplicePlan & { kept: number[] }; parts: JoinPart[]; result: JoinResult; total: number },
+): void {
+  const spf = parts[0].scan.samplesPerFrame;
+  const rate = ctx.plan.sampleRate;
+  const gap = Math.round((ctx.sound?.gap ?? 0) * rate);
+  const n = splice.kept.length;
+  const planned =
+    splice.kept.reduce((a, b) => a + b, 0) - splice.fades.reduce((a, b) => a + b, 0) + gap * (n - 1);
+  checkStage(ctx.failChecks, 'mp3-splice', () => {
+    if (result.frames !== splice.totalFrames)
+      return `the join wrote ${result.frames} frames where the splice laid out ${splice.totalFrames}`;
+    return (
+      joinedFramesReason(
+        parts.map((p) => p.scan.frames),
+        result.partFrames,
+        JUNK_FRAMES,
+      ) ?? lengthReason('the spliced MP3', total, planned, n * spf, rate)
+    );
+  });
+}
+
+/** Frames a join may drop of a copied part (junk its scan counted) before the part counts as lost. */
+const JUNK_FRAMES = 2;
 
 export async function mp3FadeRoute(ctx: RouteContext): Promise<RouteResult> {
   const { plan, meta } = ctx;
   // ffmpeg loads while the inputs' frames are indexed and the splice is planned.
   const codecs = startCodecs(ctx);
   let encoded: Map<number, JoinPart>;
-  let splice: SplicePlan;
+  let splice: SplicePlan & { kept: number[] };
   let sources: Source[];
   try {
     sources = await sourcesOf(ctx);
@@ -209,14 +243,16 @@ export async function mp3FadeRoute(ctx: RouteContext): Promise<RouteResult> {
   // What a player hears starts at the first input's first sample (the LAME tag skips the rest).
   const origin = splice.placements[0].start;
   const starts = splice.placements.map((p) => (p.start - origin) / plan.sampleRate);
-  const total = (splice.placements[splice.placements.length - 1].end - origin) / plan.sampleRate;
+  const totalSamples = splice.placements[splice.placements.length - 1].end - origin;
+  const total = totalSamples / plan.sampleRate;
   const chapters = ctx.chapters(starts, total);
-  await joinMp3(parts, ctx.partial, {
+  const result = await joinMp3(parts, ctx.partial, {
     id3: () => id3Of(meta, chapters),
     gapless: { delay: splice.delay, padding: splice.padding },
     signal: ctx.signal,
     onProgress: (done, totalBytes) => ctx.tracker.join(done, totalBytes),
   }).catch(joinFailure(ctx, parts, owner));
+  checkSplice(ctx, { splice, parts, result, total: totalSamples });
   return { durationSeconds: total, chapters };
 }
 

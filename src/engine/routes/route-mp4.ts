@@ -13,6 +13,8 @@ import type { RouteContext, RouteResult } from '../output/route-context.js';
 import { gapPart } from '../sound/mp4-gap.js';
 import { encodeRuns } from '../timeline/timeline-encode.js';
 import { splicedParts, splicesAac } from '../sound/mp4-splice.js';
+import { aacPartReason, checkStage, lengthReason } from '../plan/fallback.js';
+import { AAC_FRAME } from '../plan/chunks.js';
 
 function copiedPart(ctx: RouteContext, i: number): Mp4Part {
   const audio = ctx.probed[i].mp4;
@@ -29,18 +31,39 @@ function checkOneStream(ctx: RouteContext, audios: Mp4Audio[], owner: number[]):
 /** Copied AAC trimmed at the sample: packets copied but for a re-encoded stretch at each cut. */
 async function splicedRoute(ctx: RouteContext): Promise<RouteResult> {
   const { parts, owner, starts, total } = await splicedParts(ctx);
-  checkOneStream(
-    ctx,
-    parts.map((p) => p.audio),
-    owner,
-  );
+  const audios = parts.map((p) => p.audio);
+  checkOneStream(ctx, audios, owner);
   const rate = parts[0].audio.sampleRate;
+  checkStage(ctx.failChecks, 'aac-splice', () => splicedReason(ctx, total, rate));
   const chapters = ctx.chapters(
     starts.map((s) => s / rate),
     total / rate,
   );
-  await writeMp4Output(ctx, parts, chapters, owner);
+  await writeMp4Output(ctx, parts, chapters, { owner, check: { stage: 'aac-splice', samples: total } });
   return { durationSeconds: total / rate, chapters };
+}
+
+/**
+ * The spliced parts present what the inputs' kept spans add up to (each next input starts on a
+ * packet of its own, up to a frame after the previous one's end).
+ */
+function splicedReason(ctx: RouteContext, total: number, rate: number): string | undefined {
+  const kept = ctx.probed.reduce((n, p, i) => {
+    const keep = ctx.sound?.inputs[i].keep;
+    return n + (keep ? Math.round(keep.end * rate) - Math.round(keep.start * rate) : p.mp4!.audioSamples);
+  }, 0);
+  return lengthReason('the spliced AAC', total, kept, AAC_FRAME * ctx.inputs.length, rate);
+}
+
+/** Each copied input's edit list lies inside its packets. */
+function copiesReason(ctx: RouteContext, parts: Mp4Part[]): string | undefined {
+  const copied = parts.filter((p) => ctx.inputs.includes(p.file)).map((p) => p.audio);
+  const shapes = copied.map((a) => ({
+    packets: a.sizes.length,
+    priming: a.priming,
+    audioSamples: a.audioSamples,
+  }));
+  return aacPartReason(shapes, AAC_FRAME);
 }
 
 export async function mp4Route(ctx: RouteContext): Promise<RouteResult> {
@@ -75,12 +98,17 @@ export async function mp4Route(ctx: RouteContext): Promise<RouteResult> {
   });
   const audios = parts.map((p) => p.audio);
   checkOneStream(ctx, audios, owner);
+  const copies = ctx.plan.copy.some(Boolean);
+  if (copies) checkStage(ctx.failChecks, 'aac-copy', () => copiesReason(ctx, parts));
   const rate = audios[0].sampleRate;
   const { starts, total } = mp4PartStarts(audios);
   const chapters = ctx.chapters(
     where.map((w) => (starts[w.part] + w.offset) / rate),
     total / rate,
   );
-  await writeMp4Output(ctx, parts, chapters, owner);
+  await writeMp4Output(ctx, parts, chapters, {
+    owner,
+    check: { stage: copies ? 'aac-copy' : 'chunked-encode', samples: total },
+  });
   return { durationSeconds: total / rate, chapters };
 }

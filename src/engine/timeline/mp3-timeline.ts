@@ -12,6 +12,7 @@ import { parseFrameHeader, readWord } from '../mp3/frames.js';
 import { scanMp3 } from '../mp3/scan.js';
 import { carryReservoir, reservoirBytes, splitFrames, type StreamFormat } from '../mp3/splice.js';
 import type { ChunkCodec } from '../plan/chunks.js';
+import { checkStage } from '../plan/fallback.js';
 import { DECODER_DELAY, ENCODE_DECODE_DELAY } from '../plan/fade-splice.js';
 import { mpegVersionFor } from '../plan/mp3-plan.js';
 import type { Mp3Part } from '../output/mp3-output.js';
@@ -105,7 +106,14 @@ async function joinParts(
     }),
   );
   const frames = parts.reduce((n, p) => n + p.scan.frames, 0);
-  parts[parts.length - 1].padding = frames * frame - LAME_ENCODER_DELAY - samples;
+  const padding = frames * frame - LAME_ENCODER_DELAY - samples;
+  // The kept frames cover the timeline and the decoder's delay, and no more than a frame after it.
+  checkStage(ctx.failChecks, 'chunked-encode', () =>
+    padding < 0 || padding > 2 * frame
+      ? `an MP3 timeline encoded in chunks holds ${frames} frames for ${samples} samples`
+      : undefined,
+  );
+  parts[parts.length - 1].padding = padding;
   return parts;
 }
 

@@ -8,6 +8,7 @@
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import { AbortError, InputError } from '../errors.js';
+import { fallbackOf, FastPathError } from '../plan/fallback.js';
 import { sourcesArgs, type DecodedSources, type PcmTarget, type TranscodeJob } from '../ffmpeg/transcode.js';
 import { lastLine, spawnRunner } from '../ffmpeg/runner.js';
 import {
@@ -46,7 +47,7 @@ export type TimelineContext = Pick<
   RouteContext,
   'scratch' | 'names' | 'plan' | 'tools' | 'runner' | 'signal' | 'abort' | 'concurrency'
 > &
-  Partial<Pick<RouteContext, 'inputs'>>;
+  Partial<Pick<RouteContext, 'inputs' | 'failChecks'>>;
 
 /** One chunk's encode, as the codec's step is given it. */
 export interface ChunkJob {
@@ -256,13 +257,23 @@ export async function encodeTimelines<T>(
       return encode(job).catch(chunkFailure(ctx, job, codecName));
     },
     () => ctx.abort(),
-  );
+  ).catch(asFastPathError);
   await Promise.all(timelines.flat().flatMap((p) => (p.direct ? [] : [rm(p.file, { force: true })])));
   let k = 0;
   return plans.map((chunks) => chunks.map(() => made.get(k++)!));
 }
 
 const span = (c: Chunk) => c.feedEnd - c.feedStart;
+
+/**
+ * A chunk encode that fails inside (an encode that does not read back as planned) is the chunked
+ * path's failure: the merge is made again the plain way. An input's fault, the output's or a
+ * cancel stays what it is.
+ */
+function asFastPathError(err: unknown): never {
+  const fallback = fallbackOf(err, 'chunked-encode');
+  throw fallback ? new FastPathError(fallback.stage, fallback.reason) : err;
+}
 
 /** Where each part starts on its timeline. */
 function startsOf(parts: PcmPart[]): number[] {

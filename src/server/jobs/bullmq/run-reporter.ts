@@ -163,6 +163,9 @@ export function createRunReporter(deps: RunReporterDeps): RunReporter & { close(
     },
     async succeeded(data, result) {
       const run = await finish(data);
+      // A worker's end of a merge: the fast paths that fell back, the in-process queue's log says them likewise.
+      if (result.fallbacks?.length)
+        log.warn({ job: data.jobId, fallbacks: result.fallbacks }, 'merge fell back to the plain way');
       await report(
         run,
         data,

@@ -28,6 +28,7 @@ import {
   type MergeCall,
 } from '../../../../test/support/job-kit.js';
 import { until } from '../../../../test/support/until.js';
+import { pino } from 'pino';
 
 /** Time jumps a second per reading, so the throttle never holds anything back. */
 const racingClock: Clock = (() => {
@@ -467,5 +468,34 @@ describe('the in-process job queue', () => {
     expect(await running).toMatchObject({ status: 'failed', error: SHUTDOWN_MESSAGE });
     expect(store.results).toEqual([]);
     expect(await filesUnder(storage.tmpDir)).toEqual([]);
+  });
+
+  it("says in the end-of-merge line which of the engine's fast paths fell back", async () => {
+    const lines: Array<Record<string, unknown>> = [];
+    const log = pino({ level: 'info' }, { write: (line: string) => lines.push(JSON.parse(line)) });
+    const { merge } = scriptedMerge();
+    const fallback = { stage: 'aac-copy' as const, reason: 'the output holds 9 packets of 10' };
+    const processor = createMergeProcessor({
+      store,
+      files: storage,
+      tools: fakeTools,
+      merge: async (inputs, output, opts) => ({
+        ...(await merge(inputs, output, opts)),
+        fallbacks: [fallback],
+      }),
+      engineConcurrency: 1,
+    });
+    const q = createInProcessQueue({
+      store,
+      files: storage,
+      processor,
+      concurrency: 1,
+      log,
+      clock: racingClock,
+    });
+    expect((await run(q, 'J1', ['item-S1-0'])).status).toBe('succeeded');
+    const ended = lines.find((l) => l.msg === 'merge succeeded');
+    expect(ended).toMatchObject({ job: 'J1', fallbacks: [fallback] });
+    await q.shutdown();
   });
 });
