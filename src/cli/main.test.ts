@@ -192,8 +192,13 @@ describe('audio-merge on the command line', () => {
     'draws no progress when stderr is not a terminal, and a bar ending at 100% when it is',
     async () => {
       const a = await makeTone(path.join(dir, 'p1.wav'), { seconds: 3 });
-      const quiet = await runCli(['-o', path.join(out, 'p-pipe.mp3'), a]);
-      expect(quiet).toEqual({ code: 0, stdout: '', stderr: '' });
+      // Piped: no bar, only the closing line.
+      const piped = await runCli(['-o', path.join(out, 'p-pipe.mp3'), a]);
+      expect(piped).toEqual({
+        code: 0,
+        stdout: '',
+        stderr: `audio-merge: wrote ${path.join(out, 'p-pipe.mp3')}: 0:03, 49 KB, 1 chapter\n`,
+      });
       // `script` gives the command a terminal; its output is what the terminal showed.
       const shown = await new Promise<string>((resolve) => {
         const cmd = [process.execPath, cliBin, '-o', path.join(out, 'p-tty.mp3'), a]
@@ -311,7 +316,10 @@ describe('audio-merge on the command line', () => {
     const target = path.join(out, 'fallback.mp3');
     const r = await runCli(['-o', target, wav, wav], { env: { ...env, PATH: noTools } });
     expect(r.code).toBe(0);
-    expect(r.stderr.split('\n').filter(Boolean)).toEqual([`audio-merge: ${FALLBACK_NOTICE}`]);
+    expect(r.stderr.split('\n').filter(Boolean)).toEqual([
+      `audio-merge: ${FALLBACK_NOTICE}`,
+      expect.stringMatching(/^audio-merge: wrote .*fallback\.mp3: 0:02, \d+ KB, 2 chapters$/),
+    ]);
     expect(FALLBACK_NOTICE).toMatch(/apt install ffmpeg.*brew install ffmpeg.*https:\/\/ffmpeg\.org/);
     expect(await decodeErrors(target)).toBe('');
   });

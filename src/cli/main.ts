@@ -6,6 +6,7 @@ import path from 'node:path';
 import { HELP, USAGE, parseArgs, type CliArgs } from './args.js';
 import { expandFolders, type FolderReader } from './folders.js';
 import { progressBar, secondsLeft } from './progress-bar.js';
+import { summaryLine } from './summary.js';
 import {
   CHAPTERS_FILE_MAX_BYTES,
   chaptersFileText,
@@ -85,6 +86,12 @@ async function checkNamedFiles(args: CliArgs): Promise<{ chapters?: ChapterLine[
   if (args.chaptersFile === undefined) return {};
   const chapters = await readChapters(args.chaptersFile);
   return typeof chapters === 'string' ? { problem: chapters } : { chapters };
+}
+
+/** A path relative to the working folder when it lies inside it, else as it is. */
+function shownPath(file: string): string {
+  const rel = path.relative(process.cwd(), file);
+  return rel && !rel.startsWith('..') && !path.isAbsolute(rel) ? rel : file;
 }
 
 const detailsOf = (args: CliArgs): Details =>
@@ -168,6 +175,7 @@ export async function main(argv: string[]): Promise<number> {
     if (bar) process.stderr.write('\n');
     for (const note of report.notes ?? []) process.stderr.write(`audio-merge: ${note}\n`);
     if (args.json) process.stdout.write(`${JSON.stringify(report)}\n`);
+    else if (!args.quiet) process.stderr.write(`${summaryLine(report, shownPath)}\n`);
     return 0;
   } catch (err) {
     if (bar) process.stderr.write('\n');
