@@ -30,6 +30,7 @@ import { errorCodeOf } from '../errors.js';
 import { registerApiDocs } from './api-docs.js';
 import { clientAddressFor } from './client-address.js';
 import { AppError, ERRORS, type ErrorCode } from './errors.js';
+import { parseJsonBody } from './json-body.js';
 import { createFlash } from './flash.js';
 import { filesRoutes } from './routes/files.js';
 import { healthRoutes, type ReadinessCheck } from './routes/health.js';
@@ -340,6 +341,15 @@ async function installRequestGuards(
   app.addHook('onRequest', requireSessionAndCsrf);
   // Only JSON and multipart bodies are spoken; text/plain is what a cross-site form can send.
   app.removeContentTypeParser('text/plain');
+  // JSON bodies are read by one parser that names a refused key (json-body.ts).
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
+    try {
+      done(null, parseJsonBody(body as string));
+    } catch (err) {
+      done(err as Error, undefined);
+    }
+  });
   app.setErrorHandler((error: FastifyError | AppError, request, reply) => {
     if (error instanceof AppError) {
       // The code lets a client tell "your session is gone" from "not yours" (both 403).
