@@ -36,6 +36,9 @@ export function BookDetails({
         onClick={() => setOpen(!open)}
       >
         {t().detailsToggle}
+        <span className="audio-merge-details-caret" aria-hidden="true">
+          {open ? '▴' : '▾'}
+        </span>
       </button>
       {open && (
         <div id={`${id}-panel`} className="audio-merge-details-panel">

@@ -85,7 +85,7 @@ ${AREAS} {
 }
 
 /* The list view, laid out by the widget's own width (the page may give it any): where there is room
-   the rows' column is as wide as they are (320 px) and the choices and make fill the rest beside it;
+   the rows' column (320 to 560 px, so long names show whole) and the choices share it side by side;
    where there is not, the choices go below and the rows stand centred above them (the title and
    the hint keep to the start), so neither layout leaves a wide blank strip beside the rows. */
 .audio-merge-root .audio-merge-tool-view { container-type: inline-size; }
@@ -94,9 +94,9 @@ ${AREAS} {
 .audio-merge-root .audio-merge-list-column .audio-merge-list { align-items: center; }
 @container (min-width: 560px) {
   .audio-merge-root .audio-merge-columns { flex-direction: row; align-items: flex-start; gap: 18px 28px; }
-  .audio-merge-root .audio-merge-list-column { flex: 0 0 320px; }
+  .audio-merge-root .audio-merge-list-column { flex: 1 1 320px; min-width: 320px; max-width: 560px; }
   .audio-merge-root .audio-merge-list-column .audio-merge-list { align-items: stretch; }
-  .audio-merge-root .audio-merge-side-column { flex: 1 1 0; min-width: 0; }
+  .audio-merge-root .audio-merge-side-column { flex: 1 1 280px; min-width: 0; }
 }
 .audio-merge-root .audio-merge-list-column .audio-merge-list { margin-bottom: 0; }
 .audio-merge-root .audio-merge-list-column > :last-child { margin-bottom: 0; }
@@ -136,7 +136,7 @@ ${AREAS} {
 }
 .audio-merge-root .audio-merge-row {
   position: relative; display: flex; align-items: stretch; gap: 10px;
-  width: 320px; max-width: 100%; height: 120px; padding-block: 7px; padding-inline: 6px 12px; overflow: hidden;
+  width: 100%; min-width: min(320px, 100%); max-width: 560px; height: 120px; padding-block: 7px; padding-inline: 6px 12px; overflow: hidden;
   background: var(--am-bg); border: 1px solid var(--am-line); border-radius: 10px;
   box-shadow: 0 1px 2px rgb(0 0 0 / 0.05); cursor: grab; user-select: none;
   transition: box-shadow 160ms ease, border-color 160ms ease;
@@ -171,9 +171,12 @@ ${AREAS} {
   background: var(--am-accent-soft); color: var(--am-accent-dark); font-size: 13px; font-weight: 700;
   font-variant-numeric: tabular-nums;
 }
-.audio-merge-root .audio-merge-filename {
-  font-weight: 600; white-space: nowrap; overflow: hidden; text-overflow: ellipsis; min-width: 0;
-}
+.audio-merge-root .audio-merge-filename { font-weight: 600; min-width: 0; }
+/* A long name gives way in its middle: its start ends in an ellipsis, its end (where names of one
+   set differ) always shows. */
+.audio-merge-root .audio-merge-name { display: flex; min-width: 0; white-space: pre; }
+.audio-merge-root .audio-merge-name-start { flex: 0 1 auto; min-width: 1.5em; overflow: hidden; text-overflow: ellipsis; }
+.audio-merge-root .audio-merge-name-end { flex: 0 0 auto; }
 .audio-merge-root .audio-merge-meta-line { display: flex; align-items: center; gap: 8px; min-height: 20px; padding-inline-start: 32px; }
 .audio-merge-root .audio-merge-meta { color: var(--am-muted); font-size: 13px; white-space: nowrap; }
 .audio-merge-root .audio-merge-waveform { position: relative; flex: 1 1 auto; min-width: 60px; height: 20px; margin-inline-end: 6px; cursor: default; direction: ltr; }
@@ -245,7 +248,7 @@ ${AREAS} {
 /* The book's details: a disclosure button like the sound options', its panel on a line of its own. */
 .audio-merge-root .audio-merge-details { display: contents; }
 .audio-merge-root .audio-merge-details-toggle {
-  display: inline-flex; align-items: center; min-height: 44px; padding: 0 12px; cursor: pointer;
+  display: inline-flex; align-items: center; gap: 6px; min-height: 44px; padding: 0 12px; cursor: pointer;
   border: 1px solid var(--am-field-line); border-radius: 8px; font: inherit; font-size: 14px; font-weight: 600;
   color: var(--am-accent-dark); background: var(--am-bg);
 }

@@ -36,7 +36,8 @@ const tenth = (s: number) => Math.round(s * 1000) / 1000;
 /** The span with one handle moved to `at` seconds (held inside its limits). */
 export function moveHandle(span: Span, handle: Handle, at: number, duration: number): Span {
   const { min, max } = limitsOf(span, handle, duration);
-  const to = tenth(Math.min(max, Math.max(min, at)));
+  // At a limit exactly: a handle put back at the file's end is at its end, not a rounding short.
+  const to = at >= max ? max : at <= min ? min : tenth(at);
   return handle === 'start' ? { start: to, end: span.end } : { start: span.start, end: to };
 }
 
