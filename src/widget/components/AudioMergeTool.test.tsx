@@ -1,7 +1,7 @@
 // @vitest-environment jsdom
 // The widget through its HTTP and socket layers: make, the progress view, and every way a merge ends.
 import '@testing-library/jest-dom/vitest';
-import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { act, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { io } from 'socket.io-client';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { AudioMergeTool } from './AudioMergeTool.js';

@@ -1,6 +1,6 @@
 // A file's name as a row shows it: isolated from the page's direction, and when it is longer than
 // the room it has, cut in its middle, so the end (where names of one set differ) always shows.
-import { useLayoutEffect, useRef, useState, type RefObject } from 'react';
+import { useLayoutEffect, useState, type RefObject } from 'react';
 import { fitMiddle, splitName } from './middle.js';
 
 export function FileName({ name, className }: { name: string; className: string }) {
