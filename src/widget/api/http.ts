@@ -159,9 +159,10 @@ export async function uploadCover(file: Blob, name: string): Promise<void> {
 
 /** Whether the session has a cover (GET cover answers 404 without one). */
 export async function hasCover(): Promise<boolean | null> {
-  const res = await fetch(API.cover, { method: 'GET', credentials: 'same-origin' });
-  // Only a 404 says there is none; any other failure says nothing either way.
-  return res.ok ? true : res.status === 404 ? false : null;
+  // ?probe: "none" comes as a 204, which a browser does not log as an error (a 404 it does).
+  const res = await fetch(`${API.cover}?probe=1`, { method: 'GET', credentials: 'same-origin' });
+  if (res.status === 204 || res.status === 404) return false;
+  return res.ok ? true : null;
 }
 
 /** POST deleteCover. */

@@ -794,10 +794,18 @@ export const coverUploadSchema: FastifySchema = {
 
 export const coverSchema: FastifySchema = {
   summary: "The session's cover",
-  description: 'The image the session set with POST /app/merge/cover.',
+  description:
+    'The image the session set with POST /app/merge/cover. With `?probe=1`, a session without one is answered 204 (no body) instead of 404.',
   tags: ['book'],
+  querystring: {
+    type: 'object',
+    properties: {
+      probe: { type: 'string', description: 'Any value: answer 204 rather than 404 when there is no cover' },
+    },
+  },
   response: {
     200: binary('The cover, sent with Cache-Control: private, no-cache and an ETag', 'image/*'),
+    204: { description: 'With ?probe: the session has no cover' },
     304: { description: 'Not modified: If-None-Match named the cover as it is' },
     403: common[403],
     404: errorBody('The session has no cover'),
