@@ -115,13 +115,14 @@ function CoverArea() {
         <span className="audio-merge-cover-choose">{t().coverChoose}</span>
       </label>
       <span className="audio-merge-cover-hint">{t().coverDrop}</span>
+      {/* The preview and its remove button stay together when the box wraps. */}
       {version !== null && (
-        <>
+        <span className="audio-merge-cover-set">
           <img className="audio-merge-cover-preview" src={`${API.cover}?v=${version}`} alt={t().cover} />
           <button type="button" className="audio-merge-cover-remove" onClick={() => void remove()}>
             {t().coverRemove}
           </button>
-        </>
+        </span>
       )}
       {error && (
         <p className="audio-merge-cover-error" role="alert">

@@ -26,7 +26,7 @@ ${AREAS} {
 }
 @media (prefers-color-scheme: dark) {
   ${AREAS} {
-    --am-d-accent: #6366f1; --am-d-bg: #111827; --am-d-surface: #1f2937; --am-d-text: #e5e7eb;
+    --am-d-accent: #5f63f0; --am-d-bg: #111827; --am-d-surface: #1f2937; --am-d-text: #e5e7eb;
     --am-d-muted: #a3acbd; --am-d-border: #374151; --am-d-danger: #fca5a5; --am-d-ok: #6ee7b7;
     --am-mix: white; --am-scheme: dark;
   }
@@ -37,7 +37,7 @@ ${themed('light')} {
   --am-mix: black; --am-scheme: light;
 }
 ${themed('dark')} {
-  --am-d-accent: #6366f1; --am-d-bg: #111827; --am-d-surface: #1f2937; --am-d-text: #e5e7eb;
+  --am-d-accent: #5f63f0; --am-d-bg: #111827; --am-d-surface: #1f2937; --am-d-text: #e5e7eb;
   --am-d-muted: #a3acbd; --am-d-border: #374151; --am-d-danger: #fca5a5; --am-d-ok: #6ee7b7;
   --am-mix: white; --am-scheme: dark;
 }
@@ -276,6 +276,7 @@ ${AREAS} {
 .audio-merge-root .audio-merge-cover-pick input:focus-visible + .audio-merge-cover-choose { outline: 3px solid var(--am-accent-dark); outline-offset: 2px; }
 .audio-merge-root .audio-merge-cover-hint { color: var(--am-muted); font-size: 13px; }
 .audio-merge-root .audio-merge-cover-preview { inline-size: 96px; block-size: 96px; object-fit: contain; background: var(--am-bg-soft); border-radius: 6px; border: 1px solid var(--am-line); }
+.audio-merge-root .audio-merge-cover-set { display: inline-flex; align-items: center; gap: 8px 12px; }
 .audio-merge-root .audio-merge-cover-remove { min-height: 36px; min-width: 36px; padding: 0 10px; border: 1px solid var(--am-field-line); border-radius: 6px; font: inherit; cursor: pointer; color: var(--am-text); background: var(--am-bg); }
 .audio-merge-root .audio-merge-cover-error { flex: 1 1 100%; margin: 0; color: var(--am-danger); font-weight: 600; }
 /* The sound options: a disclosure button beside the output choice; its panel takes a line of its
@@ -383,7 +384,7 @@ ${AREAS} {
 .audio-merge-upload .audio-merge-upload-list { list-style: none; margin: 12px 0 0; padding: 0; display: grid; gap: 8px; }
 .audio-merge-upload .audio-merge-upload-list:empty { display: none; }
 .audio-merge-upload .audio-merge-upload-item {
-  display: grid; grid-template-columns: 1fr auto; gap: 4px 12px; align-items: center;
+  display: grid; grid-template-columns: minmax(0, 1fr) auto; gap: 4px 12px; align-items: center;
   padding: 10px 12px; border: 1px solid var(--am-line); border-radius: 10px; font-size: 14px;
 }
 .audio-merge-upload .audio-merge-upload-name { display: flex; min-width: 0; font-weight: 600; white-space: nowrap; }
@@ -439,6 +440,8 @@ ${AREAS} {
 
 @media (max-width: 480px) {
   .audio-merge-upload, .audio-merge-results { padding: 14px; }
+  /* On a phone a long status takes its own line, under the name, rather than the name's room. */
+  .audio-merge-upload .audio-merge-upload-state { grid-column: 1 / -1; }
   .audio-merge-root .audio-merge-make { width: 100%; }
 }
 `;
