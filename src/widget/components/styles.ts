@@ -92,11 +92,11 @@ ${AREAS} {
 .audio-merge-root .audio-merge-columns { display: flex; flex-direction: column; gap: 18px; }
 .audio-merge-root .audio-merge-list-column { min-width: 0; }
 .audio-merge-root .audio-merge-list-column .audio-merge-list { align-items: center; }
-@container (min-width: 560px) {
+@container (min-width: 600px) {
   .audio-merge-root .audio-merge-columns { flex-direction: row; align-items: flex-start; gap: 18px 28px; }
-  .audio-merge-root .audio-merge-list-column { flex: 1 1 320px; min-width: 320px; max-width: 560px; }
+  .audio-merge-root .audio-merge-list-column { flex: 1 1 560px; min-width: 320px; max-width: 560px; }
   .audio-merge-root .audio-merge-list-column .audio-merge-list { align-items: stretch; }
-  .audio-merge-root .audio-merge-side-column { flex: 1 1 280px; min-width: 0; }
+  .audio-merge-root .audio-merge-side-column { flex: 1 1 280px; min-width: 240px; }
 }
 .audio-merge-root .audio-merge-list-column .audio-merge-list { margin-bottom: 0; }
 .audio-merge-root .audio-merge-list-column > :last-child { margin-bottom: 0; }
