@@ -13,9 +13,11 @@ import { postJson, type TestSession } from './support/server-harness.js';
 /** Merges of items named "hold*" wait until cancelled; the others run the real engine. */
 const holding: MergeFn = async (inputs, output, opts) => {
   if (opts.displayNames?.some((n) => n.startsWith('hold'))) {
-    return new Promise((_resolve, reject) =>
-      opts.signal?.addEventListener('abort', () => reject(new AbortError())),
-    );
+    // A cancel can come before this runs (the queue prepares a merge first): aborted already.
+    return new Promise((_resolve, reject) => {
+      if (opts.signal?.aborted) reject(new AbortError());
+      opts.signal?.addEventListener('abort', () => reject(new AbortError()));
+    });
   }
   return (await import('../src/engine/index.js')).mergeFiles(inputs, output, opts);
 };
