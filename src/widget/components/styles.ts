@@ -213,6 +213,16 @@ ${AREAS} {
 }
 .audio-merge-root .audio-merge-kept svg { display: block; flex: none; width: 12px; height: 12px; }
 .audio-merge-root .audio-merge-player { display: block; width: 100%; height: 30px; margin-top: auto; }
+/* A trimmed row's player counts its kept span: a play button and that span's clock. */
+.audio-merge-root .audio-merge-span-player { display: flex; align-items: center; gap: 8px; height: 30px; margin-top: auto; }
+.audio-merge-root .audio-merge-span-player audio { display: none; }
+.audio-merge-root .audio-merge-span-play {
+  display: inline-flex; align-items: center; justify-content: center; flex: 0 0 30px; width: 30px; height: 30px;
+  padding: 0; border: 1px solid var(--am-field-line); border-radius: 15px; cursor: pointer;
+  color: var(--am-accent-dark); background: var(--am-bg);
+}
+.audio-merge-root .audio-merge-span-play svg { display: block; fill: currentColor; }
+.audio-merge-root .audio-merge-span-time { font-size: 13px; font-variant-numeric: tabular-nums; color: var(--am-text); }
 /* The chapter title line: a short visible word, then the field (the default title as placeholder). */
 .audio-merge-root .audio-merge-row-chapter { display: flex; align-items: center; gap: 6px; min-width: 0; height: 24px; padding-inline-start: 32px; }
 .audio-merge-root .audio-merge-chapter-label { flex: 0 0 auto; color: var(--am-muted); font-size: 12px; }
