@@ -1,6 +1,7 @@
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { configDefaults, defineConfig } from 'vitest/config';
+import { SLOW_TESTS } from './vitest.slow-tests.js';
 
 const require = createRequire(import.meta.url);
 // The widget runs tus-js-client's browser build; tests under jsdom must get the same one (the
@@ -16,8 +17,9 @@ export default defineConfig({
   },
   test: {
     include: ['src/**/*.test.ts', 'src/**/*.test.tsx', 'test/**/*.test.ts'],
-    // Those need real PostgreSQL, Redis and S3: `npm run test:scaled`.
-    exclude: [...configDefaults.exclude, '**/*.scaled.test.ts'],
+    // Those need real PostgreSQL, Redis and S3: `npm run test:scaled`; the slow ones (real lengths,
+    // real minutes) run with `npm run test:slow` (vitest.slow.config.ts names them).
+    exclude: [...configDefaults.exclude, '**/*.scaled.test.ts', ...SLOW_TESTS],
     // ffmpeg-backed tests spawn real processes; give them room on a 2-core machine.
     testTimeout: 60_000,
     hookTimeout: 120_000,
