@@ -14,9 +14,13 @@ import { onePageRun, SCREENSHOTS } from './harness.js';
 const LONG = [1, 2, 3].map((n) => `The Lighthouse Keeper (Unabridged) - Part 0${n}.mp3`);
 const poll = <T>(fn: () => T | Promise<T>) => expect.poll(fn, { timeout: 120_000, interval: 100 });
 
+const TAGGED = ['sea-1.mp3', 'sea-2.flac'];
 const run = onePageRun('audio-merge-e2e-first-', async (dir) => {
   for (const [i, name] of LONG.entries())
     await makeTone(path.join(dir, name), { seconds: 2, frequency: 300 + 200 * i });
+  const tags = ['album=Sea Stories', 'artist=Anna Author', 'composer=Ned Narrator'];
+  for (const name of TAGGED)
+    await makeTone(path.join(dir, name), { seconds: 1, extraArgs: tags.flatMap((t) => ['-metadata', t]) });
 });
 
 async function open(page: Page, code: LocaleCode): Promise<void> {
@@ -171,5 +175,36 @@ describe('the dark theme', () => {
       expect(await seriousViolations(page), code).toEqual([]);
     }
     await page.emulateMedia({ colorScheme: 'light' });
+  });
+});
+
+describe('Book details', () => {
+  it("shows what the merge takes from the files' tags as the fields' placeholders", async () => {
+    const { server, browser, dir } = run();
+    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    try {
+      await page.goto(server.url);
+      await page.setInputFiles(
+        '#audio-merge-file-input',
+        TAGGED.map((f) => path.join(dir, f)),
+      );
+      await poll(() => page.locator('.audio-merge-row').count()).toBe(2);
+      await page.locator('.audio-merge-details-toggle').click();
+      const placeholder = (name: string) =>
+        page.locator(`.audio-merge-detail-${name} input`).getAttribute('placeholder');
+      await poll(() => placeholder('artist')).toBe('Anna Author');
+      expect(await placeholder('album')).toBe('Sea Stories');
+      expect(await placeholder('narrator')).toBe('Ned Narrator');
+      // The album both share is the book's title.
+      expect(await placeholder('title')).toBe('Sea Stories');
+      expect(await placeholder('genre')).toBe('');
+      // Placeholders, not values: nothing is set until the person types.
+      expect(await page.locator('.audio-merge-detail-artist input').inputValue()).toBe('');
+      await page
+        .locator('.audio-merge-details-panel')
+        .screenshot({ path: path.join(SCREENSHOTS, 'details-from-tags.png') });
+    } finally {
+      await page.close();
+    }
   });
 });

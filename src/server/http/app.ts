@@ -39,6 +39,7 @@ import { createPeaks, peaksRoutes, type Peaks } from './routes/peaks.js';
 import { mergeRoutes } from './routes/merge.js';
 import { mergeControlRoutes } from './routes/merge-control.js';
 import { bookRoutes } from './routes/book.js';
+import { tagDetailsRoutes } from './routes/tag-details.js';
 import { resultsRoutes } from './routes/results.js';
 import { pageRoutes } from './routes/page.js';
 import { uploadRoutes, type Prober } from './routes/upload.js';
@@ -198,6 +199,7 @@ export async function createApp(partial: Partial<AppConfig> = {}, deps: AppDeps 
     await app.register(peaksRoutes, { store, peaks });
     await app.register(resultsRoutes, { store, files });
     await app.register(bookRoutes, { files });
+    await app.register(tagDetailsRoutes, { store, files });
     await app.register(filesRoutes, { store, files });
     await app.register(async (scope) => mergeRoutes(scope, { store, jobs, config, clock }));
     await app.register(mergeControlRoutes, { store, jobs });

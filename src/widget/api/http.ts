@@ -146,6 +146,15 @@ export async function fetchChoices(appid: string): Promise<Record<string, unknow
     : {};
 }
 
+/** GET tagDetails: what a merge of the list takes from its files' tags, by detail name. */
+export async function fetchTagDetails(appid: string): Promise<Record<string, string>> {
+  const text = await call(`${API.tagDetails}?appid=${encodeURIComponent(appid)}`, {
+    headers: { Accept: 'application/json' },
+  });
+  const details: unknown = (JSON.parse(text) as { details?: unknown }).details;
+  return details && typeof details === 'object' ? (details as Record<string, string>) : {};
+}
+
 /** POST the session's cover (multipart, one part `file`); rejects with the server's reason. */
 export async function uploadCover(file: Blob, name: string): Promise<void> {
   const form = new FormData();

@@ -820,6 +820,36 @@ export const deleteCoverSchema: FastifySchema = {
   response: { 200: ok, 403: common[403], 503: common[503] },
 };
 
+export const tagDetailsSchema: FastifySchema = {
+  summary: "The details a merge takes from the inputs' tags",
+  description:
+    "What a merge of the session's files (in list order) writes when no detail is given: each detail from the first file whose tags have it (never the description or comment), the title from the album they all share. The page shows them as the Book details placeholders.",
+  tags: ['book'],
+  querystring: {
+    type: 'object',
+    required: ['appid'],
+    properties: { appid: { type: 'string', pattern: APPID_PATTERN } },
+  },
+  response: {
+    200: json('The inherited details, by option name', {
+      type: 'object',
+      required: ['details'],
+      properties: {
+        details: {
+          type: 'object',
+          properties: Object.fromEntries(
+            DETAIL_NAMES.filter((n) => n !== 'description' && n !== 'comment').map((n) => [
+              n,
+              { type: 'string' },
+            ]),
+          ),
+        },
+      },
+    }),
+    403: common[403],
+  },
+};
+
 export const saveChoicesSchema: FastifySchema = {
   summary: "Keep the person's choices",
   description:
