@@ -118,7 +118,16 @@ const ZONES = [
 ];
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', 'data/**', 'coverage/**', 'bench/.corpus/**'] },
+  {
+    ignores: [
+      'dist/**',
+      'packages/*/dist/**',
+      'node_modules/**',
+      'data/**',
+      'coverage/**',
+      'bench/.corpus/**',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -1,6 +1,6 @@
 // npm run bench: the product side by side with ffmpeg, cat and curl on this machine, in one run.
 import { existsSync, readFileSync } from 'node:fs';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -86,6 +86,9 @@ console.log(machine);
 console.log(toolsLine);
 console.log(table.join('\n'));
 
+/** Where RESULTS.md's sections measured by hand begin; a run keeps them. */
+const BY_HAND = "## The command line's install";
+
 if (!only) {
   const md = [
     '# Benchmark results',
@@ -104,5 +107,11 @@ if (!only) {
     '',
     ...keptSections(),
   ];
-  await writeFile(path.join(here, 'RESULTS.md'), md.join('\n'));
+  // Sections measured by hand (the command line's install) stay after the table.
+  const before = await readFile(path.join(here, 'RESULTS.md'), 'utf8').catch(() => '');
+  const kept = before.indexOf(BY_HAND);
+  await writeFile(
+    path.join(here, 'RESULTS.md'),
+    md.join('\n') + (kept >= 0 ? `\n${before.slice(kept)}` : ''),
+  );
 }

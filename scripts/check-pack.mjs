@@ -1,6 +1,7 @@
 // The command as a person installs it: `npm pack`, then `npm install -g` of the tarball into a
 // scratch prefix, then `audio-merge` run from a folder that has nothing of the checkout. Fails
 // (exit 1) when the tarball lacks what the command needs or the installed command does not work.
+// First the lean package of the command alone (packages/cli), which a person installs for it.
 // Slow (an install from the registry), so CI runs it (.ci/run), not `npm test`.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -71,7 +72,56 @@ function dependentsOf(root, name, version) {
   return found;
 }
 
+/** Bytes under `dir`, every file counted once. */
+function bytesUnder(dir) {
+  let total = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const at = path.join(dir, entry.name);
+    if (entry.isDirectory()) total += bytesUnder(at);
+    else if (entry.isFile()) total += statSync(at).size;
+  }
+  return total;
+}
+
+/**
+ * The lean package a person installs for the command alone (packages/cli, decision 0046): under
+ * 60 MB installed, under a minute, no npm warning, a join run from another folder.
+ */
+function checkLean() {
+  const packed = JSON.parse(
+    run(npm, ['pack', '--json', '--pack-destination', scratch], {
+      cwd: path.join(root, 'packages', 'cli'),
+      stdio: ['ignore', 'pipe', 'inherit'],
+    }).stdout,
+  )[0];
+  const prefix = path.join(scratch, 'lean-prefix');
+  const started = Date.now();
+  const install = run(
+    npm,
+    ['install', '-g', '--prefix', prefix, '--no-audit', '--no-fund', path.join(scratch, packed.filename)],
+    { cwd: scratch },
+  );
+  const seconds = (Date.now() - started) / 1000;
+  const megabytes = bytesUnder(prefix) / 1e6;
+  const warnings = `${install.stdout}\n${install.stderr}`.split('\n').filter((l) => /^npm warn/i.test(l));
+  if (warnings.length > 0) fail(`npm install -g of the lean package warned:\n${warnings.join('\n')}`);
+  if (megabytes > 60) fail(`the lean package installs ${megabytes.toFixed(1)} MB (at most 60)`);
+  if (seconds > 60) fail(`the lean package took ${seconds.toFixed(0)} s to install (at most 60)`);
+  const work = path.join(scratch, 'lean-elsewhere');
+  run('mkdir', ['-p', work]);
+  const env = { ...process.env, PATH: `${path.join(prefix, 'bin')}${path.delimiter}${process.env.PATH}` };
+  sineWav(path.join(work, 'one.wav'), 1, 440);
+  sineWav(path.join(work, 'two.wav'), 1, 660);
+  const merged = run('audio-merge', ['-o', 'joined.m4b', 'one.wav', 'two.wav'], { cwd: work, env });
+  if (!/^audio-merge: wrote joined\.m4b: 0:02, .+, 2 chapters$/m.test(merged.stderr))
+    fail(`the lean command said:\n${merged.stderr}`);
+  console.log(
+    `check-pack: lean ${packed.filename} (${(packed.size / 1024).toFixed(0)} KiB) installs ${megabytes.toFixed(1)} MB in ${seconds.toFixed(1)} s, no warnings; joined two files`,
+  );
+}
+
 try {
+  checkLean();
   // 1. The tarball: built by prepack, holding the command and the built product, no sources.
   const packed = JSON.parse(
     run(npm, ['pack', '--json', '--pack-destination', scratch], {

@@ -41,6 +41,12 @@ describe("the session's cover", () => {
     expect(got.headers['content-type']).toBe('image/png');
     expect(got.rawPayload.equals(png)).toBe(true);
     expect((await getCover(other)).statusCode).toBe(404);
+    // A page that only asks whether there is one gets 204 for none (no 404 in its console), the image otherwise.
+    const probe = (t: typeof s) =>
+      env.inject({ method: 'GET', url: '/app/merge/cover?probe=1', headers: { cookie: t.cookie } });
+    expect((await probe(other)).statusCode).toBe(204);
+    expect((await probe(other)).body).toBe('');
+    expect((await probe(s)).rawPayload.equals(png)).toBe(true);
 
     const jpeg = await image(file('b.jpg'), '32x32');
     expect((await postCover(s, jpeg, 'b.jpg')).statusCode).toBe(200);

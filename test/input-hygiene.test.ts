@@ -31,10 +31,77 @@ describe('option keys', () => {
     async (key) => {
       const res = await merge({ [key]: 'x' });
       expect(res.statusCode).toBe(400);
-      expect(res.json()).toEqual({ error: `Unknown option "${key}"`, code: 'badRequest' });
+      expect(res.json()).toEqual({
+        error: `The key "${key}" is not allowed in a request`,
+        code: 'badRequest',
+        field: key,
+      });
       expect(await allJobs()).toEqual([]);
     },
   );
+});
+
+/** Every route that reads a JSON body, with a body it would otherwise take. */
+const JSON_ROUTES: [string, (key: string) => string][] = [
+  ['/app/merge/getDataJson', (k) => `{"appid": "a", "${k}": {"x": 1}}`],
+  ['/app/merge/mergemp3', (k) => `{"items": [{"id": "1", "${k}": "x"}]}`],
+  ['/app/merge/deleteItem', (k) => `{"id": "1", "${k}": 1}`],
+  ['/app/merge/saveOrder', (k) => `{"appid": "a", "ids": [], "${k}": null}`],
+  ['/app/merge/saveItem', (k) => `{"id": "1", "marks": [{"at": 0, "${k}": "t"}]}`],
+  ['/app/merge/cancel', (k) => `{"${k}": {"polluted": true}}`],
+  ['/app/merge/deleteResult', (k) => `{"id": "1", "${k}": []}`],
+  ['/app/merge/saveChoices', (k) => `{"appid": "a", "choices": {"${k}": {"format": "mp3"}}}`],
+  ['/app/merge/deleteCover', (k) => `{"${k}": "x"}`],
+];
+
+describe('a key every object inherits, anywhere in a JSON body', () => {
+  it.each(
+    JSON_ROUTES.flatMap(([url, body]) =>
+      ['__proto__', 'constructor', 'hasOwnProperty'].map((k) => [url, k, body(k)]),
+    ),
+  )('%s with "%s": 400 naming it', async (url, key, payload) => {
+    const res = await env.inject({
+      method: 'POST',
+      url,
+      headers: { cookie: s.cookie, 'x-csrf-token': s.csrf, 'content-type': 'application/json' },
+      payload,
+    });
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toEqual({
+      error: `The key "${key}" is not allowed in a request`,
+      code: 'badRequest',
+      field: key,
+    });
+  });
+
+  it('leaves nothing changed: no item gone, no choices saved, no merge queued', async () => {
+    expect((await env.items(s)).map((i) => i.id)).toEqual(ids);
+    expect(await allJobs()).toEqual([]);
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  });
+
+  it('says so when the body is not JSON, or empty', async () => {
+    const post = (payload: string) =>
+      env.inject({
+        method: 'POST',
+        url: '/app/merge/getDataJson',
+        headers: {
+          cookie: s.cookie,
+          'x-csrf-token': s.csrf,
+          'content-type': 'application/json; charset=utf-8',
+        },
+        payload,
+      });
+    expect((await post('{"appid": ')).json()).toEqual({
+      error: 'The request body is not valid JSON',
+      code: 'badRequest',
+    });
+    expect((await post('')).json()).toEqual({
+      error: 'The request body is empty; it must be JSON',
+      code: 'badRequest',
+    });
+    expect((await post('{"appid": "a", "title": "__proto__"}')).statusCode).toBe(200);
+  });
 });
 
 describe('tags', () => {

@@ -8,6 +8,7 @@ import {
 } from '../engine/index.js';
 import type { ChapterTitleSource } from '../engine/index.js';
 import type { SoundOptions } from '../engine/index.js';
+import { nearestOption } from './suggest.js';
 import { finishSound, SOUND_FLAGS, SOUND_VALUED, type SoundDraft } from './sound-args.js';
 import { CHAPTER_VALUED, finishChapters, type ChapterDraft } from './chapter-args.js';
 import type { ChapterOptions } from '../shared/chapter-options.js';
@@ -138,6 +139,11 @@ export const OPTION_NAMES: readonly string[] = [
   '--help',
 ];
 
+function unknownOption(typed: string): string {
+  const meant = nearestOption(typed, OPTION_NAMES);
+  return `unknown option ${typed}${meant ? `; did you mean ${meant}?` : ''}`;
+}
+
 /**
  * The format --format names, else OUT's extension; a usage message when neither names one. A
  * folder names no format either, but the merge then says why it cannot be written (exit 1).
@@ -205,7 +211,7 @@ export function parseArgs(
       continue;
     }
     const set = VALUED[name];
-    if (!set) return { kind: 'usage', message: `unknown option ${a}` };
+    if (!set) return { kind: 'usage', message: unknownOption(a) };
     const value = eq >= 0 ? a.slice(eq + 1) : argv[++i];
     if (value === undefined)
       return {

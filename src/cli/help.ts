@@ -15,10 +15,31 @@ export const USAGE = [
   '         [--no-clobber] [--json] [--quiet] [--help]',
 ].join('\n');
 
+/** Each example as a person types it, then what it does; a test runs every one as written. */
+export const EXAMPLES: readonly { command: string; does: string }[] = [
+  {
+    command: 'audio-merge -o book.m4b --cover cover.jpg --title "The Book" chapters/',
+    does: 'every audio file in chapters/, in the order of their names, into one M4B audiobook\nwith a chapter per file and cover.jpg as its cover',
+  },
+  {
+    command: 'audio-merge -o show.mp3 --trim 1=0:05- --trim 2=-0:20 --loudness -16 intro.mp3 talk.wav',
+    does: 'intro.mp3 from 0:05 to its end, then the first 20 seconds of talk.wav, each brought to\n-16 LUFS',
+  },
+  {
+    command: 'audio-merge -o both.flac --json one.flac two.flac > report.json',
+    does: 'the report (length, chapters, sizes, what was re-encoded) as JSON in report.json',
+  },
+];
+
+const examplesText = EXAMPLES.map((e) => `  ${e.command}\n${e.does.replace(/^/gm, '      ')}`).join('\n');
+
 export const HELP = `${USAGE}
 
 Joins the inputs, in the order given, into one file at OUT, in the format OUT's extension names
-(${OUTPUT_FORMATS.join(', ')}) or --format gives.
+(${OUTPUT_FORMATS.join(', ')}) or --format gives, and says on stderr what it wrote.
+
+Examples:
+${examplesText}
 
 Inputs may be any audio ffmpeg decodes (mp3, wav, flac, ogg/vorbis, opus, m4a/aac, ...), with any
 sample rate and channel count, mixed freely. An input may be a folder: it stands for the audio
@@ -80,7 +101,9 @@ Options:
                           gains; with --trim "trims":[{"input","start","end"}] (0-based input,
                           seconds of that input kept)
   -q, --quiet             no progress bar (drawn only when stderr is a terminal: the share done
-                          and, from the pace so far, the time left)
+                          and, from the pace so far, the time left), and no closing line (without
+                          --json or --quiet a job ends with one line on stderr: what it wrote, its
+                          length, its size and its chapter count)
   -h, --help              this text
   --                      everything after it is an input, even if it starts with "-"
 

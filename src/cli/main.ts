@@ -96,6 +96,12 @@ async function existingTarget(args: CliArgs): Promise<string | undefined> {
   return [partPath(args.output, 0, 2), partPath(args.output, 0, 100)].find((p) => existsSync(p));
 }
 
+/** A path relative to the working folder when it lies inside it, else as it is. */
+function shownPath(file: string): string {
+  const rel = path.relative(process.cwd(), file);
+  return rel && !rel.startsWith('..') && !path.isAbsolute(rel) ? rel : file;
+}
+
 const detailsOf = (args: CliArgs): Details =>
   Object.fromEntries(DETAIL_NAMES.flatMap((n) => (args[n] !== undefined ? [[n, args[n]]] : [])));
 
@@ -191,7 +197,7 @@ export async function main(argv: string[]): Promise<number> {
     for (const note of report.notes ?? []) process.stderr.write(`audio-merge: ${note}\n`);
     for (const f of report.fallbacks) process.stderr.write(`${fallbackLine(f)}\n`);
     if (args.json) process.stdout.write(`${JSON.stringify(report)}\n`);
-    else if (!args.quiet) process.stderr.write(`${summaryLine(report)}\n`);
+    else if (!args.quiet) process.stderr.write(`${summaryLine(report, shownPath)}\n`);
     return 0;
   } catch (err) {
     if (bar) process.stderr.write('\n');

@@ -40,3 +40,10 @@ describe('the line a finished run prints', () => {
     );
   });
 });
+
+describe('the summary line names files as the person reads them', () => {
+  it('takes a way to show each path (relative to where they are)', () => {
+    const shown = (f: string) => f.replace('/b/', '');
+    expect(summaryLine(report({}), shown)).toMatch(/^audio-merge: wrote book\.m4b \(/);
+  });
+});

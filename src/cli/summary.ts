@@ -3,11 +3,16 @@
 import type { MergeReport } from '../engine/index.js';
 import { formatDuration, formatSize } from '../shared/format.js';
 
-export function summaryLine(report: MergeReport): string {
-  const chapters = `${report.chapters.length} chapter${report.chapters.length === 1 ? '' : 's'}`;
-  const rest = `${formatDuration(report.durationSeconds)}, ${formatSize(report.bytes)}, ${chapters}`;
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+
+/** The line; `shown` gives a path as the person should read it (relative to where they are). */
+export function summaryLine(report: MergeReport, shown: (file: string) => string = (f) => f): string {
+  const rest = `${formatDuration(report.durationSeconds)}, ${formatSize(report.bytes)}, ${plural(report.chapters.length, 'chapter')}`;
   const parts = report.parts;
-  if (!parts || parts.length === 0) return `audio-merge: wrote ${report.output} (${rest})`;
-  const span = parts.length === 1 ? parts[0].output : `${parts[0].output} to ${parts.at(-1)!.output}`;
-  return `audio-merge: wrote ${parts.length} part${parts.length === 1 ? '' : 's'}, ${span} (${rest})`;
+  if (!parts || parts.length === 0) return `audio-merge: wrote ${shown(report.output)} (${rest})`;
+  const span =
+    parts.length === 1
+      ? shown(parts[0].output)
+      : `${shown(parts[0].output)} to ${shown(parts.at(-1)!.output)}`;
+  return `audio-merge: wrote ${plural(parts.length, 'part')}, ${span} (${rest})`;
 }

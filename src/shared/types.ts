@@ -123,6 +123,8 @@ export const API = {
   deleteCover: '/app/merge/deleteCover',
   saveChoices: '/app/merge/saveChoices',
   choices: '/app/merge/choices',
+  /** GET `?appid=`: the details a merge takes from the files' tags (the Book details placeholders). */
+  tagDetails: '/app/merge/tagDetails',
   widgetScript: '/widget/audio-merge.js',
 } as const;
 

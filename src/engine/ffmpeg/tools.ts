@@ -52,7 +52,7 @@ export function resolveToolPaths(env: NodeJS.ProcessEnv = process.env): Omit<Too
   const npmFfprobe = fromNpm('@ffprobe-installer/ffprobe');
   if (npmFfmpeg && npmFfprobe) return { ffmpeg: npmFfmpeg, ffprobe: npmFfprobe, source: 'npm' };
   throw new ToolError(
-    'ffmpeg/ffprobe not found: set FFMPEG_PATH and FFPROBE_PATH, put them on PATH, or run npm ci to get the bundled ones',
+    'ffmpeg/ffprobe not found: install ffmpeg (sudo apt install ffmpeg on Debian and Ubuntu, brew install ffmpeg on macOS), or set FFMPEG_PATH and FFPROBE_PATH',
   );
 }
 

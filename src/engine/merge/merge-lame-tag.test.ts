@@ -1,4 +1,7 @@
+import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
+import { promisify } from 'node:util';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeTone, tempDir } from '../../../test/support/audio-fixtures.js';
@@ -8,6 +11,10 @@ import { mergeFiles } from '../index.js';
 import { bitRateKbps, parseFrameHeader, readWord } from '../mp3/frames.js';
 import { crc16 } from '../mp3/lame.js';
 import { id3v2Size } from '../mp3/tags.js';
+
+const run = promisify(execFile);
+// mediainfo is what a person checks a file with; Debian's package, where it is installed.
+const hasMediainfo = ['/usr/bin/mediainfo', '/usr/local/bin/mediainfo'].some((p) => existsSync(p));
 
 let dir: string;
 let cleanup: () => Promise<void>;
@@ -69,9 +76,10 @@ describe('the LAME tag of a merged MP3', () => {
     expect(tag).toMatchObject({ version: 'LAME3.100', method: 1, bitRateKbps: 160, stereoMode: 3 });
     expect(tag.sampleRateClass).toBe(1); // 44.1 kHz
     expect(tag.tagCrcOk).toBe(true);
-    // What is not known of the encoders is zero, which the layout reads as unknown.
+    // What is not known of the encoders is zero, which the layout reads as unknown; the quality
+    // field, which readers take as 0 (-V 10 -q 0) when it is missing, says LAME's defaults.
     expect(tag).toMatchObject({ lowpass: 0, preset: 0, encodingFlags: 0, noiseShaping: 0 });
-    expect(tag.quality).toBeUndefined();
+    expect(tag.quality).toBe(57);
   });
 
   it('says plain stereo for frames in stereo mode', async () => {
@@ -96,7 +104,7 @@ describe('the LAME tag of a merged MP3', () => {
     expect(tag).toMatchObject({ bitRateKbps: kbps[0], stereoMode: 0, tagCrcOk: true });
   });
 
-  it("carries the encoder's quality, lowpass and flags when every input is LAME's, set alike; else states none", async () => {
+  it("carries the encoder's quality, lowpass and flags when every input is LAME's, set alike; else LAME's default quality", async () => {
     const cbr = ['-c:a', 'libmp3lame', '-b:a', '128k'];
     const alike = [
       await asLameMade(await tone('l1.mp3', cbr), 57),
@@ -114,7 +122,7 @@ describe('the LAME tag of a merged MP3', () => {
 
     const unlike = [alike[0], await asLameMade(await tone('l3.mp3', cbr, { frequency: 660 }), 47)];
     const { tag: mixed } = await mergedTag('lame-unlike.mp3', unlike);
-    expect(mixed.quality).toBeUndefined();
+    expect(mixed.quality).toBe(57);
     expect(mixed).toMatchObject({
       method: 1,
       bitRateKbps: 128,
@@ -123,4 +131,21 @@ describe('the LAME tag of a merged MP3', () => {
       tagCrcOk: true,
     });
   });
+
+  it.runIf(hasMediainfo)('reads as CBR 128 in mediainfo, with no made-up VBR quality', async () => {
+    const cbr = ['-c:a', 'libmp3lame', '-b:a', '128k'];
+    const inputs = [await tone('mi1.mp3', cbr), await tone('mi2.mp3', cbr, { frequency: 770 })];
+    const out = path.join(dir, 'mediainfo.mp3');
+    await mergeFiles(inputs, out, { tools });
+    const { stdout } = await run('mediainfo', ['--Output=JSON', out]);
+    const audio = (JSON.parse(stdout) as MediaInfo).media.track.find((t) => t['@type'] === 'Audio')!;
+    expect(audio.BitRate_Mode).toBe('CBR');
+    expect(audio.BitRate).toBe('128000');
+    expect(audio.Encoded_Library_Settings).toMatch(/ -b 128$/);
+    expect(audio.Encoded_Library_Settings).not.toMatch(/-V 10/);
+  });
 });
+
+interface MediaInfo {
+  media: { track: Record<string, string>[] };
+}

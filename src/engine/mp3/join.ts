@@ -4,7 +4,7 @@ import { closeSync, openSync, write } from 'node:fs';
 import path from 'node:path';
 import { AbortError, InputError } from '../errors.js';
 import { FrameGain } from './gain.js';
-import { commonSettings, lameAudioOf, writeLameTag, type Gapless } from './lame.js';
+import { commonSettings, LAME_DEFAULT_QUALITY, lameAudioOf, writeLameTag, type Gapless } from './lame.js';
 import { FormatChangeError, FrameWalker, FreeFormatError, OffsetLog } from './walk.js';
 import type { Mp3Scan } from './scan.js';
 import { readFullSync, writeFullSync } from '../io/sync-io.js';
@@ -188,9 +188,11 @@ export async function joinMp3(
     (p) => !p.scan.vbr && Math.abs(p.scan.bitRate - first.bitRate) < first.bitRate * 0.01,
   );
   // One encoder set one way made every part: its settings (the quality among them) carry over.
+  // Otherwise the quality LAME states at its defaults: readers take a missing field as 0, which
+  // mediainfo shows as "-V 10 -q 0" (decision 0045).
   const settings = commonSettings(parts.map((p) => p.scan.encoder));
-  const quality = settings?.quality;
-  const plan = planXingFrame(format, allCbr ? first.bitRate : undefined, quality !== undefined);
+  const quality = settings?.quality ?? LAME_DEFAULT_QUALITY;
+  const plan = planXingFrame(format, allCbr ? first.bitRate : undefined, true);
   const id3 = opts.id3?.(parts.map((p) => p.scan.frames)) ?? Buffer.alloc(0);
   const partFrames: number[] = [];
   const partGained: number[] = [];
@@ -245,11 +247,7 @@ export async function joinMp3(
     // Same channel mode as the audio, so strict players see one consistent stream.
     const mode = (firstWord >>> 6) & 3;
     const headerPlan = firstWord
-      ? planXingFrame(
-          { ...format, channelMode: mode },
-          allCbr ? first.bitRate : undefined,
-          quality !== undefined,
-        )
+      ? planXingFrame({ ...format, channelMode: mode }, allCbr ? first.bitRate : undefined, true)
       : plan;
     const header = buildXingFrame(headerPlan, { vbr, frames, bytes: streamBytes, toc, quality });
     if (opts.gapless) {

@@ -114,6 +114,12 @@ export function readGapless(frame: Uint8Array, h: FrameHeader): Gapless | null {
   return { delay: v >>> 12, padding: v & 4095 };
 }
 
+/**
+ * The Xing quality field LAME 3.100 writes at its default settings (-V 4, -q 3: 100 - 10 × 4 - 3),
+ * in CBR as in VBR; ffmpeg's libmp3lame encodes at those defaults unless told otherwise.
+ */
+export const LAME_DEFAULT_QUALITY = 57;
+
 /** The VBR method (byte 9's low nibble): 1 CBR, 8 CBR two-pass; 2 ABR, 9 ABR two-pass; 3 to 6 VBR. */
 const CBR_METHODS = [1, 8];
 const ABR_METHODS = [2, 9];

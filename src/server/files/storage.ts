@@ -68,6 +68,13 @@ export const peaksRef = (item: Pick<ItemRow, 'sid' | 'newfilename'>): FileRef =>
   name: `${item.newfilename}-peaks.bin`,
 });
 
+/** The details an upload's tags give (uploads/tag-details.ts), beside it like its peaks. */
+export const tagsRef = (item: Pick<ItemRow, 'sid' | 'newfilename'>): FileRef => ({
+  area: 'uploads',
+  sid: item.sid,
+  name: `${item.newfilename}-tags.json`,
+});
+
 export const resultRef = (result: Pick<ResultRow, 'sid' | 'file'>): FileRef => ({
   area: 'results',
   sid: result.sid,

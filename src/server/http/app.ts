@@ -31,6 +31,7 @@ import { errorCodeOf } from '../errors.js';
 import { registerApiDocs } from './api-docs.js';
 import { clientAddressFor } from './client-address.js';
 import { AppError, ERRORS, type ErrorCode } from './errors.js';
+import { parseJsonBody } from './json-body.js';
 import { createFlash } from './flash.js';
 import { filesRoutes } from './routes/files.js';
 import { healthRoutes, type ReadinessCheck } from './routes/health.js';
@@ -42,6 +43,7 @@ import { createTusFinisher, type TusFinisher } from '../uploads/tus-finish.js';
 import { mergeRoutes } from './routes/merge.js';
 import { mergeControlRoutes } from './routes/merge-control.js';
 import { bookRoutes } from './routes/book.js';
+import { tagDetailsRoutes } from './routes/tag-details.js';
 import { resultsRoutes } from './routes/results.js';
 import { pageRoutes } from './routes/page.js';
 import { uploadRoutes, type Prober } from './routes/upload.js';
@@ -233,6 +235,7 @@ export async function createApp(partial: Partial<AppConfig> = {}, deps: AppDeps 
     await app.register(peaksRoutes, { store, peaks });
     await app.register(resultsRoutes, { store, files });
     await app.register(bookRoutes, { files, tools });
+    await app.register(tagDetailsRoutes, { store, files });
     await app.register(filesRoutes, { store, files });
     await app.register(async (scope) => mergeRoutes(scope, { store, jobs, config, clock }));
     await app.register(mergeControlRoutes, { store, jobs, liveDetail });
@@ -391,6 +394,15 @@ async function installRequestGuards(
   app.addHook('onRequest', requireSessionAndCsrf);
   // Only JSON and multipart bodies are spoken; text/plain is what a cross-site form can send.
   app.removeContentTypeParser('text/plain');
+  // JSON bodies are read by one parser that names a refused key (json-body.ts).
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
+    try {
+      done(null, parseJsonBody(body as string));
+    } catch (err) {
+      done(err as Error, undefined);
+    }
+  });
   app.setErrorHandler((error: FastifyError | AppError, request, reply) => {
     if (error instanceof AppError) {
       // The code lets a client tell "your session is gone" from "not yours" (both 403).

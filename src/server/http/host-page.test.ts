@@ -81,9 +81,9 @@ describe('the host page', () => {
     });
     expect(html).toContain('<article class="audio-merge-result" data-result-id="book" data-format="m4b">');
     expect(html).toContain('src="/results/SID/book.m4b"');
-    expect(html).toContain('<span class="audio-merge-format">M4B</span>');
+    expect(html).toContain('<span class="audio-merge-format" dir="ltr">M4B</span>');
     expect(html).toContain(
-      '<button type="button" class="audio-merge-chapter" data-start="61.5"><span class="audio-merge-chapter-time">1:01</span> Two</button>',
+      '<button type="button" class="audio-merge-chapter" data-start="61.5"><bdi class="audio-merge-chapter-time" dir="ltr">1:01</bdi> <bdi>Two</bdi></button>',
     );
     expect(html).toContain('One &lt;1&gt;');
     // The chapters sit under a heading of their own.
@@ -117,8 +117,8 @@ describe('the host page', () => {
     expect(head).toContain(
       '<h3 class="audio-merge-result-title" dir="auto">Der &quot;Berg&quot; &amp; &lt;Tal&gt;</h3>',
     );
-    expect(head).toContain('<dt>Autor</dt><dd>Thomas Mann</dd>');
-    expect(head).toContain('<dt>Sprecher</dt><dd>Gert Westphal</dd>');
+    expect(head).toContain('<dt>Autor</dt><dd dir="auto">Thomas Mann</dd>');
+    expect(head).toContain('<dt>Sprecher</dt><dd dir="auto">Gert Westphal</dd>');
     expect(html).toMatch(/<h4 class="audio-merge-chapters-heading">Kapitel<\/h4>/);
     // The heading comes first in the card, the chapters after the player.
     expect(html.indexOf('<h3 class="audio-merge-result-title"')).toBeLessThan(html.indexOf('<audio'));
@@ -173,7 +173,7 @@ describe('the host page', () => {
     expect(html).toContain('3.0 MB');
     expect(html).toContain('2026-11-21 14:30 UTC');
     expect(html).toContain(
-      '<ol class="audio-merge-sources" data-label="Joined from"><li>b.mp3</li><li>a.mp3</li></ol>',
+      '<ol class="audio-merge-sources" data-label="Joined from"><li><bdi>b.mp3</bdi></li><li><bdi>a.mp3</bdi></li></ol>',
     );
   });
 

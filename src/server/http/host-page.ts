@@ -37,7 +37,7 @@ function renderChapters(r: ResultRow, words: HostPageWords): string {
   if (r.chapters.length === 0) return '';
   const items = r.chapters.map(
     (c) =>
-      `<li><button type="button" class="audio-merge-chapter" data-start="${escapeHtml(c.start)}"><span class="audio-merge-chapter-time">${escapeHtml(formatDuration(c.start))}</span> ${escapeHtml(c.title)}</button></li>`,
+      `<li><button type="button" class="audio-merge-chapter" data-start="${escapeHtml(c.start)}"><bdi class="audio-merge-chapter-time" dir="ltr">${escapeHtml(formatDuration(c.start))}</bdi> <bdi>${escapeHtml(c.title)}</bdi></button></li>`,
   );
   const heading = escapeHtml(words.chapters);
   return `\n      <h4 class="audio-merge-chapters-heading">${heading}</h4>\n      <ol class="audio-merge-chapters" aria-label="${heading}">${items.join('')}</ol>`;
@@ -62,7 +62,7 @@ function renderCardHead(r: ResultRow, words: HostPageWords): string {
     .filter(([tag]) => r.details[tag]?.trim())
     .map(
       ([tag, label]) =>
-        `<div class="audio-merge-result-${tag === 'artist' ? 'author' : 'narrator'}"><dt>${escapeHtml(label)}</dt><dd>${escapeHtml(r.details[tag].trim())}</dd></div>`,
+        `<div class="audio-merge-result-${tag === 'artist' ? 'author' : 'narrator'}"><dt>${escapeHtml(label)}</dt><dd dir="auto">${escapeHtml(r.details[tag].trim())}</dd></div>`,
     );
   const dl = people.length > 0 ? `<dl class="audio-merge-result-people">${people.join('')}</dl>` : '';
   // A heading that is only the download name says so, so the widget names the player otherwise.
@@ -73,16 +73,18 @@ function renderCardHead(r: ResultRow, words: HostPageWords): string {
 function renderResult(r: ResultRow, words: HostPageWords): string {
   const src = `/results/${encodeURIComponent(r.sid)}/${encodeURIComponent(r.id)}.${encodeURIComponent(r.format)}`;
   const when = new Date(r.createdAt);
-  const sources = r.sources.map((name) => `<li>${escapeHtml(name)}</li>`).join('');
+  // Names and numbers isolated from the page's direction: in Arabic "The Harbour.mp3" stays one
+  // left-to-right run, and a time or a size keeps its digits' order.
+  const sources = r.sources.map((name) => `<li><bdi>${escapeHtml(name)}</bdi></li>`).join('');
   return `<article class="audio-merge-result" data-result-id="${escapeHtml(r.id)}" data-format="${escapeHtml(r.format)}">
       ${renderCardHead(r, words)}
       <audio controls preload="metadata" src="${escapeHtml(src)}"></audio>
       <p class="audio-merge-result-meta">
         <a class="audio-merge-download" href="${escapeHtml(src)}?download=1" download>${escapeHtml(words.download)}</a>
-        <span class="audio-merge-format">${escapeHtml(r.format.toUpperCase())}</span>
-        <span class="audio-merge-duration">${escapeHtml(formatDuration(r.duration))}</span>
-        <span class="audio-merge-size" data-bytes="${escapeHtml(String(r.size))}">${escapeHtml(formatSize(r.size))}</span>
-        <time datetime="${escapeHtml(when.toISOString())}">${escapeHtml(formatUtcMinute(r.createdAt))}</time>
+        <span class="audio-merge-format" dir="ltr">${escapeHtml(r.format.toUpperCase())}</span>
+        <span class="audio-merge-duration" dir="ltr">${escapeHtml(formatDuration(r.duration))}</span>
+        <span class="audio-merge-size" dir="auto" data-bytes="${escapeHtml(String(r.size))}">${escapeHtml(formatSize(r.size))}</span>
+        <time dir="auto" datetime="${escapeHtml(when.toISOString())}">${escapeHtml(formatUtcMinute(r.createdAt))}</time>
       </p>
       <ol class="audio-merge-sources" data-label="${escapeHtml(words.joinedFrom)}">${sources}</ol>${renderChapters(r, words)}
     </article>`;

@@ -19,13 +19,14 @@ import type { AudioItem } from '../../shared/types.js';
 import type { AppConfig } from '../config.js';
 import type { ItemRow, Store } from '../data/store.js';
 import type { DiskBudget } from '../files/disk-budget.js';
-import { peaksRef, uploadRef, type FileStorage } from '../files/storage.js';
+import { peaksRef, tagsRef, uploadRef, type FileStorage } from '../files/storage.js';
 import { inputSentence } from '../errors.js';
 import { ERRORS, fail, type ErrorCode } from '../http/errors.js';
 import { randomId } from '../http/session.js';
 import { toAudioItem } from './audio-item.js';
 import { keepPeaks, type Peaks } from './waveforms.js';
 import { unpooled, type UploadWork } from './upload-work.js';
+import { keepTagDetails } from './tag-details.js';
 
 export type Prober = (
   file: string,
@@ -227,6 +228,7 @@ export async function keepUpload(
   try {
     // The waveform first: once the row exists, a peaks request may come at once.
     if (p.peaks) await keepPeaks(files, item, p.peaks);
+    await keepTagDetails(files, item, p.probe.tags);
     await files.put(ref, p.tmp);
     added = await store.addItemIfUnder(item, roomFor(deps, sid));
     if (!added) return tooMany(p.filename, deps.config.maxFiles);
@@ -238,6 +240,7 @@ export async function keepUpload(
     if (!added) {
       await files.remove(ref).catch(() => {});
       await files.remove(peaksRef(item)).catch(() => {});
+      await files.remove(tagsRef(item)).catch(() => {});
     }
   }
 }

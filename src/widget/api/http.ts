@@ -146,6 +146,15 @@ export async function fetchChoices(appid: string): Promise<Record<string, unknow
     : {};
 }
 
+/** GET tagDetails: what a merge of the list takes from its files' tags, by detail name. */
+export async function fetchTagDetails(appid: string): Promise<Record<string, string>> {
+  const text = await call(`${API.tagDetails}?appid=${encodeURIComponent(appid)}`, {
+    headers: { Accept: 'application/json' },
+  });
+  const details: unknown = (JSON.parse(text) as { details?: unknown }).details;
+  return details && typeof details === 'object' ? (details as Record<string, string>) : {};
+}
+
 /** POST the session's cover (multipart, one part `file`); rejects with the server's reason. */
 export async function uploadCover(file: Blob, name: string): Promise<void> {
   const form = new FormData();
@@ -159,9 +168,10 @@ export async function uploadCover(file: Blob, name: string): Promise<void> {
 
 /** Whether the session has a cover (GET cover answers 404 without one). */
 export async function hasCover(): Promise<boolean | null> {
-  const res = await fetch(API.cover, { method: 'GET', credentials: 'same-origin' });
-  // Only a 404 says there is none; any other failure says nothing either way.
-  return res.ok ? true : res.status === 404 ? false : null;
+  // ?probe: "none" comes as a 204, which a browser does not log as an error (a 404 it does).
+  const res = await fetch(`${API.cover}?probe=1`, { method: 'GET', credentials: 'same-origin' });
+  if (res.status === 204 || res.status === 404) return false;
+  return res.ok ? true : null;
 }
 
 /** POST deleteCover. */

@@ -9,7 +9,7 @@ import { en } from '../i18n/en.js';
 import { applyLocale, loadLocale } from '../i18n/locale.js';
 import { BookDetails } from './BookDetails.js';
 
-/** The session's cover on the server: POST cover sets it, GET answers it, or 404 without one. */
+/** The session's cover on the server: POST cover sets it, GET answers it, or without one 404 (204 when asked with ?probe). */
 let stored: boolean;
 let calls: Array<{ url: string; method: string; body: unknown }>;
 
@@ -23,7 +23,9 @@ beforeEach(() => {
       calls.push({ url: String(input), method, body: init.body });
       if (method === 'POST') stored = true;
       if (method === 'POST' || stored) return method === 'POST' ? json({ ok: true }) : new Response('png');
-      return json({ error: 'No cover' }, 404);
+      return String(input).endsWith('?probe=1')
+        ? new Response(null, { status: 204 })
+        : json({ error: 'No cover' }, 404);
     }),
   );
 });
@@ -61,9 +63,10 @@ describe('the cover picker', () => {
     expect((post.body as FormData).get('file')).toBeInstanceOf(File);
   });
 
-  it('asks once on a page that knows nothing of a cover; after its 404, later pages do not ask', async () => {
+  it('asks once on a page that knows nothing of a cover (a probe, answered 204: no 404 in the console); later pages do not ask', async () => {
     await openCover();
     await waitFor(() => expect(calls.filter((c) => c.method === 'GET')).toHaveLength(1));
+    expect(calls[0].url).toBe('/app/merge/cover?probe=1');
     await act(() => Promise.resolve());
     expect(document.querySelector('.audio-merge-cover-preview')).toBeNull();
     cleanup();

@@ -2,7 +2,7 @@
 // labelled field, and (when the page keeps a cover for the session) a cover drop area with its
 // preview and a remove control.
 import { useEffect, useId, useState, type DragEvent } from 'react';
-import { hasCover, reasonOf, removeCover, uploadCover } from '../api/http.js';
+import { fetchTagDetails, hasCover, reasonOf, removeCover, uploadCover } from '../api/http.js';
 import { detailRule } from '../../shared/details.js';
 import { fitTypedText } from '../../shared/typed-text.js';
 import { API } from '../../shared/types.js';
@@ -12,17 +12,44 @@ import { coverMaybeSet, markCover } from './cover-mark.js';
 
 type Details = BookChoice['details'];
 
+/**
+ * What a merge would take from the files' tags, asked when the panel opens and again when the
+ * list changes while it is open; nothing without an appid, or when the asking fails.
+ */
+function useTagDetails(appid: string | undefined, open: boolean, listKey: string): Details {
+  const [found, setFound] = useState<Details>({});
+  useEffect(() => {
+    if (!open || appid === undefined) return;
+    let current = true;
+    fetchTagDetails(appid).then(
+      (d) => current && setFound(d),
+      () => undefined,
+    );
+    return () => {
+      current = false;
+    };
+  }, [appid, open, listKey]);
+  return found;
+}
+
 export function BookDetails({
   value,
   onChange,
   withCover,
+  appid,
+  listKey = '',
 }: {
   value: Details;
   onChange: (d: Details) => void;
   withCover: boolean;
+  /** The page's appid: the fields' placeholders say what the files' tags give. */
+  appid?: string;
+  /** Changes when the list does (its ids, in order). */
+  listKey?: string;
 }) {
   const id = useId();
   const [open, setOpen] = useState(false);
+  const fromTags = useTagDetails(appid, open, listKey);
   // Kept to the rule the server checks (an HTML maxlength would count an emoji twice).
   const set = (name: PanelDetail, v: string) =>
     onChange({ ...value, [name]: fitTypedText(v, detailRule(name)) });
@@ -36,6 +63,9 @@ export function BookDetails({
         onClick={() => setOpen(!open)}
       >
         {t().detailsToggle}
+        <span className="audio-merge-details-caret" aria-hidden="true">
+          {open ? '▴' : '▾'}
+        </span>
       </button>
       {open && (
         <div id={`${id}-panel`} className="audio-merge-details-panel">
@@ -45,7 +75,14 @@ export function BookDetails({
               {name === 'description' ? (
                 <textarea value={value[name] ?? ''} onChange={(e) => set(name, e.target.value)} />
               ) : (
-                <input type="text" value={value[name] ?? ''} onChange={(e) => set(name, e.target.value)} />
+                // An empty field shows what the merge takes from the files' tags.
+                <input
+                  type="text"
+                  dir="auto"
+                  value={value[name] ?? ''}
+                  placeholder={fromTags[name] ?? ''}
+                  onChange={(e) => set(name, e.target.value)}
+                />
               )}
             </label>
           ))}
@@ -112,13 +149,14 @@ function CoverArea() {
         <span className="audio-merge-cover-choose">{t().coverChoose}</span>
       </label>
       <span className="audio-merge-cover-hint">{t().coverDrop}</span>
+      {/* The preview and its remove button stay together when the box wraps. */}
       {version !== null && (
-        <>
+        <span className="audio-merge-cover-set">
           <img className="audio-merge-cover-preview" src={`${API.cover}?v=${version}`} alt={t().cover} />
           <button type="button" className="audio-merge-cover-remove" onClick={() => void remove()}>
             {t().coverRemove}
           </button>
-        </>
+        </span>
       )}
       {error && (
         <p className="audio-merge-cover-error" role="alert">

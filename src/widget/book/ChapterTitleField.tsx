@@ -5,11 +5,12 @@
 // included, never lifts or moves the row. What is typed or pasted is kept to the server's rule
 // (the characters it refuses left out, at most 500 counted as it counts them: an HTML maxlength
 // would count an emoji twice).
-import { useId, type KeyboardEvent } from 'react';
+import { useId, useRef, type KeyboardEvent } from 'react';
 import { CHAPTER_TITLE } from '../../shared/chapters-file.js';
 import { fitTypedText } from '../../shared/typed-text.js';
 import type { AudioItem } from '../../shared/types.js';
 import { t } from '../i18n/locale.js';
+import { useFittedPlaceholder } from '../names/FileName.js';
 
 export interface ChapterTitleFieldProps {
   item: AudioItem;
@@ -32,8 +33,15 @@ function KeepsOwnChapters({ count }: { count: number }) {
 }
 
 export function ChapterTitleField({ item, onChange, error }: ChapterTitleFieldProps) {
-  const errorId = useId();
   if (item.chapters) return <KeepsOwnChapters count={item.chapters} />;
+  return <TitleInput item={item} onChange={onChange} error={error} />;
+}
+
+/** The field itself; a long default title is cut in its middle, so where titles differ shows. */
+function TitleInput({ item, onChange, error }: ChapterTitleFieldProps) {
+  const errorId = useId();
+  const input = useRef<HTMLInputElement>(null);
+  const placeholder = useFittedPlaceholder(input, item.defaultChapterTitle ?? '');
   return (
     <>
       <label className="audio-merge-row-chapter">
@@ -45,7 +53,9 @@ export function ChapterTitleField({ item, onChange, error }: ChapterTitleFieldPr
           className="audio-merge-chapter-title"
           dir="auto"
           value={item.chapterTitle ?? ''}
-          placeholder={item.defaultChapterTitle ?? ''}
+          ref={input}
+          placeholder={placeholder}
+          title={item.chapterTitle ? undefined : item.defaultChapterTitle}
           aria-label={t().chapterTitleLabel(item.filename)}
           aria-invalid={error ? true : undefined}
           aria-describedby={error ? errorId : undefined}

@@ -1,7 +1,7 @@
 // @vitest-environment jsdom
 // The widget through its HTTP and socket layers: make, the progress view, and every way a merge ends.
 import '@testing-library/jest-dom/vitest';
-import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { act, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { io } from 'socket.io-client';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { AudioMergeTool } from './AudioMergeTool.js';
@@ -294,25 +294,23 @@ describe('make', () => {
     expect(screen.getByRole('button', { name: 'Reload' })).toBeInTheDocument();
   });
 
-  it("cancel posts this merge's requestId, then reloads to the list", async () => {
+  it("cancel posts this merge's requestId, then shows the list again in place, saying so", async () => {
     await renderTool();
     await pressMake();
     const requestId = (mergeCall()!.body as { requestId: string }).requestId;
     await act(async () => fireEvent.click(screen.getByRole('button', { name: 'Cancel merge' })));
-    await waitFor(() => expect(reload).toHaveBeenCalledTimes(1));
+    const said = await screen.findByText('The merge was cancelled.');
+    expect(reload).not.toHaveBeenCalled();
     const cancel = f.calls.find((c) => c.url === '/app/merge/cancel')!;
     expect(cancel.body).toEqual({ requestId });
     expect((cancel.init.headers as Record<string, string>)['X-CSRF-TOKEN']).toBe('tok-123');
 
-    // The page the reload brings says so, politely, until the person's next action.
-    cleanup();
-    await renderTool();
-    const said = await screen.findByText('The merge was cancelled.');
+    // Said politely, above the rows, until the person's next action.
     expect(said.closest('[role="status"]')).not.toBeNull();
+    expect(said.compareDocumentPosition(screen.getAllByRole('listitem')[0])).toBe(
+      Node.DOCUMENT_POSITION_FOLLOWING,
+    );
     fireEvent.click(screen.getByRole('button', { name: 'Remove bravo.mp3' }));
-    expect(screen.queryByText('The merge was cancelled.')).toBeNull();
-    cleanup();
-    await renderTool();
     expect(screen.queryByText('The merge was cancelled.')).toBeNull();
   });
 });

@@ -6,7 +6,7 @@ import type { WidgetActions } from '../store/widget-store.js';
 import { t } from '../i18n/locale.js';
 import { AudioList } from './AudioList.js';
 import { MakeArea } from './MakeArea.js';
-import { RemovalNotices } from './RemovalNotices.js';
+import { InfoLine, RemovalNotices } from './RemovalNotices.js';
 import type { ListenHandler } from './RowPlayer.js';
 
 export interface ListViewProps {
@@ -79,6 +79,7 @@ export function ListView({
           them (below them on a narrow screen). */}
       <div className="audio-merge-columns">
         <div className="audio-merge-list-column">
+          <InfoLine info={state.info} />
           {empty ? (
             <Placeholder state={state} />
           ) : (
@@ -103,7 +104,6 @@ export function ListView({
           <RemovalNotices
             removals={state.removals}
             notice={state.notice}
-            info={state.info}
             onUndo={actions.undo}
             onDismiss={actions.dismissNotice}
             onHold={actions.holdRemovals}

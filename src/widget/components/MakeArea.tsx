@@ -134,6 +134,8 @@ export function MakeArea({
           value={output.details}
           onChange={(details) => setOutput({ ...output, details })}
           withCover={keepFor !== undefined}
+          appid={keepFor}
+          listKey={items.map((i) => i.id).join(' ')}
         />
       )}
       <SoundToggle

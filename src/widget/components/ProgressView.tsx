@@ -33,10 +33,13 @@ export function ProgressView({ state, onCancel, onReload }: ProgressViewProps) {
       aria-label={ended ? t().progressFailedGroup : t().progressGroup}
       data-phase={state.phase}
     >
-      <div
-        className={stopped ? 'audio-merge-spinner audio-merge-spinner--stopped' : 'audio-merge-spinner'}
-        aria-hidden="true"
-      />
+      {/* A merge that ended badly shows its error, not a spinner above it. */}
+      {!ended && (
+        <div
+          className={stopped ? 'audio-merge-spinner audio-merge-spinner--stopped' : 'audio-merge-spinner'}
+          aria-hidden="true"
+        />
+      )}
       <div
         className="audio-merge-bar"
         role="progressbar"

@@ -58,4 +58,24 @@ describe('the row player', () => {
     act(() => vi.advanceTimersByTime(3_500));
     expect(onListen).toHaveBeenCalledTimes(3);
   });
+
+  it("a trimmed row's player counts the kept span, not the whole file: 0:00.0 / 0:30.8, then where it plays", () => {
+    const { container, getByRole } = render(
+      <RowPlayer item={item('x', 'a.mp3')} span={{ start: 1.2, end: 32 }} />,
+    );
+    const audio = container.querySelector('audio')!;
+    expect(audio.hasAttribute('controls')).toBe(false);
+    const time = container.querySelector('.audio-merge-span-time')!;
+    expect(time.textContent).toBe('0:00.0 / 0:30.8');
+    const play = vi.spyOn(audio, 'play').mockResolvedValue(undefined);
+    const button = getByRole('button', { name: 'Play a.mp3' });
+    expect(button.getAttribute('aria-pressed')).toBe('false');
+    fireEvent.click(button);
+    expect(play).toHaveBeenCalledTimes(1);
+    playerAt(audio, 11.7);
+    Object.defineProperty(audio, 'paused', { configurable: true, get: () => false });
+    act(() => void audio.dispatchEvent(new Event('timeupdate')));
+    expect(time.textContent).toBe('0:10.5 / 0:30.8');
+    expect(button.getAttribute('aria-pressed')).toBe('true');
+  });
 });

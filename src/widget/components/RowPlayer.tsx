@@ -1,7 +1,8 @@
 // The audio player of a row: metadata preloaded, and a "listen" report while it plays (docs/api.md section 4).
-import { useEffect, useRef, type RefObject } from 'react';
+import { useEffect, useRef, useState, type RefObject } from 'react';
 import { playPath, type AudioItem } from '../../shared/types.js';
 import { t } from '../i18n/locale.js';
+import { clock } from '../trim/span.js';
 
 export const DEFAULT_LISTEN_INTERVAL = 10000;
 
@@ -56,16 +57,77 @@ export function RowPlayer({
   }, [listening, listenInterval]);
 
   useKeptSpan(audioRef, span);
-
-  return (
+  const audio = (
     <audio
       ref={audioRef}
       className="audio-merge-player"
-      controls
+      controls={span === undefined}
       preload="metadata"
       src={playPath(item)}
       aria-label={t().play(item.filename)}
     />
+  );
+  if (!span) return audio;
+  return (
+    <div className="audio-merge-span-player">
+      {audio}
+      <SpanControls audioRef={audioRef} span={span} name={item.filename} />
+    </div>
+  );
+}
+
+/**
+ * A trimmed row's own play button and clock: the browser's controls would count the whole file
+ * ("0:00 / 0:33" for a 30.8 s span); these count the kept span, from its start.
+ */
+function SpanControls({
+  audioRef,
+  span,
+  name,
+}: {
+  audioRef: RefObject<HTMLAudioElement | null>;
+  span: { start: number; end: number };
+  name: string;
+}) {
+  const [playing, setPlaying] = useState(false);
+  const [at, setAt] = useState(span.start);
+  useEffect(() => {
+    const audio = audioRef.current;
+    if (!audio) return;
+    const sync = () => {
+      setPlaying(!audio.paused);
+      setAt(audio.currentTime);
+    };
+    const events = ['play', 'pause', 'ended', 'timeupdate', 'seeked'] as const;
+    for (const e of events) audio.addEventListener(e, sync);
+    return () => {
+      for (const e of events) audio.removeEventListener(e, sync);
+    };
+  }, [audioRef]);
+  const elapsed = Math.min(Math.max(at - span.start, 0), span.end - span.start);
+  const toggle = () => {
+    const audio = audioRef.current;
+    if (!audio) return;
+    if (audio.paused) void audio.play().catch(() => undefined);
+    else audio.pause();
+  };
+  return (
+    <>
+      <button
+        type="button"
+        className="audio-merge-span-play"
+        aria-label={t().play(name)}
+        aria-pressed={playing}
+        onClick={toggle}
+      >
+        <svg viewBox="0 0 12 12" width="12" height="12" focusable="false" aria-hidden="true">
+          {playing ? <path d="M2.5 1.5h2.5v9H2.5zM7 1.5h2.5v9H7z" /> : <path d="M2.5 1.2l8 4.8-8 4.8z" />}
+        </svg>
+      </button>
+      <bdi className="audio-merge-span-time" dir="ltr">
+        {clock(elapsed)} / {clock(span.end - span.start)}
+      </bdi>
+    </>
   );
 }
 

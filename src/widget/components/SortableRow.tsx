@@ -1,4 +1,4 @@
-// One row of the list (320x120 px): drag grip, position, file name, remove button, chapter title,
+// One row of the list (120 px high, 320 px wide or wider where there is room): drag grip, position, file name, remove button, chapter title,
 // duration/format (on a trimmed row: a reset button and the kept length) and waveform, player. A
 // mouse drag starts anywhere on the row but its controls (player, buttons, the title field, the
 // trim handles), which keep working.
@@ -13,6 +13,7 @@ import { clock, isTrimmed, savedSpan, spanOf, type Span } from '../trim/span.js'
 import { TrimBar } from '../trim/TrimBar.js';
 import type { PeaksAnswer } from '../trim/trim-api.js';
 import { ChapterTitleField } from '../book/ChapterTitleField.js';
+import { FileName } from '../names/FileName.js';
 
 /** What a row needs for its chapter title field; a row without it shows none. */
 export interface RowTitle {
@@ -200,9 +201,7 @@ export function SortableRow({
         <div className="audio-merge-row-head">
           {/* Isolated, so a Latin name or a number keeps its own direction in a right-to-left row. */}
           <bdi className="audio-merge-position">{t().position(position)}</bdi>
-          <bdi className="audio-merge-filename" title={item.filename}>
-            {item.filename}
-          </bdi>
+          <FileName className="audio-merge-filename" name={item.filename} />
           <button
             type="button"
             className="audio-merge-remove"

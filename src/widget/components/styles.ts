@@ -26,7 +26,7 @@ ${AREAS} {
 }
 @media (prefers-color-scheme: dark) {
   ${AREAS} {
-    --am-d-accent: #6366f1; --am-d-bg: #111827; --am-d-surface: #1f2937; --am-d-text: #e5e7eb;
+    --am-d-accent: #5f63f0; --am-d-bg: #111827; --am-d-surface: #1f2937; --am-d-text: #e5e7eb;
     --am-d-muted: #a3acbd; --am-d-border: #374151; --am-d-danger: #fca5a5; --am-d-ok: #6ee7b7;
     --am-mix: white; --am-scheme: dark;
   }
@@ -37,7 +37,7 @@ ${themed('light')} {
   --am-mix: black; --am-scheme: light;
 }
 ${themed('dark')} {
-  --am-d-accent: #6366f1; --am-d-bg: #111827; --am-d-surface: #1f2937; --am-d-text: #e5e7eb;
+  --am-d-accent: #5f63f0; --am-d-bg: #111827; --am-d-surface: #1f2937; --am-d-text: #e5e7eb;
   --am-d-muted: #a3acbd; --am-d-border: #374151; --am-d-danger: #fca5a5; --am-d-ok: #6ee7b7;
   --am-mix: white; --am-scheme: dark;
 }
@@ -85,18 +85,18 @@ ${AREAS} {
 }
 
 /* The list view, laid out by the widget's own width (the page may give it any): where there is room
-   the rows' column is as wide as they are (320 px) and the choices and make fill the rest beside it;
+   the rows' column (320 to 560 px, so long names show whole) and the choices share it side by side;
    where there is not, the choices go below and the rows stand centred above them (the title and
    the hint keep to the start), so neither layout leaves a wide blank strip beside the rows. */
 .audio-merge-root .audio-merge-tool-view { container-type: inline-size; }
 .audio-merge-root .audio-merge-columns { display: flex; flex-direction: column; gap: 18px; }
 .audio-merge-root .audio-merge-list-column { min-width: 0; }
 .audio-merge-root .audio-merge-list-column .audio-merge-list { align-items: center; }
-@container (min-width: 560px) {
+@container (min-width: 600px) {
   .audio-merge-root .audio-merge-columns { flex-direction: row; align-items: flex-start; gap: 18px 28px; }
-  .audio-merge-root .audio-merge-list-column { flex: 0 0 320px; }
+  .audio-merge-root .audio-merge-list-column { flex: 1 1 560px; min-width: 320px; max-width: 560px; }
   .audio-merge-root .audio-merge-list-column .audio-merge-list { align-items: stretch; }
-  .audio-merge-root .audio-merge-side-column { flex: 1 1 0; min-width: 0; }
+  .audio-merge-root .audio-merge-side-column { flex: 1 1 280px; min-width: 240px; }
 }
 .audio-merge-root .audio-merge-list-column .audio-merge-list { margin-bottom: 0; }
 .audio-merge-root .audio-merge-list-column > :last-child { margin-bottom: 0; }
@@ -136,7 +136,7 @@ ${AREAS} {
 }
 .audio-merge-root .audio-merge-row {
   position: relative; display: flex; align-items: stretch; gap: 10px;
-  width: 320px; max-width: 100%; height: 120px; padding-block: 7px; padding-inline: 6px 12px; overflow: hidden;
+  width: 100%; min-width: min(320px, 100%); max-width: 560px; height: 120px; padding-block: 7px; padding-inline: 6px 12px; overflow: hidden;
   background: var(--am-bg); border: 1px solid var(--am-line); border-radius: 10px;
   box-shadow: 0 1px 2px rgb(0 0 0 / 0.05); cursor: grab; user-select: none;
   transition: box-shadow 160ms ease, border-color 160ms ease;
@@ -171,9 +171,12 @@ ${AREAS} {
   background: var(--am-accent-soft); color: var(--am-accent-dark); font-size: 13px; font-weight: 700;
   font-variant-numeric: tabular-nums;
 }
-.audio-merge-root .audio-merge-filename {
-  font-weight: 600; white-space: nowrap; overflow: hidden; text-overflow: ellipsis; min-width: 0;
-}
+.audio-merge-root .audio-merge-filename { font-weight: 600; min-width: 0; }
+/* A long name gives way in its middle: its start ends in an ellipsis, its end (where names of one
+   set differ) always shows. */
+.audio-merge-root .audio-merge-name { display: flex; min-width: 0; white-space: pre; }
+.audio-merge-root .audio-merge-name-start { flex: 0 1 auto; min-width: 1.5em; overflow: hidden; text-overflow: ellipsis; }
+.audio-merge-root .audio-merge-name-end { flex: 0 0 auto; }
 .audio-merge-root .audio-merge-meta-line { display: flex; align-items: center; gap: 8px; min-height: 20px; padding-inline-start: 32px; }
 .audio-merge-root .audio-merge-meta { color: var(--am-muted); font-size: 13px; white-space: nowrap; }
 .audio-merge-root .audio-merge-waveform { position: relative; flex: 1 1 auto; min-width: 60px; height: 20px; margin-inline-end: 6px; cursor: default; direction: ltr; }
@@ -210,6 +213,16 @@ ${AREAS} {
 }
 .audio-merge-root .audio-merge-kept svg { display: block; flex: none; width: 12px; height: 12px; }
 .audio-merge-root .audio-merge-player { display: block; width: 100%; height: 30px; margin-top: auto; }
+/* A trimmed row's player counts its kept span: a play button and that span's clock. */
+.audio-merge-root .audio-merge-span-player { display: flex; align-items: center; gap: 8px; height: 30px; margin-top: auto; }
+.audio-merge-root .audio-merge-span-player audio { display: none; }
+.audio-merge-root .audio-merge-span-play {
+  display: inline-flex; align-items: center; justify-content: center; flex: 0 0 30px; width: 30px; height: 30px;
+  padding: 0; border: 1px solid var(--am-field-line); border-radius: 15px; cursor: pointer;
+  color: var(--am-accent-dark); background: var(--am-bg);
+}
+.audio-merge-root .audio-merge-span-play svg { display: block; fill: currentColor; }
+.audio-merge-root .audio-merge-span-time { font-size: 13px; font-variant-numeric: tabular-nums; color: var(--am-text); }
 /* The chapter title line: a short visible word, then the field (the default title as placeholder). */
 .audio-merge-root .audio-merge-row-chapter { display: flex; align-items: center; gap: 6px; min-width: 0; height: 24px; padding-inline-start: 32px; }
 .audio-merge-root .audio-merge-chapter-label { flex: 0 0 auto; color: var(--am-muted); font-size: 12px; }
@@ -245,7 +258,7 @@ ${AREAS} {
 /* The book's details: a disclosure button like the sound options', its panel on a line of its own. */
 .audio-merge-root .audio-merge-details { display: contents; }
 .audio-merge-root .audio-merge-details-toggle {
-  display: inline-flex; align-items: center; min-height: 44px; padding: 0 12px; cursor: pointer;
+  display: inline-flex; align-items: center; gap: 6px; min-height: 44px; padding: 0 12px; cursor: pointer;
   border: 1px solid var(--am-field-line); border-radius: 8px; font: inherit; font-size: 14px; font-weight: 600;
   color: var(--am-accent-dark); background: var(--am-bg);
 }
@@ -273,6 +286,7 @@ ${AREAS} {
 .audio-merge-root .audio-merge-cover-pick input:focus-visible + .audio-merge-cover-choose { outline: 3px solid var(--am-accent-dark); outline-offset: 2px; }
 .audio-merge-root .audio-merge-cover-hint { color: var(--am-muted); font-size: 13px; }
 .audio-merge-root .audio-merge-cover-preview { inline-size: 96px; block-size: 96px; object-fit: contain; background: var(--am-bg-soft); border-radius: 6px; border: 1px solid var(--am-line); }
+.audio-merge-root .audio-merge-cover-set { display: inline-flex; align-items: center; gap: 8px 12px; }
 .audio-merge-root .audio-merge-cover-remove { min-height: 36px; min-width: 36px; padding: 0 10px; border: 1px solid var(--am-field-line); border-radius: 6px; font: inherit; cursor: pointer; color: var(--am-text); background: var(--am-bg); }
 .audio-merge-root .audio-merge-cover-error { flex: 1 1 100%; margin: 0; color: var(--am-danger); font-weight: 600; }
 /* The sound options: a disclosure button beside the output choice; its panel takes a line of its
@@ -384,7 +398,7 @@ ${AREAS} {
 .audio-merge-upload .audio-merge-upload-list { list-style: none; margin: 12px 0 0; padding: 0; display: grid; gap: 8px; }
 .audio-merge-upload .audio-merge-upload-list:empty { display: none; }
 .audio-merge-upload .audio-merge-upload-item {
-  display: grid; grid-template-columns: 1fr auto; gap: 4px 12px; align-items: center;
+  display: grid; grid-template-columns: minmax(0, 1fr) auto; gap: 4px 12px; align-items: center;
   padding: 10px 12px; border: 1px solid var(--am-line); border-radius: 10px; font-size: 14px;
 }
 .audio-merge-upload .audio-merge-upload-name { display: flex; min-width: 0; font-weight: 600; white-space: nowrap; }
@@ -440,6 +454,8 @@ ${AREAS} {
 
 @media (max-width: 480px) {
   .audio-merge-upload, .audio-merge-results { padding: 14px; }
+  /* On a phone a long status takes its own line, under the name, rather than the name's room. */
+  .audio-merge-upload .audio-merge-upload-state { grid-column: 1 / -1; }
   .audio-merge-root .audio-merge-make { width: 100%; }
 }
 `;

@@ -3,6 +3,8 @@ import type { Locale } from './en.js';
 import { formatsFor } from './format.js';
 
 const f = formatsFor('ar');
+/** A name, number or unit set apart from the right-to-left sentence around it (first-strong isolate). */
+const iso = (text: string) => `\u2068${text}\u2069`;
 const pos = (position: number, count: number) => `الموضع ${f.number(position)} من ${f.number(count)}`;
 const files = (n: number) =>
   f.plural(n, {
@@ -26,10 +28,10 @@ const ar: Locale = {
   duration: (seconds) => f.duration(seconds),
   play: (name) => `تشغيل ${name}`,
   remove: (name) => `إزالة ${name}`,
-  removed: (name) => `أُزيل ${name}.`,
+  removed: (name) => `أُزيل ${iso(name)}.`,
   undo: 'تراجع',
   undoLabel: (name) => `التراجع عن إزالة ${name}`,
-  removeFailed: (name, reason) => `تعذّرت إزالة ${name}: ${reason}`,
+  removeFailed: (name, reason) => `تعذّرت إزالة ${iso(name)}: ${reason}`,
   orderNotSaved: (reason) => `تعذّر حفظ الترتيب الجديد: ${reason}`,
   dismiss: 'إغلاق',
 
@@ -55,9 +57,9 @@ const ar: Locale = {
       many: '{n} ثانية',
       other: '{n} ثانية',
     }),
-  keptLabel: (length, whole) => `محتفظ بـ ${length} من ${whole}`,
+  keptLabel: (length, whole) => `محتفظ بـ ${iso(length)} من ${iso(whole)}`,
   resetTrimLabel: (name) => `الاحتفاظ بـ ${name} كاملًا`,
-  spanNotSaved: (name, reason) => `تعذّر حفظ قصّ ${name}: ${reason}`,
+  spanNotSaved: (name, reason) => `تعذّر حفظ قصّ ${iso(name)}: ${reason}`,
 
   chapterTitle: 'الفصل',
   chapterTitleLabel: (name) => `عنوان الفصل لـ ${name}`,
@@ -96,8 +98,8 @@ const ar: Locale = {
     wav: 'WAV',
   },
   formatNames: { mp3: 'MP3', m4b: 'M4B', m4a: 'M4A', opus: 'Opus', ogg: 'Ogg', flac: 'FLAC', wav: 'WAV' },
-  makesFormat: (format) => `يُنشئ ملف ${format}`,
-  noChapters: (format) => `ملفات ${format} لا تحمل فصولًا.`,
+  makesFormat: (format) => `يُنشئ ملف ${iso(format)}`,
+  noChapters: (format) => `ملفات ${iso(format)} لا تحمل فصولًا.`,
   quality: 'الجودة',
   qualityLabels: {
     auto: 'كما هي الملفات',
@@ -137,8 +139,8 @@ const ar: Locale = {
   loudnessHelp: 'يجعل كل الملفات بمستوى صوت واحد، فلا يضطر أحد إلى رفع الصوت أو خفضه.',
   loudnessTarget: 'مستوى الصوت المستهدف',
   // A left-to-right mark first, so the minus sign stays in front of the number.
-  targetStereo: '\u200e-16 LUFS (ستيريو)',
-  targetMono: '\u200e-19 LUFS (كلام أحادي)',
+  targetStereo: '\u2066-16 LUFS\u2069 (ستيريو)',
+  targetMono: '\u2066-19 LUFS\u2069 (كلام أحادي)',
   between: 'بين الملفات',
   betweenHelp: 'لا شيء، أو فاصل من الصمت، أو تلاشي نهاية كل ملف في بداية الذي يليه.',
   betweenNone: 'لا شيء',
@@ -264,8 +266,8 @@ const ar: Locale = {
   uploaded: 'رُفع',
   uploadRefused: 'رُفض',
   fileSize: (bytes) => f.size(bytes),
-  overPageLimit: (name, mb) => `${name} أكبر من الحد المسموح به وهو ${f.number(mb)} ميغابايت.`,
-  uploadUnreached: (name) => `${name}: لم يصل الرفع إلى الخادم (خطأ في الشبكة).`,
+  overPageLimit: (name, mb) => `${iso(name)} أكبر من الحد المسموح به وهو ${f.number(mb)} ميغابايت.`,
+  uploadUnreached: (name) => `${iso(name)}: لم يصل الرفع إلى الخادم (خطأ في الشبكة).`,
   uploadNotStored: (name) => `لم يُحفظ ${name}.`,
   uploadNoItem: (name) => `أُرسل ${name} كاملًا، لكن الخادم لم يُفِد بأنه حفظه. أضف الملف مرة أخرى.`,
   uploadTooLarge: (name) => `${name} أكبر مما يقبله الخادم.`,

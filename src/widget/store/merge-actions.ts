@@ -37,11 +37,17 @@ export interface MergeDeps {
 /** The mark a cancel leaves for the page its reload brings. */
 export const cancelledMark = (appid: string) => `cancelled:${appid}`;
 
+/** The 409 a cancelled merge's own call answers with. */
+const isCancelAnswer = (err: unknown) =>
+  err instanceof ApiError && err.status === 409 && err.code === 'cancelled';
+
 export function createMergeActions(c: Container, deps: MergeDeps): MergeActions {
   const { api, env } = deps;
   let subscription: StatusSubscription | null = null;
   let callPending = false;
   let reloading = false;
+  /** Merges this page cancelled: their late answers and statuses change nothing. */
+  const cancelledIds = new Set<string | null>();
 
   function reload(): void {
     if (reloading) return;
@@ -77,8 +83,8 @@ export function createMergeActions(c: Container, deps: MergeDeps): MergeActions 
 
   function callFailed(err: unknown): void {
     const state = c.getState();
-    // A cancelled merge's call answers 409: the answer the cancel asked for; the cancel reloads.
-    if (state.cancelling) return;
+    // A cancelled merge's call answers 409: the answer the cancel asked for.
+    if (state.cancelling || cancelledIds.has(state.requestId) || isCancelAnswer(err)) return;
     console.error('Error', err);
     if (isExpired(err)) c.dispatch({ type: 'expired' });
     else if (err instanceof ApiError)
@@ -138,13 +144,17 @@ export function createMergeActions(c: Container, deps: MergeDeps): MergeActions 
       c.dispatch({ type: 'cancelRequested' });
       try {
         await api.cancelMerge(state.requestId);
-        // The list the reload brings says the merge was cancelled (answered: it has stopped).
-        env.carryOver.mark(cancelledMark(deps.appid));
       } catch (err) {
         // 404: the merge ended before the cancel reached it; the reload shows how.
         if (!(err instanceof ApiError && err.status === 404)) console.error('Error', err);
+        return reload();
       }
-      reload();
+      // Answered: it has stopped. The list comes back in place (a reload would flash the page's
+      // plain form first), saying the merge was cancelled.
+      cancelledIds.add(state.requestId);
+      subscription?.close();
+      subscription = null;
+      c.dispatch({ type: 'cancelled' });
     },
 
     reload,

@@ -23,7 +23,7 @@ export interface PendingRemoval {
 
 export interface WidgetState {
   phase: Phase;
-  /** True selects the progress view; there is no way back short of a reload. */
+  /** True selects the progress view; only a cancel leads back without a reload. */
   showSpinner: boolean;
   /** The list, in merge order. */
   items: AudioItem[];
@@ -71,7 +71,8 @@ export type WidgetAction =
   | { type: 'succeeded' }
   | { type: 'failed'; message: string }
   | { type: 'expired' }
-  | { type: 'cancelRequested' };
+  | { type: 'cancelRequested' }
+  | { type: 'cancelled' };
 
 export const initialState: WidgetState = {
   phase: 'idle',
@@ -264,6 +265,21 @@ function reduce(state: WidgetState, action: WidgetAction): WidgetState {
       return { ...state, phase: 'expired', message: t().expired };
     case 'cancelRequested':
       return state.phase === 'merging' ? { ...state, cancelling: true } : state;
+    // The merge stopped: back to the list as it was (it cannot change during a merge), saying so.
+    case 'cancelled':
+      return state.phase === 'merging' || state.phase === 'failed'
+        ? {
+            ...state,
+            phase: 'idle',
+            showSpinner: false,
+            cancelling: false,
+            progress: '0',
+            percent: 0,
+            requestId: null,
+            message: null,
+            info: t().mergeCancelled,
+          }
+        : state;
   }
 }
 

@@ -46,3 +46,18 @@ describe('a row span', () => {
     expect(spokenTime(125)).toBe('2 minutes 5 seconds');
   });
 });
+
+describe('a handle put back at the end', () => {
+  it('is at the end exactly, so the row is not trimmed (no scissors) and saves null', () => {
+    const duration = 30.81234;
+    const trimmed = moveHandle({ start: 0, end: duration }, 'end', 20, duration);
+    expect(isTrimmed(trimmed, duration)).toBe(true);
+    for (const at of [duration, duration + 5, 30.8124, 30.79]) {
+      const back = moveHandle(trimmed, 'end', at, duration);
+      expect(back.end).toBe(duration);
+      expect(isTrimmed(back, duration)).toBe(false);
+      expect(savedSpan(back, duration)).toEqual({ start: null, end: null });
+    }
+    expect(moveHandle(trimmed, 'start', -1, duration).start).toBe(0);
+  });
+});

@@ -8,6 +8,8 @@ export const MIN_KEEP = 0.1;
 /** Arrow keys move a handle this far; Page Up/Down ten times that. */
 export const STEP = 0.1;
 export const PAGE = 1;
+/** A handle this close to where it can go no further is there (the server's own slack is 50 ms). */
+const SNAP = 0.05;
 
 export interface Span {
   start: number;
@@ -36,7 +38,9 @@ const tenth = (s: number) => Math.round(s * 1000) / 1000;
 /** The span with one handle moved to `at` seconds (held inside its limits). */
 export function moveHandle(span: Span, handle: Handle, at: number, duration: number): Span {
   const { min, max } = limitsOf(span, handle, duration);
-  const to = tenth(Math.min(max, Math.max(min, at)));
+  // Within SNAP of a limit is at it exactly: a handle put back at the file's end (by a pointer
+  // that cannot hit its last sample) is at its end, not a rounding short of it.
+  const to = at >= max - SNAP ? max : at <= min + SNAP ? min : tenth(at);
   return handle === 'start' ? { start: to, end: span.end } : { start: span.start, end: to };
 }
 

@@ -83,16 +83,23 @@ export async function bookRoutes(
     return { ok: true };
   });
 
-  app.get('/app/merge/cover', documented(coverSchema), async (request, reply) => {
-    const session = requireSession(request);
-    // The cover may change at any time: the browser asks again each time, and the ETag spares
-    // the bytes when it has not.
-    return sendStoredCover(reply, files, coverRef(session.sid), {
-      cacheControl: 'private, no-cache',
-      missing: 'This session has no cover',
-      ifNoneMatch: request.headers['if-none-match'],
-    });
-  });
+  app.get<{ Querystring: { probe?: string } }>(
+    '/app/merge/cover',
+    documented(coverSchema),
+    async (request, reply) => {
+      const session = requireSession(request);
+      // A page asking whether there is one: "none" is an answer, not an error a browser logs.
+      if (request.query.probe !== undefined && !(await files.stat(coverRef(session.sid))))
+        return reply.status(204).header('cache-control', 'no-store').send();
+      // The cover may change at any time: the browser asks again each time, and the ETag spares
+      // the bytes when it has not.
+      return sendStoredCover(reply, files, coverRef(session.sid), {
+        cacheControl: 'private, no-cache',
+        missing: 'This session has no cover',
+        ifNoneMatch: request.headers['if-none-match'],
+      });
+    },
+  );
 
   app.post('/app/merge/deleteCover', documented(deleteCoverSchema), async (request) => {
     const session = requireSession(request);

@@ -13,7 +13,7 @@ import {
 import { checkItemEdit } from './item-edit.js';
 import type { AppConfig } from '../../config.js';
 import type { ItemRow, Store } from '../../data/store.js';
-import { peaksRef, uploadRef, type FileStorage } from '../../files/storage.js';
+import { peaksRef, tagsRef, uploadRef, type FileStorage } from '../../files/storage.js';
 import { fail } from '../errors.js';
 
 export interface ItemsRouteDeps {
@@ -76,6 +76,7 @@ export async function itemsRoutes(
       if (!deleted) fail('notFound');
       await files.remove(uploadRef(deleted));
       await files.remove(peaksRef(deleted));
+      await files.remove(tagsRef(deleted));
       request.log.info({ item: deleted.id }, 'item deleted');
       return { ok: true };
     },

@@ -848,10 +848,18 @@ export const coverUploadSchema: FastifySchema = {
 
 export const coverSchema: FastifySchema = {
   summary: "The session's cover",
-  description: 'The image the session set with POST /app/merge/cover.',
+  description:
+    'The image the session set with POST /app/merge/cover. With `?probe=1`, a session without one is answered 204 (no body) instead of 404.',
   tags: ['book'],
+  querystring: {
+    type: 'object',
+    properties: {
+      probe: { type: 'string', description: 'Any value: answer 204 rather than 404 when there is no cover' },
+    },
+  },
   response: {
     200: binary('The cover, sent with Cache-Control: private, no-cache and an ETag', 'image/*'),
+    204: { description: 'With ?probe: the session has no cover' },
     304: { description: 'Not modified: If-None-Match named the cover as it is' },
     403: common[403],
     404: errorBody('The session has no cover'),
@@ -864,6 +872,36 @@ export const deleteCoverSchema: FastifySchema = {
   tags: ['book'],
   headers: csrfHeader,
   response: { 200: ok, 403: common[403], 503: common[503] },
+};
+
+export const tagDetailsSchema: FastifySchema = {
+  summary: "The details a merge takes from the inputs' tags",
+  description:
+    "What a merge of the session's files (in list order) writes when no detail is given: each detail from the first file whose tags have it (never the description or comment), the title from the album they all share. The page shows them as the Book details placeholders.",
+  tags: ['book'],
+  querystring: {
+    type: 'object',
+    required: ['appid'],
+    properties: { appid: { type: 'string', pattern: APPID_PATTERN } },
+  },
+  response: {
+    200: json('The inherited details, by option name', {
+      type: 'object',
+      required: ['details'],
+      properties: {
+        details: {
+          type: 'object',
+          properties: Object.fromEntries(
+            DETAIL_NAMES.filter((n) => n !== 'description' && n !== 'comment').map((n) => [
+              n,
+              { type: 'string' },
+            ]),
+          ),
+        },
+      },
+    }),
+    403: common[403],
+  },
 };
 
 export const saveChoicesSchema: FastifySchema = {
