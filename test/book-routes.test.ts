@@ -278,8 +278,8 @@ describe("a merged result's details and cover", () => {
       ).exec(page.body)?.[0] ?? '';
     expect(card).toContain('<h3 class="audio-merge-result-title" dir="auto">Zauberberg &amp; Co</h3>');
     expect(card).toContain(`src="/app/merge/resultCover/${result.id}" alt="Cover of Zauberberg &amp; Co"`);
-    expect(card).toContain('<dd>Thomas Mann</dd>');
-    expect(card).toContain('<dd>Gert Westphal</dd>');
+    expect(card).toContain('<dd dir="auto">Thomas Mann</dd>');
+    expect(card).toContain('<dd dir="auto">Gert Westphal</dd>');
 
     // Deleting the result deletes its cover; the session's own cover stays.
     const resultsDir = path.join(env.app.dataDir, 'results', s.sid);

@@ -62,6 +62,8 @@ it('60 one-file uploads at once are taken in order of arrival, at most the pool 
   let release = () => {};
   held = new Promise<void>((resolve) => (release = resolve));
   const answered: number[] = [];
+  /** For each answer as it came, how many probes had started by then. */
+  const probesBefore: number[] = [];
   try {
     // Each file arrives once the one before it waits in the pool: the order of arrival is known.
     const answers = [];
@@ -69,6 +71,7 @@ it('60 one-file uploads at once are taken in order of arrival, at most the pool 
       answers.push(
         upload(t.app, sessions[i], [{ path: mp3, filename: `person-${i}.mp3` }]).then((res) => {
           answered.push(i);
+          probesBefore.push(probed.length);
           return res.statusCode;
         }),
       );
@@ -86,8 +89,11 @@ it('60 one-file uploads at once are taken in order of arrival, at most the pool 
   }
   expect(probed).toEqual(Array.from({ length: people }, (_, i) => `person-${i}.mp3`));
   expect(mostProbing).toBe(POOL);
-  // Answered in order, give or take the pool's size.
-  for (const [at, i] of answered.entries()) expect(Math.abs(at - i)).toBeLessThanOrEqual(POOL);
+  // Answered as the work is done, not all at the end together: the first ten people have their
+  // answers before the last ten files are even started (the pool takes them in order), whatever
+  // the machine's pace.
+  expect(answered.slice(0, 10).every((i) => i < 20)).toBe(true);
+  expect(probesBefore.slice(0, 10).every((n) => n < people - 10)).toBe(true);
 });
 
 it('uploads that decode: never more ffmpeg and ffprobe processes alive than the pool', async () => {

@@ -193,6 +193,8 @@ const de: Locale = {
     badCover: 'Das Cover muss ein JPEG- oder PNG-Bild von höchstens 10 MB und 4096 × 4096 Pixeln sein.',
     choicesTooLarge: 'Deine Auswahl ist zu groß zum Speichern (mehr als 16 KB).',
     'chapter-past-end': 'Ein Kapitel beginnt nach dem Ende der zusammengefügten Datei.',
+    'too-many-chapters':
+      'Es sind mehr Kapitel, als das Format fassen kann (255 in MP3 und M4B, 999 in den anderen).',
     badSpan: 'Der behaltene Teil passt nicht zur Datei.',
     badChapterTitle:
       'Ein Kapiteltitel ist eine Zeile mit höchstens 500 Zeichen, ohne Steuer- und Textrichtungszeichen.',

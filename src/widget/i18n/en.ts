@@ -211,6 +211,8 @@ export const en = {
     badCover: 'The cover must be a JPEG or PNG image of at most 10 MB and 4096 × 4096 pixels.',
     choicesTooLarge: 'Your choices are too large to keep (more than 16 KB).',
     'chapter-past-end': 'A chapter starts past the end of the merged file.',
+    'too-many-chapters':
+      'There are more chapters than the format holds (255 in MP3 and M4B, 999 in the others).',
     badSpan: 'The part of the file kept does not fit the file.',
     badChapterTitle:
       'A chapter title is one line of at most 500 characters, without control or bidirectional control characters.',

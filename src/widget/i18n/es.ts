@@ -193,6 +193,8 @@ const es: Locale = {
     badCover: 'La portada debe ser una imagen JPEG o PNG de 10 MB y 4096 × 4096 píxeles como máximo.',
     choicesTooLarge: 'Tus opciones ocupan demasiado para guardarlas (más de 16 KB).',
     'chapter-past-end': 'Un capítulo empieza después del final del archivo unido.',
+    'too-many-chapters':
+      'Hay más capítulos de los que admite el formato (255 en MP3 y M4B, 999 en los demás).',
     badSpan: 'La parte que se conserva no cabe en el archivo.',
     badChapterTitle:
       'Un título de capítulo es una sola línea de 500 caracteres como máximo, sin caracteres de control ni de dirección del texto.',

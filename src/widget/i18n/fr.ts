@@ -190,6 +190,8 @@ const fr: Locale = {
     badCover: 'La couverture doit être une image JPEG ou PNG de 10 Mo et 4096 × 4096 pixels au plus.',
     choicesTooLarge: 'Vos choix sont trop volumineux pour être conservés (plus de 16 Ko).',
     'chapter-past-end': 'Un chapitre commence après la fin du fichier assemblé.',
+    'too-many-chapters':
+      'Il y a plus de chapitres que le format n’en contient (255 en MP3 et M4B, 999 dans les autres).',
     badSpan: 'La partie conservée ne correspond pas au fichier.',
     badChapterTitle:
       'Un titre de chapitre tient sur une ligne de 500 caractères au plus, sans caractères de contrôle ni de direction du texte.',

@@ -170,7 +170,7 @@ describe('GET /results/{sid}/{id}.mp3', () => {
     const page = await get('/');
     expect(page.body).toContain(`<audio controls preload="metadata" src="/results/${owner.sid}/res1.mp3">`);
     expect(page.body).toContain(`href="/results/${owner.sid}/res1.mp3?download=1" download>Download</a>`);
-    expect(page.body).toContain('<li>voice.wav</li>');
+    expect(page.body).toContain('<li><bdi>voice.wav</bdi></li>');
   });
 
   it('serves a result in its own format and MIME type, and only under its own extension', async () => {

@@ -49,9 +49,12 @@ const filesIn = async (sub: string): Promise<string[]> =>
   (await t.peaks.idle(), await readdir(path.join(t.dataDir, sub), { recursive: true, withFileTypes: true }))
     .filter((e) => e.isFile())
     .map((e) => e.name);
-/** The stored uploads, and the waveforms beside them (an MP3's comes a moment after its upload). */
+/**
+ * The stored uploads, and the waveforms beside them (an MP3's comes a moment after its upload);
+ * the details an upload's tags give are kept beside it too, and are not audio.
+ */
 const uploadsOf = async (sid: string) => {
-  const names = await filesIn(path.join('uploads', sid));
+  const names = (await filesIn(path.join('uploads', sid))).filter((n) => !n.endsWith('-tags.json'));
   const peaks = names.filter((n) => n.endsWith('-peaks.bin'));
   return { audio: names.length - peaks.length, peaks: peaks.length };
 };
