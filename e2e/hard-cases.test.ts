@@ -171,7 +171,7 @@ describe('the widget when things go wrong', () => {
     }
   });
 
-  it('make scrolls the window to the top (docs/api.md section 4), even on a short phone screen', async () => {
+  it('make scrolls the window to the top (docs/reference/widget.md), even on a short phone screen', async () => {
     const page = await sessionWith(['a.wav', 'b.wav']);
     try {
       await page.setViewportSize({ width: 375, height: 450 });

@@ -23,7 +23,7 @@ vi.mock('fastify', async (importOriginal) => {
 });
 
 const DOC = path.resolve(import.meta.dirname, '..', 'docs', 'openapi.json');
-const GUIDE = path.resolve(import.meta.dirname, '..', 'docs', 'api.md');
+const GUIDE = path.resolve(import.meta.dirname, '..', 'docs', 'reference', 'http.md');
 const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
 
 /** Fastify's /upload/:sid/:file and /widget/* as OpenAPI writes them. */
@@ -73,7 +73,7 @@ describe('docs/openapi.json', () => {
     expect(onDisk).toBe(apiDocument(t.app));
   });
 
-  it("is explained in docs/api.md: its route table names every route (a path's parameters may be spelled out)", async () => {
+  it("is explained in docs/reference/http.md: its route table names every route (a path's parameters may be spelled out)", async () => {
     const guide = await readFile(GUIDE, 'utf8');
     const escape = (text: string) => text.replace(/[.*+?^$()|[\]\\]/g, '\\$&');
     for (const route of documentedRoutes(JSON.parse(onDisk))) {

@@ -263,8 +263,30 @@ describe('file names cited in comments and docs', () => {
 });
 
 describe('the architecture map', () => {
-  // A map a reader keeps in mind: what no longer fits belongs in a decision record or api.md.
+  // A map a reader keeps in mind: what no longer fits belongs in a decision record or the reference.
   it('stays within 20 KB', () => {
     expect(readFileSync(path.join(ROOT, 'docs/architecture.md')).length).toBeLessThanOrEqual(20_000);
+  });
+});
+
+describe("the user's pages", () => {
+  // The README is a user's first page: what it is, the two commands, a picture, a tour, links. The
+  // how-to is docs/guide.md, the reference docs/reference/.
+  it('the README stays within 15 KB and starts with the two commands', () => {
+    const readme = readFileSync(path.join(ROOT, 'README.md'), 'utf8');
+    expect(Buffer.byteLength(readme)).toBeLessThanOrEqual(15 * 1024);
+    const head = readme.slice(0, 400);
+    expect(head).toContain('npm ci && npm start');
+    expect(head).toContain('npm ci && npm test');
+  });
+
+  it('pages are cited by name, never by a section number that moves when a page does', () => {
+    const cited = treeFiles()
+      .filter((f) => /\.(ts|tsx|mjs|cjs|js|md)$/.test(f) && !f.startsWith('docs/decisions/'))
+      .flatMap((f) => {
+        const text = readFileSync(path.join(ROOT, f), 'utf8');
+        return [...text.matchAll(/\b(?:api|guide|deploy)\.md,? sections? \d/g)].map((m) => `${f}: ${m[0]}`);
+      });
+    expect(cited).toEqual([]);
   });
 });

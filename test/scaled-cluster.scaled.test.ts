@@ -1,5 +1,5 @@
 // The product as a scaled deployment runs it: two web and two worker processes (real
-// `node dist/main.js` with ROLE and the variables of docs/api.md section 6) sharing PostgreSQL, Redis and an
+// `node dist/main.js` with ROLE and the variables of docs/reference/scaling.md) sharing PostgreSQL, Redis and an
 // S3-compatible bucket, driven over HTTP (multipart and tus) and a stock Laravel Echo client like a
 // browser would.
 import { readdirSync, readFileSync, readlinkSync } from 'node:fs';

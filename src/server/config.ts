@@ -61,7 +61,7 @@ export interface AppConfig {
   shutdownGraceMs: number;
   /** The appid the host page puts on the widget element. */
   appId: string;
-  /** Explicit ffmpeg/ffprobe; otherwise docs/api.md section 1 lookup. */
+  /** Explicit ffmpeg/ffprobe; otherwise docs/reference/server.md lookup. */
   ffmpegPath?: string;
   ffprobePath?: string;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
@@ -153,7 +153,7 @@ export function resolveConfig(partial: Partial<AppConfig> = {}): AppConfig {
   return c;
 }
 
-/** docs/api.md section 1 variables to a partial config. Used by src/main.ts only. */
+/** docs/reference/server.md variables to a partial config. Used by src/main.ts only. */
 export function configFromEnv(env: NodeJS.ProcessEnv): Partial<AppConfig> {
   const num = (name: string): number | undefined => {
     const v = env[name];

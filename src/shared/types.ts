@@ -1,6 +1,6 @@
-// Names and shapes that both the server and the widget rely on (docs/api.md sections 3-5).
+// Names and shapes that both the server and the widget rely on (docs/reference/http.md, docs/reference/widget.md, docs/reference/realtime.md).
 
-/** One uploaded audio file as the widget sees it (docs/api.md section 3). */
+/** One uploaded audio file as the widget sees it (docs/reference/http.md). */
 export interface AudioItem {
   id: string;
   sid: string;
@@ -107,7 +107,7 @@ export const API = {
   getDataJson: '/app/merge/getDataJson',
   merge: '/app/merge/mergemp3',
   upload: '/app/merge/upload',
-  /** tus 1.0 resumable uploads (docs/api.md section 7). */
+  /** tus 1.0 resumable uploads (docs/reference/uploads.md). */
   tus: '/app/merge/tus',
   deleteItem: '/app/merge/deleteItem',
   saveOrder: '/app/merge/saveOrder',

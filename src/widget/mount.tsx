@@ -18,7 +18,7 @@ export interface MountOptions {
 
 let mounted: { root: Root; wrapper: HTMLElement; store: WidgetStore } | null = null;
 
-/** The host element's data attributes (docs/api.md section 4). */
+/** The host element's data attributes (docs/reference/widget.md). */
 export function readConfig(el: HTMLElement): WidgetConfig {
   const d = el.dataset;
   return {

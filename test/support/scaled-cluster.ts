@@ -22,7 +22,7 @@ export interface ClusterProcess {
   stop(): Promise<number | null>;
 }
 
-/** The variables of docs/api.md section 6 for the services the scaled global setup started. */
+/** The variables of docs/reference/scaling.md for the services the scaled global setup started. */
 export function scaledEnv(databaseUrl: string, redisUrl = inject('redisUrl')): Record<string, string> {
   const s3 = inject('s3');
   return {

@@ -1,4 +1,4 @@
-// Finds ffmpeg/ffprobe in the order docs/api.md section 1 fixes: env vars, PATH, npm-shipped binaries.
+// Finds ffmpeg/ffprobe in the order docs/reference/server.md fixes: env vars, PATH, npm-shipped binaries.
 import { accessSync, constants } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';

@@ -30,7 +30,7 @@ describe('chapters land where each input starts', () => {
       const onsets = findOnsets(await decodePcm(out));
       expect(onsets).toHaveLength(COUNT);
       expect(report.chapters).toHaveLength(COUNT);
-      // docs/api.md promises 30 ms; the counted starts land within a few (worst seen 3.1 ms, M4B), so
+      // docs/reference/command-line.md promises 30 ms; the counted starts land within a few (worst seen 3.1 ms, M4B), so
       // 5 ms is asserted: an encoder delay or priming left out (23-25 ms) must fail here.
       const worst = Math.max(...report.chapters.map((c, i) => Math.abs(c.start - onsets[i])));
       expect(worst).toBeLessThanOrEqual(0.005);

@@ -189,7 +189,7 @@ function ownWithin(own: Probed['chapters'], trim: KeepRange | undefined): Probed
 
 /**
  * A given chapter list over the format's limit is refused before any work, naming the first
- * chapter past it (api.md: MP3 and M4B hold at most 255 chapters, the others 999).
+ * chapter past it (docs/reference/command-line.md: MP3 and M4B hold at most 255 chapters, the others 999).
  */
 function checkListLength(list: ChapterMark[] | undefined, format: OutputFormat): void {
   const limit = CHAPTER_LIMIT[format];

@@ -5,7 +5,7 @@
 // copied MP3 then has to be decoded).
 import { GAIN_STEP_DB, stepsFor } from '../mp3/gain.js';
 
-/** No sample of the output above this (dBTP), as --loudness promises (docs/api.md section 2). */
+/** No sample of the output above this (dBTP), as --loudness promises (docs/reference/command-line.md). */
 export const TRUE_PEAK_CEILING_DB = -1;
 /**
  * A lossy encoder's ringing lifts the true peak above the decoded input's; inputs that go through

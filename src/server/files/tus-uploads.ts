@@ -104,7 +104,7 @@ export function createTusUploads(dataDir: string, opts: TusUploadsOptions = {}):
   // Beside the uploads' own folder, so that folder holds only uploads in progress.
   const doneDir = path.join(path.resolve(dataDir), 'tus-done');
   const datastore = new FileStore({ directory: dir });
-  // What this server speaks (docs/api.md section 7): a length is always declared (MAX_FILE_MB is
+  // What this server speaks (docs/reference/uploads.md): a length is always declared (MAX_FILE_MB is
   // checked before any byte), and abandoned uploads go by the sweep, not by tus's expiration.
   datastore.extensions = ['creation', 'creation-with-upload', 'termination'];
   const uploads = new Map<string, TusUpload>();

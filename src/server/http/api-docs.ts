@@ -21,7 +21,7 @@ export async function registerApiDocs(app: FastifyInstance): Promise<void> {
         title: 'audio-merge HTTP API',
         version,
         description:
-          "Generated from the server's routes by `npm run docs:api`; docs/api.md explains it, with the realtime protocol, " +
+          "Generated from the server's routes by `npm run docs:api`; docs/reference/http.md explains it, with the realtime protocol, " +
           'the widget element and the command line. Every POST needs the session cookie (am_session, set by GET /) and ' +
           'the X-CSRF-TOKEN header; errors are `{"error": "..."}`.',
       },

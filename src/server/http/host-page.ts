@@ -1,4 +1,4 @@
-// The host page: the upload form, the widget element (docs/api.md section 4) and this session's
+// The host page: the upload form, the widget element (docs/reference/widget.md) and this session's
 // merged results. A pure function of its inputs; every value is HTML-escaped.
 import { formatDuration, formatSize, formatUtcMinute } from '../../shared/format.js';
 import { OUTPUT_FORMATS } from '../../shared/output-formats.js';

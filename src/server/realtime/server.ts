@@ -1,4 +1,4 @@
-// Realtime: socket.io speaking the Laravel Echo protocol (docs/api.md section 5).
+// Realtime: socket.io speaking the Laravel Echo protocol (docs/reference/realtime.md).
 // Echo clients emit `subscribe`/`unsubscribe` {channel, auth}; broadcasts reach a channel's room as
 // emit(event, channel, payload). A browser may join only the status channels of its own session.
 import { createServer, type IncomingMessage } from 'node:http';
@@ -49,7 +49,7 @@ export const nullRealtime: Realtime = {
   async close() {},
 };
 
-/** docs/api.md section 5 seed constant. */
+/** docs/reference/realtime.md seed constant. */
 const COMPRESSION_THRESHOLD = 1024;
 
 export async function createRealtime(opts: RealtimeOptions): Promise<Realtime> {

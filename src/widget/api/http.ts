@@ -1,4 +1,4 @@
-// The widget's HTTP calls (docs/api.md sections 3-4): same-origin credentials and the
+// The widget's HTTP calls (docs/reference/http.md and docs/reference/widget.md): same-origin credentials and the
 // page's CSRF token. A refusal rejects with an ApiError carrying the status and the server's words.
 import {
   API,

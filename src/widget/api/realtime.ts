@@ -1,4 +1,4 @@
-// Status subscription over socket.io, speaking the Laravel Echo protocol (docs/api.md section 5).
+// Status subscription over socket.io, speaking the Laravel Echo protocol (docs/reference/realtime.md).
 import { io, type Socket } from 'socket.io-client';
 import { STATUS_EVENT } from '../../shared/types.js';
 import { parseStatus, type MergeStatus } from '../store/status.js';
@@ -11,7 +11,7 @@ export interface StatusSubscription {
   close(): void;
 }
 
-/** Seed constants of the realtime client (docs/api.md section 5). */
+/** Seed constants of the realtime client (docs/reference/realtime.md). */
 export function socketOptions() {
   return {
     path: '/socket.io',

@@ -1,4 +1,4 @@
-// One file sent with tus (docs/api.md section 7): resumable across dropped connections (retries with
+// One file sent with tus (docs/reference/uploads.md): resumable across dropped connections (retries with
 // back-off, resuming at the server's offset) and page reloads (tus-js-client's fingerprint and
 // URL storage). A 429 waits for the server's Retry-After and goes on; it is never a failure.
 import {

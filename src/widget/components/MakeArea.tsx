@@ -1,6 +1,6 @@
 // The foot of the list view: the output choice, the book's details and the sound options (when
 // the host offers them), and the make button, whose text is the host's make label
-// (`data-make-label`, docs/api.md section 4: host pages rely on it) with `{format}` in it naming the
+// (`data-make-label`, docs/reference/widget.md: host pages rely on it) with `{format}` in it naming the
 // chosen format, and a hint beside it when that label names another format than the chosen one.
 // Only what the person set is sent: with nothing offered, mergemp3 goes out with no options.
 import { useEffect, useId, useRef, useState } from 'react';

@@ -1,4 +1,4 @@
-// The progress view (docs/api.md section 4): a determinate bar, the status text and a spinner; a cancel
+// The progress view (docs/reference/widget.md): a determinate bar, the status text and a spinner; a cancel
 // button while the merge runs, and when it ends otherwise than in success, its message and a reload.
 import { useEffect, useRef } from 'react';
 import { stageLine, statusLine, type WidgetState } from '../store/state.js';
@@ -16,7 +16,7 @@ export function ProgressView({ state, onCancel, onReload }: ProgressViewProps) {
   const ended = state.phase === 'failed' || state.phase === 'expired';
   // The make button is gone; keep keyboard and screen-reader focus in the widget, on something
   // with a role, since a name on a plain div is not spoken. Without scrolling: make has just
-  // scrolled the window to the top (docs/api.md section 4), and focus would scroll it back down.
+  // scrolled the window to the top (docs/reference/widget.md), and focus would scroll it back down.
   useEffect(() => ref.current?.focus({ preventScroll: true }), []);
   // When the merge has ended badly, the one thing left to do is reload: put focus there.
   useEffect(() => {

@@ -1,4 +1,4 @@
-// The audio player of a row: metadata preloaded, and a "listen" report while it plays (docs/api.md section 4).
+// The audio player of a row: metadata preloaded, and a "listen" report while it plays (docs/reference/widget.md).
 import { useEffect, useRef, useState, type RefObject } from 'react';
 import { playPath, type AudioItem } from '../../shared/types.js';
 import { t } from '../i18n/locale.js';

@@ -1,5 +1,5 @@
 // Pure: what tells a person which format the make button makes. The button's text is the host's
-// make label (`data-make-label`, docs/api.md section 4), only its `{format}` filled in; when the
+// make label (`data-make-label`, docs/reference/widget.md), only its `{format}` filled in; when the
 // label names another format than the one chosen ("Make MP3" with M4B picked), a hint beside the
 // button says what will be made, and the button is described by it.
 import { OUTPUT_FORMATS, type OutputFormat } from '../../shared/output-formats.js';

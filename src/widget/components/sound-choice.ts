@@ -1,5 +1,5 @@
 // Pure: the sound options as a person sets them in the panel, and the mergemp3 options they
-// become (mergemp3's options, docs/api.md section 3). Only what is set is sent; a length out of bounds is refused here,
+// become (mergemp3's options, docs/reference/http.md). Only what is set is sent; a length out of bounds is refused here,
 // with the same limits the server holds, before anything is asked of it.
 import { LOUDNESS_TARGETS, SOUND_LIMITS } from '../../shared/sound-limits.js';
 import type { AudioItem } from '../../shared/types.js';

@@ -16,7 +16,7 @@ export const css = `
    geometry attributes, which all: revert would drop. */
 .audio-merge-root { all: revert; display: block; }
 .audio-merge-root :not(svg *), .audio-merge-root ::before, .audio-merge-root ::after { all: revert; box-sizing: border-box; }
-/* The theme: a host sets the --audio-merge-* properties (docs/api.md) on the widget's element or
+/* The theme: a host sets the --audio-merge-* properties (docs/reference/widget.md) on the widget's element or
    any ancestor; what it leaves unset follows the light or dark scheme (the reader's, unless
    data-theme="light|dark" on the widget's element or an ancestor forces one). */
 ${AREAS} {

@@ -4,7 +4,7 @@
 import { DEFAULT_LOCALE, directionOf, matchLocale, type LocaleCode } from '../../shared/locales.js';
 import { en, type Locale } from './en.js';
 
-/** A host's own words for some keys (docs/api.md: data-strings). */
+/** A host's own words for some keys (docs/reference/widget.md: data-strings). */
 export type StringOverrides = {
   [K in keyof Locale]?: Locale[K] extends object ? Partial<Locale[K]> : Locale[K];
 };

@@ -67,7 +67,7 @@ export function createMergeActions(c: Container, deps: MergeDeps): MergeActions 
     c.dispatch({ type: 'status', status });
     const after = c.getState();
     if (after.phase === before) return;
-    // Our own call's "success" answer reloads (docs/api.md section 4); a merge found on load has no call to wait for.
+    // Our own call's "success" answer reloads (docs/reference/widget.md); a merge found on load has no call to wait for.
     if (after.phase === 'done' && !callPending) succeed();
     if (after.phase === 'failed' && !after.cancelling) console.error('Error', after.message);
   }

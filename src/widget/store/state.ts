@@ -1,4 +1,4 @@
-// The widget's state and its rules, as a plain reducer tested without a browser (docs/api.md section 4).
+// The widget's state and its rules, as a plain reducer tested without a browser (docs/reference/widget.md).
 // Side effects (calls, timers, the socket) live in widget-store.ts; this file only decides.
 import type { AudioItem, ProgressDetail } from '../../shared/types.js';
 import { activeLocale, t } from '../i18n/locale.js';

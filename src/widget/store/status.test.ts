@@ -11,7 +11,7 @@ describe('merge status as the widget reads it', () => {
     expect(percentOf('bad.wav is not audio')).toBeNull();
   });
 
-  it('reads the payload fields of docs/api.md section 5, and tolerates a server that sends only data', () => {
+  it('reads the payload fields of docs/reference/realtime.md, and tolerates a server that sends only data', () => {
     expect(parseStatus({ data: '40', requestId: 'r1', state: 'running', percent: 40 })).toEqual({
       data: '40',
       requestId: 'r1',

@@ -1,4 +1,4 @@
-// The session's list of items (docs/api.md section 3): getDataJson {"appid"} in the saved order,
+// The session's list of items (docs/reference/http.md): getDataJson {"appid"} in the saved order,
 // deleteItem {"id"} (the row and its stored file), saveOrder {"appid", "ids"}.
 import type { FastifyInstance } from 'fastify';
 import { toAudioItem } from '../../uploads/audio-item.js';

@@ -1,4 +1,4 @@
-// The session's merge from the outside (docs/api.md section 3): GET status (the latest merge, as a
+// The session's merge from the outside (docs/reference/http.md): GET status (the latest merge, as a
 // reloaded page needs it) and POST cancel {"requestId"} (or {}: the one waiting or running).
 import type { FastifyInstance } from 'fastify';
 import type { MergeStatusAnswer } from '../../../shared/types.js';

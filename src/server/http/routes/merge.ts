@@ -1,4 +1,4 @@
-// POST /app/merge/mergemp3 (docs/api.md section 3): {"items":[item...], "requestId"?} in the wanted order.
+// POST /app/merge/mergemp3 (docs/reference/http.md): {"items":[item...], "requestId"?} in the wanted order.
 // Only each item's `id` is read; everything else comes from the database. The same id may appear
 // more than once (a person may want a segment twice). Answers when the merge has finished.
 import { randomUUID } from 'node:crypto';

@@ -1,5 +1,5 @@
 // The documented shape of every route: what docs/openapi.json is generated from
-// (`npm run docs:api`) and what docs/api.md explains. Documentation only: the handlers check their
+// (`npm run docs:api`) and what docs/reference/http.md explains. Documentation only: the handlers check their
 // own input and say what is wrong in their own words, so these schemas neither validate a request
 // (an ajv message would replace the route's) nor filter a response (a response schema would strip
 // fields it does not name). Routes whose schema does validate (getDataJson's body) keep theirs.
