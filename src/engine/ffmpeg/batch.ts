@@ -28,7 +28,9 @@ export interface BatchOptions {
 /** The one command line: every input, then every output taking its own input's first audio stream. */
 export function batchArgs(jobs: readonly BatchJob[]): string[] {
   // An Ogg Vorbis file is cut at its exact end by sample count, not by time (ogg-vorbis.ts).
-  const exact = jobs.map(({ input, head: { raw, url } }) => (raw || url ? { input: [] } : exactDecode(input)));
+  const exact = jobs.map(({ input, head: { raw, url } }) =>
+    raw || url ? { input: [] } : exactDecode(input),
+  );
   const inputs = jobs.flatMap(({ input, head: { raw, url } }, j) => [
     ...(raw ? ['-f', raw.sampleFormat, '-ar', String(raw.sampleRate), '-ac', String(raw.channels)] : []),
     ...exact[j].input,

@@ -45,7 +45,7 @@ function vorbisSerial(first: Buffer): number | undefined {
 
 /** The granule position of the file's last page, if that page belongs to stream `serial`. */
 function lastGranule(tail: Buffer, serial: number): bigint | undefined {
-  for (let at = tail.lastIndexOf('OggS', tail.length - PAGE_HEADER, 'latin1'); at >= 0; ) {
+  for (let at = tail.lastIndexOf('OggS', tail.length - PAGE_HEADER, 'latin1'); at >= 0;) {
     const page = pageAt(tail, at);
     // Another stream's page last (a chained or multiplexed file): not one stream, leave it to ffmpeg.
     if (page && page.serial !== serial) return undefined;
