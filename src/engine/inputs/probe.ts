@@ -415,12 +415,15 @@ async function probeAnyRate(file: string, opts: ProbeOptions): Promise<Probed> {
   // A FLAC's stated length is only a claim (0 or any other number): its frames say what it decodes
   // to, or else the decode measures it.
   const samples = format === 'flac' ? readFlacSamples(file) : undefined;
-  // An Ogg Vorbis stream plays what its last granule position says, whatever ffmpeg decodes.
-  const granules = stream.codec_name === 'vorbis' ? oggVorbisSamples(file) : undefined;
+  // An Ogg Vorbis stream plays what its last granule position says, whatever ffmpeg decodes,
+  // from the granule of its first sample (0 but for a stream cut from a longer one).
+  const lastGranule = stream.codec_name === 'vorbis' ? oggVorbisSamples(file) : undefined;
+  const firstGranule = Math.max(0, Math.round(Number(stream.start_time ?? 0) * sampleRate) || 0);
+  const granules = lastGranule !== undefined ? lastGranule - firstGranule : undefined;
   let duration =
     format === 'flac'
       ? (samples ?? 0) / sampleRate
-      : granules
+      : granules && granules > 0
         ? granules / sampleRate
         : Number(stream.duration ?? json.format?.duration);
   const skipDecode = opts.headDecode === false && duration > 0 && stream.codec_name !== 'mp3';
