@@ -482,7 +482,7 @@ export interface CorpusFile {
   recipe: Recipe;
   file: string;
   frequency: number;
-  /** Its decoded length (the system ffmpeg's decode, delay and padding removed), seconds. */
+  /** Its decoded length (the system ffmpeg's decode, delay and padding removed; oggdec's for Vorbis), seconds. */
   seconds: number;
   /** Its decoded sample rate and channels. */
   rate: number;
@@ -514,6 +514,8 @@ function cacheName(r: Recipe): string {
     rate: kind.rate,
     channels: kind.channels,
     fmt: kind.sourceFormat,
+    // Vorbis files are measured by oggdec (sidecars made before that hold ffmpeg 5.1's short count).
+    ...(kind.family === 'vorbis' ? { reference: 'oggdec' } : {}),
   });
   const hash = createHash('sha256').update(key).digest('hex').slice(0, 10);
   return `${r.kind}-${r.voice}-${fmtSeconds(r.seconds)}s${r.levelDb !== undefined ? `-${-r.levelDb}dB` : ''}${r.burstDb !== undefined ? '-burst' : ''}-${hash}`;
@@ -599,10 +601,15 @@ export async function referenceDecode(
     file,
   ]);
   const s = (JSON.parse(stdout) as { streams: { sample_rate: string; channels: number }[] }).streams[0];
+  // An Ogg Vorbis file plays its last granule's count of samples: oggdec, the reference decoder,
+  // plays exactly that, where ffmpeg 5.1 decodes some oggenc files short or long of it.
+  const vorbis = file.endsWith('.ogg');
   const bytes = await new Promise<number>((resolve, reject) => {
     const child = spawn(
-      refTools.ffmpeg,
-      ['-v', 'error', '-i', file, '-map', '0:a:0', '-ac', '1', '-f', 'f32le', '-'],
+      vorbis ? 'oggdec' : refTools.ffmpeg,
+      vorbis
+        ? ['--quiet', '--raw', '--bits', '16', '--output', '-', file]
+        : ['-v', 'error', '-i', file, '-map', '0:a:0', '-ac', '1', '-f', 'f32le', '-'],
       {
         stdio: ['ignore', 'pipe', 'pipe'],
       },
@@ -614,7 +621,8 @@ export async function referenceDecode(
     child.on('error', reject);
     child.on('close', (code) => (code === 0 ? resolve(n) : reject(new Error(`decode of ${file}: ${err}`))));
   });
-  return { samples: bytes / 4, rate: Number(s.sample_rate), channels: s.channels };
+  const frame = vorbis ? 2 * s.channels : 4;
+  return { samples: bytes / frame, rate: Number(s.sample_rate), channels: s.channels };
 }
 
 /** Where a file's tone first reaches half its level, in its first half second (an 8 kHz decode). */
