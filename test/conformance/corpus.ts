@@ -55,6 +55,8 @@ export interface Kind {
   chapters?: (seconds: number) => number[];
   /** The source's sample format for ffmpeg when it is not s16 (deep kinds). */
   sourceFormat?: string;
+  /** The fade at each end of its source, seconds, where EDGE_FADE's would not survive the encoder. */
+  edgeFade?: number;
 }
 
 interface Extras {
@@ -418,6 +420,10 @@ export const KINDS: Kind[] = [
     channels: 1,
     made: 'oggenc -q 0, 22.05 kHz mono',
     encode: oggenc('-q', '0'),
+    // At q0 oggenc smears a 4 ms fade into its block: oggdec's decode then starts at -0.055 and
+    // ends at -0.07 of full scale, a step in the file itself that the join check would blame on
+    // the join. Faded over 20 ms its ends decode to silence (under 0.005), as every other kind's.
+    edgeFade: 0.02,
   },
   {
     name: 'oggenc-q6-48k',
@@ -482,7 +488,7 @@ export interface CorpusFile {
   recipe: Recipe;
   file: string;
   frequency: number;
-  /** Its decoded length (the system ffmpeg's decode, delay and padding removed), seconds. */
+  /** Its decoded length (the system ffmpeg's decode, delay and padding removed; oggdec's for Vorbis), seconds. */
   seconds: number;
   /** Its decoded sample rate and channels. */
   rate: number;
@@ -514,6 +520,9 @@ function cacheName(r: Recipe): string {
     rate: kind.rate,
     channels: kind.channels,
     fmt: kind.sourceFormat,
+    fade: kind.edgeFade,
+    // Vorbis files are measured by oggdec (sidecars made before that hold ffmpeg 5.1's short count).
+    ...(kind.family === 'vorbis' ? { reference: 'oggdec' } : {}),
   });
   const hash = createHash('sha256').update(key).digest('hex').slice(0, 10);
   return `${r.kind}-${r.voice}-${fmtSeconds(r.seconds)}s${r.levelDb !== undefined ? `-${-r.levelDb}dB` : ''}${r.burstDb !== undefined ? '-burst' : ''}-${hash}`;
@@ -531,7 +540,8 @@ async function makeSource(r: Recipe, kind: Kind, wav: string): Promise<void> {
   const level = r.levelDb ?? DEFAULT_LEVEL_DB;
   // lavfi's sine is at 1/8 of full scale (-18.06 dBFS): the volume brings it to `level`.
   const gain = 10 ** ((level + 18.0618) / 20);
-  const fadeOut = Math.max(0, r.seconds - EDGE_FADE);
+  const fade = kind.edgeFade ?? EDGE_FADE;
+  const fadeOut = Math.max(0, r.seconds - fade);
   const burst = (at: number, peakDb: number) => {
     const extra = 10 ** ((peakDb - level) / 20) - 1;
     return `aeval='val(0)*(1+${extra.toFixed(4)}*0.5*(1-cos(2*PI*(t-${at})/0.03))*between(t,${at},${at + 0.03}))'`;
@@ -539,8 +549,8 @@ async function makeSource(r: Recipe, kind: Kind, wav: string): Promise<void> {
   const filter = [
     `volume=${gain.toFixed(6)}`,
     ...(r.burstDb !== undefined ? [burst(Math.round(r.seconds * 400) / 1000, r.burstDb)] : []),
-    `afade=t=in:d=${EDGE_FADE}:curve=hsin`,
-    `afade=t=out:st=${fadeOut}:d=${EDGE_FADE}:curve=hsin`,
+    `afade=t=in:d=${fade}:curve=hsin`,
+    `afade=t=out:st=${fadeOut}:d=${fade}:curve=hsin`,
   ].join(',');
   const codec =
     kind.sourceFormat === 'flt' ? 'pcm_f32le' : kind.sourceFormat === 's32' ? 'pcm_s24le' : 'pcm_s16le';
@@ -599,10 +609,15 @@ export async function referenceDecode(
     file,
   ]);
   const s = (JSON.parse(stdout) as { streams: { sample_rate: string; channels: number }[] }).streams[0];
+  // An Ogg Vorbis file plays its last granule's count of samples: oggdec, the reference decoder,
+  // plays exactly that, where ffmpeg 5.1 decodes some oggenc files short or long of it.
+  const vorbis = file.endsWith('.ogg');
   const bytes = await new Promise<number>((resolve, reject) => {
     const child = spawn(
-      refTools.ffmpeg,
-      ['-v', 'error', '-i', file, '-map', '0:a:0', '-ac', '1', '-f', 'f32le', '-'],
+      vorbis ? 'oggdec' : refTools.ffmpeg,
+      vorbis
+        ? ['--quiet', '--raw', '--bits', '16', '--output', '-', file]
+        : ['-v', 'error', '-i', file, '-map', '0:a:0', '-ac', '1', '-f', 'f32le', '-'],
       {
         stdio: ['ignore', 'pipe', 'pipe'],
       },
@@ -614,7 +629,8 @@ export async function referenceDecode(
     child.on('error', reject);
     child.on('close', (code) => (code === 0 ? resolve(n) : reject(new Error(`decode of ${file}: ${err}`))));
   });
-  return { samples: bytes / 4, rate: Number(s.sample_rate), channels: s.channels };
+  const frame = vorbis ? 2 * s.channels : 4;
+  return { samples: bytes / frame, rate: Number(s.sample_rate), channels: s.channels };
 }
 
 /** Where a file's tone first reaches half its level, in its first half second (an 8 kHz decode). */

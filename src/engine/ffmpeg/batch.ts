@@ -4,6 +4,7 @@
 // their decodes and one for their encodes, in groups of BATCH_SIZE. A group that fails is run again
 // one by one, so the error names the input at fault, as a single run's does.
 import { fileArg, spawnRunner, type Runner, QUIET_WRITE } from './runner.js';
+import { exactDecode, withExactFilter } from './ogg-vorbis.js';
 import type { InputHead } from './transcode.js';
 import type { Tools } from '../types.js';
 
@@ -26,22 +27,31 @@ export interface BatchOptions {
 
 /** The one command line: every input, then every output taking its own input's first audio stream. */
 export function batchArgs(jobs: readonly BatchJob[]): string[] {
-  const inputs = jobs.flatMap(({ input, head: { raw, url } }) => [
+  // An Ogg Vorbis file is cut at its exact end by sample count, not by time (ogg-vorbis.ts).
+  const exact = jobs.map(({ input, head: { raw, url } }) =>
+    raw || url ? { input: [] } : exactDecode(input),
+  );
+  const inputs = jobs.flatMap(({ input, head: { raw, url } }, j) => [
     ...(raw ? ['-f', raw.sampleFormat, '-ar', String(raw.sampleRate), '-ac', String(raw.channels)] : []),
+    ...exact[j].input,
     '-i',
     url ?? fileArg(input),
   ]);
-  const outputs = jobs.flatMap(({ output, head: { trimSeconds, filters }, outputArgs }, j) => [
-    '-vn',
-    '-map',
-    `${j}:a:0`,
-    '-map_metadata',
-    '-1',
-    ...(trimSeconds !== undefined && trimSeconds > 0 ? ['-t', trimSeconds.toFixed(6)] : []),
-    ...(filters ? ['-af', filters] : []),
-    ...outputArgs,
-    fileArg(output),
-  ]);
+  const outputs = jobs.flatMap(({ output, head: { trimSeconds, filters }, outputArgs }, j) => {
+    const chain = withExactFilter(exact[j], filters);
+    const cut = !exact[j].filter && trimSeconds !== undefined && trimSeconds > 0;
+    return [
+      '-vn',
+      '-map',
+      `${j}:a:0`,
+      '-map_metadata',
+      '-1',
+      ...(cut ? ['-t', trimSeconds.toFixed(6)] : []),
+      ...(chain ? ['-af', chain] : []),
+      ...outputArgs,
+      fileArg(output),
+    ];
+  });
   return [...QUIET_WRITE, ...inputs, ...outputs];
 }
 

@@ -4,6 +4,7 @@
 import { InputError } from '../errors.js';
 import type { Tools } from './tools.js';
 import { fileArg, lastLine, spawnRunner, type Runner } from './runner.js';
+import { exactDecode } from './ogg-vorbis.js';
 import { SilenceLog, type Silence } from './silence-log.js';
 import { assertToolWorks } from './tool-check.js';
 
@@ -48,7 +49,10 @@ export function measureArgs(
   silence: boolean,
   { keep, preFilter }: { keep?: { start: number; end: number }; preFilter?: string } = {},
 ): string[] {
+  // An Ogg Vorbis file is cut at its exact end first, so the kept seconds count from its first sample.
+  const exact = exactDecode(input);
   const filters = [
+    ...(exact.filter ? [exact.filter] : []),
     ...(keep
       ? [`atrim=start=${keep.start.toFixed(6)}:end=${keep.end.toFixed(6)}`, 'asetpts=PTS-STARTPTS']
       : []),
@@ -63,6 +67,7 @@ export function measureArgs(
     '-nostats',
     '-v',
     'info',
+    ...exact.input,
     '-i',
     fileArg(input),
     '-vn',

@@ -6,6 +6,8 @@ export interface FfprobeStream {
   sample_rate?: string;
   channels?: number;
   duration?: string;
+  /** Where the stream's first sample sits, in seconds (an Ogg stream whose granules do not start at 0). */
+  start_time?: string;
   bit_rate?: string;
   bits_per_raw_sample?: string;
   bits_per_sample?: number;

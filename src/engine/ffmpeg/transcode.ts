@@ -1,6 +1,7 @@
 // Re-encode one input to a temporary MP3 with exactly the plan's rate, channels and bit rate.
 import { InputError, OutputError, ToolError } from '../errors.js';
 import { fileArg, lastLine, machineFault, spawnRunner, type Runner, QUIET_WRITE } from './runner.js';
+import { exactDecode, withExactFilter } from './ogg-vorbis.js';
 import { assertToolWorks } from './tool-check.js';
 import type { Tools } from './tools.js';
 
@@ -152,9 +153,14 @@ export function transcodeToMp3(job: TranscodeJob): Promise<void> {
 export function inputArgs(input: string, head: InputHead = {}): string[] {
   const { trimSeconds, filters, raw, url, sources } = head;
   if (sources) return sourcesArgs(sources);
+  // An Ogg Vorbis file is cut at its exact end by sample count, not by time.
+  const exact = raw || url ? { input: [] } : exactDecode(input);
+  const chain = withExactFilter(exact, filters);
+  const cut = !exact.filter && trimSeconds !== undefined && trimSeconds > 0;
   return [
     ...QUIET_WRITE,
     ...(raw ? ['-f', raw.sampleFormat, '-ar', String(raw.sampleRate), '-ac', String(raw.channels)] : []),
+    ...exact.input,
     '-i',
     url ?? fileArg(input),
     '-vn',
@@ -162,8 +168,8 @@ export function inputArgs(input: string, head: InputHead = {}): string[] {
     '0:a:0',
     '-map_metadata',
     '-1',
-    ...(trimSeconds !== undefined && trimSeconds > 0 ? ['-t', trimSeconds.toFixed(6)] : []),
-    ...(filters ? ['-af', filters] : []),
+    ...(cut ? ['-t', trimSeconds.toFixed(6)] : []),
+    ...(chain ? ['-af', chain] : []),
   ];
 }
 
@@ -190,14 +196,15 @@ export function sourcesArgs({ pcm, ranges }: DecodedSources): string[] {
   const shape =
     `aresample=${pcm.sampleRate},aformat=sample_fmts=${SAMPLE_FMT[pcm.sampleFormat]}` +
     `:channel_layouts=${pcm.channels === 1 ? 'mono' : 'stereo'}`;
+  const exact = ranges.map((r) => exactDecode(r.file));
   const chains = ranges.map(
     (r, k) =>
-      `[${k}:a:0]${shape},apad=pad_len=${RESAMPLER_SLACK},atrim=start_sample=${r.from}:end_sample=${r.to}[s${k}]`,
+      `[${k}:a:0]${withExactFilter(exact[k], shape)},apad=pad_len=${RESAMPLER_SLACK},atrim=start_sample=${r.from}:end_sample=${r.to}[s${k}]`,
   );
   const labels = ranges.map((_, k) => `[s${k}]`).join('');
   return [
     ...QUIET_WRITE,
-    ...ranges.flatMap((r) => ['-i', fileArg(r.file)]),
+    ...ranges.flatMap((r, k) => [...exact[k].input, '-i', fileArg(r.file)]),
     '-filter_complex',
     `${chains.join(';')};${labels}concat=n=${ranges.length}:v=0:a=1,asetpts=N/SR/TB[feed]`,
     '-map',

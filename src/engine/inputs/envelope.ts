@@ -5,6 +5,7 @@
 // cost ffmpeg more than the fold of the extra samples costs, and would blur the level judged.
 import { InputError } from '../errors.js';
 import { fileArg, lastLine, QUIET, type Runner } from '../ffmpeg/runner.js';
+import { exactDecode } from '../ffmpeg/ogg-vorbis.js';
 import type { Tools } from '../types.js';
 import { peakFolder, type FoldedPeaks } from '../../shared/peaks.js';
 import { foldOnWorker } from './peaks-worker.js';
@@ -31,13 +32,17 @@ export async function decodeEnvelope(file: string, job: EnvelopeJob): Promise<En
   const firstBin = Math.max(1, Math.round(job.sampleRate * BOOK_BIN_SECONDS));
   const length = Math.min(job.durationSeconds, job.untilSeconds ?? Infinity);
   const capacity = Math.ceil((length * 1.05) / BOOK_BIN_SECONDS) + 1024;
+  // An Ogg Vorbis file decodes to exactly its granule's samples (ffmpeg/ogg-vorbis.ts).
+  const exact = exactDecode(file);
   const args = [
     ...QUIET,
+    ...exact.input,
     '-i',
     fileArg(file),
     ...(job.untilSeconds !== undefined ? ['-t', String(job.untilSeconds + 0.1)] : []),
     '-map',
     '0:a:0',
+    ...(exact.filter ? ['-af', exact.filter] : []),
     '-ac',
     String(job.channels),
     '-ar',

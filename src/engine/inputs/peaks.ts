@@ -5,6 +5,7 @@
 import { InputError } from '../errors.js';
 import { fileArg, lastLine, type Runner, QUIET } from '../ffmpeg/runner.js';
 import { locateTools } from '../ffmpeg/tools.js';
+import { exactDecode } from '../ffmpeg/ogg-vorbis.js';
 import type { Tools } from '../types.js';
 import { PeakAccumulator, type PeakTable } from '../../shared/peaks.js';
 import { foldOnWorker } from './peaks-worker.js';
@@ -42,13 +43,17 @@ export function decodeTimeoutMs(limitSeconds: number, sampleRate: number, channe
 
 export async function decodePeaks(file: string, job: PeaksJob): Promise<PeakTable> {
   const tools = job.tools ?? (await locateTools());
+  // An Ogg Vorbis file decodes to exactly its granule's samples (ffmpeg/ogg-vorbis.ts).
+  const exact = exactDecode(file);
   const args = [
     ...QUIET,
+    ...exact.input,
     '-i',
     fileArg(file),
     ...(job.limitSeconds !== undefined ? ['-t', String(job.limitSeconds)] : []),
     '-map',
     '0:a:0',
+    ...(exact.filter ? ['-af', exact.filter] : []),
     '-ac',
     String(job.channels),
     '-ar',

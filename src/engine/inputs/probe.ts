@@ -11,6 +11,7 @@ import { Mp4Error, readMp4, readMp4Audio, type Mp4Audio } from '../mp4/read.js';
 import { mp4Meta } from '../mp4/meta.js';
 import { scanMp3, type Mp3Scan } from '../mp3/scan.js';
 import { readFullSync } from '../io/sync-io.js';
+import { exactDecode, oggVorbisSamples } from '../ffmpeg/ogg-vorbis.js';
 import { assertToolWorks } from '../ffmpeg/tool-check.js';
 import { locateTools } from '../ffmpeg/tools.js';
 import type { ProbeResult, Tools } from '../types.js';
@@ -107,15 +108,18 @@ async function decode(
   limit?: number,
 ) {
   let seconds = 0;
+  const exact = exactDecode(file);
   const r = await runner({
     bin: ffmpeg,
     args: [
       ...QUIET,
       ...(limit ? ['-t', String(limit)] : []),
+      ...exact.input,
       '-i',
       fileArg(file),
       '-map',
       '0:a:0',
+      ...(exact.filter ? ['-af', exact.filter] : []),
       '-f',
       'null',
       '-progress',
@@ -411,8 +415,17 @@ async function probeAnyRate(file: string, opts: ProbeOptions): Promise<Probed> {
   // A FLAC's stated length is only a claim (0 or any other number): its frames say what it decodes
   // to, or else the decode measures it.
   const samples = format === 'flac' ? readFlacSamples(file) : undefined;
+  // An Ogg Vorbis stream plays what its last granule position says, whatever ffmpeg decodes,
+  // from the granule of its first sample (0 but for a stream cut from a longer one).
+  const lastGranule = stream.codec_name === 'vorbis' ? oggVorbisSamples(file) : undefined;
+  const firstGranule = Math.max(0, Math.round(Number(stream.start_time ?? 0) * sampleRate) || 0);
+  const granules = lastGranule !== undefined ? lastGranule - firstGranule : undefined;
   let duration =
-    format === 'flac' ? (samples ?? 0) / sampleRate : Number(stream.duration ?? json.format?.duration);
+    format === 'flac'
+      ? (samples ?? 0) / sampleRate
+      : granules && granules > 0
+        ? granules / sampleRate
+        : Number(stream.duration ?? json.format?.duration);
   const skipDecode = opts.headDecode === false && duration > 0 && stream.codec_name !== 'mp3';
   const decoded = skipDecode
     ? { seconds: duration, stderrTail: '' }
