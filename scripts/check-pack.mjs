@@ -113,7 +113,7 @@ function checkLean() {
   sineWav(path.join(work, 'one.wav'), 1, 440);
   sineWav(path.join(work, 'two.wav'), 1, 660);
   const merged = run('audio-merge', ['-o', 'joined.m4b', 'one.wav', 'two.wav'], { cwd: work, env });
-  if (!/^audio-merge: wrote joined\.m4b: 0:02, .+, 2 chapters$/m.test(merged.stderr))
+  if (!/^audio-merge: wrote joined\.m4b \(0:02, .+, 2 chapters\)$/m.test(merged.stderr))
     fail(`the lean command said:\n${merged.stderr}`);
   console.log(
     `check-pack: lean ${packed.filename} (${(packed.size / 1024).toFixed(0)} KiB) installs ${megabytes.toFixed(1)} MB in ${seconds.toFixed(1)} s, no warnings; joined two files`,
