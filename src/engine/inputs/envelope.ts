@@ -4,11 +4,11 @@
 // worker thread unless a runner is given. Native rate and channels: a resample or downmix would
 // cost ffmpeg more than the fold of the extra samples costs, and would blur the level judged.
 import { InputError } from '../errors.js';
-import { fileArg, lastLine, QUIET, type Runner } from '../ffmpeg/runner.js';
-import { exactDecode } from '../ffmpeg/ogg-vorbis.js';
+import { lastLine, type Runner } from '../ffmpeg/runner.js';
 import type { Tools } from '../types.js';
 import { peakFolder, type FoldedPeaks } from '../../shared/peaks.js';
 import { foldOnWorker } from './peaks-worker.js';
+import { pcmPipeArgs } from './peaks.js';
 import { BOOK_BIN_SECONDS, type Envelope } from '../plan/silence-chapters.js';
 
 export interface EnvelopeJob {
@@ -32,25 +32,10 @@ export async function decodeEnvelope(file: string, job: EnvelopeJob): Promise<En
   const firstBin = Math.max(1, Math.round(job.sampleRate * BOOK_BIN_SECONDS));
   const length = Math.min(job.durationSeconds, job.untilSeconds ?? Infinity);
   const capacity = Math.ceil((length * 1.05) / BOOK_BIN_SECONDS) + 1024;
-  // An Ogg Vorbis file decodes to exactly its granule's samples (ffmpeg/ogg-vorbis.ts).
-  const exact = exactDecode(file);
-  const args = [
-    ...QUIET,
-    ...exact.input,
-    '-i',
-    fileArg(file),
-    ...(job.untilSeconds !== undefined ? ['-t', String(job.untilSeconds + 0.1)] : []),
-    '-map',
-    '0:a:0',
-    ...(exact.filter ? ['-af', exact.filter] : []),
-    '-ac',
-    String(job.channels),
-    '-ar',
-    String(job.sampleRate),
-    '-f',
-    's16le',
-    'pipe:1',
-  ];
+  const args = pcmPipeArgs(file, {
+    ...job,
+    seconds: job.untilSeconds !== undefined ? job.untilSeconds + 0.1 : undefined,
+  });
   const expected = 2 * job.channels * job.sampleRate * length;
   const onBytes = job.onFraction && ((b: number) => job.onFraction!(Math.min(1, b / expected)));
   const fold = { bin: job.tools.ffmpeg, args, channels: job.channels, firstBin, capacity, onBytes };

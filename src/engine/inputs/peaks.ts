@@ -41,27 +41,38 @@ export function decodeTimeoutMs(limitSeconds: number, sampleRate: number, channe
   return Math.ceil(DECODE_FLOOR_MS + (limitSeconds * sampleRate * channels * DECODE_NS_PER_SAMPLE) / 1e6);
 }
 
-export async function decodePeaks(file: string, job: PeaksJob): Promise<PeakTable> {
-  const tools = job.tools ?? (await locateTools());
-  // An Ogg Vorbis file decodes to exactly its granule's samples (ffmpeg/ogg-vorbis.ts).
+/**
+ * ffmpeg's arguments to decode an input's first audio stream to 16-bit PCM on stdout, at most
+ * `seconds` of it, at `channels` and `sampleRate`: what a waveform and a silence envelope fold. An
+ * Ogg Vorbis file decodes to exactly its granule's samples (ffmpeg/ogg-vorbis.ts).
+ */
+export function pcmPipeArgs(
+  file: string,
+  o: { channels: number; sampleRate: number; seconds?: number },
+): string[] {
   const exact = exactDecode(file);
-  const args = [
+  return [
     ...QUIET,
     ...exact.input,
     '-i',
     fileArg(file),
-    ...(job.limitSeconds !== undefined ? ['-t', String(job.limitSeconds)] : []),
+    ...(o.seconds !== undefined ? ['-t', String(o.seconds)] : []),
     '-map',
     '0:a:0',
     ...(exact.filter ? ['-af', exact.filter] : []),
     '-ac',
-    String(job.channels),
+    String(o.channels),
     '-ar',
-    String(job.sampleRate),
+    String(o.sampleRate),
     '-f',
     's16le',
     'pipe:1',
   ];
+}
+
+export async function decodePeaks(file: string, job: PeaksJob): Promise<PeakTable> {
+  const tools = job.tools ?? (await locateTools());
+  const args = pcmPipeArgs(file, { ...job, seconds: job.limitSeconds });
   const { code, stderrTail, table } = await fold(tools.ffmpeg, args, job);
   if (code !== 0)
     throw new InputError(
