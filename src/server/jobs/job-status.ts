@@ -3,7 +3,8 @@
 import type { MergeState, MergeStatusAnswer, ProgressDetail, StatusPayload } from '../../shared/types.js';
 import type { JobPatch, JobRow } from '../data/store.js';
 import type { ErrorCode } from '../errors.js';
-import type { JobEvent, JobEvents } from './queue.js';
+import type { JobEvent, JobEvents, JobRef, MergeJobData } from './queue.js';
+import { runningText } from './job-messages.js';
 
 export interface JobStatusView {
   requestId: string | null;
@@ -19,6 +20,38 @@ export interface JobStatusView {
   file?: string;
   /** While waiting or running: the stage, the input being worked on, the time left. */
   detail?: ProgressDetail;
+}
+
+/** Which job an event is about: the fields of its data every event carries. */
+export const refOf = (d: MergeJobData): JobRef => ({
+  jobId: d.jobId,
+  sid: d.sid,
+  appid: d.appid,
+  requestId: d.requestId,
+});
+
+/**
+ * A running merge's progress as both queues tell it: the row's patch and the event, the words the
+ * merge gave or its percentage in words, and where it stands.
+ */
+export function runningProgress(
+  data: MergeJobData,
+  percent: number,
+  words: string | undefined,
+  detail: ProgressDetail | undefined,
+): { patch: JobPatch; event: JobEvent } {
+  const statusText = words ?? runningText(percent);
+  return {
+    patch: { percent, statusText },
+    event: {
+      ...refOf(data),
+      type: 'progress',
+      state: 'running',
+      percent,
+      text: statusText,
+      ...detailOf(detail),
+    },
+  };
 }
 
 /** Where a waiting merge stands. */

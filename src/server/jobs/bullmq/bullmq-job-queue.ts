@@ -15,7 +15,7 @@ import { broadcastJobStatus } from '../../realtime/status-broadcasts.js';
 import type { BullQueue, QueueEnd, QueueEvent } from './bullmq-queue.js';
 import { ERRORS, isErrorCode } from '../../errors.js';
 import { fileOf, JobFailure, QueueClosedError } from '../job-errors.js';
-import { detailOf, endedRow, WAITING } from '../job-status.js';
+import { detailOf, endedRow, refOf, WAITING } from '../job-status.js';
 import type { FileStorage } from '../../files/storage.js';
 import { forgetDeadRuns } from '../merge-processor.js';
 import {
@@ -30,7 +30,6 @@ import {
   type JobEvent,
   type JobOutcome,
   type JobQueue,
-  type JobRef,
   type MergeJobData,
 } from '../queue.js';
 
@@ -62,12 +61,6 @@ const CANCEL_WAIT_MS = 30_000;
 const PLACE_EVERY_MS = 3000;
 
 const OPEN_STATES = new Set(['waiting', 'active', 'delayed', 'prioritized', 'waiting-children']);
-const refOf = (d: MergeJobData): JobRef => ({
-  jobId: d.jobId,
-  sid: d.sid,
-  appid: d.appid,
-  requestId: d.requestId,
-});
 /** How a request waiting for a merge is answered, from how the merge ended as told. */
 function outcomeOfEvent(event: JobEvent): JobOutcome | undefined {
   if (event.type === 'cancelled') return { state: 'cancelled', message: event.message };

@@ -17,9 +17,9 @@ import type { RunReporter } from './bullmq-worker.js';
 import { DONE_TEXT, runningText } from '../job-messages.js';
 import { systemClock, type Clock } from '../../../shared/clock.js';
 import { createProgressThrottle, type ProgressThrottle } from '../progress-throttle.js';
-import { createJobEvents, type JobEvent, type JobRef, type MergeJobData } from '../queue.js';
+import { createJobEvents, type JobEvent, type MergeJobData } from '../queue.js';
 import { fileOf, JobFailure } from '../job-errors.js';
-import { detailOf, endedRow, startedDetail } from '../job-status.js';
+import { endedRow, refOf, runningProgress, startedDetail } from '../job-status.js';
 import type { ProgressDetail } from '../../../shared/types.js';
 import type { FileStorage } from '../../files/storage.js';
 import { forgetDeadRuns } from '../merge-processor.js';
@@ -45,13 +45,6 @@ interface Run {
   /** The highest percentage an earlier run of this merge told: a retry never tells less. */
   floor: number;
 }
-
-const refOf = (d: MergeJobData): JobRef => ({
-  jobId: d.jobId,
-  sid: d.sid,
-  appid: d.appid,
-  requestId: d.requestId,
-});
 
 export function createRunReporter(deps: RunReporterDeps): RunReporter & { close(): void } {
   const { store, log } = deps;
@@ -123,20 +116,8 @@ export function createRunReporter(deps: RunReporterDeps): RunReporter & { close(
       const run: Run = { last: Promise.resolve(), throttle: createProgressThrottle(send, 20, clock), floor };
       runs.set(data.jobId, run);
       function send(percent: number, detail?: ProgressDetail) {
-        const statusText = run.text ?? runningText(percent);
-        void report(
-          run,
-          data,
-          { percent, statusText },
-          {
-            ...refOf(data),
-            type: 'progress',
-            state: 'running',
-            percent,
-            text: statusText,
-            ...detailOf(detail),
-          },
-        );
+        const told = runningProgress(data, percent, run.text, detail);
+        void report(run, data, told.patch, told.event);
       }
       const starting = recordStart(data, {
         status: 'running',

@@ -7,7 +7,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { JobPatch, Store } from '../../data/store.js';
 import { resultRef, type FileStorage } from '../../files/storage.js';
 import { asJobFailure, fileOf, JobFailure, QueueClosedError } from '../job-errors.js';
-import { detailOf, endedRow, startedDetail, WAITING } from '../job-status.js';
+import { endedRow, refOf, runningProgress, startedDetail, WAITING } from '../job-status.js';
 import {
   CANCELLED_MESSAGE,
   DONE_TEXT,
@@ -24,7 +24,6 @@ import {
   type JobEvent,
   type JobOutcome,
   type JobQueue,
-  type JobRef,
   type MergeJobData,
   type Processor,
 } from '../queue.js';
@@ -66,13 +65,6 @@ function settleWithin(p: Promise<unknown>, ms: number): Promise<boolean> {
     });
   });
 }
-
-const refOf = (d: MergeJobData): JobRef => ({
-  jobId: d.jobId,
-  sid: d.sid,
-  appid: d.appid,
-  requestId: d.requestId,
-});
 
 /**
  * Writes a change to the job's row, then tells it; a job's changes go through one, in order.
@@ -144,18 +136,8 @@ export function createInProcessQueue(deps: InProcessQueueDeps): JobQueue {
   ): Promise<JobOutcome> {
     let text: string | undefined;
     const sendProgress = (percent: number, detail?: ProgressDetail) => {
-      const statusText = text ?? runningText(percent);
-      void report(
-        { percent, statusText },
-        {
-          ...refOf(data),
-          type: 'progress',
-          state: 'running',
-          percent,
-          text: statusText,
-          ...detailOf(detail),
-        },
-      );
+      const told = runningProgress(data, percent, text, detail);
+      void report(told.patch, told.event);
     };
     const throttle = createProgressThrottle(sendProgress, 20, clock);
     const began = performance.now();
