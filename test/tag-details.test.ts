@@ -4,7 +4,7 @@
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { detailsOfTags, inheritedDetails } from '../src/server/uploads/tag-details.js';
+import { detailsOfTags, inheritedDetails } from '../src/engine/index.js';
 import { makeTone } from './support/audio-fixtures.js';
 import { useMediaApp } from './support/media-app.js';
 import type { TestSession } from './support/server-harness.js';

@@ -45,6 +45,8 @@ export type { Chapter, ChapterTitleSource } from './plan/chapters.js';
 export type { OnProgress, ProgressWhere } from './plan/progress.js';
 // An input's chapter title by default, for a caller that shows it before a merge.
 export { defaultChapterTitle, oneLineTag } from './plan/chapters.js';
+// What a merge takes from its inputs' tags when no detail is given (the page shows it as placeholders).
+export { detailsOfTags, inheritedDetails } from './plan/tags-plan.js';
 // The sound options and their one check live in src/shared/sound-options.ts, for every caller.
 export type { SoundOptions, SoundOptionName } from '../shared/sound-options.js';
 export type { TrimRequest, TrimSpan } from '../shared/trim-span.js';

@@ -9,10 +9,10 @@ import { checkCover, COVER_LIMITS, readAtMost, type Cover } from './cover.js';
 import { fileArg, spawnRunner, type Runner, QUIET_WRITE } from '../ffmpeg/runner.js';
 import { fsReason } from '../io/fs-reason.js';
 import type { MergeOptions, Tools } from '../types.js';
-import { fileTitle, oneLineTag } from '../plan/chapters.js';
-import { defaultBookTitle, tagsFor, type WrittenTags } from '../plan/tags-plan.js';
+import { fileTitle } from '../plan/chapters.js';
+import { detailsOfTags, inheritedDetails, tagsFor, type WrittenTags } from '../plan/tags-plan.js';
 import type { OutputFormat } from '../plan/formats.js';
-import { DETAIL_NAMES, DETAIL_TAGS, type Details } from '../../shared/details.js';
+import { DETAIL_NAMES, type Details } from '../../shared/details.js';
 import type { Probed } from './probe.js';
 
 export type { Cover } from './cover.js';
@@ -85,19 +85,14 @@ export interface MetaContext {
  * comment), as one line within a given detail's limit, so what the output says is valid by the same rule.
  */
 function resolveDetails(c: MetaContext): Details & { title: string } {
-  const tagOf = (p: Probed, key: string) => oneLineTag(p.result.tags[key] ?? '');
-  const firstTag = (key: string) => c.probed.map((p) => tagOf(p, key)).find((v) => v);
-  // The first input that has a title (the book's opening track), else the first file's name.
-  const firstTitle = firstTag('title') || fileTitle(c.names[0]);
+  const inherited = inheritedDetails(c.probed.map((p) => detailsOfTags(p.result.tags)));
   const details: Details = {};
   for (const name of DETAIL_NAMES) {
-    const given = c.opts[name];
-    const inherited = name === 'description' || name === 'comment' ? undefined : firstTag(DETAIL_TAGS[name]);
-    const v = given ?? inherited;
+    const v = c.opts[name] ?? inherited[name];
     if (v) details[name] = v;
   }
-  const albums = c.probed.map((p) => tagOf(p, 'album'));
-  return { ...details, title: c.opts.title || defaultBookTitle(albums, firstTitle) };
+  // The shared album or the first input's title (the book's opening track), else the first file's name.
+  return { ...details, title: c.opts.title || inherited.title || fileTitle(c.names[0]) };
 }
 
 export async function resolveMeta(c: MetaContext): Promise<OutputMeta> {

@@ -4,40 +4,13 @@
 // (http/routes/tag-details.ts) reads the session's and answers what a merge would inherit.
 import { randomBytes } from 'node:crypto';
 import { rm, writeFile } from 'node:fs/promises';
-import { oneLineTag } from '../../engine/index.js';
-import { DETAIL_NAMES, DETAIL_TAGS, type DetailName, type Details } from '../../shared/details.js';
+import { detailsOfTags } from '../../engine/index.js';
+import type { Details } from '../../shared/details.js';
 import type { ItemRow } from '../data/store.js';
 import { tagsRef, type FileStorage } from '../files/storage.js';
 
-/** Details a merge takes from a tag; never the description or comment (engine/inputs/meta.ts). */
-const INHERITED: readonly DetailName[] = DETAIL_NAMES.filter((n) => n !== 'description' && n !== 'comment');
 /** How many of a session's items are read: the details come from the first that has each. */
 export const ITEMS_READ = 50;
-
-/** One upload's details as its tags give them, one line each; undefined when it has none. */
-export function detailsOfTags(tags: Record<string, string>): Details | undefined {
-  const found = INHERITED.flatMap((n) => {
-    const v = oneLineTag(tags[DETAIL_TAGS[n]] ?? '');
-    return v ? [[n, v]] : [];
-  });
-  return found.length > 0 ? Object.fromEntries(found) : undefined;
-}
-
-/**
- * What a merge of uploads with these details (in order) inherits: each from the first that has
- * it; the title is the album they all share, else the first title.
- */
-export function inheritedDetails(all: readonly (Details | undefined)[]): Details {
-  const out: Details = {};
-  for (const name of INHERITED) {
-    const v = all.map((d) => d?.[name]).find(Boolean);
-    if (v) out[name] = v;
-  }
-  const albums = new Set(all.map((d) => d?.album ?? ''));
-  const [shared] = albums;
-  if (albums.size === 1 && shared) out.title = shared;
-  return out;
-}
 
 /** Keep an upload's details beside it (nothing when its tags hold none). */
 export async function keepTagDetails(

@@ -1,9 +1,10 @@
 // GET /app/merge/tagDetails?appid=: the book details a merge of the session's list would take from
-// its files' tags, for the Book details fields' placeholders (uploads/tag-details.ts keeps them).
+// its files' tags, for the Book details fields' placeholders (uploads/tag-details.ts keeps them), by the rule a merge follows (engine/plan/tags-plan.ts).
 import type { FastifyInstance } from 'fastify';
 import type { Store } from '../../data/store.js';
 import type { FileStorage } from '../../files/storage.js';
-import { inheritedDetails, ITEMS_READ, readTagDetails } from '../../uploads/tag-details.js';
+import { inheritedDetails } from '../../../engine/index.js';
+import { ITEMS_READ, readTagDetails } from '../../uploads/tag-details.js';
 import { requireSession } from '../session.js';
 import { documented, tagDetailsSchema } from './schemas.js';
 
